@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './permissions.js';
+export * from './load.js';

@@ -1,0 +1,230 @@
+/**
+ * The metadata contract. Every domain object is declared once as a ResourceDef JSON file
+ * under metadata/resources/<module>/<name>.json; the server derives tables, validation,
+ * calls, import/export and permission codes from it, the console derives its screens.
+ * Keep this file and schema/resource.schema.json in step.
+ */
+
+export type FieldType =
+  | 'string' // short text, varchar(maxLength ?? 255)
+  | 'text' // long text
+  | 'int'
+  | 'decimal'
+  | 'bool'
+  | 'date' // YYYY-MM-DD
+  | 'datetime' // stored as DATETIME, sent as epoch milliseconds or ISO string
+  | 'enum' // one value of enums.json[enum]
+  | 'enums' // several values of enums.json[enum] (JSON array)
+  | 'ref' // id of a row of another resource (column named like the field, e.g. deviceModelId)
+  | 'refs' // ids of rows of another resource (JSON array)
+  | 'image' // uploaded image file name(s)
+  | 'file' // uploaded file name(s)
+  | 'color' // #RRGGBB
+  | 'password' // write-only, hashed at rest with a slow hash
+  | 'json' // free JSON (sub-rows, settings)
+  | 'lnglat' // [longitude, latitude]
+  | 'permissions'; // list of permission codes (JSON array)
+
+export type SearchKind = 'eq' | 'like' | 'range' | 'in';
+
+/** Named patterns; anything else in `pattern` is a regular expression source. */
+export type NamedPattern = 'mac' | 'password' | 'mqttPassword' | 'color' | 'email' | 'mobile' | 'code' | 'cron' | 'url';
+
+export interface ListHint {
+  /** shown in the table by default (false = available in the column chooser only) */
+  visible?: boolean;
+  width?: number;
+  sortable?: boolean;
+  fixed?: 'left' | 'right';
+}
+
+export interface FormHint {
+  group?: string;
+  /** antd grid span out of 24 (default 12) */
+  span?: number;
+  /** when the field appears in the form (default both) */
+  mode?: 'create' | 'edit' | 'both';
+  /** placeholder/help i18n key */
+  help?: string;
+}
+
+export interface RefTarget {
+  resource: string;
+  /** field of the target shown as the option label */
+  label: string;
+  /** extra filter passed to the target's list/all call, e.g. { "category": 10 } */
+  filter?: Record<string, unknown>;
+}
+
+export interface FieldDef {
+  name: string;
+  type: FieldType;
+  /** i18n key; default `fields.<name>` */
+  label?: string;
+  required?: boolean;
+  /** uniqueness scope: per organisation or across the whole platform */
+  unique?: 'org' | 'global';
+  min?: number;
+  max?: number;
+  minLength?: number;
+  maxLength?: number;
+  /** decimal places for decimal fields (default 2) */
+  scale?: number;
+  pattern?: NamedPattern | string;
+  /** name of an enumeration in enums.json (enum / enums fields) */
+  enum?: string;
+  ref?: RefTarget;
+  /** unit i18n key suffix, e.g. "m", "minutes", "km" → units.<unit> */
+  unit?: string;
+  default?: unknown;
+  /** never written by create/update calls (set by the system or by status calls) */
+  readOnly?: boolean;
+  /** accepted on write, never returned (passwords, MQTT passwords) */
+  writeOnly?: boolean;
+  /** kept in the table but not shown anywhere in the console */
+  hidden?: boolean;
+  /** create a database index (implied by unique, search and sortable) */
+  index?: boolean;
+  /** list column hint; false = not a list column at all */
+  list?: boolean | ListHint;
+  /** search form filter kind; omitted = not searchable */
+  search?: SearchKind;
+  /** form hint; false = not in forms */
+  form?: boolean | FormHint;
+  /** shown on the detail screen (default true unless writeOnly/hidden) */
+  show?: boolean;
+}
+
+/** Statuses in which an operation is refused; message is an i18n key. */
+export interface StatusRule {
+  field: string;
+  values: Array<string | number>;
+  message: string;
+}
+
+export interface ResourceRules {
+  editForbidden?: StatusRule[];
+  deleteForbidden?: StatusRule[];
+  /** `<name>/status/update` call that changes one enum field (e.g. useStatus) */
+  statusUpdate?: { field: string; transitions?: Record<string, Array<string | number>> };
+  /** cross-field rules: earlier < later, different places, smaller < bigger */
+  compare?: Array<{ kind: 'earlier' | 'smaller' | 'different'; left: string; right: string }>;
+}
+
+export interface ImportDef {
+  /** key column used to detect duplicates in file and in system */
+  key: string;
+  /** columns in file order (field names) */
+  columns: string[];
+  /** SPEC §8 error catalogue name in enums.json-like errors (e.g. "carrierImport") */
+  errors?: string;
+}
+
+export interface ChildrenDef {
+  /** sub-row resource edited in a drawer editor */
+  resource: string;
+  /** foreign key field on the child pointing at the parent */
+  foreignKey: string;
+  uniqueKeys?: string[];
+}
+
+/** Which generated calls a resource answers (default: all true except import). */
+export interface CallsDef {
+  list?: boolean;
+  base?: boolean;
+  create?: boolean;
+  update?: boolean;
+  delete?: boolean;
+  all?: boolean;
+  export?: boolean;
+  /** path used for the single-row call; SPEC uses the bare prefix for most, `get` for some */
+  basePath?: '' | 'get';
+}
+
+export interface ResourceDef {
+  /** kebab-case; equals the SPEC §7 API prefix, e.g. "device-beacon" */
+  name: string;
+  /** menu group key in menu.json (e.g. "device") */
+  module: string;
+  /** console list route from SPEC §2, e.g. "/device/device-beacon" */
+  route: string;
+  /** i18n key; default `resources.<name>` */
+  label?: string;
+  /** rows belong to one organisation (orgId column, scoped by the tenancy layer) */
+  orgScoped: boolean;
+  /** field holding the row's warehouse, for warehouse-restricted users */
+  warehouseField?: string;
+  /** field used as the row's title (breadcrumb, pickers, palette) */
+  titleField: string;
+  /** table name override; default snake_case of name */
+  table?: string;
+  /** icon name from @ant-design/icons */
+  icon?: string;
+  /** searchable from the command palette by this field (e.g. sn) */
+  paletteSearch?: string;
+  /** default sort, e.g. "-id" */
+  defaultSort?: string;
+  fields: FieldDef[];
+  calls?: CallsDef;
+  rules?: ResourceRules;
+  import?: ImportDef;
+  children?: ChildrenDef[];
+  /** custom row/batch action names a plugin implements */
+  actions?: string[];
+  /** permission code overrides; default derived from the route and API paths */
+  permissions?: Partial<Record<'menu' | 'view' | 'create' | 'edit' | 'detail', string>>;
+  /** operation-log object code (SPEC §9) */
+  logObject?: number;
+}
+
+export interface EnumValue {
+  value: number | string;
+  /** i18n key, e.g. enums.deviceStatus.online */
+  label: string;
+  /** antd tag colour (success, error, warning, processing, default, or a CSS colour) */
+  color?: string;
+}
+
+export type EnumsFile = Record<string, EnumValue[]>;
+
+export interface MenuItem {
+  /** absolute console path, SPEC §2 */
+  path: string;
+  /** i18n key */
+  label: string;
+  icon?: string;
+  /** resource whose list screen this is */
+  resource?: string;
+  /** page id registered by a plugin */
+  page?: string;
+  /** not shown in the side menu (still a route) */
+  hidden?: boolean;
+  /** opened outside the layout (standalone) */
+  standalone?: boolean;
+  /** opens in a new window */
+  newWindow?: boolean;
+  /** hides the side menu while open */
+  hideSider?: boolean;
+  /** kept alive while its tab is open */
+  cached?: boolean;
+  children?: MenuItem[];
+}
+
+export interface MenuGroup {
+  key: string;
+  /** group path prefix, e.g. "/device" (empty for the home group) */
+  path: string;
+  label: string;
+  icon?: string;
+  items: MenuItem[];
+}
+
+export interface MenuFile {
+  groups: MenuGroup[];
+}
+
+export interface Metadata {
+  resources: Record<string, ResourceDef>;
+  enums: EnumsFile;
+  menu: MenuFile;
+}
