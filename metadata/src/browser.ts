@@ -1,3 +1,3 @@
 // Browser-safe entry: types and pure helpers, no file-system loader.
-export * from './types.js';
-export * from './permissions.js';
+export * from './types';
+export * from './permissions';

@@ -6,7 +6,7 @@
  * A route's name is its path without its menu group's prefix, so codes stay short and
  * stable when a group is renamed. Shared by server (Casbin policies) and console (guards).
  */
-import type { MenuFile, ResourceDef } from './types.js';
+import type { MenuFile, ResourceDef } from './types';
 
 export type PermissionType = 'Menu' | 'View' | 'Api';
 
