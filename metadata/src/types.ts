@@ -152,6 +152,11 @@ export interface ResourceDef {
   label?: string;
   /** rows belong to one organisation (orgId column, scoped by the tenancy layer) */
   orgScoped: boolean;
+  /**
+   * column that holds the owning organisation when it is not `orgId`; `id` for the
+   * organisation resource itself (a user sees only the organisations they belong to)
+   */
+  orgField?: string;
   /** field holding the row's warehouse, for warehouse-restricted users */
   warehouseField?: string;
   /** field used as the row's title (breadcrumb, pickers, palette) */

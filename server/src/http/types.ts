@@ -1,0 +1,72 @@
+/**
+ * The seam between the call pipeline (http/, resources/) and access control (auth/, access/).
+ * Every call — generated, account, plugin — is a CallDef in one registry; the pipeline
+ * authenticates, checks the call's permission code and only then runs the handler, so no
+ * route can forget tenancy or access.
+ */
+import type { Request, Response } from 'express';
+
+export type Language = 'en-US' | 'zh-CN' | 'ja-JP';
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  realName?: string | null;
+  /** platform user: may act in every organisation it belongs to */
+  sysOrgUser: boolean;
+}
+
+/** Who is calling, in which organisation and language. Built once per request by the guard. */
+export interface RequestContext {
+  language: Language;
+  /** null only for public calls */
+  user: SessionUser | null;
+  /** current organisation (OrgId header, checked against the user's organisations) */
+  orgId: number | null;
+  /** organisations the caller belongs to */
+  orgIds: number[];
+  /** null = not warehouse-restricted */
+  warehouseIds: number[] | null;
+  /** how the caller authenticated */
+  via: 'session' | 'org-token' | 'public';
+  /** session token hash (for logout) */
+  sessionId?: string;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface CallInput {
+  body: Record<string, unknown>;
+  ctx: RequestContext;
+  req: Request;
+  res: Response;
+}
+
+export interface CallDef {
+  /** SPEC §7 path without /api, e.g. "/device-beacon/list" */
+  path: string;
+  /**
+   * permission code checked by Casbin; null = any signed-in caller (account/info, metadata …).
+   * Default when omitted: apiCode(path).
+   */
+  permission?: string | null;
+  /** callable without a session (login, organization/basic) */
+  public?: boolean;
+  /** raw body handling (multipart uploads); JSON otherwise */
+  raw?: boolean;
+  /**
+   * Returns the envelope's data. A handler that streams (exports) writes to res itself and
+   * returns the symbol STREAMED.
+   */
+  handler: (input: CallInput) => Promise<unknown> | unknown;
+}
+
+export const STREAMED = Symbol('streamed');
+
+/** Implemented by access/ ; used by the pipeline for every call. */
+export interface CallGuard {
+  /** Builds the context; throws ApiError(10006) for a missing/expired/revoked session on non-public calls. */
+  authenticate(req: Request, call: CallDef): Promise<RequestContext>;
+  /** Throws ApiError(10005) when ctx lacks `code` in ctx.orgId. */
+  authorize(ctx: RequestContext, code: string): Promise<void>;
+}
