@@ -1,0 +1,67 @@
+// npm test: every vitest project on SQLite, the server suite again on a throwaway MariaDB,
+// then the browser tests against the built console. Ends with one "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startMariadb, which } from './lib/services.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'test-output');
+mkdirSync(out, { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function run(label, cmd, args, env = {}) {
+  const started = Date.now();
+  console.log(`\n=== ${label} ===`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  console.log(`=== ${label}: exit ${r.status} in ${((Date.now() - started) / 1000).toFixed(1)} s ===`);
+  if (r.status !== 0) failedSteps.push(label);
+  return r.status === 0;
+}
+
+function vitest(label, args, env = {}) {
+  const json = join(out, `${label.replace(/\W+/g, '-')}.json`);
+  run(label, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${json}`], env);
+  if (!existsSync(json)) {
+    totals.failed += 1; // the runner died before reporting: count the step as a failure
+    return;
+  }
+  const r = JSON.parse(readFileSync(json, 'utf8'));
+  totals.passed += r.numPassedTests;
+  totals.failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
+  totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+}
+
+const only = process.argv[2]; // optional: unit | mysql | browser | types
+
+if (!only || only === 'types') run('typecheck', 'npx', ['tsc', '-b']);
+
+if (!only || only === 'unit') vitest('unit (SQLite)', []);
+
+if (!only || only === 'mysql') {
+  if (which('mariadbd') || which('mysqld')) {
+    const db = await startMariadb();
+    try {
+      vitest('server on MariaDB', ['--project', 'server'], { TEST_MYSQL_URL: db.url });
+    } finally {
+      await db.stop();
+    }
+  } else {
+    console.log('mariadbd not installed: .ci/run installs it (Debian mariadb-server)');
+    if (process.env.CI) { totals.failed += 1; failedSteps.push('mariadb missing'); }
+  }
+}
+
+if ((!only || only === 'browser') && existsSync(join(root, 'console/vitest.e2e.config.ts'))) {
+  if (run('console build', 'npm', ['run', 'build', '-w', '@rti/console'])) {
+    vitest('browser', ['--config', 'console/vitest.e2e.config.ts']);
+  } else {
+    totals.failed += 1;
+  }
+}
+
+if (failedSteps.length) console.log(`\nsteps with failures: ${failedSteps.join(', ')}`);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 || failedSteps.length > 0 ? 1 : 0);
