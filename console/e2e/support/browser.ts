@@ -1,0 +1,30 @@
+// One headless Debian chromium per test file, flags that keep it off the (closed) network.
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { inject } from 'vitest';
+
+export const shotsDir = resolve(__dirname, '../../../test-output/screenshots');
+
+export async function launch(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+  });
+}
+
+export const baseUrl = (): string => inject('baseUrl');
+
+export async function shot(page: Page, name: string): Promise<void> {
+  mkdirSync(shotsDir, { recursive: true });
+  await page.screenshot({ path: join(shotsDir, `${name}.png`) });
+}
+
+/** Logs in through the login form of the given entry code and waits for the layout. */
+export async function login(page: Page, username: string, password: string, entryCode?: string): Promise<void> {
+  await page.goto(`${baseUrl()}/${entryCode ? entryCode + '/' : ''}login`);
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('layout-header').waitFor({ timeout: 30000 });
+}
