@@ -1,0 +1,9 @@
+# One image for API servers and ingest workers (see docker-compose.yml).
+FROM node:20-bookworm-slim
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ libsqlite3-dev && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+COPY . .
+RUN npm ci --no-audit --no-fund && npm run build
+ENV PORT=8080 NODE_ENV=production
+EXPOSE 8080
+CMD ["node_modules/.bin/tsx", "server/src/main.ts"]
