@@ -1,3 +1,5 @@
 // Browser-safe entry: types and pure helpers, no file-system loader.
 export * from './types';
 export * from './permissions';
+export * from './patterns';
+export * from './labels';

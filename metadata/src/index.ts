@@ -1,3 +1,5 @@
 export * from './types';
 export * from './permissions';
+export * from './patterns';
+export * from './labels';
 export * from './load';

@@ -39,6 +39,7 @@ export interface ListHint {
 }
 
 export interface FormHint {
+  /** form section; its title is the i18n key `formGroups.<group>` */
   group?: string;
   /** antd grid span out of 24 (default 12) */
   span?: number;
@@ -212,6 +213,8 @@ export interface MenuItem {
   hideSider?: boolean;
   /** kept alive while its tab is open */
   cached?: boolean;
+  /** reachable without signing in (public info pages) */
+  public?: boolean;
   children?: MenuItem[];
 }
 

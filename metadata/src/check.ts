@@ -1,0 +1,289 @@
+/**
+ * Cross-file checks that JSON Schema cannot express: names that must exist elsewhere,
+ * values that must suit their field's type. Pure, so overlays can be checked the same way.
+ */
+import { isNamedPattern, namedPatterns } from './patterns';
+import type { EnumsFile, FieldDef, FieldType, MenuItem, Metadata, ResourceDef, SearchKind } from './types';
+
+export interface Fault {
+  /** path relative to the metadata folder, with forward slashes */
+  file: string;
+  /** JSON pointer inside the file ("/" = the whole document) */
+  pointer: string;
+  problem: string;
+}
+
+/** Columns every row has without declaring them. */
+export const IMPLICIT_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
+
+const SEARCH_TYPES: Record<SearchKind, FieldType[]> = {
+  like: ['string', 'text'],
+  range: ['int', 'decimal', 'date', 'datetime'],
+  in: ['string', 'int', 'enum', 'enums', 'ref', 'refs'],
+  eq: ['string', 'int', 'decimal', 'bool', 'date', 'enum', 'enums', 'ref', 'refs', 'color'],
+};
+const FIELD_TYPES: FieldType[] = ['string', 'text', 'int', 'decimal', 'bool', 'date', 'datetime', 'enum', 'enums', 'ref', 'refs', 'image', 'file', 'color', 'password', 'json', 'lnglat', 'permissions'];
+const UNIQUE_TYPES: FieldType[] = ['string', 'int', 'decimal', 'date', 'datetime', 'enum', 'ref', 'color'];
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Why `value` is not a valid value of `field`, or undefined when it is. */
+export function valueProblem(field: FieldDef, value: unknown, enums: EnumsFile): string | undefined {
+  const isStr = typeof value === 'string';
+  const isNum = typeof value === 'number' && Number.isFinite(value);
+  const enumValues = field.enum ? (enums[field.enum] ?? []).map((v) => v.value) : [];
+  const inRange = (n: number) =>
+    (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max) ? `must be between ${field.min ?? '-∞'} and ${field.max ?? '∞'}` : undefined;
+  switch (field.type) {
+    case 'string':
+    case 'text':
+    case 'password': {
+      if (!isStr) return 'must be a string';
+      if (field.maxLength !== undefined && value.length > field.maxLength) return `is longer than maxLength ${field.maxLength}`;
+      if (field.minLength !== undefined && value.length < field.minLength) return `is shorter than minLength ${field.minLength}`;
+      if (field.pattern && !(isNamedPattern(field.pattern) ? namedPatterns[field.pattern] : safeRegExp(field.pattern))?.test(value)) return `does not match pattern ${field.pattern}`;
+      return undefined;
+    }
+    case 'color':
+      return isStr && namedPatterns.color.test(value) ? undefined : 'must be a colour like #FAB912';
+    case 'int':
+      return Number.isInteger(value) ? inRange(value as number) : 'must be an integer';
+    case 'decimal':
+      return isNum ? inRange(value) : 'must be a number';
+    case 'bool':
+      return typeof value === 'boolean' ? undefined : 'must be true or false';
+    case 'date':
+      return isStr && DATE_RE.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : 'must be a date YYYY-MM-DD';
+    case 'datetime':
+      return (isStr && !Number.isNaN(Date.parse(value))) || isNum ? undefined : 'must be an ISO date-time or epoch milliseconds';
+    case 'enum':
+      return enumValues.includes(value as string | number) ? undefined : `must be one of the values of enum "${field.enum}": ${enumValues.join(', ')}`;
+    case 'enums':
+      return Array.isArray(value) && value.every((v) => enumValues.includes(v)) ? undefined : `must be a list of values of enum "${field.enum}": ${enumValues.join(', ')}`;
+    case 'ref':
+      return isStr || Number.isInteger(value) ? undefined : 'must be an id';
+    case 'refs':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string' || Number.isInteger(v)) ? undefined : 'must be a list of ids';
+    case 'image':
+    case 'file':
+      return isStr || (Array.isArray(value) && value.every((v) => typeof v === 'string')) ? undefined : 'must be a file name or a list of file names';
+    case 'permissions':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string') ? undefined : 'must be a list of permission codes';
+    case 'lnglat':
+      return Array.isArray(value) && value.length === 2 && value.every((v) => typeof v === 'number') ? undefined : 'must be [longitude, latitude]';
+    case 'json':
+      return undefined;
+  }
+}
+
+function safeRegExp(src: string): RegExp | undefined {
+  try {
+    return new RegExp(src);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field names of a resource, implicit columns included. */
+export function fieldNames(res: ResourceDef): Set<string> {
+  const names = new Set<string>(IMPLICIT_FIELDS);
+  if (res.orgScoped) names.add(res.orgField ?? 'orgId');
+  for (const f of res.fields) names.add(f.name);
+  return names;
+}
+
+/**
+ * `files` maps resource name → file path relative to the metadata folder; `broken` holds
+ * names of resource files that could not be read, so references to them are not reported
+ * a second time.
+ */
+export function checkMetadata(meta: Metadata, files: Record<string, string>, broken: ReadonlySet<string> = new Set()): Fault[] {
+  const faults: Fault[] = [];
+  const { resources, enums, menu } = meta;
+  const groups = new Map(menu.groups.map((g) => [g.key, g]));
+
+  // enums.json: unique values and keys; labels under enums.<name>.
+  for (const [name, values] of Object.entries(enums)) {
+    const seenValues = new Map<unknown, number>();
+    const seenKeys = new Map<string, number>();
+    values.forEach((v, i) => {
+      const at = (p: string, problem: string) => faults.push({ file: 'enums.json', pointer: `/${name}/${i}/${p}`, problem });
+      if (seenValues.has(v.value)) at('value', `duplicate value ${JSON.stringify(v.value)} (also /${name}/${seenValues.get(v.value)})`);
+      seenValues.set(v.value, i);
+      const prefix = `enums.${name}.`;
+      if (!v.label.startsWith(prefix)) at('label', `must start with "${prefix}"`);
+      else {
+        const key = v.label.slice(prefix.length);
+        if (seenKeys.has(key)) at('label', `duplicate key "${key}" (also /${name}/${seenKeys.get(key)})`);
+        seenKeys.set(key, i);
+      }
+    });
+  }
+
+  // menu.json
+  const seenPaths = new Map<string, string>();
+  const checkItems = (items: MenuItem[], base: string, groupPath: string) => {
+    items.forEach((it, i) => {
+      const ptr = `${base}/${i}`;
+      const at = (p: string, problem: string) => faults.push({ file: 'menu.json', pointer: `${ptr}${p}`, problem });
+      if (it.resource && it.page) at('', 'an item names either a resource or a page, not both');
+      if (!it.resource && !it.page) at('', 'an item needs a resource or a page');
+      if (it.resource) {
+        const res = resources[it.resource];
+        if (!res) {
+          if (!broken.has(it.resource)) at('/resource', `unknown resource "${it.resource}"`);
+        }
+        else if (res.route !== it.path) at('/path', `must equal the route of resource "${it.resource}" (${res.route})`);
+      }
+      if (groupPath && !it.standalone && it.path !== groupPath && !it.path.startsWith(groupPath + '/')) at('/path', `must start with the group path ${groupPath} (or be standalone)`);
+      if (seenPaths.has(it.path)) at('/path', `duplicate path ${it.path} (also ${seenPaths.get(it.path)})`);
+      seenPaths.set(it.path, ptr);
+      if (it.children) checkItems(it.children, `${ptr}/children`, groupPath);
+    });
+  };
+  const seenGroups = new Map<string, number>();
+  menu.groups.forEach((g, gi) => {
+    if (seenGroups.has(g.key)) faults.push({ file: 'menu.json', pointer: `/groups/${gi}/key`, problem: `duplicate group key "${g.key}" (also /groups/${seenGroups.get(g.key)})` });
+    seenGroups.set(g.key, gi);
+    checkItems(g.items, `/groups/${gi}/items`, g.path);
+  });
+
+  // resources
+  const routes = new Map<string, string>();
+  for (const res of Object.values(resources)) {
+    try {
+      checkResource(res);
+    } catch {
+      // A schema-invalid file can be too malformed to check further; its schema faults stand.
+    }
+  }
+  return faults;
+
+  function checkResource(res: ResourceDef): void {
+    const file = files[res.name] ?? `resources/${res.module}/${res.name}.json`;
+    const at = (pointer: string, problem: string) => faults.push({ file, pointer, problem });
+    const names = fieldNames(res);
+    const byName = new Map(res.fields.map((f) => [f.name, f]));
+    const needField = (pointer: string, name: string | undefined, what: string) => {
+      if (name !== undefined && !names.has(name)) at(pointer, `${what} "${name}" is not a field of ${res.name}`);
+    };
+
+    const group = groups.get(res.module);
+    if (!group) at('/module', `"${res.module}" is not a menu group key in menu.json (${[...groups.keys()].join(', ')})`);
+    else if (group.path && !res.route.startsWith(group.path + '/')) at('/route', `must start with the path of menu group "${res.module}" (${group.path})`);
+    if (routes.has(res.route)) at('/route', `route ${res.route} is already used by resource "${routes.get(res.route)}"`);
+    routes.set(res.route, res.name);
+
+    const firstIndex = new Map<string, number>();
+    res.fields.forEach((f, i) => {
+      const fp = `/fields/${i}`;
+      if (firstIndex.has(f.name)) at(`${fp}/name`, `duplicate field name "${f.name}" (also /fields/${firstIndex.get(f.name)})`);
+      else firstIndex.set(f.name, i);
+      if ((IMPLICIT_FIELDS as readonly string[]).includes(f.name) || (res.orgScoped && f.name === (res.orgField ?? 'orgId')))
+        at(`${fp}/name`, `"${f.name}" is a built-in column; do not declare it`);
+
+      if (!FIELD_TYPES.includes(f.type)) return; // reported by the schema; type-dependent checks would only add noise
+
+      const isEnum = f.type === 'enum' || f.type === 'enums';
+      if (isEnum && !f.enum) at(fp, `type ${f.type} needs "enum"`);
+      if (!isEnum && f.enum) at(`${fp}/enum`, `only enum and enums fields name an enum`);
+      if (f.enum && isEnum && !enums[f.enum]) at(`${fp}/enum`, `unknown enum "${f.enum}"`);
+
+      const isRef = f.type === 'ref' || f.type === 'refs';
+      if (isRef && !f.ref) at(fp, `type ${f.type} needs "ref"`);
+      if (!isRef && f.ref) at(`${fp}/ref`, `only ref and refs fields have "ref"`);
+      if (f.ref && isRef) {
+        const target = resources[f.ref.resource];
+        if (!target) {
+          if (!broken.has(f.ref.resource)) at(`${fp}/ref/resource`, `unknown resource "${f.ref.resource}"`);
+        }
+        else if (!fieldNames(target).has(f.ref.label)) at(`${fp}/ref/label`, `"${f.ref.label}" is not a field of ${target.name}`);
+      }
+
+      if (f.pattern && !isNamedPattern(f.pattern) && !safeRegExp(f.pattern)) at(`${fp}/pattern`, `neither a named pattern (${Object.keys(namedPatterns).join(', ')}) nor a valid regular expression`);
+      if (f.pattern && !['string', 'text', 'password'].includes(f.type)) at(`${fp}/pattern`, `pattern applies to string, text and password fields only`);
+      if (f.min !== undefined && f.max !== undefined && f.min > f.max) at(`${fp}/min`, `min ${f.min} is greater than max ${f.max}`);
+      if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength) at(`${fp}/minLength`, `minLength ${f.minLength} is greater than maxLength ${f.maxLength}`);
+      if (f.readOnly && f.writeOnly) at(`${fp}/writeOnly`, 'a field cannot be both readOnly and writeOnly');
+      if (f.readOnly && f.required) at(`${fp}/required`, 'a readOnly field cannot be required (clients never send it)');
+      if (f.unique && !UNIQUE_TYPES.includes(f.type)) at(`${fp}/unique`, `type ${f.type} cannot be unique`);
+      if (f.search && !SEARCH_TYPES[f.search].includes(f.type)) at(`${fp}/search`, `search "${f.search}" does not suit type ${f.type} (use it with ${SEARCH_TYPES[f.search].join(', ')})`);
+      if ((f.type === 'password' || f.writeOnly) && (f.search || (f.list !== undefined && f.list !== false)))
+        at(`${fp}/${f.search ? 'search' : 'list'}`, 'a write-only field cannot be listed or searched');
+      if (f.scale !== undefined && f.type !== 'decimal') at(`${fp}/scale`, 'scale applies to decimal fields only');
+      if (f.default !== undefined && !(f.enum && !enums[f.enum])) {
+        const problem = valueProblem(f, f.default, enums);
+        if (problem) at(`${fp}/default`, `default ${JSON.stringify(f.default)} ${problem}`);
+      }
+    });
+
+    needField('/titleField', res.titleField, 'titleField');
+    needField('/warehouseField', res.warehouseField, 'warehouseField');
+    needField('/paletteSearch', res.paletteSearch, 'paletteSearch');
+    if (res.orgField !== undefined && !res.fields.some((f) => f.name === res.orgField) && res.orgField !== 'id')
+      at('/orgField', `orgField "${res.orgField}" is not a field of ${res.name}`);
+    if (res.defaultSort) needField('/defaultSort', res.defaultSort.replace(/^-/, ''), 'defaultSort');
+
+    if (res.import) {
+      needField('/import/key', res.import.key, 'import key');
+      res.import.columns.forEach((c, i) => needField(`/import/columns/${i}`, c, 'import column'));
+      if (!res.import.columns.includes(res.import.key)) at('/import/key', `import key "${res.import.key}" must be one of the columns`);
+      if (res.import.errors && !enums[res.import.errors]) at('/import/errors', `unknown error catalogue "${res.import.errors}" (an enum in enums.json)`);
+    }
+
+    const checkStatusRules = (kind: 'editForbidden' | 'deleteForbidden') =>
+      res.rules?.[kind]?.forEach((r, i) => {
+        const rp = `/rules/${kind}/${i}`;
+        needField(`${rp}/field`, r.field, 'rule field');
+        const f = byName.get(r.field);
+        if (f?.enum && enums[f.enum]) {
+          const allowed = enums[f.enum].map((v) => v.value);
+          r.values.forEach((v, j) => {
+            if (!allowed.includes(v)) at(`${rp}/values/${j}`, `${JSON.stringify(v)} is not a value of enum "${f.enum}"`);
+          });
+        }
+      });
+    checkStatusRules('editForbidden');
+    checkStatusRules('deleteForbidden');
+
+    const su = res.rules?.statusUpdate;
+    if (su) {
+      needField('/rules/statusUpdate/field', su.field, 'statusUpdate field');
+      const f = byName.get(su.field);
+      if (f && f.type !== 'enum') at('/rules/statusUpdate/field', `statusUpdate needs an enum field; "${su.field}" is ${f.type}`);
+      if (f?.enum && enums[f.enum] && su.transitions) {
+        const allowed = enums[f.enum].map((v) => String(v.value));
+        for (const [from, tos] of Object.entries(su.transitions)) {
+          if (!allowed.includes(from)) at(`/rules/statusUpdate/transitions/${from}`, `${from} is not a value of enum "${f.enum}"`);
+          tos.forEach((to, j) => {
+            if (!allowed.includes(String(to))) at(`/rules/statusUpdate/transitions/${from}/${j}`, `${JSON.stringify(to)} is not a value of enum "${f.enum}"`);
+          });
+        }
+      }
+    }
+
+    res.rules?.compare?.forEach((c, i) => {
+      const cp = `/rules/compare/${i}`;
+      needField(`${cp}/left`, c.left, 'compare field');
+      needField(`${cp}/right`, c.right, 'compare field');
+      const want: FieldType[] | undefined = c.kind === 'earlier' ? ['date', 'datetime'] : c.kind === 'smaller' ? ['int', 'decimal'] : undefined;
+      for (const side of ['left', 'right'] as const) {
+        const f = byName.get(c[side]);
+        if (f && want && !want.includes(f.type)) at(`${cp}/${side}`, `"${c.kind}" compares ${want.join(' or ')} fields; "${f.name}" is ${f.type}`);
+      }
+    });
+
+    res.children?.forEach((ch, i) => {
+      const child = resources[ch.resource];
+      if (!child) {
+        if (!broken.has(ch.resource)) at(`/children/${i}/resource`, `unknown resource "${ch.resource}"`);
+      }
+      else {
+        const childNames = fieldNames(child);
+        if (!childNames.has(ch.foreignKey)) at(`/children/${i}/foreignKey`, `"${ch.foreignKey}" is not a field of ${child.name}`);
+        ch.uniqueKeys?.forEach((k, j) => {
+          if (!childNames.has(k)) at(`/children/${i}/uniqueKeys/${j}`, `"${k}" is not a field of ${child.name}`);
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * i18n keys of metadata things, so server and console resolve labels the same way.
+ */
+import type { FieldDef, Metadata, ResourceDef } from './types';
+
+export const resourceLabelKey = (res: Pick<ResourceDef, 'name' | 'label'>): string => res.label ?? `resources.${res.name}`;
+export const fieldLabelKey = (field: Pick<FieldDef, 'name' | 'label'>): string => field.label ?? `fields.${field.name}`;
+export const formGroupLabelKey = (group: string): string => `formGroups.${group}`;
+export const unitLabelKey = (unit: string): string => `units.${unit}`;
+
+/** Every i18n key the metadata refers to (labels, enum values, units, rule messages, help). */
+export function metadataLabelKeys(meta: Metadata): Set<string> {
+  const keys = new Set<string>();
+  for (const res of Object.values(meta.resources)) {
+    keys.add(resourceLabelKey(res));
+    for (const f of res.fields) {
+      keys.add(fieldLabelKey(f));
+      if (f.unit) keys.add(unitLabelKey(f.unit));
+      if (typeof f.form === 'object' && f.form.help) keys.add(f.form.help);
+      if (typeof f.form === 'object' && f.form.group) keys.add(formGroupLabelKey(f.form.group));
+    }
+    for (const r of [...(res.rules?.editForbidden ?? []), ...(res.rules?.deleteForbidden ?? [])]) keys.add(r.message);
+  }
+  for (const values of Object.values(meta.enums)) for (const v of values) keys.add(v.label);
+  const walk = (items: Metadata['menu']['groups'][number]['items']) => {
+    for (const it of items) {
+      keys.add(it.label);
+      if (it.children) walk(it.children);
+    }
+  };
+  for (const g of meta.menu.groups) {
+    keys.add(g.label);
+    walk(g.items);
+  }
+  return keys;
+}

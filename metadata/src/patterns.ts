@@ -1,0 +1,39 @@
+/**
+ * Named patterns a field's `pattern` may use (SPEC §5). Shared by server validation and
+ * console forms so both accept exactly the same input. Anything else in `pattern` is a
+ * regular-expression source.
+ */
+import type { NamedPattern } from './types';
+
+export const PASSWORD_SPECIALS = '!@#$%^&*()_+';
+
+export const namedPatterns: Record<NamedPattern, RegExp> = {
+  // 6 octets, optional ':' or '-' separators (beacons often report bare hex)
+  mac: /^[0-9A-Fa-f]{2}(?:[:-]?[0-9A-Fa-f]{2}){5}$/,
+  // 8-50 chars with a letter, a digit and one of !@#$%^&*()_+ (user and new passwords)
+  password: /^(?=.*[A-Za-z])(?=.*\d)(?=.*[!@#$%^&*()_+])[A-Za-z\d!@#$%^&*()_+]{8,50}$/,
+  // at least 8 chars with lower case, upper case and a digit (gateway MQTT password)
+  mqttPassword: /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d).{8,}$/,
+  color: /^#[0-9A-Fa-f]{6}$/,
+  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+  mobile: /^\+?[0-9][0-9 -]{5,19}$/,
+  code: /^[A-Za-z0-9][A-Za-z0-9_.-]*$/,
+  // five or six space-separated cron fields
+  cron: /^\S+(?:\s+\S+){4,5}$/,
+  url: /^https?:\/\/\S+$/,
+};
+
+export function isNamedPattern(p: string): p is NamedPattern {
+  return Object.prototype.hasOwnProperty.call(namedPatterns, p);
+}
+
+/** The RegExp for a field's `pattern` (named or a regular-expression source). */
+export function patternRegExp(pattern: string): RegExp {
+  return isNamedPattern(pattern) ? namedPatterns[pattern] : new RegExp(pattern);
+}
+
+/** Validation message key for a pattern mismatch (validation.password, validation.format …). */
+export function patternMessageKey(pattern: string): string {
+  if (pattern === 'password' || pattern === 'mqttPassword' || pattern === 'color') return `validation.${pattern}`;
+  return 'validation.format';
+}
