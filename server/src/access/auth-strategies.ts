@@ -1,0 +1,34 @@
+/**
+ * Other ways than a session to authenticate the `Token` header, contributed by plugins
+ * (the open-API plugin's organisation tokens). A strategy recognises its own tokens and
+ * answers with the organisation they act for; the guard asks strategies only when the
+ * token is not a live session.
+ */
+import type { Request } from 'express';
+import type { Sequelize } from 'sequelize';
+
+export interface StrategyIdentity {
+  /** organisation the token acts for; its permission set bounds what the token may call */
+  orgId: number;
+  /** shown as the caller's user name in logs */
+  label: string;
+}
+
+export interface AuthStrategy {
+  name: string;
+  /** `sequelize` is the database of the server asking (one process may run several in tests). */
+  authenticate(token: string, env: { req: Request; sequelize: Sequelize }): Promise<StrategyIdentity | null>;
+}
+
+// Process-wide: strategies are stateless and receive the asking server's database.
+const strategies: AuthStrategy[] = [];
+
+export function registerAuthStrategy(strategy: AuthStrategy): void {
+  const i = strategies.findIndex((s) => s.name === strategy.name);
+  if (i >= 0) strategies[i] = strategy;
+  else strategies.push(strategy);
+}
+
+export function authStrategies(): readonly AuthStrategy[] {
+  return strategies;
+}

@@ -1,0 +1,214 @@
+/**
+ * The permission catalogue: every Menu/View/Api code of the product, derived (SPEC §6) from
+ * the metadata (menu groups, menu pages, resource screens) and from the call registry (one Api
+ * code per registered call — generated, account and plugin calls alike), so a new resource
+ * or plugin call appears here without code changes.
+ */
+import {
+  menuCode,
+  resourceMenuCode,
+  resourceViewCode,
+  routeName,
+  viewCode,
+  type CrudPage,
+  type Metadata,
+  type MenuItem,
+  type ResourceDef,
+} from '@rti/metadata';
+import { callPermission } from '../http/registry';
+import type { CallDef, Language } from '../http/types';
+import { msg } from './messages';
+
+export const PermissionType = { menu: 10, view: 20, api: 30 } as const;
+
+export interface PermissionNode {
+  code: string;
+  type: 10 | 20 | 30;
+  label: string;
+  /** console path (menu/view) or API path (api) */
+  path?: string;
+  children?: PermissionNode[];
+}
+
+export type CatalogueCall = Pick<CallDef, 'path' | 'permission' | 'public' | 'resource'>;
+export type Translate = (lang: Language, key: string, params?: Record<string, unknown>) => string;
+
+
+const CRUD_PAGES: CrudPage[] = ['list', 'create', 'edit', 'detail'];
+
+/** Which screen of a resource an API call belongs to. */
+/** The call path after the resource's prefix ('' for the base call), or null when it has another prefix. */
+function callSuffix(res: ResourceDef, path: string): string | null {
+  const p = '/' + res.name;
+  if (path === p) return '';
+  return path.startsWith(p + '/') ? path.slice(p.length + 1) : null;
+}
+
+function pageOfCall(res: ResourceDef, path: string): CrudPage {
+  const rest = callSuffix(res, path);
+  if (rest === '' || rest === 'get') return 'detail';
+  if (rest === 'create') return 'create';
+  if (rest === 'update') return 'edit';
+  return 'list';
+}
+
+const API_VERBS: Record<string, string> = {
+  list: 'list', '': 'base', get: 'base', create: 'create', update: 'update', delete: 'delete', all: 'all',
+  export: 'export', import: 'import', 'import/status': 'importStatus', 'status/update': 'statusUpdate',
+};
+
+function resourceOfCall(resources: ResourceDef[], path: string): ResourceDef | undefined {
+  let best: ResourceDef | undefined;
+  for (const r of resources) {
+    const p = '/' + r.name;
+    if ((path === p || path.startsWith(p + '/')) && (!best || r.name.length > best.name.length)) best = r;
+  }
+  return best;
+}
+
+export interface Catalogue {
+  /** every code, flat */
+  codes: Set<string>;
+  /** the tree in one language */
+  tree(lang: Language): PermissionNode[];
+}
+
+export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate: Translate): Catalogue {
+  const resources = Object.values(meta.resources);
+  const coded = calls
+    .map((c) => ({ path: c.path, resource: c.resource, code: callPermission(c as CallDef) }))
+    .filter((c): c is { path: string; resource: string | undefined; code: string } => !!c.code);
+
+  // calls grouped by the resource whose prefix they carry
+  const callsByResource = new Map<string, Array<{ path: string; code: string }>>();
+  const otherCalls: Array<{ path: string; code: string }> = [];
+  for (const c of coded) {
+    const res = (c.resource && meta.resources[c.resource]) || resourceOfCall(resources, c.path);
+    if (res) {
+      const list = callsByResource.get(res.name) ?? [];
+      list.push(c);
+      callsByResource.set(res.name, list);
+    } else otherCalls.push(c);
+  }
+
+  const build = (lang: Language): PermissionNode[] => {
+    const tr = (key: string) => translate(lang, key);
+    const placed = new Set<string>();
+
+    const apiNode = (res: ResourceDef | null, c: { path: string; code: string }): PermissionNode => {
+      const suffix = res ? callSuffix(res, c.path) : null;
+      const verb = suffix === null ? undefined : API_VERBS[suffix];
+      return { code: c.code, type: 30, path: c.path, label: verb ? `${msg(lang, `permission.api.${verb}`)} (${c.path})` : c.path };
+    };
+
+    const resourceNode = (res: ResourceDef): PermissionNode => {
+      placed.add(res.name);
+      const name = tr(res.label ?? `resources.${res.name}`);
+      const resCalls = callsByResource.get(res.name) ?? [];
+      const views = CRUD_PAGES.map<PermissionNode>((page) => ({
+        code: resourceViewCode(res, page, meta.menu),
+        type: 20,
+        path: page === 'list' ? res.route : `${res.route}/${page}`,
+        label: page === 'list' ? name : msg(lang, `permission.view.${page}`, { name }),
+        children: resCalls.filter((c) => pageOfCall(res, c.path) === page).map((c) => apiNode(res, c)),
+      }));
+      return { code: resourceMenuCode(res, meta.menu), type: 10, path: res.route, label: name, children: views };
+    };
+
+    const itemNode = (item: MenuItem): PermissionNode => {
+      const res = item.resource ? meta.resources[item.resource] : resources.find((r) => r.route === item.path);
+      if (res && !placed.has(res.name)) {
+        const node = resourceNode(res);
+        if (item.children?.length) node.children!.push(...item.children.map(itemNode));
+        return node;
+      }
+      const name = routeName(item.path, meta.menu);
+      const label = tr(item.label);
+      const children: PermissionNode[] = [{ code: viewCode(name), type: 20, path: item.path, label }];
+      if (item.children?.length) children.push(...item.children.map(itemNode));
+      return { code: menuCode(name), type: 10, path: item.path, label, children };
+    };
+
+    const tree: PermissionNode[] = meta.menu.groups.map((g) => ({
+      code: menuCode(g.path || g.key),
+      type: 10 as const,
+      path: g.path || undefined,
+      label: tr(g.label),
+      children: g.items.map(itemNode),
+    }));
+    // resources no menu item points at still get their codes, under their module's group
+    for (const res of resources) {
+      if (placed.has(res.name)) continue;
+      let group = tree.find((_, i) => meta.menu.groups[i].key === res.module);
+      if (!group) {
+        group = { code: menuCode(res.module), type: 10, label: tr(`menu.${res.module}`), children: [] };
+        tree.push(group);
+      }
+      group.children!.push(resourceNode(res));
+    }
+    if (otherCalls.length) {
+      tree.push({
+        code: '',
+        type: 30,
+        label: msg(lang, 'permission.otherCalls'),
+        children: otherCalls.map((c) => apiNode(null, c)),
+      });
+    }
+    return dedupe(tree);
+  };
+
+  const codes = new Set<string>();
+  const walk = (nodes: PermissionNode[]) => {
+    for (const n of nodes) {
+      if (n.code) codes.add(n.code);
+      if (n.children) walk(n.children);
+    }
+  };
+  walk(build('en-US'));
+
+  const cache = new Map<Language, PermissionNode[]>();
+  return {
+    codes,
+    tree(lang) {
+      let t = cache.get(lang);
+      if (!t) cache.set(lang, (t = build(lang)));
+      return t;
+    },
+  };
+}
+
+/** A code appears once in the tree (first place wins), so checkboxes stay unambiguous. */
+function dedupe(tree: PermissionNode[]): PermissionNode[] {
+  const seen = new Set<string>();
+  const walk = (nodes: PermissionNode[]): PermissionNode[] =>
+    nodes
+      .filter((n) => !n.code || !seen.has(n.code))
+      .map((n) => {
+        if (n.code) seen.add(n.code);
+        return n.children ? { ...n, children: walk(n.children) } : n;
+      });
+  return walk(tree);
+}
+
+/** The tree narrowed to a code set: nodes outside it go, unless a descendant stays. */
+export function narrowTree(tree: PermissionNode[], allowed: Set<string>): PermissionNode[] {
+  const out: PermissionNode[] = [];
+  for (const n of tree) {
+    const children = n.children ? narrowTree(n.children, allowed) : undefined;
+    if ((n.code && allowed.has(n.code)) || (children && children.length)) out.push({ ...n, ...(children ? { children } : {}) });
+  }
+  return out;
+}
+
+/** Menu paths (groups and items) for which a code set holds the Menu code: the console narrows its side menu to these. */
+export function menuPaths(tree: PermissionNode[], held: Set<string>): string[] {
+  const out: string[] = [];
+  const walk = (nodes: PermissionNode[]) => {
+    for (const n of nodes) {
+      if (n.type === 10 && n.path && held.has(n.code)) out.push(n.path);
+      if (n.children) walk(n.children);
+    }
+  };
+  walk(tree);
+  return out;
+}

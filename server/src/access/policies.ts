@@ -1,0 +1,141 @@
+/**
+ * Casbin policies per organisation (domain), built from the database:
+ *   role grants   = role codes ∩ organisation set       → p role:<id>  org:<id> code
+ *   user extras   = user codes ∩ organisation set       → p user:<id>  org:<id> code
+ *   memberships   = user's roles that belong to the org → g user:<id>  role:<id> org:<id>
+ *   open-API token = the whole organisation set         → p org-token:<id> org:<id> code
+ * Organisations load lazily on first use. A write to a role, user or organisation bumps
+ * that organisation's row in sys_policy_version and reloads it here at once; every instance
+ * compares the version rows at most every `pollMs` and reloads what changed elsewhere.
+ */
+import { newEnforcer, newModelFromString, type Enforcer } from 'casbin';
+import { Op } from 'sequelize';
+import { CASBIN_MODEL, orgDomain, roleSubject, tokenSubject, userSubject } from './casbin-model';
+import type { Directory } from './directory';
+import type { AccessTables } from './tables';
+
+export interface PolicyEngineOptions {
+  /** how often versions written by other instances are checked (ms) */
+  pollMs?: number;
+}
+
+export class PolicyEngine {
+  private enforcer: Promise<Enforcer>;
+  /** organisation → policy version loaded into the enforcer */
+  private loaded = new Map<number, number>();
+  /** one load at a time per organisation */
+  private pending = new Map<number, Promise<void>>();
+  private lastPoll = 0;
+  private polling: Promise<void> | null = null;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly directory: Directory,
+    private readonly tables: AccessTables,
+    opts: PolicyEngineOptions = {},
+  ) {
+    this.pollMs = opts.pollMs ?? 2000;
+    this.enforcer = newEnforcer(newModelFromString(CASBIN_MODEL));
+  }
+
+  async can(subject: string, orgId: number, code: string): Promise<boolean> {
+    await this.ensure(orgId);
+    const e = await this.enforcer;
+    return e.enforce(subject, orgDomain(orgId), code);
+  }
+
+  /** Every code a subject holds in an organisation (its own and its roles'). */
+  async codes(subject: string, orgId: number): Promise<Set<string>> {
+    await this.ensure(orgId);
+    const e = await this.enforcer;
+    const rows = await e.getImplicitPermissionsForUser(subject, orgDomain(orgId));
+    return new Set(rows.filter((r) => r[1] === orgDomain(orgId)).map((r) => r[2]));
+  }
+
+  /** Call after writing a role, user or organisation: persists the change for other instances and reloads here. */
+  async changed(orgIds: Iterable<number>): Promise<void> {
+    const ids = [...new Set([...orgIds].filter((n) => Number.isInteger(n) && n > 0))];
+    if (!ids.length) return;
+    const t = this.tables.policyVersion;
+    await t.increment('version', { where: { orgId: { [Op.in]: ids } } });
+    const existing = new Set((await t.findAll({ where: { orgId: ids }, attributes: ['orgId'] })).map((r) => r.get('orgId') as number));
+    for (const orgId of ids) {
+      if (!existing.has(orgId)) {
+        try {
+          await t.create({ orgId, version: 1 });
+        } catch {
+          await t.increment('version', { where: { orgId } }); // another instance created it meanwhile
+        }
+      }
+    }
+    await Promise.all(ids.filter((id) => this.loaded.has(id)).map((id) => this.load(id)));
+  }
+
+  private async ensure(orgId: number): Promise<void> {
+    if (Date.now() - this.lastPoll >= this.pollMs) await this.poll();
+    if (!this.loaded.has(orgId)) await this.load(orgId);
+    else if (this.pending.has(orgId)) await this.pending.get(orgId);
+  }
+
+  private poll(): Promise<void> {
+    if (!this.polling) {
+      this.polling = (async () => {
+        try {
+          const loadedIds = [...this.loaded.keys()];
+          if (!loadedIds.length) return;
+          const rows = await this.tables.policyVersion.findAll({ where: { orgId: loadedIds } });
+          const stale = rows.filter((r) => this.loaded.get(r.get('orgId') as number) !== r.get('version'));
+          await Promise.all(stale.map((r) => this.load(r.get('orgId') as number)));
+        } finally {
+          this.lastPoll = Date.now();
+          this.polling = null;
+        }
+      })();
+    }
+    return this.polling;
+  }
+
+  private load(orgId: number): Promise<void> {
+    const prev = this.pending.get(orgId) ?? Promise.resolve();
+    const next = prev.then(() => this.reload(orgId));
+    const tracked = next.finally(() => {
+      if (this.pending.get(orgId) === tracked) this.pending.delete(orgId);
+    });
+    this.pending.set(orgId, tracked);
+    return tracked;
+  }
+
+  private async reload(orgId: number): Promise<void> {
+    const versionRow = await this.tables.policyVersion.findByPk(orgId);
+    const version = (versionRow?.get('version') as number | undefined) ?? 0;
+    const dom = orgDomain(orgId);
+    const [org, roles, users] = await Promise.all([
+      this.directory.org(orgId),
+      this.directory.rolesOfOrg(orgId),
+      this.directory.usersOfOrg(orgId),
+    ]);
+    const bound = new Set(org?.permissions ?? []);
+    const p = new Map<string, string[]>();
+    const add = (sub: string, codes: Iterable<string>) => {
+      for (const c of codes) if (bound.has(c)) p.set(`${sub}\u0000${c}`, [sub, dom, c]);
+    };
+    const roleIds = new Set<number>();
+    for (const r of roles) {
+      roleIds.add(r.id);
+      add(roleSubject(r.id), r.permissions);
+    }
+    const g: string[][] = [];
+    for (const u of users) {
+      add(userSubject(u.id), u.permissions);
+      for (const rid of new Set(u.roleIds)) if (roleIds.has(rid)) g.push([userSubject(u.id), roleSubject(rid), dom]);
+    }
+    add(tokenSubject(orgId), bound);
+
+    const e = await this.enforcer;
+    await e.removeFilteredPolicy(1, dom);
+    await e.removeFilteredGroupingPolicy(2, dom);
+    if (p.size) await e.addPolicies([...p.values()]);
+    if (g.length) await e.addGroupingPolicies(g);
+    this.loaded.set(orgId, version);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The access layer of one server: directory, sessions, login throttle, Casbin policies,
+ * the permission catalogue and the guard, built over the server's database.
+ */
+import type { Sequelize } from 'sequelize';
+import type { Metadata } from '@rti/metadata';
+import type { CallGuard, Language } from '../http/types';
+import { hashPassword, verifyPassword } from '../resources/password';
+import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from '../auth/login-throttle';
+import { buildCatalogue, menuPaths, type Catalogue, type CatalogueCall, type Translate } from './catalogue';
+import type { Directory } from './directory';
+import { createGuard } from './guard';
+import { PolicyEngine } from './policies';
+import { ACCESS_RESOURCES, createSequelizeDirectory } from './sequelize-directory';
+import { SESSION_TTL_MS, SessionStore } from './sessions';
+import { defineAccessTables } from './tables';
+import './migrations';
+
+export interface PasswordHasher {
+  hash(plain: string): Promise<string>;
+  verify(plain: string, hash: string): Promise<boolean>;
+}
+
+export interface AccessOptions {
+  sequelize: Sequelize;
+  metadata: () => Metadata;
+  /** the call registry's calls (generated, account, plugin) */
+  calls: () => CatalogueCall[];
+  translate: Translate;
+  /** default: the core's scrypt hashing (resources/password) */
+  passwords?: PasswordHasher;
+  throttle?: Partial<ThrottleOptions>;
+  /** how often policy versions written by other instances are checked (ms, default 2000) */
+  pollMs?: number;
+  sessionTtlMs?: number;
+}
+
+export interface AccessService {
+  sequelize: Sequelize;
+  directory: Directory;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  policies: PolicyEngine;
+  passwords: PasswordHasher;
+  guard: CallGuard;
+  metadata: () => Metadata;
+  catalogue(): Catalogue;
+  /** `access` (codes held) and `permissions` (menu paths) of a subject in an organisation */
+  accessLists(subject: string, orgId: number, lang: Language): Promise<{ access: string[]; permissions: string[] }>;
+  /**
+   * Tell the access layer a row of a resource was written (after create/update/delete):
+   * role, user and organisation writes reload the affected organisations' policies.
+   */
+  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>): Promise<void>;
+}
+
+export function createAccess(opts: AccessOptions): AccessService {
+  const tables = defineAccessTables(opts.sequelize);
+  const directory = createSequelizeDirectory(opts.sequelize);
+  const sessions = new SessionStore(tables, opts.sessionTtlMs ?? SESSION_TTL_MS);
+  const throttle = new LoginThrottle(tables, { ...DEFAULT_THROTTLE, ...opts.throttle });
+  const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs });
+  const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies });
+
+  // Rebuilt when plugins add calls after start (the registry only grows).
+  let cached: { size: number; meta: Metadata; catalogue: Catalogue } | null = null;
+  const catalogue = (): Catalogue => {
+    const calls = opts.calls();
+    const meta = opts.metadata();
+    if (!cached || cached.size !== calls.length || cached.meta !== meta) {
+      cached = { size: calls.length, meta, catalogue: buildCatalogue(meta, calls, opts.translate) };
+    }
+    return cached.catalogue;
+  };
+
+  const orgsOfRow = (resource: string, row: Record<string, unknown>): number[] => {
+    const num = (v: unknown) => Number(v);
+    if (resource === ACCESS_RESOURCES.organization) return [num(row.id)];
+    if (resource === ACCESS_RESOURCES.role) return [num(row.orgId)];
+    if (resource === ACCESS_RESOURCES.user) {
+      const list = Array.isArray(row.organizationIds) ? row.organizationIds : [];
+      return [num(row.orgId), ...list.map(num)];
+    }
+    return [];
+  };
+
+  return {
+    sequelize: opts.sequelize,
+    directory,
+    sessions,
+    throttle,
+    policies,
+    passwords: opts.passwords ?? { hash: hashPassword, verify: verifyPassword },
+    guard,
+    metadata: opts.metadata,
+    catalogue,
+    async accessLists(subject, orgId, lang) {
+      const held = await policies.codes(subject, orgId);
+      return { access: [...held].sort(), permissions: menuPaths(catalogue().tree(lang), held) };
+    },
+    async written(resource, rows) {
+      if (!Object.values(ACCESS_RESOURCES).includes(resource as never)) return;
+      const orgIds = rows.flatMap((r) => (r ? orgsOfRow(resource, r) : []));
+      await policies.changed(orgIds);
+    },
+  };
+}

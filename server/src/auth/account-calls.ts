@@ -1,0 +1,143 @@
+/**
+ * Account calls (docs/API.md "Account and session calls"): login, logout, password change,
+ * info, and the public organisation basics for the login page.
+ */
+import { ApiError, ErrorCode } from '../http/api-error';
+import type { CallDef, Language, RequestContext } from '../http/types';
+import { msg } from '../access/messages';
+import type { AccessService } from '../access/service';
+import type { DirectoryOrg } from '../access/directory';
+import { throttleKeys } from './login-throttle';
+import { isValidPassword } from './password-rule';
+import { sessionInfo } from './session-info';
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function required(lang: Language, body: Record<string, unknown>, name: string): string {
+  const v = str(body[name]);
+  if (!v.trim()) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.required', { name: msg(lang, `field.${name}`) }));
+  return v;
+}
+
+const badCredentials = (lang: Language) => new ApiError(ErrorCode.badCredentials, msg(lang, 'auth.badCredentials'));
+
+async function refuseWhileThrottled(access: AccessService, lang: Language, keys: string[]): Promise<void> {
+  const wait = await access.throttle.retryAfter(keys);
+  if (wait > 0) throw new ApiError(ErrorCode.tooManyAttempts, msg(lang, 'auth.throttled', { seconds: wait }));
+}
+
+export function accountCalls(access: AccessService): CallDef[] {
+  // Verified against when the user name is unknown, so both failures take the same time.
+  let dummyHash: Promise<string> | null = null;
+  const dummy = () => (dummyHash ??= access.passwords.hash('not-a-password-' + Math.random()));
+
+  const login: CallDef = {
+    path: '/account/login',
+    public: true,
+    async handler({ body, ctx }) {
+      const lang = ctx.language;
+      const username = required(lang, body, 'username').trim();
+      const password = required(lang, body, 'password');
+      const entryCode = str(body.entryCode).trim() || null;
+      const keys = throttleKeys(username, ctx.ip);
+      await refuseWhileThrottled(access, lang, keys);
+
+      const user = await access.directory.userByName(username);
+      const ok = user?.passwordHash
+        ? await access.passwords.verify(password, user.passwordHash)
+        : (await access.passwords.verify(password, await dummy()), false);
+      if (!user || !ok) {
+        await access.throttle.fail(keys);
+        throw badCredentials(lang);
+      }
+      if (user.locked) throw new ApiError(ErrorCode.locked, msg(lang, 'auth.locked'));
+      await access.throttle.succeed(username);
+
+      let loginOrg: DirectoryOrg | null;
+      if (entryCode) {
+        loginOrg = await access.directory.orgByEntryCode(entryCode);
+        if (!loginOrg) throw new ApiError(ErrorCode.orgNotAllowed, msg(lang, 'auth.unknownEntryCode', { entryCode }));
+        if (!user.organizationIds.includes(loginOrg.id)) throw new ApiError(ErrorCode.orgNotAllowed, msg(lang, 'access.orgNotAllowed'));
+      } else {
+        loginOrg = user.organizationIds.length ? await access.directory.org(user.organizationIds[0]) : null;
+        if (!loginOrg) throw new ApiError(ErrorCode.orgNotAllowed, msg(lang, 'auth.noOrganization'));
+      }
+
+      const session = await access.sessions.create({
+        userId: user.id,
+        loginOrgId: loginOrg.id,
+        loginEntryCode: entryCode,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      });
+      void access.sessions.purge().catch(() => undefined);
+      const orgIds = entryCode ? [loginOrg.id] : user.organizationIds;
+      const info = await sessionInfo(access, lang, user, orgIds, loginOrg, entryCode, loginOrg.id);
+      return { token: session.token, expiresAt: session.expiresAt.toISOString(), ...info };
+    },
+  };
+
+  const sessionUser = async (ctx: RequestContext) => {
+    const user = ctx.user && ctx.via === 'session' ? await access.directory.userById(ctx.user.id) : null;
+    if (!user) throw new ApiError(ErrorCode.invalidSession, msg(ctx.language, 'access.invalidSession'), {}, 401);
+    return user;
+  };
+
+  const logout: CallDef = {
+    path: '/account/logout',
+    permission: null,
+    async handler({ ctx }) {
+      if (ctx.sessionId) await access.sessions.revoke(ctx.sessionId);
+      return null;
+    },
+  };
+
+  const info: CallDef = {
+    path: '/account/info',
+    permission: null,
+    async handler({ ctx }) {
+      const user = await sessionUser(ctx);
+      const session = ctx.sessionId ? await access.sessions.byId(ctx.sessionId) : null;
+      const loginOrg = session?.loginOrgId ? await access.directory.org(session.loginOrgId) : null;
+      return sessionInfo(access, ctx.language, user, ctx.orgIds, loginOrg, session?.loginEntryCode ?? null, ctx.orgId);
+    },
+  };
+
+  const passwordChange: CallDef = {
+    path: '/account/password/change',
+    permission: null,
+    async handler({ body, ctx }) {
+      const lang = ctx.language;
+      const user = await sessionUser(ctx);
+      const oldPassword = required(lang, body, 'oldPassword');
+      const newPassword = required(lang, body, 'newPassword');
+      const confirmPassword = required(lang, body, 'confirmPassword');
+      if (newPassword !== confirmPassword) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.passwordInconsistent'));
+      if (!isValidPassword(newPassword)) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.passwordRule'));
+      // The old password is a credential check like login: same throttle, so a stolen session cannot guess it.
+      const keys = throttleKeys(user.username, ctx.ip);
+      await refuseWhileThrottled(access, lang, keys);
+      if (!user.passwordHash || !(await access.passwords.verify(oldPassword, user.passwordHash))) {
+        await access.throttle.fail(keys);
+        throw new ApiError(ErrorCode.badCredentials, msg(lang, 'auth.oldPasswordWrong'));
+      }
+      if (oldPassword === newPassword) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.passwordUnchanged'));
+      await access.directory.setPasswordHash(user.id, await access.passwords.hash(newPassword));
+      await access.sessions.revokeUser(user.id, ctx.sessionId);
+      return null;
+    },
+  };
+
+  const organizationBasic: CallDef = {
+    path: '/organization/basic',
+    public: true,
+    async handler({ body, ctx }) {
+      const entryCode = required(ctx.language, body, 'entryCode').trim();
+      const org = await access.directory.orgByEntryCode(entryCode);
+      if (!org) throw new ApiError(ErrorCode.notFound, msg(ctx.language, 'auth.unknownEntryCode', { entryCode }));
+      return { id: org.id, name: org.name, shortName: org.shortName, entryCode: org.entryCode, theme: org.theme };
+    },
+  };
+
+  return [login, logout, info, passwordChange, organizationBasic];
+}
