@@ -124,9 +124,10 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
       }
       const name = routeName(item.path, meta.menu);
       const label = tr(item.label);
-      const children: PermissionNode[] = [{ code: viewCode(name), type: 20, path: item.path, label }];
-      if (item.children?.length) children.push(...item.children.map(itemNode));
-      return { code: menuCode(name), type: 10, path: item.path, label, children };
+      const sub = item.children?.map(itemNode) ?? [];
+      // Hidden routes (create/edit/detail sub-pages) are not menu items: a View code only (SPEC §6).
+      if (item.hidden) return { code: viewCode(name), type: 20, path: item.path, label, ...(sub.length ? { children: sub } : {}) };
+      return { code: menuCode(name), type: 10, path: item.path, label, children: [{ code: viewCode(name), type: 20, path: item.path, label }, ...sub] };
     };
 
     const tree: PermissionNode[] = meta.menu.groups.map((g) => ({

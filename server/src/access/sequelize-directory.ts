@@ -34,8 +34,9 @@ function toUser(row: Model): DirectoryUser {
 
 function toOrg(row: Model): DirectoryOrg {
   const r = row.get({ plain: true }) as Record<string, unknown>;
+  // Image fields hold a list of names; the login page wants one URL or name per slot.
   const theme: Record<string, unknown> = {};
-  for (const f of THEME_FIELDS) theme[f] = r[f] ?? null;
+  for (const f of THEME_FIELDS) theme[f] = (Array.isArray(r[f]) ? (r[f] as unknown[])[0] : r[f]) ?? null;
   return {
     id: Number(r.id),
     name: String(r.name),
