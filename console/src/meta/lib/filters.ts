@@ -1,11 +1,11 @@
 /** Search-form values ⇄ Refine filters and sorters (API.md filter kinds). */
 import dayjs, { type Dayjs } from 'dayjs';
-import type { CrudFilter, CrudOperators, CrudSort } from '@refinedev/core';
+import type { CrudFilter, CrudSort, LogicalFilter } from '@refinedev/core';
 import type { FieldDef, ResourceDef, SearchKind } from '@rti/metadata/browser';
 import { isEmpty } from './format';
 
 /** The data provider sends any operator as `field: value`; these only document intent. */
-const OPERATOR: Record<SearchKind, CrudOperators> = { eq: 'eq', like: 'contains', in: 'in', range: 'between' };
+const OPERATOR: Record<SearchKind, LogicalFilter['operator']> = { eq: 'eq', like: 'contains', in: 'in', range: 'between' };
 
 const isDayjs = (v: unknown): v is Dayjs => dayjs.isDayjs(v);
 

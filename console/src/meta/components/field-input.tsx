@@ -1,0 +1,158 @@
+import { ColorPicker, DatePicker, Input, InputNumber, Select, Switch } from 'antd';
+import { useMemo, type FC } from 'react';
+import type { FieldDef } from '@rti/metadata/browser';
+import { DATE_FORMAT, DATETIME_FORMAT } from '../lib/format';
+import type { FormMode } from '../lib/fields';
+import { keepsOldWhenEmpty } from '../lib/rules';
+import { useEnums, useMetaT } from '../hooks/use-meta';
+import { LngLatInput } from './lnglat-input';
+import { PermissionsInput } from './permissions-input';
+import { RefSelect } from './ref-select';
+import { UploadInput } from './upload-input';
+
+export interface FieldInputProps {
+  field: FieldDef;
+  mode?: FormMode;
+  /** where the input sits: search forms want multi-selects and no secrets */
+  context?: 'form' | 'search';
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+  disabled?: boolean;
+  id?: string;
+  /** labels of the current ref value(s) */
+  knownLabels?: Record<string, string>;
+  placeholder?: string;
+}
+
+/** Enum options translated, memoised per enum and language. */
+export function useEnumOptions(name: string | undefined) {
+  const enums = useEnums();
+  const { t } = useMetaT();
+  return useMemo(() => (name ? (enums[name] ?? []).map((e) => ({ value: e.value, label: t(e.label) })) : []), [enums, name, t]);
+}
+
+/** The input of one field by type; a drop-in child of antd Form.Item (value/onChange). */
+export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', context = 'form', value, onChange, disabled, id, knownLabels, placeholder }) => {
+  const { t } = useMetaT();
+  const enumOptions = useEnumOptions(field.enum);
+  const unit = field.unit ? t(`units.${field.unit}`) : undefined;
+  const common = { id, disabled, placeholder };
+  const full = { width: '100%' };
+
+  if (field.writeOnly || field.type === 'password') {
+    return (
+      <Input.Password
+        {...common}
+        autoComplete="new-password"
+        value={(value as string) ?? ''}
+        onChange={(e) => onChange?.(e.target.value)}
+        placeholder={placeholder ?? (keepsOldWhenEmpty(field, mode) ? t('meta.keepEmpty') : undefined)}
+      />
+    );
+  }
+
+  switch (field.type) {
+    case 'text':
+      return (
+        <Input.TextArea
+          {...common}
+          autoSize={{ minRows: 2, maxRows: 6 }}
+          showCount={Boolean(field.maxLength)}
+          maxLength={field.maxLength}
+          value={(value as string) ?? ''}
+          onChange={(e) => onChange?.(e.target.value)}
+        />
+      );
+    case 'int':
+    case 'decimal':
+      return (
+        <InputNumber
+          {...common}
+          style={full}
+          precision={field.type === 'int' ? 0 : (field.scale ?? 2)}
+          addonAfter={unit}
+          value={value as number | null}
+          onChange={(v) => onChange?.(v)}
+        />
+      );
+    case 'bool':
+      if (context === 'search') {
+        return (
+          <Select
+            {...common}
+            allowClear
+            value={value as boolean | undefined}
+            onChange={onChange}
+            options={[
+              { value: true, label: t('meta.yes') },
+              { value: false, label: t('meta.no') },
+            ]}
+          />
+        );
+      }
+      return <Switch id={id} disabled={disabled} checked={Boolean(value)} onChange={(v) => onChange?.(v)} />;
+    case 'date':
+      return <DatePicker {...common} style={full} format={DATE_FORMAT} value={value as never} onChange={(v) => onChange?.(v)} />;
+    case 'datetime':
+      return <DatePicker {...common} style={full} showTime format={DATETIME_FORMAT} value={value as never} onChange={(v) => onChange?.(v)} />;
+    case 'enum':
+    case 'enums':
+      return (
+        <Select
+          {...common}
+          allowClear
+          showSearch
+          optionFilterProp="label"
+          mode={field.type === 'enums' || context === 'search' && field.search === 'in' ? 'multiple' : undefined}
+          options={enumOptions}
+          value={value as never}
+          onChange={onChange}
+        />
+      );
+    case 'ref':
+    case 'refs':
+      return (
+        <RefSelect
+          {...common}
+          field={field}
+          multiple={field.type === 'refs' || (context === 'search' && field.search === 'in')}
+          knownLabels={knownLabels}
+          value={value as never}
+          onChange={onChange}
+        />
+      );
+    case 'color':
+      return (
+        <ColorPicker
+          disabled={disabled}
+          showText
+          allowClear
+          format="hex"
+          disabledAlpha
+          value={(value as string) || null}
+          onChange={(c) => onChange?.(c.toHexString().toUpperCase())}
+          onClear={() => onChange?.(null)}
+        />
+      );
+    case 'json':
+      return (
+        <Input.TextArea
+          {...common}
+          spellCheck={false}
+          autoSize={{ minRows: 4, maxRows: 16 }}
+          style={{ fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: 12 }}
+          value={(value as string) ?? ''}
+          onChange={(e) => onChange?.(e.target.value)}
+        />
+      );
+    case 'lnglat':
+      return <LngLatInput id={id} disabled={disabled} value={value as never} onChange={onChange} />;
+    case 'image':
+    case 'file':
+      return <UploadInput id={id} kind={field.type} max={field.max} disabled={disabled} value={value as never} onChange={onChange} />;
+    case 'permissions':
+      return <PermissionsInput id={id} disabled={disabled} value={value as never} onChange={onChange} />;
+    default:
+      return <Input {...common} allowClear={context === 'search'} value={(value as string) ?? ''} onChange={(e) => onChange?.(e.target.value)} />;
+  }
+};

@@ -1,0 +1,74 @@
+import { Select, type SelectProps } from 'antd';
+import { useMemo, type FC } from 'react';
+import { useSelect } from '@refinedev/antd';
+import type { CrudFilter } from '@refinedev/core';
+import type { FieldDef } from '@rti/metadata/browser';
+import { asArray, isEmpty } from '../lib/format';
+
+/** SPEC §9 picker page size. */
+const PICKER_PAGE_SIZE = 20;
+
+export interface RefSelectProps extends Omit<SelectProps, 'options' | 'mode'> {
+  field: FieldDef;
+  multiple?: boolean;
+  /** labels of the current value(s), from the row's `<field>Label(s)`; avoids a lookup per id */
+  knownLabels?: Record<string, string>;
+}
+
+/** Searchable select over a ref target's list call; typing searches its label field. */
+export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, value, ...rest }) => {
+  const ref = field.ref;
+  const permanent = useMemo<CrudFilter[]>(
+    () => Object.entries(ref?.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })),
+    [ref],
+  );
+  const { selectProps } = useSelect({
+    resource: ref?.resource ?? '',
+    optionLabel: (ref?.label ?? 'id') as never,
+    optionValue: 'id' as never,
+    filters: permanent,
+    pagination: { currentPage: 1, pageSize: PICKER_PAGE_SIZE, mode: 'server' },
+    onSearch: (text) => [{ field: ref?.label ?? 'id', operator: 'contains', value: text || undefined }],
+    debounce: 300,
+    errorNotification: false,
+    queryOptions: { enabled: Boolean(ref) },
+  });
+
+  // keep the chosen values labelled even when they are not on the first page of options
+  const options = useMemo(() => {
+    const opts = [...((selectProps.options ?? []) as Array<{ label: unknown; value: unknown }>)];
+    const have = new Set(opts.map((o) => String(o.value)));
+    for (const id of asArray(value)) {
+      if (isEmpty(id) || have.has(String(id))) continue;
+      opts.push({ value: id, label: knownLabels?.[String(id)] ?? String(id) });
+    }
+    return opts.map((o) => ({ value: o.value as string | number, label: String(o.label ?? o.value) }));
+  }, [selectProps.options, value, knownLabels]);
+
+  return (
+    <Select
+      {...selectProps}
+      {...rest}
+      value={value}
+      options={options}
+      mode={multiple ? 'multiple' : undefined}
+      allowClear
+      showSearch
+      filterOption={false}
+      style={{ width: '100%', ...rest.style }}
+    />
+  );
+};
+
+/** `{ id: label }` for a ref/refs field of a row, from its label siblings. */
+export function knownRefLabels(field: FieldDef, row: Record<string, unknown> | undefined): Record<string, string> {
+  if (!row) return {};
+  if (field.type === 'ref') {
+    const id = row[field.name];
+    const label = row[`${field.name}Label`];
+    return isEmpty(id) || isEmpty(label) ? {} : { [String(id)]: String(label) };
+  }
+  const ids = asArray(row[field.name]);
+  const labels = asArray(row[`${field.name}Labels`]);
+  return Object.fromEntries(ids.map((id, i) => [String(id), String(labels[i] ?? id)]));
+}

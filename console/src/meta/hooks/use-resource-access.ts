@@ -1,0 +1,29 @@
+/** One access check per action per screen (never per row). */
+import { useCan } from '@refinedev/core';
+import type { ResourceDef } from '@rti/metadata/browser';
+import { hasCall } from '../lib/status-rules';
+
+export interface ResourceAccess {
+  show: boolean;
+  create: boolean;
+  edit: boolean;
+  delete: boolean;
+  export: boolean;
+}
+
+export function useResourceAccess(res: ResourceDef): ResourceAccess {
+  const resource = res.name;
+  const show = useCan({ resource, action: 'show' }).data?.can ?? false;
+  const create = useCan({ resource, action: 'create' }).data?.can ?? false;
+  const edit = useCan({ resource, action: 'edit' }).data?.can ?? false;
+  const del = useCan({ resource, action: 'delete' }).data?.can ?? false;
+  // unknown actions map to Api + camel(`/<name>/<action>`) in the shell's access control
+  const exp = useCan({ resource, action: 'export' }).data?.can ?? false;
+  return {
+    show: show && hasCall(res, 'base'),
+    create: create && hasCall(res, 'create'),
+    edit: edit && hasCall(res, 'update'),
+    delete: del && hasCall(res, 'delete'),
+    export: exp && hasCall(res, 'export'),
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * Generic metadata screens: every resource's list, create, edit and detail screens, plus the
+ * building blocks plugins reuse. UI strings live under `meta.*` in ./locales/<lng>.json.
+ */
+export { MetaList } from './pages/list';
+export { MetaCreate } from './pages/create';
+export { MetaEdit } from './pages/edit';
+export { MetaShow } from './pages/show';
+export { MetaForm } from './components/meta-form';
+export { FieldRenderer } from './components/field-renderer';
+export { FieldInput, useEnumOptions } from './components/field-input';
+export { EnumTag } from './components/enum-tag';
+export { RefSelect } from './components/ref-select';
+export { UploadInput } from './components/upload-input';
+export { PermissionsInput } from './components/permissions-input';
+export { SearchForm } from './components/search-form';
+export { ExportButton } from './components/export-button';
+export { useResourceAccess } from './hooks/use-resource-access';
+export { formatFieldText, formatDate, DATE_FORMAT, DATETIME_FORMAT } from './lib/format';

@@ -1,0 +1,17 @@
+/** Row statuses in which edit or delete is refused (ResourceDef.rules), checked before asking. */
+import type { ResourceDef, StatusRule } from '@rti/metadata/browser';
+
+export function forbiddenBy(rules: StatusRule[] | undefined, row: Record<string, unknown> | undefined): StatusRule | undefined {
+  if (!row || !rules) return undefined;
+  return rules.find((r) => {
+    const v = row[r.field];
+    return v !== undefined && v !== null && r.values.some((x) => String(x) === String(v));
+  });
+}
+
+export const editForbidden = (res: ResourceDef, row: Record<string, unknown> | undefined) => forbiddenBy(res.rules?.editForbidden, row);
+export const deleteForbidden = (res: ResourceDef, row: Record<string, unknown> | undefined) => forbiddenBy(res.rules?.deleteForbidden, row);
+
+/** Whether the resource answers a generated call (CallsDef defaults: all but import). */
+export const hasCall = (res: ResourceDef, call: 'list' | 'base' | 'create' | 'update' | 'delete' | 'all' | 'export'): boolean =>
+  res.calls?.[call] !== false;

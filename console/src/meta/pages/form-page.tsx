@@ -1,0 +1,60 @@
+import { Create, Edit, useForm } from '@refinedev/antd';
+import { Alert } from 'antd';
+import { useMemo, type FC } from 'react';
+import { useParams } from 'react-router';
+import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
+import { formFields, type FormMode } from '../lib/fields';
+import { fromFormValues, toFormValues } from '../lib/form-values';
+import { editForbidden } from '../lib/status-rules';
+import { useMetaT } from '../hooks/use-meta';
+import { MetaForm } from '../components/meta-form';
+
+/** Shared body of MetaCreate and MetaEdit. */
+export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
+  const { t } = useMetaT();
+  const params = useParams();
+  const fields = useMemo(() => formFields(resource, mode), [resource, mode]);
+  const label = t(resourceLabelKey(resource));
+
+  const { formProps, saveButtonProps, query, onFinish, formLoading } = useForm({
+    resource: resource.name,
+    action: mode,
+    id: mode === 'edit' ? params.id : undefined,
+    redirect: 'list',
+    successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated'), description: label }),
+  });
+
+  const record = query?.data?.data as Record<string, unknown> | undefined;
+  const initialValues = useMemo(() => toFormValues(fields, record, mode), [fields, record, mode]);
+  const forbidden = mode === 'edit' ? editForbidden(resource, record) : undefined;
+
+  const props = {
+    ...formProps,
+    initialValues,
+    onFinish: (values: Record<string, unknown>) => onFinish(fromFormValues(fields, values, mode) as never).catch((e: unknown) => e),
+  };
+  const save = { ...saveButtonProps, disabled: saveButtonProps.disabled || Boolean(forbidden), 'data-testid': 'meta-save' };
+  const body = (
+    <>
+      {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
+      <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} />
+    </>
+  );
+
+  return mode === 'create' ? (
+    <Create resource={resource.name} title={t('meta.createTitle', { resource: label })} saveButtonProps={save} isLoading={formLoading}>
+      {body}
+    </Create>
+  ) : (
+    <Edit
+      resource={resource.name}
+      recordItemId={params.id}
+      title={t('meta.editTitle', { resource: label })}
+      saveButtonProps={save}
+      isLoading={formLoading}
+      canDelete={false}
+    >
+      {body}
+    </Edit>
+  );
+};

@@ -1,0 +1,142 @@
+import { List, useTable } from '@refinedev/antd';
+import { useDelete, type BaseKey, type BaseRecord } from '@refinedev/core';
+import { Button, Card, Space, Table, type TableColumnType } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import type { SizeType } from 'antd/es/config-provider/SizeContext';
+import { useEffect, useMemo, useState, type FC } from 'react';
+import { useNavigate } from 'react-router';
+import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
+import { columnSpecs, sortOrderOf } from '../lib/columns';
+import { searchFields } from '../lib/fields';
+import { defaultSorters, filtersToSearch, searchToFilters } from '../lib/filters';
+import { useMetaT, useUserId } from '../hooks/use-meta';
+import { useColumnVisibility } from '../hooks/use-column-visibility';
+import { useResourceAccess } from '../hooks/use-resource-access';
+import { FieldRenderer } from '../components/field-renderer';
+import { SearchForm } from '../components/search-form';
+import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
+import { ExportButton } from '../components/export-button';
+import { RowActions, createPath } from '../components/row-actions';
+
+/** SPEC §9 page sizes. */
+const PAGE_SIZES = [10, 20, 50, 100];
+
+/** Paged search table of any resource, generated from its metadata. */
+export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
+  const { t, fieldLabel } = useMetaT();
+  const navigate = useNavigate();
+  const userId = useUserId();
+  const access = useResourceAccess(resource);
+  const search = useMemo(() => searchFields(resource), [resource]);
+  const specs = useMemo(() => columnSpecs(resource), [resource]);
+  const { visibility, set: setColumn, reset: resetColumns } = useColumnVisibility(specs, userId, resource.name);
+  const [density, setDensity] = useState<SizeType>('small');
+
+  const { tableProps, searchFormProps, filters, sorters, setFilters, setCurrentPage, tableQuery } = useTable({
+    resource: resource.name,
+    pagination: { pageSize: PAGE_SIZES[0] },
+    sorters: { initial: defaultSorters(resource) },
+    onSearch: (values) => searchToFilters(search, values as Record<string, unknown>),
+  });
+
+  // filters restored from the URL show up in the form too
+  useEffect(() => {
+    searchFormProps.form?.setFieldsValue(filtersToSearch(search, filters) as never);
+    // only on mount: afterwards the form is the source of the filters
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const { mutateAsync: deleteOne, mutation } = useDelete();
+  const onDelete = (id: BaseKey) =>
+    deleteOne({
+      resource: resource.name,
+      id,
+      successNotification: () => ({ type: 'success', message: t('meta.deleted'), description: t(resourceLabelKey(resource)) }),
+    }).catch(() => undefined);
+
+  const columns = useMemo(() => {
+    const cols: TableColumnType<BaseRecord>[] = specs
+      .filter((s) => visibility[s.key])
+      .map((s) => ({
+        key: s.key,
+        dataIndex: s.key,
+        title: fieldLabel(s.field),
+        width: s.width,
+        fixed: s.fixed,
+        ellipsis: s.field.type === 'string' ? { showTitle: true } : undefined,
+        sorter: s.sortable || undefined,
+        sortOrder: s.sortable ? sortOrderOf(sorters as never, s.key) : undefined,
+        render: (_: unknown, record: BaseRecord) => <FieldRenderer field={s.field} record={record} />,
+      }));
+    if (access.show || access.edit || access.delete) {
+      cols.push({
+        key: '__actions',
+        title: t('meta.actions'),
+        fixed: 'right',
+        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length,
+        render: (_: unknown, record: BaseRecord) => (
+          <RowActions resource={resource} record={record} access={access} t={t} onDelete={onDelete} deleting={mutation.isPending} />
+        ),
+      });
+    }
+    return cols;
+    // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [specs, visibility, sorters, fieldLabel, t, access.show, access.edit, access.delete, resource, mutation.isPending]);
+
+  const onReset = () => {
+    searchFormProps.form?.resetFields();
+    setFilters(searchToFilters(search, {}));
+    setCurrentPage(1);
+  };
+
+  const pagination = tableProps.pagination
+    ? {
+        ...tableProps.pagination,
+        pageSizeOptions: PAGE_SIZES,
+        showSizeChanger: true,
+        showQuickJumper: true,
+        showTotal: (total: number, range: [number, number]) => t('meta.total', { from: range[0], to: range[1], total }),
+      }
+    : false;
+
+  return (
+    <List
+      resource={resource.name}
+      title={t(resourceLabelKey(resource))}
+      headerButtons={() => (
+        <Space wrap>
+          {access.export && <ExportButton resource={resource} filters={filters} sorters={sorters} />}
+          {access.create && (
+            <Button type="primary" icon={<PlusOutlined />} href={createPath(resource)} data-testid="meta-create"
+              onClick={(e) => {
+                e.preventDefault();
+                void navigate(createPath(resource));
+              }}
+            >
+              {t('meta.create')}
+            </Button>
+          )}
+        </Space>
+      )}
+    >
+      {search.length > 0 && (
+        <Card size="small" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 0 } }}>
+          <SearchForm fields={search} formProps={searchFormProps} onReset={onReset} loading={tableQuery.isFetching} />
+        </Card>
+      )}
+      <Card size="small">
+        <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }} size={4}>
+          <ReloadButton onClick={() => void tableQuery.refetch()} loading={tableQuery.isFetching} />
+          <DensitySwitch value={density} onChange={setDensity} />
+          <ColumnChooser specs={specs} visibility={visibility} onChange={setColumn} onReset={resetColumns} />
+        </Space>
+        <div data-testid="meta-table">
+          <Table {...tableProps} rowKey="id" size={density} columns={columns} pagination={pagination} scroll={{ x: 'max-content' }} />
+        </div>
+      </Card>
+    </List>
+  );
+};
+
+export default MetaList;

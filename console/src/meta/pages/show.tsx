@@ -1,0 +1,101 @@
+import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
+import { Show } from '@refinedev/antd';
+import { useDelete, useShow } from '@refinedev/core';
+import { Button, Card, Descriptions, Popconfirm, Space, Tooltip, type DescriptionsProps } from 'antd';
+import { useMemo, type FC } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
+import { groupFields, showFields } from '../lib/fields';
+import { formatDate } from '../lib/format';
+import { deleteForbidden, editForbidden } from '../lib/status-rules';
+import { useMetaT } from '../hooks/use-meta';
+import { useResourceAccess } from '../hooks/use-resource-access';
+import { FieldRenderer } from '../components/field-renderer';
+import { NavButton, editPath } from '../components/row-actions';
+
+const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
+const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
+
+/** Detail screen of any resource: descriptions grouped like the form. */
+export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
+  const { t, fieldLabel } = useMetaT();
+  const params = useParams();
+  const navigate = useNavigate();
+  const access = useResourceAccess(resource);
+  const { query } = useShow({ resource: resource.name, id: params.id });
+  const record = query.data?.data as Record<string, unknown> | undefined;
+  const groups = useMemo(() => groupFields(showFields(resource)), [resource]);
+  const label = t(resourceLabelKey(resource));
+  const { mutateAsync: deleteOne, mutation } = useDelete();
+
+  const items = (fields: FieldDef[]): DescriptionsProps['items'] =>
+    fields.map((f) => ({
+      key: f.name,
+      label: fieldLabel(f),
+      span: WIDE.has(f.type) ? 'filled' : 1,
+      children: record ? <FieldRenderer field={f} record={record} variant="detail" /> : null,
+    }));
+
+  const stamps: DescriptionsProps['items'] = record
+    ? [
+        { key: 'createdAt', label: t('meta.createdAt'), children: formatDate(record.createdAt, true) || '-' },
+        { key: 'updatedAt', label: t('meta.updatedAt'), children: formatDate(record.updatedAt, true) || '-' },
+      ]
+    : [];
+
+  const noEdit = editForbidden(resource, record);
+  const noDelete = deleteForbidden(resource, record);
+  const id = params.id;
+
+  const buttons = (
+    <Space wrap>
+      {access.edit && id &&
+        (noEdit ? (
+          <Tooltip title={t(noEdit.message)}>
+            <Button icon={<EditOutlined />} disabled>
+              {t('meta.edit')}
+            </Button>
+          </Tooltip>
+        ) : (
+          <NavButton to={editPath(resource, id)} icon={<EditOutlined />} testId="meta-show-edit" size="middle">
+            {t('meta.edit')}
+          </NavButton>
+        ))}
+      {access.delete && id && (
+        <Popconfirm
+          title={t('meta.deleteConfirmTitle')}
+          description={t('meta.deleteConfirm')}
+          okText={t('meta.delete')}
+          cancelText={t('meta.cancel')}
+          okButtonProps={{ danger: true, loading: mutation.isPending }}
+          disabled={Boolean(noDelete)}
+          onConfirm={() =>
+            deleteOne({ resource: resource.name, id, successNotification: () => ({ type: 'success', message: t('meta.deleted'), description: label }) })
+              .then(() => navigate(resource.route))
+              .catch(() => undefined)
+          }
+        >
+          <Tooltip title={noDelete ? t(noDelete.message) : undefined}>
+            <Button danger icon={<DeleteOutlined />} disabled={Boolean(noDelete)} data-testid="meta-show-delete">
+              {t('meta.delete')}
+            </Button>
+          </Tooltip>
+        </Popconfirm>
+      )}
+    </Space>
+  );
+
+  return (
+    <Show resource={resource.name} recordItemId={id} title={t('meta.detailTitle', { resource: label })} isLoading={query.isLoading} headerButtons={buttons}>
+      <div data-testid="meta-show">
+        {groups.map((g, i) => (
+          <Card key={g.key || '__main'} type="inner" size="small" title={groups.length > 1 ? (g.key ? t(g.key) : t('meta.basicInfo')) : undefined} style={{ marginBottom: 16 }}>
+            <Descriptions bordered size="small" column={COLUMNS} items={[...(items(g.fields) ?? []), ...(i === groups.length - 1 ? stamps : [])]} />
+          </Card>
+        ))}
+      </div>
+    </Show>
+  );
+};
+
+export default MetaShow;
