@@ -13,6 +13,8 @@ export interface SeriesSchema {
   columns: ReadonlyArray<{ name: string; type: ColumnType }>;
   /** extra tags for InfluxDB (low-cardinality identifiers besides key and org) */
   tags?: readonly string[];
+  /** a column every row carries: InfluxDB counts points by counting this field */
+  countField: string;
 }
 
 /** A stored row: org id, device key, epoch-ms time and the schema's columns (missing = null). */
@@ -21,6 +23,7 @@ export type SeriesRow = Record<string, unknown> & { org: number; time: number };
 export const beaconSeries: SeriesSchema = {
   name: 'beacon',
   key: 'mac',
+  countField: 'rssi',
   columns: [
     { name: 'gatewayMac', type: 'string' },
     { name: 'rssi', type: 'int' },
@@ -38,7 +41,7 @@ export const beaconSeries: SeriesSchema = {
 export const gpsSeries: SeriesSchema = {
   name: 'gps',
   key: 'sn',
-  tags: ['dataType'],
+  countField: 'dataType',
   columns: [
     { name: 'dataType', type: 'int' },
     { name: 'battery', type: 'float' },
@@ -70,6 +73,7 @@ export const gpsSeries: SeriesSchema = {
 export const gatewaySeries: SeriesSchema = {
   name: 'gateway',
   key: 'mac',
+  countField: 'connection',
   columns: [
     { name: 'connection', type: 'int' },
     { name: 'uptime', type: 'int' },

@@ -1,0 +1,222 @@
+/**
+ * Intake journal: the durable buffer between "acknowledged" and "stored".
+ *
+ * Every accepted frame is appended (synchronously, so it survives a killed process) before the
+ * sender is acknowledged; the writer commits a sequence number once the store holds every row
+ * up to it, and fully committed segments are deleted. While the store is down the journal
+ * grows, bounded by maxBytes; what happens when it is full is the caller's policy (refuse =
+ * do not acknowledge, or drop the oldest segment, counted). An fsync runs every fsyncMs, so a
+ * machine crash loses at most that window; a process crash loses nothing.
+ *
+ * Segment files are named by the first sequence number they hold; record layout:
+ *   u32 length-of-rest | u8 kind | u32 org | f64 receivedAt | u16 sourceLength | source | payload
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+export interface JournalRecord {
+  kind: number;
+  org: number;
+  receivedAt: number;
+  source: string;
+  payload: Buffer;
+}
+
+export interface JournalOptions {
+  dir: string;
+  segmentBytes?: number;
+  maxBytes?: number;
+  fsyncMs?: number;
+}
+
+interface Segment {
+  base: number;
+  /** records in the segment */
+  count: number;
+  bytes: number;
+  file: string;
+}
+
+const HEADER = 4 + 1 + 4 + 8 + 2;
+const CHECKPOINT = 'checkpoint';
+
+export class Journal {
+  readonly dir: string;
+  private readonly segmentBytes: number;
+  readonly maxBytes: number;
+  private readonly segments: Segment[] = [];
+  private fd = -1;
+  private committed = 0;
+  private totalBytes = 0;
+  private dirty = false;
+  private syncTimer: NodeJS.Timeout | undefined;
+  /** records removed unstored by dropOldest() */
+  dropped = 0;
+
+  constructor(opts: JournalOptions) {
+    this.dir = opts.dir;
+    this.segmentBytes = opts.segmentBytes ?? 64 * 1024 * 1024;
+    this.maxBytes = opts.maxBytes ?? 1024 * 1024 * 1024;
+    fs.mkdirSync(this.dir, { recursive: true });
+    this.load();
+    const ms = opts.fsyncMs ?? 1000;
+    if (ms > 0) {
+      this.syncTimer = setInterval(() => this.sync(), ms);
+      this.syncTimer.unref();
+    }
+  }
+
+  /** Highest sequence number appended (0 = none yet). */
+  get lastSeq(): number {
+    const s = this.segments[this.segments.length - 1];
+    return s ? s.base + s.count - 1 : this.committed;
+  }
+
+  get committedSeq(): number {
+    return this.committed;
+  }
+
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  get full(): boolean {
+    return this.totalBytes >= this.maxBytes;
+  }
+
+  /** Appends one record and returns its sequence number. Synchronous by design (see header). */
+  append(rec: JournalRecord): number {
+    let seg = this.segments[this.segments.length - 1];
+    if (!seg || this.fd < 0 || seg.bytes >= this.segmentBytes) seg = this.rotate();
+    const srcLen = Buffer.byteLength(rec.source);
+    const head = Buffer.allocUnsafe(HEADER + srcLen);
+    head.writeUInt32LE(HEADER - 4 + srcLen + rec.payload.length, 0);
+    head.writeUInt8(rec.kind, 4);
+    head.writeUInt32LE(rec.org >>> 0, 5);
+    head.writeDoubleLE(rec.receivedAt, 9);
+    head.writeUInt16LE(srcLen, 17);
+    head.write(rec.source, HEADER, 'utf8');
+    const n = fs.writevSync(this.fd, [head, rec.payload]);
+    if (n !== head.length + rec.payload.length) throw new Error(`journal: short write (${n})`);
+    seg.count++;
+    seg.bytes += n;
+    this.totalBytes += n;
+    this.dirty = true;
+    return seg.base + seg.count - 1;
+  }
+
+  /** Everything up to seq is in the store: persist the mark and delete finished segments. */
+  commit(seq: number): void {
+    if (seq <= this.committed) return;
+    this.committed = seq;
+    fs.writeFileSync(path.join(this.dir, CHECKPOINT), String(seq));
+    while (this.segments.length > 1 && this.segments[0].base + this.segments[0].count - 1 <= seq) this.removeOldest();
+  }
+
+  /** Drops the oldest segment unstored (the drop-oldest policy); returns records lost. */
+  dropOldest(): number {
+    if (this.segments.length <= 1) return 0;
+    const seg = this.segments[0];
+    const lost = seg.base + seg.count - 1 - Math.max(this.committed, seg.base - 1);
+    this.removeOldest();
+    this.committed = Math.max(this.committed, this.segments[0].base - 1);
+    fs.writeFileSync(path.join(this.dir, CHECKPOINT), String(this.committed));
+    this.dropped += lost;
+    return lost;
+  }
+
+  /** Reads up to max records starting at seq (for replay after a restart or a memory overflow). */
+  read(fromSeq: number, max: number): Array<JournalRecord & { seq: number }> {
+    const out: Array<JournalRecord & { seq: number }> = [];
+    for (const seg of this.segments) {
+      if (seg.base + seg.count - 1 < fromSeq) continue;
+      const buf = fs.readFileSync(seg.file);
+      let off = 0;
+      let seq = seg.base;
+      while (off + 4 <= buf.length && out.length < max && seq < seg.base + seg.count) {
+        const len = buf.readUInt32LE(off);
+        if (seq >= fromSeq) out.push({ seq, ...decodeRecord(buf, off, len) });
+        off += 4 + len;
+        seq++;
+      }
+      if (out.length >= max) break;
+    }
+    return out;
+  }
+
+  sync(): void {
+    if (this.dirty && this.fd >= 0) {
+      this.dirty = false;
+      fs.fdatasyncSync(this.fd);
+    }
+  }
+
+  close(): void {
+    if (this.syncTimer) clearInterval(this.syncTimer);
+    this.sync();
+    if (this.fd >= 0) fs.closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  private rotate(): Segment {
+    if (this.fd >= 0) {
+      fs.fdatasyncSync(this.fd);
+      fs.closeSync(this.fd);
+    }
+    const base = this.lastSeq + 1;
+    const file = path.join(this.dir, `${String(base).padStart(16, '0')}.seg`);
+    this.fd = fs.openSync(file, 'a');
+    const seg: Segment = { base, count: 0, bytes: 0, file };
+    this.segments.push(seg);
+    return seg;
+  }
+
+  private removeOldest(): void {
+    const seg = this.segments.shift()!;
+    this.totalBytes -= seg.bytes;
+    fs.rmSync(seg.file, { force: true });
+  }
+
+  /** Rebuilds segment metadata from disk; a torn record at the tail (crash mid-write) is cut off. */
+  private load(): void {
+    const cp = path.join(this.dir, CHECKPOINT);
+    if (fs.existsSync(cp)) this.committed = Number(fs.readFileSync(cp, 'utf8')) || 0;
+    const files = fs.readdirSync(this.dir).filter((f) => f.endsWith('.seg')).sort();
+    for (const name of files) {
+      const file = path.join(this.dir, name);
+      const buf = fs.readFileSync(file);
+      let off = 0;
+      let count = 0;
+      while (off + 4 <= buf.length) {
+        const len = buf.readUInt32LE(off);
+        if (len < HEADER - 4 || off + 4 + len > buf.length) break;
+        off += 4 + len;
+        count++;
+      }
+      if (off < buf.length) fs.truncateSync(file, off);
+      this.segments.push({ base: Number(name.slice(0, -4)), count, bytes: off, file });
+      this.totalBytes += off;
+    }
+    while (this.segments.length > 0 && this.segments[0].base + this.segments[0].count - 1 <= this.committed && this.segments[0].count > 0) this.removeOldest();
+    if (this.segments.length === 0 && this.committed > 0) {
+      // keep numbering monotonic across restarts
+      const base = this.committed + 1;
+      const file = path.join(this.dir, `${String(base).padStart(16, '0')}.seg`);
+      fs.writeFileSync(file, '');
+      this.segments.push({ base, count: 0, bytes: 0, file });
+    }
+    const last = this.segments[this.segments.length - 1];
+    if (last) this.fd = fs.openSync(last.file, 'a');
+  }
+}
+
+function decodeRecord(buf: Buffer, off: number, len: number): JournalRecord {
+  const srcLen = buf.readUInt16LE(off + 17);
+  return {
+    kind: buf.readUInt8(off + 4),
+    org: buf.readUInt32LE(off + 5),
+    receivedAt: buf.readDoubleLE(off + 9),
+    source: buf.toString('utf8', off + HEADER, off + HEADER + srcLen),
+    payload: buf.subarray(off + HEADER + srcLen, off + 4 + len),
+  };
+}

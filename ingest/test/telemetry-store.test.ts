@@ -1,0 +1,141 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InfluxTelemetryStore } from '../src/store/influx-store';
+import { SqliteTelemetryStore } from '../src/store/sqlite-store';
+import type { TelemetryStore } from '../src/store/telemetry-store';
+import type { SeriesRow } from '../src/store/series';
+import { haveBinary, INFLUXD, startInfluxd, tempDir, type RunningInflux } from './helpers/processes';
+
+const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
+const beacon = (org: number, mac: string, i: number, extra: Partial<SeriesRow> = {}): SeriesRow => ({ org, mac, time: T0 + i * 1000, gatewayMac: 'AC233FC0A1B2', rssi: -60 - (i % 20), battery: 90 - i / 10, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 1, minor: i, txPower: -59, ...extra });
+
+const influxAvailable = haveBinary(INFLUXD);
+
+// One contract, two engines: the embedded default and InfluxDB (v1 API, real influxd 1.6.7).
+const engines: Array<[string, () => Promise<{ store: TelemetryStore; done: () => Promise<void> }>]> = [
+  [
+    'sqlite',
+    async () => {
+      const dir = tempDir('sqlite-store');
+      const store = new SqliteTelemetryStore({ file: path.join(dir, 'telemetry.db') });
+      await store.init();
+      return { store, done: async () => (await store.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+    },
+  ],
+];
+let influx: RunningInflux | undefined;
+if (influxAvailable)
+  engines.push([
+    'influxdb',
+    async () => {
+      influx = await startInfluxd();
+      const store = new InfluxTelemetryStore({ url: influx.url, database: 'rti_test' });
+      await store.init();
+      return { store, done: async () => influx!.cleanup() };
+    },
+  ]);
+
+describe.each(engines)('TelemetryStore on %s', (_name, open) => {
+  let store: TelemetryStore;
+  let done: () => Promise<void>;
+  beforeAll(async () => {
+    ({ store, done } = await open());
+    const rows = Array.from({ length: 250 }, (_, i) => beacon(1, i % 2 ? 'E2C56DB5DFFB' : 'E2C56DB5DFFC', i));
+    await store.write([{ series: 'beacon', rows }, { series: 'beacon', rows: [beacon(2, 'E2C56DB5DFFB', 999)] }], 17);
+    await store.write([
+      {
+        series: 'gps',
+        rows: [
+          { org: 1, sn: 'GT-1', time: T0, dataType: 10, longitude: 121.47, latitude: 31.23, altitude: 12, battery: 76, location: 'Dock "7", Pudong\\East' },
+          { org: 1, sn: 'GT-1', time: T0 + 5000, dataType: 20, eventCode: '018', eventValue: '1' },
+          { org: 1, sn: 'GT 2,x=y', time: T0 + 6000, dataType: 30, temperature1: 4.5, humidity1: 61 },
+        ],
+      },
+      { series: 'gateway', rows: [{ org: 1, mac: 'AC233FC0A1B2', time: T0, connection: 10, uptime: 5, firmware: '2.1.7' }] },
+    ]);
+  });
+  afterAll(async () => done?.());
+
+  it('pages one device newest first with the total', async () => {
+    const p1 = await store.query({ series: 'beacon', org: 1, key: 'E2C56DB5DFFB', page: 1, limit: 50 });
+    expect(p1.total).toBe(125);
+    expect(p1.list).toHaveLength(50);
+    expect(p1.list[0]).toMatchObject({ mac: 'E2C56DB5DFFB', time: T0 + 249000, rssi: -69, minor: 249, gatewayMac: 'AC233FC0A1B2', uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825' });
+    const p3 = await store.query({ series: 'beacon', org: 1, key: 'E2C56DB5DFFB', page: 3, limit: 50 });
+    expect(p3.list).toHaveLength(25);
+    expect(p3.list[24].time).toBe(T0 + 1000);
+  });
+
+  it('filters by time range (inclusive) and sorts ascending on request', async () => {
+    const r = await store.query({ series: 'beacon', org: 1, key: ['E2C56DB5DFFB', 'E2C56DB5DFFC'], from: T0 + 10000, to: T0 + 19000, order: 'asc', limit: 100 });
+    expect(r.total).toBe(10);
+    expect(r.list.map((x) => x.minor)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
+  });
+
+  it('keeps organisations apart', async () => {
+    const r = await store.query({ series: 'beacon', org: 2, limit: 100 });
+    expect(r.total).toBe(1);
+    expect(r.list[0]).toMatchObject({ org: 2, minor: 999 });
+    expect((await store.query({ series: 'beacon', org: 3 })).total).toBe(0);
+  });
+
+  it('answers the newest row per device', async () => {
+    const rows = await store.latest('beacon', 1, ['E2C56DB5DFFB', 'E2C56DB5DFFC', 'UNKNOWN00000']);
+    const byMac = Object.fromEntries(rows.map((r) => [r.mac, r.minor]));
+    expect(byMac).toEqual({ E2C56DB5DFFB: 249, E2C56DB5DFFC: 248 });
+  });
+
+  it('round-trips GPS rows of every data type, with awkward strings and keys', async () => {
+    const r = await store.query({ series: 'gps', org: 1, order: 'asc', limit: 10 });
+    expect(r.total).toBe(3);
+    expect(r.list[0]).toMatchObject({ sn: 'GT-1', dataType: 10, longitude: 121.47, latitude: 31.23, location: 'Dock "7", Pudong\\East' });
+    expect(r.list[1]).toMatchObject({ dataType: 20, eventCode: '018', eventValue: '1' });
+    expect(r.list[2]).toMatchObject({ sn: 'GT 2,x=y', dataType: 30, temperature1: 4.5, humidity1: 61 });
+    const latest = await store.latest('gateway', 1, ['AC233FC0A1B2']);
+    expect(latest[0]).toMatchObject({ mac: 'AC233FC0A1B2', connection: 10, firmware: '2.1.7' });
+  });
+
+  it('refuses unknown series', async () => {
+    await expect(store.write([{ series: 'nope', rows: [] }])).rejects.toThrow(/unknown series/);
+  });
+
+  it('reports its liveness', async () => {
+    expect(await store.ping()).toBe(true);
+  });
+});
+
+describe('SQLite store marks', () => {
+  it('stores the journal mark in the batch transaction and rolls both back on failure', async () => {
+    const dir = tempDir('sqlite-mark');
+    const store = new SqliteTelemetryStore({ file: path.join(dir, 't.db') });
+    await store.init();
+    await store.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 1)] }], 5);
+    expect(await store.appliedMark()).toBe(5);
+    // a row violating NOT NULL makes the whole batch (and its mark) roll back
+    await expect(store.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 2), { org: 1, time: T0 } as SeriesRow] }], 9)).rejects.toThrow();
+    expect(await store.appliedMark()).toBe(5);
+    expect((await store.query({ series: 'beacon', org: 1 })).total).toBe(1);
+    await store.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.runIf(influxAvailable)('InfluxDB store outage', () => {
+  it('fails writes while influxd is down and succeeds again after it returns', async () => {
+    const db = await startInfluxd();
+    try {
+      const store = new InfluxTelemetryStore({ url: db.url, database: 'rti_outage', timeoutMs: 2000 });
+      await store.init();
+      await store.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 1)] }]);
+      await db.stop();
+      expect(await store.ping()).toBe(false);
+      await expect(store.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 2)] }])).rejects.toThrow();
+      await db.start();
+      await store.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 2)] }]);
+      expect((await store.query({ series: 'beacon', org: 1 })).total).toBe(2);
+    } finally {
+      await db.cleanup();
+    }
+  });
+});
