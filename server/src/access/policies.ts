@@ -9,7 +9,7 @@
  * compares the version rows at most every `pollMs` and reloads what changed elsewhere.
  */
 import { newEnforcer, newModelFromString, type Enforcer } from 'casbin';
-import { Op } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { CASBIN_MODEL, orgDomain, roleSubject, tokenSubject, userSubject } from './casbin-model';
 import type { Directory } from './directory';
 import type { AccessTables } from './tables';
@@ -52,23 +52,22 @@ export class PolicyEngine {
     return new Set(rows.filter((r) => r[1] === orgDomain(orgId)).map((r) => r[2]));
   }
 
-  /** Call after writing a role, user or organisation: persists the change for other instances and reloads here. */
-  async changed(orgIds: Iterable<number>): Promise<void> {
+  /**
+   * Call after writing a role, user or organisation. With the write's transaction, the
+   * version bump commits with the write and the local reload runs after the commit.
+   */
+  async changed(orgIds: Iterable<number>, transaction?: Transaction): Promise<void> {
     const ids = [...new Set([...orgIds].filter((n) => Number.isInteger(n) && n > 0))];
     if (!ids.length) return;
     const t = this.tables.policyVersion;
-    await t.increment('version', { where: { orgId: { [Op.in]: ids } } });
-    const existing = new Set((await t.findAll({ where: { orgId: ids }, attributes: ['orgId'] })).map((r) => r.get('orgId') as number));
-    for (const orgId of ids) {
-      if (!existing.has(orgId)) {
-        try {
-          await t.create({ orgId, version: 1 });
-        } catch {
-          await t.increment('version', { where: { orgId } }); // another instance created it meanwhile
-        }
-      }
-    }
-    await Promise.all(ids.filter((id) => this.loaded.has(id)).map((id) => this.load(id)));
+    await t.increment('version', { where: { orgId: { [Op.in]: ids } }, transaction });
+    const existing = new Set(
+      (await t.findAll({ where: { orgId: ids }, attributes: ['orgId'], transaction })).map((r) => r.get('orgId') as number),
+    );
+    for (const orgId of ids) if (!existing.has(orgId)) await t.create({ orgId, version: 1 }, { transaction });
+    const reload = () => Promise.all(ids.filter((id) => this.loaded.has(id)).map((id) => this.load(id))).then(() => undefined);
+    if (transaction) transaction.afterCommit(reload);
+    else await reload();
   }
 
   private async ensure(orgId: number): Promise<void> {

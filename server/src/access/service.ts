@@ -2,7 +2,8 @@
  * The access layer of one server: directory, sessions, login throttle, Casbin policies,
  * the permission catalogue and the guard, built over the server's database.
  */
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { HookRegistry } from '../resources/hooks';
 import type { Metadata } from '@rti/metadata';
 import type { CallGuard, Language } from '../http/types';
 import { hashPassword, verifyPassword } from '../resources/password';
@@ -51,7 +52,9 @@ export interface AccessService {
    * Tell the access layer a row of a resource was written (after create/update/delete):
    * role, user and organisation writes reload the affected organisations' policies.
    */
-  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>): Promise<void>;
+  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>, transaction?: Transaction): Promise<void>;
+  /** Registers `written` as after-hook of every write of the user, role and organisation resources. */
+  installHooks(hooks: HookRegistry): void;
 }
 
 export function createAccess(opts: AccessOptions): AccessService {
@@ -84,7 +87,7 @@ export function createAccess(opts: AccessOptions): AccessService {
     return [];
   };
 
-  return {
+  const service: AccessService = {
     sequelize: opts.sequelize,
     directory,
     sessions,
@@ -98,10 +101,20 @@ export function createAccess(opts: AccessOptions): AccessService {
       const held = await policies.codes(subject, orgId);
       return { access: [...held].sort(), permissions: menuPaths(catalogue().tree(lang), held) };
     },
-    async written(resource, rows) {
+    async written(resource, rows, transaction) {
       if (!Object.values(ACCESS_RESOURCES).includes(resource as never)) return;
       const orgIds = rows.flatMap((r) => (r ? orgsOfRow(resource, r) : []));
-      await policies.changed(orgIds);
+      await policies.changed(orgIds, transaction);
+    },
+    installHooks(hooks) {
+      for (const resource of Object.values(ACCESS_RESOURCES)) {
+        for (const action of ['create', 'update', 'delete'] as const) {
+          hooks.after(action, resource, (e) =>
+            service.written(resource, [e.row as Record<string, unknown>, e.previous as Record<string, unknown>], e.transaction),
+          );
+        }
+      }
     },
   };
+  return service;
 }
