@@ -54,6 +54,10 @@ export interface CallDef {
   public?: boolean;
   /** raw body handling (multipart uploads); JSON otherwise */
   raw?: boolean;
+  /** metadata resource the call belongs to (generated calls; optional for plugin calls) */
+  resource?: string;
+  /** plugin id that added the call (undefined for core calls) */
+  plugin?: string;
   /**
    * Returns the envelope's data. A handler that streams (exports) writes to res itself and
    * returns the symbol STREAMED.

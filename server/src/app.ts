@@ -1,0 +1,41 @@
+/**
+ * The Express app: every /api call through the one dispatcher, the built console with SPA
+ * fallback for other GETs. Nothing else is mounted, so nothing else can answer.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import compression from 'compression';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { apiFallbackErrorHandler, createDispatcher, type DispatcherDeps } from './http/dispatcher';
+
+export interface AppOptions extends DispatcherDeps {
+  /** built console folder; served when it exists */
+  consoleDist?: string;
+}
+
+export function createApp(opts: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use(compression());
+  app.use('/api', createDispatcher(opts));
+  app.use('/api', apiFallbackErrorHandler(opts.translator, opts.logError));
+
+  const dist = opts.consoleDist;
+  if (dist && existsSync(join(dist, 'index.html'))) {
+    // Hashed assets cache for a year; index.html never, so a deploy shows at once.
+    app.use(express.static(dist, { index: false, setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache') }));
+    app.get('/{*splat}', (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(join(dist, 'index.html'));
+    });
+  }
+  app.use((_req: Request, res: Response) => {
+    res.status(404).type('text/plain').send('Not found');
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    (opts.logError ?? console.error)('[http] request failed:', err);
+    if (!res.headersSent) res.status(500).type('text/plain').send('Server error');
+  });
+  return app;
+}

@@ -1,0 +1,35 @@
+/**
+ * Environment → configuration. Every default is an embedded one, so `npm start` works on a
+ * fresh clone; production overrides through the environment only.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Repository root (server/src/../..). */
+export const repoRoot: string = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerConfig {
+  port: number;
+  databaseUrl: string;
+  dataDir: string;
+  /** JSON body limit, in the notation of body-parser ("1mb", "500kb") */
+  bodyLimit: string;
+  /** built console served with SPA fallback when the folder exists */
+  consoleDist: string;
+  /** folder scanned for plugins/<id>/server/index.ts */
+  pluginsDir: string;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const dataDir = resolve(env.DATA_DIR || resolve(repoRoot, 'data'));
+  const port = Number(env.PORT || 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got "${env.PORT}"`);
+  return {
+    port,
+    dataDir,
+    databaseUrl: env.DATABASE_URL || `sqlite:${resolve(dataDir, 'rti.sqlite')}`,
+    bodyLimit: env.BODY_LIMIT || '1mb',
+    consoleDist: resolve(env.CONSOLE_DIST || resolve(repoRoot, 'console/dist')),
+    pluginsDir: resolve(env.PLUGINS_DIR || resolve(repoRoot, 'plugins')),
+  };
+}

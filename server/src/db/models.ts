@@ -1,0 +1,78 @@
+/**
+ * Sequelize models derived from metadata: one per resource, plus the index plan the schema
+ * step creates. Nothing here names a domain object.
+ */
+import { DataTypes, type Model, type ModelAttributes, type ModelStatic, type Sequelize } from 'sequelize';
+import type { FieldDef, Metadata, ResourceDef } from '@rti/metadata';
+import { fieldAttribute, isIndexable } from './columns';
+import { indexName, orgFieldOf, snakeCase, tableName } from './naming';
+
+export type ResourceModel = ModelStatic<Model>;
+
+export interface IndexPlan {
+  name: string;
+  /** column names */
+  columns: string[];
+  unique: boolean;
+}
+
+/** Implicit attributes every row may carry besides its declared fields. */
+export const AUDIT_FIELDS = ['createdBy', 'updatedBy'] as const;
+
+function attributes(res: ResourceDef, meta: Metadata, dialect: string): ModelAttributes<Model> {
+  const attrs: ModelAttributes<Model> = {
+    id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, field: 'id' },
+  };
+  for (const f of res.fields) {
+    if (f.name === 'id') continue;
+    attrs[f.name] = fieldAttribute(f, meta.enums, snakeCase(f.name), dialect);
+  }
+  const orgField = orgFieldOf(res);
+  if (orgField && orgField !== 'id' && !attrs[orgField]) {
+    attrs[orgField] = { type: DataTypes.INTEGER, allowNull: false, field: snakeCase(orgField) };
+  }
+  for (const a of AUDIT_FIELDS) if (!attrs[a]) attrs[a] = { type: DataTypes.INTEGER, allowNull: true, field: snakeCase(a) };
+  return attrs;
+}
+
+/** Fields worth an index: unique, searchable, sortable, references, the warehouse field. */
+function wantsIndex(res: ResourceDef, f: FieldDef): boolean {
+  if (!isIndexable(f)) return false;
+  const sortable = typeof f.list === 'object' && f.list.sortable;
+  return Boolean(f.index || f.unique || f.search || sortable || f.type === 'ref' || res.warehouseField === f.name);
+}
+
+/**
+ * Org-scoped lists always filter on the organisation, so their indexes lead with it:
+ * (org, field) serves both "filter by field" and "sort by field" inside one organisation.
+ */
+export function indexPlan(res: ResourceDef): IndexPlan[] {
+  const table = tableName(res);
+  const orgField = orgFieldOf(res);
+  const orgCol = orgField && orgField !== 'id' ? snakeCase(orgField) : null;
+  const plans: IndexPlan[] = [];
+  const add = (columns: string[], unique: boolean) => {
+    if (!plans.some((p) => p.columns.join() === columns.join() && p.unique === unique)) plans.push({ name: indexName(table, columns, unique), columns, unique });
+  };
+  if (orgCol) add([orgCol, 'id'], false);
+  for (const f of res.fields) {
+    if (!wantsIndex(res, f) || f.name === orgField) continue;
+    const col = snakeCase(f.name);
+    if (f.unique) add(f.unique === 'org' && orgCol ? [orgCol, col] : [col], true);
+    else add(orgCol ? [orgCol, col] : [col], false);
+  }
+  return plans;
+}
+
+export function defineModels(sequelize: Sequelize, meta: Metadata): Record<string, ResourceModel> {
+  const models: Record<string, ResourceModel> = {};
+  for (const res of Object.values(meta.resources)) {
+    models[res.name] = sequelize.define(res.name, attributes(res, meta, sequelize.getDialect()), {
+      tableName: tableName(res),
+      underscored: true,
+      timestamps: true,
+      freezeTableName: true,
+    });
+  }
+  return models;
+}

@@ -1,0 +1,93 @@
+/**
+ * The one entry point for every call under /api: language → call lookup → body → guard
+ * (authenticate, authorize) → handler → envelope. Errors become envelopes here and only here,
+ * so no path under /api can answer with a stack trace or an HTML page.
+ */
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Translator } from '../i18n/translator';
+import { resolveLanguage } from '../i18n/translator';
+import { ApiError, ErrorCode } from './api-error';
+import { createBodyParser } from './body';
+import { callPermission, type CallRegistry } from './registry';
+import { STREAMED, type CallGuard, type Language } from './types';
+
+export interface DispatcherDeps {
+  calls: CallRegistry;
+  /** resolved per request so the guard can be swapped after start (tests) */
+  guard: () => CallGuard;
+  translator: Translator;
+  bodyLimit: string;
+  /** where unexpected errors go, with their stack (never to the client) */
+  logError?: (message: string, err: unknown) => void;
+}
+
+export interface Envelope<T = unknown> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+/** Unique violations not caught by a repository (plugin SQL, races): still a 10003. */
+const isUniqueViolation = (err: unknown): boolean => (err as { name?: string })?.name === 'SequelizeUniqueConstraintError';
+
+export function errorEnvelope(err: unknown, lang: Language, translator: Translator): { status: number; body: Envelope<null> } {
+  if (err instanceof ApiError) {
+    return { status: err.httpStatus, body: { code: err.code, message: translator.t(lang, err.messageKey, err.params), data: null } };
+  }
+  if (isUniqueViolation(err)) {
+    return { status: 200, body: { code: ErrorCode.duplicate, message: translator.t(lang, 'server.errors.duplicate'), data: null } };
+  }
+  return { status: 500, body: { code: ErrorCode.internal, message: translator.t(lang, 'server.errors.10000'), data: null } };
+}
+
+export function createDispatcher(deps: DispatcherDeps): RequestHandler {
+  const parseBody = createBodyParser(deps.bodyLimit);
+  const logError = deps.logError ?? ((message, err) => console.error(message, err));
+  const { t } = deps.translator;
+
+  return async (req: Request, res: Response, _next: NextFunction) => {
+    const headerLanguage = req.get('Language');
+    let lang = resolveLanguage(headerLanguage);
+    const path = req.path;
+    try {
+      const call = req.method === 'POST' ? deps.calls.get(path) : undefined;
+      if (!call) {
+        // Drain the body so keep-alive connections stay usable.
+        req.resume();
+        throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path: `/api${path}` }, 404);
+      }
+      const body = call.raw ? {} : await parseBody(req, res);
+      const guard = deps.guard();
+      const ctx = await guard.authenticate(req, call);
+      // The header wins; without it the guard may know the user's stored language.
+      if (headerLanguage || !ctx.language) ctx.language = lang;
+      lang = ctx.language;
+      const code = callPermission(call);
+      if (code) await guard.authorize(ctx, code);
+      const data = await call.handler({ body, ctx, req, res });
+      if (data === STREAMED) return;
+      const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };
+      res.status(200).json(envelope);
+    } catch (err) {
+      const { status, body } = errorEnvelope(err, lang, deps.translator);
+      if (status >= 500) logError(`[api] ${req.method} /api${path} failed:`, err);
+      if (res.headersSent) {
+        // A stream (export) broke mid-way: the client sees a truncated download, never a stack.
+        res.destroy();
+        return;
+      }
+      res.status(status).json(body);
+    }
+  };
+}
+
+/** Last-resort handler for anything thrown outside the dispatcher under /api (never HTML). */
+export function apiFallbackErrorHandler(translator: Translator, logError = console.error) {
+  return (err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const lang = resolveLanguage(req.get('Language'));
+    const { status, body } = errorEnvelope(err, lang, translator);
+    if (status >= 500) logError(`[api] ${req.method} ${req.originalUrl} failed:`, err);
+    if (res.headersSent) return void res.destroy();
+    res.status(status).json(body);
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * One translator over the metadata locales (labels, enums, units, rule messages) plus the
+ * server's own messages (errors, validation). Nested i18next-style JSON, `{{param}}`
+ * interpolation, fallback en-US then the key itself, so a missing text never breaks a call.
+ */
+import type { Language } from '../http/types';
+
+export const LANGUAGES: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
+export const DEFAULT_LANGUAGE: Language = 'en-US';
+
+/** A parameter that is itself an i18n key (a field label), translated in the same language. */
+export interface TranslatableParam {
+  $t: string;
+}
+export const tKey = (key: string): TranslatableParam => ({ $t: key });
+
+export type TParams = Record<string, unknown>;
+export type TFunction = (lang: Language, key: string, params?: TParams) => string;
+
+export interface Translator {
+  t: TFunction;
+  has(lang: Language, key: string): boolean;
+}
+
+type Nested = Record<string, unknown>;
+
+function flatten(obj: Nested, prefix: string, out: Map<string, string>): void {
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v && typeof v === 'object' && !Array.isArray(v)) flatten(v as Nested, key, out);
+    else if (typeof v === 'string') out.set(key, v);
+  }
+}
+
+const isTKey = (v: unknown): v is TranslatableParam =>
+  typeof v === 'object' && v !== null && typeof (v as TranslatableParam).$t === 'string';
+
+/** Later catalogues win over earlier ones for the same key. */
+export function createTranslator(...catalogues: Array<Partial<Record<Language, Nested>>>): Translator {
+  const maps = new Map<Language, Map<string, string>>();
+  for (const lang of LANGUAGES) {
+    const m = new Map<string, string>();
+    for (const cat of catalogues) if (cat[lang]) flatten(cat[lang] as Nested, '', m);
+    maps.set(lang, m);
+  }
+  const lookup = (lang: Language, key: string): string | undefined => maps.get(lang)?.get(key) ?? maps.get(DEFAULT_LANGUAGE)?.get(key);
+
+  const t: TFunction = (lang, key, params) => {
+    const text = lookup(lang, key) ?? key;
+    if (!params) return text;
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
+      if (!(name in params)) return whole;
+      const v = params[name];
+      if (isTKey(v)) return lookup(lang, v.$t) ?? v.$t;
+      return v === null || v === undefined ? '' : String(v);
+    });
+  };
+  return { t, has: (lang, key) => lookup(lang, key) !== undefined };
+}
+
+/** `Language` header → one of the supported languages (default en-US, no auto-detection). */
+export function resolveLanguage(header: string | undefined | null): Language {
+  if (!header) return DEFAULT_LANGUAGE;
+  const h = header.trim().toLowerCase();
+  const exact = LANGUAGES.find((l) => l.toLowerCase() === h);
+  if (exact) return exact;
+  if (h.startsWith('zh')) return 'zh-CN';
+  if (h.startsWith('ja')) return 'ja-JP';
+  return DEFAULT_LANGUAGE;
+}

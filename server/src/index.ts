@@ -1,0 +1,173 @@
+/**
+ * createServer(): database, call registry (generated + account + plugin calls), access
+ * guard, plugins, migrations and the Express app, ready to listen. Used by main.ts, tests,
+ * seeds and ingest.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadMetadata, type Metadata } from '@rti/metadata';
+import type { Express } from 'express';
+import { createAccess, permissionCalls, type AccessService } from './access';
+import { createApp } from './app';
+import { accountCalls } from './auth/account-calls';
+import { loadConfig, type ServerConfig } from './config';
+import { createDatabase, type Database } from './db';
+import { CallRegistry } from './http/registry';
+import type { CallGuard, Language, RequestContext } from './http/types';
+import { loadTranslator, type TFunction, type Translator } from './i18n';
+import type { PluginDefinition, PluginServerContext } from './plugin-api';
+import { discoverPlugins, loadPlugins } from './plugins/host';
+import { JobRunner } from './plugins/jobs';
+import { resourceCalls } from './resources/calls';
+import { HookRegistry, type HookAction } from './resources/hooks';
+import { repositoryFactory, type ScopedRepository } from './resources/repository';
+
+export { definePlugin } from './plugin-api';
+export type { PluginDefinition, PluginServerContext } from './plugin-api';
+export { hashPassword, verifyPassword } from './resources/password';
+export { createDatabase, registerMigration, type Database, type Migration } from './db';
+export { loadConfig, type ServerConfig } from './config';
+export { ApiError, ErrorCode } from './http/api-error';
+export type { CallDef, CallGuard, RequestContext, Language } from './http/types';
+
+export interface CreateServerOptions {
+  databaseUrl?: string;
+  port?: number;
+  config?: Partial<ServerConfig>;
+  metadata?: Metadata;
+  /** plugin ids to load; default every folder under config.pluginsDir; false = none */
+  plugins?: boolean | string[];
+  /** replaces the access layer's guard (pipeline tests only) */
+  guard?: CallGuard;
+  logError?: (message: string, err?: unknown) => void;
+}
+
+export interface RtiServer {
+  app: Express;
+  db: Database;
+  config: ServerConfig;
+  metadata: Metadata;
+  calls: CallRegistry;
+  hooks: HookRegistry;
+  jobs: JobRunner;
+  translator: Translator;
+  t: TFunction;
+  access: AccessService;
+  plugins: PluginDefinition[];
+  repo(resource: string, ctx: RequestContext): ScopedRepository;
+  systemContext(orgId: number, language?: Language): RequestContext;
+  /** every permission code some call checks (generated, account, plugin) */
+  listPermissionCodes(): string[];
+  /** starts listening (port 0 = ephemeral); resolves with the bound port and base URL */
+  listen(port?: number): Promise<{ port: number; url: string }>;
+  close(): Promise<void>;
+}
+
+const WRITE_ACTIONS: HookAction[] = ['create', 'update', 'delete'];
+
+export async function createServer(opts: CreateServerOptions = {}): Promise<RtiServer> {
+  const base = loadConfig();
+  const config: ServerConfig = {
+    ...base,
+    ...opts.config,
+    databaseUrl: opts.databaseUrl ?? opts.config?.databaseUrl ?? base.databaseUrl,
+    port: opts.port ?? opts.config?.port ?? base.port,
+  };
+  const logError = opts.logError ?? ((message: string, err?: unknown) => console.error(message, err ?? ''));
+  const metadata = opts.metadata ?? loadMetadata();
+  const translator = loadTranslator();
+  const { t } = translator;
+  const db = createDatabase(config.databaseUrl, { metadata, log: (m) => logError(m) });
+  const calls = new CallRegistry();
+  const hooks = new HookRegistry();
+  const jobs = new JobRunner(logError);
+  const repo = repositoryFactory({ db, metadata, hooks });
+  const systemContext = (orgId: number, language: Language = 'en-US'): RequestContext => ({
+    language,
+    user: null,
+    orgId,
+    orgIds: [orgId],
+    warehouseIds: null,
+    via: 'public',
+  });
+
+  for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t })) calls.add(def);
+  calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu }) });
+
+  const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
+  for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);
+  // Role, user and organisation writes change policies: tell access inside the same write.
+  for (const action of WRITE_ACTIONS) {
+    hooks.after(action, '*', (e) => access.written(e.resource.name, [e.row, e.previous]));
+  }
+  const guard = opts.guard ?? access.guard;
+
+  const ready: Array<() => Promise<void> | void> = [];
+  const contextFor = (id: string): PluginServerContext => ({
+    id,
+    addCall: (def) => calls.add({ ...def, plugin: id }),
+    hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
+    jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
+    repo,
+    systemContext,
+    t,
+    db: db.sequelize,
+    database: db,
+    addMigration: (m) => db.addMigration({ ...m, name: m.name.startsWith(`${id}-`) ? m.name : `${id}-${m.name}` }),
+    onReady: (fn) => void ready.push(fn),
+    metadata,
+    config,
+    log: (message, err) => logError(`[plugin ${id}] ${message}`, err),
+  });
+  const wanted = opts.plugins ?? true;
+  const found = discoverPlugins(config.pluginsDir).filter((p) => wanted === true || (Array.isArray(wanted) && wanted.includes(p.id)));
+  const plugins = wanted === false ? [] : await loadPlugins(found, contextFor);
+
+  await db.migrate();
+  for (const fn of ready) await fn();
+  jobs.start();
+
+  const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, logError });
+  let http: Server | null = null;
+
+  return {
+    app,
+    db,
+    config,
+    metadata,
+    calls,
+    hooks,
+    jobs,
+    translator,
+    t,
+    access,
+    plugins,
+    repo,
+    systemContext,
+    listPermissionCodes: () => calls.permissionCodes(),
+    listen(port = config.port) {
+      return new Promise((resolve, reject) => {
+        const server = createHttpServer(app);
+        server.once('error', reject);
+        server.listen(port, () => {
+          http = server;
+          const bound = (server.address() as AddressInfo).port;
+          resolve({ port: bound, url: `http://127.0.0.1:${bound}` });
+        });
+      });
+    },
+    async close() {
+      await jobs.stop();
+      if (http) {
+        const server = http;
+        http = null;
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), 2000).unref();
+        });
+      }
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * The typed server-side plugin API. A plugin is plugins/<id>/server/index.ts exporting
+ * `definePlugin({ id, server(ctx) { … } })` as default; it gets the same pipeline, guard,
+ * tenancy and i18n as the core and never re-implements them.
+ */
+import type { Metadata } from '@rti/metadata';
+import type { Sequelize } from 'sequelize';
+import type { ServerConfig } from './config';
+import type { Database, Migration } from './db';
+import type { CallDef, Language, RequestContext } from './http/types';
+import type { TFunction } from './i18n/translator';
+import type { JobFn } from './plugins/jobs';
+import type { HookAction, HookFn } from './resources/hooks';
+import type { ScopedRepository } from './resources/repository';
+
+export type { CallDef, CallInput, RequestContext, Language } from './http/types';
+export { STREAMED } from './http/types';
+export { ApiError, ErrorCode } from './http/api-error';
+export type { HookAction, HookEvent, HookFn } from './resources/hooks';
+export type { JobFn, JobRun } from './plugins/jobs';
+export type { ScopedRepository, ListResult } from './resources/repository';
+export type { Migration, MigrationContext } from './db';
+export { tKey } from './i18n/translator';
+
+export interface PluginServerContext {
+  /** the plugin's id */
+  id: string;
+  /**
+   * Adds a call to the one registry: same dispatcher, guard and envelope as generated calls.
+   * Its permission code defaults to apiCode(path) and appears in the permission catalogue.
+   */
+  addCall(def: CallDef): void;
+  hooks: {
+    before(action: HookAction, resource: string | '*', fn: HookFn): () => void;
+    after(action: HookAction, resource: string | '*', fn: HookFn): () => void;
+  };
+  jobs: {
+    /** runs fn every intervalMs after start; returns a function that stops the job */
+    every(name: string, intervalMs: number, fn: JobFn): () => void;
+  };
+  /** the scoped repository of a resource for a caller (the only path to resource rows) */
+  repo(resource: string, ctx: RequestContext): ScopedRepository;
+  /** a context acting inside one organisation without a user (jobs, ingest) */
+  systemContext(orgId: number, language?: Language): RequestContext;
+  t: TFunction;
+  /** the Sequelize instance (own tables; resource rows go through repo()) */
+  db: Sequelize;
+  database: Database;
+  /** registers a hand-written migration for the plugin's own tables (run before start) */
+  addMigration(m: Migration): void;
+  /** runs once after migrations, before the server listens */
+  onReady(fn: () => Promise<void> | void): void;
+  metadata: Metadata;
+  config: ServerConfig;
+  log(message: string, err?: unknown): void;
+}
+
+export interface PluginDefinition {
+  /** equals the plugin's folder name */
+  id: string;
+  server?(ctx: PluginServerContext): Promise<void> | void;
+}
+
+export function definePlugin<T extends PluginDefinition>(def: T): T {
+  return def;
+}

@@ -1,0 +1,55 @@
+/**
+ * Hooks around writes, registered by plugins (and access/) for one resource or '*'.
+ * They run inside the write's transaction: a throw (ApiError for a clear message) rolls
+ * the whole write back.
+ */
+import type { ResourceDef } from '@rti/metadata';
+import type { Transaction } from 'sequelize';
+import type { RequestContext } from '../http/types';
+import type { Row } from './serialize';
+
+export type HookAction = 'create' | 'update' | 'delete';
+export type HookPhase = 'before' | 'after';
+
+export interface HookEvent {
+  action: HookAction;
+  resource: ResourceDef;
+  ctx: RequestContext;
+  transaction: Transaction;
+  /** before create/update: the validated values about to be written (may be changed) */
+  data?: Record<string, unknown>;
+  /** after create/update: the row as written; before/after delete: the row being deleted */
+  row?: Row;
+  /** update: the row before the change */
+  previous?: Row;
+}
+
+export type HookFn = (event: HookEvent) => Promise<void> | void;
+
+export class HookRegistry {
+  private readonly hooks: Array<{ phase: HookPhase; action: HookAction; resource: string; fn: HookFn }> = [];
+
+  on(phase: HookPhase, action: HookAction, resource: string, fn: HookFn): () => void {
+    const entry = { phase, action, resource, fn };
+    this.hooks.push(entry);
+    return () => {
+      const i = this.hooks.indexOf(entry);
+      if (i >= 0) this.hooks.splice(i, 1);
+    };
+  }
+
+  before(action: HookAction, resource: string, fn: HookFn): () => void {
+    return this.on('before', action, resource, fn);
+  }
+
+  after(action: HookAction, resource: string, fn: HookFn): () => void {
+    return this.on('after', action, resource, fn);
+  }
+
+  /** Runs matching hooks in registration order. */
+  async run(phase: HookPhase, event: HookEvent): Promise<void> {
+    for (const h of this.hooks) {
+      if (h.phase === phase && h.action === event.action && (h.resource === '*' || h.resource === event.resource.name)) await h.fn(event);
+    }
+  }
+}

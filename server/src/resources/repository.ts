@@ -1,0 +1,305 @@
+/**
+ * The scoped repository: the only data path to resource rows, for generated calls and
+ * plugins alike. Every read carries scopeWhere(ctx); every write validates, stamps the
+ * organisation, checks refs/uniqueness/status rules and runs hooks in one transaction.
+ */
+import type { FieldDef, Metadata, ResourceDef, StatusRule } from '@rti/metadata';
+import { Op, UniqueConstraintError, type FindOptions, type Model, type Transaction, type WhereOptions } from 'sequelize';
+import type { Database } from '../db';
+import { orgFieldOf, snakeCase } from '../db/naming';
+import { ApiError, ErrorCode } from '../http/api-error';
+import type { RequestContext } from '../http/types';
+import { tKey } from '../i18n/translator';
+import { fieldError, fieldParam, notFound, typeError } from './errors';
+import type { HookRegistry } from './hooks';
+import { hashPassword } from './password';
+import { parseQuery, type ListQuery } from './query';
+import { scopeWhere } from './scope';
+import { attachLabels, plainRow, type Row } from './serialize';
+import { checkCompareRules, requiredError, validateValue, validateWrite } from './validate';
+
+export interface ResourceHost {
+  db: Database;
+  metadata: Metadata;
+  hooks: HookRegistry;
+}
+
+/** Rows returned by `all` at most (docs/API.md). */
+export const ALL_CAP = 5000;
+const ID_FIELD: FieldDef = { name: 'id', type: 'ref' };
+
+export interface ListResult {
+  list: Row[];
+  total: number;
+}
+
+function parseId(v: unknown): number {
+  if (v === undefined || v === null || v === '') throw requiredError(ID_FIELD);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw typeError(ID_FIELD, 'id');
+  return v;
+}
+
+const sameValue = (a: unknown, b: unknown) => String(a) === String(b);
+
+export class ScopedRepository {
+  constructor(
+    private readonly host: ResourceHost,
+    readonly resource: ResourceDef,
+    readonly ctx: RequestContext,
+  ) {}
+
+  get model() {
+    return this.host.db.models[this.resource.name];
+  }
+
+  private get enums() {
+    return this.host.metadata.enums;
+  }
+
+  private field(name: string): FieldDef | undefined {
+    return this.resource.fields.find((f) => f.name === name);
+  }
+
+  /** The caller's scope ANDed with extra conditions. */
+  where(...extra: WhereOptions[]): WhereOptions {
+    return { [Op.and]: [scopeWhere(this.resource, this.ctx), ...extra] };
+  }
+
+  /** Model instances in scope (plugins: any Sequelize options; the scope is always added). */
+  findAll(options: FindOptions = {}): Promise<Model[]> {
+    return this.model.findAll({ ...options, where: options.where ? this.where(options.where) : this.where() });
+  }
+
+  count(where?: WhereOptions, transaction?: Transaction): Promise<number> {
+    return this.model.count({ where: where ? this.where(where) : this.where(), transaction });
+  }
+
+  /** Plain rows with labels, in the API shape. */
+  async serialize(instances: Array<Model | Row>, transaction?: Transaction): Promise<Row[]> {
+    const rows = instances.map((i) => plainRow(this.resource, i));
+    await attachLabels(this.host.db, this.host.metadata, this.resource, rows, this.ctx, transaction);
+    return rows;
+  }
+
+  parse(body: Record<string, unknown>): ListQuery {
+    return parseQuery(this.host.db.sequelize, this.resource, this.enums, body);
+  }
+
+  /** One indexed query, one count, one batched label lookup. */
+  async list(body: Record<string, unknown>): Promise<ListResult> {
+    const q = this.parse(body);
+    const where = this.where(...q.where);
+    const [rows, total] = await Promise.all([
+      this.model.findAll({ where, order: q.order, limit: q.limit, offset: (q.page - 1) * q.limit }),
+      this.model.count({ where }),
+    ]);
+    return { list: await this.serialize(rows), total };
+  }
+
+  async all(body: Record<string, unknown>): Promise<Row[]> {
+    const q = this.parse({ ...body, page: undefined, limit: undefined });
+    const rows = await this.model.findAll({ where: this.where(...q.where), order: q.order, limit: ALL_CAP });
+    return this.serialize(rows);
+  }
+
+  /** Rows of a list query in chunks (export): memory stays bounded by the chunk size. */
+  async *chunks(body: Record<string, unknown>, size = 500): AsyncGenerator<Row[]> {
+    const q = this.parse({ ...body, page: undefined, limit: undefined });
+    const where = this.where(...q.where);
+    for (let offset = 0; ; offset += size) {
+      const rows = await this.model.findAll({ where, order: q.order, limit: size, offset });
+      if (rows.length) yield await this.serialize(rows);
+      if (rows.length < size) return;
+    }
+  }
+
+  /** The instance with this id in scope, or 10002 (also for other organisations' rows). */
+  async find(id: unknown, transaction?: Transaction): Promise<Model> {
+    const row = await this.model.findOne({ where: this.where({ id: parseId(id) }), transaction });
+    if (!row) throw notFound();
+    return row;
+  }
+
+  async get(body: Record<string, unknown>): Promise<Row> {
+    const [row] = await this.serialize([await this.find(body.id)]);
+    return row;
+  }
+
+  async create(body: Record<string, unknown>): Promise<Row> {
+    const orgField = orgFieldOf(this.resource);
+    const values = validateWrite(this.resource, this.enums, body, { mode: 'create', skip: new Set(orgField ? [orgField] : []) });
+    checkCompareRules(this.resource, values);
+    await this.hashSecrets(values);
+    return this.write(async (transaction) => {
+      await this.checkWarehouse(values);
+      await this.checkRefs(values, transaction);
+      // The organisation always comes from the context, never from the client.
+      if (orgField && orgField !== 'id') values[orgField] = this.ctx.orgId;
+      const userId = this.ctx.user?.id || null;
+      values.createdBy = userId;
+      values.updatedBy = userId;
+      await this.checkUnique(values, null, transaction);
+      await this.host.hooks.run('before', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, data: values });
+      const created = await this.model.create(values, { transaction });
+      const [row] = await this.serialize([created], transaction);
+      await this.host.hooks.run('after', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, row });
+      return row;
+    });
+  }
+
+  async update(body: Record<string, unknown>): Promise<Row> {
+    const id = parseId(body.id);
+    const orgField = orgFieldOf(this.resource);
+    const values = validateWrite(this.resource, this.enums, body, { mode: 'update', skip: new Set(orgField ? [orgField] : []) });
+    await this.hashSecrets(values);
+    return this.write(async (transaction) => {
+      const instance = await this.find(id, transaction);
+      this.checkStatusRules(instance, this.resource.rules?.editForbidden);
+      return this.applyUpdate(instance, values, transaction);
+    });
+  }
+
+  /** `<name>/status/update`: one declared field, its transitions, no edit rules. */
+  async setStatus(body: Record<string, unknown>): Promise<Row> {
+    const rule = this.resource.rules?.statusUpdate;
+    const f = rule && this.field(rule.field);
+    if (!rule || !f) throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path: `/${this.resource.name}/status/update` }, 404);
+    const id = parseId(body.id);
+    if (body[f.name] === undefined || body[f.name] === null || body[f.name] === '') throw requiredError(f);
+    const value = validateValue(f, body[f.name], this.enums);
+    return this.write(async (transaction) => {
+      const instance = await this.find(id, transaction);
+      const current = instance.get(f.name);
+      const allowed = rule.transitions?.[String(current)];
+      if (rule.transitions && !sameValue(current, value) && !(allowed ?? []).some((v) => sameValue(v, value))) {
+        throw new ApiError(ErrorCode.statusForbidden, 'server.validation.transition', { field: fieldParam(f), from: this.enumLabel(f, current), to: this.enumLabel(f, value) });
+      }
+      return this.applyUpdate(instance, { [f.name]: value }, transaction);
+    });
+  }
+
+  async delete(body: Record<string, unknown>): Promise<{ deleted: number }> {
+    const ids = body.ids !== undefined ? body.ids : [body.id];
+    if (!Array.isArray(ids) || !ids.length) throw requiredError(ID_FIELD);
+    const unique = [...new Set(ids.map(parseId))];
+    return this.write(async (transaction) => {
+      const rows = await this.model.findAll({ where: this.where({ id: { [Op.in]: unique } }), transaction });
+      // All or nothing: one id out of scope refuses the whole call, without saying which exist.
+      if (rows.length !== unique.length) throw notFound();
+      for (const instance of rows) {
+        this.checkStatusRules(instance, this.resource.rules?.deleteForbidden);
+        const [row] = await this.serialize([instance], transaction);
+        await this.host.hooks.run('before', { action: 'delete', resource: this.resource, ctx: this.ctx, transaction, row });
+        await instance.destroy({ transaction });
+        await this.host.hooks.run('after', { action: 'delete', resource: this.resource, ctx: this.ctx, transaction, row });
+      }
+      return { deleted: rows.length };
+    });
+  }
+
+  private async applyUpdate(instance: Model, values: Record<string, unknown>, transaction: Transaction): Promise<Row> {
+    const [previous] = await this.serialize([instance], transaction);
+    const merged = { ...(instance.get({ plain: true }) as Row), ...values };
+    checkCompareRules(this.resource, merged);
+    await this.checkWarehouse(values);
+    const changedRefs = Object.fromEntries(Object.entries(values).filter(([k, v]) => !sameJson(instance.get(k), v)));
+    await this.checkRefs(changedRefs, transaction);
+    await this.checkUnique(changedRefs, Number(instance.get('id')), transaction);
+    values.updatedBy = this.ctx.user?.id || null;
+    await this.host.hooks.run('before', { action: 'update', resource: this.resource, ctx: this.ctx, transaction, data: values, previous });
+    instance.set(values);
+    await instance.save({ transaction });
+    const [row] = await this.serialize([instance], transaction);
+    await this.host.hooks.run('after', { action: 'update', resource: this.resource, ctx: this.ctx, transaction, row, previous });
+    return row;
+  }
+
+  /** Runs a write in a transaction; a unique index violation (a race) still reads as 10003. */
+  private async write<T>(fn: (t: Transaction) => Promise<T>): Promise<T> {
+    try {
+      return await this.host.db.sequelize.transaction(fn);
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) throw this.duplicateError(err);
+      throw err;
+    }
+  }
+
+  private duplicateError(err: UniqueConstraintError): ApiError {
+    const columns = Object.keys(err.fields ?? {});
+    const f = this.resource.fields.find((x) => x.unique && (columns.includes(snakeCase(x.name)) || columns.includes(x.name)));
+    if (!f) return new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
+    const value = (err.fields as Record<string, unknown>)[snakeCase(f.name)] ?? (err.fields as Record<string, unknown>)[f.name];
+    return new ApiError(ErrorCode.duplicate, 'server.errors.10003', { field: fieldParam(f), value: value ?? '' });
+  }
+
+  private async hashSecrets(values: Record<string, unknown>): Promise<void> {
+    for (const f of this.resource.fields) {
+      if (f.type === 'password' && typeof values[f.name] === 'string') values[f.name] = await hashPassword(values[f.name] as string);
+    }
+  }
+
+  private enumLabel(f: FieldDef, v: unknown): unknown {
+    const e = (this.enums[f.enum ?? ''] ?? []).find((x) => sameValue(x.value, v));
+    return e ? tKey(e.label) : v;
+  }
+
+  private checkStatusRules(instance: Model, rules: StatusRule[] | undefined): void {
+    for (const rule of rules ?? []) {
+      const current = instance.get(rule.field);
+      if (rule.values.some((v) => sameValue(v, current))) throw new ApiError(ErrorCode.statusForbidden, rule.message);
+    }
+  }
+
+  /** Restricted callers may only put rows in their own warehouses. */
+  private async checkWarehouse(values: Record<string, unknown>): Promise<void> {
+    const wf = this.resource.warehouseField;
+    if (!wf || wf === 'id' || this.ctx.warehouseIds === null || !(wf in values) || values[wf] === null) return;
+    const ids = Array.isArray(values[wf]) ? (values[wf] as number[]) : [values[wf] as number];
+    if (ids.some((id) => !this.ctx.warehouseIds!.includes(id))) throw fieldError(this.field(wf) ?? { name: wf }, 'warehouse');
+  }
+
+  /** Every referenced id must exist in the caller's scope of the target resource. */
+  private async checkRefs(values: Record<string, unknown>, transaction: Transaction): Promise<void> {
+    for (const f of this.resource.fields) {
+      if ((f.type !== 'ref' && f.type !== 'refs') || !f.ref || values[f.name] === null || values[f.name] === undefined) continue;
+      const target = this.host.metadata.resources[f.ref.resource];
+      if (!target) continue;
+      const ids = [...new Set((Array.isArray(values[f.name]) ? values[f.name] : [values[f.name]]) as number[])];
+      if (!ids.length) continue;
+      const found = await this.host.db.models[target.name].count({
+        where: { [Op.and]: [{ id: { [Op.in]: ids } }, scopeWhere(target, this.ctx)] },
+        transaction,
+      });
+      if (found !== ids.length) throw fieldError(f, 'refMissing');
+    }
+  }
+
+  /** Clear 10003 before the insert; the unique index stays the real guarantee. */
+  private async checkUnique(values: Record<string, unknown>, selfId: number | null, transaction: Transaction): Promise<void> {
+    const orgField = orgFieldOf(this.resource);
+    for (const f of this.resource.fields) {
+      const v = values[f.name];
+      if (!f.unique || v === null || v === undefined) continue;
+      const and: WhereOptions[] = [{ [f.name]: v }];
+      if (f.unique === 'org' && orgField && orgField !== 'id') and.push({ [orgField]: this.ctx.orgId });
+      if (selfId !== null) and.push({ id: { [Op.ne]: selfId } });
+      if (await this.model.count({ where: { [Op.and]: and }, transaction })) {
+        throw new ApiError(ErrorCode.duplicate, 'server.errors.10003', { field: fieldParam(f), value: v instanceof Date ? v.toISOString() : v });
+      }
+    }
+  }
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a instanceof Date || b instanceof Date) return new Date(a as Date).getTime() === new Date(b as Date).getTime();
+  return JSON.stringify(a) === JSON.stringify(b);
+};
+
+/** Repository factory handed to calls and plugins. */
+export function repositoryFactory(host: ResourceHost) {
+  return (resourceName: string, ctx: RequestContext): ScopedRepository => {
+    const res = host.metadata.resources[resourceName];
+    if (!res) throw new Error(`unknown resource "${resourceName}"`);
+    return new ScopedRepository(host, res, ctx);
+  };
+}
