@@ -30,7 +30,7 @@ export interface PermissionNode {
   children?: PermissionNode[];
 }
 
-export type CatalogueCall = Pick<CallDef, 'path' | 'permission' | 'public' | 'resource'>;
+export type CatalogueCall = Pick<CallDef, 'path' | 'permission' | 'public' | 'resource' | 'plugin'>;
 export type Translate = (lang: Language, key: string, params?: Record<string, unknown>) => string;
 
 
@@ -76,12 +76,12 @@ export interface Catalogue {
 export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate: Translate): Catalogue {
   const resources = Object.values(meta.resources);
   const coded = calls
-    .map((c) => ({ path: c.path, resource: c.resource, code: callPermission(c as CallDef) }))
-    .filter((c): c is { path: string; resource: string | undefined; code: string } => !!c.code);
+    .map((c) => ({ path: c.path, resource: c.resource, plugin: c.plugin, code: callPermission(c as CallDef) }))
+    .filter((c): c is { path: string; resource: string | undefined; plugin: string | undefined; code: string } => !!c.code);
 
   // calls grouped by the resource whose prefix they carry
   const callsByResource = new Map<string, Array<{ path: string; code: string }>>();
-  const otherCalls: Array<{ path: string; code: string }> = [];
+  const otherCalls: Array<{ path: string; code: string; plugin?: string }> = [];
   for (const c of coded) {
     const res = (c.resource && meta.resources[c.resource]) || resourceOfCall(resources, c.path);
     if (res) {
@@ -94,6 +94,9 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
   const build = (lang: Language): PermissionNode[] => {
     const tr = (key: string) => translate(lang, key);
     const placed = new Set<string>();
+    const placedCalls = new Set<string>();
+    // A plugin's calls without a resource belong to the page the plugin registers (menu item `page` = plugin id).
+    const pluginCalls = (page: string | undefined) => (page ? otherCalls.filter((c) => c.plugin === page) : []);
 
     const apiNode = (res: ResourceDef | null, c: { path: string; code: string }): PermissionNode => {
       const suffix = res ? callSuffix(res, c.path) : null;
@@ -126,8 +129,11 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
       const label = tr(item.label);
       const sub = item.children?.map(itemNode) ?? [];
       // Hidden routes (create/edit/detail sub-pages) are not menu items: a View code only (SPEC §6).
-      if (item.hidden) return { code: viewCode(name), type: 20, path: item.path, label, ...(sub.length ? { children: sub } : {}) };
-      return { code: menuCode(name), type: 10, path: item.path, label, children: [{ code: viewCode(name), type: 20, path: item.path, label }, ...sub] };
+      const calls = pluginCalls(item.page).map((c) => apiNode(null, c));
+      calls.forEach((c) => placedCalls.add(c.path!));
+      const view: PermissionNode = { code: viewCode(name), type: 20, path: item.path, label, ...(calls.length ? { children: calls } : {}) };
+      if (item.hidden) return sub.length ? { ...view, children: [...(view.children ?? []), ...sub] } : view;
+      return { code: menuCode(name), type: 10, path: item.path, label, children: [view, ...sub] };
     };
 
     const tree: PermissionNode[] = meta.menu.groups.map((g) => ({
@@ -147,13 +153,9 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
       }
       group.children!.push(resourceNode(res));
     }
-    if (otherCalls.length) {
-      tree.push({
-        code: '',
-        type: 30,
-        label: msg(lang, 'permission.otherCalls'),
-        children: otherCalls.map((c) => apiNode(null, c)),
-      });
+    const rest = otherCalls.filter((c) => !placedCalls.has(c.path));
+    if (rest.length) {
+      tree.push({ code: '', type: 30, label: msg(lang, 'permission.otherCalls'), children: rest.map((c) => apiNode(null, c)) });
     }
     return dedupe(tree);
   };
@@ -178,16 +180,19 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
   };
 }
 
-/** A code appears once in the tree (first place wins), so checkboxes stay unambiguous. */
+/**
+ * A code appears once in the tree (first place wins), so checkboxes stay unambiguous; a
+ * repeated node gives way to its children (e.g. a one-page group and its page share a code).
+ */
 function dedupe(tree: PermissionNode[]): PermissionNode[] {
   const seen = new Set<string>();
   const walk = (nodes: PermissionNode[]): PermissionNode[] =>
-    nodes
-      .filter((n) => !n.code || !seen.has(n.code))
-      .map((n) => {
-        if (n.code) seen.add(n.code);
-        return n.children ? { ...n, children: walk(n.children) } : n;
-      });
+    nodes.flatMap((n) => {
+      const children = n.children ? walk(n.children) : undefined;
+      if (n.code && seen.has(n.code)) return children ?? [];
+      if (n.code) seen.add(n.code);
+      return [children ? { ...n, children } : n];
+    });
   return walk(tree);
 }
 

@@ -49,10 +49,12 @@ export interface AccessService {
   /** `access` (codes held) and `permissions` (menu paths) of a subject in an organisation */
   accessLists(subject: string, orgId: number, lang: Language): Promise<{ access: string[]; permissions: string[] }>;
   /**
-   * Tell the access layer a row of a resource was written (after create/update/delete):
-   * role, user and organisation writes reload the affected organisations' policies.
+   * Tell the access layer a row of a resource was written (from an after-hook): role, user and
+   * organisation writes reload the affected organisations' policies. Pass the hook event's
+   * transaction: the version bump must join the write (SQLite would block on a second writer)
+   * and the reload must wait for the commit (or it reads the old rows). `installHooks` does this.
    */
-  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>, transaction?: Transaction): Promise<void>;
+  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>, transaction: Transaction | undefined): Promise<void>;
   /** Registers `written` as after-hook of every write of the user, role and organisation resources. */
   installHooks(hooks: HookRegistry): void;
 }

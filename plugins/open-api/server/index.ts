@@ -1,0 +1,58 @@
+/**
+ * Open API (SPEC §2 /open-api, §7 Organisation token): one API token per organisation.
+ * The token authenticates calls for its organisation only, with the organisation's whole
+ * permission set, through the access layer's auth-strategy hook.
+ */
+import { ApiError, ErrorCode, definePlugin, type RequestContext } from '@rti/server/plugin-api';
+import { registerAuthStrategy } from '@rti/server/access/auth-strategies';
+import { TOKEN_TABLE, tokenColumns, tokenStore } from './token-store';
+
+/** Only people manage tokens: a token cannot refresh or delete itself. */
+function sessionOrg(ctx: RequestContext, t: (key: string) => string): number {
+  if (ctx.via !== 'session' || ctx.orgId === null) throw new ApiError(ErrorCode.noPermission, t('server.errors.10005'), {}, 403);
+  return ctx.orgId;
+}
+
+export default definePlugin({
+  id: 'open-api',
+  server(ctx) {
+    ctx.addMigration({
+      name: '2026-11-22-open-api-org-token',
+      async up({ queryInterface }) {
+        await queryInterface.createTable(TOKEN_TABLE, tokenColumns);
+      },
+      async down({ queryInterface }) {
+        await queryInterface.dropTable(TOKEN_TABLE);
+      },
+    });
+
+    registerAuthStrategy({
+      name: 'open-api-org-token',
+      async authenticate(token, { sequelize }) {
+        const orgId = await tokenStore(sequelize).resolve(token);
+        return orgId === null ? null : { orgId, label: `org-token:${orgId}` };
+      },
+    });
+
+    const store = tokenStore(ctx.db);
+    ctx.addCall({
+      path: '/organization-token/create',
+      async handler({ ctx: call }) {
+        const orgId = sessionOrg(call, (k) => ctx.t(call.language, k));
+        const issued = await store.issue(orgId, call.user?.id ?? null);
+        // The only answer that carries the token in clear; later reads show `masked`.
+        return issued;
+      },
+    });
+    ctx.addCall({
+      path: '/organization-token',
+      handler: ({ ctx: call }) => store.current(sessionOrg(call, (k) => ctx.t(call.language, k))),
+    });
+    ctx.addCall({
+      path: '/organization-token/delete',
+      async handler({ ctx: call }) {
+        return { deleted: (await store.revoke(sessionOrg(call, (k) => ctx.t(call.language, k)))) ? 1 : 0 };
+      },
+    });
+  },
+});
