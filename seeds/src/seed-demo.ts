@@ -165,7 +165,7 @@ async function seedDictionary(orgId: number, ensure: Ensure): Promise<void> {
     [40, 'BLUE', 'Blue'],
     [40, 'GREY', 'Grey'],
   ];
-  for (const [category, code, name] of rows) await ensure('dictionary', { orgId, category, code }, { name, value: code });
+  for (const [i, [category, value, name]] of rows.entries()) await ensure('dictionary', { orgId, category, value }, { name, displayOrder: i + 1 });
 }
 
 /** A stable, per-organisation-unique MAC address. */

@@ -26,6 +26,8 @@ export class PolicyEngine {
   /** one load at a time per organisation */
   private pending = new Map<number, Promise<void>>();
   private lastPoll = 0;
+  /** organisations written without a transaction handle: reloaded on every use until this time */
+  private dirtyUntil = new Map<number, number>();
   private polling: Promise<void> | null = null;
   private readonly pollMs: number;
 
@@ -55,24 +57,40 @@ export class PolicyEngine {
   /**
    * Call after writing a role, user or organisation. With the write's transaction, the
    * version bump commits with the write and the local reload runs after the commit.
+   * Without it (a caller that cannot hand it over), the bump runs right after the current
+   * write on its own connection and the organisation reloads on every use for a second,
+   * so the first call after the write's commit sees the change.
    */
   async changed(orgIds: Iterable<number>, transaction?: Transaction): Promise<void> {
     const ids = [...new Set([...orgIds].filter((n) => Number.isInteger(n) && n > 0))];
     if (!ids.length) return;
+    if (!transaction) {
+      for (const id of ids) this.dirtyUntil.set(id, Date.now() + 1000);
+      setTimeout(() => void this.bump(ids).then(() => this.reloadLoaded(ids)).catch(() => undefined), 0);
+      return;
+    }
+    await this.bump(ids, transaction);
+    transaction.afterCommit(() => this.reloadLoaded(ids));
+  }
+
+  private async bump(ids: number[], transaction?: Transaction): Promise<void> {
     const t = this.tables.policyVersion;
     await t.increment('version', { where: { orgId: { [Op.in]: ids } }, transaction });
     const existing = new Set(
       (await t.findAll({ where: { orgId: ids }, attributes: ['orgId'], transaction })).map((r) => r.get('orgId') as number),
     );
     for (const orgId of ids) if (!existing.has(orgId)) await t.create({ orgId, version: 1 }, { transaction });
-    const reload = () => Promise.all(ids.filter((id) => this.loaded.has(id)).map((id) => this.load(id))).then(() => undefined);
-    if (transaction) transaction.afterCommit(reload);
-    else await reload();
+  }
+
+  private async reloadLoaded(ids: number[]): Promise<void> {
+    await Promise.all(ids.filter((id) => this.loaded.has(id)).map((id) => this.load(id)));
   }
 
   private async ensure(orgId: number): Promise<void> {
     if (Date.now() - this.lastPoll >= this.pollMs) await this.poll();
-    if (!this.loaded.has(orgId)) await this.load(orgId);
+    const dirty = this.dirtyUntil.get(orgId);
+    if (dirty !== undefined && dirty < Date.now()) this.dirtyUntil.delete(orgId);
+    if (!this.loaded.has(orgId) || this.dirtyUntil.has(orgId)) await this.load(orgId);
     else if (this.pending.has(orgId)) await this.pending.get(orgId);
   }
 

@@ -51,10 +51,10 @@ export interface AccessService {
   /**
    * Tell the access layer a row of a resource was written (from an after-hook): role, user and
    * organisation writes reload the affected organisations' policies. Pass the hook event's
-   * transaction: the version bump must join the write (SQLite would block on a second writer)
-   * and the reload must wait for the commit (or it reads the old rows). `installHooks` does this.
+   * transaction when there is one: the version bump then joins the write and the reload waits
+   * for the commit (`installHooks` does this); without it see PolicyEngine.changed.
    */
-  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>, transaction: Transaction | undefined): Promise<void>;
+  written(resource: string, rows: Array<Record<string, unknown> | null | undefined>, transaction?: Transaction): Promise<void>;
   /** Registers `written` as after-hook of every write of the user, role and organisation resources. */
   installHooks(hooks: HookRegistry): void;
 }
