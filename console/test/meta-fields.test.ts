@@ -43,9 +43,9 @@ describe('field selection', () => {
     expect(shown).not.toContain('internal');
     expect(shown).toContain('position');
   });
-  it('groups fields by form.group, ungrouped first, and picks spans', () => {
+  it('groups fields by form.group, ungrouped in the basic group first, and picks spans', () => {
     const groups = groupFields(formFields(thing, 'create'));
-    expect(groups.map((g) => g.key)).toEqual(['', 'groups.device']);
+    expect(groups.map((g) => g.key)).toEqual(['basic', 'device']);
     expect(names(groups[1].fields)).toEqual(['modelId']);
     const byName = Object.fromEntries(thing.fields.map((f) => [f.name, f]));
     expect(fieldSpan(byName.note)).toBe(24);

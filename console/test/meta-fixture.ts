@@ -13,7 +13,7 @@ export const thing: ResourceDef = {
     { name: 'mac', type: 'string', pattern: 'mac', search: 'eq' },
     { name: 'status', type: 'enum', enum: 'level', search: 'in', readOnly: true },
     { name: 'kinds', type: 'enums', enum: 'level' },
-    { name: 'modelId', type: 'ref', ref: { resource: 'model', label: 'name' }, required: true, search: 'eq', form: { group: 'groups.device' } },
+    { name: 'modelId', type: 'ref', ref: { resource: 'model', label: 'name' }, required: true, search: 'eq', form: { group: 'device' } },
     { name: 'startTime', type: 'datetime', search: 'range' },
     { name: 'endTime', type: 'datetime' },
     { name: 'day', type: 'date', search: 'range' },

@@ -39,8 +39,12 @@ describe('form values', () => {
 describe('upload limits', () => {
   it('accepts SPEC formats within the size limits', () => {
     expect(uploadProblem('image', { name: 'a.PNG', size: 5120 * 1024 })).toBeNull();
-    expect(uploadProblem('image', { name: 'a.gif', size: 1 })?.key).toBe('validation.imageFormat');
-    expect(uploadProblem('image', { name: 'a.jpg', size: 5120 * 1024 + 1 })).toEqual({ key: 'validation.imageSize', params: { size: '5120 KB' } });
+    expect(uploadProblem('image', { name: 'a.gif', size: 1 })).toMatchObject({ key: 'validation.imageLimit', reason: 'format' });
+    expect(uploadProblem('image', { name: 'a.jpg', size: 5120 * 1024 + 1 })).toEqual({
+      key: 'validation.imageLimit',
+      reason: 'size',
+      params: { formats: 'jpg, jpeg, png', size: 5120 },
+    });
     expect(uploadProblem('file', { name: 'a.xlsx', size: 10240 * 1024 })).toBeNull();
     expect(uploadProblem('file', { name: 'a.exe', size: 1 })?.params.formats).toBe('doc, ppt, xls, docx, pptx, xlsx, pdf');
   });

@@ -22,7 +22,7 @@ export const CONFIRM_SUFFIX = '__confirm';
 
 /** Create/edit form of a resource: groups as sections, grid spans, typed inputs, SPEC §5 rules. */
 export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps, record, disabled }) => {
-  const { t, fieldLabel } = useMetaT();
+  const { t, fieldLabel, groupTitle } = useMetaT();
   const groups = useMemo(() => groupFields(fields), [fields]);
   const cross = useMemo(
     () => compareRules(resource.rules, (name) => { const f = fieldByName(resource, name); return f ? fieldLabel(f) : name; }, t),
@@ -67,7 +67,7 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
         <Row gutter={16}>{groups[0].fields.flatMap(item)}</Row>
       ) : (
         groups.map((g) => (
-          <Card key={g.key || '__main'} type="inner" size="small" title={g.key ? t(g.key) : t('meta.basicInfo')} style={{ marginBottom: 16 }}>
+          <Card key={g.key} type="inner" size="small" title={groupTitle(g.key)} style={{ marginBottom: 16 }}>
             <Row gutter={16}>{g.fields.flatMap(item)}</Row>
           </Card>
         ))

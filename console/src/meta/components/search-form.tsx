@@ -1,14 +1,17 @@
 import { DownOutlined, ReloadOutlined, SearchOutlined, UpOutlined } from '@ant-design/icons';
-import { Button, Col, DatePicker, Form, InputNumber, Row, Space, type FormProps } from 'antd';
+import { Button, Col, DatePicker, Form, Grid, InputNumber, Row, Space, type FormProps } from 'antd';
 import { useState, type FC } from 'react';
 import type { FieldDef } from '@rti/metadata/browser';
 import { DATE_FORMAT } from '../lib/format';
 import { useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
 
-/** Fields shown while the form is collapsed (one row on a wide screen with the buttons). */
-const COLLAPSED_COUNT = 3;
 const COL = { xs: 24, sm: 12, lg: 8, xxl: 6 };
+
+/** Fields per row at the current width, as COL lays them out. */
+function perRow(bp: Partial<Record<'sm' | 'lg' | 'xxl', boolean>>): number {
+  return bp.xxl ? 4 : bp.lg ? 3 : bp.sm ? 2 : 1;
+}
 
 type Pair = [number | null, number | null];
 
@@ -16,8 +19,9 @@ const NumberRange: FC<{ value?: Pair | null; onChange?: (v: Pair) => void; id?: 
   const [from, to] = value ?? [null, null];
   return (
     <Space.Compact style={{ width: '100%' }}>
-      <InputNumber id={id} style={{ width: '50%' }} value={from} onChange={(v) => onChange?.([v, to])} />
-      <InputNumber style={{ width: '50%' }} value={to} onChange={(v) => onChange?.([from, v])} addonAfter={unit} />
+      <InputNumber id={id} style={{ flex: 1 }} value={from} onChange={(v) => onChange?.([v, to])} />
+      <InputNumber style={{ flex: 1 }} value={to} onChange={(v) => onChange?.([from, v])} />
+      {unit && <Button disabled tabIndex={-1}>{unit}</Button>}
     </Space.Compact>
   );
 };
@@ -44,14 +48,17 @@ export interface SearchFormProps {
 export const SearchForm: FC<SearchFormProps> = ({ fields, formProps, onReset, loading }) => {
   const { t, fieldLabel } = useMetaT();
   const [expanded, setExpanded] = useState(false);
+  const bp = Grid.useBreakpoint();
   if (!fields.length) return null;
-  const collapsible = fields.length > COLLAPSED_COUNT;
+  // collapsed: one row, its last cell taken by the buttons
+  const collapsedCount = Math.max(1, perRow(bp) - 1);
+  const collapsible = fields.length > collapsedCount;
   return (
-    <Form {...formProps} layout="horizontal" labelWrap labelCol={{ flex: '0 0 110px' }} wrapperCol={{ flex: 'auto' }} data-testid="meta-search-form" style={{ marginBottom: 16 }}>
+    <Form {...formProps} layout="horizontal" labelWrap labelCol={{ flex: '0 0 110px' }} wrapperCol={{ flex: '1 1 0', style: { minWidth: 0 } }} data-testid="meta-search-form" style={{ marginBottom: 16 }}>
       <Row gutter={[16, 0]}>
         {fields.map((f, i) => (
           // collapsed fields stay mounted so their values still filter
-          <Col key={f.name} {...COL} hidden={collapsible && !expanded && i >= COLLAPSED_COUNT}>
+          <Col key={f.name} {...COL} style={collapsible && !expanded && i >= collapsedCount ? { display: 'none' } : undefined}>
             <Form.Item name={f.name} label={fieldLabel(f)} style={{ marginBottom: 12 }}>
               <SearchInput field={f} />
             </Form.Item>

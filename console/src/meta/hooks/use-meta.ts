@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { fieldLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { useMetadata } from '../../providers/metadata-context';
 import type { Translate } from '../lib/format';
+import { DEFAULT_GROUP } from '../lib/fields';
 
 export { useMetadata };
 
@@ -18,7 +19,8 @@ export function useMetaT() {
   return useMemo(() => {
     const tr = ((key: string, opts?: Record<string, unknown>) => t(key, opts as never) as unknown as string) as Translate;
     const fieldLabel = (f: Pick<FieldDef, 'name' | 'label'>) => tr(fieldLabelKey(f));
-    return { t: tr, fieldLabel, lng: i18n.language };
+    const groupTitle = (key: string) => tr(`formGroups.${key}`, { defaultValue: key === DEFAULT_GROUP ? tr('meta.basicInfo') : key });
+    return { t: tr, fieldLabel, groupTitle, lng: i18n.language };
     // a language change gives a new t
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [t, i18n.language]);

@@ -64,16 +64,19 @@ const SELECTED: ReadonlySet<FieldType> = new Set(['enum', 'enums', 'ref', 'refs'
 export const isSelectType = (t: FieldType): boolean => SELECTED.has(t);
 
 export interface FieldGroup {
-  /** group key from `form.group`; '' for ungrouped fields */
+  /** group key from `form.group` (title: `formGroups.<key>`) */
   key: string;
   fields: FieldDef[];
 }
 
-/** Groups fields by `form.group`, groups in order of first appearance, ungrouped first. */
+/** Group of fields that name none. */
+export const DEFAULT_GROUP = 'basic';
+
+/** Groups fields by `form.group`, groups in order of first appearance, ungrouped in `basic` first. */
 export function groupFields(fields: FieldDef[]): FieldGroup[] {
-  const groups = new Map<string, FieldDef[]>([['', []]]);
+  const groups = new Map<string, FieldDef[]>([[DEFAULT_GROUP, []]]);
   for (const f of fields) {
-    const key = (typeof f.form === 'object' && f.form.group) || '';
+    const key = (typeof f.form === 'object' && f.form.group) || DEFAULT_GROUP;
     const list = groups.get(key) ?? [];
     list.push(f);
     groups.set(key, list);

@@ -19,17 +19,19 @@ export const UPLOAD_LIMITS: Record<UploadKind, UploadLimit> = {
 };
 
 export interface UploadProblem {
-  /** i18n key: validation.imageFormat, validation.imageSize, validation.fileFormat, validation.fileSize */
+  /** i18n key (validation.imageLimit / validation.fileLimit: formats and size in KB) */
   key: string;
-  params: Record<string, string | number>;
+  reason: 'format' | 'size';
+  params: { formats: string; size: number };
 }
 
 /** Why a chosen file may not be uploaded, or null when it may. */
 export function uploadProblem(kind: UploadKind, file: { name: string; size: number }): UploadProblem | null {
   const limit = UPLOAD_LIMITS[kind];
   const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
-  if (!limit.extensions.includes(ext)) return { key: `validation.${kind}Format`, params: { formats: limit.extensions.join(', ') } };
-  if (file.size > limit.maxKB * 1024) return { key: `validation.${kind}Size`, params: { size: `${limit.maxKB} KB` } };
+  const params = { formats: limit.extensions.join(', '), size: limit.maxKB };
+  if (!limit.extensions.includes(ext)) return { key: `validation.${kind}Limit`, reason: 'format', params };
+  if (file.size > limit.maxKB * 1024) return { key: `validation.${kind}Limit`, reason: 'size', params };
   return null;
 }
 

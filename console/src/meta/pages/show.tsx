@@ -18,7 +18,7 @@ const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
 
 /** Detail screen of any resource: descriptions grouped like the form. */
 export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
-  const { t, fieldLabel } = useMetaT();
+  const { t, fieldLabel, groupTitle } = useMetaT();
   const params = useParams();
   const navigate = useNavigate();
   const access = useResourceAccess(resource);
@@ -89,7 +89,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
     <Show resource={resource.name} recordItemId={id} title={t('meta.detailTitle', { resource: label })} isLoading={query.isLoading} headerButtons={buttons}>
       <div data-testid="meta-show">
         {groups.map((g, i) => (
-          <Card key={g.key || '__main'} type="inner" size="small" title={groups.length > 1 ? (g.key ? t(g.key) : t('meta.basicInfo')) : undefined} style={{ marginBottom: 16 }}>
+          <Card key={g.key} type="inner" size="small" title={groups.length > 1 ? groupTitle(g.key) : undefined} style={{ marginBottom: 16 }}>
             <Descriptions bordered size="small" column={COLUMNS} items={[...(items(g.fields) ?? []), ...(i === groups.length - 1 ? stamps : [])]} />
           </Card>
         ))}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { catalogueNodes, checkedLeaves, parentIndex, toTreeData, withAncestors } from '../src/meta/lib/permission-tree';
+import { deleteForbidden, editForbidden, hasCall } from '../src/meta/lib/status-rules';
+import { thing } from './meta-fixture';
+
+const catalogue = [
+  {
+    code: 'MenuDevice',
+    label: 'Device',
+    children: [
+      { code: 'ViewDeviceBeacon', label: 'Beacons', children: [{ code: 'ApiDeviceBeaconList', label: 'List' }, { code: 'ApiDeviceBeaconCreate', label: 'Create' }] },
+      { code: 'ViewDeviceGps', label: 'GPS' },
+    ],
+  },
+];
+
+describe('permission tree', () => {
+  const tree = toTreeData(catalogue);
+  const parents = parentIndex(tree);
+  it('feeds the conducting tree leaves only, so a held parent does not check all its children', () => {
+    expect(checkedLeaves(tree, ['MenuDevice', 'ViewDeviceBeacon', 'ApiDeviceBeaconList'])).toEqual(['ApiDeviceBeaconList']);
+  });
+  it('saves every ancestor of a checked code', () => {
+    expect(withAncestors(['ApiDeviceBeaconCreate'], parents).sort()).toEqual(['ApiDeviceBeaconCreate', 'MenuDevice', 'ViewDeviceBeacon']);
+    expect(withAncestors([], parents)).toEqual([]);
+  });
+  it('accepts the catalogue bare or wrapped', () => {
+    expect(catalogueNodes(catalogue)).toBe(catalogue);
+    expect(catalogueNodes({ tree: catalogue })).toBe(catalogue);
+    expect(catalogueNodes(null)).toEqual([]);
+  });
+});
+
+describe('status rules and calls', () => {
+  const res = {
+    ...thing,
+    calls: { export: false },
+    rules: { editForbidden: [{ field: 'status', values: [20], message: 'rules.closed' }], deleteForbidden: [{ field: 'status', values: ['10', 20], message: 'rules.inUse' }] },
+  };
+  it('refuses edit and delete in the listed statuses, numbers and strings alike', () => {
+    expect(editForbidden(res, { status: 20 })?.message).toBe('rules.closed');
+    expect(editForbidden(res, { status: 10 })).toBeUndefined();
+    expect(deleteForbidden(res, { status: 10 })?.message).toBe('rules.inUse');
+    expect(deleteForbidden(res, undefined)).toBeUndefined();
+  });
+  it('knows which generated calls a resource answers', () => {
+    expect(hasCall(res, 'export')).toBe(false);
+    expect(hasCall(res, 'delete')).toBe(true);
+  });
+});
