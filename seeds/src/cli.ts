@@ -1,0 +1,25 @@
+/**
+ * `npm run seed`: migrates the configured database and adds the demo data (idempotent).
+ * `--if-empty` (used by `npm start`): only when the database has no organisation yet;
+ * SEED_DEMO=false turns that automatic seeding off.
+ */
+import { createServer } from '@rti/server';
+import { DEMO_LOGINS, isServerEmpty, seedServer } from './index';
+
+const ifEmpty = process.argv.includes('--if-empty');
+const server = await createServer();
+try {
+  if (ifEmpty && process.env.SEED_DEMO === 'false') {
+    console.log('[seed] SEED_DEMO=false: not seeding');
+  } else if (ifEmpty && !(await isServerEmpty(server))) {
+    console.log('[seed] database already has data: not seeding');
+  } else {
+    const started = Date.now();
+    const result = await seedServer(server);
+    console.log(`[seed] demo data ready (${result.created} rows added in ${Date.now() - started} ms)`);
+    console.log('[seed] demo logins (entry codes: demo, acme — e.g. http://localhost:8080/demo/login):');
+    for (const l of DEMO_LOGINS) console.log(`[seed]   ${l.username.padEnd(14)} ${l.password.padEnd(15)} ${l.note}`);
+  }
+} finally {
+  await server.close();
+}
