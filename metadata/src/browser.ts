@@ -3,3 +3,4 @@ export * from './types';
 export * from './permissions';
 export * from './patterns';
 export * from './labels';
+export * from './menu';

@@ -2,4 +2,5 @@ export * from './types';
 export * from './permissions';
 export * from './patterns';
 export * from './labels';
+export * from './menu';
 export * from './load';

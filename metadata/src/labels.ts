@@ -34,3 +34,23 @@ export function metadataLabelKeys(meta: Metadata): Set<string> {
   }
   return keys;
 }
+
+/** Generic validation message keys (SPEC §5); server and console both format these. */
+export const VALIDATION_KEYS = [
+  'required', 'select', 'notAllowed', 'format', 'lengthMax', 'lengthMin', 'lengthBetween', 'valueMax', 'valueMin', 'valueBetween',
+  'color', 'earlier', 'later', 'different', 'smaller', 'password', 'mqttPassword', 'passwordMismatch', 'unique', 'enum', 'type', 'ref',
+  'imageLimit', 'fileLimit', 'importLimit',
+] as const;
+export type ValidationKey = (typeof VALIDATION_KEYS)[number];
+export const validationKey = (key: ValidationKey): string => `validation.${key}`;
+
+/** Nested i18next resources → flat dotted keys. */
+export function flattenLocale(tree: Record<string, unknown>, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(tree)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) Object.assign(out, flattenLocale(v as Record<string, unknown>, key));
+    else out[key] = String(v);
+  }
+  return out;
+}

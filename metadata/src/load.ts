@@ -8,6 +8,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { checkMetadata, type Fault } from './check';
+import { VALIDATION_KEYS, flattenLocale, metadataLabelKeys, validationKey } from './labels';
 import type { EnumsFile, MenuFile, Metadata, ResourceDef } from './types';
 
 /** The metadata package root (folder holding resources/, enums.json, menu.json). */
@@ -186,4 +187,43 @@ export function loadLocales(dir: string = metadataRoot): Record<Locale, Record<s
   }
   if (faults.length) throw new MetadataError(faults);
   return out;
+}
+
+/**
+ * Faults in the locale files against the metadata: every key the metadata refers to (and
+ * every validation template) must exist in every locale, and the three files must hold the
+ * same keys, so no screen ever shows a raw key in one language only.
+ */
+export function checkLocales(meta: Metadata, locales: Record<Locale, Record<string, unknown>>): MetadataFault[] {
+  const faults: MetadataFault[] = [];
+  const flat = Object.fromEntries(LOCALES.map((l) => [l, flattenLocale(locales[l])])) as Record<Locale, Record<string, string>>;
+  const needed = new Set([...metadataLabelKeys(meta), ...VALIDATION_KEYS.map(validationKey)]);
+  const pointer = (key: string) => '/' + key.split('.').join('/');
+  for (const locale of LOCALES) {
+    const file = `locales/${locale}.json`;
+    for (const key of needed) if (!(key in flat[locale])) faults.push({ file, pointer: pointer(key), problem: `missing label "${key}" used by the metadata` });
+    for (const other of LOCALES) {
+      if (other === locale) continue;
+      for (const key of Object.keys(flat[other]))
+        if (!(key in flat[locale]) && !needed.has(key)) faults.push({ file, pointer: pointer(key), problem: `missing "${key}" (present in locales/${other}.json)` });
+    }
+    for (const [key, value] of Object.entries(flat[locale])) if (!value.trim()) faults.push({ file, pointer: pointer(key), problem: 'empty label' });
+  }
+  // one line per missing key and file, even when several other locales hold it
+  const seen = new Set<string>();
+  return faults.filter((f) => {
+    const id = `${f.file}${f.pointer}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+/** Loads metadata and locales and checks them together; throws MetadataError on any fault. */
+export function loadAll(dir: string = metadataRoot): { meta: Metadata; locales: Record<Locale, Record<string, unknown>> } {
+  const meta = loadMetadata(dir);
+  const locales = loadLocales(dir);
+  const faults = checkLocales(meta, locales);
+  if (faults.length) throw new MetadataError(faults);
+  return { meta, locales };
 }
