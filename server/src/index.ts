@@ -19,7 +19,7 @@ import type { PluginDefinition, PluginServerContext } from './plugin-api';
 import { discoverPlugins, loadPlugins } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
 import { resourceCalls } from './resources/calls';
-import { HookRegistry, type HookAction } from './resources/hooks';
+import { HookRegistry } from './resources/hooks';
 import { repositoryFactory, type ScopedRepository } from './resources/repository';
 
 export { definePlugin } from './plugin-api';
@@ -63,8 +63,6 @@ export interface RtiServer {
   close(): Promise<void>;
 }
 
-const WRITE_ACTIONS: HookAction[] = ['create', 'update', 'delete'];
-
 export async function createServer(opts: CreateServerOptions = {}): Promise<RtiServer> {
   const base = loadConfig();
   const config: ServerConfig = {
@@ -96,10 +94,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
 
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
   for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);
-  // Role, user and organisation writes change policies: tell access inside the same write.
-  for (const action of WRITE_ACTIONS) {
-    hooks.after(action, '*', (e) => access.written(e.resource.name, [e.row, e.previous]));
-  }
+  // Role, user and organisation writes change policies: access hears of them inside the write.
+  access.installHooks(hooks);
   const guard = opts.guard ?? access.guard;
 
   const ready: Array<() => Promise<void> | void> = [];
