@@ -39,6 +39,7 @@ interface Segment {
 
 const HEADER = 4 + 1 + 4 + 8 + 2;
 const CHECKPOINT = 'checkpoint';
+const READ_CHUNK = 1024 * 1024;
 
 export class Journal {
   readonly dir: string;
@@ -50,6 +51,7 @@ export class Journal {
   private totalBytes = 0;
   private dirty = false;
   private syncTimer: NodeJS.Timeout | undefined;
+  private cursor: { file: string; seq: number; offset: number } | undefined;
   /** records removed unstored by dropOldest() */
   dropped = 0;
 
@@ -125,20 +127,45 @@ export class Journal {
     return lost;
   }
 
-  /** Reads up to max records starting at seq (for replay after a restart or a memory overflow). */
+  /**
+   * Reads up to max records starting at seq (replay after a restart or a memory overflow).
+   * A cursor remembers where the previous read stopped, so draining a backlog reads each
+   * segment once instead of rescanning it per batch.
+   */
   read(fromSeq: number, max: number): Array<JournalRecord & { seq: number }> {
     const out: Array<JournalRecord & { seq: number }> = [];
     for (const seg of this.segments) {
       if (seg.base + seg.count - 1 < fromSeq) continue;
-      const buf = fs.readFileSync(seg.file);
-      let off = 0;
       let seq = seg.base;
-      while (off + 4 <= buf.length && out.length < max && seq < seg.base + seg.count) {
-        const len = buf.readUInt32LE(off);
-        if (seq >= fromSeq) out.push({ seq, ...decodeRecord(buf, off, len) });
-        off += 4 + len;
-        seq++;
+      let off = 0;
+      if (this.cursor && this.cursor.file === seg.file && this.cursor.seq <= fromSeq && this.cursor.seq >= seg.base) ({ seq, offset: off } = this.cursor);
+      const fd = fs.openSync(seg.file, 'r');
+      try {
+        let chunk = Buffer.allocUnsafe(READ_CHUNK);
+        while (seq < seg.base + seg.count && out.length < max) {
+          let n = fs.readSync(fd, chunk, 0, chunk.length, off);
+          if (n < 4) break;
+          const need = 4 + chunk.readUInt32LE(0);
+          if (need > n) {
+            if (need > chunk.length) chunk = Buffer.allocUnsafe(need);
+            n = fs.readSync(fd, chunk, 0, need, off);
+            if (n < need) break;
+          }
+          let p = 0;
+          while (p + 4 <= n && seq < seg.base + seg.count && out.length < max) {
+            const len = chunk.readUInt32LE(p);
+            if (p + 4 + len > n) break;
+            // copy out of the reused chunk: the payload outlives this read
+            if (seq >= fromSeq) out.push({ seq, ...decodeRecord(Buffer.from(chunk.subarray(p, p + 4 + len)), 0, len) });
+            p += 4 + len;
+            seq++;
+          }
+          off += p;
+        }
+      } finally {
+        fs.closeSync(fd);
       }
+      this.cursor = { file: seg.file, seq, offset: off };
       if (out.length >= max) break;
     }
     return out;

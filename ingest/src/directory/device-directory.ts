@@ -1,0 +1,109 @@
+/**
+ * Who may talk to ingest and which devices exist. The hot path asks synchronous questions of
+ * an in-memory snapshot (a Set lookup per reading); implementations refresh the snapshot from
+ * the business database in the background. Only gateway authentication is asynchronous (the
+ * password hash is slow on purpose).
+ */
+
+export interface OrgIdentity {
+  id: number;
+  code: string;
+}
+
+export interface GatewayIdentity {
+  id: number;
+  orgId: number;
+  orgCode: string;
+  /** canonical mac (12 upper-case hex digits) */
+  mac: string;
+  sn: string;
+  /** slave gateways publish their own topics; master gateways relay for their organisation */
+  role: 'slave' | 'master';
+}
+
+export interface DeviceDirectory {
+  /** MQTT CONNECT: the gateway's own mqttUsername/mqttPassword; null = refuse */
+  authenticate(username: string, password: string): Promise<GatewayIdentity | null>;
+  org(code: string): OrgIdentity | undefined;
+  /** enabled gateway of the organisation */
+  gateway(orgId: number, mac: string): GatewayIdentity | undefined;
+  beaconKnown(orgId: number, mac: string): boolean;
+  gpsKnown(orgId: number, sn: string): boolean;
+}
+
+export interface DirectorySnapshot {
+  orgs: OrgIdentity[];
+  /** enabled gateways with their credentials (hash as stored) */
+  gateways: Array<GatewayIdentity & { mqttUsername: string | null; mqttPasswordHash: string | null }>;
+  beacons: Array<{ orgId: number; mac: string }>;
+  gps: Array<{ orgId: number; sn: string }>;
+}
+
+/**
+ * Directory over a loaded snapshot. `verify` checks a password against its stored hash
+ * (the server's verifyPassword in production).
+ */
+export class SnapshotDirectory implements DeviceDirectory {
+  private orgsByCode = new Map<string, OrgIdentity>();
+  private gatewaysByKey = new Map<string, GatewayIdentity>();
+  private credentials = new Map<string, { gateway: GatewayIdentity; hash: string }>();
+  // orgId → keys: no string building per reading on the hot path
+  private beacons = new Map<number, Set<string>>();
+  private gpsDevices = new Map<number, Set<string>>();
+
+  constructor(
+    private readonly verify: (password: string, hash: string) => Promise<boolean>,
+    snapshot?: DirectorySnapshot,
+  ) {
+    if (snapshot) this.load(snapshot);
+  }
+
+  /** Swaps in a new snapshot atomically (lookups never see a half-loaded one). */
+  load(s: DirectorySnapshot): void {
+    const orgs = new Map(s.orgs.map((o) => [o.code, o]));
+    const gateways = new Map<string, GatewayIdentity>();
+    const credentials = new Map<string, { gateway: GatewayIdentity; hash: string }>();
+    for (const g of s.gateways) {
+      const { mqttUsername, mqttPasswordHash, ...identity } = g;
+      gateways.set(`${g.orgId}/${g.mac}`, identity);
+      if (mqttUsername && mqttPasswordHash) credentials.set(mqttUsername, { gateway: identity, hash: mqttPasswordHash });
+    }
+    this.orgsByCode = orgs;
+    this.gatewaysByKey = gateways;
+    this.credentials = credentials;
+    this.beacons = byOrg(s.beacons.map((b) => [b.orgId, b.mac]));
+    this.gpsDevices = byOrg(s.gps.map((g) => [g.orgId, g.sn]));
+  }
+
+  async authenticate(username: string, password: string): Promise<GatewayIdentity | null> {
+    const c = this.credentials.get(username);
+    if (!c) return null;
+    return (await this.verify(password, c.hash)) ? c.gateway : null;
+  }
+
+  org(code: string): OrgIdentity | undefined {
+    return this.orgsByCode.get(code);
+  }
+
+  gateway(orgId: number, mac: string): GatewayIdentity | undefined {
+    return this.gatewaysByKey.get(`${orgId}/${mac}`);
+  }
+
+  beaconKnown(orgId: number, mac: string): boolean {
+    return this.beacons.get(orgId)?.has(mac) ?? false;
+  }
+
+  gpsKnown(orgId: number, sn: string): boolean {
+    return this.gpsDevices.get(orgId)?.has(sn) ?? false;
+  }
+}
+
+function byOrg(pairs: Array<[number, string]>): Map<number, Set<string>> {
+  const m = new Map<number, Set<string>>();
+  for (const [org, key] of pairs) {
+    let set = m.get(org);
+    if (!set) m.set(org, (set = new Set()));
+    set.add(key);
+  }
+  return m;
+}

@@ -1,0 +1,13 @@
+export * from './decoders';
+export * from './reasons';
+export * from './store/series';
+export * from './store/telemetry-store';
+export { SqliteTelemetryStore, type SqliteStoreOptions } from './store/sqlite-store';
+export { InfluxTelemetryStore, type InfluxStoreOptions } from './store/influx-store';
+export { Journal, type JournalOptions, type JournalRecord } from './journal/journal';
+export { IngestPipeline, type PipelineOptions, type PipelineStats, type RawFrame, type Logger } from './pipeline/pipeline';
+export { Intake, type IntakeOptions, type IntakeResult } from './intake';
+export * from './directory/device-directory';
+export { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker';
+export { startExternalIngest, type ExternalIngest } from './mqtt/external-client';
+export { startIngest, type IngestConfig, type IngestService } from './ingest-service';

@@ -1,0 +1,169 @@
+/**
+ * One entry for every transport (embedded broker, external broker, HTTP): topic → organisation
+ * and device checks → decoder → durable acceptance. Refusals are counted by reason and logged
+ * at most once per reason every 10 s, so a flood cannot flood the log too.
+ */
+import { decodeByKind, isReject, parseTopic, type DecodeContext, type DecodedFrame, type TopicKind } from './decoders';
+import type { DeviceDirectory, GatewayIdentity, OrgIdentity } from './directory/device-directory';
+import type { JournalRecord } from './journal/journal';
+import { silentLogger, type IngestPipeline, type Logger, type RawFrame } from './pipeline/pipeline';
+import { RejectCounters, type RejectReason } from './reasons';
+
+export const KIND_CODES: Record<TopicKind, number> = { scan: 1, heartbeat: 2, state: 3, report: 4 };
+const KINDS: TopicKind[] = ['scan', 'scan', 'heartbeat', 'state', 'report'];
+
+export interface IntakeOptions {
+  directory: DeviceDirectory;
+  pipeline: IngestPipeline;
+  /** payload limit in bytes (default 256 KiB) */
+  maxBytes?: number;
+  /** readings per frame (default 1000) */
+  maxReadings?: number;
+  /** keep readings of beacons/trackers that are not registered (default false: dropped, counted) */
+  acceptUnknownDevices?: boolean;
+  /** frames per second per sending device before 'rate-limited' (default 50, burst 2×) */
+  maxFramesPerSecond?: number;
+  log?: Logger;
+}
+
+export type IntakeResult =
+  | { status: 'accepted'; rows: number }
+  | { status: 'dropped'; reason: RejectReason }
+  | { status: 'forbidden'; reason: RejectReason }
+  | { status: 'full'; raw: RawFrame; frame: DecodedFrame };
+
+export class Intake {
+  readonly counters = new RejectCounters();
+  private readonly maxBytes: number;
+  private readonly maxReadings: number;
+  private readonly rate: number;
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  private readonly logged = new Map<string, { at: number; suppressed: number }>();
+  private readonly log: Logger;
+
+  constructor(private readonly opts: IntakeOptions) {
+    this.maxBytes = opts.maxBytes ?? 256 * 1024;
+    this.maxReadings = opts.maxReadings ?? 1000;
+    this.rate = opts.maxFramesPerSecond ?? 50;
+    this.log = opts.log ?? silentLogger;
+  }
+
+  get pipeline(): IngestPipeline {
+    return this.opts.pipeline;
+  }
+
+  /** An MQTT message. `publisher` is the authenticated gateway (embedded broker) or undefined (external broker: its ACLs decide). */
+  handleMqtt(topic: string, payload: Buffer, publisher?: GatewayIdentity): IntakeResult {
+    const t = parseTopic(topic);
+    if (!t) return this.drop('unknown-topic', topic);
+    const org = this.opts.directory.org(t.orgCode);
+    if (!org) return this.drop('unknown-org', topic);
+    if (publisher) {
+      const own = t.deviceType === 'gw' && t.device === publisher.mac;
+      if (publisher.orgId !== org.id || (publisher.role === 'slave' && !own)) {
+        this.counters.frame('forbidden');
+        this.note('forbidden', `${publisher.mac} → ${topic}`);
+        return { status: 'forbidden', reason: 'forbidden' };
+      }
+    }
+    if (t.deviceType === 'gw' && !this.opts.directory.gateway(org.id, t.device)) return this.drop('unknown-device', topic);
+    return this.process(t.kind, org, t.device, payload);
+  }
+
+  /** HTTP push of GPS reports for an organisation authenticated by its open-API token. */
+  handleGpsPush(org: OrgIdentity, payload: Buffer, sn = ''): IntakeResult {
+    return this.process('report', org, sn, payload);
+  }
+
+  /** HTTP push from a gateway without MQTT (same payloads as the MQTT topics). */
+  handleGatewayPush(org: OrgIdentity, gatewayMac: string, kind: 'scan' | 'heartbeat', payload: Buffer): IntakeResult {
+    if (!this.opts.directory.gateway(org.id, gatewayMac)) return this.drop('unknown-device', gatewayMac);
+    return this.process(kind, org, gatewayMac, payload);
+  }
+
+  /** Connection changes the embedded broker sees itself (SPEC §4 connection: 10 / 20). */
+  connection(gateway: GatewayIdentity, connected: boolean): IntakeResult {
+    const payload = Buffer.from(`{"connection":${connected ? 10 : 20},"time":${Date.now()}}`);
+    return this.process('state', { id: gateway.orgId, code: gateway.orgCode }, gateway.mac, payload, false);
+  }
+
+  /** Waits for journal room, then accepts a frame that was refused as 'full'. */
+  async acceptWhenWritable(r: Extract<IntakeResult, { status: 'full' }>): Promise<IntakeResult> {
+    for (;;) {
+      await this.pipeline.whenWritable();
+      if (this.pipeline.accept(r.raw, r.frame) === 'accepted') return { status: 'accepted', rows: r.frame.rows.length };
+    }
+  }
+
+  /** Decoder for journal replay (same checks as on arrival). */
+  redecode = (rec: JournalRecord): DecodedFrame | null => {
+    const kind = KINDS[rec.kind];
+    if (!kind) return null;
+    const r = decodeByKind(kind, rec.payload, this.context(kind, rec.org, rec.source, rec.receivedAt));
+    return isReject(r) ? null : r;
+  };
+
+  private process(kind: TopicKind, org: OrgIdentity, source: string, payload: Buffer, limited = true): IntakeResult {
+    const receivedAt = Date.now();
+    if (limited && !this.allow(org.id, source, receivedAt)) return this.drop('rate-limited', source);
+    const r = decodeByKind(kind, payload, this.context(kind, org.id, source, receivedAt));
+    if (isReject(r)) return this.drop(r.reject, `${source}${r.detail ? ` (${r.detail})` : ''}`);
+    if (r.dropped) {
+      for (const [reason, n] of Object.entries(r.dropped) as Array<[RejectReason, number]>) {
+        this.counters.reading(reason, n);
+        this.note(reason, `${n} reading(s) from ${source}`);
+      }
+    }
+    if (r.rows.length === 0) return { status: 'accepted', rows: 0 };
+    const raw: RawFrame = { kind: KIND_CODES[kind], org: org.id, source, receivedAt, payload };
+    if (this.pipeline.accept(raw, r) === 'full') {
+      this.note('buffer-full', source);
+      return { status: 'full', raw, frame: r };
+    }
+    return { status: 'accepted', rows: r.rows.length };
+  }
+
+  private context(kind: TopicKind, org: number, source: string, receivedAt: number): DecodeContext {
+    const dir = this.opts.directory;
+    let known: ((key: string) => boolean) | undefined;
+    if (!this.opts.acceptUnknownDevices) {
+      if (kind === 'scan') known = (mac) => dir.beaconKnown(org, mac);
+      else if (kind === 'report') known = (sn) => dir.gpsKnown(org, sn);
+    }
+    return { org, source, receivedAt, maxBytes: this.maxBytes, maxReadings: this.maxReadings, known };
+  }
+
+  /** Token bucket per sending device. */
+  private allow(org: number, source: string, now: number): boolean {
+    if (this.rate <= 0) return true;
+    const key = `${org}/${source}`;
+    let b = this.buckets.get(key);
+    if (!b) {
+      if (this.buckets.size > 100_000) this.buckets.clear();
+      this.buckets.set(key, (b = { tokens: this.rate * 2, at: now }));
+    }
+    b.tokens = Math.min(this.rate * 2, b.tokens + ((now - b.at) * this.rate) / 1000);
+    b.at = now;
+    if (b.tokens < 1) return false;
+    b.tokens -= 1;
+    return true;
+  }
+
+  private drop(reason: RejectReason, what: string): IntakeResult {
+    this.counters.frame(reason);
+    this.note(reason, what);
+    return { status: 'dropped', reason };
+  }
+
+  private note(reason: RejectReason, what: string): void {
+    const now = Date.now();
+    const l = this.logged.get(reason);
+    if (l && now - l.at < 10_000) {
+      l.suppressed++;
+      return;
+    }
+    const more = l?.suppressed ? ` (+${l.suppressed} more since last report)` : '';
+    this.logged.set(reason, { at: now, suppressed: 0 });
+    this.log.warn(`ingest: ${reason}: ${what}${more}`);
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * From "accepted" to "stored". accept() appends the raw frame to the journal (durable) and
+ * caches its decoded rows in memory; one writer drains them to the store in journal order,
+ * in batches of about batchRows rows or after lingerMs, retrying a failing store with
+ * exponential back-off. While the store is down the journal grows and the memory cache stops
+ * at maxQueuedRows; the writer then reads the backlog back from the journal. A full journal
+ * either refuses new frames (default: the sender is not acknowledged and retries) or drops
+ * its oldest segment, counted.
+ */
+import type { DecodedFrame } from '../decoders/types';
+import type { Journal, JournalRecord } from '../journal/journal';
+import type { SeriesBatch, TelemetryStore } from '../store/telemetry-store';
+import type { SeriesRow } from '../store/series';
+import { LatencyHistogram } from './latency';
+
+export interface RawFrame {
+  /** small integer naming the decoder (see intake's KIND_CODES) */
+  kind: number;
+  org: number;
+  source: string;
+  receivedAt: number;
+  payload: Buffer;
+}
+
+export interface Logger {
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string, err?: unknown): void;
+}
+
+export interface PipelineOptions {
+  store: TelemetryStore;
+  journal: Journal;
+  /** decodes a journal record again when the backlog is read back from disk */
+  redecode: (rec: JournalRecord) => DecodedFrame | null;
+  batchRows?: number;
+  lingerMs?: number;
+  maxQueuedRows?: number;
+  fullPolicy?: 'refuse' | 'drop-oldest';
+  retryInitialMs?: number;
+  retryMaxMs?: number;
+  /** called after each stored batch (derived state, live events) */
+  onStored?: (batches: readonly SeriesBatch[]) => void;
+  log?: Logger;
+}
+
+export interface PipelineStats {
+  acceptedFrames: number;
+  acceptedRows: number;
+  storedRows: number;
+  storedBatches: number;
+  /** rows accepted but not yet stored */
+  backlogRows: number;
+  journalBytes: number;
+  refusedFull: number;
+  droppedFull: number;
+  storeFailures: number;
+  storeUp: boolean;
+  latencyP50: number;
+  latencyP99: number;
+}
+
+interface Pending {
+  seq: number;
+  frame: DecodedFrame;
+  receivedAt: number;
+}
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
+
+export class IngestPipeline {
+  readonly latency = new LatencyHistogram();
+  private readonly store: TelemetryStore;
+  private readonly journal: Journal;
+  private readonly batchRows: number;
+  private readonly lingerMs: number;
+  private readonly maxQueuedRows: number;
+  private readonly log: Logger;
+  private queue: Pending[] = [];
+  private queueHead = 0;
+  private queuedRows = 0;
+  /** frames past the memory cache: the writer must read them from the journal */
+  private overflow = false;
+  private nextSeq = 1;
+  private writing = false;
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  private storeUp = true;
+  private backoffMs: number;
+  private waiters: Array<() => void> = [];
+  private idleWaiters: Array<() => void> = [];
+  private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
+  private readonly s = { acceptedFrames: 0, acceptedRows: 0, storedRows: 0, storedBatches: 0, refusedFull: 0, droppedFull: 0, storeFailures: 0 };
+
+  constructor(private readonly opts: PipelineOptions) {
+    this.store = opts.store;
+    this.journal = opts.journal;
+    this.batchRows = opts.batchRows ?? 5000;
+    this.lingerMs = opts.lingerMs ?? 50;
+    this.maxQueuedRows = opts.maxQueuedRows ?? 200_000;
+    this.backoffMs = opts.retryInitialMs ?? 250;
+    this.log = opts.log ?? silentLogger;
+  }
+
+  /** Resumes after a restart: everything journaled but not stored is replayed first. */
+  async start(): Promise<void> {
+    const applied = await this.store.appliedMark();
+    this.nextSeq = Math.max(this.journal.committedSeq, applied) + 1;
+    if (applied > this.journal.committedSeq) this.journal.commit(applied);
+    if (this.nextSeq <= this.journal.lastSeq) {
+      this.overflow = true;
+      this.log.info(`ingest: replaying ${this.journal.lastSeq - this.nextSeq + 1} journaled frames`);
+      this.kick(0);
+    }
+  }
+
+  /**
+   * Durably accepts a decoded frame. 'full' means the journal is at its bound under the refuse
+   * policy: do not acknowledge the sender; whenWritable() resolves when there is room again.
+   */
+  accept(raw: RawFrame, frame: DecodedFrame): 'accepted' | 'full' {
+    if (this.journal.full) {
+      if (this.opts.fullPolicy === 'drop-oldest') {
+        const lost = this.journal.dropOldest();
+        this.s.droppedFull += lost;
+        this.log.warn(`ingest: journal full, dropped ${lost} unstored frames (drop-oldest policy)`);
+        this.nextSeq = Math.max(this.nextSeq, this.journal.committedSeq + 1);
+        this.overflow = true;
+      }
+      if (this.journal.full) {
+        this.s.refusedFull++;
+        return 'full';
+      }
+    }
+    const seq = this.journal.append(raw);
+    const n = frame.rows.length;
+    this.s.acceptedFrames++;
+    this.s.acceptedRows += n;
+    if (!this.overflow && this.queuedRows + n <= this.maxQueuedRows) {
+      this.queue.push({ seq, frame, receivedAt: raw.receivedAt });
+      this.queuedRows += n;
+    } else this.overflow = true;
+    this.schedule();
+    return 'accepted';
+  }
+
+  whenWritable(): Promise<void> {
+    if (!this.journal.full) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Resolves when everything accepted so far is stored (tests, shutdown). */
+  drained(): Promise<void> {
+    if (this.nextSeq > this.journal.lastSeq && !this.writing) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  stats(): PipelineStats {
+    return {
+      ...this.s,
+      backlogRows: this.s.acceptedRows - this.s.storedRows,
+      journalBytes: this.journal.bytes,
+      storeUp: this.storeUp,
+      latencyP50: this.latency.percentile(0.5),
+      latencyP99: this.latency.percentile(0.99),
+    };
+  }
+
+  /** Stops writing after the current batch (flushing what is cached when the store is up). */
+  async stop(flushTimeoutMs = 5000): Promise<void> {
+    if (this.storeUp) await Promise.race([this.drained(), new Promise((r) => setTimeout(r, flushTimeoutMs).unref())]);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.sleeping?.wake();
+    while (this.writing) await new Promise((r) => setTimeout(r, 10));
+    this.journal.close();
+  }
+
+  private schedule(): void {
+    if (this.writing || this.stopped) return;
+    if (this.queuedRows >= this.batchRows || this.overflow) this.kick(0);
+    else if (!this.timer) this.kick(this.lingerMs);
+  }
+
+  private kick(ms: number): void {
+    if (this.timer) {
+      if (ms > 0) return;
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, ms);
+  }
+
+  private takeBatch(): { pending: Pending[]; last: number } | null {
+    const pending: Pending[] = [];
+    let rows = 0;
+    // memory first, as long as it continues the journal order
+    while (this.queueHead < this.queue.length && rows < this.batchRows) {
+      const p = this.queue[this.queueHead];
+      if (p.seq < this.nextSeq) {
+        this.queueHead++;
+        this.queuedRows -= p.frame.rows.length;
+        continue;
+      }
+      if (p.seq !== this.nextSeq + pending.length) break;
+      pending.push(p);
+      rows += p.frame.rows.length;
+      this.queueHead++;
+      this.queuedRows -= p.frame.rows.length;
+    }
+    if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.queueHead);
+      this.queueHead = 0;
+    }
+    if (pending.length === 0 && this.overflow) {
+      const from = this.nextSeq;
+      const recs = this.journal.read(from, Math.max(16, Math.ceil(this.batchRows / 50)));
+      if (recs.length === 0) {
+        if (this.queueHead >= this.queue.length) this.overflow = false;
+        return null;
+      }
+      for (const rec of recs) {
+        const frame = this.opts.redecode(rec) ?? { series: '', org: rec.org, source: rec.source, rows: [] };
+        pending.push({ seq: rec.seq, frame, receivedAt: rec.receivedAt });
+      }
+    }
+    if (pending.length === 0) return null;
+    return { pending, last: pending[pending.length - 1].seq };
+  }
+
+  private async flush(): Promise<void> {
+    if (this.writing || this.stopped) return;
+    this.writing = true;
+    try {
+      for (;;) {
+        const batch = this.takeBatch();
+        if (!batch) break;
+        const batches = group(batch.pending);
+        if (!(await this.writeWithRetry(batches, batch.last))) return;
+        const now = Date.now();
+        let rows = 0;
+        for (const p of batch.pending) {
+          this.latency.add(now - p.receivedAt, p.frame.rows.length);
+          rows += p.frame.rows.length;
+        }
+        this.journal.commit(batch.last);
+        this.nextSeq = batch.last + 1;
+        this.s.storedRows += rows;
+        this.s.storedBatches++;
+        this.opts.onStored?.(batches);
+        if (!this.journal.full) for (const w of this.waiters.splice(0)) w();
+        if (this.queuedRows < this.batchRows && !this.overflow) break;
+      }
+    } finally {
+      this.writing = false;
+    }
+    if (this.nextSeq > this.journal.lastSeq) for (const w of this.idleWaiters.splice(0)) w();
+    else this.schedule();
+  }
+
+  /** false when stopped before the batch could be written (it stays in the journal). */
+  private async writeWithRetry(batches: SeriesBatch[], mark: number): Promise<boolean> {
+    const max = this.opts.retryMaxMs ?? 30_000;
+    for (;;) {
+      try {
+        await this.store.write(batches, mark);
+        if (!this.storeUp) this.log.info(`ingest: ${this.store.engine} store is back`);
+        this.storeUp = true;
+        this.backoffMs = this.opts.retryInitialMs ?? 250;
+        return !this.stopped;
+      } catch (err) {
+        this.s.storeFailures++;
+        if (this.storeUp) this.log.error(`ingest: ${this.store.engine} store write failed; buffering in the journal and retrying`, err);
+        this.storeUp = false;
+        if (this.stopped) return false;
+        // full jitter keeps several workers from retrying in lockstep
+        const wait = Math.round(this.backoffMs / 2 + Math.random() * (this.backoffMs / 2));
+        this.backoffMs = Math.min(this.backoffMs * 2, max);
+        await new Promise<void>((resolve) => {
+          this.sleeping = { timer: setTimeout(resolve, wait), wake: resolve };
+        });
+        this.sleeping = undefined;
+        if (this.stopped) return false;
+      }
+    }
+  }
+}
+
+function group(pending: Pending[]): SeriesBatch[] {
+  const bySeries = new Map<string, SeriesRow[]>();
+  for (const p of pending) {
+    if (!p.frame.series || p.frame.rows.length === 0) continue;
+    let rows = bySeries.get(p.frame.series);
+    if (!rows) bySeries.set(p.frame.series, (rows = []));
+    for (let i = 0; i < p.frame.rows.length; i++) rows.push(p.frame.rows[i]);
+  }
+  return [...bySeries].map(([series, rows]) => ({ series, rows }));
+}
