@@ -1,22 +1,31 @@
 /**
- * The effective menu: menu.json plus every resource it does not list, appended to its
- * module's group. Adding a resource therefore needs only its JSON file and labels.
+ * The effective menu: menu.json where a page item standing on a resource's route becomes
+ * that resource's item, plus every resource still not listed, appended to its module's
+ * group. Adding a resource therefore needs only its JSON file and labels.
  * Server (permission catalogue) and console (side menu, routes) both use this.
  */
 import { resourceLabelKey } from './labels';
 import type { MenuFile, MenuItem, Metadata } from './types';
 
 export function effectiveMenu(meta: Metadata): MenuFile {
+  const byRoute = new Map(Object.values(meta.resources).map((r) => [r.route, r.name]));
   const listed = new Set<string>();
-  const walk = (items: MenuItem[]) => {
-    for (const it of items) {
-      if (it.resource) listed.add(it.resource);
-      if (it.children) walk(it.children);
-    }
-  };
-  for (const g of meta.menu.groups) walk(g.items);
+  // A page item standing where a resource now lives becomes that resource's item; its
+  // hidden create/edit/detail sub-pages are implied by the resource.
+  const adopt = (items: MenuItem[]): MenuItem[] =>
+    items.map((it) => {
+      const name = it.resource ?? (it.page ? byRoute.get(it.path) : undefined);
+      if (name) listed.add(name);
+      if (name && !it.resource) {
+        const { page: _page, children, ...rest } = it;
+        const kept = (children ?? []).filter((c) => !c.hidden);
+        return { ...rest, resource: name, ...(kept.length ? { children: adopt(kept) } : {}) };
+      }
+      return it.children ? { ...it, children: adopt(it.children) } : it;
+    });
+  const groups = meta.menu.groups.map((g) => ({ ...g, items: adopt(g.items) }));
   return {
-    groups: meta.menu.groups.map((g) => {
+    groups: groups.map((g) => {
       const extra = Object.values(meta.resources)
         .filter((r) => r.module === g.key && !listed.has(r.name))
         .map((r): MenuItem => ({ path: r.route, label: resourceLabelKey(r), resource: r.name, ...(r.icon ? { icon: r.icon } : {}) }));

@@ -15,6 +15,18 @@ describe('effective menu', () => {
     expect(item).toMatchObject({ group: 'basic-info', path: shipper.route, label: 'resources.shipper' });
     expect(menuItems(effectiveMenu(meta)).filter((i) => i.resource === 'shipper')).toHaveLength(1);
   });
+
+  it('turns the page item standing on a new resource route into that resource item', () => {
+    const meta = loadMetadata();
+    const route = '/inventory-manage/inventory/adjustment';
+    const withRes = {
+      ...meta,
+      resources: { ...meta.resources, 'inventory-adjustment': { ...meta.resources.shipper, name: 'inventory-adjustment', module: 'inventory', route } },
+    };
+    const items = menuItems(effectiveMenu(withRes)).filter((i) => i.path.startsWith(route));
+    expect(items).toEqual([expect.objectContaining({ path: route, resource: 'inventory-adjustment', label: 'menu.inventoryAdjustment', group: 'inventory' })]);
+    expect(items[0].page).toBeUndefined();
+  });
 });
 
 describe('named patterns (SPEC §5)', () => {
