@@ -1,0 +1,125 @@
+import { useEffect, useMemo } from 'react';
+import { BrowserRouter, useNavigate } from 'react-router';
+import { Refine, type ResourceProps } from '@refinedev/core';
+import routerProvider from '@refinedev/react-router';
+import { ConfigProvider, notification } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { authProvider } from './providers/auth-provider';
+import { createDataProvider } from './providers/data-provider';
+import { createAccessControlProvider } from './providers/access-control-provider';
+import { i18nProvider } from './providers/i18n-provider';
+import { createNotificationProvider } from './providers/notification-provider';
+import { appState, resetAppState } from './providers/app-state';
+import { setInvalidSessionHandler } from './providers/http-client';
+import { useAppState } from './providers/use-app-state';
+import { ShellProvider, useShellValue, type Shell } from './providers/shell-context';
+import { MetadataProvider } from './providers/metadata-context';
+import { themeColors } from './providers/org-theme';
+import { antdLocale } from './i18n/antd-locale';
+import { isLoginPath, loginPath, session } from './lib/session';
+import { resourceLabel, type PageRoute } from './lib/routes';
+import { AppRoutes } from './routes/app-routes';
+import type { AppState } from './providers/app-state';
+
+const dataProvider = createDataProvider((name) => appState.get().metadata?.resources[name]);
+
+function refineResources(routes: PageRoute[], t: (k: string) => string): ResourceProps[] {
+  const byName = new Map<string, ResourceProps>();
+  for (const r of routes) {
+    if (r.kind === 'resource' && r.resource) {
+      const def = r.resource;
+      const res = byName.get(def.name) ?? { name: def.name, meta: { label: t(resourceLabel(def)), canDelete: true } };
+      if (r.screen === 'list') res.list = r.path;
+      if (r.screen === 'create') res.create = r.path;
+      if (r.screen === 'edit') res.edit = r.path;
+      if (r.screen === 'show') res.show = r.path;
+      byName.set(def.name, res);
+    } else if (r.kind === 'page' && !r.path.includes(':')) {
+      byName.set(r.key, { name: r.key, list: r.path, meta: { label: t(r.title), hide: true } });
+    }
+  }
+  return [...byName.values()];
+}
+
+/** Sends the user to login (keeping where they were) when the server says the session is gone. */
+function InvalidSessionRedirect() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setInvalidSessionHandler(() => {
+      if (isLoginPath(location.pathname)) return;
+      const entry = appState.get().user?.loginEntryCode ?? session.entryCode();
+      session.clear();
+      resetAppState();
+      navigate(loginPath(entry, location.pathname + location.search), { replace: true });
+    });
+  }, [navigate]);
+  return null;
+}
+
+function RefineRoot({ shell }: { shell?: Shell }) {
+  const { t } = useTranslation();
+  // Notifications only at the root: antd's App (modal, message) comes with the layout chunk.
+  const [api, holder] = notification.useNotification();
+  const notificationProvider = useMemo(() => createNotificationProvider(api), [api]);
+  const routes = shell?.routes;
+  const accessControlProvider = useMemo(() => createAccessControlProvider(() => routes ?? []), [routes]);
+  const resources = useMemo(() => (routes ? refineResources(routes, t) : []), [routes, t]);
+  const content = (
+    <Refine
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      accessControlProvider={accessControlProvider}
+      i18nProvider={i18nProvider}
+      notificationProvider={notificationProvider}
+      routerProvider={routerProvider}
+      resources={resources}
+      options={{ disableTelemetry: true, warnWhenUnsavedChanges: true, syncWithLocation: true, projectId: undefined }}
+    >
+      {holder}
+      <InvalidSessionRedirect />
+      <AppRoutes shell={shell} />
+    </Refine>
+  );
+  if (!shell) return content;
+  return (
+    <ShellProvider value={shell}>
+      <MetadataProvider value={shell.meta}>{content}</MetadataProvider>
+    </ShellProvider>
+  );
+}
+
+function ReadyShell({ state }: { state: Required<Pick<AppState, 'metadata' | 'user'>> & AppState }) {
+  const shell = useShellValue({
+    metadata: state.metadata,
+    plugins: state.plugins,
+    access: state.access,
+    permissions: state.permissions,
+    user: state.user,
+    theme: state.theme,
+  });
+  return <RefineRoot shell={shell} />;
+}
+
+export function App() {
+  const state = useAppState();
+  const { i18n } = useTranslation();
+  const colors = themeColors(state.theme);
+  const ready = state.status === 'ready' && state.metadata && state.user;
+  return (
+    <ConfigProvider
+      locale={antdLocale(i18n.language)}
+      componentSize="middle"
+      theme={{
+        token: { colorPrimary: colors.primary, colorInfo: colors.primary },
+        components: {
+          Layout: { siderBg: colors.menu, triggerBg: colors.menu },
+          Menu: { darkItemBg: colors.menu, darkSubMenuItemBg: colors.menu, darkPopupBg: colors.menu },
+        },
+      }}
+    >
+      <BrowserRouter>
+        {ready ? <ReadyShell state={state as never} /> : <RefineRoot />}
+      </BrowserRouter>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,66 @@
+import { Suspense, lazy, useMemo } from 'react';
+import { Button, Layout, Space } from 'antd';
+import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useShell } from '../../providers/shell-context';
+import { AppBreadcrumb } from './app-breadcrumb';
+import { HeaderSearch } from './header-search';
+import { PaletteButton } from './palette-button';
+import { LogButton } from './log-button';
+import { FullscreenButton } from './fullscreen-button';
+import { NotificationsBell } from './notifications-bell';
+import { OrgSwitcher } from './org-switcher';
+import { LanguageMenu } from './language-menu';
+import { UserMenu } from './user-menu';
+import { ReloadButton } from './reload-button';
+
+interface Props {
+  collapsed?: boolean;
+  onToggle?: () => void;
+}
+
+/** Light fixed header: trigger, breadcrumb, then the widgets of SPEC §1. */
+export function AppHeader({ collapsed, onToggle }: Props) {
+  const { t } = useTranslation();
+  const { plugins, access } = useShell();
+  const widgets = useMemo(
+    () =>
+      plugins
+        .flatMap((p) => p.headerWidgets ?? [])
+        .filter((w) => !w.viewCode || access.has(w.viewCode))
+        .sort((a, b) => (a.order ?? 50) - (b.order ?? 50))
+        .map((w) => ({ id: w.id, Component: lazy(w.component) })),
+    [plugins, access],
+  );
+  return (
+    <Layout.Header className="app-header">
+      {onToggle && (
+        <Button
+          type="text"
+          className="sider-trigger"
+          data-testid="sider-trigger"
+          aria-label={t(collapsed ? 'header.expandMenu' : 'header.collapseMenu')}
+          icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+          onClick={onToggle}
+        />
+      )}
+      <AppBreadcrumb />
+      <Space className="header-widgets" size={4}>
+        <HeaderSearch />
+        <PaletteButton />
+        <LogButton />
+        <FullscreenButton />
+        <NotificationsBell />
+        {widgets.map(({ id, Component }) => (
+          <Suspense key={id} fallback={null}>
+            <Component />
+          </Suspense>
+        ))}
+        <OrgSwitcher />
+        <LanguageMenu />
+        <UserMenu />
+        <ReloadButton />
+      </Space>
+    </Layout.Header>
+  );
+}

@@ -1,0 +1,20 @@
+import { useSyncExternalStore } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Badge, Button, Tooltip } from 'antd';
+import { BugOutlined } from '@ant-design/icons';
+import { LOG_BADGE_OVERFLOW } from '../../constants';
+import { errorLog } from '../../lib/error-log';
+
+export function LogButton() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const entries = useSyncExternalStore(errorLog.subscribe, errorLog.entries);
+  return (
+    <Tooltip title={t('header.log')}>
+      <Badge count={entries.length} overflowCount={LOG_BADGE_OVERFLOW} size="small" data-testid="log-badge" data-count={entries.length}>
+        <Button type="text" icon={<BugOutlined />} onClick={() => navigate('/log')} aria-label={t('header.log')} data-testid="log-button" />
+      </Badge>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,74 @@
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import { App as AntdApp, Layout } from 'antd';
+import { KBarProvider } from '@refinedev/kbar';
+import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH, TABLET_MAX_WIDTH } from '../../constants';
+import { matchRoute } from '../../lib/routes';
+import { useShell } from '../../providers/shell-context';
+import { imageUrl, themeColors } from '../../providers/org-theme';
+import { AppHeader } from '../header/app-header';
+import { TabsBar } from '../tabs/tabs-bar';
+import { TabsProvider } from '../tabs/tabs-context';
+import { KeepAliveOutlet } from '../tabs/keep-alive-outlet';
+import { CommandPalette } from '../palette/command-palette';
+import { SideMenu } from './side-menu';
+
+const isTablet = (): boolean => window.innerWidth <= TABLET_MAX_WIDTH;
+
+/** Dark fixed sider (200 px / 40 px), light fixed header, tabs, keep-alive content. */
+export default function MainLayout() {
+  const { routes, theme, user } = useShell();
+  const { pathname } = useLocation();
+  const [collapsed, setCollapsed] = useState(isTablet);
+  useEffect(() => {
+    const onResize = () => {
+      if (isTablet()) setCollapsed(true);
+    };
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+
+  const hideSider = Boolean(matchRoute(pathname, routes)?.route.hideSider);
+  const siderWidth = hideSider ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
+  const colors = themeColors(theme);
+  const logo = imageUrl(collapsed ? theme?.smallLogo : theme?.largeLogo);
+  const orgName = user.orgName || user.loginOrgName;
+
+  return (
+    <AntdApp component={false}>
+    <TabsProvider>
+      {/* The palette lives with the layout so its code loads after login. */}
+      <KBarProvider options={{ disableScrollbarManagement: true }}>
+      <Layout className="shell" style={{ '--menu-color': colors.menu } as React.CSSProperties}>
+        {!hideSider && (
+          <Layout.Sider
+            className="app-sider"
+            theme="dark"
+            width={SIDER_WIDTH}
+            collapsedWidth={SIDER_COLLAPSED_WIDTH}
+            collapsed={collapsed}
+            trigger={null}
+            data-testid="sider"
+          >
+            <div className="sider-logo" title={orgName}>
+              {logo ? <img src={logo} alt={orgName} /> : <span className="sider-logo-text">{collapsed ? 'R' : orgName || 'RTI'}</span>}
+            </div>
+            <SideMenu collapsed={collapsed} />
+          </Layout.Sider>
+        )}
+        <Layout className="shell-main" style={{ marginLeft: siderWidth }}>
+          <div className="shell-top" style={{ left: siderWidth }}>
+            <AppHeader collapsed={collapsed} onToggle={hideSider ? undefined : () => setCollapsed((c) => !c)} />
+            <TabsBar />
+          </div>
+          <Layout.Content className="shell-content">
+            <KeepAliveOutlet />
+          </Layout.Content>
+        </Layout>
+        <CommandPalette />
+      </Layout>
+      </KBarProvider>
+    </TabsProvider>
+    </AntdApp>
+  );
+}

@@ -1,0 +1,37 @@
+import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { HOME_PATH } from '../../constants';
+import { canOpen, matchRoute } from '../../lib/routes';
+import { useShell } from '../../providers/shell-context';
+import { createTabStore, type TabStore } from './tab-store';
+import type { Tab, TabsState } from './tab-rules';
+
+const TabsContext = createContext<TabStore | undefined>(undefined);
+
+export const INDEX_TAB: Tab = { key: HOME_PATH, path: HOME_PATH, title: 'pages.home' };
+
+/** One tab store per signed-in user and organisation session. */
+export function TabsProvider({ children }: { children: ReactNode }) {
+  const { user, routes, access } = useShell();
+  const store = useMemo(
+    () =>
+      createTabStore(String(user.userId), INDEX_TAB, (t) => {
+        const pathname = t.key;
+        const m = matchRoute(pathname, routes);
+        if (!m || !canOpen(m.route, access)) return undefined;
+        return { key: pathname, path: t.path, title: m.route.title, cached: m.route.cached };
+      }),
+    [user.userId, routes, access],
+  );
+  return <TabsContext.Provider value={store}>{children}</TabsContext.Provider>;
+}
+
+export function useTabStore(): TabStore {
+  const s = useContext(TabsContext);
+  if (!s) throw new Error('useTabStore() outside TabsProvider');
+  return s;
+}
+
+export function useTabsState(): TabsState {
+  const store = useTabStore();
+  return useSyncExternalStore(store.subscribe, store.get);
+}

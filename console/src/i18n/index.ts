@@ -1,0 +1,85 @@
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '../constants';
+import { session } from '../lib/session';
+import { mergeDicts, type Dict } from './merge';
+import consoleEnUS from '../locales/en-US.json';
+
+/*
+ * Translations = metadata/locales/<lng>.json (resources, fields, enums, menu, units, rules,
+ * validation) + the console's UI strings + plugin console strings. en-US ships with the
+ * shell; zh-CN and ja-JP load on demand. No browser-language detection (SPEC §1).
+ */
+type Loader = () => Promise<unknown>;
+const metaEager = import.meta.glob('../../../metadata/locales/en-US.json', { eager: true, import: 'default' });
+const pluginEager = import.meta.glob('../../../plugins/*/console/locales/en-US.json', { eager: true, import: 'default' });
+const metaLazy = import.meta.glob('../../../metadata/locales/*.json', { import: 'default' }) as Record<string, Loader>;
+const consoleLazy = import.meta.glob('../locales/*.json', { import: 'default' }) as Record<string, Loader>;
+const pluginLazy = import.meta.glob('../../../plugins/*/console/locales/*.json', { import: 'default' }) as Record<string, Loader>;
+
+const byLocale = (loaders: Record<string, Loader>, lng: string): Loader[] =>
+  Object.entries(loaders)
+    .filter(([path]) => path.endsWith(`/${lng}.json`))
+    .map(([, load]) => load);
+
+async function loadBundle(lng: Locale): Promise<Dict> {
+  if (lng === 'en-US') {
+    return mergeDicts(...(Object.values(metaEager) as Dict[]), consoleEnUS as Dict, ...(Object.values(pluginEager) as Dict[]));
+  }
+  const parts = await Promise.all(
+    [...byLocale(metaLazy, lng), ...byLocale(consoleLazy, lng), ...byLocale(pluginLazy, lng)].map((l) => l() as Promise<Dict>),
+  );
+  return mergeDicts(...parts);
+}
+
+const LOCALE_KEY = 'admin-locale';
+
+export function isLocale(v: unknown): v is Locale {
+  return typeof v === 'string' && (LOCALES as readonly string[]).includes(v);
+}
+
+/** The user's stored choice, else the last choice on this browser, else en-US. */
+export function storedLocale(): Locale {
+  const uid = session.userId();
+  const own = uid ? localStorage.getItem(`${LOCALE_KEY}:${uid}`) : null;
+  const last = localStorage.getItem(LOCALE_KEY);
+  if (isLocale(own)) return own;
+  if (isLocale(last)) return last;
+  return DEFAULT_LOCALE;
+}
+
+export function storeLocale(lng: Locale): void {
+  localStorage.setItem(LOCALE_KEY, lng);
+  const uid = session.userId();
+  if (uid) localStorage.setItem(`${LOCALE_KEY}:${uid}`, lng);
+}
+
+export async function ensureLocale(lng: Locale): Promise<void> {
+  if (!i18n.hasResourceBundle(lng, 'translation')) {
+    i18n.addResourceBundle(lng, 'translation', await loadBundle(lng), true, true);
+  }
+}
+
+export async function initI18n(): Promise<typeof i18n> {
+  const lng = storedLocale();
+  await i18n.use(initReactI18next).init({
+    lng: DEFAULT_LOCALE,
+    fallbackLng: DEFAULT_LOCALE,
+    supportedLngs: [...LOCALES],
+    resources: { [DEFAULT_LOCALE]: { translation: await loadBundle(DEFAULT_LOCALE) } },
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  });
+  if (lng !== DEFAULT_LOCALE) {
+    await ensureLocale(lng);
+    await i18n.changeLanguage(lng);
+  }
+  document.documentElement.lang = lng;
+  return i18n;
+}
+
+export function currentLocale(): Locale {
+  return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
+}
+
+export { i18n };

@@ -1,0 +1,67 @@
+/**
+ * In-app log of every API and front-end error (SPEC §8), shown at /log with a count badge.
+ * Kept in memory for the browser tab; a tiny observable so React reads it with
+ * useSyncExternalStore.
+ */
+export type LogKind = 'api' | 'js';
+
+export interface LogEntry {
+  id: number;
+  time: number;
+  kind: LogKind;
+  message: string;
+  detail?: string;
+  user?: string;
+  page: string;
+}
+
+const MAX_ENTRIES = 500;
+let entries: LogEntry[] = [];
+let nextId = 1;
+let userLabel: string | undefined;
+const listeners = new Set<() => void>();
+
+function emit(): void {
+  for (const l of listeners) l();
+}
+
+export const errorLog = {
+  setUser(label: string | undefined): void {
+    userLabel = label;
+  },
+  push(kind: LogKind, message: string, detail?: string): void {
+    const entry: LogEntry = {
+      id: nextId++,
+      time: Date.now(),
+      kind,
+      message,
+      detail,
+      user: userLabel,
+      page: typeof location === 'undefined' ? '' : location.pathname + location.search,
+    };
+    entries = [entry, ...entries].slice(0, MAX_ENTRIES);
+    emit();
+  },
+  clear(): void {
+    entries = [];
+    emit();
+  },
+  entries: (): LogEntry[] => entries,
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+/** Unhandled front-end errors land in the same log. */
+export function captureGlobalErrors(): void {
+  window.addEventListener('error', (e) => {
+    errorLog.push('js', e.message || String(e.error), e.error instanceof Error ? e.error.stack : undefined);
+  });
+  window.addEventListener('unhandledrejection', (e) => {
+    const r = e.reason as unknown;
+    // API failures are logged where they happen; log only genuine script errors here.
+    if (r && typeof r === 'object' && 'apiLogged' in r) return;
+    errorLog.push('js', r instanceof Error ? r.message : String(r), r instanceof Error ? r.stack : undefined);
+  });
+}

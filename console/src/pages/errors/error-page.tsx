@@ -1,0 +1,24 @@
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Button, Result } from 'antd';
+import { HOME_PATH } from '../../constants';
+
+/** 403/404/500 with the SPEC texts and a button back home. */
+export function ErrorPage({ status }: { status: '403' | '404' | '500' }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const text = { '403': 'pages.forbiddenText', '404': 'pages.notFoundText', '500': 'pages.serverErrorText' }[status];
+  return (
+    <Result
+      status={status}
+      title={status}
+      subTitle={t(text)}
+      data-testid={`page-${status}`}
+      extra={
+        <Button type="primary" data-testid="back-home" onClick={() => navigate(HOME_PATH)}>
+          {t('pages.backHome')}
+        </Button>
+      }
+    />
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Typed API for console plugins. A plugin's `plugins/<name>/console/index.ts(x)` default-exports
+ * `defineConsolePlugin({...})`; the host (src/plugins/host.ts) loads every one lazily and turns
+ * its pages into routes, menu entries, palette actions, screen overrides and header widgets.
+ * Page components are dynamic imports so each page is its own chunk.
+ */
+import type { ComponentType } from 'react';
+import type { MenuItem, ResourceDef } from '@rti/metadata/browser';
+
+export type LazyComponent<P = object> = () => Promise<{ default: ComponentType<P> }>;
+
+export interface ConsolePage {
+  /** unique id; menu.json items refer to it with `page` */
+  id: string;
+  /** absolute console path (SPEC §2), may hold route params like `/truck/detail/:id` */
+  path: string;
+  /** i18n key of the page title (tabs, breadcrumb, document title) */
+  title: string;
+  component: LazyComponent;
+  /** access value needed to open the page; default View + camel-cased route name */
+  viewCode?: string;
+  /** rendered outside the main layout (big screens, screenshots) */
+  standalone?: boolean;
+  /** kept mounted while its tab is open */
+  cached?: boolean;
+  /** hides the side menu while open */
+  hideSider?: boolean;
+}
+
+export interface PaletteContext {
+  navigate: (path: string) => void;
+}
+
+export interface PaletteAction {
+  id: string;
+  /** i18n key */
+  name: string;
+  /** i18n key of the palette section */
+  section?: string;
+  keywords?: string;
+  /** shown only to users holding this access value */
+  viewCode?: string;
+  perform: (ctx: PaletteContext) => void;
+}
+
+export type ScreenKind = 'list' | 'create' | 'edit' | 'show';
+export type ResourceScreen = LazyComponent<{ resource: ResourceDef }>;
+
+export interface HeaderWidget {
+  id: string;
+  component: LazyComponent;
+  /** hidden when the user lacks this access value */
+  viewCode?: string;
+  /** lower first; built-in widgets use 10..90 */
+  order?: number;
+}
+
+export interface NotificationItem {
+  key: string;
+  title: string;
+  description?: string;
+  time?: string | number;
+  /** opened when the item is clicked */
+  path?: string;
+}
+
+/** One category in the header bell (e.g. one alert kind). */
+export interface NotificationSource {
+  id: string;
+  /** i18n key of the category tab */
+  title: string;
+  viewCode?: string;
+  load: () => Promise<NotificationItem[]>;
+}
+
+/** A menu entry added by a plugin to an existing menu.json group (by key). */
+export type PluginMenuItem = MenuItem & { group: string };
+
+export interface ConsolePlugin {
+  id: string;
+  pages?: ConsolePage[];
+  menu?: PluginMenuItem[];
+  paletteActions?: PaletteAction[];
+  /** replace generated screens of one resource: `{ carrier: { show: () => import('./carrier-show') } }` */
+  overrides?: Record<string, Partial<Record<ScreenKind, ResourceScreen>>>;
+  headerWidgets?: HeaderWidget[];
+  notifications?: NotificationSource[];
+}
+
+export function defineConsolePlugin(plugin: ConsolePlugin): ConsolePlugin {
+  return plugin;
+}
+
+export { menuBadges } from './lib/menu-badges';
+export { request } from './providers/http-client';

@@ -1,0 +1,88 @@
+import type { Metadata } from '@rti/metadata/browser';
+import { createStore } from '../lib/store';
+import { errorLog } from '../lib/error-log';
+import { session, type UserInfo } from '../lib/session';
+import { request } from './http-client';
+import type { OrgBasic, OrgTheme } from './org-theme';
+import type { ConsolePlugin } from '../plugin-api';
+import { loadPlugins } from '../plugins/host';
+
+/**
+ * Everything the signed-in shell needs, loaded once after login and again after an
+ * organisation switch: identity, access lists, metadata and the organisation's theme.
+ */
+export interface AppState {
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  user?: UserInfo;
+  access: Set<string>;
+  /** console paths the side menu is narrowed to (empty = no narrowing) */
+  permissions: string[];
+  metadata?: Metadata;
+  theme?: OrgTheme | null;
+  plugins: ConsolePlugin[];
+  error?: string;
+}
+
+const empty: AppState = { status: 'idle', access: new Set(), permissions: [], plugins: [] };
+export const appState = createStore<AppState>(empty);
+
+let inflight: Promise<AppState> | undefined;
+
+/** Theme of the current organisation (sys-org users may be in an org other than their login org). */
+export async function loadOrgTheme(user: UserInfo | undefined): Promise<OrgTheme | null> {
+  const orgId = session.orgId() ?? String(user?.loginOrgId ?? '');
+  const org = user?.organizations?.find((o) => String(o.orgId) === orgId);
+  const entryCode = org?.entryCode ?? user?.loginEntryCode;
+  if (!entryCode) return null;
+  try {
+    return (await request<OrgBasic>('/organization/basic', { entryCode })).theme ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export async function loadPermissions(): Promise<{ access: string[]; permissions: string[] }> {
+  const p = await request<{ access?: string[]; permissions?: string[] }>('/permission/list', { identification: 0 });
+  return { access: p.access ?? [], permissions: p.permissions ?? [] };
+}
+
+export function loadAppState(force = false): Promise<AppState> {
+  const cur = appState.get();
+  if (!force && cur.status === 'ready') return Promise.resolve(cur);
+  if (!force && inflight) return inflight;
+  appState.set((s) => ({ ...s, status: 'loading', error: undefined }));
+  inflight = (async () => {
+    try {
+      const [user, perms, metadata, plugins] = await Promise.all([
+        request<UserInfo>('/account/info', {}),
+        loadPermissions(),
+        request<Metadata>('/metadata', {}),
+        loadPlugins(),
+      ]);
+      const theme = await loadOrgTheme(user);
+      errorLog.setUser(user.realName || user.username || String(user.userId));
+      const next: AppState = {
+        status: 'ready',
+        user,
+        access: new Set(perms.access),
+        permissions: perms.permissions,
+        metadata,
+        theme,
+        plugins,
+      };
+      appState.set(next);
+      return next;
+    } catch (e) {
+      const next: AppState = { ...empty, status: 'error', error: e instanceof Error ? e.message : String(e) };
+      appState.set(next);
+      return next;
+    } finally {
+      inflight = undefined;
+    }
+  })();
+  return inflight;
+}
+
+export function resetAppState(): void {
+  appState.set(empty);
+}

@@ -1,0 +1,108 @@
+import { API_BASE, INVALID_SESSION_CODE, REQUEST_TIMEOUT_MS } from '../constants';
+import { errorLog } from '../lib/error-log';
+import { session } from '../lib/session';
+import { currentLocale, i18n } from '../i18n';
+
+/** Refine's HttpError shape plus the envelope code. */
+export class ApiError extends Error {
+  readonly statusCode: number;
+  readonly code: number;
+  readonly url: string;
+  readonly apiLogged = true;
+  constructor(message: string, opts: { statusCode: number; code: number; url: string }) {
+    super(message);
+    this.name = 'ApiError';
+    this.statusCode = opts.statusCode;
+    this.code = opts.code;
+    this.url = opts.url;
+  }
+}
+
+interface Envelope<T> {
+  code: number;
+  message?: string;
+  data: T;
+}
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  /** answer is a file (exports): returns the Blob instead of reading an envelope */
+  blob?: boolean;
+  signal?: AbortSignal;
+}
+
+/** Called on code 10006; the app wires it to "clear session and go to login". */
+let onInvalidSession: () => void = () => undefined;
+export function setInvalidSessionHandler(handler: () => void): void {
+  onInvalidSession = handler;
+}
+
+/** Every call carries Language, Token and OrgId (SPEC §7). */
+export function apiHeaders(): Record<string, string> {
+  const h: Record<string, string> = { Language: currentLocale() };
+  const token = session.token();
+  const orgId = session.orgId();
+  if (token) h.Token = token;
+  if (orgId) h.OrgId = orgId;
+  return h;
+}
+
+const HTTP_MESSAGES = new Set([400, 401, 403, 404, 408, 500, 501, 502, 503, 504, 505]);
+
+/** SPEC §8 message for an HTTP failure, in the user's language. */
+export function httpMessage(status: number, url: string): string {
+  const key = HTTP_MESSAGES.has(status) ? `http.${status}` : 'http.other';
+  return i18n.t(key, { url, status });
+}
+
+function fail(message: string, statusCode: number, code: number, url: string, detail?: string): never {
+  errorLog.push('api', `${url}: ${message}`, detail);
+  if (code === INVALID_SESSION_CODE) onInvalidSession();
+  throw new ApiError(message, { statusCode, code, url });
+}
+
+/** POST /api<path> with a JSON body; resolves to the envelope's data or throws ApiError. */
+export async function request<T = unknown>(path: string, body?: unknown, opts: RequestOptions = {}): Promise<T> {
+  const url = API_BASE + path;
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(new DOMException('timeout', 'TimeoutError')), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  opts.signal?.addEventListener('abort', () => ctrl.abort(opts.signal?.reason));
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...apiHeaders() },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: ctrl.signal,
+    });
+  } catch (e) {
+    const timedOut = ctrl.signal.aborted && !opts.signal?.aborted;
+    fail(timedOut ? httpMessage(408, url) : i18n.t('http.network'), timedOut ? 408 : 0, -1, url, String(e));
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const type = res.headers.get('content-type') ?? '';
+  const isJson = type.includes('application/json');
+  let envelope: Envelope<T> | undefined;
+  if (isJson) {
+    try {
+      envelope = (await res.json()) as Envelope<T>;
+    } catch {
+      envelope = undefined;
+    }
+  }
+  if (envelope?.code === INVALID_SESSION_CODE) {
+    fail(envelope.message || i18n.t('http.401'), 401, INVALID_SESSION_CODE, url);
+  }
+  if (!res.ok) {
+    // The HTTP failure text of SPEC §8 leads; the server's own message says why.
+    const msg = httpMessage(res.status, url);
+    const detail = envelope?.message;
+    fail(detail && detail !== msg ? `${msg}: ${detail}` : msg, res.status, envelope?.code ?? res.status, url, detail);
+  }
+  if (opts.blob && !isJson) return (await res.blob()) as T;
+  if (!envelope || typeof envelope.code !== 'number') fail(i18n.t('http.badAnswer'), res.status, -1, url);
+  if (envelope.code !== 0) fail(envelope.message || i18n.t('http.other', { status: envelope.code }), res.status, envelope.code, url);
+  return envelope.data;
+}

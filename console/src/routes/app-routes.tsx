@@ -1,0 +1,78 @@
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Spin } from 'antd';
+import { HOME_PATH } from '../constants';
+import { loginPath, session } from '../lib/session';
+import { loadAppState } from '../providers/app-state';
+import { useAppState } from '../providers/use-app-state';
+import type { Shell } from '../providers/shell-context';
+import { lazyWithTimeout } from './lazy-with-timeout';
+import { RoutePage } from './route-page';
+
+const LoginPage = lazy(lazyWithTimeout(() => import('../pages/login')));
+const PasswordChangePage = lazy(lazyWithTimeout(() => import('../pages/password-change')));
+const NotFoundPage = lazy(lazyWithTimeout(() => import('../pages/errors/not-found')));
+const MainLayout = lazy(lazyWithTimeout(() => import('../components/layout/main-layout')));
+const RefreshPage = lazy(lazyWithTimeout(() => import('../pages/refresh')));
+const RedirectPage = lazy(lazyWithTimeout(() => import('../pages/redirect')));
+const LoadFailed = lazy(() => import('../pages/errors/load-failed'));
+
+export function PageSpinner() {
+  return (
+    <div className="page-spinner">
+      <Spin size="large" />
+    </div>
+  );
+}
+
+/** Route guard, part one: no login cookie → login with the full path as `redirect`. */
+function RequireAuth({ children }: { children: ReactNode }) {
+  const location = useLocation();
+  if (!session.token()) {
+    return <Navigate replace to={loginPath(session.entryCode(), location.pathname + location.search)} />;
+  }
+  return <>{children}</>;
+}
+
+/** Loads identity, access lists, metadata and plugins before the layout renders. */
+function ShellLoader() {
+  const state = useAppState();
+  useEffect(() => {
+    if (state.status === 'idle') void loadAppState();
+  }, [state.status]);
+  if (state.status === 'error') return <LoadFailed message={state.error} />;
+  return <PageSpinner />;
+}
+
+export function AppRoutes({ shell }: { shell?: Shell }) {
+  return (
+    <Suspense fallback={<PageSpinner />}>
+      <Routes>
+        <Route path="/:entryCode?/login" element={<LoginPage />} />
+        {shell ? (
+          <>
+            {shell.routes
+              .filter((r) => r.standalone)
+              .map((r) => (
+                <Route key={r.key} path={r.path} element={<RequireAuth><RoutePage route={r} /></RequireAuth>} />
+              ))}
+            <Route element={<RequireAuth><MainLayout /></RequireAuth>}>
+              <Route index element={<Navigate replace to={HOME_PATH} />} />
+              <Route path="/:entryCode?/password-change" element={<PasswordChangePage />} />
+              <Route path="/refresh" element={<RefreshPage />} />
+              <Route path="/redirect/*" element={<RedirectPage />} />
+              {shell.routes
+                .filter((r) => !r.standalone)
+                .map((r) => (
+                  <Route key={r.key} path={r.path} element={<RoutePage route={r} />} />
+                ))}
+              <Route path="*" element={<NotFoundPage />} />
+            </Route>
+          </>
+        ) : (
+          <Route path="*" element={<RequireAuth><ShellLoader /></RequireAuth>} />
+        )}
+      </Routes>
+    </Suspense>
+  );
+}
