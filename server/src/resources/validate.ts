@@ -89,7 +89,8 @@ export function validateWrite(res: ResourceDef, enums: EnumsFile, body: Record<s
       // An empty secret on update means "keep the current one".
       if (opts.mode === 'update' && isSecret(f)) continue;
       if (f.required) throw requiredError(f);
-      out[f.name] = null;
+      // An empty list stays a list; other empty values clear the field.
+      out[f.name] = Array.isArray(raw) ? validateValue(f, raw, enums) : null;
       continue;
     }
     out[f.name] = validateValue(f, raw, enums);

@@ -93,7 +93,7 @@ export function sampleValue(f: FieldDef, meta: Metadata, n: number, refIds: Reco
  * A valid create body: every writable field (so the row exercises every column), compare
  * rules satisfied (left gets the smaller/earlier value), refs pointing at `refIds`.
  */
-export function sampleBody(res: ResourceDef, meta: Metadata, n: number, refIds: Record<string, number>): Record<string, unknown> {
+export function sampleBody(res: ResourceDef, meta: Metadata, n: number, refIds: Record<string, number>, otherRefIds: Record<string, number> = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   for (const f of res.fields) {
     if (f.readOnly || f.name === 'id') continue;
@@ -114,7 +114,11 @@ export function sampleBody(res: ResourceDef, meta: Metadata, n: number, refIds: 
       body[rule.left] = left.min ?? 1;
       body[rule.right] = Math.min(right.max ?? 1_000_000, (left.min ?? 1) + 10);
     } else if (rule.kind === 'different') {
-      if (JSON.stringify(body[rule.left]) === JSON.stringify(body[rule.right])) delete body[rule.right];
+      if (JSON.stringify(body[rule.left]) !== JSON.stringify(body[rule.right])) continue;
+      const other = right.ref && otherRefIds[right.ref.resource];
+      if (right.type === 'ref' && other) body[rule.right] = other;
+      else if (!right.required) delete body[rule.right];
+      else throw new Error(`samples: ${res.name}.${rule.right} must differ from ${rule.left}; no second ${right.ref?.resource} row`);
     }
   }
   return body;

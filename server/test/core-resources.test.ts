@@ -1,0 +1,212 @@
+/**
+ * Every generated call over every metadata resource, driven by the metadata itself:
+ * create, base, list (paging, every declared filter, every sort), update, all, export,
+ * status/update, delete — and the other organisation sees none of it.
+ */
+import ExcelJS from 'exceljs';
+import { fieldLabelKey, resourceApiPath, type FieldDef, type ResourceDef } from '@rti/metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enabledCalls } from '../src/resources/calls';
+import { exportFields } from '../src/resources/export';
+import { isSortable, sortKey } from '../src/resources/query';
+import { isSecret } from '../src/resources/validate';
+import { creationOrder, forbiddenValues, sampleBody } from './support/samples';
+import { startTestServer, type Caller, type TestServer } from './support/test-server';
+
+let ts: TestServer;
+beforeAll(async () => {
+  ts = await startTestServer();
+});
+afterAll(() => ts?.close());
+
+const path = (res: ResourceDef, call: string) => resourceApiPath(res, call);
+const ok = <T,>(r: { body: { code: number; message: string; data: T } }, what: string): T => {
+  if (r.body.code !== 0) throw new Error(`${what}: code ${r.body.code} ${r.body.message}`);
+  return r.body.data;
+};
+
+/** A filter value that must match `row` for the field's search kind. */
+function filterFor(f: FieldDef, row: Record<string, unknown>): unknown {
+  const v = row[f.name];
+  if (v === null || v === undefined || (Array.isArray(v) && !v.length)) return undefined;
+  const one = Array.isArray(v) && (f.type === 'refs' || f.type === 'enums') ? v[0] : v;
+  switch (f.search) {
+    case 'like':
+      return String(v).slice(1, Math.max(2, String(v).length - 1));
+    case 'eq':
+      return one;
+    case 'in':
+      return [one];
+    case 'range':
+      return [v, v];
+  }
+}
+
+const compare = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'en', { sensitivity: 'variant' }));
+
+async function readXlsx(res: Response) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+  const sheet = wb.worksheets[0];
+  const rows: unknown[][] = [];
+  sheet.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
+  return rows;
+}
+
+describe('generated calls over every resource', () => {
+  const refIds: Record<string, number> = {};
+  const otherRefIds: Record<string, number> = {};
+
+  it('covers every declared resource', () => {
+    expect(creationOrder(ts.server.metadata).length).toBe(Object.keys(ts.server.metadata.resources).length);
+    refIds.organization = ts.orgA;
+  });
+
+  // One test per resource, in ref order, so later resources point at earlier rows.
+  for (const name of Object.keys(loadNames())) {
+    it(`${name}: create, base, list/filters/sorts, update, all, export, status, delete, other org`, async () => {
+      const meta = ts.server.metadata;
+      const res = meta.resources[name];
+      const calls = enabledCalls(res);
+      const a: Caller = ts.a;
+      const ownOrgOnly = res.orgField === 'id';
+
+      // create
+      const body1 = sampleBody(res, meta, 11, refIds, otherRefIds);
+      const body2 = sampleBody(res, meta, 22, refIds, otherRefIds);
+      const created1 = ok<Record<string, unknown>>(await a.call(path(res, 'create'), { ...body1, orgId: ts.orgB }), `${name} create`);
+      expect(created1.id).toEqual(expect.any(Number));
+      for (const f of res.fields) {
+        if (isSecret(f)) expect(created1).not.toHaveProperty(f.name);
+        if (f.type === 'ref' && !isSecret(f)) expect(created1).toHaveProperty(`${f.name}Label`);
+      }
+      if (ownOrgOnly) {
+        // The organisation resource: callers see the organisations they belong to only.
+        expect((await a.call(path(res, 'base'), { id: created1.id })).body.code).toBe(10002);
+        const own = ok<Record<string, unknown>>(await a.call(path(res, 'base'), { id: ts.orgA }), `${name} base`);
+        expect(own.id).toBe(ts.orgA);
+        const list = ok<{ list: Array<{ id: number }>; total: number }>(await a.call(path(res, 'list'), {}), `${name} list`);
+        expect(list.list.map((r) => r.id)).toEqual([ts.orgA]);
+        const upd = ok<Record<string, unknown>>(await a.call(path(res, 'update'), { id: ts.orgA, remark: 'updated' }), `${name} update`);
+        expect(upd.remark).toBe('updated');
+        expect((await a.call(path(res, 'delete'), { id: ts.orgB })).body.code).toBe(10002);
+        return;
+      }
+      expect(created1.orgId).toBe(ts.orgA); // the client's orgId is ignored
+      // Rows the fixture made (its role and user) stay out of the counts.
+      const before = ok<Array<{ id: number }>>(await a.call(path(res, 'all'), {}), `${name} all`).map((r) => r.id).filter((id) => id !== created1.id);
+      const created2 = ok<Record<string, unknown>>(await a.call(path(res, 'create'), body2), `${name} create 2`);
+      refIds[name] = created1.id as number;
+      otherRefIds[name] = created2.id as number;
+      const ids = [created1.id, created2.id];
+
+      // base
+      if (calls.includes('base')) {
+        const got = ok<Record<string, unknown>>(await a.call(path(res, 'base'), { id: created1.id }), `${name} base`);
+        expect(got).toEqual(created1);
+      }
+
+      // list: paging
+      const total = before.length + 2;
+      const seen: unknown[] = [];
+      for (let page = 1; page <= total; page++) {
+        const p = ok<{ list: Array<Record<string, unknown>>; total: number }>(await a.call(path(res, 'list'), { page, limit: 1 }), `${name} list`);
+        expect(p.total).toBe(total);
+        expect(p.list).toHaveLength(1);
+        seen.push(p.list[0].id);
+      }
+      expect(new Set(seen).size).toBe(total);
+      expect(seen).toEqual(expect.arrayContaining(ids));
+      expect((await a.call(path(res, 'list'), { limit: 1001 })).body.code).toBe(10001);
+      expect((await a.call(path(res, 'list'), { page: 0 })).body.code).toBe(10001);
+
+      // list: every declared filter matches its own row
+      for (const f of res.fields.filter((x) => x.search && !isSecret(x))) {
+        const value = filterFor(f, created1);
+        if (value === undefined) continue;
+        const r = ok<{ list: Array<{ id: number }>; total: number }>(await a.call(path(res, 'list'), { [f.name]: value, limit: 100 }), `${name} filter ${f.name}`);
+        expect(r.list.map((x) => x.id), `${name} filter ${f.name}=${JSON.stringify(value)}`).toContain(created1.id);
+        expect(r.total).toBe(r.list.length);
+      }
+
+      // list: every sortable field, both directions, in the right order
+      for (const f of res.fields.filter((x) => isSortable(x) && !isSecret(x))) {
+        const only = (l: Array<Record<string, unknown>>) => l.filter((r) => ids.includes(r.id));
+        const asc = only(ok<{ list: Array<Record<string, unknown>> }>(await a.call(path(res, 'list'), { [sortKey(f.name)]: true }), `${name} sort ${f.name}`).list);
+        const desc = only(ok<{ list: Array<Record<string, unknown>> }>(await a.call(path(res, 'list'), { [sortKey(f.name)]: false }), `${name} sort ${f.name}`).list);
+        const [x, y] = asc.map((r) => r[f.name]);
+        if (x !== null && y !== null && x !== undefined && y !== undefined && JSON.stringify(x) !== JSON.stringify(y) && !Array.isArray(x)) {
+          expect(compare(x, y), `${name} sort ${f.name}`).toBeLessThan(0);
+          expect(desc.map((r) => r.id)).toEqual(asc.map((r) => r.id).reverse());
+        }
+      }
+
+      // update (partial, every writable field re-sampled)
+      if (calls.includes('update')) {
+        const body3 = sampleBody(res, meta, 33, refIds, otherRefIds);
+        const updated = ok<Record<string, unknown>>(await a.call(path(res, 'update'), { id: created1.id, ...body3 }), `${name} update`);
+        for (const f of res.fields) {
+          if (isSecret(f) || f.readOnly || !(f.name in body3)) continue;
+          const expected = f.type === 'datetime' ? new Date(body3[f.name] as string).toISOString() : body3[f.name];
+          expect(updated[f.name], `${name}.${f.name}`).toEqual(expected);
+        }
+        expect(updated.orgId).toBe(ts.orgA);
+      }
+
+      // all
+      if (calls.includes('all')) {
+        const all = ok<Array<{ id: number }>>(await a.call(path(res, 'all'), {}), `${name} all`);
+        expect(all.map((r) => r.id).sort()).toEqual([...before, ...ids].sort());
+      }
+
+      // export: a real xlsx, header row translated, one line per row
+      if (calls.includes('export')) {
+        const resp = await a.fetch(path(res, 'export'), {}, { language: 'zh-CN' });
+        expect(resp.status).toBe(200);
+        expect(resp.headers.get('content-type')).toContain('spreadsheetml');
+        const rows = await readXlsx(resp);
+        const headers = exportFields(res).map((f) => ts.server.t('zh-CN', fieldLabelKey(f)));
+        expect(rows[0]).toEqual(headers);
+        for (const h of headers) expect(h).not.toMatch(/^fields\./);
+        expect(rows).toHaveLength(total + 1);
+      }
+
+      // status/update: one allowed transition
+      if (calls.includes('status/update')) {
+        const rule = res.rules!.statusUpdate!;
+        const current = (ok<Record<string, unknown>>(await a.call(path(res, 'base'), { id: created2.id }), 'base'))[rule.field];
+        const avoid = forbiddenValues(res, rule.field);
+        const next = (rule.transitions?.[String(current)] ?? meta.enums[res.fields.find((f) => f.name === rule.field)!.enum!].map((e) => e.value)).find((v) => !avoid.has(String(v)) && String(v) !== String(current));
+        if (next !== undefined) {
+          const changed = ok<Record<string, unknown>>(await a.call(path(res, 'status/update'), { id: created2.id, [rule.field]: next }), `${name} status`);
+          expect(changed[rule.field]).toBe(next);
+        }
+      }
+
+      // another organisation sees and touches nothing
+      const b = ts.b;
+      const bList = ok<{ list: Array<{ id: number; orgId: number }> }>(await b.call(path(res, 'list'), { limit: 1000 }), 'b list').list;
+      expect(bList.filter((r) => ids.includes(r.id) || r.orgId !== ts.orgB)).toEqual([]);
+      if (calls.includes('base')) expect((await b.call(path(res, 'base'), { id: created1.id })).body.code).toBe(10002);
+      if (calls.includes('update')) expect((await b.call(path(res, 'update'), { id: created1.id })).body.code).toBe(10002);
+      if (calls.includes('delete')) expect((await b.call(path(res, 'delete'), { ids: ids })).body.code).toBe(10002);
+      if (calls.includes('all')) expect(ok<Array<{ orgId: number }>>(await b.call(path(res, 'all'), {}), 'b all').filter((r) => r.orgId !== ts.orgB)).toEqual([]);
+
+      // delete
+      if (calls.includes('delete')) {
+        const doomed = ok<{ id: number }>(await a.call(path(res, 'create'), sampleBody(res, meta, 44, refIds, otherRefIds)), `${name} create 3`);
+        expect(ok(await a.call(path(res, 'delete'), { ids: [doomed.id] }), `${name} delete`)).toEqual({ deleted: 1 });
+        expect((await a.call(path(res, 'base'), { id: doomed.id })).body.code).toBe(10002);
+        expect((await a.call(path(res, 'delete'), { id: doomed.id })).body.code).toBe(10002);
+      }
+    });
+  }
+});
+
+/** Resource names in creation order, read before the server starts (test names are static). */
+function loadNames(): Record<string, true> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return Object.fromEntries(creationOrder(metaForNames).map((r) => [r.name, true]));
+}
+import { loadMetadata } from '@rti/metadata';
+const metaForNames = loadMetadata();
