@@ -1,0 +1,63 @@
+/**
+ * Shared set-up of the access tests: one row of every resource in each of the two
+ * organisations of the test server, created through the real calls.
+ */
+import type { ResourceDef } from '@rti/metadata';
+import { creationOrder, sampleBody } from './support/samples';
+import type { Caller, TestServer } from './support/test-server';
+
+export type Row = Record<string, unknown> & { id: number };
+
+export interface OrgRows {
+  /** resource name → the row of organisation A / B */
+  a: Record<string, Row>;
+  b: Record<string, Row>;
+  /** second row ids (targets of "must be different" refs) per organisation */
+  second: Record<'a' | 'b', Record<string, number>>;
+}
+
+const ownsItself = (res: ResourceDef) => res.orgField === 'id';
+
+export async function rowsInBothOrgs(ts: TestServer): Promise<OrgRows> {
+  const out: OrgRows = { a: {}, b: {}, second: { a: {}, b: {} } };
+  const refs: Record<'a' | 'b', Record<string, number>> = { a: { organization: ts.orgA }, b: { organization: ts.orgB } };
+  const others = out.second;
+  // targets of "must be different" refs (from/to) need a second row
+  const secondNeeded = new Set<string>();
+  for (const res of Object.values(ts.server.metadata.resources)) {
+    for (const rule of res.rules?.compare ?? []) {
+      const f = res.fields.find((x) => x.name === rule.right);
+      if (rule.kind === 'different' && f?.ref) secondNeeded.add(f.ref.resource);
+    }
+  }
+  let n = 1;
+  for (const res of creationOrder(ts.server.metadata)) {
+    for (const side of ['a', 'b'] as const) {
+      const caller: Caller = ts[side];
+      if (ownsItself(res)) {
+        const got = await caller.call(`/${res.name}${res.calls?.basePath ? '/' + res.calls.basePath : ''}`, { id: caller.orgId });
+        if (got.body.code !== 0) throw new Error(`${res.name}: own row not readable: ${got.body.message}`);
+        out[side][res.name] = got.body.data as Row;
+        continue;
+      }
+      const body = sampleBody(res, ts.server.metadata, n++ * 7 + (side === 'a' ? 0 : 3), refs[side], others[side]);
+      const created = await caller.call(`/${res.name}/create`, body);
+      if (created.body.code !== 0) throw new Error(`${res.name}/create in org ${side}: ${created.body.message}`);
+      out[side][res.name] = created.body.data as Row;
+      refs[side][res.name] = (created.body.data as Row).id;
+      if (secondNeeded.has(res.name)) {
+        const extra = await caller.call(`/${res.name}/create`, sampleBody(res, ts.server.metadata, 5000 + n++, refs[side], others[side]));
+        if (extra.body.code !== 0) throw new Error(`${res.name}/create (second row) in org ${side}: ${extra.body.message}`);
+        others[side][res.name] = (extra.body.data as Row).id;
+      }
+    }
+  }
+  return out;
+}
+
+/** The suffix of a generated call of a resource ('' = base call). */
+export function callSuffix(res: ResourceDef, path: string): string {
+  const base = `/${res.name}`;
+  if (path === base) return '';
+  return path.slice(base.length + 1);
+}

@@ -1,0 +1,138 @@
+/**
+ * Tenancy over every generated call of every resource: a user of organisation A never
+ * reads, lists, exports, changes or deletes a row of organisation B, whatever ids, filters
+ * or headers it sends; rows it creates always land in A.
+ */
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadMetadata, type ResourceDef } from '@rti/metadata';
+import { callSuffix, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
+import { sampleBody } from './support/samples';
+import { startTestServer, type TestServer } from './support/test-server';
+
+const metadata = loadMetadata();
+const resources = Object.values(metadata.resources);
+const orgFieldOf = (res: ResourceDef) => res.orgField ?? (res.orgScoped ? 'orgId' : null);
+
+let ts: TestServer;
+let rows: OrgRows;
+
+beforeAll(async () => {
+  ts = await startTestServer({ metadata });
+  rows = await rowsInBothOrgs(ts);
+});
+afterAll(() => ts?.close());
+
+async function exportedText(path: string, body: unknown): Promise<string> {
+  const res = await ts.a.fetch(path, body);
+  expect(res.status).toBe(200);
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+  const cells: string[] = [];
+  wb.eachSheet((ws) => ws.eachRow((row) => row.eachCell((c) => void cells.push(String(c.text ?? c.value)))));
+  return cells.join('\n');
+}
+
+/** Filters that match B's row exactly on each searchable field (plus an id filter). */
+function foreignFilters(res: ResourceDef, b: Row): Array<Record<string, unknown>> {
+  const out: Array<Record<string, unknown>> = [{ id: b.id }, { ids: [b.id] }];
+  const orgField = orgFieldOf(res);
+  if (orgField) out.push({ [orgField]: orgField === 'id' ? b.id : b[orgField] });
+  for (const f of res.fields) {
+    const v = b[f.name];
+    if (!f.search || v === null || v === undefined) continue;
+    const list = Array.isArray(v) ? v : [v];
+    out.push({ [f.name]: f.search === 'range' ? [v, v] : f.search === 'in' ? list : v });
+  }
+  return out;
+}
+
+describe.each(resources.map((r) => [r.name, r] as const))('tenancy of %s', (name, res) => {
+  it('keeps every generated call inside the caller organisation', async () => {
+    const calls = ts.server.calls.list().filter((c) => c.resource === name);
+    expect(calls.length).toBeGreaterThan(0);
+    const a = rows.a[name];
+    const b = rows.b[name];
+    const orgField = orgFieldOf(res);
+    const title = res.titleField;
+
+    for (const call of calls) {
+      const suffix = callSuffix(res, call.path);
+      switch (suffix) {
+        case 'list':
+        case 'all':
+          for (const filter of [{}, ...foreignFilters(res, b)]) {
+            const got = await ts.a.call(call.path, { ...filter, page: 1, limit: 1000 });
+            expect(got.body.code, `${call.path} ${JSON.stringify(filter)}`).toBe(0);
+            const list = (suffix === 'list' ? got.body.data.list : got.body.data) as Row[];
+            expect(list.map((r) => r.id)).not.toContain(b.id);
+            if (orgField === 'orgId') for (const r of list) expect(r.orgId).toBe(ts.orgA);
+            if (orgField === 'id') for (const r of list) expect([ts.orgA]).toContain(r.id);
+          }
+          {
+            const own = await ts.a.call(call.path, { page: 1, limit: 1000 });
+            const list = (suffix === 'list' ? own.body.data.list : own.body.data) as Row[];
+            expect(list.map((r) => r.id)).toContain(a.id);
+          }
+          break;
+        case 'export': {
+          const text = await exportedText(call.path, {});
+          expect(text).toContain(String(a[title]));
+          expect(text).not.toContain(String(b[title]));
+          for (const filter of foreignFilters(res, b)) expect(await exportedText(call.path, filter)).not.toContain(String(b[title]));
+          break;
+        }
+        case '':
+        case 'get':
+          expect((await ts.a.call(call.path, { id: a.id })).body.code).toBe(0);
+          expect((await ts.a.call(call.path, { id: b.id })).body.code).toBe(10002);
+          break;
+        case 'update':
+          expect((await ts.a.call(call.path, { id: b.id, [title]: a[title] })).body.code).toBe(10002);
+          break;
+        case 'status/update': {
+          const field = res.rules!.statusUpdate!.field;
+          expect((await ts.a.call(call.path, { id: b.id, [field]: b[field] })).body.code).toBe(10002);
+          break;
+        }
+        case 'delete':
+          expect((await ts.a.call(call.path, { id: b.id })).body.code).toBe(10002);
+          expect((await ts.a.call(call.path, { ids: [b.id] })).body.code).toBe(10002);
+          break;
+        case 'create': {
+          if (orgField !== 'orgId') break; // the organisation resource owns itself: no foreign org to claim
+          const refs: Record<string, number> = { organization: ts.orgA };
+          for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
+          const body = { ...sampleBody(res, metadata, 9000 + resources.indexOf(res), refs, rows.second.a), orgId: ts.orgB };
+          const made = await ts.a.call(call.path, body);
+          expect(made.body.code, made.body.message).toBe(0);
+          expect(made.body.data.orgId).toBe(ts.orgA);
+          expect((await ts.b.call(`/${name}${res.calls?.basePath ? '/' + res.calls.basePath : ''}`, { id: made.body.data.id })).body.code).toBe(10002);
+          break;
+        }
+        default:
+          throw new Error(`${call.path}: a generated call this test does not know; add its tenancy check`);
+      }
+    }
+    // B's row survived every attempt unchanged
+    const again = await ts.b.call(`/${name}${res.calls?.basePath ? '/' + res.calls.basePath : ''}`, { id: b.id });
+    expect(again.body.code).toBe(0);
+    expect(again.body.data[title]).toEqual(b[title]);
+  });
+});
+
+describe('organisation header', () => {
+  it('refuses a foreign OrgId on every call with 10007', async () => {
+    const calls = ts.server.calls.list().filter((c) => !c.public);
+    expect(calls.length).toBeGreaterThan(resources.length * 5);
+    for (const call of calls) {
+      const got = await ts.a.call(call.path, {}, { orgId: ts.orgB });
+      expect(got.status, call.path).toBe(403);
+      expect(got.body.code, call.path).toBe(10007);
+    }
+    for (const bad of ['abc', '-1', '1.5']) {
+      const got = await ts.a.call('/permission/list', {}, { orgId: null, headers: { OrgId: bad } });
+      expect(got.body.code).toBe(10007);
+    }
+  });
+});
