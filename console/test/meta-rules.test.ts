@@ -1,35 +1,41 @@
 import dayjs from 'dayjs';
 import type { FormInstance, FormRule } from 'antd';
 import { describe, expect, it } from 'vitest';
+import Schema from '@rc-component/async-validator';
 import { compareHolds, compareRules, confirmRules, fieldRules } from '../src/meta/lib/rules';
 import { t, thing } from './meta-fixture';
 
 const field = (name: string) => thing.fields.find((f) => f.name === name)!;
 
-/** Runs a rule list like antd does for one value; returns the messages of failing rules. */
+/** Runs rules through antd's own validator (as Form.Item does); returns failing messages. */
 async function check(rules: FormRule[], v: unknown, values: Record<string, unknown> = {}): Promise<string[]> {
   const form = { getFieldValue: (n: string) => values[n] } as unknown as FormInstance;
   const errors: string[] = [];
   for (const r of rules) {
     const rule = typeof r === 'function' ? r(form) : r;
-    const empty = v === undefined || v === null || v === '' || (Array.isArray(v) && !v.length);
-    if (rule.required && (empty || (rule.whitespace && typeof v === 'string' && !v.trim()))) errors.push(String(rule.message));
-    else if (empty && !rule.validator) continue;
-    else if (rule.pattern && typeof v === 'string' && !rule.pattern.test(v)) errors.push(String(rule.message));
-    else if (rule.type === 'string' && typeof v === 'string' && ((rule.max !== undefined && v.length > rule.max) || (rule.min !== undefined && v.length < rule.min))) errors.push(String(rule.message));
-    else if (rule.type === 'number' && typeof v === 'number' && ((rule.max !== undefined && v > rule.max) || (rule.min !== undefined && v < rule.min))) errors.push(String(rule.message));
-    else if (rule.validator) {
-      try {
-        await (rule.validator as (r: unknown, v: unknown) => Promise<void>)({}, v);
-      } catch (e) {
-        errors.push((e as Error).message);
-      }
+    const { validator, ...rest } = rule as Record<string, unknown> & { validator?: (r: unknown, v: unknown) => Promise<void> };
+    const descriptor = validator
+      ? { ...rest, validator: (_r: unknown, value: unknown, cb: (e?: string) => void) => validator(_r, value).then(() => cb(), (e: Error) => cb(e.message)) }
+      : rest;
+    try {
+      await new Schema({ v: descriptor as never }).validate({ v });
+    } catch (e) {
+      const list = (e as { errors?: Array<{ message: string }> }).errors ?? [];
+      errors.push(...list.map((x) => x.message));
     }
   }
   return errors;
 }
 
 describe('field rules', () => {
+  it('accepts filled non-text values (numbers, ids, dates, arrays) as present', async () => {
+    expect(await check(fieldRules(field('modelId'), 'Model', 'create', t), 3)).toEqual([]);
+    expect(await check(fieldRules(field('modelId'), 'Model', 'create', t), 'uuid-1')).toEqual([]);
+    expect(await check(fieldRules({ name: 'd', type: 'datetime', required: true }, 'D', 'create', t), dayjs())).toEqual([]);
+    expect(await check(fieldRules({ name: 'k', type: 'enums', enum: 'level', required: true }, 'K', 'create', t), [])).toEqual(['validation.select(name=K)']);
+    expect(await check(fieldRules({ name: 'k', type: 'enums', enum: 'level', required: true }, 'K', 'create', t), [10])).toEqual([]);
+    expect(await check(fieldRules({ name: 'n', type: 'int', required: true }, 'N', 'create', t), 0)).toEqual([]);
+  });
   it('asks to input text and to select picked values', async () => {
     expect(await check(fieldRules(field('sn'), 'SN', 'create', t), '  ')).toEqual(['validation.required(name=SN)']);
     expect(await check(fieldRules(field('modelId'), 'Model', 'create', t), undefined)).toEqual(['validation.select(name=Model)']);

@@ -41,6 +41,7 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
           label={label}
           rules={[...fieldRules(f, label, mode, t), ...(extra?.rules ?? [])]}
           dependencies={extra?.dependencies}
+          validateFirst
           extra={help}
           required={f.required && !(mode === 'edit' && (f.writeOnly || f.type === 'password'))}
         >

@@ -13,11 +13,18 @@ export const editPath = (res: ResourceDef, id: BaseKey) => `${res.route}/edit/${
 export const createPath = (res: ResourceDef) => `${res.route}/create`;
 
 /** A real link (middle-click, open in new tab) that navigates in-app on a plain click. */
-export const NavButton: FC<{ to: string; icon?: ReactNode; testId?: string; children: ReactNode; size?: 'small' | 'middle' }> = ({ to, icon, testId, children, size = 'small' }) => {
+export const NavButton: FC<{ to: string; icon?: ReactNode; testId?: string; children: ReactNode; size?: 'small' | 'middle'; type?: 'link' | 'default' | 'primary' }> = ({
+  to,
+  icon,
+  testId,
+  children,
+  size = 'small',
+  type = 'link',
+}) => {
   const navigate = useNavigate();
   return (
     <Button
-      type="link"
+      type={type}
       size={size}
       icon={icon}
       href={to}

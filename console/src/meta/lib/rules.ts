@@ -29,6 +29,15 @@ export const V = {
 const TEXT_TYPES = new Set(['string', 'text', 'password', 'color']);
 const NUMBER_TYPES = new Set(['int', 'decimal']);
 
+const ARRAY_TYPES = new Set(['enums', 'refs', 'permissions', 'lnglat']);
+
+function requiredType(f: FieldDef): 'string' | 'number' | 'array' | 'any' {
+  if (TEXT_TYPES.has(f.type)) return 'string';
+  if (NUMBER_TYPES.has(f.type)) return 'number';
+  if (ARRAY_TYPES.has(f.type)) return 'array';
+  return 'any';
+}
+
 /** Whether an empty value is acceptable on this screen (secrets keep the old value on edit). */
 export const keepsOldWhenEmpty = (f: FieldDef, mode: FormMode): boolean =>
   mode === 'edit' && (Boolean(f.writeOnly) || f.type === 'password');
@@ -39,6 +48,8 @@ export function fieldRules(f: FieldDef, name: string, mode: FormMode, t: Transla
   if (f.required && !keepsOldWhenEmpty(f, mode)) {
     rules.push({
       required: true,
+      // the validator type-checks too (default "string"), so say what the input holds
+      type: requiredType(f),
       whitespace: TEXT_TYPES.has(f.type),
       message: t(isSelectType(f.type) ? V.select : V.required, { name }),
     });

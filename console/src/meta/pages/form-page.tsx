@@ -21,7 +21,7 @@ export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ re
     action: mode,
     id: mode === 'edit' ? params.id : undefined,
     redirect: 'list',
-    successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated'), description: label }),
+    successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated') }),
   });
 
   const record = query?.data?.data as Record<string, unknown> | undefined;

@@ -51,7 +51,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     deleteOne({
       resource: resource.name,
       id,
-      successNotification: () => ({ type: 'success', message: t('meta.deleted'), description: t(resourceLabelKey(resource)) }),
+      successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
     }).catch(() => undefined);
 
   const columns = useMemo(() => {

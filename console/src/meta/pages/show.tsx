@@ -57,7 +57,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
             </Button>
           </Tooltip>
         ) : (
-          <NavButton to={editPath(resource, id)} icon={<EditOutlined />} testId="meta-show-edit" size="middle">
+          <NavButton to={editPath(resource, id)} icon={<EditOutlined />} testId="meta-show-edit" size="middle" type="default">
             {t('meta.edit')}
           </NavButton>
         ))}
@@ -70,7 +70,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           okButtonProps={{ danger: true, loading: mutation.isPending }}
           disabled={Boolean(noDelete)}
           onConfirm={() =>
-            deleteOne({ resource: resource.name, id, successNotification: () => ({ type: 'success', message: t('meta.deleted'), description: label }) })
+            deleteOne({ resource: resource.name, id, successNotification: () => ({ type: 'success', message: t('meta.deleted') }) })
               .then(() => navigate(resource.route))
               .catch(() => undefined)
           }
