@@ -106,7 +106,12 @@ export interface StatusRule {
 export interface ResourceRules {
   editForbidden?: StatusRule[];
   deleteForbidden?: StatusRule[];
-  /** `<name>/status/update` call that changes one enum field (e.g. useStatus) */
+  /**
+   * `<name>/status/update` call that changes one enum field (e.g. useStatus). Create may set
+   * the field's initial value; update ignores it, so every later change goes through the
+   * status call and its `transitions` (from value → allowed values; a value missing from the
+   * keys allows no change; no `transitions` = any change).
+   */
   statusUpdate?: { field: string; transitions?: Record<string, Array<string | number>> };
   /** cross-field rules: earlier < later, different places, smaller < bigger */
   compare?: Array<{ kind: 'earlier' | 'smaller' | 'different'; left: string; right: string }>;
