@@ -4,3 +4,4 @@ export * from './permissions';
 export * from './patterns';
 export * from './labels';
 export * from './menu';
+export * from './check';

@@ -3,4 +3,5 @@ export * from './permissions';
 export * from './patterns';
 export * from './labels';
 export * from './menu';
+export * from './check';
 export * from './load';

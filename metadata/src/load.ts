@@ -103,10 +103,15 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const relPath = (dir: string, abs: string): string => relative(dir, abs).split(sep).join('/');
 
 function validate(name: SchemaName, file: string, value: unknown, faults: MetadataFault[]): boolean {
-  const v = getValidators()[name];
-  if (v(value)) return true;
-  faults.push(...schemaFaults(file, v.errors));
-  return false;
+  const found = validateDocument(name, file, value);
+  faults.push(...found);
+  return found.length === 0;
+}
+
+/** Schema faults of one document (a resource, enums.json or menu.json), e.g. a run-time overlay. */
+export function validateDocument(kind: SchemaName, file: string, value: unknown): MetadataFault[] {
+  const v = getValidators()[kind];
+  return v(value) ? [] : schemaFaults(file, v.errors);
 }
 
 /**
