@@ -29,15 +29,6 @@ export const V = {
 const TEXT_TYPES = new Set(['string', 'text', 'password', 'color']);
 const NUMBER_TYPES = new Set(['int', 'decimal']);
 
-const ARRAY_TYPES = new Set(['enums', 'refs', 'permissions', 'lnglat']);
-
-function requiredType(f: FieldDef): 'string' | 'number' | 'array' | 'any' {
-  if (TEXT_TYPES.has(f.type)) return 'string';
-  if (NUMBER_TYPES.has(f.type)) return 'number';
-  if (ARRAY_TYPES.has(f.type)) return 'array';
-  return 'any';
-}
-
 /** Whether an empty value is acceptable on this screen (secrets keep the old value on edit). */
 export const keepsOldWhenEmpty = (f: FieldDef, mode: FormMode): boolean =>
   mode === 'edit' && (Boolean(f.writeOnly) || f.type === 'password');
@@ -46,13 +37,19 @@ export function fieldRules(f: FieldDef, name: string, mode: FormMode, t: Transla
   const rules: FormRule[] = [];
   if (f.readOnly) return rules;
   if (f.required && !keepsOldWhenEmpty(f, mode)) {
-    rules.push({
-      required: true,
-      // the validator type-checks too (default "string"), so say what the input holds
-      type: requiredType(f),
-      whitespace: TEXT_TYPES.has(f.type),
-      message: t(isSelectType(f.type) ? V.select : V.required, { name }),
-    });
+    const message = t(isSelectType(f.type) ? V.select : V.required, { name });
+    // antd's validator also type-checks `required` (default "string"); ids, enum values,
+    // dates and arrays are checked for emptiness only
+    if (TEXT_TYPES.has(f.type)) rules.push({ required: true, whitespace: true, message });
+    else if (NUMBER_TYPES.has(f.type)) rules.push({ required: true, type: 'number', message });
+    else
+      rules.push({
+        required: true,
+        message,
+        validator: async (_r, v: unknown) => {
+          if (isEmpty(v)) throw new Error(message);
+        },
+      });
   }
   if (TEXT_TYPES.has(f.type)) {
     const { minLength: min, maxLength: max } = f;
