@@ -11,3 +11,4 @@ export * from './directory/device-directory';
 export { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker';
 export { startExternalIngest, type ExternalIngest } from './mqtt/external-client';
 export { startIngest, type IngestConfig, type IngestService } from './ingest-service';
+export { createHttpIntake, type HttpIntakeOptions } from './http/http-intake';

@@ -27,7 +27,7 @@ export interface IntakeOptions {
 }
 
 export type IntakeResult =
-  | { status: 'accepted'; rows: number }
+  | { status: 'accepted'; rows: number; dropped?: Partial<Record<RejectReason, number>> }
   | { status: 'dropped'; reason: RejectReason }
   | { status: 'forbidden'; reason: RejectReason }
   | { status: 'full'; raw: RawFrame; frame: DecodedFrame };
@@ -72,7 +72,8 @@ export class Intake {
 
   /** HTTP push of GPS reports for an organisation authenticated by its open-API token. */
   handleGpsPush(org: OrgIdentity, payload: Buffer, sn = ''): IntakeResult {
-    return this.process('report', org, sn, payload);
+    // a vendor platform pushing for many trackers is not one flooding device
+    return this.process('report', org, sn, payload, sn !== '');
   }
 
   /** HTTP push from a gateway without MQTT (same payloads as the MQTT topics). */
@@ -114,13 +115,13 @@ export class Intake {
         this.note(reason, `${n} reading(s) from ${source}`);
       }
     }
-    if (r.rows.length === 0) return { status: 'accepted', rows: 0 };
+    if (r.rows.length === 0) return { status: 'accepted', rows: 0, dropped: r.dropped };
     const raw: RawFrame = { kind: KIND_CODES[kind], org: org.id, source, receivedAt, payload };
     if (this.pipeline.accept(raw, r) === 'full') {
       this.note('buffer-full', source);
       return { status: 'full', raw, frame: r };
     }
-    return { status: 'accepted', rows: r.rows.length };
+    return { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
   }
 
   private context(kind: TopicKind, org: number, source: string, receivedAt: number): DecodeContext {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '@rti/server/resources/password';
+import { hashPassword, verifyPassword } from '@rti/server';
 import { SnapshotDirectory } from '../src/directory/device-directory';
 import { startIngest, type IngestService } from '../src/ingest-service';
 import { GW, GW2, scanPayload, snapshot, sqliteIn, waitUntil } from './helpers/fixtures';
@@ -70,7 +70,7 @@ describe('embedded broker', () => {
 
   it('disconnects a slave gateway publishing as another device', async () => {
     const c = await connect('gw1', 'Secret123');
-    const closed = new Promise((r) => c.once('close', r));
+    const closed = new Promise<void>((r) => c.once('close', () => r()));
     c.publish(`rti/ACME/gw/${GW2}/scan`, scanPayload(0, 1, GW2), { qos: 1 });
     await closed;
     expect(svc.stats().rejectedFrames.forbidden).toBeGreaterThanOrEqual(1);

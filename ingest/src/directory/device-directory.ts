@@ -25,6 +25,7 @@ export interface DeviceDirectory {
   /** MQTT CONNECT: the gateway's own mqttUsername/mqttPassword; null = refuse */
   authenticate(username: string, password: string): Promise<GatewayIdentity | null>;
   org(code: string): OrgIdentity | undefined;
+  orgById(id: number): OrgIdentity | undefined;
   /** enabled gateway of the organisation */
   gateway(orgId: number, mac: string): GatewayIdentity | undefined;
   beaconKnown(orgId: number, mac: string): boolean;
@@ -45,6 +46,7 @@ export interface DirectorySnapshot {
  */
 export class SnapshotDirectory implements DeviceDirectory {
   private orgsByCode = new Map<string, OrgIdentity>();
+  private orgsById = new Map<number, OrgIdentity>();
   private gatewaysByKey = new Map<string, GatewayIdentity>();
   private credentials = new Map<string, { gateway: GatewayIdentity; hash: string }>();
   // orgId → keys: no string building per reading on the hot path
@@ -69,6 +71,7 @@ export class SnapshotDirectory implements DeviceDirectory {
       if (mqttUsername && mqttPasswordHash) credentials.set(mqttUsername, { gateway: identity, hash: mqttPasswordHash });
     }
     this.orgsByCode = orgs;
+    this.orgsById = new Map(s.orgs.map((o) => [o.id, o]));
     this.gatewaysByKey = gateways;
     this.credentials = credentials;
     this.beacons = byOrg(s.beacons.map((b) => [b.orgId, b.mac]));
@@ -83,6 +86,10 @@ export class SnapshotDirectory implements DeviceDirectory {
 
   org(code: string): OrgIdentity | undefined {
     return this.orgsByCode.get(code);
+  }
+
+  orgById(id: number): OrgIdentity | undefined {
+    return this.orgsById.get(id);
   }
 
   gateway(orgId: number, mac: string): GatewayIdentity | undefined {

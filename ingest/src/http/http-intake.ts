@@ -1,0 +1,109 @@
+/**
+ * HTTP push intake for GPS vendor platforms and gateways without MQTT, authenticated by the
+ * organisation's open-API token (header `Token`, as for every open-API call). A plain Node
+ * handler, so it mounts on Express (`app.use('/ingest', handler)`) or a bare http.Server:
+ *
+ *   POST <mount>/gps                  GPS reports, each carrying its "sn" (vendor batches)
+ *   POST <mount>/gps/<sn>             GPS reports of one tracker (payload as the MQTT topic)
+ *   POST <mount>/gw/<mac>/scan        beacon scan batch of one gateway
+ *   POST <mount>/gw/<mac>/heartbeat   gateway heartbeat
+ *
+ * Answers follow docs/API.md: { code, message, data }. 200 code 0 means durably accepted
+ * (data: rows accepted and readings dropped by reason); 503 asks to retry (buffer full).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { WRONG, mac as parseMac } from '../decoders/fields';
+import { isGpsSn } from '../decoders/gps-report';
+import type { DeviceDirectory, OrgIdentity } from '../directory/device-directory';
+import type { Intake, IntakeResult } from '../intake';
+
+export interface HttpIntakeOptions {
+  intake: Intake;
+  directory: DeviceDirectory;
+  /** open-API token → organisation id (the open-api plugin's OrgTokenStore.resolve) */
+  resolveToken: (token: string) => Promise<number | null>;
+  /** body limit in bytes (default 1 MiB) */
+  maxBytes?: number;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void) => void;
+
+const ERR = { validation: 10001, notFound: 10002, internal: 10000, session: 10006, tooLarge: 10011, malformed: 10012, unknownCall: 10013 } as const;
+
+function send(res: ServerResponse, status: number, code: number, message: string, data: unknown = null, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify({ code, message, data });
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > max) {
+      req.resume();
+      return resolve('too-large');
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > max) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+export function createHttpIntake(opts: HttpIntakeOptions): Handler {
+  const max = opts.maxBytes ?? 1024 * 1024;
+  return (req, res, next) => {
+    handle(req, res).catch((err) => (next ? next(err) : send(res, 500, ERR.internal, 'internal error')));
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = parseRoute((req.url ?? '/').split('?')[0]);
+    if (!route) return send(res, 404, ERR.unknownCall, 'unknown ingest call');
+    if (req.method !== 'POST') return send(res, 405, ERR.unknownCall, 'use POST', null, { Allow: 'POST' });
+    const token = req.headers.token;
+    const orgId = typeof token === 'string' && token ? await opts.resolveToken(token) : null;
+    const org: OrgIdentity | undefined = orgId === null ? undefined : opts.directory.orgById(orgId);
+    if (!org) {
+      req.resume();
+      return send(res, 401, ERR.session, 'missing or invalid organisation token');
+    }
+    const body = await readBody(req, max);
+    if (body === 'too-large') return send(res, 413, ERR.tooLarge, `request body larger than ${max} bytes`);
+    let r: IntakeResult =
+      route.kind === 'gps' ? opts.intake.handleGpsPush(org, body, route.device) : opts.intake.handleGatewayPush(org, route.device, route.kind, body);
+    if (r.status === 'full') {
+      // a short wait absorbs a burst; a store outage longer than that is the client's to retry
+      r = await Promise.race([opts.intake.acceptWhenWritable(r), new Promise<IntakeResult>((resolve) => setTimeout(() => resolve(r), 2000).unref())]);
+      if (r.status === 'full') return send(res, 503, ERR.internal, 'ingest buffer full, retry later', null, { 'Retry-After': '5' });
+    }
+    switch (r.status) {
+      case 'accepted':
+        return send(res, 200, 0, 'ok', { accepted: r.rows, dropped: r.dropped ?? {} });
+      case 'dropped':
+      case 'forbidden':
+        if (r.reason === 'malformed-json') return send(res, 400, ERR.malformed, 'malformed JSON');
+        if (r.reason === 'oversized') return send(res, 413, ERR.tooLarge, 'payload too large');
+        if (r.reason === 'wrong-type') return send(res, 400, ERR.validation, 'payload has a field of the wrong type', { reason: r.reason });
+        if (r.reason === 'unknown-device') return send(res, 200, ERR.notFound, 'device not registered in this organisation', { reason: r.reason });
+        return send(res, 200, ERR.validation, `payload refused: ${r.reason}`, { reason: r.reason });
+    }
+  }
+}
+
+function parseRoute(p: string): { kind: 'gps' | 'scan' | 'heartbeat'; device: string } | null {
+  const parts = p.split('/').filter(Boolean);
+  if (parts[0] === 'gps' && parts.length === 1) return { kind: 'gps', device: '' };
+  if (parts[0] === 'gps' && parts.length === 2 && isGpsSn(decodeURIComponent(parts[1]))) return { kind: 'gps', device: decodeURIComponent(parts[1]) };
+  if (parts[0] === 'gw' && parts.length === 3 && (parts[2] === 'scan' || parts[2] === 'heartbeat')) {
+    const m = parseMac(decodeURIComponent(parts[1]));
+    if (m !== WRONG) return { kind: parts[2], device: m };
+  }
+  return null;
+}
