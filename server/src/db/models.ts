@@ -32,6 +32,9 @@ function attributes(res: ResourceDef, meta: Metadata, dialect: string): ModelAtt
     attrs[orgField] = { type: DataTypes.INTEGER, allowNull: false, field: snakeCase(orgField) };
   }
   for (const a of AUDIT_FIELDS) if (!attrs[a]) attrs[a] = { type: DataTypes.INTEGER, allowNull: true, field: snakeCase(a) };
+  // Millisecond timestamps on MySQL too (plain DATETIME would drop them).
+  attrs.createdAt = { type: DataTypes.DATE(3), allowNull: false, field: 'created_at' };
+  attrs.updatedAt = { type: DataTypes.DATE(3), allowNull: false, field: 'updated_at' };
   return attrs;
 }
 

@@ -141,6 +141,8 @@ export class ScopedRepository {
       await this.checkUnique(values, null, transaction);
       await this.host.hooks.run('before', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, data: values });
       const created = await this.model.create(values, { transaction });
+      // Read back what the database kept (decimal scale, time precision).
+      await created.reload({ transaction });
       const [row] = await this.serialize([created], transaction);
       await this.host.hooks.run('after', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, row });
       return row;
@@ -209,6 +211,7 @@ export class ScopedRepository {
     await this.host.hooks.run('before', { action: 'update', resource: this.resource, ctx: this.ctx, transaction, data: values, previous });
     instance.set(values);
     await instance.save({ transaction });
+    await instance.reload({ transaction });
     const [row] = await this.serialize([instance], transaction);
     await this.host.hooks.run('after', { action: 'update', resource: this.resource, ctx: this.ctx, transaction, row, previous });
     return row;
