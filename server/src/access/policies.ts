@@ -66,7 +66,7 @@ export class PolicyEngine {
     if (!ids.length) return;
     if (!transaction) {
       for (const id of ids) this.dirtyUntil.set(id, Date.now() + 1000);
-      setTimeout(() => void this.bump(ids).then(() => this.reloadLoaded(ids)).catch(() => undefined), 0);
+      setTimeout(() => void this.bump(ids).then(() => this.reloadLoaded(ids)).catch((err) => console.error('[access] policy version bump failed; other instances catch up on the next change', err)), 0);
       return;
     }
     await this.bump(ids, transaction);
@@ -95,21 +95,19 @@ export class PolicyEngine {
   }
 
   private poll(): Promise<void> {
-    if (!this.polling) {
-      this.polling = (async () => {
-        try {
-          const loadedIds = [...this.loaded.keys()];
-          if (!loadedIds.length) return;
-          const rows = await this.tables.policyVersion.findAll({ where: { orgId: loadedIds } });
-          const stale = rows.filter((r) => this.loaded.get(r.get('orgId') as number) !== r.get('version'));
-          await Promise.all(stale.map((r) => this.load(r.get('orgId') as number)));
-        } finally {
-          this.lastPoll = Date.now();
-          this.polling = null;
-        }
-      })();
-    }
+    this.polling ??= this.checkVersions().finally(() => {
+      this.lastPoll = Date.now();
+      this.polling = null;
+    });
     return this.polling;
+  }
+
+  private async checkVersions(): Promise<void> {
+    const loadedIds = [...this.loaded.keys()];
+    if (!loadedIds.length) return;
+    const rows = await this.tables.policyVersion.findAll({ where: { orgId: loadedIds } });
+    const stale = rows.filter((r) => this.loaded.get(r.get('orgId') as number) !== r.get('version'));
+    await Promise.all(stale.map((r) => this.load(r.get('orgId') as number)));
   }
 
   private load(orgId: number): Promise<void> {

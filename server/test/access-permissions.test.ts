@@ -1,0 +1,154 @@
+/**
+ * Casbin access over every registered call (generated, account, permission and plugin
+ * calls): deny by default, each call needs exactly its own code, role changes apply without a
+ * restart (also on a second server instance), the organisation's set bounds every grant, and
+ * user extras grant on their own.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type RtiServer } from '../src/index';
+import { callPermission } from '../src/http/registry';
+import type { CallDef } from '../src/http/types';
+import { startTestServer, type Caller, type TestServer } from './support/test-server';
+
+let ts: TestServer;
+let coded: Array<CallDef & { code: string }>;
+let emptyRole: number;
+let carol: Caller;
+
+beforeAll(async () => {
+  ts = await startTestServer({ plugins: ['open-api'] });
+  coded = ts.server.calls
+    .list()
+    .map((c) => ({ ...c, code: callPermission(c)! }))
+    .filter((c) => c.code);
+  const role = await ts.a.call('/role/create', { name: 'nothing', pcPermissions: [], pdaPermissions: [] });
+  expect(role.body.code, role.body.message).toBe(0);
+  emptyRole = role.body.data.id;
+  carol = await ts.callerFor(await ts.addUser(ts.orgA, 'carol', { roleIds: [emptyRole] }), ts.orgA);
+});
+afterAll(() => ts?.close());
+
+/** HTTP status and envelope code of a call (exports answer a file: code 0). */
+async function attempt(caller: Caller, path: string, body: unknown = {}): Promise<{ status: number; code: number }> {
+  const res = await caller.fetch(path, body);
+  const type = res.headers.get('content-type') ?? '';
+  if (!type.includes('json')) {
+    await res.arrayBuffer();
+    return { status: res.status, code: 0 };
+  }
+  return { status: res.status, code: ((await res.json()) as { code: number }).code };
+}
+
+const setRole = async (roleId: number, codes: string[]) => {
+  const got = await ts.a.call('/role/update', { id: roleId, pcPermissions: codes });
+  expect(got.body.code, got.body.message).toBe(0);
+};
+
+describe('permission codes', () => {
+  it('covers generated, account and plugin calls', () => {
+    const paths = coded.map((c) => c.path);
+    expect(paths).toContain('/permission/all');
+    expect(paths).toContain('/organization-token/create');
+    for (const res of Object.values(ts.server.metadata.resources)) expect(paths).toContain(`/${res.name}/list`);
+    expect(paths).not.toContain('/account/login');
+    expect(paths).not.toContain('/permission/list');
+  });
+
+  it('refuses every call to a user without its code (10005, HTTP 403)', async () => {
+    for (const call of coded) {
+      const got = await attempt(carol, call.path);
+      expect(got, call.path).toEqual({ status: 403, code: 10005 });
+    }
+  });
+
+  it('grants each call exactly through its own code, and a role change applies at once', async () => {
+    for (const parity of [0, 1]) {
+      const granted = coded.filter((_, i) => i % 2 === parity);
+      await setRole(
+        emptyRole,
+        granted.map((c) => c.code),
+      );
+      for (const [i, call] of coded.entries()) {
+        const got = await attempt(carol, call.path);
+        if (i % 2 === parity) {
+          expect(got.code, call.path).not.toBe(10005);
+          expect(got.status, call.path).not.toBe(403);
+          if (/\/(list|all|export)$/.test(call.path)) expect(got.code, call.path).toBe(0);
+        } else {
+          expect(got.code, call.path).toBe(10005);
+        }
+      }
+    }
+    await setRole(emptyRole, []);
+    expect((await attempt(carol, coded[0].path)).code).toBe(10005);
+  });
+});
+
+describe('policy sources', () => {
+  const listCall = () => coded.find((c) => c.resource && c.path.endsWith('/list'))!;
+
+  it("bounds role grants by the organisation's permission set", async () => {
+    const target = listCall();
+    await setRole(emptyRole, [target.code]);
+    expect((await attempt(carol, target.path)).code).toBe(0);
+    const all = coded.map((c) => c.code);
+    const narrowed = await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all.filter((c) => c !== target.code) });
+    expect(narrowed.body.code, narrowed.body.message).toBe(0);
+    expect((await attempt(carol, target.path)).code).toBe(10005);
+    expect((await attempt(ts.a, target.path)).code).toBe(10005); // the org's full-access role too
+    const restored = await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all });
+    expect(restored.body.code, restored.body.message).toBe(0);
+    expect((await attempt(carol, target.path)).code).toBe(0);
+    await setRole(emptyRole, []);
+  });
+
+  it("grants a user's extra permissions (PC and PDA), also bounded by the organisation", async () => {
+    const [pc, pda] = coded.filter((c) => c.resource && c.path.endsWith('/list'));
+    const dave = await ts.callerFor(await ts.addUser(ts.orgA, 'dave', { roleIds: [], pcPermissions: [pc.code], pdaPermissions: [pda.code] }), ts.orgA);
+    expect((await attempt(dave, pc.path)).code).toBe(0);
+    expect((await attempt(dave, pda.path)).code).toBe(0);
+    expect((await attempt(dave, '/role/list')).code).toBe(10005);
+    const all = coded.map((c) => c.code);
+    await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all.filter((c) => c !== pc.code) });
+    expect((await attempt(dave, pc.path)).code).toBe(10005);
+    await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all });
+    expect((await attempt(dave, pc.path)).code).toBe(0);
+  });
+
+  it("ignores roles of another organisation", async () => {
+    const bRoles = await ts.b.call('/role/list', { limit: 100 });
+    const bFull = (bRoles.body.data.list as Array<{ id: number }>).map((r) => r.id);
+    const erin = await ts.callerFor(await ts.addUser(ts.orgA, 'erin', { roleIds: bFull }), ts.orgA);
+    expect((await attempt(erin, listCall().path)).code).toBe(10005);
+  });
+
+  it('reaches a second server instance on the same database within seconds', async () => {
+    let second: RtiServer | null = null;
+    try {
+      second = await createServer({ databaseUrl: ts.db.url, plugins: false, logError: () => undefined });
+      const { url } = await second.listen(0);
+      const target = listCall();
+      const viaSecond = async () => {
+        const res = await fetch(url + '/api' + target.path, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Token: carol.token, OrgId: String(ts.orgA) },
+          body: '{}',
+        });
+        return ((await res.json()) as { code: number }).code;
+      };
+      expect(await viaSecond()).toBe(10005);
+      await setRole(emptyRole, [target.code]); // written through the first instance
+      const started = Date.now();
+      let code = await viaSecond();
+      while (code !== 0 && Date.now() - started < 6000) {
+        await new Promise((r) => setTimeout(r, 200));
+        code = await viaSecond();
+      }
+      expect(code).toBe(0);
+      expect(Date.now() - started).toBeLessThan(5000);
+    } finally {
+      await setRole(emptyRole, []);
+      await second?.close();
+    }
+  });
+});
