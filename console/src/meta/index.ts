@@ -2,6 +2,10 @@
  * Generic metadata screens: every resource's list, create, edit and detail screens, plus the
  * building blocks plugins reuse. UI strings live under `meta.*` in ./locales/<lng>.json.
  */
+import { registerMetaLocales } from './locales/register';
+
+registerMetaLocales();
+
 export { MetaList } from './pages/list';
 export { MetaCreate } from './pages/create';
 export { MetaEdit } from './pages/edit';

@@ -51,8 +51,12 @@ export const SearchForm: FC<SearchFormProps> = ({ fields, formProps, onReset, lo
   const bp = Grid.useBreakpoint();
   if (!fields.length) return null;
   // collapsed: one row, its last cell taken by the buttons
-  const collapsedCount = Math.max(1, perRow(bp) - 1);
+  const n = perRow(bp);
+  const collapsedCount = Math.max(1, n - 1);
   const collapsible = fields.length > collapsedCount;
+  const shown = collapsible && !expanded ? collapsedCount : fields.length;
+  // the buttons fill the rest of the last row, right-aligned
+  const rest = n - (shown % n);
   return (
     <Form {...formProps} layout="horizontal" labelWrap labelCol={{ flex: '0 0 110px' }} wrapperCol={{ flex: '1 1 0', style: { minWidth: 0 } }} data-testid="meta-search-form" style={{ marginBottom: 16 }}>
       <Row gutter={[16, 0]}>
@@ -64,7 +68,7 @@ export const SearchForm: FC<SearchFormProps> = ({ fields, formProps, onReset, lo
             </Form.Item>
           </Col>
         ))}
-        <Col flex="auto" style={{ textAlign: 'right', marginBottom: 12 }}>
+        <Col span={(24 / n) * rest} style={{ textAlign: 'right', marginBottom: 12 }}>
           <Space>
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />} loading={loading} data-testid="meta-search-submit">
               {t('meta.search')}
