@@ -6,6 +6,7 @@
 import type { FieldDef, Metadata, ResourceDef, StatusRule } from '@rti/metadata';
 import { Op, UniqueConstraintError, type FindOptions, type Model, type Transaction, type WhereOptions } from 'sequelize';
 import type { Database } from '../db';
+import { indexPlan } from '../db/models';
 import { orgFieldOf, snakeCase } from '../db/naming';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { RequestContext } from '../http/types';
@@ -146,7 +147,7 @@ export class ScopedRepository {
       const [row] = await this.serialize([created], transaction);
       await this.host.hooks.run('after', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, row });
       return row;
-    });
+    }, values);
   }
 
   async update(body: Record<string, unknown>): Promise<Row> {
@@ -158,7 +159,7 @@ export class ScopedRepository {
       const instance = await this.find(id, transaction);
       this.checkStatusRules(instance, this.resource.rules?.editForbidden);
       return this.applyUpdate(instance, values, transaction);
-    });
+    }, values);
   }
 
   /** `<name>/status/update`: one declared field, its transitions, no edit rules. */
@@ -218,21 +219,33 @@ export class ScopedRepository {
   }
 
   /** Runs a write in a transaction; a unique index violation (a race) still reads as 10003. */
-  private async write<T>(fn: (t: Transaction) => Promise<T>): Promise<T> {
+  private async write<T>(fn: (t: Transaction) => Promise<T>, values: Record<string, unknown> = {}): Promise<T> {
     try {
       return await this.host.db.sequelize.transaction(fn);
     } catch (err) {
-      if (err instanceof UniqueConstraintError) throw this.duplicateError(err);
+      if (err instanceof UniqueConstraintError) throw this.duplicateError(err, values);
       throw err;
     }
   }
 
-  private duplicateError(err: UniqueConstraintError): ApiError {
-    const columns = Object.keys(err.fields ?? {});
-    const f = this.resource.fields.find((x) => x.unique && (columns.includes(snakeCase(x.name)) || columns.includes(x.name)));
+  /**
+   * Names the field of a violated unique index. SQLite reports the columns, MySQL the index
+   * name (in `fields` or the message): both are matched against this resource's index plan.
+   */
+  private duplicateError(err: UniqueConstraintError, values: Record<string, unknown>): ApiError {
+    const fields = err.fields as unknown;
+    const reported = new Set<string>(Array.isArray(fields) ? fields.map(String) : Object.keys((fields as object) ?? {}));
+    const message = String((err.parent as Error | undefined)?.message ?? err.message);
+    const plans = indexPlan(this.resource).filter((p) => p.unique);
+    const f = this.resource.fields.find((x) => {
+      if (!x.unique) return false;
+      const column = snakeCase(x.name);
+      const plan = plans.find((p) => p.columns[p.columns.length - 1] === column);
+      return reported.has(column) || reported.has(x.name) || (plan && (reported.has(plan.name) || message.includes(plan.name)));
+    });
     if (!f) return new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
-    const value = (err.fields as Record<string, unknown>)[snakeCase(f.name)] ?? (err.fields as Record<string, unknown>)[f.name];
-    return new ApiError(ErrorCode.duplicate, 'server.errors.10003', { field: fieldParam(f), value: value ?? '' });
+    const v = values[f.name];
+    return new ApiError(ErrorCode.duplicate, 'server.errors.10003', { field: fieldParam(f), value: v instanceof Date ? v.toISOString() : (v ?? '') });
   }
 
   private async hashSecrets(values: Record<string, unknown>): Promise<void> {
