@@ -17,6 +17,8 @@ function vendorChunk(id: string): string | undefined {
 export default defineConfig({
   // plugin-react's types resolve the root (vitest's) Vite; the plugin itself is version-agnostic.
   plugins: [react() as unknown as PluginOption],
+  // Plugin pages live outside this folder under their own tsconfig; JSX is always automatic.
+  esbuild: { jsx: 'automatic', jsxImportSource: 'react' },
   server: {
     port: 5173,
     proxy: { '/api': 'http://localhost:8080' },

@@ -7,14 +7,15 @@ import consoleEnUS from '../locales/en-US.json';
 
 /*
  * Translations = metadata/locales/<lng>.json (resources, fields, enums, menu, units, rules,
- * validation) + the console's UI strings + plugin console strings. en-US ships with the
+ * validation) + the console's UI strings (src/locales, src/meta/locales) + plugin console strings. en-US ships with the
  * shell; zh-CN and ja-JP load on demand. No browser-language detection (SPEC §1).
  */
 type Loader = () => Promise<unknown>;
 const metaEager = import.meta.glob('../../../metadata/locales/en-US.json', { eager: true, import: 'default' });
+const screensEager = import.meta.glob('../meta/locales/en-US.json', { eager: true, import: 'default' });
 const pluginEager = import.meta.glob('../../../plugins/*/console/locales/en-US.json', { eager: true, import: 'default' });
 const metaLazy = import.meta.glob('../../../metadata/locales/*.json', { import: 'default' }) as Record<string, Loader>;
-const consoleLazy = import.meta.glob('../locales/*.json', { import: 'default' }) as Record<string, Loader>;
+const consoleLazy = import.meta.glob(['../locales/*.json', '../meta/locales/*.json'], { import: 'default' }) as Record<string, Loader>;
 const pluginLazy = import.meta.glob('../../../plugins/*/console/locales/*.json', { import: 'default' }) as Record<string, Loader>;
 
 const byLocale = (loaders: Record<string, Loader>, lng: string): Loader[] =>
@@ -24,7 +25,12 @@ const byLocale = (loaders: Record<string, Loader>, lng: string): Loader[] =>
 
 async function loadBundle(lng: Locale): Promise<Dict> {
   if (lng === 'en-US') {
-    return mergeDicts(...(Object.values(metaEager) as Dict[]), consoleEnUS as Dict, ...(Object.values(pluginEager) as Dict[]));
+    return mergeDicts(
+      ...(Object.values(metaEager) as Dict[]),
+      consoleEnUS as Dict,
+      ...(Object.values(screensEager) as Dict[]),
+      ...(Object.values(pluginEager) as Dict[]),
+    );
   }
   const parts = await Promise.all(
     [...byLocale(metaLazy, lng), ...byLocale(consoleLazy, lng), ...byLocale(pluginLazy, lng)].map((l) => l() as Promise<Dict>),

@@ -56,6 +56,18 @@ function groupOf(path: string, meta: Metadata): string | undefined {
   return best?.key;
 }
 
+function menuLabel(path: string, meta: Metadata): string | undefined {
+  for (const g of meta.menu.groups) {
+    const stack = [...g.items];
+    while (stack.length) {
+      const i = stack.pop()!;
+      if (i.path === path) return i.label;
+      stack.push(...(i.children ?? []));
+    }
+  }
+  return undefined;
+}
+
 function flagsFor(path: string, meta: Metadata): { cached?: boolean; hideSider?: boolean } {
   for (const g of meta.menu.groups) {
     const stack = [...g.items];
@@ -74,8 +86,9 @@ export function buildRoutes(meta: Metadata, plugins: ConsolePlugin[]): PageRoute
   const pluginPaths = new Set(plugins.flatMap((p) => (p.pages ?? []).map((pg) => pg.path)));
 
   routes.push(
-    { key: 'builtin:home', path: HOME_PATH, title: 'pages.home', kind: 'builtin', group: groupOf(HOME_PATH, meta) },
-    { key: 'builtin:log', path: '/log', title: 'pages.log', kind: 'builtin', hideSider: true },
+    // SPEC §2: every layout page needs the View code derived from its name; 403/500 are open.
+    { key: 'builtin:home', path: HOME_PATH, title: menuLabel(HOME_PATH, meta) ?? 'pages.home', kind: 'builtin', viewCode: viewCode(routeName(HOME_PATH, meta.menu)), group: groupOf(HOME_PATH, meta) },
+    { key: 'builtin:log', path: '/log', title: menuLabel('/log', meta) ?? 'pages.log', kind: 'builtin', viewCode: viewCode(routeName('/log', meta.menu)), hideSider: true },
     { key: 'builtin:403', path: '/403', title: 'pages.forbidden', kind: 'builtin' },
     { key: 'builtin:500', path: '/500', title: 'pages.serverError', kind: 'builtin' },
   );
@@ -113,7 +126,7 @@ export function buildRoutes(meta: Metadata, plugins: ConsolePlugin[]): PageRoute
         title: page.title,
         kind: 'page',
         page,
-        viewCode: page.viewCode ?? (page.path === HOME_PATH ? undefined : viewCode(routeName(page.path, meta.menu))),
+        viewCode: page.viewCode ?? viewCode(routeName(page.path, meta.menu)),
         cached: page.cached ?? flags.cached,
         hideSider: page.hideSider ?? flags.hideSider,
         standalone: page.standalone,

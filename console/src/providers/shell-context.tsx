@@ -1,5 +1,5 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
-import type { Metadata } from '@rti/metadata/browser';
+import { effectiveMenu, type Metadata } from '@rti/metadata/browser';
 import type { ConsolePlugin } from '../plugin-api';
 import type { UserInfo } from '../lib/session';
 import { buildRoutes, type PageRoute } from '../lib/routes';
@@ -29,7 +29,8 @@ export function useShellValue(input: {
 }): Shell {
   const { metadata, plugins, access, permissions, user, theme } = input;
   return useMemo(() => {
-    const meta: Metadata = { ...metadata, menu: mergedMenu(metadata.menu, plugins) };
+    // Resources not listed in menu.json join their module's group (metadata's effectiveMenu).
+    const meta: Metadata = { ...metadata, menu: mergedMenu(effectiveMenu(metadata), plugins) };
     const routes = buildRoutes(meta, plugins);
     const sideMenu = buildSideMenu({ meta, routes, access, permissions });
     return { meta, plugins, routes, sideMenu, access, user, theme };

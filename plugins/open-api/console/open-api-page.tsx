@@ -1,0 +1,110 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, App, Button, Card, Descriptions, Empty, Input, Space, Spin, Typography } from 'antd';
+import { CopyOutlined, DeleteOutlined, KeyOutlined, ReloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useOrgToken } from './use-org-token';
+
+const when = (v: string | null | undefined): string => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+
+/** Generate, refresh (confirmed) and delete (confirmed) the organisation token; the clear token shows once. */
+export default function OpenApiPage() {
+  const { t } = useTranslation();
+  const { modal, message } = App.useApp();
+  const { info, loading, error, issue, revoke } = useOrgToken();
+  const [fresh, setFresh] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const run = async (fn: () => Promise<void>): Promise<void> => {
+    setBusy(true);
+    try {
+      await fn();
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const generate = () =>
+    run(async () => {
+      setFresh((await issue()).token);
+    });
+  const confirmRefresh = () =>
+    modal.confirm({
+      title: t('openApi.refresh'),
+      content: t('openApi.refreshConfirm'),
+      okButtonProps: { 'data-testid': 'open-api-refresh-confirm' } as never,
+      onOk: generate,
+    });
+  const confirmDelete = () =>
+    modal.confirm({
+      title: t('openApi.delete'),
+      content: t('openApi.deleteConfirm'),
+      okType: 'danger',
+      okButtonProps: { 'data-testid': 'open-api-delete-confirm' } as never,
+      onOk: () =>
+        run(async () => {
+          await revoke();
+          setFresh(undefined);
+          void message.success(t('openApi.deleted'));
+        }),
+    });
+  const copy = async (text: string) => {
+    await navigator.clipboard.writeText(text).catch(() => undefined);
+    void message.success(t('openApi.copied'));
+  };
+
+  return (
+    <Card title={t('openApi.title')} data-testid="open-api-page">
+      <Typography.Paragraph type="secondary">{t('openApi.intro')}</Typography.Paragraph>
+      {error && <Alert type="error" showIcon message={error} className="open-api-alert" />}
+      <Spin spinning={loading || busy}>
+        {fresh && (
+          <Alert
+            type="warning"
+            showIcon
+            style={{ marginBottom: 16 }}
+            message={t('openApi.shownOnce')}
+            description={
+              <Space.Compact style={{ width: '100%' }}>
+                <Input readOnly value={fresh} data-testid="open-api-token" />
+                <Button icon={<CopyOutlined />} onClick={() => void copy(fresh)} data-testid="open-api-copy">
+                  {t('openApi.copy')}
+                </Button>
+              </Space.Compact>
+            }
+          />
+        )}
+        {info ? (
+          <Descriptions column={1} size="small" bordered style={{ marginBottom: 16 }}>
+            <Descriptions.Item label={t('openApi.exists')}>
+              <Typography.Text code data-testid="open-api-masked">
+                {info.token}
+              </Typography.Text>
+            </Descriptions.Item>
+            <Descriptions.Item label={t('openApi.createdAt')}>{when(info.createdAt)}</Descriptions.Item>
+            <Descriptions.Item label={t('openApi.lastUsed')}>{when(info.lastUsedAt)}</Descriptions.Item>
+          </Descriptions>
+        ) : (
+          !loading && <Empty description={t('openApi.none')} style={{ marginBottom: 16 }} />
+        )}
+        <Space>
+          {info ? (
+            <>
+              <Button type="primary" icon={<ReloadOutlined />} onClick={confirmRefresh} data-testid="open-api-refresh">
+                {t('openApi.refresh')}
+              </Button>
+              <Button danger icon={<DeleteOutlined />} onClick={confirmDelete} data-testid="open-api-delete">
+                {t('openApi.delete')}
+              </Button>
+            </>
+          ) : (
+            <Button type="primary" icon={<KeyOutlined />} onClick={() => void generate()} data-testid="open-api-generate">
+              {t('openApi.generate')}
+            </Button>
+          )}
+        </Space>
+      </Spin>
+    </Card>
+  );
+}
