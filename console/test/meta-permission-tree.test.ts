@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueNodes, checkedLeaves, parentIndex, toTreeData, withAncestors } from '../src/meta/lib/permission-tree';
-import { deleteForbidden, editForbidden, hasCall } from '../src/meta/lib/status-rules';
+import { deleteForbidden, editForbidden, hasCall, routeId } from '../src/meta/lib/status-rules';
 import { thing } from './meta-fixture';
 
 const catalogue = [
@@ -46,5 +46,13 @@ describe('status rules and calls', () => {
   it('knows which generated calls a resource answers', () => {
     expect(hasCall(res, 'export')).toBe(false);
     expect(hasCall(res, 'delete')).toBe(true);
+  });
+});
+
+describe('route ids', () => {
+  it('turns numeric URL ids back into numbers and keeps other ids', () => {
+    expect(routeId('101')).toBe(101);
+    expect(routeId('a1b2')).toBe('a1b2');
+    expect(routeId(undefined)).toBeUndefined();
   });
 });

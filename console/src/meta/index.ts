@@ -2,10 +2,6 @@
  * Generic metadata screens: every resource's list, create, edit and detail screens, plus the
  * building blocks plugins reuse. UI strings live under `meta.*` in ./locales/<lng>.json.
  */
-import { registerMetaLocales } from './locales/register';
-
-registerMetaLocales();
-
 export { MetaList } from './pages/list';
 export { MetaCreate } from './pages/create';
 export { MetaEdit } from './pages/edit';
@@ -15,8 +11,8 @@ export { FieldRenderer } from './components/field-renderer';
 export { FieldInput, useEnumOptions } from './components/field-input';
 export { EnumTag } from './components/enum-tag';
 export { RefSelect } from './components/ref-select';
-export { UploadInput } from './components/upload-input';
-export { PermissionsInput } from './components/permissions-input';
+// UploadInput (./components/upload-input) and PermissionsInput (./components/permissions-input)
+// are imported from their files so they stay in their own lazily loaded chunks.
 export { SearchForm } from './components/search-form';
 export { ExportButton } from './components/export-button';
 export { useResourceAccess } from './hooks/use-resource-access';

@@ -1,14 +1,18 @@
-import { ColorPicker, DatePicker, Input, InputNumber, Select, Switch } from 'antd';
-import { useMemo, type FC } from 'react';
+import { DatePicker, Input, InputNumber, Select, Spin, Switch } from 'antd';
+import { lazy, Suspense, useMemo, type FC, type ReactNode } from 'react';
 import type { FieldDef } from '@rti/metadata/browser';
 import { DATE_FORMAT, DATETIME_FORMAT } from '../lib/format';
 import type { FormMode } from '../lib/fields';
 import { keepsOldWhenEmpty } from '../lib/rules';
 import { useEnums, useMetaT } from '../hooks/use-meta';
 import { LngLatInput } from './lnglat-input';
-import { PermissionsInput } from './permissions-input';
 import { RefSelect } from './ref-select';
-import { UploadInput } from './upload-input';
+
+// rarely used, heavy inputs load with the first form that needs them
+const PermissionsInput = lazy(() => import('./permissions-input').then((m) => ({ default: m.PermissionsInput })));
+const UploadInput = lazy(() => import('./upload-input').then((m) => ({ default: m.UploadInput })));
+const ColorInput = lazy(() => import('./color-input'));
+const later = (node: ReactNode) => <Suspense fallback={<Spin size="small" />}>{node}</Suspense>;
 
 export interface FieldInputProps {
   field: FieldDef;
@@ -122,18 +126,7 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
         />
       );
     case 'color':
-      return (
-        <ColorPicker
-          disabled={disabled}
-          showText
-          allowClear
-          format="hex"
-          disabledAlpha
-          value={(value as string) || null}
-          onChange={(c) => onChange?.(c.toHexString().toUpperCase())}
-          onClear={() => onChange?.(null)}
-        />
-      );
+      return later(<ColorInput disabled={disabled} value={value as string | null} onChange={onChange} />);
     case 'json':
       return (
         <Input.TextArea
@@ -149,9 +142,9 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
       return <LngLatInput id={id} disabled={disabled} value={value as never} onChange={onChange} />;
     case 'image':
     case 'file':
-      return <UploadInput id={id} kind={field.type} max={field.max} disabled={disabled} value={value as never} onChange={onChange} />;
+      return later(<UploadInput id={id} kind={field.type} max={field.max} disabled={disabled} value={value as never} onChange={onChange} />);
     case 'permissions':
-      return <PermissionsInput id={id} disabled={disabled} value={value as never} onChange={onChange} />;
+      return later(<PermissionsInput id={id} disabled={disabled} value={value as never} onChange={onChange} />);
     default:
       return <Input {...common} allowClear={context === 'search'} value={(value as string) ?? ''} onChange={(e) => onChange?.(e.target.value)} />;
   }

@@ -5,7 +5,7 @@ import { useParams } from 'react-router';
 import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { formFields, type FormMode } from '../lib/fields';
 import { fromFormValues, toFormValues } from '../lib/form-values';
-import { editForbidden } from '../lib/status-rules';
+import { editForbidden, routeId } from '../lib/status-rules';
 import { useMetaT } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
 
@@ -13,13 +13,14 @@ import { MetaForm } from '../components/meta-form';
 export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
   const { t } = useMetaT();
   const params = useParams();
+  const id = routeId(params.id);
   const fields = useMemo(() => formFields(resource, mode), [resource, mode]);
   const label = t(resourceLabelKey(resource));
 
   const { formProps, saveButtonProps, query, onFinish, formLoading } = useForm({
     resource: resource.name,
     action: mode,
-    id: mode === 'edit' ? params.id : undefined,
+    id: mode === 'edit' ? id : undefined,
     redirect: 'list',
     successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated') }),
   });
@@ -48,7 +49,7 @@ export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ re
   ) : (
     <Edit
       resource={resource.name}
-      recordItemId={params.id}
+      recordItemId={id}
       title={t('meta.editTitle', { resource: label })}
       saveButtonProps={save}
       isLoading={formLoading}

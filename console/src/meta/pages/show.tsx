@@ -7,7 +7,7 @@ import { useNavigate, useParams } from 'react-router';
 import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { groupFields, showFields } from '../lib/fields';
 import { formatDate } from '../lib/format';
-import { deleteForbidden, editForbidden } from '../lib/status-rules';
+import { deleteForbidden, editForbidden, routeId } from '../lib/status-rules';
 import { useMetaT } from '../hooks/use-meta';
 import { useResourceAccess } from '../hooks/use-resource-access';
 import { FieldRenderer } from '../components/field-renderer';
@@ -20,9 +20,10 @@ const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
 export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const { t, fieldLabel, groupTitle } = useMetaT();
   const params = useParams();
+  const id = routeId(params.id);
   const navigate = useNavigate();
   const access = useResourceAccess(resource);
-  const { query } = useShow({ resource: resource.name, id: params.id });
+  const { query } = useShow({ resource: resource.name, id });
   const record = query.data?.data as Record<string, unknown> | undefined;
   const groups = useMemo(() => groupFields(showFields(resource)), [resource]);
   const label = t(resourceLabelKey(resource));
@@ -45,11 +46,10 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
 
   const noEdit = editForbidden(resource, record);
   const noDelete = deleteForbidden(resource, record);
-  const id = params.id;
 
   const buttons = (
     <Space wrap>
-      {access.edit && id &&
+      {access.edit && id !== undefined &&
         (noEdit ? (
           <Tooltip title={t(noEdit.message)}>
             <Button icon={<EditOutlined />} disabled>
@@ -61,7 +61,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
             {t('meta.edit')}
           </NavButton>
         ))}
-      {access.delete && id && (
+      {access.delete && id !== undefined && (
         <Popconfirm
           title={t('meta.deleteConfirmTitle')}
           description={t('meta.deleteConfirm')}
