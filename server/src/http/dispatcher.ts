@@ -9,7 +9,7 @@ import { resolveLanguage } from '../i18n/translator';
 import { ApiError, ErrorCode } from './api-error';
 import { createBodyParser } from './body';
 import { callPermission, type CallRegistry } from './registry';
-import { STREAMED, type CallGuard, type Language } from './types';
+import { STREAMED, type CallDef, type CallGuard, type Language, type RequestContext } from './types';
 
 export interface DispatcherDeps {
   calls: CallRegistry;
@@ -49,16 +49,21 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     const headerLanguage = req.get('Language');
     let lang = resolveLanguage(headerLanguage);
     const path = req.path;
+    const started = Date.now();
+    let call: CallDef | undefined;
+    let ctx: RequestContext | undefined;
+    let body: Record<string, unknown> = {};
+    let outcome = { httpStatus: 200, code: 0, message: '' };
     try {
-      const call = req.method === 'POST' ? deps.calls.get(path) : undefined;
+      call = req.method === 'POST' ? deps.calls.get(path) : undefined;
       if (!call) {
         // Drain the body so keep-alive connections stay usable.
         req.resume();
         throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path: `/api${path}` }, 404);
       }
-      const body = call.raw ? {} : await parseBody(req, res);
+      body = call.raw ? {} : await parseBody(req, res);
       const guard = deps.guard();
-      const ctx = await guard.authenticate(req, call);
+      ctx = await guard.authenticate(req, call);
       // The header wins; without it the guard may know the user's stored language.
       if (headerLanguage || !ctx.language) ctx.language = lang;
       lang = ctx.language;
@@ -67,16 +72,20 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       const data = await call.handler({ body, ctx, req, res });
       if (data === STREAMED) return;
       const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };
+      outcome.message = envelope.message;
       res.status(200).json(envelope);
     } catch (err) {
-      const { status, body } = errorEnvelope(err, lang, deps.translator);
+      const { status, body: answer } = errorEnvelope(err, lang, deps.translator);
+      outcome = { httpStatus: status, code: answer.code, message: answer.message };
       if (status >= 500) logError(`[api] ${req.method} /api${path} failed:`, err);
       if (res.headersSent) {
         // A stream (export) broke mid-way: the client sees a truncated download, never a stack.
         res.destroy();
         return;
       }
-      res.status(status).json(body);
+      res.status(status).json(answer);
+    } finally {
+      deps.calls.emitCallEnd({ req, call, ctx, body, ...outcome, ms: Date.now() - started });
     }
   };
 }

@@ -3,7 +3,27 @@
  * dispatcher, the permission catalogue and the docs all see the same list.
  */
 import { apiCode } from '@rti/metadata';
-import type { CallDef } from './types';
+import type { Request } from 'express';
+import type { CallDef, RequestContext } from './types';
+
+/** What a finished call looked like: handed to call listeners (the audit log) after the answer. */
+export interface CallRecord {
+  req: Request;
+  /** undefined for an unknown path */
+  call?: CallDef;
+  /** undefined when authentication failed */
+  ctx?: RequestContext;
+  /** parsed JSON body ({} for raw/multipart calls) */
+  body: Record<string, unknown>;
+  httpStatus: number;
+  /** envelope code (0 = success; streamed answers count as 0) */
+  code: number;
+  /** envelope message, in the caller's language */
+  message: string;
+  ms: number;
+}
+
+export type CallListener = (record: CallRecord) => void;
 
 export const normalizePath = (path: string): string => '/' + path.replace(/^\/+|\/+$/g, '');
 
@@ -15,6 +35,26 @@ export function callPermission(def: CallDef): string | null {
 
 export class CallRegistry {
   private readonly calls = new Map<string, CallDef>();
+  private readonly listeners: CallListener[] = [];
+
+  /** Runs fn after every call under /api has answered (never on the call path; errors are swallowed). */
+  onCallEnd(fn: CallListener): () => void {
+    this.listeners.push(fn);
+    return () => {
+      const i = this.listeners.indexOf(fn);
+      if (i >= 0) this.listeners.splice(i, 1);
+    };
+  }
+
+  emitCallEnd(record: CallRecord): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(record);
+      } catch {
+        // A listener must never break the call that has already answered.
+      }
+    }
+  }
 
   add(def: CallDef): void {
     const path = normalizePath(def.path);

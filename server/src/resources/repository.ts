@@ -126,7 +126,11 @@ export class ScopedRepository {
     return row;
   }
 
-  async create(body: Record<string, unknown>): Promise<Row> {
+  /**
+   * With `transaction`, the write runs in a savepoint of it (bulk callers such as imports:
+   * one row fails alone, the others commit with the outer transaction).
+   */
+  async create(body: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<Row> {
     const orgField = orgFieldOf(this.resource);
     const values = validateWrite(this.resource, this.enums, body, { mode: 'create', skip: new Set(orgField ? [orgField] : []) });
     checkCompareRules(this.resource, values);
@@ -147,7 +151,7 @@ export class ScopedRepository {
       const [row] = await this.serialize([created], transaction);
       await this.host.hooks.run('after', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, row });
       return row;
-    }, values);
+    }, values, opts.transaction);
   }
 
   async update(body: Record<string, unknown>): Promise<Row> {
@@ -219,9 +223,9 @@ export class ScopedRepository {
   }
 
   /** Runs a write in a transaction; a unique index violation (a race) still reads as 10003. */
-  private async write<T>(fn: (t: Transaction) => Promise<T>, values: Record<string, unknown> = {}): Promise<T> {
+  private async write<T>(fn: (t: Transaction) => Promise<T>, values: Record<string, unknown> = {}, parent?: Transaction): Promise<T> {
     try {
-      return await this.host.db.sequelize.transaction(fn);
+      return parent ? await this.host.db.sequelize.transaction({ transaction: parent }, fn) : await this.host.db.sequelize.transaction(fn);
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw this.duplicateError(err, values);
       throw err;
