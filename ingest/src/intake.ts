@@ -6,15 +6,21 @@
 import { decodeByKind, isReject, parseTopic, type DecodeContext, type DecodedFrame, type TopicKind } from './decoders';
 import type { DeviceDirectory, GatewayIdentity, OrgIdentity } from './directory/device-directory';
 import type { JournalRecord } from './journal/journal';
-import { silentLogger, type IngestPipeline, type Logger, type RawFrame } from './pipeline/pipeline';
+import { silentLogger, type Logger, type RawFrame } from './pipeline/pipeline';
 import { RejectCounters, type RejectReason } from './reasons';
 
 export const KIND_CODES: Record<TopicKind, number> = { scan: 1, heartbeat: 2, state: 3, report: 4 };
 const KINDS: TopicKind[] = ['scan', 'scan', 'heartbeat', 'state', 'report'];
 
+/** Where accepted frames go: the pipeline (journal → store), or a discard sink in benchmarks. */
+export interface FrameSink {
+  accept(raw: RawFrame, frame: DecodedFrame): 'accepted' | 'full';
+  whenWritable(): Promise<void>;
+}
+
 export interface IntakeOptions {
   directory: DeviceDirectory;
-  pipeline: IngestPipeline;
+  pipeline: FrameSink;
   /** payload limit in bytes (default 256 KiB) */
   maxBytes?: number;
   /** readings per frame (default 1000) */
@@ -48,7 +54,7 @@ export class Intake {
     this.log = opts.log ?? silentLogger;
   }
 
-  get pipeline(): IngestPipeline {
+  get pipeline(): FrameSink {
     return this.opts.pipeline;
   }
 

@@ -80,6 +80,6 @@ describe('beacon scan decoder', () => {
     const perSec = (rows / (performance.now() - t0)) * 1000;
     expect(rows).toBe(n * 100);
     // Generous floor so a busy shared CI core passes; the bench reports the real figure.
-    expect(perSec).toBeGreaterThan(100_000);
+    expect(perSec).toBeGreaterThan(50_000);
   });
 });

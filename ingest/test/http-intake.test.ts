@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const post = async (path: string, body: string | Buffer, token = 'rti_acme') => {
-  const res = await fetch(`${base}${path}`, { method: 'POST', body, headers: { Token: token, 'Content-Type': 'application/json' } });
+  const res = await fetch(`${base}${path}`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { Token: token, 'Content-Type': 'application/json' } });
   return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
 };
 

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InfluxTelemetryStore } from '../src/store/influx-store';
+import { SegmentTelemetryStore } from '../src/store/segment-store';
 import { SqliteTelemetryStore } from '../src/store/sqlite-store';
 import type { TelemetryStore } from '../src/store/telemetry-store';
 import type { SeriesRow } from '../src/store/series';
@@ -14,6 +15,16 @@ const influxAvailable = haveBinary(INFLUXD);
 
 // One contract, two engines: the embedded default and InfluxDB (v1 API, real influxd 1.6.7).
 const engines: Array<[string, () => Promise<{ store: TelemetryStore; done: () => Promise<void> }>]> = [
+  [
+    'segments',
+    async () => {
+      const dir = tempDir('segment-store');
+      // tiny segments so the contract runs across sealed (indexed on disk) and active segments
+      const store = new SegmentTelemetryStore({ dir, segmentBytes: 8 * 1024 });
+      await store.init();
+      return { store, done: async () => (await store.close(), fs.rmSync(dir, { recursive: true, force: true })) };
+    },
+  ],
   [
     'sqlite',
     async () => {
@@ -137,5 +148,30 @@ describe.runIf(influxAvailable)('InfluxDB store outage', () => {
     } finally {
       await db.cleanup();
     }
+  });
+});
+
+describe('segment store durability', () => {
+  it('reopens sealed and active segments, keeps the mark and cuts a torn batch', async () => {
+    const dir = tempDir('segment-crash');
+    const a = new SegmentTelemetryStore({ dir, segmentBytes: 4096 });
+    await a.init();
+    for (let i = 0; i < 20; i++) await a.write([{ series: 'beacon', rows: Array.from({ length: 10 }, (_, k) => beacon(1, `E2C56DB5DF${String(k).padStart(2, '0')}`, i * 10 + k)) }], i + 1);
+    await a.close();
+    // a crash mid-write leaves half a batch without its mark line
+    const day = fs.readdirSync(dir)[0];
+    const files = fs.readdirSync(path.join(dir, day)).filter((f) => f.endsWith('.dat')).sort((x, y) => parseInt(x) - parseInt(y));
+    fs.appendFileSync(path.join(dir, day, files[files.length - 1]), '0\t1\tE2C56DB5DF00\t12');
+    const b = new SegmentTelemetryStore({ dir, segmentBytes: 4096 });
+    await b.init();
+    expect(await b.appliedMark()).toBe(20);
+    const all = await b.query({ series: 'beacon', org: 1, limit: 1000 });
+    expect(all.total).toBe(200);
+    expect(new Set(all.list.map((r) => r.minor)).size).toBe(200);
+    expect((await b.query({ series: 'beacon', org: 1, key: 'E2C56DB5DF03', order: 'asc', limit: 3 })).list.map((r) => r.minor)).toEqual([3, 13, 23]);
+    await b.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DF03', 500)] }], 21);
+    expect((await b.latest('beacon', 1, ['E2C56DB5DF03']))[0].minor).toBe(500);
+    await b.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -57,6 +57,7 @@ export const MOSQUITTO = '/usr/sbin/mosquitto';
 export interface RunningInflux {
   url: string;
   port: number;
+  pid(): number | undefined;
   dir: string;
   stop(): Promise<void>;
   /** restart on the same port and data (for outage tests) */
@@ -102,6 +103,7 @@ bind-address = "127.0.0.1:${rpcPort}"
     url,
     port,
     dir,
+    pid: () => proc?.pid,
     async start() {
       proc = spawn(INFLUXD, ['-config', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
       proc.stderr?.resume();
@@ -123,6 +125,7 @@ bind-address = "127.0.0.1:${rpcPort}"
 export interface RunningMosquitto {
   url: string;
   port: number;
+  pid(): number | undefined;
   stop(): Promise<void>;
   start(): Promise<void>;
   cleanup(): Promise<void>;
@@ -150,6 +153,7 @@ ${extra}
   const handle: RunningMosquitto = {
     url: `mqtt://127.0.0.1:${port}`,
     port,
+    pid: () => proc?.pid,
     async start() {
       proc = spawn(MOSQUITTO, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
       proc.stderr?.resume();

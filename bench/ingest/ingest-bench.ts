@@ -1,0 +1,196 @@
+/**
+ * Ingest benchmark: beacon readings/s through a real broker, the decoders, the journal and the
+ * store, next to the parse-only floor (receive + decode + discard) measured in the same run.
+ *
+ *   npx tsx bench/ingest/ingest-bench.ts [--duration=10] [--rate=120000] [--batch=100]
+ *       [--gateways=100] [--modes=floor,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx]
+ *
+ * --rate is the offered load in readings/s for the store modes (0 = as fast as acknowledgements
+ * allow); the floor always runs unthrottled. Figures are for the ingest process (CPU includes
+ * SQLite's threads); the load generator runs in a child process and brokers/influxd are
+ * separate processes whose CPU is reported alongside.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Intake,
+  InfluxTelemetryStore,
+  SegmentTelemetryStore,
+  SnapshotDirectory,
+  SqliteTelemetryStore,
+  startEmbeddedBroker,
+  startIngest,
+  type DecodedFrame,
+  type DirectorySnapshot,
+  type FrameSink,
+  type TelemetryStore,
+} from '@rti/ingest';
+import { startInfluxd, startMosquitto, tempDir } from '../../ingest/test/helpers/processes';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
+const DURATION = Number(arg('duration', '10')) * 1000;
+const WARMUP = Math.min(2000, DURATION / 4);
+const RATE = Number(arg('rate', '120000'));
+const BATCH = Number(arg('batch', '100'));
+const GATEWAYS = Number(arg('gateways', '100'));
+const MODES = arg('modes', 'floor,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx').split(',');
+const BEACONS_PER_GW = 200;
+
+const mac = (prefix: string, i: number) => `${prefix}${i.toString(16).toUpperCase().padStart(12 - prefix.length, '0')}`;
+const gateways = Array.from({ length: GATEWAYS }, (_, g) => ({
+  mac: mac('AC23', g),
+  username: `gw${g}`,
+  password: `Bench${g}Pass`,
+  beacons: Array.from({ length: BEACONS_PER_GW }, (_, b) => mac('E2', g * BEACONS_PER_GW + b)),
+}));
+const snapshot: DirectorySnapshot = {
+  orgs: [{ id: 1, code: 'BENCH' }],
+  gateways: gateways.map((g, i) => ({ id: i + 1, orgId: 1, orgCode: 'BENCH', mac: g.mac, sn: `GW-${i}`, role: 'slave', mqttUsername: g.username, mqttPasswordHash: g.password })),
+  beacons: gateways.flatMap((g) => g.beacons.map((m) => ({ orgId: 1, mac: m }))),
+  gps: [],
+};
+// Bench credentials are compared as stored; the real server hash costs only at CONNECT.
+const directory = new SnapshotDirectory(async (p, h) => p === h, snapshot);
+
+function procCpuMs(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+interface Probe {
+  rows(): number;
+  backlog(): number;
+  latency(): { p50: number; p99: number } | null;
+  resetLatency(): void;
+  drained(): Promise<void>;
+}
+
+function publish(url: string, rate: number, window: number): Promise<{ sent: number; acked: number; behind: number; readingsSent: number; cpuMs: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(here, 'publisher.mjs')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    child.stdin.end(JSON.stringify({ url, org: 'BENCH', gateways, batch: BATCH, rate, durationMs: DURATION, window }));
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!)) : reject(new Error(`publisher exited ${code}`))));
+  });
+}
+
+async function measure(name: string, url: string, rate: number, probe: Probe, otherPid?: () => number | undefined) {
+  const window = rate === 0 ? 20 : 1000;
+  let peakRss = 0;
+  const backlog: number[] = [];
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, process.memoryUsage().rss);
+    backlog.push(probe.backlog());
+  }, 250);
+  const pub = publish(url, rate, window);
+  await new Promise((r) => setTimeout(r, WARMUP));
+  probe.resetLatency();
+  const r0 = probe.rows();
+  const c0 = process.cpuUsage();
+  const o0 = procCpuMs(otherPid?.());
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, DURATION - WARMUP));
+  const ms = performance.now() - t0;
+  const rows = probe.rows() - r0;
+  const cpu = process.cpuUsage(c0);
+  const other = procCpuMs(otherPid?.()) - o0;
+  const lat = probe.latency();
+  const p = await pub;
+  await Promise.race([probe.drained(), new Promise((r) => setTimeout(r, 20000))]);
+  clearInterval(sampler);
+  const half = Math.floor(backlog.length / 2);
+  const avg = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length));
+  const result = {
+    mode: name,
+    offered: rate === 0 ? 'max' : rate,
+    readingsPerSec: Math.round((rows / ms) * 1000),
+    backlogFirstHalf: avg(backlog.slice(0, half)),
+    backlogSecondHalf: avg(backlog.slice(half)),
+    p50ms: lat?.p50 ?? null,
+    p99ms: lat?.p99 ?? null,
+    ingestCpuCores: +((cpu.user + cpu.system) / 1000 / ms).toFixed(2),
+    brokerOrDbCpuCores: otherPid ? +(other / ms).toFixed(2) : null,
+    publisherCpuMs: p.cpuMs,
+    peakRssMB: Math.round(peakRss / 1048576),
+    publisherBehind: p.behind,
+  };
+  console.log(JSON.stringify(result));
+  return result;
+}
+
+class DiscardSink implements FrameSink {
+  rows = 0;
+  accept(_raw: unknown, frame: DecodedFrame): 'accepted' {
+    this.rows += frame.rows.length;
+    return 'accepted';
+  }
+  whenWritable() {
+    return Promise.resolve();
+  }
+}
+
+async function floor() {
+  const sink = new DiscardSink();
+  const intake = new Intake({ directory, pipeline: sink, maxFramesPerSecond: 0 });
+  const broker = await startEmbeddedBroker({ intake, directory, port: 0, host: '127.0.0.1' });
+  const probe: Probe = { rows: () => sink.rows, backlog: () => 0, latency: () => null, resetLatency() {}, drained: async () => {} };
+  const r = await measure('floor (aedes, receive+decode+discard)', `mqtt://127.0.0.1:${broker.port}`, 0, probe);
+  await broker.close();
+  return r;
+}
+
+async function full(name: string, store: TelemetryStore, opts: { mosquitto?: boolean; otherPid?: () => number | undefined }) {
+  const dir = tempDir('bench');
+  const mosq = opts.mosquitto ? await startMosquitto() : undefined;
+  const svc = await startIngest({
+    store,
+    directory,
+    dataDir: dir,
+    mqttPort: mosq ? null : 0,
+    mqttHost: '127.0.0.1',
+    external: mosq ? { url: mosq.url, clientId: 'bench-worker', group: 'bench' } : undefined,
+    intake: { maxFramesPerSecond: 0 },
+  });
+  await svc.external?.ready;
+  const probe: Probe = {
+    rows: () => svc.pipeline.stats().storedRows,
+    backlog: () => svc.pipeline.stats().backlogRows,
+    latency: () => ({ p50: svc.pipeline.latency.percentile(0.5), p99: svc.pipeline.latency.percentile(0.99) }),
+    resetLatency: () => svc.pipeline.latency.reset(),
+    drained: () => svc.pipeline.drained(),
+  };
+  const url = mosq ? mosq.url : `mqtt://127.0.0.1:${svc.broker!.port}`;
+  const r = await measure(name, url, RATE, probe, mosq ? mosq.pid : opts.otherPid);
+  await svc.stop();
+  await mosq?.cleanup();
+  fs.rmSync(dir, { recursive: true, force: true });
+  return r;
+}
+
+const results = [];
+console.log(`# ingest bench: ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, ${process.versions.node}`);
+for (const mode of MODES) {
+  if (mode === 'floor') results.push(await floor());
+  else if (/^(aedes|mosquitto)-(segments|sqlite)$/.test(mode)) {
+    const dir = tempDir('bench-store');
+    const store = mode.endsWith('sqlite') ? new SqliteTelemetryStore({ file: path.join(dir, 'telemetry.db') }) : new SegmentTelemetryStore({ dir });
+    results.push(await full(mode, store, { mosquitto: mode.startsWith('mosquitto') }));
+    fs.rmSync(dir, { recursive: true, force: true });
+  } else if (mode === 'aedes-influx') {
+    const influx = await startInfluxd();
+    results.push(await full(mode, new InfluxTelemetryStore({ url: influx.url, database: 'bench' }), { otherPid: influx.pid }));
+    await influx.cleanup();
+  } else throw new Error(`unknown mode ${mode}`);
+}
+const f = results.find((r) => r.mode.startsWith('floor'));
+if (f) for (const r of results) if (r !== f) console.log(`# ${r.mode}: ${r.readingsPerSec} readings/s = ${((100 * r.readingsPerSec) / f.readingsPerSec).toFixed(1)} % of the floor (${f.readingsPerSec}/s)`);
+process.exit(0);

@@ -1,0 +1,414 @@
+/**
+ * Embedded default telemetry store: append-only segment files with per-device postings.
+ *
+ * Why not SQLite (also provided, sqlite-store.ts): a B-tree insert per reading costs several
+ * microseconds of CPU, more than receiving and decoding the reading; appending a line and a
+ * posting costs a fraction of that (docs/TELEMETRY.md, "Embedded store", has the numbers).
+ *
+ * Layout: <dir>/<YYYY-MM-DD>/<n>.dat holds rows of every series in arrival order, one line per
+ * row (series, org, key, time, columns; tab-separated), and after every batch a "#<mark>" line.
+ * A batch is one write(); a batch without its mark line (torn by a crash) is cut off on start,
+ * and the last mark is the applied journal sequence — so replay is exactly-once. A segment is
+ * sealed at segmentBytes or at midnight (UTC): its postings (series/org/key → times and
+ * offsets) go to <n>.idx and its time range to <n>.meta, so queries open only the segments
+ * whose time range overlaps and read only the rows they return.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { allSeries, type SeriesRow, type SeriesSchema } from './series';
+import { keysOf, pageOf, type PointPage, type PointQuery, type SeriesBatch, type TelemetryStore } from './telemetry-store';
+
+export interface SegmentStoreOptions {
+  dir: string;
+  /** seal a segment at this size (default 64 MiB) */
+  segmentBytes?: number;
+  /** days kept; older day folders are deleted by prune() (0 = forever) */
+  retentionDays?: number;
+  /** fdatasync after every batch (default true: the journal is trimmed once this returns) */
+  fsync?: boolean;
+  series?: readonly SeriesSchema[];
+}
+
+/** Postings of one device in one segment: parallel arrays, appended in arrival order. */
+interface Posting {
+  times: number[];
+  /** byte offset × 65536 + line length */
+  locs: number[];
+}
+
+type PostingMap = Map<number, Map<number, Map<string, Posting>>>; // series → org → key
+
+interface Segment {
+  file: string;
+  base: string;
+  minTime: number;
+  maxTime: number;
+  rows: number;
+  sealed: boolean;
+  /** loaded lazily for sealed segments */
+  postings?: PostingMap;
+}
+
+const MAX_LINE = 65535;
+const SPECIAL = /[\t\n\\]/;
+const NON_ASCII = /[^\x00-\x7f]/;
+
+function escape(v: string): string {
+  return SPECIAL.test(v) ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n') : v;
+}
+
+function unescape(v: string): string {
+  return v.includes('\\') ? v.replace(/\\(.)/g, (_, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c)) : v;
+}
+
+const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export class SegmentTelemetryStore implements TelemetryStore {
+  readonly engine = 'segments';
+  private readonly schemas: readonly SeriesSchema[];
+  private readonly seriesIndex = new Map<string, number>();
+  private readonly segmentBytes: number;
+  private segments: Segment[] = [];
+  private active: Segment | undefined;
+  private fd = -1;
+  private size = 0;
+  private mark = 0;
+  private cache: Segment[] = [];
+
+  constructor(private readonly opts: SegmentStoreOptions) {
+    this.schemas = opts.series ?? allSeries;
+    this.schemas.forEach((s, i) => this.seriesIndex.set(s.name, i));
+    this.segmentBytes = opts.segmentBytes ?? 64 * 1024 * 1024;
+  }
+
+  async init(): Promise<void> {
+    fs.mkdirSync(this.opts.dir, { recursive: true });
+    for (const day of fs.readdirSync(this.opts.dir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()) {
+      const names = fs.readdirSync(path.join(this.opts.dir, day)).filter((f) => f.endsWith('.dat')).sort((a, b) => parseInt(a) - parseInt(b));
+      for (const name of names) {
+        const base = path.join(this.opts.dir, day, name.slice(0, -4));
+        if (fs.existsSync(`${base}.meta`)) {
+          const meta = JSON.parse(fs.readFileSync(`${base}.meta`, 'utf8')) as { minTime: number; maxTime: number; rows: number; mark: number };
+          this.segments.push({ file: `${base}.dat`, base, minTime: meta.minTime, maxTime: meta.maxTime, rows: meta.rows, sealed: true });
+          this.mark = Math.max(this.mark, meta.mark);
+        } else this.recover(base);
+      }
+    }
+  }
+
+  async write(batches: readonly SeriesBatch[], mark?: number): Promise<void> {
+    const today = dayOf(Date.now());
+    if (!this.active || this.size >= this.segmentBytes || !this.active.base.includes(`${path.sep}${today}${path.sep}`)) this.rotate(today);
+    const seg = this.active!;
+    const postings = seg.postings!;
+    let text = '';
+    let offset = this.size;
+    let minTime = seg.minTime;
+    let maxTime = seg.maxTime;
+    let rows = 0;
+    for (const b of batches) {
+      const si = this.seriesIndex.get(b.series);
+      if (si === undefined) throw new Error(`telemetry: unknown series "${b.series}"`);
+      const schema = this.schemas[si];
+      const cols = schema.columns;
+      const byOrg = postings.get(si) ?? postings.set(si, new Map()).get(si)!;
+      for (let r = 0; r < b.rows.length; r++) {
+        const row = b.rows[r];
+        const key = String(row[schema.key]);
+        let line = `${si}\t${row.org}\t${escape(key)}\t${row.time}`;
+        for (let c = 0; c < cols.length; c++) {
+          const v = row[cols[c].name];
+          line += v === undefined || v === null ? '\t' : cols[c].type === 'string' ? `\t${escape(String(v))}` : `\t${v}`;
+        }
+        line += '\n';
+        // lines are ASCII except free text; byteLength only when needed
+        const len = NON_ASCII.test(line) ? Buffer.byteLength(line) : line.length;
+        if (len > MAX_LINE) throw new Error('telemetry: row too long');
+        let keys = byOrg.get(row.org);
+        if (!keys) byOrg.set(row.org, (keys = new Map()));
+        let p = keys.get(key);
+        if (!p) keys.set(key, (p = { times: [], locs: [] }));
+        p.times.push(row.time);
+        p.locs.push(offset * 65536 + len);
+        offset += len;
+        text += line;
+        if (row.time < minTime) minTime = row.time;
+        if (row.time > maxTime) maxTime = row.time;
+        rows++;
+      }
+    }
+    const m = mark ?? this.mark;
+    text += `#${m}\n`;
+    const buf = Buffer.from(text, 'utf8');
+    try {
+      fs.writeSync(this.fd, buf);
+      if (this.opts.fsync !== false) fs.fdatasyncSync(this.fd);
+    } catch (err) {
+      // undo the in-memory postings of this batch and the partial bytes on disk
+      this.rollbackTo(seg, this.size);
+      throw err;
+    }
+    this.size += buf.length;
+    seg.minTime = minTime;
+    seg.maxTime = maxTime;
+    seg.rows += rows;
+    this.mark = m;
+  }
+
+  async appliedMark(): Promise<number> {
+    return this.mark;
+  }
+
+  async query(q: PointQuery): Promise<PointPage> {
+    const si = this.seriesIndex.get(q.series);
+    if (si === undefined) throw new Error(`telemetry: unknown series "${q.series}"`);
+    const keys = keysOf(q);
+    if (keys && keys.length === 0) return { list: [], total: 0 };
+    const from = q.from ?? -Infinity;
+    const to = q.to ?? Infinity;
+    const desc = q.order !== 'asc';
+    // candidates: (time, segment, loc); arrival order breaks ties so pages are stable
+    const hits: Array<{ t: number; seg: Segment; loc: number; n: number }> = [];
+    let n = 0;
+    for (const seg of this.segments) {
+      if (seg.rows === 0 || seg.maxTime < from || seg.minTime > to) continue;
+      const byKey = this.postingsOf(seg).get(si)?.get(q.org);
+      if (!byKey) continue;
+      const lists = keys ? keys.map((k) => byKey.get(k)).filter((p): p is Posting => !!p) : [...byKey.values()];
+      for (const p of lists)
+        for (let i = 0; i < p.times.length; i++) {
+          const t = p.times[i];
+          if (t >= from && t <= to) hits.push({ t, seg, loc: p.locs[i], n: n++ });
+        }
+    }
+    hits.sort((a, b) => (desc ? b.t - a.t || b.n - a.n : a.t - b.t || a.n - b.n));
+    const { limit, offset } = pageOf(q);
+    const page = hits.slice(offset, offset + limit);
+    return { list: this.readRows(page), total: hits.length };
+  }
+
+  async latest(series: string, org: number, keys: readonly string[]): Promise<SeriesRow[]> {
+    const si = this.seriesIndex.get(series);
+    if (si === undefined) throw new Error(`telemetry: unknown series "${series}"`);
+    const out: Array<{ t: number; seg: Segment; loc: number; n: number }> = [];
+    const missing = new Set(keys);
+    for (let s = this.segments.length - 1; s >= 0 && missing.size > 0; s--) {
+      const seg = this.segments[s];
+      const byKey = this.postingsOf(seg).get(si)?.get(org);
+      if (!byKey) continue;
+      for (const k of [...missing]) {
+        const p = byKey.get(k);
+        if (!p) continue;
+        let best = 0;
+        for (let i = 1; i < p.times.length; i++) if (p.times[i] >= p.times[best]) best = i;
+        out.push({ t: p.times[best], seg, loc: p.locs[best], n: 0 });
+        missing.delete(k);
+      }
+    }
+    return this.readRows(out);
+  }
+
+  /** Deletes day folders older than the retention window. */
+  async prune(now = Date.now()): Promise<void> {
+    const days = this.opts.retentionDays ?? 0;
+    if (days <= 0) return;
+    const cutoff = dayOf(now - days * 86400000);
+    for (const day of fs.readdirSync(this.opts.dir)) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || day >= cutoff) continue;
+      this.segments = this.segments.filter((s) => !s.base.includes(`${path.sep}${day}${path.sep}`));
+      this.cache = this.cache.filter((s) => this.segments.includes(s));
+      fs.rmSync(path.join(this.opts.dir, day), { recursive: true, force: true });
+    }
+  }
+
+  async ping(): Promise<boolean> {
+    return this.fd >= 0 || this.active === undefined;
+  }
+
+  async close(): Promise<void> {
+    if (this.fd >= 0) fs.closeSync(this.fd);
+    this.fd = -1;
+  }
+
+  // — segments —
+
+  private rotate(day: string): void {
+    if (this.active && this.fd >= 0) this.seal(this.active);
+    const dir = path.join(this.opts.dir, day);
+    fs.mkdirSync(dir, { recursive: true });
+    const n = fs.readdirSync(dir).filter((f) => f.endsWith('.dat')).length;
+    const base = path.join(dir, String(n + 1));
+    const seg: Segment = { file: `${base}.dat`, base, minTime: Infinity, maxTime: -Infinity, rows: 0, sealed: false, postings: new Map() };
+    this.fd = fs.openSync(seg.file, 'a');
+    this.size = 0;
+    this.active = seg;
+    this.segments.push(seg);
+  }
+
+  private seal(seg: Segment): void {
+    fs.fdatasyncSync(this.fd);
+    fs.closeSync(this.fd);
+    this.fd = -1;
+    writeIndex(`${seg.base}.idx`, seg.postings!);
+    fs.writeFileSync(`${seg.base}.meta`, JSON.stringify({ minTime: seg.minTime, maxTime: seg.maxTime, rows: seg.rows, mark: this.mark }));
+    seg.sealed = true;
+    this.remember(seg);
+  }
+
+  /** Rebuilds an unsealed segment's postings from its lines, cutting a torn last batch. */
+  private recover(base: string): void {
+    const file = `${base}.dat`;
+    const buf = fs.readFileSync(file);
+    const seg: Segment = { file, base, minTime: Infinity, maxTime: -Infinity, rows: 0, sealed: false, postings: new Map() };
+    let off = 0;
+    let good = 0;
+    const pending: Array<[number, number, string, number, number]> = [];
+    while (off < buf.length) {
+      const nl = buf.indexOf(10, off);
+      if (nl < 0) break;
+      if (buf[off] === 35) {
+        // "#mark": the batch before it is complete
+        this.mark = Math.max(this.mark, Number(buf.toString('latin1', off + 1, nl)));
+        for (const [si, org, key, t, loc] of pending) {
+          addPosting(seg.postings!, si, org, key, t, loc);
+          if (t < seg.minTime) seg.minTime = t;
+          if (t > seg.maxTime) seg.maxTime = t;
+          seg.rows++;
+        }
+        pending.length = 0;
+        good = nl + 1;
+      } else {
+        const f = buf.toString('utf8', off, nl).split('\t', 4);
+        pending.push([Number(f[0]), Number(f[1]), unescape(f[2]), Number(f[3]), off * 65536 + (nl + 1 - off)]);
+      }
+      off = nl + 1;
+    }
+    if (good < buf.length) fs.truncateSync(file, good);
+    this.segments.push(seg);
+    // keep appending to the newest unsealed segment of today; seal older ones
+    if (this.active && this.fd >= 0) this.seal(this.active);
+    this.active = seg;
+    this.fd = fs.openSync(file, 'a');
+    this.size = good;
+  }
+
+  private postingsOf(seg: Segment): PostingMap {
+    if (seg.postings) return seg.postings;
+    const postings = readIndex(`${seg.base}.idx`);
+    seg.postings = postings;
+    this.remember(seg);
+    return postings;
+  }
+
+  /** Keeps at most 8 sealed segments' postings in memory. */
+  private remember(seg: Segment): void {
+    this.cache = this.cache.filter((s) => s !== seg);
+    this.cache.push(seg);
+    while (this.cache.length > 8) {
+      const old = this.cache.shift()!;
+      if (old.sealed && old !== this.active) old.postings = undefined;
+    }
+  }
+
+  private readRows(hits: Array<{ seg: Segment; loc: number }>): SeriesRow[] {
+    const fds = new Map<string, number>();
+    try {
+      return hits.map(({ seg, loc }) => {
+        let fd = fds.get(seg.file);
+        if (fd === undefined) fds.set(seg.file, (fd = fs.openSync(seg.file, 'r')));
+        const len = loc % 65536;
+        const buf = Buffer.allocUnsafe(len);
+        fs.readSync(fd, buf, 0, len, Math.floor(loc / 65536));
+        return this.parseLine(buf.toString('utf8', 0, len - 1));
+      });
+    } finally {
+      for (const fd of fds.values()) fs.closeSync(fd);
+    }
+  }
+
+  private parseLine(line: string): SeriesRow {
+    const f = line.split('\t');
+    const schema = this.schemas[Number(f[0])];
+    const row: SeriesRow = { org: Number(f[1]), time: Number(f[3]) };
+    row[schema.key] = unescape(f[2]);
+    schema.columns.forEach((c, i) => {
+      const v = f[4 + i];
+      if (v === undefined || v === '') return;
+      row[c.name] = c.type === 'string' ? unescape(v) : Number(v);
+    });
+    return row;
+  }
+
+  private rollbackTo(seg: Segment, size: number): void {
+    try {
+      fs.ftruncateSync(this.fd, size);
+    } catch {
+      /* the disk is gone; the next start cuts the torn batch */
+    }
+    for (const byOrg of seg.postings!.values())
+      for (const keys of byOrg.values())
+        for (const p of keys.values()) {
+          let n = p.locs.length;
+          while (n > 0 && Math.floor(p.locs[n - 1] / 65536) >= size) n--;
+          p.locs.length = n;
+          p.times.length = n;
+        }
+  }
+}
+
+
+function addPosting(m: PostingMap, si: number, org: number, key: string, t: number, loc: number): void {
+  let byOrg = m.get(si);
+  if (!byOrg) m.set(si, (byOrg = new Map()));
+  let keys = byOrg.get(org);
+  if (!keys) byOrg.set(org, (keys = new Map()));
+  let p = keys.get(key);
+  if (!p) keys.set(key, (p = { times: [], locs: [] }));
+  p.times.push(t);
+  p.locs.push(loc);
+}
+
+/** <n>.idx: u32 header length, JSON [[series, org, key, count], …], then Float64 times and locs. */
+function writeIndex(file: string, m: PostingMap): void {
+  const head: Array<[number, number, string, number]> = [];
+  let total = 0;
+  for (const [si, byOrg] of m) for (const [org, keys] of byOrg) for (const [key, p] of keys) head.push([si, org, key, p.times.length]), (total += p.times.length);
+  const json = Buffer.from(JSON.stringify(head));
+  const pad = (8 - ((4 + json.length) % 8)) % 8;
+  const out = Buffer.alloc(4 + json.length + pad + total * 16);
+  out.writeUInt32LE(json.length + pad, 0);
+  json.copy(out, 4);
+  out.fill(32, 4 + json.length, 4 + json.length + pad);
+  const nums = new Float64Array(out.buffer, out.byteOffset + 4 + json.length + pad, total * 2);
+  let i = 0;
+  for (const byOrg of m.values())
+    for (const keys of byOrg.values())
+      for (const p of keys.values()) {
+        nums.set(p.times, i);
+        nums.set(p.locs, i + p.times.length);
+        i += p.times.length * 2;
+      }
+  fs.writeFileSync(file, out);
+}
+
+function readIndex(file: string): PostingMap {
+  const buf = fs.readFileSync(file);
+  const hl = buf.readUInt32LE(0);
+  const head = JSON.parse(buf.toString('utf8', 4, 4 + hl)) as Array<[number, number, string, number]>;
+  const aligned = Buffer.alloc(buf.length - 4 - hl);
+  buf.copy(aligned, 0, 4 + hl);
+  const nums = new Float64Array(aligned.buffer, aligned.byteOffset, aligned.length / 8);
+  const m: PostingMap = new Map();
+  let i = 0;
+  for (const [si, org, key, count] of head) {
+    const times = Array.from(nums.subarray(i, i + count));
+    const locs = Array.from(nums.subarray(i + count, i + 2 * count));
+    i += 2 * count;
+    let byOrg = m.get(si);
+    if (!byOrg) m.set(si, (byOrg = new Map()));
+    let keys = byOrg.get(org);
+    if (!keys) byOrg.set(org, (keys = new Map()));
+    keys.set(key, { times, locs });
+  }
+  return m;
+}
