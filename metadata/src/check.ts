@@ -3,6 +3,7 @@
  * values that must suit their field's type. Pure, so overlays can be checked the same way.
  */
 import { isNamedPattern, namedPatterns } from './patterns';
+import { resourceApiPrefix } from './permissions';
 import type { EnumsFile, FieldDef, FieldType, MenuItem, Metadata, ResourceDef, SearchKind } from './types';
 
 export interface Fault {
@@ -149,6 +150,8 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
 
   // resources
   const routes = new Map<string, string>();
+  // Two resources answering under one API prefix would register the same calls twice.
+  const prefixes = new Map<string, string>();
   for (const res of Object.values(resources)) {
     try {
       checkResource(res);
@@ -172,6 +175,9 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
     else if (group.path && !res.route.startsWith(group.path + '/')) at('/route', `must start with the path of menu group "${res.module}" (${group.path})`);
     if (routes.has(res.route)) at('/route', `route ${res.route} is already used by resource "${routes.get(res.route)}"`);
     routes.set(res.route, res.name);
+    const prefix = resourceApiPrefix(res);
+    if (prefixes.has(prefix)) at(res.apiPath ? '/apiPath' : '/name', `API prefix ${prefix} is already used by resource "${prefixes.get(prefix)}"`);
+    prefixes.set(prefix, res.name);
 
     const firstIndex = new Map<string, number>();
     res.fields.forEach((f, i) => {
@@ -228,6 +234,14 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
       res.import.columns.forEach((c, i) => needField(`/import/columns/${i}`, c, 'import column'));
       if (!res.import.columns.includes(res.import.key)) at('/import/key', `import key "${res.import.key}" must be one of the columns`);
       if (res.import.errors && !enums[res.import.errors]) at('/import/errors', `unknown error catalogue "${res.import.errors}" (an enum in enums.json)`);
+      for (const [column, codes] of Object.entries(res.import.codes ?? {})) {
+        if (!res.import.columns.includes(column)) at(`/import/codes/${column}`, `"${column}" is not an import column`);
+        const catalogue = res.import.errors ? enums[res.import.errors] : undefined;
+        for (const [problem, code] of Object.entries(codes)) {
+          if (!catalogue) at(`/import/codes/${column}/${problem}`, 'reason codes need an "errors" catalogue');
+          else if (!catalogue.some((e) => e.value === code)) at(`/import/codes/${column}/${problem}`, `${code} is not a value of "${res.import.errors}"`);
+        }
+      }
     }
 
     const checkStatusRules = (kind: 'editForbidden' | 'deleteForbidden') =>

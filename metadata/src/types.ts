@@ -124,7 +124,19 @@ export interface ImportDef {
   columns: string[];
   /** SPEC §8 error catalogue name in enums.json-like errors (e.g. "carrierImport") */
   errors?: string;
+  /**
+   * Reason code (a value of the `errors` enum) per column and problem; a problem without a
+   * code is reported with the generic validation message instead.
+   */
+  codes?: Record<string, Partial<Record<ImportProblem, number>>>;
 }
+
+/**
+ * What can be wrong with one cell of an import row: empty while required, wrong type /
+ * format / enum / length / range / cross-field rule, a ref label matching no row, the value
+ * repeated earlier in the file, or already taken in the system (unique fields).
+ */
+export type ImportProblem = 'required' | 'invalid' | 'notFound' | 'duplicate' | 'exists';
 
 export interface ChildrenDef {
   /** sub-row resource edited in a drawer editor */
@@ -167,6 +179,11 @@ export interface ResourceDef {
   warehouseField?: string;
   /** field used as the row's title (breadcrumb, pickers, palette) */
   titleField: string;
+  /**
+   * API prefix of the generated calls when SPEC's differs from `/<name>`, e.g. "/log/operation"
+   * (→ /log/operation/list) or "/carrier-code/route" for a child resource
+   */
+  apiPath?: string;
   /** table name override; default snake_case of name */
   table?: string;
   /** icon name from @ant-design/icons */
