@@ -75,6 +75,7 @@ export async function initI18n(): Promise<typeof i18n> {
     resources: { [DEFAULT_LOCALE]: { translation: await loadBundle(DEFAULT_LOCALE) } },
     interpolation: { escapeValue: false },
     returnNull: false,
+    showSupportNotice: false,
   });
   if (lng !== DEFAULT_LOCALE) {
     await ensureLocale(lng);
