@@ -47,8 +47,12 @@ export function resourceMenuCode(res: ResourceDef, menu: MenuFile): string {
   return res.permissions?.menu ?? menuCode(routeName(res.route, menu));
 }
 
+/** The prefix of a resource's generated calls: `apiPath` when declared, else `/<name>`. */
+export const resourceApiPrefix = (res: Pick<ResourceDef, 'name' | 'apiPath'>): string => res.apiPath ?? `/${res.name}`;
+
 /** Generated call suffixes and their API paths ('' is the single-row "base" call). */
 export function resourceApiPath(res: ResourceDef, call: string): string {
-  if (call === 'base') return `/${res.name}${res.calls?.basePath ? '/' + res.calls.basePath : ''}`;
-  return `/${res.name}/${call}`;
+  const prefix = resourceApiPrefix(res);
+  if (call === 'base') return `${prefix}${res.calls?.basePath ? '/' + res.calls.basePath : ''}`;
+  return `${prefix}/${call}`;
 }
