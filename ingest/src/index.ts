@@ -13,3 +13,5 @@ export { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker
 export { startExternalIngest, type ExternalIngest } from './mqtt/external-client';
 export { startIngest, type IngestConfig, type IngestService } from './ingest-service';
 export { createHttpIntake, type HttpIntakeOptions } from './http/http-intake';
+export { DbDeviceDirectory, type DbDirectoryOptions } from './directory/db-directory';
+export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config';
