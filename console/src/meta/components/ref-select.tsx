@@ -1,5 +1,5 @@
 import { Select, type SelectProps } from 'antd';
-import { useMemo, type FC } from 'react';
+import { useMemo, useState, type FC } from 'react';
 import { useSelect } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
 import type { FieldDef } from '@rti/metadata/browser';
@@ -18,6 +18,8 @@ export interface RefSelectProps extends Omit<SelectProps, 'options' | 'mode'> {
 /** Searchable select over a ref target's list call; typing searches its label field. */
 export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, value, ...rest }) => {
   const ref = field.ref;
+  // options load on first focus: a search form or a form full of refs costs no calls until used
+  const [active, setActive] = useState(false);
   const permanent = useMemo<CrudFilter[]>(
     () => Object.entries(ref?.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })),
     [ref],
@@ -31,7 +33,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     onSearch: (text) => [{ field: ref?.label ?? 'id', operator: 'contains', value: text || undefined }],
     debounce: 300,
     errorNotification: false,
-    queryOptions: { enabled: Boolean(ref) },
+    queryOptions: { enabled: Boolean(ref) && active },
   });
 
   // keep the chosen values labelled even when they are not on the first page of options
@@ -51,6 +53,10 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
       {...rest}
       value={value}
       options={options}
+      onFocus={(e) => {
+        setActive(true);
+        rest.onFocus?.(e);
+      }}
       mode={multiple ? 'multiple' : undefined}
       allowClear
       showSearch

@@ -43,11 +43,12 @@ export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ re
   );
 
   return mode === 'create' ? (
-    <Create resource={resource.name} title={t('meta.createTitle', { resource: label })} saveButtonProps={save} isLoading={formLoading}>
+    <Create breadcrumb={false} resource={resource.name} title={t('meta.createTitle', { resource: label })} saveButtonProps={save} isLoading={formLoading}>
       {body}
     </Create>
   ) : (
     <Edit
+      breadcrumb={false}
       resource={resource.name}
       recordItemId={id}
       title={t('meta.editTitle', { resource: label })}

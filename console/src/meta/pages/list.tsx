@@ -102,6 +102,8 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
 
   return (
     <List
+      // the layout header carries the breadcrumb (SPEC §1)
+      breadcrumb={false}
       resource={resource.name}
       title={t(resourceLabelKey(resource))}
       headerButtons={() => (

@@ -86,13 +86,18 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   );
 
   return (
-    <Show resource={resource.name} recordItemId={id} title={t('meta.detailTitle', { resource: label })} isLoading={query.isLoading} headerButtons={buttons}>
+    <Show breadcrumb={false} resource={resource.name} recordItemId={id} title={t('meta.detailTitle', { resource: label })} isLoading={query.isLoading} headerButtons={buttons}>
       <div data-testid="meta-show">
-        {groups.map((g, i) => (
-          <Card key={g.key} type="inner" size="small" title={groups.length > 1 ? groupTitle(g.key) : undefined} style={{ marginBottom: 16 }}>
-            <Descriptions bordered size="small" column={COLUMNS} items={[...(items(g.fields) ?? []), ...(i === groups.length - 1 ? stamps : [])]} />
-          </Card>
-        ))}
+        {groups.map((g, i) => {
+          const list = <Descriptions bordered size="small" column={COLUMNS} items={[...(items(g.fields) ?? []), ...(i === groups.length - 1 ? stamps : [])]} />;
+          return groups.length > 1 ? (
+            <Card key={g.key} type="inner" size="small" title={groupTitle(g.key)} style={{ marginBottom: 16 }}>
+              {list}
+            </Card>
+          ) : (
+            <div key={g.key}>{list}</div>
+          );
+        })}
       </div>
     </Show>
   );
