@@ -9,12 +9,15 @@ import { loadMetadata, type Metadata } from '@rti/metadata';
 import type { Express } from 'express';
 import { createAccess, permissionCalls, type AccessService } from './access';
 import { createApp } from './app';
+import { installAudit, type Audit } from './audit';
 import { accountCalls } from './auth/account-calls';
 import { loadConfig, type ServerConfig } from './config';
 import { createDatabase, type Database } from './db';
+import { fileCalls } from './files/file-calls';
 import { CallRegistry } from './http/registry';
 import type { CallGuard, Language, RequestContext } from './http/types';
 import { loadTranslator, type TFunction, type Translator } from './i18n';
+import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext } from './plugin-api';
 import { discoverPlugins, loadPlugins } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
@@ -53,6 +56,9 @@ export interface RtiServer {
   translator: Translator;
   t: TFunction;
   access: AccessService;
+  /** import engine: validators for plugins, idle() for tests */
+  imports: ImportEngine;
+  audit: Audit;
   plugins: PluginDefinition[];
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   systemContext(orgId: number, language?: Language): RequestContext;
@@ -97,12 +103,16 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // Role, user and organisation writes change policies: access hears of them inside the write.
   access.installHooks(hooks);
   const guard = opts.guard ?? access.guard;
+  const imports = installImports({ db, metadata, t, calls, dataDir: config.dataDir, repo, log: logError });
+  for (const def of fileCalls({ dataDir: config.dataDir, t })) calls.add(def);
+  const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
   const ready: Array<() => Promise<void> | void> = [];
   const contextFor = (id: string): PluginServerContext => ({
     id,
     addCall: (def) => calls.add({ ...def, plugin: id }),
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
+    imports: { validator: (r, fn) => imports.validators.add(r, fn) },
     jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
     repo,
     systemContext,
@@ -120,6 +130,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const plugins = wanted === false ? [] : await loadPlugins(found, contextFor);
 
   await db.migrate();
+  await imports.recover();
   for (const fn of ready) await fn();
   jobs.start();
 
@@ -137,6 +148,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     translator,
     t,
     access,
+    imports,
+    audit,
     plugins,
     repo,
     systemContext,
@@ -154,6 +167,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     async close() {
       await jobs.stop();
+      await imports.stop();
       if (http) {
         const server = http;
         http = null;
@@ -163,6 +177,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
       }
+      await audit.stop();
       await db.close();
     },
   };

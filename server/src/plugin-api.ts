@@ -9,6 +9,7 @@ import type { ServerConfig } from './config';
 import type { Database, Migration } from './db';
 import type { CallDef, Language, RequestContext } from './http/types';
 import type { TFunction } from './i18n/translator';
+import type { ImportValidator } from './import/validators';
 import type { JobFn } from './plugins/jobs';
 import type { HookAction, HookFn } from './resources/hooks';
 import type { ScopedRepository } from './resources/repository';
@@ -18,6 +19,7 @@ export { STREAMED } from './http/types';
 export { ApiError, ErrorCode } from './http/api-error';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
+export type { ImportValidator, ImportRowEvent } from './import/validators';
 export type { ScopedRepository, ListResult } from './resources/repository';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
@@ -33,6 +35,13 @@ export interface PluginServerContext {
   hooks: {
     before(action: HookAction, resource: string | '*', fn: HookFn): () => void;
     after(action: HookAction, resource: string | '*', fn: HookFn): () => void;
+  };
+  imports: {
+    /**
+     * Adds a domain check to a resource's import (or '*'): runs in the row's transaction before
+     * the row is written; returning a reason code of the resource's catalogue refuses the row.
+     */
+    validator(resource: string, fn: ImportValidator): () => void;
   };
   jobs: {
     /** runs fn every intervalMs after start; returns a function that stops the job */

@@ -53,7 +53,7 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     let call: CallDef | undefined;
     let ctx: RequestContext | undefined;
     let body: Record<string, unknown> = {};
-    let outcome = { httpStatus: 200, code: 0, message: '' };
+    let outcome: { httpStatus: number; code: number; message: string; data?: unknown } = { httpStatus: 200, code: 0, message: '' };
     try {
       call = req.method === 'POST' ? deps.calls.get(path) : undefined;
       if (!call) {
@@ -72,7 +72,7 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       const data = await call.handler({ body, ctx, req, res });
       if (data === STREAMED) return;
       const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };
-      outcome.message = envelope.message;
+      outcome = { ...outcome, message: envelope.message, data: envelope.data };
       res.status(200).json(envelope);
     } catch (err) {
       const { status, body: answer } = errorEnvelope(err, lang, deps.translator);

@@ -20,6 +20,8 @@ export interface CallRecord {
   code: number;
   /** envelope message, in the caller's language */
   message: string;
+  /** envelope data of a successful, non-streamed answer (not to be kept whole: may be large) */
+  data?: unknown;
   ms: number;
 }
 
