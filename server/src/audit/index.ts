@@ -1,0 +1,145 @@
+/**
+ * The audit trail, installed once for every call — never per route:
+ * - admin log: one row per call under /api (operator, ip, user agent, path, method,
+ *   parameters with secrets masked, response code and message), from the registry's
+ *   call-end listeners;
+ * - operation log: one row per create/update/delete of a resource with a `logObject`
+ *   (SPEC §9 object codes), from after-write hooks, kept only once the write commits.
+ * Rows go to the `admin-log` / `operation-log` resources' tables in batches after the answer.
+ */
+import type { Metadata, ResourceDef } from '@rti/metadata';
+import type { Transaction } from 'sequelize';
+import type { Database } from '../db';
+import type { CallRecord, CallRegistry } from '../http/registry';
+import type { HookAction, HookEvent, HookRegistry } from '../resources/hooks';
+import { isSecret } from '../resources/validate';
+import { LogBuffer, type LogSink } from './log-buffer';
+import { clip, redactedJson } from './redact';
+
+export const ADMIN_LOG = 'admin-log';
+export const OPERATION_LOG = 'operation-log';
+/** enums.json `operationLogAction` */
+export const OPERATION_ACTION: Record<HookAction, number> = { create: 10, update: 20, delete: 30 };
+const TEXT_MAX = 20000;
+
+export interface AuditHost {
+  db: Database;
+  metadata: Metadata;
+  calls: CallRegistry;
+  hooks: HookRegistry;
+  log(message: string, err?: unknown): void;
+}
+
+export interface Audit {
+  /** writes every waiting row (tests, shutdown) */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+  /** rows dropped because the buffer was full */
+  dropped(): number;
+}
+
+/** Runs fn once the outermost transaction commits (a savepoint rolled back never gets there). */
+function afterFinalCommit(t: Transaction, fn: () => void): void {
+  t.afterCommit(() => {
+    const parent = (t as unknown as { parent?: Transaction }).parent;
+    if (parent) afterFinalCommit(parent, fn);
+    else fn();
+  });
+}
+
+export function installAudit(host: AuditHost): Audit {
+  const sink = (resource: string): LogSink | null => {
+    const model = host.db.models[resource];
+    if (!model) return null;
+    const columns = new Set(Object.keys(model.getAttributes()));
+    return {
+      async write(rows) {
+        // Only the columns the resource declares (metadata may drop some).
+        await model.bulkCreate(rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => columns.has(k)))));
+      },
+    };
+  };
+  const onError = (err: unknown) => host.log('[audit] log rows not written', err);
+  const adminSink = sink(ADMIN_LOG);
+  const operationSink = sink(OPERATION_LOG);
+  if (!adminSink || !operationSink) host.log(`[audit] metadata has no ${!adminSink ? ADMIN_LOG : OPERATION_LOG} resource: that log is not kept`);
+  const admin = adminSink ? new LogBuffer(adminSink, { onError }) : null;
+  const operations = operationSink ? new LogBuffer(operationSink, { onError }) : null;
+  const stops: Array<() => void> = [];
+
+  if (admin) {
+    stops.push(
+      host.calls.onCallEnd((r: CallRecord) => {
+        const data = (r.data ?? null) as Record<string, unknown> | null;
+        // Sign-in calls have no organisation yet: the answer names the one signed into.
+        const orgId = r.ctx?.orgId ?? (data && typeof data.loginOrgId === 'number' ? data.loginOrgId : null);
+        if (orgId === null) return;
+        const username = typeof r.body.username === 'string' ? r.body.username : null;
+        admin.push({
+          orgId,
+          operator: clip(r.ctx?.user?.username ?? username, 50),
+          ip: clip(r.req.ip ?? r.req.socket.remoteAddress ?? null, 64),
+          userAgent: clip(r.req.get('user-agent') ?? null, 500),
+          path: clip(r.req.path, 255),
+          method: r.req.method,
+          params: redactedJson(r.call?.raw ? { ...r.body, multipart: true } : r.body, TEXT_MAX),
+          responseCode: r.code,
+          message: clip(r.message, 500),
+          time: new Date(),
+          createdBy: r.ctx?.user?.id ?? null,
+        });
+      }),
+    );
+  }
+
+  if (operations) {
+    const secrets = (res: ResourceDef) => new Set(res.fields.filter(isSecret).map((f) => f.name));
+    const content = (e: HookEvent): string => {
+      const hidden = secrets(e.resource);
+      const visible = (row: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(row ?? {}).filter(([k]) => !hidden.has(k) && !k.endsWith('Label') && !k.endsWith('Labels')));
+      if (e.action !== 'update') return redactedJson(visible(e.row), TEXT_MAX);
+      // Updates keep what changed: { field: [before, after] }.
+      const before = visible(e.previous);
+      const after = visible(e.row);
+      const changes: Record<string, unknown> = {};
+      for (const k of Object.keys(after)) if (k !== 'updatedAt' && JSON.stringify(before[k]) !== JSON.stringify(after[k])) changes[k] = [before[k], after[k]];
+      return redactedJson(changes, TEXT_MAX);
+    };
+    for (const action of ['create', 'update', 'delete'] as const) {
+      stops.push(
+        host.hooks.after(action, '*', (e) => {
+          const object = e.resource.logObject;
+          if (object === undefined || object === null || !e.row) return;
+          const row = e.row;
+          const orgId = e.ctx.orgId ?? (typeof row.orgId === 'number' ? row.orgId : null);
+          if (orgId === null) return;
+          const entry = {
+            orgId,
+            object,
+            action: OPERATION_ACTION[action],
+            objectId: typeof row.id === 'number' ? row.id : null,
+            objectName: clip(row[e.resource.titleField] === undefined || row[e.resource.titleField] === null ? null : String(row[e.resource.titleField]), 200),
+            operator: clip(e.ctx.user?.username ?? 'system', 50),
+            ip: clip(e.ctx.ip ?? null, 64),
+            content: content(e),
+            time: new Date(),
+            createdBy: e.ctx.user?.id ?? null,
+          };
+          afterFinalCommit(e.transaction, () => operations.push(entry));
+        }),
+      );
+    }
+  }
+
+  const flush = async () => {
+    await Promise.all([admin?.flush(), operations?.flush()]);
+  };
+  return {
+    flush,
+    async stop() {
+      for (const s of stops) s();
+      await flush();
+    },
+    dropped: () => (admin?.dropped ?? 0) + (operations?.dropped ?? 0),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The import calls of every resource with an `import` definition: `/<name>/import`
+ * (multipart upload, answers at once with the job id), `/<name>/import/status` and
+ * `/<name>/import/template`. Jobs run one after another in the background.
+ */
+import { unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { apiCode, resourceApiPath, type Metadata } from '@rti/metadata';
+import type { Model, ModelStatic } from 'sequelize';
+import { msg } from '../files/messages';
+import { receiveFile } from '../files/multipart';
+import { ApiError, ErrorCode } from '../http/api-error';
+import { STREAMED, type CallDef } from '../http/types';
+import type { TFunction } from '../i18n/translator';
+import { IMPORT_PROCESSING, toStatus } from './import-jobs';
+import { writeTemplate } from './template';
+
+/** SPEC §9: import files at most 5120 KB. */
+export const IMPORT_MAX_BYTES = 5_242_880;
+
+export interface ImportCallDeps {
+  metadata: Metadata;
+  t: TFunction;
+  jobs: ModelStatic<Model>;
+  dataDir: string;
+  /** queues a stored upload; resolves when queued */
+  enqueue(jobId: number, resource: string, ctx: Parameters<CallDef['handler']>[0]['ctx'], path: string): void;
+}
+
+export function importCalls(deps: ImportCallDeps): CallDef[] {
+  const out: CallDef[] = [];
+  for (const res of Object.values(deps.metadata.resources)) {
+    if (!res.import) continue;
+    const importPath = resourceApiPath(res, 'import');
+    out.push({
+      path: importPath,
+      resource: res.name,
+      raw: true,
+      handler: async ({ req, ctx }) => {
+        const upload = await receiveFile(
+          req,
+          join(deps.dataDir, 'imports'),
+          { extensions: ['xls', 'xlsx'], maxBytes: IMPORT_MAX_BYTES, limitMessage: (lang) => deps.t(lang, 'validation.importLimit', { size: IMPORT_MAX_BYTES / 1024 }) },
+          ctx.language,
+        );
+        if (upload.extension === 'xls') {
+          await unlink(upload.path).catch(() => undefined);
+          throw new ApiError(ErrorCode.validation, msg(ctx.language, 'xlsUnsupported'));
+        }
+        const job = await deps.jobs.create({ orgId: ctx.orgId, userId: ctx.user?.id ?? null, resource: res.name, fileName: upload.originalName.slice(0, 255), language: ctx.language, status: IMPORT_PROCESSING });
+        const importId = Number(job.get('id'));
+        deps.enqueue(importId, res.name, ctx, upload.path);
+        return { importId, status: IMPORT_PROCESSING };
+      },
+    });
+    out.push({
+      path: resourceApiPath(res, 'import/status'),
+      resource: res.name,
+      handler: async ({ body, ctx }) => {
+        const id = body.importId ?? body.id;
+        const job = typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? await deps.jobs.findOne({ where: { id: Number(id), resource: res.name, orgId: ctx.orgId } }) : null;
+        if (!job) throw new ApiError(ErrorCode.notFound, msg(ctx.language, 'importNotFound'));
+        return toStatus(job);
+      },
+    });
+    out.push({
+      path: resourceApiPath(res, 'import/template'),
+      resource: res.name,
+      // Whoever may import may fetch the template.
+      permission: apiCode(importPath),
+      handler: async ({ ctx, res: response }) => {
+        await writeTemplate(res, deps.metadata, ctx.language, deps.t, response);
+        return STREAMED;
+      },
+    });
+  }
+  return out;
+}

@@ -1,0 +1,81 @@
+/**
+ * The import engine, installed once by createServer: migration, calls, a one-at-a-time
+ * background queue, validators for plugins, and recovery of jobs a previous process left
+ * in processing.
+ */
+import { readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Metadata } from '@rti/metadata';
+import type { Database } from '../db';
+import { msg } from '../files/messages';
+import type { CallRegistry } from '../http/registry';
+import type { Language, RequestContext } from '../http/types';
+import type { TFunction } from '../i18n/translator';
+import type { ScopedRepository } from '../resources/repository';
+import { importCalls } from './import-calls';
+import { closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration } from './import-jobs';
+import { runImport } from './runner';
+import { ImportValidators } from './validators';
+
+export { ImportValidators, type ImportValidator, type ImportRowEvent } from './validators';
+export { IMPORT_MAX_BYTES } from './import-calls';
+
+export interface ImportHost {
+  db: Database;
+  metadata: Metadata;
+  t: TFunction;
+  calls: CallRegistry;
+  dataDir: string;
+  repo(resource: string, ctx: RequestContext): ScopedRepository;
+  log(message: string, err?: unknown): void;
+}
+
+export interface ImportEngine {
+  validators: ImportValidators;
+  /** after migrations: closes interrupted jobs, removes their files */
+  recover(): Promise<void>;
+  /** stops after the current chunk; the running job ends as interrupted */
+  stop(): Promise<void>;
+  /** resolves when every queued job has finished (tests, benchmarks) */
+  idle(): Promise<void>;
+}
+
+export function installImports(host: ImportHost): ImportEngine {
+  const validators = new ImportValidators();
+  const jobs = defineImportJob(host.db.sequelize);
+  host.db.addMigration(importJobsMigration);
+  let queue: Promise<void> = Promise.resolve();
+  let stopping = false;
+  const interrupted = (language: string) => msg(language as Language, 'interrupted');
+
+  const enqueue = (jobId: number, resource: string, ctx: RequestContext, path: string) => {
+    queue = queue.then(async () => {
+      try {
+        if (stopping) return;
+        await runImport({ db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, jobs, log: host.log, shouldStop: () => stopping }, { jobId, resource: host.metadata.resources[resource], ctx, path });
+      } catch (err) {
+        host.log(`[import] job ${jobId} failed`, err);
+        await jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language) }, { where: { id: jobId } }).catch(() => undefined);
+      } finally {
+        await unlink(path).catch(() => undefined);
+      }
+    });
+  };
+
+  for (const def of importCalls({ metadata: host.metadata, t: host.t, jobs, dataDir: host.dataDir, enqueue })) host.calls.add(def);
+
+  return {
+    validators,
+    async recover() {
+      const n = await closeInterrupted(jobs, interrupted);
+      if (n) host.log(`[import] ${n} interrupted import(s) closed`);
+      const dir = join(host.dataDir, 'imports');
+      for (const f of await readdir(dir).catch(() => [] as string[])) if (f.startsWith('.upload-')) await unlink(join(dir, f)).catch(() => undefined);
+    },
+    async stop() {
+      stopping = true;
+      await queue;
+    },
+    idle: () => queue,
+  };
+}

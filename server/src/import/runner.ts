@@ -1,0 +1,283 @@
+/**
+ * One import, in the background: the sheet is read with exceljs' streaming reader (memory
+ * stays flat whatever the row count), rows are checked in chunks (ref labels and existing
+ * keys looked up once per chunk), then written in one transaction per chunk with a savepoint
+ * per row — a row is saved whole through the scoped repository (validation, hooks, tenancy)
+ * or rolled back alone and reported with its SPEC §8 reason.
+ */
+import ExcelJS from 'exceljs';
+import type { FieldDef, ImportProblem, Metadata, ResourceDef } from '@rti/metadata';
+import { Op, type Model, type ModelStatic, type Transaction, type WhereOptions } from 'sequelize';
+import type { Database } from '../db';
+import { orgFieldOf } from '../db/naming';
+import { ApiError } from '../http/api-error';
+import type { Language, RequestContext } from '../http/types';
+import type { TFunction } from '../i18n/translator';
+import { msg } from '../files/messages';
+import type { ScopedRepository } from '../resources/repository';
+import { scopeWhere } from '../resources/scope';
+import { checkCompareRules, validateValue } from '../resources/validate';
+import { fieldReader, headerMatcher, plainCell, type CellValue, type FieldReader } from './cells';
+import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-jobs';
+import { problemOf, reasonFor, RowProblem } from './reasons';
+import type { ImportValidators } from './validators';
+
+export const CHUNK_ROWS = 250;
+const PROBLEM_ORDER: ImportProblem[] = ['required', 'invalid', 'notFound', 'duplicate', 'exists'];
+/** Errors are rewritten at most this often while running (counts after every chunk). */
+const ERRORS_FLUSH_MS = 1000;
+
+export interface RunnerDeps {
+  db: Database;
+  metadata: Metadata;
+  t: TFunction;
+  repo(resource: string, ctx: RequestContext): ScopedRepository;
+  validators: ImportValidators;
+  jobs: ModelStatic<Model>;
+  log(message: string, err?: unknown): void;
+  /** true once the server is shutting down: the job ends as interrupted after this chunk */
+  shouldStop?(): boolean;
+}
+
+export interface ImportTask {
+  jobId: number;
+  resource: ResourceDef;
+  ctx: RequestContext;
+  path: string;
+}
+
+interface SheetRow {
+  row: number;
+  cells: Record<string, CellValue>;
+  /** API values (refs resolved to ids once looked up) */
+  values: Record<string, unknown>;
+  problems: Array<{ index: number; p: RowProblem }>;
+}
+
+class FileProblem extends Error {}
+
+export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<void> {
+  const { resource: res, ctx } = task;
+  const lang: Language = ctx.language;
+  const def = res.import!;
+  const fields = def.columns.map((c) => res.fields.find((f) => f.name === c)).filter((f): f is FieldDef => Boolean(f));
+  const readers = new Map<string, FieldReader>(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t)]));
+  const uniqueFields = fields.filter((f) => f.unique || f.name === def.key);
+  const seen = new Map<string, Set<string>>(uniqueFields.map((f) => [f.name, new Set()]));
+  const repo = deps.repo(res.name, ctx);
+  const counts = { processed: 0, success: 0, failed: 0 };
+  const errors: ImportError[] = [];
+  let errorsDirty = false;
+  let flushedAt = Date.now();
+
+  const report = (row: number, p: RowProblem) => {
+    counts.failed++;
+    if (errors.length < MAX_STORED_ERRORS) {
+      errors.push(reasonFor(deps.metadata, res, p, row, lang, deps.t));
+      errorsDirty = true;
+    }
+  };
+
+  const saveProgress = async (final: boolean, message: string | null = null) => {
+    const patch: Record<string, unknown> = { processedVolume: counts.processed, successVolume: counts.success, failedVolume: counts.failed };
+    if (errorsDirty && (final || Date.now() - flushedAt > ERRORS_FLUSH_MS)) {
+      patch.importErrors = JSON.stringify(errors);
+      errorsDirty = false;
+      flushedAt = Date.now();
+    }
+    if (final) Object.assign(patch, { status: IMPORT_FINISHED, message, ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}) });
+    await deps.jobs.update(patch, { where: { id: task.jobId } });
+  };
+
+  const addProblem = (r: SheetRow, column: string | null, problem: ImportProblem | null, cause?: ApiError) => {
+    const index = column === null ? fields.length : def.columns.indexOf(column);
+    r.problems.push({ index: index < 0 ? fields.length : index, p: new RowProblem(column, problem, cause) });
+  };
+
+  /** Cells → typed API values; required, type, enum, format, length and range problems. */
+  const parse = (r: SheetRow) => {
+    for (const f of fields) {
+      const cell = r.cells[f.name] ?? null;
+      if (cell === null) {
+        if (f.required && f.default === undefined) addProblem(r, f.name, 'required');
+        continue;
+      }
+      const v = readers.get(f.name)!.read(cell);
+      if (v === undefined) {
+        addProblem(r, f.name, 'invalid');
+        continue;
+      }
+      if (f.type === 'ref' || f.type === 'refs') {
+        r.values[f.name] = v;
+        continue;
+      }
+      try {
+        validateValue(f, v, deps.metadata.enums);
+        r.values[f.name] = v;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        addProblem(r, f.name, 'invalid', err);
+      }
+    }
+  };
+
+  /** Ref labels → ids, one query per ref column and chunk, in the caller's scope of the target. */
+  const resolveRefs = async (rows: SheetRow[]) => {
+    for (const f of fields) {
+      if ((f.type !== 'ref' && f.type !== 'refs') || !f.ref) continue;
+      const target = deps.metadata.resources[f.ref.resource];
+      if (!target) continue;
+      const labelsOf = (v: unknown): string[] => (f.type === 'refs' ? String(v).split(/[,，、;]/).map((s) => s.trim()).filter(Boolean) : [String(v)]);
+      const wanted = new Set<string>();
+      for (const r of rows) if (r.values[f.name] !== undefined) for (const l of labelsOf(r.values[f.name])) wanted.add(l);
+      if (!wanted.size) continue;
+      const ids = new Map<string, number>();
+      const filter = (f.ref.filter ?? {}) as WhereOptions;
+      const found = await deps.db.models[target.name].findAll({
+        attributes: ['id', f.ref.label],
+        where: { [Op.and]: [scopeWhere(target, ctx), filter, { [f.ref.label]: { [Op.in]: [...wanted] } }] },
+        raw: true,
+      });
+      for (const row of found as unknown as Array<Record<string, unknown>>) {
+        const label = String(row[f.ref.label]);
+        if (!ids.has(label)) ids.set(label, Number(row.id));
+      }
+      for (const r of rows) {
+        if (r.values[f.name] === undefined) continue;
+        const resolved = labelsOf(r.values[f.name]).map((l) => ids.get(l));
+        if (resolved.some((x) => x === undefined)) {
+          delete r.values[f.name];
+          addProblem(r, f.name, 'notFound');
+        } else r.values[f.name] = f.type === 'refs' ? resolved : resolved[0];
+      }
+    }
+  };
+
+  /** The key and unique columns: repeated earlier in the file, or already in the system. */
+  const checkUnique = async (rows: SheetRow[]) => {
+    const orgField = orgFieldOf(res);
+    for (const f of uniqueFields) {
+      const inFile = seen.get(f.name)!;
+      const fresh: string[] = [];
+      for (const r of rows) {
+        const v = r.values[f.name];
+        if (v === undefined || v === null) continue;
+        const k = String(v);
+        if (inFile.has(k)) addProblem(r, f.name, 'duplicate');
+        else {
+          inFile.add(k);
+          fresh.push(k);
+        }
+      }
+      if (!fresh.length) continue;
+      const and: WhereOptions[] = [{ [f.name]: { [Op.in]: fresh } }];
+      // Uniqueness is per organisation (or platform-wide): the caller's warehouses do not narrow it.
+      if (f.unique !== 'global' && orgField && orgField !== 'id') and.push({ [orgField]: ctx.orgId });
+      const existing = await deps.db.models[res.name].findAll({ attributes: [f.name], where: { [Op.and]: and }, raw: true });
+      const taken = new Set((existing as unknown as Array<Record<string, unknown>>).map((x) => String(x[f.name])));
+      for (const r of rows) if (r.values[f.name] !== undefined && taken.has(String(r.values[f.name])) && !r.problems.some((x) => x.p.column === f.name)) addProblem(r, f.name, 'exists');
+    }
+  };
+
+  const checkRules = (r: SheetRow) => {
+    try {
+      checkCompareRules(res, r.values);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      const p = problemOf(res, err);
+      addProblem(r, p.column, p.problem, err);
+    }
+  };
+
+  const firstProblem = (r: SheetRow): RowProblem | null => {
+    if (!r.problems.length) return null;
+    return [...r.problems].sort((a, b) => a.index - b.index || PROBLEM_ORDER.indexOf(a.p.problem ?? 'invalid') - PROBLEM_ORDER.indexOf(b.p.problem ?? 'invalid'))[0].p;
+  };
+
+  const writeRow = async (r: SheetRow, transaction: Transaction): Promise<RowProblem | null> => {
+    const code = await deps.validators.check({ resource: res, ctx, transaction, row: r.row, values: r.values, repo });
+    if (code !== null) return new RowProblem(null, null, undefined, code);
+    try {
+      await repo.create(r.values, { transaction });
+      return null;
+    } catch (err) {
+      if (err instanceof ApiError) return problemOf(res, err);
+      if (err instanceof RowProblem) return err;
+      throw err;
+    }
+  };
+
+  const processChunk = async (rows: SheetRow[]) => {
+    if (deps.shouldStop?.()) throw new FileProblem(msg(lang, 'interrupted'));
+    for (const r of rows) parse(r);
+    await resolveRefs(rows);
+    await checkUnique(rows);
+    const ready: SheetRow[] = [];
+    for (const r of rows) {
+      if (!r.problems.length) checkRules(r);
+      const p = firstProblem(r);
+      if (p) report(r.row, p);
+      else ready.push(r);
+    }
+    if (ready.length) {
+      const outcome: Array<RowProblem | null> = [];
+      try {
+        await deps.db.sequelize.transaction(async (transaction) => {
+          for (const r of ready) outcome.push(await writeRow(r, transaction));
+        });
+      } catch (err) {
+        // The chunk's transaction itself failed: none of its rows were kept.
+        deps.log(`[import] ${res.name} job ${task.jobId}: chunk rolled back`, err);
+        const failure = new ApiError(10000, msg(lang, 'rowFailed', { message: (err as Error).message ?? String(err) }));
+        outcome.length = 0;
+        for (const _ of ready) outcome.push(new RowProblem(null, null, failure));
+      }
+      ready.forEach((r, i) => {
+        const p = outcome[i];
+        if (p) report(r.row, p);
+        else counts.success++;
+      });
+    }
+    counts.processed += rows.length;
+    await saveProgress(false);
+  };
+
+  let message: string | null = null;
+  try {
+    const match = headerMatcher(fields, deps.t);
+    let columnAt: Array<string | null> | null = null;
+    let chunk: SheetRow[] = [];
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(task.path, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
+    for await (const sheet of reader) {
+      for await (const row of sheet) {
+        const values = (row.values as unknown[]) ?? [];
+        const cells = values.map(plainCell);
+        if (cells.every((c) => c === null)) continue;
+        if (!columnAt) {
+          columnAt = cells.map((c) => match(c));
+          if (!columnAt.some(Boolean)) throw new FileProblem(msg(lang, 'noHeader'));
+          continue;
+        }
+        const r: SheetRow = { row: row.number, cells: {}, values: {}, problems: [] };
+        columnAt.forEach((name, i) => {
+          if (name) r.cells[name] = cells[i] ?? null;
+        });
+        chunk.push(r);
+        if (chunk.length >= CHUNK_ROWS) {
+          await processChunk(chunk);
+          chunk = [];
+        }
+      }
+      break; // the first sheet only
+    }
+    if (!columnAt) throw new FileProblem(msg(lang, 'noHeader'));
+    if (chunk.length) await processChunk(chunk);
+  } catch (err) {
+    if (err instanceof FileProblem) message = err.message;
+    else {
+      deps.log(`[import] ${res.name} job ${task.jobId} failed`, err);
+      message = msg(lang, 'unreadable');
+    }
+  }
+  await saveProgress(true, message);
+}

@@ -1,0 +1,33 @@
+/** The import template of a resource: its import columns as headers, in the caller's language. */
+import ExcelJS from 'exceljs';
+import { fieldLabelKey, resourceLabelKey, type FieldDef, type Metadata, type ResourceDef } from '@rti/metadata';
+import type { Response } from 'express';
+import type { Language } from '../http/types';
+import type { TFunction } from '../i18n/translator';
+
+/** Required columns are marked with " *" (the import accepts headers with or without it). */
+export const templateHeader = (f: FieldDef, lang: Language, t: TFunction): string => t(lang, fieldLabelKey(f)) + (f.required && f.default === undefined ? ' *' : '');
+
+export async function writeTemplate(res: ResourceDef, meta: Metadata, lang: Language, t: TFunction, out: Response): Promise<void> {
+  const fields = (res.import?.columns ?? []).map((c) => res.fields.find((f) => f.name === c)).filter((f): f is FieldDef => Boolean(f));
+  const title = t(lang, resourceLabelKey(res));
+  out.status(200);
+  out.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  out.setHeader('Content-Disposition', `attachment; filename="${res.name}-template.xlsx"; filename*=UTF-8''${encodeURIComponent(`${title}.xlsx`)}`);
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = workbook.addWorksheet(title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' '));
+  sheet.columns = fields.map((f) => ({ header: templateHeader(f, lang, t), key: f.name, width: 20 }));
+  sheet.getRow(1).font = { bold: true };
+  // Enum and bool columns get a drop-down of their labels in the same language.
+  fields.forEach((f, i) => {
+    const choices = f.type === 'enum' ? (meta.enums[f.enum ?? ''] ?? []).map((e) => t(lang, e.label)) : f.type === 'bool' ? [t(lang, 'server.values.yes'), t(lang, 'server.values.no')] : null;
+    if (!choices?.length) return;
+    const list = `"${choices.map((c) => c.replace(/[",]/g, ' ')).join(',')}"`;
+    if (list.length > 255) return; // Excel's limit for inline lists
+    const col = sheet.getColumn(i + 1).letter;
+    (sheet as unknown as { dataValidations: { add(range: string, v: object): void } }).dataValidations.add(`${col}2:${col}10001`, { type: 'list', allowBlank: true, formulae: [list] });
+  });
+  sheet.getRow(1).commit();
+  sheet.commit();
+  await workbook.commit();
+}
