@@ -5,6 +5,7 @@
  * user extras grant on their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resourceApiPath } from '@rti/metadata';
 import { createServer, type RtiServer } from '../src/index';
 import { callPermission } from '../src/http/registry';
 import type { CallDef } from '../src/http/types';
@@ -49,7 +50,9 @@ describe('permission codes', () => {
     const paths = coded.map((c) => c.path);
     expect(paths).toContain('/permission/all');
     expect(paths).toContain('/organization-token/create');
-    for (const res of Object.values(ts.server.metadata.resources)) expect(paths).toContain(`/${res.name}/list`);
+    for (const res of Object.values(ts.server.metadata.resources)) {
+      if (res.calls?.list !== false) expect(paths).toContain(resourceApiPath(res, 'list'));
+    }
     expect(paths).not.toContain('/account/login');
     expect(paths).not.toContain('/permission/list');
   });

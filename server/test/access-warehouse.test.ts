@@ -5,7 +5,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMetadata, resourceApiPath } from '@rti/metadata';
-import { rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
+import { createRow, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
 import { sampleBody } from './support/samples';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
@@ -47,9 +47,7 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
       expect(inside[field]).toBe(w1);
       const refs: Record<string, number> = { organization: ts.orgA };
       for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
-      const made = await ts.a.call(`/${name}/create`, { ...sampleBody(res, metadata, 4321, refs, rows.second.a), [field]: w2 });
-      expect(made.body.code, made.body.message).toBe(0);
-      outside = made.body.data;
+      outside = await createRow(ts, ts.a, res, { ...sampleBody(res, metadata, 4321, refs, rows.second.a), [field]: w2 });
     }
     expect(outside[field === 'id' ? 'id' : field]).toBe(w2);
 

@@ -6,6 +6,7 @@
  */
 import {
   menuCode,
+  resourceApiPrefix,
   resourceMenuCode,
   resourceViewCode,
   routeName,
@@ -39,7 +40,7 @@ const CRUD_PAGES: CrudPage[] = ['list', 'create', 'edit', 'detail'];
 /** Which screen of a resource an API call belongs to. */
 /** The call path after the resource's prefix ('' for the base call), or null when it has another prefix. */
 function callSuffix(res: ResourceDef, path: string): string | null {
-  const p = '/' + res.name;
+  const p = resourceApiPrefix(res);
   if (path === p) return '';
   return path.startsWith(p + '/') ? path.slice(p.length + 1) : null;
 }
@@ -60,8 +61,8 @@ const API_VERBS: Record<string, string> = {
 function resourceOfCall(resources: ResourceDef[], path: string): ResourceDef | undefined {
   let best: ResourceDef | undefined;
   for (const r of resources) {
-    const p = '/' + r.name;
-    if ((path === p || path.startsWith(p + '/')) && (!best || r.name.length > best.name.length)) best = r;
+    const p = resourceApiPrefix(r);
+    if ((path === p || path.startsWith(p + '/')) && (!best || p.length > resourceApiPrefix(best).length)) best = r;
   }
   return best;
 }
