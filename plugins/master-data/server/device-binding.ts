@@ -1,0 +1,125 @@
+/**
+ * Carrier ↔ device binding (SPEC §3/§4): a carrier's beaconId/gpsId is the one source; the
+ * device's read-only carrierId follows it. A device bound to another carrier is refused,
+ * a bound device cannot be deleted, and every register, bind/unbind and status change
+ * writes carrier-log / device-log events in the write's own transaction.
+ */
+import { Op, type Transaction } from 'sequelize';
+import { ApiError, ErrorCode, type HookEvent, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { appendLog, orgRepo, str } from './helpers';
+
+/** SPEC §4 carrier log events. */
+export const CarrierEvent = { register: 10, bindBeacon: 20, unbindBeacon: 30, bindGps: 40, unbindGps: 50, status: 60, transportStatus: 70 } as const;
+/** SPEC §4 device log events. */
+export const DeviceEvent = { register: 10, bind: 20, unbind: 30, status: 40, useStatus: 50 } as const;
+
+interface DeviceKind {
+  /** carrier field holding the device id */
+  field: 'beaconId' | 'gpsId';
+  resource: 'device-beacon' | 'device-gps';
+  log: 'device-beacon-log' | 'device-gps-log';
+  /** the device id column of its log */
+  logField: 'beaconId' | 'gpsId';
+  bind: number;
+  unbind: number;
+  boundMessage: string;
+}
+
+const KINDS: DeviceKind[] = [
+  { field: 'beaconId', resource: 'device-beacon', log: 'device-beacon-log', logField: 'beaconId', bind: CarrierEvent.bindBeacon, unbind: CarrierEvent.unbindBeacon, boundMessage: 'rules.beaconBoundToOther' },
+  { field: 'gpsId', resource: 'device-gps', log: 'device-gps-log', logField: 'gpsId', bind: CarrierEvent.bindGps, unbind: CarrierEvent.unbindGps, boundMessage: 'rules.gpsBoundToOther' },
+];
+
+const changed = (a: unknown, b: unknown) => str(a) !== str(b);
+
+export function installDeviceBinding(ctx: PluginServerContext): void {
+  const carrierSn = async (call: RequestContext, id: unknown, transaction: Transaction): Promise<string> => {
+    const repo = orgRepo(ctx, 'carrier', call);
+    const row = await repo.model.findOne({ where: repo.where({ id: Number(id) }), transaction });
+    return row ? String(row.get('sn')) : `#${id}`;
+  };
+
+  /** Refuses a device already bound to a carrier other than `selfId`. */
+  async function checkFree(kind: DeviceKind, call: RequestContext, deviceId: number, selfId: number | null, transaction: Transaction): Promise<void> {
+    const devices = orgRepo(ctx, kind.resource, call);
+    const device = await devices.model.findOne({ where: devices.where({ id: deviceId }), transaction });
+    if (!device) return; // the repository's ref check answers a missing device
+    const carriers = orgRepo(ctx, 'carrier', call);
+    const other = await carriers.model.findOne({
+      where: carriers.where({ [kind.field]: deviceId, ...(selfId !== null ? { id: { [Op.ne]: selfId } } : {}) }),
+      transaction,
+    });
+    const boundTo = other ? other.get('id') : device.get('carrierId');
+    if (boundTo !== null && boundTo !== undefined && Number(boundTo) !== selfId) {
+      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction) });
+    }
+  }
+
+  /** Points the device at the carrier (or frees it) and writes both logs. */
+  async function setDevice(kind: DeviceKind, call: RequestContext, deviceId: number, carrierId: number, bind: boolean, transaction: Transaction): Promise<void> {
+    const devices = orgRepo(ctx, kind.resource, call);
+    await devices.model.update({ carrierId: bind ? carrierId : null }, { where: devices.where({ id: deviceId }), transaction });
+    await appendLog(ctx, 'carrier-log', call, { carrierId, event: bind ? kind.bind : kind.unbind, [kind.field]: deviceId }, transaction);
+    await appendLog(ctx, kind.log, call, { [kind.logField]: deviceId, carrierId, event: bind ? DeviceEvent.bind : DeviceEvent.unbind }, transaction);
+  }
+
+  const beforeWrite = async (e: HookEvent) => {
+    const data = e.data ?? {};
+    const selfId = e.previous ? Number(e.previous.id) : null;
+    for (const kind of KINDS) {
+      const next = data[kind.field];
+      if (next === undefined || next === null || (e.previous && !changed(e.previous[kind.field], next))) continue;
+      await checkFree(kind, e.ctx, Number(next), selfId, e.transaction);
+    }
+  };
+  ctx.hooks.before('create', 'carrier', beforeWrite);
+  ctx.hooks.before('update', 'carrier', beforeWrite);
+
+  ctx.hooks.after('create', 'carrier', async (e) => {
+    const row = e.row!;
+    await appendLog(ctx, 'carrier-log', e.ctx, { carrierId: row.id, event: CarrierEvent.register, newValue: str(row.status) }, e.transaction);
+    for (const kind of KINDS) if (row[kind.field]) await setDevice(kind, e.ctx, Number(row[kind.field]), row.id as number, true, e.transaction);
+  });
+
+  ctx.hooks.after('update', 'carrier', async (e) => {
+    const row = e.row!;
+    const prev = e.previous!;
+    const id = row.id as number;
+    for (const kind of KINDS) {
+      if (!changed(prev[kind.field], row[kind.field])) continue;
+      if (prev[kind.field]) await setDevice(kind, e.ctx, Number(prev[kind.field]), id, false, e.transaction);
+      if (row[kind.field]) await setDevice(kind, e.ctx, Number(row[kind.field]), id, true, e.transaction);
+    }
+    if (changed(prev.status, row.status)) {
+      await appendLog(ctx, 'carrier-log', e.ctx, { carrierId: id, event: CarrierEvent.status, oldValue: str(prev.status), newValue: str(row.status) }, e.transaction);
+    }
+    if (changed(prev.transportStatus, row.transportStatus)) {
+      await appendLog(ctx, 'carrier-log', e.ctx, { carrierId: id, event: CarrierEvent.transportStatus, oldValue: str(prev.transportStatus), newValue: str(row.transportStatus) }, e.transaction);
+    }
+  });
+
+  // A deleted carrier frees its devices (the devices keep their history in the device logs).
+  ctx.hooks.after('delete', 'carrier', async (e) => {
+    const row = e.row!;
+    for (const kind of KINDS) if (row[kind.field]) await setDevice(kind, e.ctx, Number(row[kind.field]), row.id as number, false, e.transaction);
+  });
+
+  for (const kind of KINDS) {
+    ctx.hooks.after('create', kind.resource, async (e) => {
+      await appendLog(ctx, kind.log, e.ctx, { [kind.logField]: e.row!.id, event: DeviceEvent.register, newValue: str(e.row!.useStatus) }, e.transaction);
+    });
+    ctx.hooks.after('update', kind.resource, async (e) => {
+      const row = e.row!;
+      const prev = e.previous!;
+      for (const [field, event] of [['status', DeviceEvent.status], ['useStatus', DeviceEvent.useStatus]] as const) {
+        if (!changed(prev[field], row[field])) continue;
+        await appendLog(ctx, kind.log, e.ctx, { [kind.logField]: row.id, carrierId: row.carrierId ?? null, event, oldValue: str(prev[field]), newValue: str(row[field]) }, e.transaction);
+      }
+    });
+    ctx.hooks.before('delete', kind.resource, async (e) => {
+      const row = e.row!;
+      if (row.carrierId === null || row.carrierId === undefined) return;
+      throw new ApiError(ErrorCode.statusForbidden, 'rules.deviceBoundNoDelete', { sn: row.sn, carrier: await carrierSn(e.ctx, row.carrierId, e.transaction) });
+    });
+  }
+}
