@@ -15,6 +15,16 @@ beforeAll(async () => {
 afterAll(() => ts?.close());
 
 describe('organisation token', () => {
+  it('has its calls in the permission catalogue, under the /open-api page', async () => {
+    type Node = { code: string; path?: string; children?: Node[] };
+    const tree = (await ts.a.call<Node[]>('/permission/all')).body.data;
+    const find = (nodes: Node[], path: string): Node | undefined =>
+      nodes.map((n) => (n.path === path && n.children?.length ? n : find(n.children ?? [], path))).find(Boolean);
+    const page = find(tree, '/open-api')!;
+    const codes = JSON.stringify(page);
+    for (const code of ['ApiOrganizationTokenCreate', 'ApiOrganizationToken', 'ApiOrganizationTokenDelete']) expect(codes).toContain(`"${code}"`);
+  });
+
   it('is shown once, then only masked', async () => {
     expect((await ts.a.call('/organization-token')).body.data).toBeNull();
     const made = await ts.a.call<any>('/organization-token/create');
