@@ -3,6 +3,7 @@
  * and device checks → decoder → durable acceptance. Refusals are counted by reason and logged
  * at most once per reason every 10 s, so a flood cannot flood the log too.
  */
+import { hash } from 'node:crypto';
 import { decodeByKind, isReject, parseTopic, type DecodeContext, type DecodedFrame, type TopicKind } from './decoders';
 import type { DeviceDirectory, GatewayIdentity, OrgIdentity } from './directory/device-directory';
 import type { JournalRecord } from './journal/journal';
@@ -11,6 +12,12 @@ import { RejectCounters, type RejectReason } from './reasons';
 
 export const KIND_CODES: Record<TopicKind, number> = { scan: 1, heartbeat: 2, state: 3, report: 4 };
 const KINDS: TopicKind[] = ['scan', 'scan', 'heartbeat', 'state', 'report'];
+/** frames remembered for redelivery detection (covers every broker's in-flight window) */
+const RECENT_FRAMES = 16384;
+
+function frameId(kind: number, org: number, source: string, payload: Buffer): string {
+  return `${kind}/${org}/${source}/${payload.length}/${hash('sha1', payload, 'base64')}`;
+}
 
 /** Where accepted frames go: the pipeline (journal → store), or a discard sink in benchmarks. */
 export interface FrameSink {
@@ -46,6 +53,10 @@ export class Intake {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly logged = new Map<string, { at: number; suppressed: number }>();
   private readonly log: Logger;
+  /** identities of recently journaled frames, to recognise redeliveries */
+  private readonly recent = new Set<string>();
+  private readonly recentRing: string[] = [];
+  private recentAt = 0;
 
   constructor(private readonly opts: IntakeOptions) {
     this.maxBytes = opts.maxBytes ?? 256 * 1024;
@@ -58,8 +69,12 @@ export class Intake {
     return this.opts.pipeline;
   }
 
-  /** An MQTT message. `publisher` is the authenticated gateway (embedded broker) or undefined (external broker: its ACLs decide). */
-  handleMqtt(topic: string, payload: Buffer, publisher?: GatewayIdentity): IntakeResult {
+  /**
+   * An MQTT message. `publisher` is the authenticated gateway (embedded broker) or undefined
+   * (external broker: its ACLs decide). `dup` is the packet's DUP flag: a redelivery whose
+   * frame is already journaled (acknowledgement lost in a crash) is acknowledged, not stored again.
+   */
+  handleMqtt(topic: string, payload: Buffer, publisher?: GatewayIdentity, dup = false): IntakeResult {
     const t = parseTopic(topic);
     if (!t) return this.drop('unknown-topic', topic);
     const org = this.opts.directory.org(t.orgCode);
@@ -73,7 +88,7 @@ export class Intake {
       }
     }
     if (t.deviceType === 'gw' && !this.opts.directory.gateway(org.id, t.device)) return this.drop('unknown-device', topic);
-    return this.process(t.kind, org, t.device, payload);
+    return this.process(t.kind, org, t.device, payload, true, dup);
   }
 
   /** HTTP push of GPS reports for an organisation authenticated by its open-API token. */
@@ -106,12 +121,15 @@ export class Intake {
   redecode = (rec: JournalRecord): DecodedFrame | null => {
     const kind = KINDS[rec.kind];
     if (!kind) return null;
+    this.remember(frameId(rec.kind, rec.org, rec.source, rec.payload));
     const r = decodeByKind(kind, rec.payload, this.context(kind, rec.org, rec.source, rec.receivedAt));
     return isReject(r) ? null : r;
   };
 
-  private process(kind: TopicKind, org: OrgIdentity, source: string, payload: Buffer, limited = true): IntakeResult {
+  private process(kind: TopicKind, org: OrgIdentity, source: string, payload: Buffer, limited = true, dup = false): IntakeResult {
     const receivedAt = Date.now();
+    const id = frameId(KIND_CODES[kind], org.id, source, payload);
+    if (dup && this.recent.has(id)) return this.drop('duplicate', source);
     if (limited && !this.allow(org.id, source, receivedAt)) return this.drop('rate-limited', source);
     const r = decodeByKind(kind, payload, this.context(kind, org.id, source, receivedAt));
     if (isReject(r)) return this.drop(r.reject, `${source}${r.detail ? ` (${r.detail})` : ''}`);
@@ -127,6 +145,7 @@ export class Intake {
       this.note('buffer-full', source);
       return { status: 'full', raw, frame: r };
     }
+    this.remember(id);
     return { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
   }
 
@@ -138,6 +157,14 @@ export class Intake {
       else if (kind === 'report') known = (sn) => dir.gpsKnown(org, sn);
     }
     return { org, source, receivedAt, maxBytes: this.maxBytes, maxReadings: this.maxReadings, known };
+  }
+
+  private remember(id: string): void {
+    const old = this.recentRing[this.recentAt];
+    if (old !== undefined) this.recent.delete(old);
+    this.recentRing[this.recentAt] = id;
+    this.recent.add(id);
+    this.recentAt = (this.recentAt + 1) % RECENT_FRAMES;
   }
 
   /** Token bucket per sending device. */

@@ -15,7 +15,8 @@ export type RejectReason =
   | 'unknown-device' // device not registered (or disabled) in that organisation
   | 'forbidden' // authenticated client publishing outside its own topics
   | 'buffer-full' // durable buffer full: refused (not acknowledged) or dropped
-  | 'rate-limited'; // flood protection
+  | 'rate-limited' // flood protection
+  | 'duplicate'; // MQTT redelivery (DUP) of a frame already journaled
 
 /** Counters by reason; plain object so a snapshot is cheap to serialise for /metrics. */
 export class RejectCounters {

@@ -57,12 +57,12 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
         },
       );
     },
-    authorizePublish(client: Client | null, packet: { topic: string; payload: Buffer | string }, callback: (err?: Error | null) => void) {
+    authorizePublish(client: Client | null, packet: { topic: string; payload: Buffer | string; dup?: boolean }, callback: (err?: Error | null) => void) {
       if (!client) return callback(null); // broker-internal (wills of vanished clients)
       const gw = gateways.get(client);
       if (!gw) return callback(new Error('not authenticated'));
       const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : packet.payload;
-      const r = opts.intake.handleMqtt(packet.topic, payload, gw);
+      const r = opts.intake.handleMqtt(packet.topic, payload, gw, packet.dup === true);
       if (r.status === 'forbidden') return callback(new Error(`publish to ${packet.topic} not allowed`));
       if (r.status === 'full') {
         opts.intake.acceptWhenWritable(r).then(() => callback(null), callback);

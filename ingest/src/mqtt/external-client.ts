@@ -48,7 +48,7 @@ export function startExternalIngest(opts: ExternalIngestOptions): ExternalIngest
   const client = mqtt.connect(opts.url, options);
   client.handleMessage = (packet, callback) => {
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : (packet.payload as Buffer);
-    const r = opts.intake.handleMqtt(packet.topic, payload);
+    const r = opts.intake.handleMqtt(packet.topic, payload, undefined, packet.dup === true);
     if (r.status === 'full') {
       opts.intake.acceptWhenWritable(r).then(() => callback(), (err) => callback(err));
       return;

@@ -47,10 +47,15 @@ export interface PipelineOptions {
 export interface PipelineStats {
   acceptedFrames: number;
   acceptedRows: number;
+  /** rows of frames accepted by this process that are stored */
   storedRows: number;
+  /** rows of frames journaled by a previous run and stored on replay */
+  replayedRows: number;
   storedBatches: number;
-  /** rows accepted but not yet stored */
+  /** rows accepted by this process but not yet stored */
   backlogRows: number;
+  /** frames in the journal not yet stored (includes a previous run's) */
+  backlogFrames: number;
   journalBytes: number;
   refusedFull: number;
   droppedFull: number;
@@ -90,7 +95,9 @@ export class IngestPipeline {
   private waiters: Array<() => void> = [];
   private idleWaiters: Array<() => void> = [];
   private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
-  private readonly s = { acceptedFrames: 0, acceptedRows: 0, storedRows: 0, storedBatches: 0, refusedFull: 0, droppedFull: 0, storeFailures: 0 };
+  /** journal records up to this sequence were written by a previous run */
+  private replayUntil = 0;
+  private readonly s = { acceptedFrames: 0, acceptedRows: 0, storedRows: 0, replayedRows: 0, storedBatches: 0, refusedFull: 0, droppedFull: 0, storeFailures: 0 };
 
   constructor(private readonly opts: PipelineOptions) {
     this.store = opts.store;
@@ -107,6 +114,7 @@ export class IngestPipeline {
     const applied = await this.store.appliedMark();
     this.nextSeq = Math.max(this.journal.committedSeq, applied) + 1;
     if (applied > this.journal.committedSeq) this.journal.commit(applied);
+    this.replayUntil = this.journal.lastSeq;
     if (this.nextSeq <= this.journal.lastSeq) {
       this.overflow = true;
       this.log.info(`ingest: replaying ${this.journal.lastSeq - this.nextSeq + 1} journaled frames`);
@@ -159,6 +167,7 @@ export class IngestPipeline {
     return {
       ...this.s,
       backlogRows: this.s.acceptedRows - this.s.storedRows,
+      backlogFrames: Math.max(0, this.journal.lastSeq - this.nextSeq + 1),
       journalBytes: this.journal.bytes,
       storeUp: this.storeUp,
       latencyP50: this.latency.percentile(0.5),
@@ -241,10 +250,15 @@ export class IngestPipeline {
         if (!(await this.writeWithRetry(batches, batch.last))) return;
         const now = Date.now();
         let rows = 0;
+        let replayed = 0;
         for (const p of batch.pending) {
-          this.latency.add(now - p.receivedAt, p.frame.rows.length);
-          rows += p.frame.rows.length;
+          if (p.seq <= this.replayUntil) replayed += p.frame.rows.length;
+          else {
+            this.latency.add(now - p.receivedAt, p.frame.rows.length);
+            rows += p.frame.rows.length;
+          }
         }
+        this.s.replayedRows += replayed;
         this.journal.commit(batch.last);
         this.nextSeq = batch.last + 1;
         this.s.storedRows += rows;
