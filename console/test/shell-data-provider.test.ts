@@ -157,6 +157,19 @@ describe('transport', () => {
     await expect(request('/slow', {}, { timeoutMs: 20 })).rejects.toMatchObject({ statusCode: 408, message: 'Request timeout' });
   });
 
+  it('a request cancelled by its caller is not logged as an error', async () => {
+    const before = errorLog.entries().length;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((_url: string, init: RequestInit) => new Promise((_r, reject) => init.signal!.addEventListener('abort', () => reject(new Error('aborted'))))),
+    );
+    const ctrl = new AbortController();
+    const pending = request('/device-beacon/list', {}, { signal: ctrl.signal });
+    ctrl.abort();
+    await expect(pending).rejects.toMatchObject({ message: 'aborted' });
+    expect(errorLog.entries().length).toBe(before);
+  });
+
   it('returns blobs for file answers', async () => {
     answer(200, 'xlsx-bytes', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const blob = await request<Blob>('/role/export', {}, { blob: true });

@@ -1,7 +1,7 @@
 /**
  * In-app log of every API and front-end error (SPEC §8), shown at /log with a count badge.
- * Kept in memory for the browser tab; a tiny observable so React reads it with
- * useSyncExternalStore.
+ * Kept for the browser tab (sessionStorage, so a reload keeps it); a tiny observable so
+ * React reads it with useSyncExternalStore.
  */
 export type LogKind = 'api' | 'js';
 
@@ -15,9 +15,28 @@ export interface LogEntry {
   page: string;
 }
 
-const MAX_ENTRIES = 500;
-let entries: LogEntry[] = [];
-let nextId = 1;
+const MAX_ENTRIES = 200;
+const STORAGE_KEY = 'admin-error-log';
+
+function restore(): LogEntry[] {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(STORAGE_KEY) ?? '[]') as unknown;
+    return Array.isArray(saved) ? (saved as LogEntry[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+function save(): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify(entries));
+  } catch {
+    // storage full or disabled: the in-memory log still works
+  }
+}
+
+let entries: LogEntry[] = typeof sessionStorage === 'undefined' ? [] : restore();
+let nextId = entries.reduce((n, e) => Math.max(n, e.id), 0) + 1;
 let userLabel: string | undefined;
 const listeners = new Set<() => void>();
 
@@ -40,10 +59,12 @@ export const errorLog = {
       page: typeof location === 'undefined' ? '' : location.pathname + location.search,
     };
     entries = [entry, ...entries].slice(0, MAX_ENTRIES);
+    save();
     emit();
   },
   clear(): void {
     entries = [];
+    save();
     emit();
   },
   entries: (): LogEntry[] => entries,

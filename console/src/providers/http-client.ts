@@ -76,7 +76,9 @@ export async function request<T = unknown>(path: string, body?: unknown, opts: R
       signal: ctrl.signal,
     });
   } catch (e) {
-    const timedOut = ctrl.signal.aborted && !opts.signal?.aborted;
+    // A caller that cancels its own request (e.g. a newer search) is not an error.
+    if (opts.signal?.aborted) throw new ApiError('aborted', { statusCode: 0, code: -1, url });
+    const timedOut = ctrl.signal.aborted;
     fail(timedOut ? httpMessage(408, url) : i18n.t('http.network'), timedOut ? 408 : 0, -1, url, String(e));
   } finally {
     clearTimeout(timer);

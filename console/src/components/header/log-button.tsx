@@ -5,11 +5,17 @@ import { Badge, Button, Tooltip } from 'antd';
 import { BugOutlined } from '@ant-design/icons';
 import { LOG_BADGE_OVERFLOW } from '../../constants';
 import { errorLog } from '../../lib/error-log';
+import { canOpen, matchRoute } from '../../lib/routes';
+import { useShell } from '../../providers/shell-context';
 
 export function LogButton() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const entries = useSyncExternalStore(errorLog.subscribe, errorLog.entries);
+  const { routes, access } = useShell();
+  // Header entries needing an access value the user lacks are hidden (SPEC §2).
+  const logRoute = matchRoute('/log', routes)?.route;
+  if (!logRoute || !canOpen(logRoute, access)) return null;
   return (
     <Tooltip title={t('header.log')}>
       <Badge count={entries.length} overflowCount={LOG_BADGE_OVERFLOW} size="small" data-testid="log-badge" data-count={entries.length}>

@@ -42,9 +42,11 @@ export function CommandPalette() {
   return (
     <KBarPortal>
       <KBarPositioner className="palette-positioner">
-        <KBarAnimator className="palette" data-testid="palette">
-          <KBarSearch className="palette-input" defaultPlaceholder={t('palette.placeholder')} data-testid="palette-input" />
-          <Results />
+        <KBarAnimator className="palette">
+          <div data-testid="palette">
+            <KBarSearch className="palette-input" defaultPlaceholder={t('palette.placeholder')} data-testid="palette-input" />
+            <Results />
+          </div>
         </KBarAnimator>
       </KBarPositioner>
     </KBarPortal>

@@ -9,16 +9,17 @@ export function ErrorPage({ status }: { status: '403' | '404' | '500' }) {
   const navigate = useNavigate();
   const text = { '403': 'pages.forbiddenText', '404': 'pages.notFoundText', '500': 'pages.serverErrorText' }[status];
   return (
-    <Result
-      status={status}
-      title={status}
-      subTitle={t(text)}
-      data-testid={`page-${status}`}
-      extra={
-        <Button type="primary" data-testid="back-home" onClick={() => navigate(HOME_PATH)}>
-          {t('pages.backHome')}
-        </Button>
-      }
-    />
+    <div data-testid={`page-${status}`}>
+      <Result
+        status={status}
+        title={status}
+        subTitle={t(text)}
+        extra={
+          <Button type="primary" data-testid="back-home" onClick={() => navigate(HOME_PATH)}>
+            {t('pages.backHome')}
+          </Button>
+        }
+      />
+    </div>
   );
 }
