@@ -35,7 +35,8 @@ export const IMPORT_TABLE = 'import_job';
 
 export const importJobsMigration: Migration = {
   name: '2026-11-22-import-jobs',
-  async up({ queryInterface, DataTypes: T }) {
+  async up({ queryInterface, sequelize, DataTypes: T }) {
+    const longText = sequelize.getDialect() === 'mysql' ? T.TEXT('long') : T.TEXT;
     await queryInterface.createTable(IMPORT_TABLE, {
       id: { type: T.INTEGER, primaryKey: true, autoIncrement: true },
       org_id: { type: T.INTEGER, allowNull: true },
@@ -47,7 +48,7 @@ export const importJobsMigration: Migration = {
       processed_volume: { type: T.INTEGER, allowNull: false, defaultValue: 0 },
       success_volume: { type: T.INTEGER, allowNull: false, defaultValue: 0 },
       failed_volume: { type: T.INTEGER, allowNull: false, defaultValue: 0 },
-      import_errors: { type: T.TEXT('long'), allowNull: true },
+      import_errors: { type: longText, allowNull: true },
       message: { type: T.TEXT, allowNull: true },
       created_at: { type: T.DATE(3), allowNull: false },
       updated_at: { type: T.DATE(3), allowNull: false },
@@ -70,7 +71,7 @@ export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
       processedVolume: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       successVolume: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       failedVolume: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
-      importErrors: { type: DataTypes.TEXT('long') },
+      importErrors: { type: sequelize.getDialect() === 'mysql' ? DataTypes.TEXT('long') : DataTypes.TEXT },
       message: { type: DataTypes.TEXT },
       createdAt: { type: DataTypes.DATE(3), allowNull: false },
       updatedAt: { type: DataTypes.DATE(3), allowNull: false },

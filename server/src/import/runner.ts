@@ -17,6 +17,7 @@ import { msg } from '../files/messages';
 import type { ScopedRepository } from '../resources/repository';
 import { scopeWhere } from '../resources/scope';
 import { checkCompareRules, validateValue } from '../resources/validate';
+import { mustFill } from './template';
 import { fieldReader, headerMatcher, plainCell, type CellValue, type FieldReader } from './cells';
 import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-jobs';
 import { problemOf, reasonFor, RowProblem } from './reasons';
@@ -99,7 +100,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     for (const f of fields) {
       const cell = r.cells[f.name] ?? null;
       if (cell === null) {
-        if (f.required && f.default === undefined) addProblem(r, f.name, 'required');
+        if (mustFill(res, f)) addProblem(r, f.name, 'required');
         continue;
       }
       const v = readers.get(f.name)!.read(cell);

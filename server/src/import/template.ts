@@ -5,8 +5,14 @@ import type { Response } from 'express';
 import type { Language } from '../http/types';
 import type { TFunction } from '../i18n/translator';
 
+/**
+ * A column must be filled in the file when the field is required without a default, or when
+ * the import declares a reason code for it being empty (SPEC lists such columns).
+ */
+export const mustFill = (res: ResourceDef, f: FieldDef): boolean => (f.required && f.default === undefined) || res.import?.codes?.[f.name]?.required !== undefined;
+
 /** Required columns are marked with " *" (the import accepts headers with or without it). */
-export const templateHeader = (f: FieldDef, lang: Language, t: TFunction): string => t(lang, fieldLabelKey(f)) + (f.required && f.default === undefined ? ' *' : '');
+export const templateHeader = (res: ResourceDef, f: FieldDef, lang: Language, t: TFunction): string => t(lang, fieldLabelKey(f)) + (mustFill(res, f) ? ' *' : '');
 
 export async function writeTemplate(res: ResourceDef, meta: Metadata, lang: Language, t: TFunction, out: Response): Promise<void> {
   const fields = (res.import?.columns ?? []).map((c) => res.fields.find((f) => f.name === c)).filter((f): f is FieldDef => Boolean(f));
@@ -16,7 +22,7 @@ export async function writeTemplate(res: ResourceDef, meta: Metadata, lang: Lang
   out.setHeader('Content-Disposition', `attachment; filename="${res.name}-template.xlsx"; filename*=UTF-8''${encodeURIComponent(`${title}.xlsx`)}`);
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet(title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' '));
-  sheet.columns = fields.map((f) => ({ header: templateHeader(f, lang, t), key: f.name, width: 20 }));
+  sheet.columns = fields.map((f) => ({ header: templateHeader(res, f, lang, t), key: f.name, width: 20 }));
   sheet.getRow(1).font = { bold: true };
   // Enum and bool columns get a drop-down of their labels in the same language.
   fields.forEach((f, i) => {
