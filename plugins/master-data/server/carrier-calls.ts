@@ -104,7 +104,7 @@ export function installCarrierCalls(ctx: PluginServerContext): void {
       const carrierBindId = idParam(body, 'carrierBindId');
       const rows = rowsParam(body, 'details');
       await ctx.repo('carrier-bind', call).find(carrierBindId);
-      const ids = rows.map((r, i) => idParam(r, `details[${i}].carrierId`));
+      const ids = rows.map((r) => idParam(r, 'carrierId'));
       if (new Set(ids).size !== ids.length) throw new ApiError(ErrorCode.validation, 'rules.batchRowsDuplicate');
       const repo = ctx.repo('carrier-bind-detail', call);
       const existing = new Map((await repo.findAll({ where: { carrierBindId }, attributes: ['id', 'carrierId'] })).map((r) => [Number(r.get('carrierId')), Number(r.get('id'))]));

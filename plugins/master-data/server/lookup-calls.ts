@@ -72,7 +72,7 @@ export function installLookupCalls(ctx: PluginServerContext): void {
     resource: 'user',
     async handler({ ctx: call }) {
       const repo = ctx.repo('user', call);
-      return pick(await repo.serialize(await repo.findAll({ where: { locked: false }, order: [['name', 'ASC']], limit: 5000 })), USER_KEYS);
+      return pick(await repo.serialize(await repo.findAll({ where: { [Op.or]: [{ locked: false }, { locked: null }] }, order: [['name', 'ASC']], limit: 5000 })), USER_KEYS);
     },
   });
 
