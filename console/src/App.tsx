@@ -105,6 +105,11 @@ export function App() {
   const { i18n } = useTranslation();
   const colors = themeColors(state.theme);
   const ready = state.status === 'ready' && state.metadata && state.user;
+  // Plain CSS (sider, palette, progress bar) reads the org colours from variables.
+  useEffect(() => {
+    document.documentElement.style.setProperty('--primary-color', colors.primary);
+    document.documentElement.style.setProperty('--menu-color', colors.menu);
+  }, [colors.primary, colors.menu]);
   return (
     <ConfigProvider
       locale={antdLocale(i18n.language)}

@@ -79,6 +79,11 @@ export function captureGlobalErrors(): void {
   window.addEventListener('error', (e) => {
     errorLog.push('js', e.message || String(e.error), e.error instanceof Error ? e.error.stack : undefined);
   });
+  // A page's script or style chunk that fails to preload (SPEC §8 lazy-load failures).
+  window.addEventListener('vite:preloadError', (e) => {
+    const payload = (e as Event & { payload?: unknown }).payload;
+    errorLog.push('js', payload instanceof Error ? payload.message : 'chunk preload failed', payload instanceof Error ? payload.stack : undefined);
+  });
   window.addEventListener('unhandledrejection', (e) => {
     const r = e.reason as unknown;
     // API failures are logged where they happen; log only genuine script errors here.

@@ -20,6 +20,7 @@ const LoadFailed = lazy(() => import('../pages/errors/load-failed'));
 export function PageSpinner() {
   return (
     <div className="page-spinner">
+      <div className="top-progress" />
       <Spin size="large" />
     </div>
   );

@@ -59,7 +59,14 @@ export function RoutePage({ route }: { route: PageRoute }) {
   const Page = componentFor(route, plugins);
   return (
     <PageErrorBoundary>
-      <Suspense fallback={<div className="page-spinner"><Spin /></div>}>
+      <Suspense
+        fallback={
+          <div className="page-spinner">
+            <div className="top-progress" />
+            <Spin />
+          </div>
+        }
+      >
         <Page resource={route.resource} />
       </Suspense>
     </PageErrorBoundary>

@@ -2,10 +2,11 @@ import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
 import { App as AntdApp, Layout } from 'antd';
 import { KBarProvider } from '@refinedev/kbar';
+import { UnsavedChangesNotifier } from '@refinedev/react-router';
 import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH, TABLET_MAX_WIDTH } from '../../constants';
 import { matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
-import { imageUrl, themeColors } from '../../providers/org-theme';
+import { imageUrl } from '../../providers/org-theme';
 import { AppHeader } from '../header/app-header';
 import { TabsBar } from '../tabs/tabs-bar';
 import { TabsProvider } from '../tabs/tabs-context';
@@ -30,7 +31,6 @@ export default function MainLayout() {
 
   const hideSider = Boolean(matchRoute(pathname, routes)?.route.hideSider);
   const siderWidth = hideSider ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
-  const colors = themeColors(theme);
   const logo = imageUrl(collapsed ? theme?.smallLogo : theme?.largeLogo);
   const orgName = user.orgName || user.loginOrgName;
 
@@ -39,7 +39,7 @@ export default function MainLayout() {
     <TabsProvider>
       {/* The palette lives with the layout so its code loads after login. */}
       <KBarProvider options={{ disableScrollbarManagement: true }}>
-      <Layout className="shell" style={{ '--menu-color': colors.menu } as React.CSSProperties}>
+      <Layout className="shell">
         {!hideSider && (
           <Layout.Sider
             className="app-sider"
@@ -66,6 +66,7 @@ export default function MainLayout() {
           </Layout.Content>
         </Layout>
         <CommandPalette />
+        <UnsavedChangesNotifier />
       </Layout>
       </KBarProvider>
     </TabsProvider>

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Button, Dropdown, Tabs, type MenuProps } from 'antd';
@@ -7,7 +6,7 @@ import { matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
 import { pageTitle } from '../../routes/page-title';
 import type { TabAction } from './tab-store';
-import { useTabStore, useTabsState } from './tabs-context';
+import { useTabStore, useTabsState, useTrackTabs } from './tabs-context';
 
 const ACTIONS: TabAction[] = ['close', 'closeLeft', 'closeRight', 'closeOthers', 'closeAll'];
 
@@ -20,12 +19,7 @@ export function TabsBar() {
   const location = useLocation();
   const navigate = useNavigate();
 
-  // Every visited page becomes (or activates) its tab.
-  useEffect(() => {
-    const m = matchRoute(location.pathname, routes);
-    if (!m) return;
-    store.open({ key: location.pathname, path: location.pathname + location.search, title: m.route.title, cached: m.route.cached });
-  }, [location.pathname, location.search, routes, store]);
+  useTrackTabs();
 
   const run = (action: TabAction, key: string): void => {
     store.act(action, key);

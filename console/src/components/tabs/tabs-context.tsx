@@ -1,4 +1,5 @@
-import { createContext, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import { HOME_PATH } from '../../constants';
 import { canOpen, matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
@@ -34,4 +35,16 @@ export function useTabStore(): TabStore {
 export function useTabsState(): TabsState {
   const store = useTabStore();
   return useSyncExternalStore(store.subscribe, store.get);
+}
+
+/** Every visited page becomes (or activates) its tab. */
+export function useTrackTabs(): void {
+  const store = useTabStore();
+  const { routes } = useShell();
+  const location = useLocation();
+  useEffect(() => {
+    const m = matchRoute(location.pathname, routes);
+    if (!m) return;
+    store.open({ key: location.pathname, path: location.pathname + location.search, title: m.route.title, cached: m.route.cached });
+  }, [location.pathname, location.search, routes, store]);
 }
