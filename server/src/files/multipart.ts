@@ -54,7 +54,7 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
     };
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: rule.maxBytes, fields: 20, fieldSize: 4096 } });
+      bb = busboy({ headers: req.headers, limits: { files: 1, fileSize: rule.maxBytes + 1, fields: 20, fieldSize: 4096 } });
     } catch {
       req.resume();
       return reject(refuse(msg(lang, 'multipart'), 400));
@@ -76,12 +76,8 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
           size += chunk.length;
           if (head.length < SIGNATURE_BYTES) head = Buffer.concat([head, chunk.subarray(0, SIGNATURE_BYTES - head.length)]);
         });
-        stream.on('limit', () => {
-          fail(sizeError());
-          stream.unpipe(out);
-          stream.resume();
-          out.destroy();
-        });
+        // busboy stops at maxBytes + 1 (it signals on reaching its limit): one byte over is too large.
+        stream.on('limit', () => fail(sizeError()));
         out.on('error', ko);
         out.on('close', () => ok({ path, originalName, extension, size, head } as Omit<ReceivedFile, 'fields'> & { head: Buffer }));
         stream.pipe(out);

@@ -1,0 +1,138 @@
+/**
+ * The import pipeline around the reasons: upload checks (extension, size, signature, xls),
+ * the half-written-row rule, the restart rule, templates in the caller's language, tenancy.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { ApiError } from '../src/http/api-error';
+import { createServer } from '../src/index';
+import { startTestServer, type TestServer } from './support/test-server';
+import { importFile, metadataWithCodes, tempDataDir, upload, xlsx } from './import-fixtures';
+
+let ts: TestServer;
+let dataDir: string;
+let modelId: number;
+
+beforeAll(async () => {
+  dataDir = tempDataDir();
+  ts = await startTestServer({ metadata: metadataWithCodes(), config: { dataDir } });
+  modelId = (await ts.a.call('/device-model/create', { name: 'DM-1' })).body.data.id;
+});
+afterAll(() => ts?.close());
+
+const beaconFile = (rows: unknown[][]) => xlsx(['sn', 'mac', 'deviceModelId'], rows);
+
+describe('import upload checks', () => {
+  it('refuses other extensions, fake xlsx content, xls and oversized files with translated messages', async () => {
+    const good = await beaconFile([['B1', 'AA:00:00:00:00:01', 'DM-1']]);
+    const csv = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('sn,mac\n'), 'beacons.csv');
+    expect(csv.body.code).toBe(10001);
+    expect(csv.body.message).toBe('Import files must be xls or xlsx and at most 5120 KB');
+    const fake = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('%PDF-1.4 not a workbook'), 'beacons.xlsx');
+    expect(fake.body).toMatchObject({ code: 10001, message: 'The file content does not match a .xlsx file' });
+    const zh = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('%PDF-1.4'), 'beacons.xlsx', 'zh-CN');
+    expect(zh.body.message).toBe('文件内容与.xlsx格式不符');
+    const xls = await upload(ts, ts.a, '/device-beacon/import', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), 'old.xls');
+    expect(xls.body.message).toMatch(/\.xls.*\.xlsx/);
+    const big = Buffer.concat([good, Buffer.alloc(5_242_880 - good.length + 1)]);
+    const over = await upload(ts, ts.a, '/device-beacon/import', big, 'big.xlsx');
+    expect(over.status).toBe(413);
+    expect(over.body.code).toBe(10001);
+    // Exactly at the limit is accepted by size (then read normally).
+    const at = await upload(ts, ts.a, '/device-beacon/import', Buffer.concat([good, Buffer.alloc(5_242_880 - good.length)]), 'limit.xlsx');
+    expect(at.body.code).toBe(0);
+    await ts.server.imports.idle();
+    expect(await ts.server.db.models['device-beacon'].count()).toBe(1);
+  });
+
+  it('answers a job id at once and reports a broken workbook as finished with a message', async () => {
+    const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 1)]);
+    const up = await upload(ts, ts.a, '/device-beacon/import', broken, 'broken.xlsx');
+    expect(up.body.data).toMatchObject({ importId: expect.any(Number), status: 10 });
+    await ts.server.imports.idle();
+    const st = await ts.a.call('/device-beacon/import/status', { importId: up.body.data.importId });
+    expect(st.body.data).toMatchObject({ status: 20, successVolume: 0, message: 'The file could not be read as an Excel workbook' });
+  });
+
+  it('keeps import jobs per organisation', async () => {
+    const up = await upload(ts, ts.a, '/device-beacon/import', await beaconFile([]), 'empty.xlsx');
+    await ts.server.imports.idle();
+    const other = await ts.b.call('/device-beacon/import/status', { importId: up.body.data.importId });
+    expect(other.body.code).toBe(10002);
+  });
+});
+
+describe('each row saved whole or reported', () => {
+  it('rolls back a row whose write fails after its insert, keeps the rest of the chunk', async () => {
+    // A hook writes a second row, then refuses: neither the beacon nor the hook's row may stay.
+    const models = ts.server.db.models;
+    const off = ts.server.hooks.after('create', 'device-beacon', async ({ row, transaction, ctx }) => {
+      await models.project.create({ orgId: ctx.orgId, name: `side-${row!.sn}` }, { transaction });
+      if (row!.sn === 'HW-BOOM') throw new ApiError(10001, 'server.errors.duplicate', { importCode: 70 });
+    });
+    try {
+      const r = await importFile(ts, ts.a, 'device-beacon', await beaconFile([
+        ['HW-1', 'AA:00:00:00:10:01', 'DM-1'],
+        ['HW-BOOM', 'AA:00:00:00:10:02', 'DM-1'],
+        ['HW-3', 'AA:00:00:00:10:03', 'DM-1'],
+      ]));
+      expect(r.importErrors).toEqual([{ row: 3, code: 70, reason: 'Remark is invalid' }]);
+      expect(r.successVolume).toBe(2);
+    } finally {
+      off();
+    }
+    const sns = (await models['device-beacon'].findAll({ where: { orgId: ts.orgA } })).map((m) => m.get('sn'));
+    expect(sns).toEqual(expect.arrayContaining(['HW-1', 'HW-3']));
+    expect(sns).not.toContain('HW-BOOM');
+    const sides = (await models.project.findAll()).map((m) => m.get('name'));
+    expect(sides).toEqual(expect.arrayContaining(['side-HW-1', 'side-HW-3']));
+    expect(sides).not.toContain('side-HW-BOOM');
+  });
+
+  it('writes only in the caller organisation and resolves labels in it', async () => {
+    await ts.b.call('/device-model/create', { name: 'DM-B' });
+    const r = await importFile(ts, ts.a, 'device-beacon', await beaconFile([['ORG-1', 'AA:00:00:00:20:01', 'DM-B']]));
+    expect(r.importErrors).toEqual([{ row: 2, code: 10, reason: expect.any(String) }]);
+    const ok = await importFile(ts, ts.b, 'device-beacon', await beaconFile([['ORG-1', 'AA:00:00:00:20:01', 'DM-B']]));
+    expect(ok.successVolume).toBe(1);
+    expect((await ts.b.call('/device-beacon/list', { sn: 'ORG-1' })).body.data.total).toBe(1);
+    expect((await ts.a.call('/device-beacon/list', { sn: 'ORG-1' })).body.data.total).toBe(0);
+  });
+});
+
+describe('templates', () => {
+  it('has the import columns as headers in the caller language, and imports back', async () => {
+    const res = await ts.a.fetch('/device-beacon/import/template', {}, { language: 'ja-JP' });
+    expect(res.headers.get('content-type')).toContain('spreadsheetml');
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as unknown as ArrayBuffer);
+    const headers = (wb.worksheets[0].getRow(1).values as unknown[]).slice(1) as string[];
+    expect(headers[0]).toBe(`${ts.server.t('ja-JP', 'fields.sn')} *`);
+    expect(headers[0]).not.toBe(`${ts.server.t('en-US', 'fields.sn')} *`);
+    expect(headers).toHaveLength(ts.server.metadata.resources['device-beacon'].import!.columns.length);
+    const sheet = wb.worksheets[0];
+    sheet.addRow(['TPL-1', null, 'AA:00:00:00:30:01', 'DM-1']);
+    const r = await importFile(ts, ts.a, 'device-beacon', Buffer.from(await wb.xlsx.writeBuffer()));
+    expect(r).toMatchObject({ successVolume: 1, failedVolume: 0 });
+  });
+});
+
+describe('restart rule', () => {
+  it('closes a job left in processing when the server starts again', async () => {
+    const own = await startTestServer({ metadata: metadataWithCodes(), config: { dataDir: tempDataDir() } });
+    const jobs = own.server.db.sequelize.models.importJob;
+    const job = await jobs.create({ orgId: own.orgA, userId: own.a.userId, resource: 'device-beacon', fileName: 'x.xlsx', language: 'en-US', status: 10, processedVolume: 250, successVolume: 250 });
+    await own.server.close();
+    const again = await createServer({ databaseUrl: own.db.url, plugins: false, logError: () => undefined, metadata: metadataWithCodes(), config: { dataDir: tempDataDir() } });
+    try {
+      const { url } = await again.listen(0);
+      const { token } = await again.access.sessions.create({ userId: own.a.userId, loginOrgId: own.orgA, loginEntryCode: null });
+      const res = await fetch(`${url}/api/device-beacon/import/status`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(own.orgA) }, body: JSON.stringify({ importId: job.get('id') }) });
+      const body = await res.json();
+      expect(body.data).toMatchObject({ status: 20, successVolume: 250, message: expect.stringContaining('interrupted') });
+    } finally {
+      await again.close();
+      await own.db.drop();
+    }
+  });
+});
