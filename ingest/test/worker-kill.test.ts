@@ -80,8 +80,12 @@ describe.runIf(available)('ingest worker killed mid-batch', () => {
     await second.ready;
     await sending;
     expect(acked).toBe(FRAMES);
-    // the restarted worker stored the rest: its journal backlog and the broker's queue
-    await waitUntil(() => !!second.stats && second.stats.backlogFrames === 0 && second.stats.backlogRows === 0 && second.stats.acceptedRows > 0, 30000, 'the restarted worker to catch up');
+    // the restarted worker stores the rest: its journal backlog and the broker's queue (which
+    // may be empty when the kill came late — then everything is in the journal)
+    await new Promise((r) => setTimeout(r, 500));
+    await waitUntil(() => !!second.stats && second.stats.backlogFrames === 0 && second.stats.backlogRows === 0, 30000, 'the restarted worker to catch up').catch((err) => {
+      throw new Error(`${err.message}: ${JSON.stringify(second.stats)}`);
+    });
     await new Promise((r) => setTimeout(r, 300));
     second.proc.kill('SIGTERM');
     await new Promise((r) => second.proc.once('exit', r));
