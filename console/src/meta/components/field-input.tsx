@@ -1,4 +1,4 @@
-import { DatePicker, Input, InputNumber, Select, Spin, Switch } from 'antd';
+import { DatePicker, Input, InputNumber, Select, Space, Spin, Switch } from 'antd';
 import { lazy, Suspense, useMemo, type FC, type ReactNode } from 'react';
 import type { FieldDef } from '@rti/metadata/browser';
 import { DATE_FORMAT, DATETIME_FORMAT } from '../lib/format';
@@ -68,17 +68,25 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
         />
       );
     case 'int':
-    case 'decimal':
-      return (
+    case 'decimal': {
+      const input = (
         <InputNumber
           {...common}
-          style={full}
+          style={unit ? { flex: 1 } : full}
           precision={field.type === 'int' ? 0 : (field.scale ?? 2)}
-          addonAfter={unit}
           value={value as number | null}
           onChange={(v) => onChange?.(v)}
         />
       );
+      return unit ? (
+        <Space.Compact style={full}>
+          {input}
+          <Space.Addon>{unit}</Space.Addon>
+        </Space.Compact>
+      ) : (
+        input
+      );
+    }
     case 'bool':
       if (context === 'search') {
         return (

@@ -1,11 +1,11 @@
-import { CheckCircleFilled, MinusCircleOutlined, PaperClipOutlined } from '@ant-design/icons';
-import { Image, Space, Tag, Typography } from 'antd';
+import { CheckCircleFilled, MinusCircleOutlined } from '@ant-design/icons';
+import { Space, Tag, Typography } from 'antd';
 import type { FC, ReactNode } from 'react';
 import type { FieldDef } from '@rti/metadata/browser';
-import { imageUrl } from '../../providers/org-theme';
 import { asArray, formatDate, formatNumber, isEmpty } from '../lib/format';
 import { useMetaT } from '../hooks/use-meta';
 import { EnumTag } from './enum-tag';
+import { StoredFileLink, StoredImage } from './stored-file';
 
 export interface FieldRendererProps {
   field: FieldDef;
@@ -63,11 +63,11 @@ export const FieldRenderer: FC<FieldRendererProps> = ({ field, record, variant =
       if (!names.length) return EMPTY;
       const size = variant === 'table' ? 36 : 96;
       return (
-        <Image.PreviewGroup>
-          <Space size={4} wrap>
-            {names.map((n) => <Image key={n} src={imageUrl(n)} width={size} height={size} style={{ objectFit: 'cover', borderRadius: 4 }} alt={field.name} />)}
-          </Space>
-        </Image.PreviewGroup>
+        <Space size={4} wrap>
+          {names.map((n) => (
+            <StoredImage key={n} name={n} size={size} alt={field.name} />
+          ))}
+        </Space>
       );
     }
     case 'file': {
@@ -76,9 +76,7 @@ export const FieldRenderer: FC<FieldRendererProps> = ({ field, record, variant =
       return (
         <Space size={4} wrap>
           {names.map((n) => (
-            <Typography.Link key={n} href={imageUrl(n)} target="_blank" rel="noreferrer">
-              <PaperClipOutlined /> {n.split('/').pop()}
-            </Typography.Link>
+            <StoredFileLink key={n} name={n} />
           ))}
         </Space>
       );

@@ -21,7 +21,7 @@ const NumberRange: FC<{ value?: Pair | null; onChange?: (v: Pair) => void; id?: 
     <Space.Compact style={{ width: '100%' }}>
       <InputNumber id={id} style={{ flex: 1 }} value={from} onChange={(v) => onChange?.([v, to])} />
       <InputNumber style={{ flex: 1 }} value={to} onChange={(v) => onChange?.([from, v])} />
-      {unit && <Button disabled tabIndex={-1}>{unit}</Button>}
+      {unit && <Space.Addon>{unit}</Space.Addon>}
     </Space.Compact>
   );
 };

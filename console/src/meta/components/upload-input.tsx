@@ -2,10 +2,10 @@ import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Upload, type UploadFile } from 'antd';
 import { useEffect, useState, type FC } from 'react';
 import { apiHeaders } from '../../providers/http-client';
-import { imageUrl } from '../../providers/org-theme';
 import { asArray } from '../lib/format';
 import { UPLOAD_LIMITS, uploadCount, uploadProblem, type UploadKind } from '../lib/upload';
 import { useMetaT } from '../hooks/use-meta';
+import { storedFileUrl, thumbName } from './stored-file';
 
 export interface UploadInputProps {
   kind: UploadKind;
@@ -23,7 +23,8 @@ interface UploadAnswer {
   data?: { fileName: string; url?: string; thumbUrl?: string };
 }
 
-const toFile = (name: string): UploadFile => ({ uid: name, name: name.split('/').pop() ?? name, status: 'done', url: imageUrl(name), response: { code: 0, data: { fileName: name } } });
+const toFile = (name: string): UploadFile => ({ uid: name, name: name.split('/').pop() ?? name, status: 'done', response: { code: 0, data: { fileName: name } } });
+const storedName = (f: UploadFile): string | undefined => (f.response as UploadAnswer | undefined)?.data?.fileName;
 
 /** Image or file uploader posting to the SPEC upload calls, with the SPEC §5 limits. */
 export const UploadInput: FC<UploadInputProps> = ({ kind, value, onChange, max, disabled, id }) => {
@@ -42,6 +43,19 @@ export const UploadInput: FC<UploadInputProps> = ({ kind, value, onChange, max, 
       return [...names.map(toFile), ...cur.filter((f) => f.status === 'uploading')];
     });
   }, [value]);
+
+  // stored images need the session headers: fetch their thumbnails as object URLs
+  useEffect(() => {
+    if (kind !== 'image') return;
+    for (const f of files) {
+      const name = storedName(f);
+      if (f.status !== 'done' || f.thumbUrl || !name) continue;
+      void storedFileUrl(thumbName(name)).then(
+        (url) => setFiles((cur) => cur.map((x) => (x.uid === f.uid ? { ...x, thumbUrl: url } : x))),
+        () => undefined,
+      );
+    }
+  }, [files, kind]);
 
   const emit = (list: UploadFile[]) => {
     const names = list
@@ -75,12 +89,15 @@ export const UploadInput: FC<UploadInputProps> = ({ kind, value, onChange, max, 
           if (f.status === 'done' && answer && answer.code !== 0) {
             return { ...f, status: 'error' as const, error: new Error(answer.message), response: answer.message };
           }
-          if (f.status === 'done' && answer?.data?.url && !f.url) return { ...f, url: answer.data.url, thumbUrl: answer.data.thumbUrl };
           return f;
         });
         for (const f of list) if (f.status === 'error' && typeof f.response === 'string') void message.error(f.response);
         setFiles(list);
         if (list.every((f) => f.status !== 'uploading')) emit(list);
+      }}
+      onPreview={(file) => {
+        const name = storedName(file);
+        if (name) void storedFileUrl(name).then((url) => window.open(url, '_blank', 'noopener'), () => undefined);
       }}
       onRemove={(file) => {
         const list = files.filter((f) => f.uid !== file.uid);
