@@ -34,14 +34,6 @@ const SCREEN_PATHS: Record<ScreenKind, (route: string) => string> = {
 };
 const SCREEN_CODE = { list: 'list', create: 'create', edit: 'edit', show: 'detail' } as const;
 
-/** Built-in pages of the shell; a plugin page with the same path replaces one. */
-export const BUILTIN_PAGES = {
-  home: HOME_PATH,
-  log: '/log',
-  forbidden: '/403',
-  serverError: '/500',
-} as const;
-
 function groupOf(path: string, meta: Metadata): string | undefined {
   let best: { key: string; len: number } | undefined;
   for (const g of meta.menu.groups) {
@@ -89,6 +81,8 @@ export function buildRoutes(meta: Metadata, plugins: ConsolePlugin[]): PageRoute
     // SPEC §2: every layout page needs the View code derived from its name; 403/500 are open.
     { key: 'builtin:home', path: HOME_PATH, title: menuLabel(HOME_PATH, meta) ?? 'pages.home', kind: 'builtin', viewCode: viewCode(routeName(HOME_PATH, meta.menu)), group: groupOf(HOME_PATH, meta) },
     { key: 'builtin:log', path: '/log', title: menuLabel('/log', meta) ?? 'pages.log', kind: 'builtin', viewCode: viewCode(routeName('/log', meta.menu)), hideSider: true },
+    // Open to every signed-in user (SPEC §2 exempts PasswordChange); entry code optional.
+    { key: 'builtin:password', path: '/:entryCode?/password-change', title: 'password.title', kind: 'builtin' },
     { key: 'builtin:403', path: '/403', title: 'pages.forbidden', kind: 'builtin' },
     { key: 'builtin:500', path: '/500', title: 'pages.serverError', kind: 'builtin' },
   );

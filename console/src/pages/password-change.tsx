@@ -1,9 +1,8 @@
-import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCustomMutation } from '@refinedev/core';
 import { App, Button, Card, Form, Input } from 'antd';
-import { HOME_PATH, TITLE_SUFFIX } from '../constants';
+import { HOME_PATH } from '../constants';
 import { PASSWORD_MAX, PASSWORD_MIN, PASSWORD_RULE } from '../lib/password-rule';
 
 interface Values {
@@ -19,9 +18,6 @@ export default function PasswordChangePage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const { mutate, mutation } = useCustomMutation();
-  useEffect(() => {
-    document.title = t('password.title') + TITLE_SUFFIX;
-  }, [t]);
 
   const submit = (values: Values): void =>
     mutate(

@@ -10,7 +10,6 @@ import { lazyWithTimeout } from './lazy-with-timeout';
 import { RoutePage } from './route-page';
 
 const LoginPage = lazy(lazyWithTimeout(() => import('../pages/login')));
-const PasswordChangePage = lazy(lazyWithTimeout(() => import('../pages/password-change')));
 const NotFoundPage = lazy(lazyWithTimeout(() => import('../pages/errors/not-found')));
 const MainLayout = lazy(lazyWithTimeout(() => import('../components/layout/main-layout')));
 const RefreshPage = lazy(lazyWithTimeout(() => import('../pages/refresh')));
@@ -59,7 +58,6 @@ export function AppRoutes({ shell }: { shell?: Shell }) {
               ))}
             <Route element={<RequireAuth><MainLayout /></RequireAuth>}>
               <Route index element={<Navigate replace to={HOME_PATH} />} />
-              <Route path="/:entryCode?/password-change" element={<PasswordChangePage />} />
               <Route path="/refresh" element={<RefreshPage />} />
               <Route path="/redirect/*" element={<RedirectPage />} />
               {shell.routes

@@ -18,6 +18,7 @@ const ForbiddenPage = lazy(() => import('../pages/errors/forbidden'));
 const builtins: Record<string, LazyExoticComponent<ComponentType>> = {
   'builtin:home': lazy(lazyWithTimeout(() => import('../pages/home'))),
   'builtin:log': lazy(lazyWithTimeout(() => import('../pages/log'))),
+  'builtin:password': lazy(lazyWithTimeout(() => import('../pages/password-change'))),
   'builtin:403': ForbiddenPage,
   'builtin:500': lazy(lazyWithTimeout(() => import('../pages/errors/server-error'))),
 };

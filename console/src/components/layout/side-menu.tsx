@@ -1,4 +1,4 @@
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Badge, Menu, type MenuProps } from 'antd';
@@ -48,6 +48,11 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
     return c.path === selected || (c.children ?? []).some(has);
   }));
   const [openKeys, setOpenKeys] = useState<string[]>(group ? [group.key] : []);
+  // Opening a page from elsewhere (tabs, palette, search) unfolds its group.
+  const groupKey = group?.key;
+  useEffect(() => {
+    if (groupKey) setOpenKeys((keys) => (keys.includes(groupKey) ? keys : [...keys, groupKey]));
+  }, [groupKey]);
 
   return (
     <Menu
