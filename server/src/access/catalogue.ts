@@ -129,10 +129,10 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
       const name = routeName(item.path, meta.menu);
       const label = tr(item.label);
       const sub = item.children?.map(itemNode) ?? [];
-      // Hidden routes (create/edit/detail sub-pages) are not menu items: a View code only (SPEC §6).
       const calls = pluginCalls(item.page).map((c) => apiNode(null, c));
       calls.forEach((c) => placedCalls.add(c.path!));
       const view: PermissionNode = { code: viewCode(name), type: 20, path: item.path, label, ...(calls.length ? { children: calls } : {}) };
+      // Hidden routes (create/edit/detail sub-pages) are not menu items: a View code only (SPEC §6).
       if (item.hidden) return sub.length ? { ...view, children: [...(view.children ?? []), ...sub] } : view;
       return { code: menuCode(name), type: 10, path: item.path, label, children: [view, ...sub] };
     };
