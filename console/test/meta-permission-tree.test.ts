@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { catalogueNodes, checkedLeaves, parentIndex, toTreeData, withAncestors } from '../src/meta/lib/permission-tree';
-import { deleteForbidden, editForbidden, hasCall, routeId } from '../src/meta/lib/status-rules';
+import { deleteForbidden, editForbidden, hasCall, routeId, statusTargets } from '../src/meta/lib/status-rules';
 import { thing } from './meta-fixture';
 
 const catalogue = [
@@ -54,5 +54,19 @@ describe('route ids', () => {
     expect(routeId('101')).toBe(101);
     expect(routeId('a1b2')).toBe('a1b2');
     expect(routeId(undefined)).toBeUndefined();
+  });
+});
+
+describe('status transitions', () => {
+  const values = [{ value: 10 }, { value: 20 }, { value: 30 }];
+  it('offers the declared transitions from the current value', () => {
+    const res = { ...thing, rules: { statusUpdate: { field: 'status', transitions: { '10': [20, 30], '20': [30], '30': [20] } } } };
+    expect(statusTargets(res, { status: 10 }, values)).toEqual([20, 30]);
+    expect(statusTargets(res, { status: '20' }, values)).toEqual([30]);
+    expect(statusTargets(res, { status: 40 }, values)).toEqual([]);
+  });
+  it('offers every other value without declared transitions, nothing without the rule', () => {
+    expect(statusTargets({ ...thing, rules: { statusUpdate: { field: 'status' } } }, { status: 20 }, values)).toEqual([10, 30]);
+    expect(statusTargets(thing, { status: 20 }, values)).toEqual([]);
   });
 });

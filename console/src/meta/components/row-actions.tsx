@@ -7,6 +7,7 @@ import type { ResourceDef } from '@rti/metadata/browser';
 import { deleteForbidden, editForbidden } from '../lib/status-rules';
 import type { ResourceAccess } from '../hooks/use-resource-access';
 import type { Translate } from '../lib/format';
+import { StatusAction } from './status-action';
 
 export const detailPath = (res: ResourceDef, id: BaseKey) => `${res.route}/detail/${encodeURIComponent(String(id))}`;
 export const editPath = (res: ResourceDef, id: BaseKey) => `${res.route}/edit/${encodeURIComponent(String(id))}`;
@@ -47,13 +48,15 @@ export interface RowActionsProps {
   t: Translate;
   onDelete: (id: BaseKey) => Promise<unknown>;
   deleting?: boolean;
+  /** after a status change */
+  onChanged: () => void;
 }
 
 /**
  * Detail / Edit / Delete of one row. Access is decided once per table (props), so rendering
  * a page of rows costs no checks; actions the user may not take are not rendered at all.
  */
-export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting }) => {
+export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting, onChanged }) => {
   const id = record.id;
   if (id === undefined || id === null) return null;
   const noEdit = editForbidden(resource, record);
@@ -77,6 +80,7 @@ export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, o
             {t('meta.edit')}
           </NavButton>
         ))}
+      {access.status && <StatusAction resource={resource} record={record} onChanged={onChanged} />}
       {access.delete &&
         (noDelete ? (
           <Tooltip title={t(noDelete.message)}>

@@ -9,6 +9,8 @@ export interface ResourceAccess {
   edit: boolean;
   delete: boolean;
   export: boolean;
+  /** the `status/update` call (rules.statusUpdate) */
+  status: boolean;
 }
 
 export function useResourceAccess(res: ResourceDef): ResourceAccess {
@@ -19,11 +21,13 @@ export function useResourceAccess(res: ResourceDef): ResourceAccess {
   const del = useCan({ resource, action: 'delete' }).data?.can ?? false;
   // unknown actions map to Api + camel(`/<name>/<action>`) in the shell's access control
   const exp = useCan({ resource, action: 'export' }).data?.can ?? false;
+  const status = useCan({ resource, action: 'statusUpdate', queryOptions: { enabled: Boolean(res.rules?.statusUpdate) } }).data?.can ?? false;
   return {
     show: show && hasCall(res, 'base'),
     create: create && hasCall(res, 'create'),
     edit: edit && hasCall(res, 'update'),
     delete: del && hasCall(res, 'delete'),
     export: exp && hasCall(res, 'export'),
+    status: status && Boolean(res.rules?.statusUpdate),
   };
 }

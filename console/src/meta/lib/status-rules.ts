@@ -21,3 +21,23 @@ export function routeId(raw: string | undefined): string | number | undefined {
   if (raw === undefined || raw === '') return undefined;
   return /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
 }
+
+/**
+ * Values the `rules.statusUpdate` field of a row may move to: the declared transitions from
+ * its current value, or every other value of its enumeration when none are declared.
+ */
+export function statusTargets(
+  res: ResourceDef,
+  row: Record<string, unknown> | undefined,
+  values: ReadonlyArray<{ value: string | number }>,
+): Array<string | number> {
+  const rule = res.rules?.statusUpdate;
+  if (!rule || !row) return [];
+  const current = row[rule.field];
+  const transitions = rule.transitions;
+  if (transitions) {
+    const next = transitions[String(current)] ?? [];
+    return values.filter((v) => next.some((n) => String(n) === String(v.value))).map((v) => v.value);
+  }
+  return values.filter((v) => String(v.value) !== String(current)).map((v) => v.value);
+}

@@ -68,21 +68,29 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         sortOrder: s.sortable ? sortOrderOf(sorters as never, s.key) : undefined,
         render: (_: unknown, record: BaseRecord) => <FieldRenderer field={s.field} record={record} />,
       }));
-    if (access.show || access.edit || access.delete) {
+    if (access.show || access.edit || access.delete || access.status) {
       cols.push({
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
-        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length,
+        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 110 : 0),
         render: (_: unknown, record: BaseRecord) => (
-          <RowActions resource={resource} record={record} access={access} t={t} onDelete={onDelete} deleting={mutation.isPending} />
+          <RowActions
+            resource={resource}
+            record={record}
+            access={access}
+            t={t}
+            onDelete={onDelete}
+            deleting={mutation.isPending}
+            onChanged={() => void tableQuery.refetch()}
+          />
         ),
       });
     }
     return cols;
     // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [specs, visibility, sorters, fieldLabel, t, access.show, access.edit, access.delete, resource, mutation.isPending]);
+  }, [specs, visibility, sorters, fieldLabel, t, access.show, access.edit, access.delete, access.status, resource, mutation.isPending]);
 
   const onReset = () => {
     searchFormProps.form?.resetFields();

@@ -12,6 +12,7 @@ import { useMetaT } from '../hooks/use-meta';
 import { useResourceAccess } from '../hooks/use-resource-access';
 import { FieldRenderer } from '../components/field-renderer';
 import { NavButton, editPath } from '../components/row-actions';
+import { StatusAction } from '../components/status-action';
 
 const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
 const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
@@ -61,6 +62,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
             {t('meta.edit')}
           </NavButton>
         ))}
+      {access.status && record && <StatusAction resource={resource} record={record} onChanged={() => void query.refetch()} size="middle" />}
       {access.delete && id !== undefined && (
         <Popconfirm
           title={t('meta.deleteConfirmTitle')}
