@@ -73,7 +73,7 @@ function RefineRoot({ shell }: { shell?: Shell }) {
       notificationProvider={notificationProvider}
       routerProvider={routerProvider}
       resources={resources}
-      options={{ disableTelemetry: true, warnWhenUnsavedChanges: true, syncWithLocation: true, projectId: undefined }}
+      options={{ disableTelemetry: true, warnWhenUnsavedChanges: true, syncWithLocation: true }}
     >
       {holder}
       <InvalidSessionRedirect />

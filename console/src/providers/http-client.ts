@@ -105,6 +105,7 @@ export async function request<T = unknown>(path: string, body?: unknown, opts: R
   }
   if (opts.blob && !isJson) return (await res.blob()) as T;
   if (!envelope || typeof envelope.code !== 'number') fail(i18n.t('http.badAnswer'), res.status, -1, url);
-  if (envelope.code !== 0) fail(envelope.message || i18n.t('http.other', { status: envelope.code }), res.status, envelope.code, url);
+  // Business refusals arrive as HTTP 200; their envelope code is the useful status.
+  if (envelope.code !== 0) fail(envelope.message || i18n.t('http.other', { status: envelope.code }), envelope.code, envelope.code, url);
   return envelope.data;
 }
