@@ -23,6 +23,8 @@ function frameId(kind: number, org: number, source: string, payload: Buffer): st
 export interface FrameSink {
   accept(raw: RawFrame, frame: DecodedFrame): 'accepted' | 'full';
   whenWritable(): Promise<void>;
+  /** non-null while the store lags: wait for it before acknowledging (back-pressure) */
+  congested?(): Promise<void> | null;
 }
 
 export interface IntakeOptions {
@@ -40,7 +42,7 @@ export interface IntakeOptions {
 }
 
 export type IntakeResult =
-  | { status: 'accepted'; rows: number; dropped?: Partial<Record<RejectReason, number>> }
+  | { status: 'accepted'; rows: number; dropped?: Partial<Record<RejectReason, number>>; ackAfter?: Promise<void> }
   | { status: 'dropped'; reason: RejectReason }
   | { status: 'forbidden'; reason: RejectReason }
   | { status: 'full'; raw: RawFrame; frame: DecodedFrame };
@@ -146,7 +148,8 @@ export class Intake {
       return { status: 'full', raw, frame: r };
     }
     this.remember(id);
-    return { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
+    const lag = this.pipeline.congested?.();
+    return lag ? { status: 'accepted', rows: r.rows.length, dropped: r.dropped, ackAfter: lag } : { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
   }
 
   private context(kind: TopicKind, org: number, source: string, receivedAt: number): DecodeContext {

@@ -97,6 +97,36 @@ describe('ingest pipeline', () => {
     await store.close();
   });
 
+  it('holds acknowledgements back while a live store lags, not while it is down', async () => {
+    const dir = tempDir('pipe-lag');
+    dirs.push(dir);
+    const store = sqliteIn(dir);
+    await store.init();
+    const journal = new Journal({ dir: path.join(dir, 'journal'), fsyncMs: 0 });
+    let intake: Intake | undefined;
+    const pipeline = new IngestPipeline({ store, journal, redecode: (r) => intake!.redecode(r), batchRows: 500, lingerMs: 5, highWaterRows: 1000 });
+    intake = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0 });
+    await pipeline.start();
+    const results = Array.from({ length: 30 }, (_, i) => intake!.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(i * 50, 50)));
+    const held = results.filter((r) => r.status === 'accepted' && r.ackAfter);
+    expect(held.length).toBeGreaterThan(0);
+    // every frame is already journaled; the held acknowledgements are released as the store catches up
+    await Promise.all(held.map((r) => (r as { ackAfter: Promise<void> }).ackAfter));
+    expect(pipeline.stats().backlogRows).toBeLessThan(1000);
+    await pipeline.drained();
+    store.down = true;
+    const during = Array.from({ length: 30 }, (_, i) => intake!.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload((30 + i) * 50, 50)));
+    await waitUntil(() => !pipeline.stats().storeUp, 5000, 'store marked down');
+    // once the store is known to be down, held acknowledgements are released and new ones are not held
+    await Promise.all(during.map((r) => (r.status === 'accepted' ? r.ackAfter : undefined)));
+    expect(intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(9000, 50))).toEqual({ status: 'accepted', rows: 50, dropped: undefined });
+    store.down = false;
+    await pipeline.drained();
+    expect((await distinctMinors(store)).total).toBe(3050);
+    await pipeline.stop();
+    await store.close();
+  });
+
   it('drop-oldest policy loses the oldest unstored frames and counts them', async () => {
     const dir = tempDir('pipe-drop');
     dirs.push(dir);

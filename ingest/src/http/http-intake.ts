@@ -83,6 +83,7 @@ export function createHttpIntake(opts: HttpIntakeOptions): Handler {
       r = await Promise.race([opts.intake.acceptWhenWritable(r), new Promise<IntakeResult>((resolve) => setTimeout(() => resolve(r), 2000).unref())]);
       if (r.status === 'full') return send(res, 503, ERR.internal, 'ingest buffer full, retry later', null, { 'Retry-After': '5' });
     }
+    if (r.status === 'accepted' && r.ackAfter) await r.ackAfter;
     switch (r.status) {
       case 'accepted':
         return send(res, 200, 0, 'ok', { accepted: r.rows, dropped: r.dropped ?? {} });

@@ -68,7 +68,9 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
         opts.intake.acceptWhenWritable(r).then(() => callback(null), callback);
         return;
       }
-      callback(null);
+      // durably accepted; a lagging store holds the PUBACK back (back-pressure on the gateway)
+      if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback(null));
+      else callback(null);
     },
     authorizeSubscribe(client: Client, sub: { topic: string }, callback: (err: Error | null, sub?: { topic: string } | null) => void) {
       // Gateways may listen on their own topic tree only (commands, configuration).

@@ -53,7 +53,8 @@ export function startExternalIngest(opts: ExternalIngestOptions): ExternalIngest
       opts.intake.acceptWhenWritable(r).then(() => callback(), (err) => callback(err));
       return;
     }
-    callback();
+    if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback());
+    else callback();
   };
   const ready = new Promise<void>((resolve) => {
     client.on('connect', (connack) => {

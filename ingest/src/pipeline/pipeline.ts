@@ -36,6 +36,13 @@ export interface PipelineOptions {
   batchRows?: number;
   lingerMs?: number;
   maxQueuedRows?: number;
+  /**
+   * While the store is up but slower than the intake, acknowledgements wait once this many
+   * rows are waiting for the store (default 50,000), until half of them are stored: senders
+   * slow to the store's pace instead of the backlog (and latency) growing without end.
+   * A store that is down is not waited for: the journal takes the traffic.
+   */
+  highWaterRows?: number;
   fullPolicy?: 'refuse' | 'drop-oldest';
   retryInitialMs?: number;
   retryMaxMs?: number;
@@ -93,6 +100,8 @@ export class IngestPipeline {
   private storeUp = true;
   private backoffMs: number;
   private waiters: Array<() => void> = [];
+  private readonly highWater: number;
+  private congestion: { promise: Promise<void>; release: () => void } | undefined;
   private idleWaiters: Array<() => void> = [];
   private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   /** journal records up to this sequence were written by a previous run */
@@ -105,6 +114,7 @@ export class IngestPipeline {
     this.batchRows = opts.batchRows ?? 5000;
     this.lingerMs = opts.lingerMs ?? 50;
     this.maxQueuedRows = opts.maxQueuedRows ?? 200_000;
+    this.highWater = opts.highWaterRows ?? 50_000;
     this.backoffMs = opts.retryInitialMs ?? 250;
     this.log = opts.log ?? silentLogger;
   }
@@ -152,6 +162,23 @@ export class IngestPipeline {
     return 'accepted';
   }
 
+  /** A promise to wait on before acknowledging, when the store falls behind (see highWaterRows). */
+  congested(): Promise<void> | null {
+    if (this.congestion) return this.congestion.promise;
+    if (!this.storeUp || this.s.acceptedRows - this.s.storedRows < this.highWater) return null;
+    let release!: () => void;
+    const promise = new Promise<void>((r) => (release = r));
+    this.congestion = { promise, release };
+    return promise;
+  }
+
+  private relieve(): void {
+    if (this.congestion && (!this.storeUp || this.s.acceptedRows - this.s.storedRows < this.highWater / 2)) {
+      this.congestion.release();
+      this.congestion = undefined;
+    }
+  }
+
   whenWritable(): Promise<void> {
     if (!this.journal.full) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -179,6 +206,7 @@ export class IngestPipeline {
   async stop(flushTimeoutMs = 5000): Promise<void> {
     if (this.storeUp) await Promise.race([this.drained(), new Promise((r) => setTimeout(r, flushTimeoutMs).unref())]);
     this.stopped = true;
+    this.congestion?.release();
     if (this.timer) clearTimeout(this.timer);
     this.sleeping?.wake();
     while (this.writing) await new Promise((r) => setTimeout(r, 10));
@@ -264,6 +292,7 @@ export class IngestPipeline {
         this.s.storedRows += rows;
         this.s.storedBatches++;
         this.opts.onStored?.(batches);
+        this.relieve();
         if (!this.journal.full) for (const w of this.waiters.splice(0)) w();
         if (this.queuedRows < this.batchRows && !this.overflow) break;
       }
@@ -288,6 +317,7 @@ export class IngestPipeline {
         this.s.storeFailures++;
         if (this.storeUp) this.log.error(`ingest: ${this.store.engine} store write failed; buffering in the journal and retrying`, err);
         this.storeUp = false;
+        this.relieve();
         if (this.stopped) return false;
         // full jitter keeps several workers from retrying in lockstep
         const wait = Math.round(this.backoffMs / 2 + Math.random() * (this.backoffMs / 2));

@@ -115,14 +115,21 @@ export class SegmentTelemetryStore implements TelemetryStore {
       for (let r = 0; r < b.rows.length; r++) {
         const row = b.rows[r];
         const key = String(row[schema.key]);
+        // byte length = characters + the extra bytes of non-ASCII text, checked on the (short)
+        // string values only so the line itself is never flattened before the final copy
+        let extra = NON_ASCII.test(key) ? Buffer.byteLength(key) - key.length : 0;
         let line = `${si}\t${row.org}\t${escape(key)}\t${row.time}`;
         for (let c = 0; c < cols.length; c++) {
           const v = row[cols[c].name];
-          line += v === undefined || v === null ? '\t' : cols[c].type === 'string' ? `\t${escape(String(v))}` : `\t${v}`;
+          if (v === undefined || v === null) line += '\t';
+          else if (cols[c].type === 'string') {
+            const sv = escape(String(v));
+            if (NON_ASCII.test(sv)) extra += Buffer.byteLength(sv) - sv.length;
+            line += `\t${sv}`;
+          } else line += `\t${v}`;
         }
         line += '\n';
-        // lines are ASCII except free text; byteLength only when needed
-        const len = NON_ASCII.test(line) ? Buffer.byteLength(line) : line.length;
+        const len = line.length + extra;
         if (len > MAX_LINE) throw new Error('telemetry: row too long');
         let keys = byOrg.get(row.org);
         if (!keys) byOrg.set(row.org, (keys = new Map()));

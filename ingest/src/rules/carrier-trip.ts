@@ -1,0 +1,73 @@
+/**
+ * A carrier's place and trip: arrival at and departure from a warehouse (through a gate, a
+ * warehouse gateway or a GPS fence), the in/out rows they write, and the transport status
+ * with its log. Misuse / invalid route (carrier alert 10) is raised on arriving at a warehouse
+ * no route leads to from the departure warehouse, and cleared when the carrier leaves again.
+ */
+import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT } from '../state/effects';
+import type { CarrierInfo, WarehouseInfo } from '../state/fleet';
+import { clear, raise, type CarrierState } from '../state/subject-state';
+import type { RuleContext } from './context';
+
+export function setTransport(ctx: RuleContext, c: CarrierInfo, s: CarrierState, status: number, time: number): void {
+  if (s.transportStatus === status) return;
+  ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: CARRIER_LOG.transportStatusChange, oldValue: String(s.transportStatus), newValue: String(status), time });
+  s.transportStatus = status;
+  ctx.touchCarrier(c, s);
+}
+
+export function openCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, reason: number, time: number, message: string, warehouseId: number | null): void {
+  ctx.emit({ type: 'alert', orgId: c.orgId, kind: 'carrier', subjectId: c.id, sn: c.sn, reason, warehouseId, message, time });
+  ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: reason === CARRIER_REASON.idle ? CARRIER_LOG.longIdle : CARRIER_LOG.abnormal, newValue: String(reason), time, remark: message });
+}
+
+export function closeCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, key: string, reason: number, time: number): void {
+  if (clear(s, key)) ctx.emit({ type: 'alert-cleared', orgId: c.orgId, kind: 'carrier', subjectId: c.id, reason, time });
+}
+
+function inout(ctx: RuleContext, c: CarrierInfo, direction: number, warehouseId: number, time: number): void {
+  ctx.emit({ type: 'inout', orgId: c.orgId, carrierId: c.id, sn: c.sn, name: c.name, carrierCodeId: c.carrierCodeId, direction, warehouseId, time });
+}
+
+export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: boolean): void {
+  const from = s.departedFrom ?? (s.warehouseId !== null && s.warehouseId !== w.id ? s.warehouseId : null);
+  if (record) {
+    inout(ctx, c, DIRECTION.inbound, w.id, time);
+    s.inboundWarehouseId = w.id;
+    s.inboundTime = time;
+  }
+  s.warehouseId = w.id;
+  s.placedAt = time;
+  s.departedFrom = null;
+  s.departedAt = null;
+  if (w.longitude !== null && w.latitude !== null) {
+    s.longitude = w.longitude;
+    s.latitude = w.latitude;
+  }
+  closeCarrierAlert(ctx, c, s, 'timeout', CARRIER_REASON.transportTimeout, time);
+  closeCarrierAlert(ctx, c, s, 'idle', CARRIER_REASON.idle, time);
+  let status: number = TRANSPORT.inWarehouse;
+  if (from !== null && from !== w.id && ctx.fleet.routesFromWarehouse(from).length > 0 && !ctx.fleet.route(from, w.id) && raise(s, 'route', time)) {
+    const fromName = ctx.fleet.warehouses.get(from)?.name ?? String(from);
+    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `arrived at ${w.name} from ${fromName}: no route between them`, w.id);
+  }
+  if (s.open.route !== undefined) status = TRANSPORT.abnormal;
+  setTransport(ctx, c, s, status, time);
+  ctx.touchCarrier(c, s);
+}
+
+export function depart(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: boolean): void {
+  if (record) {
+    inout(ctx, c, DIRECTION.outbound, w.id, time);
+    s.outboundWarehouseId = w.id;
+    s.outboundTime = time;
+  }
+  s.warehouseId = null;
+  s.placedAt = time;
+  s.departedFrom = w.id;
+  s.departedAt = time;
+  closeCarrierAlert(ctx, c, s, 'route', CARRIER_REASON.invalidRoute, time);
+  closeCarrierAlert(ctx, c, s, 'idle', CARRIER_REASON.idle, time);
+  setTransport(ctx, c, s, TRANSPORT.inTransit, time);
+  ctx.touchCarrier(c, s);
+}

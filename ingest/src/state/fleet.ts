@@ -1,0 +1,170 @@
+/**
+ * The master data the rules read: devices, their models and thresholds, warehouses with
+ * their in/out flags, routes and carriers. A plain snapshot loaded from the business
+ * database (plugins/telemetry) and replaced on refresh; lookups are map hits per reading.
+ */
+
+export type DeviceKind = 'beacon' | 'gps' | 'slave-gateway' | 'master-gateway';
+
+export interface ModelInfo {
+  id: number;
+  /** percent; null = no battery rule */
+  batteryThreshold: number | null;
+  /** minutes; null = 60 */
+  offlineCheckTime: number | null;
+}
+
+export interface FenceInfo {
+  name: string;
+  longitude: number;
+  latitude: number;
+  /** metres */
+  radius: number;
+  warehouseId: number | null;
+}
+
+export interface DeviceInfo {
+  id: number;
+  orgId: number;
+  kind: DeviceKind;
+  /** canonical mac (beacons, gateways) or sn (GPS) — the telemetry key */
+  key: string;
+  sn: string;
+  modelId: number | null;
+  carrierId: number | null;
+  /** gateways */
+  warehouseId?: number | null;
+  purpose?: number | null;
+  /** GPS thresholds */
+  highTemp?: number | null;
+  lowTemp?: number | null;
+  shake?: number | null;
+  highHumidity?: number | null;
+  lowHumidity?: number | null;
+  fences?: FenceInfo[];
+}
+
+export interface WarehouseInfo {
+  id: number;
+  orgId: number;
+  name: string;
+  longitude: number | null;
+  latitude: number | null;
+  /** metres (the location's fence radius) */
+  radius: number;
+  /** minutes */
+  idleCheckTime: number | null;
+  bleInbound: boolean;
+  bleOutbound: boolean;
+  bleDeDup: boolean;
+  gpsInbound: boolean;
+  gpsOutbound: boolean;
+}
+
+export interface RouteInfo {
+  id: number;
+  orgId: number;
+  from: number;
+  to: number;
+  /** minutes */
+  transportTime: number | null;
+}
+
+export interface CarrierInfo {
+  id: number;
+  orgId: number;
+  sn: string;
+  name: string | null;
+  carrierCodeId: number | null;
+  beaconId: number | null;
+  gpsId: number | null;
+  warehouseId: number | null;
+  transportStatus: number | null;
+}
+
+export interface FleetSnapshot {
+  models: ModelInfo[];
+  devices: DeviceInfo[];
+  warehouses: WarehouseInfo[];
+  routes: RouteInfo[];
+  carriers: CarrierInfo[];
+}
+
+/** Gateway purposes (SPEC §9). */
+export const PURPOSE = { inWarehouse: 10, gate: 20, geofence: 50, truck: 60 } as const;
+
+export class Fleet {
+  readonly models = new Map<number, ModelInfo>();
+  readonly warehouses = new Map<number, WarehouseInfo>();
+  readonly carriers = new Map<number, CarrierInfo>();
+  private readonly byKey = new Map<string, DeviceInfo>();
+  private readonly byId = new Map<string, DeviceInfo>();
+  private readonly carrierByDevice = new Map<string, CarrierInfo>();
+  private readonly routes = new Map<string, RouteInfo>();
+  private readonly routesFrom = new Map<number, RouteInfo[]>();
+  private readonly orgWarehouses = new Map<number, WarehouseInfo[]>();
+
+  constructor(readonly snapshot: FleetSnapshot) {
+    for (const m of snapshot.models) this.models.set(m.id, m);
+    for (const d of snapshot.devices) {
+      // beacons and gateways are both keyed by mac: the series tells them apart
+      this.byKey.set(deviceKey(d.orgId, series(d.kind), d.key), d);
+      this.byId.set(`${d.kind}/${d.id}`, d);
+    }
+    for (const w of snapshot.warehouses) {
+      this.warehouses.set(w.id, w);
+      const list = this.orgWarehouses.get(w.orgId) ?? [];
+      list.push(w);
+      this.orgWarehouses.set(w.orgId, list);
+    }
+    for (const r of snapshot.routes) {
+      this.routes.set(`${r.from}>${r.to}`, r);
+      const list = this.routesFrom.get(r.from) ?? [];
+      list.push(r);
+      this.routesFrom.set(r.from, list);
+    }
+    for (const c of snapshot.carriers) {
+      this.carriers.set(c.id, c);
+      if (c.beaconId) this.carrierByDevice.set(`beacon/${c.beaconId}`, c);
+      if (c.gpsId) this.carrierByDevice.set(`gps/${c.gpsId}`, c);
+    }
+  }
+
+  device(orgId: number, seriesName: string, key: string): DeviceInfo | undefined {
+    return this.byKey.get(deviceKey(orgId, seriesName, key));
+  }
+
+  deviceById(kind: DeviceKind, id: number): DeviceInfo | undefined {
+    return this.byId.get(`${kind}/${id}`);
+  }
+
+  carrierOf(d: DeviceInfo): CarrierInfo | undefined {
+    return this.carrierByDevice.get(`${d.kind}/${d.id}`);
+  }
+
+  route(from: number, to: number): RouteInfo | undefined {
+    return this.routes.get(`${from}>${to}`);
+  }
+
+  routesFromWarehouse(from: number): readonly RouteInfo[] {
+    return this.routesFrom.get(from) ?? [];
+  }
+
+  warehousesOf(orgId: number): readonly WarehouseInfo[] {
+    return this.orgWarehouses.get(orgId) ?? [];
+  }
+
+  model(d: DeviceInfo): ModelInfo | undefined {
+    return d.modelId ? this.models.get(d.modelId) : undefined;
+  }
+}
+
+function series(kind: DeviceKind): string {
+  return kind === 'gps' ? 'gps' : kind === 'beacon' ? 'beacon' : 'gateway';
+}
+
+function deviceKey(orgId: number, seriesName: string, key: string): string {
+  return `${orgId}/${seriesName}/${key}`;
+}
+
+export const emptyFleet = (): Fleet => new Fleet({ models: [], devices: [], warehouses: [], routes: [], carriers: [] });

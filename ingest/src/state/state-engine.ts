@@ -1,0 +1,183 @@
+/**
+ * The derived-state engine: consumes stored readings in batches (the pipeline's onStored
+ * hook), keeps device and carrier state in memory, runs the rules (docs/TELEMETRY.md,
+ * "Derived state and rules") and emits effects. Time-based rules run on tick(now). Device and
+ * carrier changes are coalesced: flush() emits one device/carrier effect per changed subject,
+ * so the sink writes columns and pushes live events per flush, never per reading.
+ */
+import type { SeriesBatch } from '../store/telemetry-store';
+import { batteryRule } from '../rules/battery';
+import { beaconSighting } from '../rules/carrier-location';
+import type { RuleContext } from '../rules/context';
+import { presenceTick, seen } from '../rules/device-presence';
+import { gatewayRow } from '../rules/gateway-connection';
+import { geofenceRule } from '../rules/geofence';
+import { altitudeRule, sensorRules, vendorEvent } from '../rules/gps-sensors';
+import { transportTick } from '../rules/transport';
+import type { Effect } from './effects';
+import { emptyFleet, type CarrierInfo, type DeviceInfo, type Fleet } from './fleet';
+import { newCarrierState, newDeviceState, type CarrierState, type DeviceState } from './subject-state';
+
+type Row = Record<string, unknown>;
+
+export interface StateEngineOptions {
+  onEffect: (e: Effect) => void;
+  now?: () => number;
+}
+
+export interface StateDump {
+  devices: DeviceState[];
+  carriers: CarrierState[];
+}
+
+export class StateEngine {
+  private fleet: Fleet = emptyFleet();
+  private readonly devices = new Map<string, DeviceState>();
+  private readonly carriers = new Map<number, CarrierState>();
+  private dirtyDevices = new Map<string, DeviceInfo>();
+  private dirtyCarriers = new Map<number, CarrierInfo>();
+  private readonly ctx: RuleContext;
+  private readonly now: () => number;
+  readonly stats = { readings: 0, unknown: 0, effects: 0 };
+
+  constructor(private readonly opts: StateEngineOptions) {
+    this.now = opts.now ?? Date.now;
+    const emit = (e: Effect) => {
+      this.stats.effects++;
+      opts.onEffect(e);
+    };
+    this.ctx = {
+      fleet: this.fleet,
+      emit,
+      device: (d) => this.deviceState(d),
+      carrier: (c) => this.carrierState(c),
+      touchDevice: (d) => void this.dirtyDevices.set(`${d.kind}/${d.id}`, d),
+      touchCarrier: (c) => void this.dirtyCarriers.set(c.id, c),
+    };
+  }
+
+  /** Replaces the master data (states of devices and carriers that still exist are kept). */
+  setFleet(fleet: Fleet): void {
+    this.fleet = fleet;
+    this.ctx.fleet = fleet;
+  }
+
+  get currentFleet(): Fleet {
+    return this.fleet;
+  }
+
+  /** Restores states saved by dump() (after a restart). */
+  load(dump: Partial<StateDump>): void {
+    for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
+    for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
+  }
+
+  deviceState(d: DeviceInfo): DeviceState {
+    const k = `${d.kind}/${d.id}`;
+    let s = this.devices.get(k);
+    if (!s) this.devices.set(k, (s = newDeviceState(d.kind, d.id, d.orgId)));
+    return s;
+  }
+
+  carrierState(c: CarrierInfo): CarrierState {
+    let s = this.carriers.get(c.id);
+    if (!s) this.carriers.set(c.id, (s = newCarrierState(c.id, c.orgId, c.warehouseId, c.transportStatus, this.now())));
+    return s;
+  }
+
+  /** The interface the ingest pipeline calls after each stored batch. */
+  applyBatch = (batches: readonly SeriesBatch[]): void => {
+    for (const b of batches) {
+      if (b.series === 'beacon') for (const r of b.rows) this.beacon(r);
+      else if (b.series === 'gps') for (const r of b.rows) this.gps(r);
+      else if (b.series === 'gateway') for (const r of b.rows) this.gateway(r);
+    }
+  };
+
+  /** Time-based rules (offline, data missing, idle, transport timeout). */
+  tick(now = this.now()): void {
+    const fleet = this.fleet;
+    for (const s of this.devices.values()) {
+      const d = fleet.deviceById(s.kind, s.id);
+      if (d) presenceTick(this.ctx, d, s, now);
+    }
+    for (const s of this.carriers.values()) {
+      const c = fleet.carriers.get(s.id);
+      if (c) transportTick(this.ctx, c, s, now);
+    }
+  }
+
+  /** Emits one device/carrier effect per subject changed since the last flush; returns the states to persist. */
+  flush(): StateDump {
+    const devices: DeviceState[] = [];
+    const carriers: CarrierState[] = [];
+    const dd = this.dirtyDevices;
+    const dc = this.dirtyCarriers;
+    this.dirtyDevices = new Map();
+    this.dirtyCarriers = new Map();
+    for (const d of dd.values()) {
+      const s = this.deviceState(d);
+      devices.push(s);
+      const c = this.fleet.carrierOf(d);
+      this.ctx.emit({ type: 'device', orgId: d.orgId, kind: d.kind, id: d.id, sn: d.sn, status: s.status, battery: s.battery, lastReportTime: s.lastSeen, longitude: s.longitude, latitude: s.latitude, warehouseId: d.warehouseId ?? (c ? this.carrierState(c).warehouseId : null) });
+    }
+    for (const c of dc.values()) {
+      const s = this.carrierState(c);
+      carriers.push(s);
+      this.ctx.emit({ type: 'carrier', orgId: c.orgId, id: c.id, sn: c.sn, warehouseId: s.warehouseId, transportStatus: s.transportStatus, longitude: s.longitude, latitude: s.latitude, inboundWarehouseId: s.inboundWarehouseId, inboundTime: s.inboundTime, outboundWarehouseId: s.outboundWarehouseId, outboundTime: s.outboundTime, time: s.placedAt });
+    }
+    return { devices, carriers };
+  }
+
+  private beacon(r: Row): void {
+    this.stats.readings++;
+    const d = this.fleet.device(r.org as number, 'beacon', r.mac as string);
+    if (!d) return void this.stats.unknown++;
+    const s = this.deviceState(d);
+    const time = r.time as number;
+    const fresh = time >= s.lastSeen;
+    seen(this.ctx, d, s, time);
+    if (!fresh) return; // a late reading does not move state backwards
+    if (typeof r.battery === 'number') batteryRule(this.ctx, d, s, r.battery, time);
+    const gwMac = r.gatewayMac as string;
+    s.gatewayMac = gwMac;
+    this.ctx.touchDevice(d, s);
+    const c = this.fleet.carrierOf(d);
+    if (!c) return;
+    const gw = this.fleet.device(d.orgId, 'gateway', gwMac);
+    if (gw) beaconSighting(this.ctx, c, this.carrierState(c), gw, time);
+  }
+
+  private gps(r: Row): void {
+    this.stats.readings++;
+    const d = this.fleet.device(r.org as number, 'gps', r.sn as string);
+    if (!d) return void this.stats.unknown++;
+    const s = this.deviceState(d);
+    const time = r.time as number;
+    const fresh = time >= s.lastSeen;
+    seen(this.ctx, d, s, time);
+    this.ctx.touchDevice(d, s);
+    if (typeof r.battery === 'number') batteryRule(this.ctx, d, s, r.battery, time);
+    if (r.dataType === 20 && typeof r.eventCode === 'string') vendorEvent(this.ctx, d, s, r.eventCode, r, time);
+    sensorRules(this.ctx, d, s, r, time);
+    if (!fresh || typeof r.longitude !== 'number' || typeof r.latitude !== 'number') return;
+    s.longitude = r.longitude;
+    s.latitude = r.latitude;
+    if (typeof r.altitude === 'number') altitudeRule(this.ctx, d, s, r.altitude, time, r);
+    geofenceRule(this.ctx, d, s, r.longitude, r.latitude, time);
+    const c = this.fleet.carrierOf(d);
+    if (c) {
+      const cs = this.carrierState(c);
+      cs.longitude = r.longitude;
+      cs.latitude = r.latitude;
+      this.ctx.touchCarrier(c, cs);
+    }
+  }
+
+  private gateway(r: Row): void {
+    this.stats.readings++;
+    const d = this.fleet.device(r.org as number, 'gateway', r.mac as string);
+    if (!d) return void this.stats.unknown++;
+    gatewayRow(this.ctx, d, this.deviceState(d), typeof r.connection === 'number' ? r.connection : 10, r.time as number);
+  }
+}
