@@ -1,0 +1,7 @@
+import { defineConsolePlugin } from '../../../console/src/plugin-api';
+
+/** /system/config: the organisation's settings row (server: /config, /config/update). */
+export default defineConsolePlugin({
+  id: 'master-data',
+  pages: [{ id: 'config', path: '/system/config', title: 'menu.config', component: () => import('./config-page') }],
+});
