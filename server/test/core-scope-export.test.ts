@@ -91,6 +91,10 @@ describe('export', () => {
     expect(rows[1][0]).toBe('bulk-1233');
     expect(rows[1234][0]).toBe('bulk-0000');
     expect(rows.flat()).not.toContain('bulk-other-org');
+    // Sorted by id: chunks continue after the last id (keyset) and still cover every row once.
+    const byId = await sheetRows(await ts.a.fetch('/device-model/export', { name: 'bulk-', sortById: false }));
+    expect(byId).toHaveLength(1235);
+    expect(byId.slice(1).map((r) => r[0])).toEqual(Array.from({ length: 1234 }, (_, i) => `bulk-${String(1233 - i).padStart(4, '0')}`));
   });
 
   it('answers a bad filter with an envelope before streaming', async () => {

@@ -14,7 +14,7 @@ import { tKey } from '../i18n/translator';
 import { fieldError, fieldParam, notFound, typeError } from './errors';
 import type { HookRegistry } from './hooks';
 import { hashPassword } from './password';
-import { parseQuery, type ListQuery } from './query';
+import { MAX_LIMIT, parseQuery, type ListQuery } from './query';
 import { scopeWhere } from './scope';
 import { attachLabels, plainRow, type Row } from './serialize';
 import { checkCompareRules, requiredError, validateValue, validateWrite } from './validate';
@@ -103,13 +103,23 @@ export class ScopedRepository {
     return this.serialize(rows);
   }
 
-  /** Rows of a list query in chunks (export): memory stays bounded by the chunk size. */
+  /**
+   * Rows of a list query in chunks (export): memory stays bounded by the chunk size. Sorted by
+   * id alone (the default), chunks continue after the last id (keyset), so each chunk is one
+   * index range however deep the export goes; other sorts page by offset.
+   */
   async *chunks(body: Record<string, unknown>, size = 500): AsyncGenerator<Row[]> {
     const q = this.parse({ ...body, page: undefined, limit: undefined });
-    const where = this.where(...q.where);
+    const order = q.order as Array<[string, 'ASC' | 'DESC']>;
+    const byId = order.length === 1 && order[0][0] === 'id';
+    let lastId: number | null = null;
     for (let offset = 0; ; offset += size) {
-      const rows = await this.model.findAll({ where, order: q.order, limit: size, offset });
-      if (rows.length) yield await this.serialize(rows);
+      const after: WhereOptions[] = byId && lastId !== null ? [{ id: { [order[0][1] === 'ASC' ? Op.gt : Op.lt]: lastId } }] : [];
+      const rows: Model[] = await this.model.findAll({ where: this.where(...q.where, ...after), order: q.order, limit: size, offset: byId ? 0 : offset });
+      if (rows.length) {
+        lastId = Number(rows[rows.length - 1].get('id'));
+        yield await this.serialize(rows);
+      }
       if (rows.length < size) return;
     }
   }
@@ -189,6 +199,7 @@ export class ScopedRepository {
     const ids = body.ids !== undefined ? body.ids : [body.id];
     if (!Array.isArray(ids) || !ids.length) throw requiredError(ID_FIELD);
     const unique = [...new Set(ids.map(parseId))];
+    if (unique.length > MAX_LIMIT) throw new ApiError(ErrorCode.validation, 'server.validation.limit', { max: MAX_LIMIT }, 400);
     return this.write(async (transaction) => {
       const rows = await this.model.findAll({ where: this.where({ id: { [Op.in]: unique } }), transaction });
       // All or nothing: one id out of scope refuses the whole call, without saying which exist.
