@@ -1,9 +1,8 @@
 import type { AuthProvider } from '@refinedev/core';
-import { INVALID_SESSION_CODE } from '../constants';
 import { loginPath, session, type LoginAnswer } from '../lib/session';
 import { ensureLocale, i18n, storedLocale } from '../i18n';
 import { appState, loadAppState, resetAppState } from './app-state';
-import { ApiError, request } from './http-client';
+import { request } from './http-client';
 
 export interface LoginParams {
   username: string;
@@ -49,10 +48,9 @@ export const authProvider: AuthProvider = {
     return { authenticated: false, logout: true, redirectTo: loginPath(session.entryCode(), here) };
   },
 
-  async onError(error: unknown) {
-    if (error instanceof ApiError && error.code === INVALID_SESSION_CODE) {
-      return { logout: true, redirectTo: loginPath(session.entryCode(), location.pathname + location.search), error };
-    }
+  // Code 10006 is handled once, in the transport (clear session, login with redirect);
+  // logging out again here would lose the redirect target.
+  async onError() {
     return {};
   },
 
