@@ -26,7 +26,7 @@ async function run(name: string, store: TelemetryStore, otherPid?: number) {
   const c = process.cpuUsage(c0);
   const cpuMs = (c.user + c.system) / 1000 + (otherPid ? procCpuMs(otherPid) - other0 : 0);
   const q0 = performance.now();
-  const page = await store.query({ series: 'beacon', org: 1, key: 'E2000000000007', limit: 10 });
+  const page = await store.query({ series: 'beacon', org: 1, key: 'E20000000007', limit: 10 });
   const qms = performance.now() - q0;
   console.log(JSON.stringify({ engine: name, rowsPerSec: Math.round((N / ms) * 1000), cpuMicrosPerRow: +((cpuMs * 1000) / N).toFixed(2), deviceQueryMs: +qms.toFixed(1), deviceRows: page.total }));
   await store.close();

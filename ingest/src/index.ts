@@ -15,3 +15,4 @@ export { startIngest, type IngestConfig, type IngestService } from './ingest-ser
 export { createHttpIntake, type HttpIntakeOptions } from './http/http-intake';
 export { DbDeviceDirectory, type DbDirectoryOptions } from './directory/db-directory';
 export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config';
+export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } from './embedded';

@@ -6,34 +6,18 @@
  * journal). Without MQTT_URL it runs the embedded broker on MQTT_PORT.
  */
 import { loadMetadata } from '@rti/metadata';
-import { createDatabase, loadConfig, verifyPassword } from '@rti/server';
-import { createStore, ingestConfigFromEnv } from './config';
-import { DbDeviceDirectory } from './directory/db-directory';
-import { startIngest } from './ingest-service';
+import { createDatabase, loadConfig } from '@rti/server';
+import { startIngestFromEnv } from './embedded';
 
 const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m), error: (m: string, e?: unknown) => console.error(m, e ?? '') };
 
 async function main(): Promise<void> {
   const server = loadConfig(process.env);
-  const cfg = ingestConfigFromEnv(process.env, server.dataDir);
   const database = createDatabase(server.databaseUrl, { metadata: loadMetadata(), log: log.info });
-  const directory = new DbDeviceDirectory({ database, verify: verifyPassword, onError: (e) => log.error('ingest: directory refresh failed', e) });
-  await directory.start();
-  const svc = await startIngest({
-    store: createStore(cfg),
-    directory,
-    dataDir: cfg.dir,
-    journal: { maxBytes: cfg.journalMaxBytes },
-    pipeline: { fullPolicy: cfg.fullPolicy },
-    intake: { maxBytes: cfg.maxPayloadBytes, maxReadings: cfg.maxReadings },
-    mqttPort: cfg.mqttUrl ? null : cfg.mqttPort,
-    external: cfg.mqttUrl ? { url: cfg.mqttUrl, clientId: cfg.mqttClientId, group: cfg.mqttGroup, username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined,
-    log,
-  });
+  const ingest = await startIngestFromEnv({ database, dataDir: server.dataDir, log });
   const stop = async () => {
     log.info('ingest: stopping');
-    await svc.stop();
-    directory.stop();
+    await ingest.stop();
     await database.close();
     process.exit(0);
   };
