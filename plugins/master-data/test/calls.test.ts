@@ -202,3 +202,21 @@ describe('config', () => {
     expect((await ts.a.call('/config/update', { dataMissingAlertMinutes: 0 })).body.code).toBe(10001);
   });
 });
+
+describe('permissions', () => {
+  it('every call of the plugin needs its own Api code, and a foreign OrgId is refused', async () => {
+    const models = ts.server.db.models;
+    const role = await models.role.create({ orgId: ts.orgA, name: 'nothing', pcPermissions: [] });
+    const user = await models.user.create({ orgId: ts.orgA, name: 'nobody', realName: 'Nobody', roleIds: [role.get('id')], organizationIds: [ts.orgA] });
+    await ts.server.access.policies.changed([ts.orgA], undefined);
+    const nobody = await ts.callerFor(Number(user.get('id')), ts.orgA);
+    const calls = ts.server.calls.list().filter((c) => c.plugin === 'master-data');
+    expect(calls.length).toBe(19);
+    for (const c of calls) {
+      const got = await nobody.call(c.path, {});
+      expect(got.body.code, c.path).toBe(10005);
+      expect(ts.server.listPermissionCodes()).toContain(`Api${c.path.split(/[/-]/).filter(Boolean).map((s) => s[0].toUpperCase() + s.slice(1)).join('')}`);
+      expect((await ts.a.call(c.path, {}, { orgId: ts.orgB })).body.code, c.path).toBe(10007);
+    }
+  });
+});
