@@ -103,7 +103,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // Role, user and organisation writes change policies: access hears of them inside the write.
   access.installHooks(hooks);
   const guard = opts.guard ?? access.guard;
-  const imports = installImports({ db, metadata, t, calls, dataDir: config.dataDir, repo, log: logError });
+  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError });
   for (const def of fileCalls({ dataDir: config.dataDir, t })) calls.add(def);
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 

@@ -11,6 +11,7 @@ import { msg } from '../files/messages';
 import type { CallRegistry } from '../http/registry';
 import type { Language, RequestContext } from '../http/types';
 import type { TFunction } from '../i18n/translator';
+import type { HookRegistry } from '../resources/hooks';
 import type { ScopedRepository } from '../resources/repository';
 import { importCalls } from './import-calls';
 import { closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration } from './import-jobs';
@@ -25,6 +26,7 @@ export interface ImportHost {
   metadata: Metadata;
   t: TFunction;
   calls: CallRegistry;
+  hooks: HookRegistry;
   dataDir: string;
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   log(message: string, err?: unknown): void;
@@ -52,7 +54,7 @@ export function installImports(host: ImportHost): ImportEngine {
     queue = queue.then(async () => {
       try {
         if (stopping) return;
-        await runImport({ db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, jobs, log: host.log, shouldStop: () => stopping }, { jobId, resource: host.metadata.resources[resource], ctx, path });
+        await runImport({ db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, hooks: host.hooks, jobs, log: host.log, shouldStop: () => stopping }, { jobId, resource: host.metadata.resources[resource], ctx, path });
       } catch (err) {
         host.log(`[import] job ${jobId} failed`, err);
         await jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language) }, { where: { id: jobId } }).catch(() => undefined);

@@ -36,6 +36,10 @@ export class ImportValidators {
     };
   }
 
+  has(resource: string): boolean {
+    return this.entries.some((e) => e.resource === resource || e.resource === '*');
+  }
+
   /** The first refusal's code, or null. */
   async check(event: ImportRowEvent): Promise<number | null> {
     for (const e of this.entries) {
