@@ -23,11 +23,13 @@ interface DeviceKind {
   bind: number;
   unbind: number;
   boundMessage: string;
+  /** SPEC §8 carrier import reason for "bound to another carrier" */
+  importCode: number;
 }
 
 const KINDS: DeviceKind[] = [
-  { field: 'beaconId', resource: 'device-beacon', log: 'device-beacon-log', logField: 'beaconId', bind: CarrierEvent.bindBeacon, unbind: CarrierEvent.unbindBeacon, boundMessage: 'rules.beaconBoundToOther' },
-  { field: 'gpsId', resource: 'device-gps', log: 'device-gps-log', logField: 'gpsId', bind: CarrierEvent.bindGps, unbind: CarrierEvent.unbindGps, boundMessage: 'rules.gpsBoundToOther' },
+  { field: 'beaconId', resource: 'device-beacon', log: 'device-beacon-log', logField: 'beaconId', bind: CarrierEvent.bindBeacon, unbind: CarrierEvent.unbindBeacon, boundMessage: 'rules.beaconBoundToOther', importCode: 80 },
+  { field: 'gpsId', resource: 'device-gps', log: 'device-gps-log', logField: 'gpsId', bind: CarrierEvent.bindGps, unbind: CarrierEvent.unbindGps, boundMessage: 'rules.gpsBoundToOther', importCode: 100 },
 ];
 
 const changed = (a: unknown, b: unknown) => str(a) !== str(b);
@@ -51,7 +53,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     });
     const boundTo = other ? other.get('id') : device.get('carrierId');
     if (boundTo !== null && boundTo !== undefined && Number(boundTo) !== selfId) {
-      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction) });
+      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction), importCode: kind.importCode });
     }
   }
 

@@ -83,7 +83,7 @@ export function installRecordRules(ctx: PluginServerContext): void {
     if (e.previous && e.data?.carrierId === undefined) return;
     const repo = orgRepo(ctx, 'carrier-bind', e.ctx);
     const open = await repo.model.findOne({ where: repo.where({ carrierId: v.carrierId, status: BIND_NEW }, selfCondition(e)), transaction: e.transaction });
-    if (open) throw new ApiError(ErrorCode.duplicate, 'rules.unreleasedBindExists', { sn: await carrierSn(e.ctx, v.carrierId, e.transaction), bindNo: open.get('bindNo') });
+    if (open) throw new ApiError(ErrorCode.duplicate, 'rules.unreleasedBindExists', { sn: await carrierSn(e.ctx, v.carrierId, e.transaction), bindNo: open.get('bindNo'), importCode: 301 });
   };
   ctx.hooks.before('create', 'carrier-bind', bindRules);
   ctx.hooks.before('update', 'carrier-bind', bindRules);
@@ -104,7 +104,7 @@ export function installRecordRules(ctx: PluginServerContext): void {
     for (const d of await details.model.findAll({ where: details.where({ carrierId: v.carrierId }, selfCondition(e)), transaction: t })) {
       const other = await bindOrder(e.ctx, d.get('carrierBindId'), t);
       if (!other || Number(other.get('status')) === BIND_CLOSED) continue;
-      throw new ApiError(ErrorCode.duplicate, 'rules.carrierAlreadyBound', { sn: await carrierSn(e.ctx, v.carrierId, t), main: await carrierSn(e.ctx, other.get('carrierId'), t) });
+      throw new ApiError(ErrorCode.duplicate, 'rules.carrierAlreadyBound', { sn: await carrierSn(e.ctx, v.carrierId, t), main: await carrierSn(e.ctx, other.get('carrierId'), t), importCode: 300 });
     }
   };
   ctx.hooks.before('create', 'carrier-bind-detail', detailRules);
