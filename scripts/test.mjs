@@ -1,7 +1,7 @@
 // npm test: every vitest project on SQLite, the server suite again on a throwaway MariaDB,
 // then the browser tests against the built console. Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMariadb, which } from './lib/services.mjs';
@@ -36,7 +36,12 @@ function vitest(label, args, env = {}) {
 
 const only = process.argv[2]; // optional: unit | mysql | browser | types
 
-if (!only || only === 'types') run('typecheck', 'npx', ['tsc', '-b']);
+// Strict TypeScript over every workspace (each has its own tsconfig.json).
+if (!only || only === 'types') {
+  const projects = ['metadata', 'server', 'ingest', 'seeds', 'console', ...readdirSync(join(root, 'plugins')).map((p) => `plugins/${p}`)]
+    .filter((p) => existsSync(join(root, p, 'tsconfig.json')));
+  for (const p of projects) run(`typecheck ${p}`, 'npx', ['tsc', '-p', p, '--noEmit']);
+}
 
 if (!only || only === 'unit') vitest('unit (SQLite)', []);
 
