@@ -46,6 +46,11 @@ export class HookRegistry {
     return this.on('after', action, resource, fn);
   }
 
+  /** Whether a hook is registered for exactly this resource (not '*'): bulk writers pick their path by it. */
+  has(phase: HookPhase, action: HookAction, resource: string): boolean {
+    return this.hooks.some((h) => h.phase === phase && h.action === action && h.resource === resource);
+  }
+
   /** Runs matching hooks in registration order. */
   async run(phase: HookPhase, event: HookEvent): Promise<void> {
     for (const h of this.hooks) {
