@@ -89,6 +89,26 @@ describe('each row saved whole or reported', () => {
     expect(sides).not.toContain('side-HW-BOOM');
   });
 
+  it('lets a before-create hook see the rows written before it in the same chunk', async () => {
+    // A domain rule over existing rows (like "device already bound"): the second use must fail.
+    const beacons = ts.server.db.models['device-beacon'];
+    const off = ts.server.hooks.before('create', 'device-beacon', async ({ data, transaction }) => {
+      if (data?.rfid && (await beacons.count({ where: { rfid: data.rfid }, transaction }))) throw new ApiError(10003, 'server.errors.duplicate', { importCode: 20 });
+    });
+    try {
+      const r = await importFile(ts, ts.a, 'device-beacon', await xlsx(['sn', 'mac', 'deviceModelId', 'rfid'], [
+        ['RF-1', 'AA:00:00:00:11:01', 'DM-1', 'TAG-1'],
+        ['RF-2', 'AA:00:00:00:11:02', 'DM-1', 'TAG-1'],
+        ['RF-3', 'AA:00:00:00:11:03', 'DM-1', 'TAG-3'],
+      ]));
+      expect(r.importErrors.map((e) => [e.row, e.code])).toEqual([[3, 20]]);
+      expect(r.successVolume).toBe(2);
+    } finally {
+      off();
+    }
+    expect(await beacons.count({ where: { rfid: 'TAG-1' } })).toBe(1);
+  });
+
   it('writes only in the caller organisation and resolves labels in it', async () => {
     await ts.b.call('/device-model/create', { name: 'DM-B' });
     const r = await importFile(ts, ts.a, 'device-beacon', await beaconFile([['ORG-1', 'AA:00:00:00:20:01', 'DM-B']]));

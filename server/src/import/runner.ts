@@ -5,10 +5,12 @@
  * per row — a row is saved whole through the scoped repository (validation, hooks, tenancy)
  * or rolled back alone and reported with its SPEC §8 reason.
  *
- * Fast path: when the engine's own checks already cover what the repository would check
+ * Fast paths: when the engine's own checks already cover what the repository would check
  * (no import validators, no secrets, no warehouse restriction, a unique key), a chunk is
- * written with one multi-row insert and the same before/after hooks per row. Any failure in
- * it rolls the whole chunk back and the chunk is redone row by row, so the rule holds.
+ * written without per-row savepoints and redundant lookups — with one multi-row insert when
+ * no before-create hook exists for the resource, else row after row (so a hook sees the rows
+ * before it). Hooks run exactly as in the repository. Any failure rolls the whole chunk back
+ * and it is redone row by row with savepoints, so the saved-whole-or-reported rule holds.
  */
 import ExcelJS from 'exceljs';
 import type { FieldDef, ImportProblem, Metadata, ResourceDef } from '@rti/metadata';
@@ -21,6 +23,7 @@ import type { TFunction } from '../i18n/translator';
 import { msg } from '../files/messages';
 import type { HookRegistry } from '../resources/hooks';
 import type { ScopedRepository } from '../resources/repository';
+import type { Row } from '../resources/serialize';
 import { scopeWhere } from '../resources/scope';
 import { checkCompareRules, isSecret, validateValue, validateWrite } from '../resources/validate';
 import { mustFill } from './template';
@@ -237,6 +240,19 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
           values.updatedBy = userId;
           return values;
         });
+        const after = async (rows: Row[]) => {
+          for (const row of rows) await deps.hooks.run('after', { action: 'create', resource: res, ctx, transaction, row });
+        };
+        if (deps.hooks.has('before', 'create', res.name)) {
+          // A before hook may judge a row by the rows already written (a device bound twice).
+          for (const data of prepared) {
+            await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data });
+            const created = await model.create(data, { transaction });
+            await created.reload({ transaction });
+            await after(await repo.serialize([created], transaction));
+          }
+          return;
+        }
         for (const data of prepared) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data });
         await model.bulkCreate(prepared, { transaction });
         const keys = prepared.map((v) => v[def.key]);
@@ -245,8 +261,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
         const created = await model.findAll({ where: { [Op.and]: where }, transaction });
         if (created.length !== prepared.length) throw new Error('rows not read back');
         const byKey = new Map(created.map((m) => [String(m.get(def.key)), m]));
-        const rows = await repo.serialize(keys.map((k) => byKey.get(String(k))!), transaction);
-        for (const row of rows) await deps.hooks.run('after', { action: 'create', resource: res, ctx, transaction, row });
+        await after(await repo.serialize(keys.map((k) => byKey.get(String(k))!), transaction));
       });
       return true;
     } catch {
