@@ -16,6 +16,7 @@ import { DbDeviceDirectory } from './directory/db-directory';
 import { createHttpIntake } from './http/http-intake';
 import { startIngest, type IngestService } from './ingest-service';
 import { silentLogger, type Logger } from './pipeline/pipeline';
+import { DeviceStateTracker } from './state/device-state';
 
 export interface EmbeddedIngestOptions {
   database: Database;
@@ -29,6 +30,8 @@ export interface EmbeddedIngestOptions {
 export interface EmbeddedIngest {
   service: IngestService;
   directory: DbDeviceDirectory;
+  /** derived device state (absent with INGEST_DEVICE_STATE=off) */
+  state?: DeviceStateTracker;
   config: IngestEnvConfig;
   http: ReturnType<typeof createHttpIntake>;
   stop(): Promise<void>;
@@ -39,12 +42,15 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
   const config = ingestConfigFromEnv(opts.env ?? process.env, opts.dataDir);
   const directory = new DbDeviceDirectory({ database: opts.database, verify: verifyPassword, onError: (e) => log.error('ingest: directory refresh failed', e) });
   await directory.start();
+  const env = opts.env ?? process.env;
+  const state = env.INGEST_DEVICE_STATE === 'off' ? undefined : new DeviceStateTracker({ database: opts.database, log });
+  await state?.start();
   const service = await startIngest({
     store: createStore(config),
     directory,
     dataDir: config.dir,
     journal: { maxBytes: config.journalMaxBytes },
-    pipeline: { fullPolicy: config.fullPolicy },
+    pipeline: { fullPolicy: config.fullPolicy, onStored: state?.observe },
     intake: { maxBytes: config.maxPayloadBytes, maxReadings: config.maxReadings },
     mqttPort: config.mqttUrl ? null : config.mqttPort,
     external: config.mqttUrl ? { url: config.mqttUrl, clientId: config.mqttClientId, group: config.mqttGroup, username: config.mqttUsername, password: config.mqttPassword } : undefined,
@@ -54,10 +60,12 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
   return {
     service,
     directory,
+    state,
     config,
     http,
     async stop() {
       await service.stop();
+      await state?.stop();
       directory.stop();
     },
   };

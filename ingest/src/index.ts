@@ -16,3 +16,4 @@ export { createHttpIntake, type HttpIntakeOptions } from './http/http-intake';
 export { DbDeviceDirectory, type DbDirectoryOptions } from './directory/db-directory';
 export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config';
 export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } from './embedded';
+export { DeviceStateTracker, type DeviceStateOptions } from './state/device-state';

@@ -1,0 +1,90 @@
+/**
+ * Provisions what the simulator drives on top of the seeded data, idempotently (rows are
+ * found by their SIM- serials): per organisation a location for each warehouse, an
+ * in-warehouse and a gate gateway per warehouse and one master gateway (the GPS relay), all
+ * with known MQTT credentials; a ring of routes between the warehouses; carriers bound to
+ * the enabled seeded beacons; GPS trackers on trucks. Written through the models directly
+ * (the simulator is a tool, not a user), with binding mirrored on both sides.
+ */
+import type { Database } from '@rti/server';
+
+type Row = Record<string, any>;
+
+/** coordinates of the seeded sites; other names get a grid position */
+const CITIES: Record<string, [number, number]> = {
+  Hamburg: [9.9937, 53.5511], Rotterdam: [4.4777, 51.9244], Antwerp: [4.4025, 51.2194], Duisburg: [6.7623, 51.4344], Prague: [14.4378, 50.0755],
+  Lyon: [4.8357, 45.764], Turin: [7.6869, 45.0703], Munich: [11.582, 48.1351], Vienna: [16.3738, 48.2082], Budapest: [19.0402, 47.4979],
+};
+
+export const SIM_PASSWORD = process.env.SIMULATOR_MQTT_PASSWORD || 'SimGateway1';
+
+export interface SimGateway { id: number; orgId: number; orgCode: string; mac: string; username: string; warehouseId: number; purpose: number; master: boolean }
+export interface SimWarehouse { id: number; orgId: number; name: string; lng: number; lat: number }
+export interface SimCarrier { id: number; orgId: number; sn: string; beaconMac: string; battery: number }
+export interface SimTruck { orgId: number; orgCode: string; sn: string }
+export interface SimRoute { from: number; to: number; minutes: number }
+export interface SimFleet { gateways: SimGateway[]; warehouses: SimWarehouse[]; carriers: SimCarrier[]; trucks: SimTruck[]; routes: SimRoute[] }
+
+const macOf = (org: number, n: number) => `5A${org.toString(16).padStart(4, '0')}${n.toString(16).padStart(6, '0')}`.toUpperCase();
+
+export async function ensureSimFleet(db: Database, opts: { devices: number; hash: (p: string) => Promise<string> }): Promise<SimFleet> {
+  const m = db.models;
+  const find = async (resource: string, where: Row): Promise<Row | null> => {
+    const r = await m[resource].findOne({ where: where as never });
+    return r ? (r.get({ plain: true }) as Row) : null;
+  };
+  const ensure = async (resource: string, where: Row, values: Row): Promise<Row> => (await find(resource, where)) ?? (m[resource].create({ ...where, ...values }) as Promise<any>).then((r: any) => r.get({ plain: true }));
+  const hash = await opts.hash(SIM_PASSWORD);
+  const fleet: SimFleet = { gateways: [], warehouses: [], carriers: [], trucks: [], routes: [] };
+  const orgs = ((await m.organization.findAll({ raw: true })) as Row[]).filter((o) => o.available !== false && o.code);
+  const perOrg = Math.max(1, Math.ceil(opts.devices / Math.max(1, orgs.length)));
+  for (const org of orgs) {
+    const orgId = Number(org.id);
+    const model = (await m['device-model'].findOne({ where: { orgId } as never, raw: true })) as Row | null;
+    const warehouses = (await m.warehouse.findAll({ where: { orgId } as never, order: [['id', 'ASC']], raw: true })) as Row[];
+    if (!model || warehouses.length < 2) continue;
+    const whs: SimWarehouse[] = [];
+    for (const [i, w] of warehouses.entries()) {
+      const city = Object.keys(CITIES).find((c) => String(w.name).includes(c));
+      const [lng, lat] = city ? CITIES[city] : [8 + i, 48 + (orgId % 5)];
+      let locationId = w.locationId;
+      if (!locationId) {
+        locationId = (await ensure('location', { orgId, name: `SIM ${w.name}` }, { type: 0, longitude: lng, latitude: lat, fenceRadius: 300 })).id;
+        await m.warehouse.update({ locationId, idleCheckTime: w.idleCheckTime ?? 30, bleInboundEnabled: true, bleOutboundEnabled: true, bleDeDup: true, gpsInboundEnabled: true, gpsOutboundEnabled: true } as never, { where: { id: w.id } as never });
+      }
+      whs.push({ id: w.id, orgId, name: w.name, lng, lat });
+      let n = orgId * 1000 + i * 10;
+      for (const [purpose, kind] of [[10, 'IN'], [20, 'GATE']] as const) {
+        const mac = macOf(orgId, ++n);
+        const g = await ensure('device-slave-gateway', { orgId, sn: `SIM-${org.code}-${kind}-${i + 1}` }, { name: `${w.name} ${kind === 'IN' ? 'hall' : 'gate'}`, mac, deviceModelId: model.id, warehouseId: w.id, purpose, useStatus: 20, mqttClientId: `sim-${mac}`, mqttUsername: `sim-${mac}`, mqttPassword: hash });
+        fleet.gateways.push({ id: g.id, orgId, orgCode: org.code, mac: String(g.mac).replace(/[^0-9A-F]/gi, '').toUpperCase(), username: g.mqttUsername, warehouseId: w.id, purpose, master: false });
+      }
+    }
+    fleet.warehouses.push(...whs);
+    const relayMac = macOf(orgId, orgId * 1000 + 999);
+    const relay = await ensure('device-master-gateway', { orgId, sn: `SIM-${org.code}-RELAY` }, { name: 'GPS relay', mac: relayMac, deviceModelId: model.id, warehouseId: whs[0].id, purpose: 10, useStatus: 20, mqttClientId: `sim-${relayMac}`, mqttUsername: `sim-${relayMac}`, mqttPassword: hash });
+    fleet.gateways.push({ id: relay.id, orgId, orgCode: org.code, mac: relayMac, username: relay.mqttUsername, warehouseId: whs[0].id, purpose: 10, master: true });
+    for (let i = 0; i < whs.length; i++) {
+      const from = whs[i];
+      const to = whs[(i + 1) % whs.length];
+      const r = await ensure('route', { orgId, fromWarehouseId: from.id, toWarehouseId: to.id }, { routeName: `SIM ${from.name} → ${to.name}`, transportType: 20, transportTime: 20, distance: 100 });
+      fleet.routes.push({ from: from.id, to: to.id, minutes: Number(r.transportTime) || 20 });
+    }
+    const project = await ensure('project', { orgId, name: 'Simulator' }, {});
+    const code = await ensure('carrier-code', { orgId, code: 'SIM-BOX' }, { name: 'Simulated box', projectId: project.id, type: 10, available: true });
+    const beacons = (await m['device-beacon'].findAll({ where: { orgId, useStatus: 20 } as never, order: [['id', 'ASC']], limit: perOrg, raw: true })) as Row[];
+    for (const [i, b] of beacons.entries()) {
+      const sn = `SIM-${org.code}-C${String(i + 1).padStart(4, '0')}`;
+      const c = await ensure('carrier', { orgId, sn }, { name: `Sim box ${i + 1}`, carrierCodeId: code.id, projectId: project.id, type: 10, status: 10, beaconId: b.id, warehouseId: whs[i % whs.length].id, transportStatus: 10 });
+      if (b.carrierId !== c.id) await m['device-beacon'].update({ carrierId: c.id } as never, { where: { id: b.id } as never });
+      fleet.carriers.push({ id: c.id, orgId, sn, beaconMac: String(b.mac).replace(/[^0-9A-F]/gi, '').toUpperCase(), battery: i % 17 === 3 ? 22 : 60 + (i % 40) });
+    }
+    const trucks = Math.max(1, Math.ceil(beacons.length / 10));
+    for (let i = 1; i <= trucks; i++) {
+      const sn = `SIM-${org.code}-T${i}`;
+      await ensure('device-gps', { orgId, sn }, { name: `Truck ${i}`, deviceModelId: model.id, useStatus: 20, highTempThreshold: 8, lowTempThreshold: 0, shakeThreshold: 2, highHumidityThreshold: 90, lowHumidityThreshold: 10 });
+      fleet.trucks.push({ orgId, orgCode: org.code, sn });
+    }
+  }
+  return fleet;
+}
