@@ -76,10 +76,12 @@ export default definePlugin({
       carriers: await models.carrier.count({ transaction }),
     });
     let carrierCount: { at: number; value: number } | null = null;
-    const carriersNow = async (limit: number, transaction: Transaction): Promise<number> => {
-      const fresh = carrierCount && Date.now() - carrierCount.at < COUNT_MS && carrierCount.value < limit - EXACT_MARGIN;
-      if (!fresh) carrierCount = { at: Date.now(), value: await models.carrier.count({ transaction }) };
-      return carrierCount!.value;
+    /** Whether `pending` more carriers would pass the limit. Only an exact count refuses. */
+    const carriersOver = async (limit: number, pending: number, transaction: Transaction): Promise<boolean> => {
+      const recent = carrierCount && Date.now() - carrierCount.at < COUNT_MS;
+      if (recent && carrierCount!.value + pending < limit - EXACT_MARGIN) return false;
+      carrierCount = { at: Date.now(), value: await models.carrier.count({ transaction }) };
+      return carrierCount.value + pending >= limit;
     };
 
     const refuse = (p: Problem) => new ApiError(ErrorCode.licenceLimit, p.key, p.params ?? {});
@@ -102,12 +104,18 @@ export default definePlugin({
         throw refuse({ key: 'rules.licenceOrganizationLimit', params: { limit: l.organizationQuantity } });
       }
     });
+    // Bulk writers (imports) run every row's before-hook before one insert: rows already
+    // admitted in the same transaction count too.
+    const admitted = new WeakMap<Transaction, number>();
     ctx.hooks.before('create', 'carrier', async (e: HookEvent) => {
       const l = await governing();
       if (!l) return;
-      if ((await carriersNow(l.carrierQuantity, e.transaction)) >= l.carrierQuantity) {
+      const pending = admitted.get(e.transaction) ?? 0;
+      if (await carriersOver(l.carrierQuantity, pending, e.transaction)) {
         throw refuse({ key: 'rules.licenceCarrierLimit', params: { limit: l.carrierQuantity } });
       }
+      admitted.set(e.transaction, pending + 1);
+      // The cached count moves with admissions (rolled-back ones only make it cautious).
       carrierCount = carrierCount && { ...carrierCount, value: carrierCount.value + 1 };
     });
 

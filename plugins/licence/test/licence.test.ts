@@ -5,6 +5,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { hostname } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codesByRow, importFile, tempDataDir, xlsx } from '../../../server/test/import-fixtures';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { signLicence, type Licence } from '../server/licence-file';
 
@@ -31,7 +32,7 @@ const newCarrier = () => ts.a.call('/carrier/create', { sn: `LC-${++n}`, carrier
 beforeAll(async () => {
   process.env.LICENCE_PUBLIC_KEY = publicKey.export({ type: 'spki', format: 'pem' }).toString();
   delete process.env.LICENCE_REQUIRED;
-  ts = await startTestServer({ plugins: ['licence'] });
+  ts = await startTestServer({ plugins: ['licence'], config: { dataDir: tempDataDir() } });
   const projectId = (await ts.a.call('/project/create', { name: 'P' })).body.data.id;
   carrierCodeId = (await ts.a.call('/carrier-code/create', { code: 'CC', name: 'Box', projectId, type: 10, available: true })).body.data.id;
 });
@@ -111,6 +112,15 @@ describe('licence', () => {
     expect(renewed.body).toMatchObject({ code: 0, data: { licenceNo: 'L-2', remainingDays: 365 } });
     expect((await newCarrier()).body.code).toBe(0);
     expect((await newCarrier()).body.code).toBe(10014);
+  });
+
+  it('counts every row of a bulk import against the carrier quantity', async () => {
+    await ts.a.call('/licence/update', { content: signLicence(licence({ licenceNo: 'L-2b', carrierQuantity: 5, expirationDate: day(365) }), privatePem) });
+    const file = await xlsx(['sn', 'carrierCodeId'], [['BULK-1', 'CC'], ['BULK-2', 'CC'], ['BULK-3', 'CC'], ['BULK-4', 'CC']]);
+    const result = await importFile(ts, ts.a, 'carrier', file);
+    expect(result.successVolume).toBe(2);
+    expect(Object.keys(codesByRow(result))).toEqual(['4', '5']);
+    expect(result.importErrors[0].reason).toBe('The licence allows at most 5 carriers');
   });
 
   it('a permanent licence has no expiry and no remaining days', async () => {

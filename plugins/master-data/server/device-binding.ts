@@ -42,7 +42,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
   };
 
   /** Refuses a device already bound to a carrier other than `selfId`. */
-  async function checkFree(kind: DeviceKind, call: RequestContext, deviceId: number, selfId: number | null, transaction: Transaction): Promise<void> {
+  async function checkFree(kind: DeviceKind, call: RequestContext, deviceId: number, selfId: number | null, transaction: Transaction, carriersOnly = false): Promise<void> {
     const devices = orgRepo(ctx, kind.resource, call);
     const device = await devices.model.findOne({ where: devices.where({ id: deviceId }), transaction });
     if (!device) return; // the repository's ref check answers a missing device
@@ -51,7 +51,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
       where: carriers.where({ [kind.field]: deviceId, ...(selfId !== null ? { id: { [Op.ne]: selfId } } : {}) }),
       transaction,
     });
-    const boundTo = other ? other.get('id') : device.get('carrierId');
+    const boundTo = other ? other.get('id') : carriersOnly ? null : device.get('carrierId');
     if (boundTo !== null && boundTo !== undefined && Number(boundTo) !== selfId) {
       throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction), importCode: kind.importCode });
     }
@@ -59,6 +59,9 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
 
   /** Points the device at the carrier (or frees it) and writes both logs. */
   async function setDevice(kind: DeviceKind, call: RequestContext, deviceId: number, carrierId: number, bind: boolean, transaction: Transaction): Promise<void> {
+    // Bulk writers check every row before inserting them all: two new rows of one batch may
+    // name the same device, which only shows once both exist.
+    if (bind) await checkFree(kind, call, deviceId, carrierId, transaction, true);
     const devices = orgRepo(ctx, kind.resource, call);
     await devices.model.update({ carrierId: bind ? carrierId : null }, { where: devices.where({ id: deviceId }), transaction });
     await appendLog(ctx, 'carrier-log', call, { carrierId, event: bind ? kind.bind : kind.unbind, [kind.field]: deviceId }, transaction);

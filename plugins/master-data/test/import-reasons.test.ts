@@ -45,3 +45,16 @@ it('bind order rows for a carrier with an unreleased order answer 301', async ()
   expect(codesByRow(result)).toEqual({ 3: 301 });
   expect((await ok(ts.a, '/carrier-bind/list', { limit: 10 })).list.map((b: any) => b.bindNo).sort()).toEqual(['NEW-1', 'OPEN-1']);
 });
+
+it('two rows of one file naming the same free device: the first binds, the second answers 80', async () => {
+  const file = await xlsx(['sn', 'carrierCodeId', 'beaconId'], [
+    ['TWIN-1', 'CC-A', 'B-A-3'],
+    ['TWIN-2', 'CC-A', 'B-A-3'],
+  ]);
+  const result = await importFile(ts, ts.a, 'carrier', file);
+  expect(codesByRow(result)).toEqual({ 3: 80 });
+  const twin = (await ok(ts.a, '/carrier/list', { sn: 'TWIN-1' })).list[0];
+  expect((await ok(ts.a, '/device-beacon', { id: a.beacons[2] })).carrierId).toBe(twin.id);
+  expect((await ok(ts.a, '/carrier/list', { sn: 'TWIN-2' })).total).toBe(0);
+});
+
