@@ -1,0 +1,112 @@
+/**
+ * SPEC §7 data-points calls, read from the TelemetryStore of the caller's organisation:
+ *   /data-points/{beacon|gps|gateway}/list   { page, limit, mac | sn | beaconId | gpsId, time: [from, to] }
+ *   /data-points/{beacon|gps|gateway}        { mac | sn, time }  → the point at that time
+ *   /data-points/{beacon|gps|gateway}/export same filters → xlsx (at most EXPORT_MAX rows)
+ * Newest first. Beacon and gateway points are keyed by mac, GPS points by sn; gateway points
+ * are the gateway's heartbeat/connection log. Times come back as ISO strings (`ts` for GPS,
+ * as SPEC §3 names it).
+ */
+import ExcelJS from 'exceljs';
+import { beaconSeries, gatewaySeries, gpsSeries, type SeriesSchema, type TelemetryStore, type SeriesRow } from '@rti/ingest';
+import { ApiError, ErrorCode, STREAMED, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { canonicalMac } from './fleet-loader';
+
+const EXPORT_MAX = 100_000;
+const KINDS: Array<{ kind: string; schema: SeriesSchema; device: string; idField: string }> = [
+  { kind: 'beacon', schema: beaconSeries, device: 'device-beacon', idField: 'beaconId' },
+  { kind: 'gps', schema: gpsSeries, device: 'device-gps', idField: 'gpsId' },
+  { kind: 'gateway', schema: gatewaySeries, device: 'device-slave-gateway', idField: 'gatewayId' },
+];
+
+function time(v: unknown, field: string): number | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const n = typeof v === 'number' ? v : Date.parse(String(v));
+  if (!Number.isFinite(n)) throw new ApiError(ErrorCode.validation, 'validation.type', { name: tKey(`fields.${field}`), type: tKey('validation.types.datetime') }, 400);
+  return n;
+}
+
+function present(k: (typeof KINDS)[number], r: SeriesRow): Record<string, unknown> {
+  const { org: _org, time: t, ...rest } = r;
+  const iso = new Date(t).toISOString();
+  return k.kind === 'gps' ? { ...rest, ts: iso } : { ...rest, time: iso };
+}
+
+export function installDataPointCalls(ctx: PluginServerContext, store: () => TelemetryStore | undefined): void {
+  const storeOrFail = (): TelemetryStore => {
+    const s = store();
+    if (!s) throw new ApiError(ErrorCode.internal, 'server.errors.10000', {}, 503);
+    return s;
+  };
+
+  async function keyOf(k: (typeof KINDS)[number], body: Record<string, unknown>, call: RequestContext): Promise<string | undefined> {
+    const idKey = k.schema.key;
+    const raw = body[idKey] ?? (idKey === 'mac' ? undefined : body.sn);
+    if (typeof raw === 'string' && raw) return idKey === 'mac' ? canonicalMac(raw) : raw;
+    const id = body[k.idField];
+    if (id !== undefined && id !== null && id !== '') {
+      const row = await ctx.repo(k.device, call).get({ id });
+      return idKey === 'mac' ? canonicalMac(row.mac) : String(row.sn);
+    }
+    if (idKey === 'mac' && typeof body.sn === 'string' && body.sn) {
+      const found = await ctx.repo(k.device, call).list({ sn: body.sn, page: 1, limit: 1 });
+      const row = found.list.find((r) => r.sn === body.sn);
+      return row ? canonicalMac(row.mac) : '-';
+    }
+    return undefined;
+  }
+
+  function range(body: Record<string, unknown>): { from?: number; to?: number } {
+    const t = body.time ?? body.ts;
+    if (Array.isArray(t)) return { from: time(t[0], 'time'), to: time(t[1], 'time') };
+    return { from: time(body.startTime, 'startTime'), to: time(body.endTime, 'endTime') };
+  }
+
+  for (const k of KINDS) {
+    const base = `/data-points/${k.kind}`;
+    ctx.addCall({
+      path: `${base}/list`,
+      async handler({ body, ctx: call }) {
+        const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body), page: Number(body.page) || 1, limit: Number(body.limit) || 10 });
+        return { list: page.list.map((r) => present(k, r)), total: page.total };
+      },
+    });
+    ctx.addCall({
+      path: base,
+      async handler({ body, ctx: call }) {
+        const key = await keyOf(k, body, call);
+        const t = time(body.time ?? body.ts, 'time');
+        if (!key || t === undefined) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey(key ? 'fields.time' : 'fields.sn') });
+        const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key, from: t, to: t, limit: 1 });
+        if (!page.list.length) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+        return present(k, page.list[0]);
+      },
+    });
+    ctx.addCall({
+      path: `${base}/export`,
+      async handler({ body, ctx: call, res }) {
+        const s = storeOrFail();
+        const q = { series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body) };
+        const columns = [k.kind === 'gps' ? 'ts' : 'time', k.schema.key, ...k.schema.columns.map((c) => c.name).filter((c) => c !== k.schema.key)];
+        res.status(200);
+        res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+        res.setHeader('Content-Disposition', `attachment; filename="data-points-${k.kind}-${new Date().toISOString().slice(0, 10)}.xlsx"`);
+        const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
+        const sheet = wb.addWorksheet(`data-points-${k.kind}`);
+        sheet.columns = columns.map((c) => ({ header: c, key: c, width: 18 }));
+        for (let page = 1, written = 0; written < EXPORT_MAX; page++) {
+          const got = await s.query({ ...q, page, limit: 1000 });
+          for (const r of got.list) {
+            const row = present(k, r);
+            sheet.addRow(columns.map((c) => row[c] ?? null)).commit();
+          }
+          written += got.list.length;
+          if (got.list.length < 1000) break;
+        }
+        sheet.commit();
+        await wb.commit();
+        return STREAMED;
+      },
+    });
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Live events inside one server process, per organisation: the state sink publishes, each
+ * event-stream connection subscribes to its caller's organisation only. An event naming a
+ * warehouse reaches warehouse-restricted users of that warehouse only (the stream filters).
+ */
+export interface LiveEvent {
+  type: 'alert' | 'alert-cleared' | 'alert-processed' | 'device' | 'carrier' | 'inout';
+  orgId: number;
+  warehouseId: number | null;
+  data: unknown;
+}
+
+type Listener = (e: LiveEvent) => void;
+
+export class EventBus {
+  private readonly byOrg = new Map<number, Set<Listener>>();
+
+  subscribe(orgId: number, fn: Listener): () => void {
+    let set = this.byOrg.get(orgId);
+    if (!set) this.byOrg.set(orgId, (set = new Set()));
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+      if (set.size === 0 && this.byOrg.get(orgId) === set) this.byOrg.delete(orgId);
+    };
+  }
+
+  publish(e: LiveEvent): void {
+    const set = this.byOrg.get(e.orgId);
+    if (!set) return;
+    for (const fn of set) fn(e);
+  }
+
+  listeners(orgId?: number): number {
+    if (orgId !== undefined) return this.byOrg.get(orgId)?.size ?? 0;
+    let n = 0;
+    for (const s of this.byOrg.values()) n += s.size;
+    return n;
+  }
+}

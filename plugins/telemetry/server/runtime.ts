@@ -1,0 +1,152 @@
+/**
+ * The telemetry runtime inside the server process: the embedded ingest worker (broker,
+ * journal, store) with the derived-state engine on its onStored hook, the state sink, the
+ * ticker, master-data refresh and the demo fleet simulator. One per server (keyed by its
+ * database) so tests and the event stream can reach it.
+ */
+import { createStore, DbDeviceDirectory, ingestConfigFromEnv, startIngest, type IngestService, type TelemetryStore } from '@rti/ingest';
+import { StateEngine } from '@rti/ingest/state/state-engine';
+import { startSimulator, type Simulator } from '@rti/ingest/simulator/simulator';
+import { verifyPassword, type Database } from '@rti/server';
+import type { PluginServerContext } from '@rti/server/plugin-api';
+import { EventBus } from './event-bus';
+import { loadFleet } from './fleet-loader';
+import { StateSink } from './state-sink';
+import { loadStates } from './state-table';
+
+export interface TelemetryRuntime {
+  bus: EventBus;
+  engine: StateEngine;
+  sink: StateSink;
+  /** undefined while starting or when ingest is off */
+  ingest?: IngestService;
+  store?: TelemetryStore;
+  directory?: DbDeviceDirectory;
+  simulator?: Simulator;
+  /** re-reads master data (devices, carriers, warehouses, routes) */
+  refresh(): Promise<void>;
+  /** engine flush + sink write, now (tests, shutdown) */
+  flush(): Promise<void>;
+  ready: Promise<void>;
+  stop(): Promise<void>;
+}
+
+const runtimes = new WeakMap<Database, TelemetryRuntime>();
+
+export function telemetryRuntime(db: Database): TelemetryRuntime | undefined {
+  return runtimes.get(db);
+}
+
+function envInt(name: string, def: number): number {
+  const v = process.env[name];
+  if (v === undefined || v === '') return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${v}"`);
+  return n;
+}
+
+/** Master data that changes what the rules see. */
+const WATCHED = ['device-beacon', 'device-gps', 'device-slave-gateway', 'device-master-gateway', 'device-model', 'carrier', 'warehouse', 'location', 'route'];
+
+export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
+  const bus = new EventBus();
+  const sink = new StateSink(ctx.database, bus, ctx.log);
+  const engine = new StateEngine({ onEffect: sink.push });
+  const mode = process.env.TELEMETRY_INGEST || 'embedded';
+  if (mode !== 'embedded' && mode !== 'off') throw new Error(`TELEMETRY_INGEST must be embedded or off, got "${mode}"`);
+  const flushMs = envInt('STATE_FLUSH_MS', 1000);
+  const tickMs = envInt('STATE_TICK_MS', 15_000);
+  const simDevices = envInt('SIMULATOR_DEVICES', 0);
+  let markReady!: () => void;
+  let flushing: Promise<void> = Promise.resolve();
+  const rt: TelemetryRuntime = {
+    bus,
+    engine,
+    sink,
+    ready: new Promise<void>((r) => (markReady = r)),
+    async refresh() {
+      engine.setFleet(await loadFleet(ctx.database));
+      await rt.directory?.refresh();
+    },
+    flush() {
+      // one writer at a time: a flush job and an explicit flush must not interleave
+      flushing = flushing.then(() => sink.flush(engine.flush())).catch((err) => ctx.log('state flush failed', err));
+      return flushing;
+    },
+    async stop() {
+      await rt.simulator?.stop();
+      await rt.ingest?.stop();
+      rt.directory?.stop();
+      if (mode === 'off') await rt.store?.close();
+      await rt.flush();
+    },
+  };
+  runtimes.set(ctx.database, rt);
+
+  let refreshTimer: NodeJS.Timeout | undefined;
+  const refreshSoon = () => {
+    if (refreshTimer) return;
+    // after the write's transaction has committed
+    refreshTimer = setTimeout(() => {
+      refreshTimer = undefined;
+      rt.refresh().catch((err) => ctx.log('master data refresh failed', err));
+    }, 300);
+    refreshTimer.unref();
+  };
+  for (const r of WATCHED) for (const action of ['create', 'update', 'delete'] as const) ctx.hooks.after(action, r, refreshSoon);
+
+  ctx.onReady(async () => {
+    engine.load(await loadStates(ctx.db));
+    engine.setFleet(await loadFleet(ctx.database));
+    const cfg = ingestConfigFromEnv(process.env, ctx.config.dataDir);
+    if (mode === 'embedded') {
+      const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m), error: (m: string, e?: unknown) => ctx.log(m, e) };
+      rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('ingest directory refresh failed', e) });
+      await rt.directory.start();
+      rt.ingest = await startIngest({
+        store: createStore(cfg),
+        directory: rt.directory,
+        dataDir: cfg.dir,
+        journal: { maxBytes: cfg.journalMaxBytes },
+        pipeline: {
+          fullPolicy: cfg.fullPolicy,
+          onStored: (batches) => {
+            try {
+              engine.applyBatch(batches);
+            } catch (err) {
+              // the readings are stored; a rule failure must not stall the pipeline
+              ctx.log('state engine failed on a batch', err);
+            }
+          },
+        },
+        intake: { maxBytes: cfg.maxPayloadBytes, maxReadings: cfg.maxReadings },
+        mqttPort: cfg.mqttUrl ? null : cfg.mqttPort,
+        mqttHost: process.env.MQTT_HOST || undefined,
+        external: cfg.mqttUrl ? { url: cfg.mqttUrl, clientId: cfg.mqttClientId, group: cfg.mqttGroup, username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined,
+        log,
+      });
+      rt.store = rt.ingest.store;
+      if (simDevices > 0 && rt.ingest.broker) {
+        rt.simulator = await startSimulator({ database: ctx.database, url: `mqtt://127.0.0.1:${rt.ingest.broker.port}`, devices: simDevices, log });
+        await rt.refresh();
+      }
+    } else {
+      rt.store = createStore(cfg);
+      await rt.store.init();
+    }
+    markReady();
+  });
+
+  ctx.jobs.every('state-flush', Math.max(10, flushMs), () => rt.flush());
+  ctx.jobs.every('state-tick', Math.max(10, tickMs), () => engine.tick());
+  ctx.jobs.every('master-data-refresh', 60_000, () => rt.refresh());
+  // holds the runtime for the server's lifetime: the job runner awaits this run on close
+  let held = false;
+  ctx.jobs.every('runtime', 10, async ({ signal }) => {
+    if (held) return;
+    held = true;
+    await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+    await rt.stop();
+  });
+  return rt;
+}

@@ -1,0 +1,122 @@
+/**
+ * Where rule effects land: queued as they come (the engine runs synchronously inside the
+ * ingest pipeline) and written by flush() in one transaction — alert, log and in/out rows,
+ * device and carrier columns for the subjects that changed, the state table — then pushed to
+ * live subscribers. Column writes are coalesced per subject per flush, never per reading.
+ */
+import type { Database } from '@rti/server';
+import type { Effect } from '@rti/ingest/state/effects';
+import type { StateDump } from '@rti/ingest/state/state-engine';
+import { Op, type Transaction } from 'sequelize';
+import { alertResource, ALERT_STATUS } from './alert-kinds';
+import type { EventBus } from './event-bus';
+import { saveStates } from './state-table';
+
+const LOG_RESOURCE = { carrier: ['carrier-log', 'carrierId'], beacon: ['device-beacon-log', 'beaconId'], gps: ['device-gps-log', 'gpsId'] } as const;
+const DEVICE_RESOURCE = { beacon: 'device-beacon', gps: 'device-gps', 'slave-gateway': 'device-slave-gateway', 'master-gateway': 'device-master-gateway' } as const;
+
+export class StateSink {
+  private queue: Effect[] = [];
+  readonly counts = { alerts: 0, cleared: 0, logs: 0, inouts: 0, devices: 0, carriers: 0, flushes: 0 };
+
+  constructor(private readonly db: Database, private readonly bus: EventBus, private readonly log: (m: string, e?: unknown) => void) {}
+
+  push = (e: Effect): void => {
+    this.queue.push(e);
+  };
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Writes what is queued plus the engine's flushed states; publishes after commit. */
+  async flush(dump: StateDump): Promise<void> {
+    const effects = this.queue;
+    this.queue = [];
+    if (!effects.length && !dump.devices.length && !dump.carriers.length) return;
+    const live: Array<Parameters<EventBus['publish']>[0]> = [];
+    const m = this.db.models;
+    await this.db.sequelize.transaction(async (transaction) => {
+      const devices = new Map<string, Extract<Effect, { type: 'device' }>>();
+      const carriers = new Map<number, Extract<Effect, { type: 'carrier' }>>();
+      for (const e of effects) {
+        switch (e.type) {
+          case 'alert': {
+            const r = alertResource(e.kind);
+            const values: Record<string, unknown> = { orgId: e.orgId, [r.idField]: e.subjectId, [r.snField]: e.sn, [r.timeField]: new Date(e.time), warehouseId: e.warehouseId, message: e.message.slice(0, 500), status: ALERT_STATUS.unhandled, rawData: e.raw ?? null };
+            if (e.kind === 'gps') {
+              values.code = e.code;
+              values.dataType = 20;
+            } else values.reason = e.reason;
+            const row = await m[r.resource].create(values, { transaction });
+            this.counts.alerts++;
+            live.push({ type: 'alert', orgId: e.orgId, warehouseId: e.warehouseId, data: { category: r.category, resource: r.resource, ...row.get({ plain: true }) } });
+            break;
+          }
+          case 'alert-cleared': {
+            const r = alertResource(e.kind);
+            const where: Record<string, unknown> = { orgId: e.orgId, [r.idField]: e.subjectId, clearedAt: null };
+            if (e.kind === 'gps') where.code = e.code;
+            else where.reason = e.reason;
+            const [n] = await m[r.resource].update({ clearedAt: new Date(e.time) }, { where: where as never, transaction });
+            this.counts.cleared += n;
+            if (n) live.push({ type: 'alert-cleared', orgId: e.orgId, warehouseId: null, data: { category: r.category, subjectId: e.subjectId, reason: e.reason, code: e.code, time: new Date(e.time).toISOString() } });
+            break;
+          }
+          case 'log': {
+            const [resource, idField] = LOG_RESOURCE[e.kind];
+            const values: Record<string, unknown> = { orgId: e.orgId, [idField]: e.subjectId, event: e.event, oldValue: e.oldValue ?? null, newValue: e.newValue ?? null, operator: 'system', time: new Date(e.time), remark: e.remark?.slice(0, 500) ?? null };
+            if (e.kind !== 'carrier') values.carrierId = e.carrierId ?? null;
+            await m[resource].create(values, { transaction });
+            this.counts.logs++;
+            break;
+          }
+          case 'inout': {
+            const row = await m['carrier-inout'].create({ orgId: e.orgId, carrierId: e.carrierId, sn: e.sn, name: e.name, carrierCodeId: e.carrierCodeId, direction: e.direction, warehouseId: e.warehouseId, confirmTime: new Date(e.time) }, { transaction });
+            this.counts.inouts++;
+            live.push({ type: 'inout', orgId: e.orgId, warehouseId: e.warehouseId, data: row.get({ plain: true }) });
+            break;
+          }
+          case 'device':
+            devices.set(`${e.kind}/${e.id}`, e);
+            break;
+          case 'carrier':
+            carriers.set(e.id, e);
+            break;
+        }
+      }
+      await this.writeDevices([...devices.values()], transaction);
+      await this.writeCarriers([...carriers.values()], transaction);
+      await saveStates(this.db.sequelize, dump, transaction);
+      for (const d of devices.values()) live.push({ type: 'device', orgId: d.orgId, warehouseId: d.warehouseId, data: { ...d, lastReportTime: new Date(d.lastReportTime).toISOString() } });
+      for (const c of carriers.values()) live.push({ type: 'carrier', orgId: c.orgId, warehouseId: c.warehouseId, data: { id: c.id, sn: c.sn, warehouseId: c.warehouseId, transportStatus: c.transportStatus, longitude: c.longitude, latitude: c.latitude } });
+    });
+    this.counts.flushes++;
+    for (const e of live) {
+      try {
+        this.bus.publish(e);
+      } catch (err) {
+        this.log('[telemetry] live event failed', err);
+      }
+    }
+  }
+
+  private async writeDevices(list: Array<Extract<Effect, { type: 'device' }>>, transaction: Transaction): Promise<void> {
+    for (const d of list) {
+      const values: Record<string, unknown> = { status: d.status, lastReportTime: new Date(d.lastReportTime) };
+      if ((d.kind === 'beacon' || d.kind === 'gps') && d.battery !== null) values.battery = Math.round(d.battery);
+      await this.db.models[DEVICE_RESOURCE[d.kind]].update(values, { where: { id: d.id }, transaction });
+      this.counts.devices++;
+    }
+  }
+
+  private async writeCarriers(list: Array<Extract<Effect, { type: 'carrier' }>>, transaction: Transaction): Promise<void> {
+    for (const c of list) {
+      const values: Record<string, unknown> = { warehouseId: c.warehouseId, transportStatus: c.transportStatus };
+      if (c.inboundWarehouseId) Object.assign(values, { inboundWarehouseId: c.inboundWarehouseId, inboundTime: new Date(c.inboundTime!) });
+      if (c.outboundWarehouseId) Object.assign(values, { outboundWarehouseId: c.outboundWarehouseId, outboundTime: new Date(c.outboundTime!) });
+      await this.db.models.carrier.update(values, { where: { id: c.id, status: { [Op.ne]: 30 } }, transaction });
+      this.counts.carriers++;
+    }
+  }
+}
