@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultColumnVisible, fieldSpan, formFields, groupFields, listFields, searchFields, showFields } from '../src/meta/lib/fields';
+import { defaultColumnVisible, fieldOfMessage, fieldSpan, formFields, groupFields, listFields, searchFields, showFields } from '../src/meta/lib/fields';
 import { thing } from './meta-fixture';
 
 const names = (fs: { name: string }[]) => fs.map((f) => f.name);
@@ -51,5 +51,15 @@ describe('field selection', () => {
     expect(fieldSpan(byName.note)).toBe(24);
     expect(fieldSpan(byName.remark)).toBe(24);
     expect(fieldSpan(byName.sn)).toBe(12);
+  });
+});
+
+describe('server messages', () => {
+  const labels: Record<string, string> = { startTime: 'Start time', endTime: 'End time', sn: 'SN', day: 'Start' };
+  const labelOf = (f: { name: string }) => labels[f.name] ?? f.name;
+  it('finds the field a validation message names, preferring the longest label', () => {
+    expect(fieldOfMessage(thing.fields, labelOf, 'Start time must be earlier than End time')?.name).toBe('startTime');
+    expect(fieldOfMessage(thing.fields, labelOf, 'SN "A1" already exists')?.name).toBe('sn');
+    expect(fieldOfMessage(thing.fields, labelOf, 'Something went wrong')).toBeUndefined();
   });
 });

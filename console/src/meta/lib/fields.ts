@@ -93,3 +93,17 @@ export function fieldSpan(f: FieldDef): number {
 
 /** Sibling property holding a ref's display label in list/one rows (API.md). */
 export const refLabelProp = (f: FieldDef): string => (f.type === 'refs' ? `${f.name}Labels` : `${f.name}Label`);
+
+/**
+ * The field a server validation message is about (API.md: "message names the field"): the
+ * field whose label occurs in it, longest label first so "Start time" beats "Start".
+ */
+export function fieldOfMessage(fields: FieldDef[], labelOf: (f: FieldDef) => string, message: string | undefined): FieldDef | undefined {
+  if (!message) return undefined;
+  const text = message.toLowerCase();
+  return [...fields]
+    .map((f) => ({ f, label: labelOf(f).toLowerCase() }))
+    .filter(({ label }) => label.length > 1)
+    .sort((a, b) => b.label.length - a.label.length)
+    .find(({ label }) => text.includes(label))?.f;
+}

@@ -3,7 +3,7 @@ import { Alert } from 'antd';
 import { useMemo, type FC } from 'react';
 import { useParams } from 'react-router';
 import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
-import { formFields, type FormMode } from '../lib/fields';
+import { fieldOfMessage, formFields, type FormMode } from '../lib/fields';
 import { fromFormValues, toFormValues } from '../lib/form-values';
 import { editForbidden, routeId } from '../lib/status-rules';
 import { useMetaT } from '../hooks/use-meta';
@@ -11,18 +11,24 @@ import { MetaForm } from '../components/meta-form';
 
 /** Shared body of MetaCreate and MetaEdit. */
 export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
-  const { t } = useMetaT();
+  const { t, fieldLabel } = useMetaT();
   const params = useParams();
   const id = routeId(params.id);
   const fields = useMemo(() => formFields(resource, mode), [resource, mode]);
   const label = t(resourceLabelKey(resource));
 
-  const { formProps, saveButtonProps, query, onFinish, formLoading } = useForm({
+  const { formProps, saveButtonProps, query, onFinish, formLoading, form } = useForm({
     resource: resource.name,
+    // the API names the offending field in its message: show it under that input as well
+    onMutationError: (error) => {
+      const field = fieldOfMessage(fields, fieldLabel, error?.message);
+      if (field) form.setFields([{ name: field.name, errors: [error.message] }]);
+    },
     action: mode,
     id: mode === 'edit' ? id : undefined,
     redirect: 'list',
     successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated') }),
+    errorNotification: (error) => ({ type: 'error', message: t('meta.saveFailed'), description: error?.message }),
   });
 
   const record = query?.data?.data as Record<string, unknown> | undefined;

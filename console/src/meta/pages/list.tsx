@@ -52,6 +52,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
       resource: resource.name,
       id,
       successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
+      errorNotification: (error) => ({ type: 'error', message: t('meta.deleteFailed'), description: error?.message }),
     }).catch(() => undefined);
 
   const columns = useMemo(() => {

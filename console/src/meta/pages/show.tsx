@@ -72,7 +72,12 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           okButtonProps={{ danger: true, loading: mutation.isPending }}
           disabled={Boolean(noDelete)}
           onConfirm={() =>
-            deleteOne({ resource: resource.name, id, successNotification: () => ({ type: 'success', message: t('meta.deleted') }) })
+            deleteOne({
+              resource: resource.name,
+              id,
+              successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
+              errorNotification: (error) => ({ type: 'error', message: t('meta.deleteFailed'), description: error?.message }),
+            })
               .then(() => navigate(resource.route))
               .catch(() => undefined)
           }
