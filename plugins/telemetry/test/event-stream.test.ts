@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HALL_A, push, scan, seedFleet, startRig, type Caller, type Fleet, type Rig } from './fixtures';
+
+let rig: Rig;
+let fleetA: Fleet;
+let fleetB: Fleet;
+
+interface Sse {
+  events: Array<{ event: string; data: any }>;
+  waitFor(pred: (e: { event: string; data: any }) => boolean, ms?: number): Promise<{ event: string; data: any }>;
+  close(): void;
+}
+
+/** Opens the stream the way the console does: fetch with the Token and OrgId headers, reading the body. */
+async function open(caller: Caller): Promise<Sse> {
+  const ac = new AbortController();
+  const res = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', headers: { Token: caller.token, OrgId: String(caller.orgId), 'Content-Type': 'application/json' }, body: '{}', signal: ac.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('text/event-stream');
+  const events: Sse['events'] = [];
+  const waiters: Array<() => void> = [];
+  void (async () => {
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    let buf = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const ev = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (ev && data) events.push({ event: ev, data: JSON.parse(data) });
+          for (const w of waiters.splice(0)) w();
+        }
+      }
+    } catch {
+      // aborted
+    }
+  })();
+  return {
+    events,
+    async waitFor(pred, ms = 5000) {
+      const end = Date.now() + ms;
+      for (;;) {
+        const hit = events.find(pred);
+        if (hit) return hit;
+        if (Date.now() > end) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 100);
+        });
+      }
+    },
+    close: () => ac.abort(),
+  };
+}
+
+beforeAll(async () => {
+  rig = await startRig();
+  fleetA = await seedFleet(rig, rig.ts.a, 'A');
+  fleetB = await seedFleet(rig, rig.ts.b, 'B');
+});
+afterAll(async () => rig?.close());
+
+describe('live event stream', () => {
+  it('refuses a caller without a valid session', async () => {
+    const res = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe(10006);
+    const forged = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', Token: 'nope' } });
+    expect(forged.status).toBe(401);
+    // a user of organisation B cannot ask for organisation A's stream
+    const other = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', Token: rig.ts.b.token, OrgId: String(rig.ts.orgA) } });
+    expect(other.status).toBe(403);
+  });
+
+  it('pushes new alerts and device/carrier changes to the organisation only, and to warehouse-restricted users for their warehouses only', async () => {
+    const restrictedB = await rig.ts.callerFor(await rig.ts.addUser(rig.ts.orgA, 'carol', { warehouseIds: [fleetA.warehouseB] }), rig.ts.orgA);
+    const restrictedA = await rig.ts.callerFor(await rig.ts.addUser(rig.ts.orgA, 'dave', { warehouseIds: [fleetA.warehouseA] }), rig.ts.orgA);
+    const a = await open(rig.ts.a);
+    const b = await open(rig.ts.b);
+    const onlyB = await open(restrictedB);
+    const onlyA = await open(restrictedA);
+    await a.waitFor((e) => e.event === 'ready');
+
+    await push(rig, `rti/ORGA/gw/${HALL_A}/scan`, scan(HALL_A, Date.now(), { battery: 5 }));
+    const alert = await a.waitFor((e) => e.event === 'alert');
+    expect(alert.data).toMatchObject({ category: 'beacon', beaconSn: 'B-A', reason: 10, status: 0, warehouseId: fleetA.warehouseA });
+    const device = await a.waitFor((e) => e.event === 'device');
+    expect(device.data).toMatchObject({ kind: 'beacon', id: fleetA.beaconId, battery: 5, status: 10 });
+    await onlyA.waitFor((e) => e.event === 'alert');
+
+    await push(rig, `rti/ORGB/gw/${HALL_A}/scan`, scan(HALL_A, Date.now(), { battery: 90 }));
+    await b.waitFor((e) => e.event === 'device' && e.data.id === fleetB.beaconId);
+
+    expect(b.events.some((e) => e.event === 'alert' || (e.event === 'device' && e.data.id === fleetA.beaconId))).toBe(false);
+    expect(a.events.some((e) => e.event === 'device' && e.data.id === fleetB.beaconId)).toBe(false);
+    expect(onlyB.events.some((e) => e.event === 'alert' || e.event === 'device')).toBe(false);
+    for (const s of [a, b, onlyA, onlyB]) s.close();
+    // closed streams leave no listeners behind
+    await new Promise((r) => setTimeout(r, 200));
+    expect(rig.rt.bus.listeners()).toBe(0);
+  });
+});
