@@ -22,7 +22,6 @@ export function useMetaT() {
     const groupTitle = (key: string) => tr(`formGroups.${key}`, { defaultValue: key === DEFAULT_GROUP ? tr('meta.basicInfo') : key });
     return { t: tr, fieldLabel, groupTitle, lng: i18n.language };
     // a language change gives a new t
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [t, i18n.language]);
 }
 

@@ -43,7 +43,6 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   useEffect(() => {
     searchFormProps.form?.setFieldsValue(filtersToSearch(search, filters) as never);
     // only on mount: afterwards the form is the source of the filters
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const { mutateAsync: deleteOne, mutation } = useDelete();
@@ -90,7 +89,6 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     }
     return cols;
     // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [specs, visibility, sorters, fieldLabel, t, access.show, access.edit, access.delete, access.status, resource, mutation.isPending]);
 
   const onReset = () => {
