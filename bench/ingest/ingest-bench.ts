@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -118,6 +119,8 @@ async function measure(name: string, url: string, rate: number, probe: Probe, ot
     p50ms: lat?.p50 ?? null,
     p99ms: lat?.p99 ?? null,
     ingestCpuCores: +((cpu.user + cpu.system) / 1000 / ms).toFixed(2),
+    // readings per CPU-second of the ingest process: comparable even when other work shares the cores
+    readingsPerCpuSec: Math.round(rows / ((cpu.user + cpu.system) / 1e6)),
     brokerOrDbCpuCores: otherPid ? +(other / ms).toFixed(2) : null,
     publisherCpuMs: p.cpuMs,
     peakRssMB: Math.round(peakRss / 1048576),
@@ -177,7 +180,7 @@ async function full(name: string, store: TelemetryStore, opts: { mosquitto?: boo
 }
 
 const results = [];
-console.log(`# ingest bench: ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, ${process.versions.node}`);
+console.log(`# ingest bench: ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const mode of MODES) {
   if (mode === 'floor') results.push(await floor());
   else if (/^(aedes|mosquitto)-(segments|sqlite)$/.test(mode)) {
@@ -192,5 +195,11 @@ for (const mode of MODES) {
   } else throw new Error(`unknown mode ${mode}`);
 }
 const f = results.find((r) => r.mode.startsWith('floor'));
-if (f) for (const r of results) if (r !== f) console.log(`# ${r.mode}: ${r.readingsPerSec} readings/s = ${((100 * r.readingsPerSec) / f.readingsPerSec).toFixed(1)} % of the floor (${f.readingsPerSec}/s)`);
+if (f)
+  for (const r of results)
+    if (r !== f)
+      console.log(
+        `# ${r.mode}: ${r.readingsPerSec} readings/s = ${((100 * r.readingsPerSec) / f.readingsPerSec).toFixed(1)} % of the floor (${f.readingsPerSec}/s); per CPU-second ${r.readingsPerCpuSec} vs ${f.readingsPerCpuSec} = ${((100 * r.readingsPerCpuSec) / f.readingsPerCpuSec).toFixed(1)} %`,
+      );
+console.log(`# load average after: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 process.exit(0);

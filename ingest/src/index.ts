@@ -17,3 +17,4 @@ export { DbDeviceDirectory, type DbDirectoryOptions } from './directory/db-direc
 export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config';
 export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } from './embedded';
 export { DeviceStateTracker, type DeviceStateOptions } from './state/device-state';
+export { dataPointCalls } from './http/data-point-calls';
