@@ -1,4 +1,4 @@
-import { PaperClipOutlined } from '@ant-design/icons';
+import { PaperClipOutlined, PictureOutlined } from '@ant-design/icons';
 import { Image, Skeleton, Typography } from 'antd';
 import { useEffect, useState, type FC } from 'react';
 import { request } from '../../providers/http-client';
@@ -46,7 +46,14 @@ export function useStoredFileUrl(name: string | undefined): { url?: string; fail
 export const StoredImage: FC<{ name: string; size: number; alt?: string }> = ({ name, size, alt }) => {
   const thumb = useStoredFileUrl(thumbName(fileName(name)));
   const [full, setFull] = useState<string>();
-  if (!thumb.url && !thumb.failed) return <Skeleton.Image active style={{ width: size, height: size }} />;
+  if (thumb.failed) {
+    return (
+      <span title={fileName(name)} style={{ display: 'inline-flex', width: size, height: size, alignItems: 'center', justifyContent: 'center', borderRadius: 4, background: 'rgba(0,0,0,.04)', color: 'rgba(0,0,0,.25)' }}>
+        <PictureOutlined />
+      </span>
+    );
+  }
+  if (!thumb.url) return <Skeleton.Image active style={{ width: size, height: size }} />;
   return (
     <Image
       src={thumb.url}
