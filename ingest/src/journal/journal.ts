@@ -47,6 +47,7 @@ export class Journal {
   readonly maxBytes: number;
   private readonly segments: Segment[] = [];
   private fd = -1;
+  private cpFd = -1;
   private committed = 0;
   private totalBytes = 0;
   private dirty = false;
@@ -111,7 +112,7 @@ export class Journal {
   commit(seq: number): void {
     if (seq <= this.committed) return;
     this.committed = seq;
-    fs.writeFileSync(path.join(this.dir, CHECKPOINT), String(seq));
+    this.writeCheckpoint();
     while (this.segments.length > 1 && this.segments[0].base + this.segments[0].count - 1 <= seq) this.removeOldest();
   }
 
@@ -122,7 +123,7 @@ export class Journal {
     const lost = seg.base + seg.count - 1 - Math.max(this.committed, seg.base - 1);
     this.removeOldest();
     this.committed = Math.max(this.committed, this.segments[0].base - 1);
-    fs.writeFileSync(path.join(this.dir, CHECKPOINT), String(this.committed));
+    this.writeCheckpoint();
     this.dropped += lost;
     return lost;
   }
@@ -171,6 +172,15 @@ export class Journal {
     return out;
   }
 
+  /** Fixed-width overwrite in place: no open/close per batch, never a half-written number. */
+  private writeCheckpoint(): void {
+    if (this.cpFd < 0) {
+      const file = path.join(this.dir, CHECKPOINT);
+      this.cpFd = fs.openSync(file, fs.existsSync(file) ? 'r+' : 'w');
+    }
+    fs.writeSync(this.cpFd, String(this.committed).padStart(20, ' '), 0);
+  }
+
   sync(): void {
     if (this.dirty && this.fd >= 0) {
       this.dirty = false;
@@ -183,6 +193,8 @@ export class Journal {
     this.sync();
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = -1;
+    if (this.cpFd >= 0) fs.closeSync(this.cpFd);
+    this.cpFd = -1;
   }
 
   private rotate(): Segment {
@@ -207,7 +219,7 @@ export class Journal {
   /** Rebuilds segment metadata from disk; a torn record at the tail (crash mid-write) is cut off. */
   private load(): void {
     const cp = path.join(this.dir, CHECKPOINT);
-    if (fs.existsSync(cp)) this.committed = Number(fs.readFileSync(cp, 'utf8')) || 0;
+    if (fs.existsSync(cp)) this.committed = Number(fs.readFileSync(cp, 'utf8').trim()) || 0;
     const files = fs.readdirSync(this.dir).filter((f) => f.endsWith('.seg')).sort();
     for (const name of files) {
       const file = path.join(this.dir, name);

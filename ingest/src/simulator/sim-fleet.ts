@@ -36,13 +36,17 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
   const ensure = async (resource: string, where: Row, values: Row): Promise<Row> => (await find(resource, where)) ?? (m[resource].create({ ...where, ...values }) as Promise<any>).then((r: any) => r.get({ plain: true }));
   const hash = await opts.hash(SIM_PASSWORD);
   const fleet: SimFleet = { gateways: [], warehouses: [], carriers: [], trucks: [], routes: [] };
-  const orgs = ((await m.organization.findAll({ raw: true })) as Row[]).filter((o) => o.available !== false && o.code);
+  // organisations with something to drive: a device model and at least two warehouses
+  const orgs: Array<{ org: Row; model: Row; warehouses: Row[] }> = [];
+  for (const org of (await m.organization.findAll({ raw: true })) as Row[]) {
+    if (org.available === false || !org.code) continue;
+    const model = (await m['device-model'].findOne({ where: { orgId: org.id } as never, raw: true })) as Row | null;
+    const warehouses = (await m.warehouse.findAll({ where: { orgId: org.id } as never, order: [['id', 'ASC']], raw: true })) as Row[];
+    if (model && warehouses.length >= 2) orgs.push({ org, model, warehouses });
+  }
   const perOrg = Math.max(1, Math.ceil(opts.devices / Math.max(1, orgs.length)));
-  for (const org of orgs) {
+  for (const { org, model, warehouses } of orgs) {
     const orgId = Number(org.id);
-    const model = (await m['device-model'].findOne({ where: { orgId } as never, raw: true })) as Row | null;
-    const warehouses = (await m.warehouse.findAll({ where: { orgId } as never, order: [['id', 'ASC']], raw: true })) as Row[];
-    if (!model || warehouses.length < 2) continue;
     const whs: SimWarehouse[] = [];
     for (const [i, w] of warehouses.entries()) {
       const city = Object.keys(CITIES).find((c) => String(w.name).includes(c));

@@ -149,7 +149,11 @@ export class SegmentTelemetryStore implements TelemetryStore {
     const buf = Buffer.from(text, 'utf8');
     try {
       fs.writeSync(this.fd, buf);
-      if (this.opts.fsync !== false) fs.fdatasyncSync(this.fd);
+      // the sync runs on the thread pool so the event loop keeps taking frames meanwhile
+      if (this.opts.fsync !== false) {
+        const fd = this.fd;
+        await new Promise<void>((resolve, reject) => fs.fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+      }
     } catch (err) {
       // undo the in-memory postings of this batch and the partial bytes on disk
       this.rollbackTo(seg, this.size);
