@@ -149,6 +149,19 @@ describe('writes', () => {
   });
 });
 
+describe('concurrent writes', () => {
+  it('queue on the database instead of failing', async () => {
+    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => ts.a.call('/device-beacon/create', beacon(100 + i))));
+    expect(results.map((r) => r.body.code)).toEqual(Array(12).fill(0));
+  });
+
+  it('let exactly one of several identical unique values in', async () => {
+    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => ts.a.call('/device-beacon/create', beacon(200 + i, { sn: 'SAME-SN' }))));
+    const codes = results.map((r) => r.body.code).sort();
+    expect(codes).toEqual([0, 10003, 10003, 10003, 10003, 10003]);
+  });
+});
+
 describe('uniqueness', () => {
   it('per organisation: twice in one refused, same value in another allowed', async () => {
     await make(ts.a, 'device-beacon', 20, refsA, { sn: 'DUP-1', mac: 'AA:00:00:00:00:01' });

@@ -10,6 +10,8 @@ import type { Metadata } from '@rti/metadata';
 import { registeredMigrations, type Migration, type MigrationContext } from './migrations';
 import { defineModels, type ResourceModel } from './models';
 import { schemaDigest, syncSchema } from './schema-sync';
+import { sqliteDriver } from './sqlite-driver';
+import { queueSqliteWriters } from './sqlite-writers';
 
 export type Dialect = 'sqlite' | 'mysql';
 
@@ -39,18 +41,13 @@ function sequelizeFor(url: string, logging: Options['logging']): { sequelize: Se
     if (storage !== ':memory:') mkdirSync(dirname(storage), { recursive: true });
     const sequelize = new Sequelize({
       dialect: 'sqlite',
+      dialectModule: sqliteDriver,
       storage,
       logging,
-      // Writers queue on the file lock instead of failing a read-then-write upgrade.
+      // Writers take the lock when they begin, so a read-then-write never has to upgrade.
       transactionType: 'IMMEDIATE' as Options['transactionType'],
-      retry: { max: 5, match: [/SQLITE_BUSY/] },
     });
-    sequelize.addHook('afterConnect', async (conn: unknown) => {
-      const db = conn as { run(sql: string, cb: (err: Error | null) => void): void };
-      const run = (sql: string) => new Promise<void>((ok, ko) => db.run(sql, (err) => (err ? ko(err) : ok())));
-      await run('PRAGMA busy_timeout = 10000');
-      if (storage !== ':memory:') await run('PRAGMA journal_mode = WAL');
-    });
+    queueSqliteWriters(sequelize);
     return { sequelize, dialect: 'sqlite' };
   }
   if (/^(mysql|mariadb):\/\//.test(url)) {
@@ -74,6 +71,8 @@ export function createDatabase(url: string, options: DatabaseOptions): Database 
   const extra: Migration[] = [];
 
   const migrate = async () => {
+    // Readers never wait for a writer in WAL mode; the setting is stored in the file.
+    if (dialect === 'sqlite' && !url.includes(':memory:')) await sequelize.query('PRAGMA journal_mode = WAL');
     const context: MigrationContext = { sequelize, queryInterface: sequelize.getQueryInterface(), DataTypes };
     // The schema step is named by the digest of the derived schema, so it runs again exactly
     // when metadata changes; it comes first so hand-written migrations find every table.
