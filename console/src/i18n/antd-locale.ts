@@ -1,20 +1,26 @@
 import type { Locale } from 'antd/es/locale';
 import enUS from 'antd/es/locale/en_US';
-import zhCN from 'antd/es/locale/zh_CN';
-import jaJP from 'antd/es/locale/ja_JP';
 import dayjs from 'dayjs';
-import 'dayjs/locale/zh-cn';
-import 'dayjs/locale/ja';
 
-const table: Record<string, { antd: Locale; dayjs: string }> = {
-  'en-US': { antd: enUS, dayjs: 'en' },
-  'zh-CN': { antd: zhCN, dayjs: 'zh-cn' },
-  'ja-JP': { antd: jaJP, dayjs: 'ja' },
+/** antd component texts and dayjs follow the console language; zh-CN/ja-JP load on demand. */
+const loaders: Record<string, () => Promise<{ antd: Locale; dayjs: string }>> = {
+  'zh-CN': async () => {
+    const [m] = await Promise.all([import('antd/es/locale/zh_CN'), import('dayjs/locale/zh-cn')]);
+    return { antd: m.default, dayjs: 'zh-cn' };
+  },
+  'ja-JP': async () => {
+    const [m] = await Promise.all([import('antd/es/locale/ja_JP'), import('dayjs/locale/ja')]);
+    return { antd: m.default, dayjs: 'ja' };
+  },
 };
+const loaded: Record<string, { antd: Locale; dayjs: string }> = { 'en-US': { antd: enUS, dayjs: 'en' } };
 
-/** antd component texts and dayjs follow the console language. */
+export async function loadAntdLocale(lng: string): Promise<void> {
+  if (!loaded[lng] && loaders[lng]) loaded[lng] = await loaders[lng]();
+}
+
 export function antdLocale(lng: string): Locale {
-  const entry = table[lng] ?? table['en-US'];
+  const entry = loaded[lng] ?? loaded['en-US'];
   dayjs.locale(entry.dayjs);
   return entry.antd;
 }

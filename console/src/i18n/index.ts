@@ -4,6 +4,7 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '../constants';
 import { session } from '../lib/session';
 import { mergeDicts, type Dict } from './merge';
 import consoleEnUS from '../locales/en-US.json';
+import { loadAntdLocale } from './antd-locale';
 
 /*
  * Translations = metadata/locales/<lng>.json (resources, fields, enums, menu, units, rules,
@@ -62,7 +63,8 @@ export function storeLocale(lng: Locale): void {
 
 export async function ensureLocale(lng: Locale): Promise<void> {
   if (!i18n.hasResourceBundle(lng, 'translation')) {
-    i18n.addResourceBundle(lng, 'translation', await loadBundle(lng), true, true);
+    const [bundle] = await Promise.all([loadBundle(lng), loadAntdLocale(lng)]);
+    i18n.addResourceBundle(lng, 'translation', bundle, true, true);
   }
 }
 

@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
-import { Spin } from 'antd';
 import { HOME_PATH } from '../constants';
 import { loginPath, session } from '../lib/session';
 import { loadAppState } from '../providers/app-state';
@@ -8,6 +7,7 @@ import { useAppState } from '../providers/use-app-state';
 import type { Shell } from '../providers/shell-context';
 import { lazyWithTimeout } from './lazy-with-timeout';
 import { RoutePage } from './route-page';
+import { PageSpinner } from './page-spinner';
 
 const LoginPage = lazy(lazyWithTimeout(() => import('../pages/login')));
 const NotFoundPage = lazy(lazyWithTimeout(() => import('../pages/errors/not-found')));
@@ -15,15 +15,6 @@ const MainLayout = lazy(lazyWithTimeout(() => import('../components/layout/main-
 const RefreshPage = lazy(lazyWithTimeout(() => import('../pages/refresh')));
 const RedirectPage = lazy(lazyWithTimeout(() => import('../pages/redirect')));
 const LoadFailed = lazy(() => import('../pages/errors/load-failed'));
-
-export function PageSpinner() {
-  return (
-    <div className="page-spinner">
-      <div className="top-progress" />
-      <Spin size="large" />
-    </div>
-  );
-}
 
 /** Route guard, part one: no login cookie → login with the full path as `redirect`. */
 function RequireAuth({ children }: { children: ReactNode }) {

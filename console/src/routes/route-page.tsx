@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
 import { useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Spin } from 'antd';
+import { PageSpinner } from './page-spinner';
 import { TITLE_SUFFIX } from '../constants';
 import { canOpen, screenOverrides, type PageRoute } from '../lib/routes';
 import { useShell } from '../providers/shell-context';
@@ -52,7 +52,7 @@ export function RoutePage({ route }: { route: PageRoute }) {
   });
   if (!allowed) {
     return (
-      <Suspense fallback={<Spin />}>
+      <Suspense fallback={<PageSpinner />}>
         <ForbiddenPage />
       </Suspense>
     );
@@ -60,14 +60,7 @@ export function RoutePage({ route }: { route: PageRoute }) {
   const Page = componentFor(route, plugins);
   return (
     <PageErrorBoundary>
-      <Suspense
-        fallback={
-          <div className="page-spinner">
-            <div className="top-progress" />
-            <Spin />
-          </div>
-        }
-      >
+      <Suspense fallback={<PageSpinner />}>
         <Page resource={route.resource} />
       </Suspense>
     </PageErrorBoundary>

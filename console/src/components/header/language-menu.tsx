@@ -3,11 +3,10 @@ import { Button, Dropdown } from 'antd';
 import { TranslationOutlined } from '@ant-design/icons';
 import { LOCALES } from '../../constants';
 import { switchLanguage } from '../../providers/i18n-provider';
+import { LANGUAGE_NAMES } from '../../lib/language-names';
 
-/** Language names are written in their own language, so they are not translated. */
-export const LANGUAGE_NAMES: Record<string, string> = { 'en-US': 'English', 'zh-CN': '中文', 'ja-JP': '日本語' };
-
-export function LanguageMenu({ compact = true }: { compact?: boolean }) {
+/** Header language menu; choosing another language reloads the console in it. */
+export function LanguageMenu() {
   const { t, i18n } = useTranslation();
   return (
     <Dropdown
@@ -19,9 +18,7 @@ export function LanguageMenu({ compact = true }: { compact?: boolean }) {
         onClick: ({ key }) => void switchLanguage(key),
       }}
     >
-      <Button type="text" icon={<TranslationOutlined />} data-testid="language-menu" aria-label={t('header.language')}>
-        {compact ? null : LANGUAGE_NAMES[i18n.language]}
-      </Button>
+      <Button type="text" icon={<TranslationOutlined />} data-testid="language-menu" aria-label={t('header.language')} />
     </Dropdown>
   );
 }
