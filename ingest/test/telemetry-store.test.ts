@@ -107,6 +107,13 @@ describe.each(engines)('TelemetryStore on %s', (_name, open) => {
     expect(latest[0]).toMatchObject({ mac: 'AC233FC0A1B2', connection: 10, firmware: '2.1.7' });
   });
 
+  it('keeps readings of one beacon heard by two gateways in the same millisecond', async () => {
+    await store.write([{ series: 'beacon', rows: [beacon(9, 'E2C56DB5DFFB', 1, { gatewayMac: 'AC233FC0A1B2' }), beacon(9, 'E2C56DB5DFFB', 1, { gatewayMac: 'AC233FC0A1B3', rssi: -80 })] }]);
+    const r = await store.query({ series: 'beacon', org: 9 });
+    expect(r.total).toBe(2);
+    expect(r.list.map((x) => x.gatewayMac).sort()).toEqual(['AC233FC0A1B2', 'AC233FC0A1B3']);
+  });
+
   it('refuses unknown series', async () => {
     await expect(store.write([{ series: 'nope', rows: [] }])).rejects.toThrow(/unknown series/);
   });

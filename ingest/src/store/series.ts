@@ -24,6 +24,7 @@ export const beaconSeries: SeriesSchema = {
   name: 'beacon',
   key: 'mac',
   countField: 'rssi',
+  tags: ['gatewayMac'],
   columns: [
     { name: 'gatewayMac', type: 'string' },
     { name: 'rssi', type: 'int' },
