@@ -7,9 +7,9 @@ export { MetaCreate } from './pages/create';
 export { MetaEdit } from './pages/edit';
 export { MetaShow } from './pages/show';
 export { MetaForm } from './components/meta-form';
-export { FieldRenderer } from './components/field-renderer';
+export { FieldRenderer, renderFieldValue } from './components/field-renderer';
 export { FieldInput, useEnumOptions } from './components/field-input';
-export { EnumTag } from './components/enum-tag';
+export { EnumTag, enumTag } from './components/enum-tag';
 export { RefSelect } from './components/ref-select';
 // UploadInput (./components/upload-input) and PermissionsInput (./components/permissions-input)
 // are imported from their files so they stay in their own lazily loaded chunks.

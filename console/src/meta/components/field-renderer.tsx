@@ -1,10 +1,10 @@
 import { CheckCircleFilled, MinusCircleOutlined } from '@ant-design/icons';
 import { Space, Tag, Typography } from 'antd';
 import type { FC, ReactNode } from 'react';
-import type { FieldDef } from '@rti/metadata/browser';
-import { asArray, formatDate, formatNumber, isEmpty } from '../lib/format';
-import { useMetaT } from '../hooks/use-meta';
-import { EnumTag } from './enum-tag';
+import type { EnumsFile, FieldDef } from '@rti/metadata/browser';
+import { asArray, formatDate, formatNumber, isEmpty, type Translate } from '../lib/format';
+import { useEnums, useMetaT } from '../hooks/use-meta';
+import { enumTag } from './enum-tag';
 import { StoredFileLink, StoredImage } from './stored-file';
 
 export interface FieldRendererProps {
@@ -19,15 +19,24 @@ const EMPTY = <Typography.Text type="secondary">-</Typography.Text>;
 /** A field's value in a row, rendered by type (tags, labels, thumbnails, units, dates). */
 export const FieldRenderer: FC<FieldRendererProps> = ({ field, record, variant = 'table' }) => {
   const { t } = useMetaT();
+  const enums = useEnums();
+  return <>{renderFieldValue(field, record, variant, t, enums)}</>;
+};
+
+/**
+ * The same without hooks: tables call it once per cell with the page's translate function
+ * and enumerations, so a 100-row page does not subscribe 1,500 cells to i18n.
+ */
+export function renderFieldValue(field: FieldDef, record: Record<string, unknown>, variant: 'table' | 'detail', t: Translate, enums: EnumsFile): ReactNode {
   const v = record[field.name];
   const unit = field.unit ? t(`units.${field.unit}`) : undefined;
   const withUnit = (text: string): ReactNode => (unit ? `${text} ${unit}` : text);
 
   switch (field.type) {
     case 'enum':
-      return isEmpty(v) ? EMPTY : <EnumTag enum={field.enum} value={v} />;
+      return isEmpty(v) ? EMPTY : enumTag(enums, t, field.enum, v);
     case 'enums':
-      return isEmpty(v) ? EMPTY : <>{asArray(v).map((x) => <EnumTag key={String(x)} enum={field.enum} value={x} />)}</>;
+      return isEmpty(v) ? EMPTY : <>{asArray(v).map((x) => enumTag(enums, t, field.enum, x, String(x)))}</>;
     case 'ref': {
       const label = record[`${field.name}Label`];
       return isEmpty(label) ? (isEmpty(v) ? EMPTY : <>{String(v)}</>) : <>{String(label)}</>;
@@ -108,4 +117,4 @@ export const FieldRenderer: FC<FieldRendererProps> = ({ field, record, variant =
     default:
       return isEmpty(v) ? EMPTY : <>{withUnit(Array.isArray(v) ? v.join(', ') : String(v))}</>;
   }
-};
+}

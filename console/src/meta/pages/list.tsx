@@ -9,10 +9,10 @@ import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs, sortOrderOf } from '../lib/columns';
 import { searchFields } from '../lib/fields';
 import { defaultSorters, filtersToSearch, searchToFilters } from '../lib/filters';
-import { useMetaT, useUserId } from '../hooks/use-meta';
+import { useEnums, useMetaT, useUserId } from '../hooks/use-meta';
 import { useColumnVisibility } from '../hooks/use-column-visibility';
 import { useResourceAccess } from '../hooks/use-resource-access';
-import { FieldRenderer } from '../components/field-renderer';
+import { renderFieldValue } from '../components/field-renderer';
 import { SearchForm } from '../components/search-form';
 import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
 import { ExportButton } from '../components/export-button';
@@ -24,6 +24,7 @@ const PAGE_SIZES = [10, 20, 50, 100];
 /** Paged search table of any resource, generated from its metadata. */
 export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const { t, fieldLabel } = useMetaT();
+  const enums = useEnums();
   const navigate = useNavigate();
   const userId = useUserId();
   const access = useResourceAccess(resource);
@@ -66,7 +67,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         ellipsis: s.field.type === 'string' ? { showTitle: true } : undefined,
         sorter: s.sortable || undefined,
         sortOrder: s.sortable ? sortOrderOf(sorters as never, s.key) : undefined,
-        render: (_: unknown, record: BaseRecord) => <FieldRenderer field={s.field} record={record} />,
+        render: (_: unknown, record: BaseRecord) => renderFieldValue(s.field, record, 'table', t, enums),
       }));
     if (access.show || access.edit || access.delete || access.status) {
       cols.push({
@@ -89,7 +90,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     }
     return cols;
     // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
-  }, [specs, visibility, sorters, fieldLabel, t, access.show, access.edit, access.delete, access.status, resource, mutation.isPending]);
+  }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending]);
 
   const onReset = () => {
     searchFormProps.form?.resetFields();
