@@ -78,6 +78,8 @@ interface Pending {
   receivedAt: number;
 }
 
+const PROBE_MS = 1000;
+
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };
 
 export class IngestPipeline {
@@ -322,8 +324,20 @@ export class IngestPipeline {
         // full jitter keeps several workers from retrying in lockstep
         const wait = Math.round(this.backoffMs / 2 + Math.random() * (this.backoffMs / 2));
         this.backoffMs = Math.min(this.backoffMs * 2, max);
+        // back-off, but probe the store every second so a store that returns is used at once
+        // instead of after the remaining back-off (up to retryMaxMs)
         await new Promise<void>((resolve) => {
-          this.sleeping = { timer: setTimeout(resolve, wait), wake: resolve };
+          let done = false;
+          const finish = () => {
+            if (done) return;
+            done = true;
+            clearTimeout(timer);
+            clearInterval(probe);
+            resolve();
+          };
+          const timer = setTimeout(finish, wait);
+          const probe = setInterval(() => void this.store.ping().then((up) => up && finish(), () => undefined), PROBE_MS);
+          this.sleeping = { timer, wake: finish };
         });
         this.sleeping = undefined;
         if (this.stopped) return false;

@@ -17,6 +17,9 @@ export class FlakyStore extends SqliteTelemetryStore {
     this.writes++;
     return super.write(batches, mark);
   }
+  override async ping(): Promise<boolean> {
+    return !this.down && super.ping();
+  }
 }
 
 export function sqliteIn(dir: string): FlakyStore {
