@@ -26,9 +26,3 @@ export function themeColors(theme: OrgTheme | null | undefined): { primary: stri
   };
 }
 
-/** Uploaded image names become download URLs; absolute URLs and data URLs pass through. */
-export function imageUrl(name: string | undefined): string | undefined {
-  if (!name) return undefined;
-  if (/^(https?:|data:|\/)/.test(name)) return name;
-  return `/api/file/download?fileName=${encodeURIComponent(name)}`;
-}

@@ -6,7 +6,7 @@ import { UnsavedChangesNotifier } from '@refinedev/react-router';
 import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH, TABLET_MAX_WIDTH } from '../../constants';
 import { matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
-import { imageUrl } from '../../providers/org-theme';
+import { useImageUrl } from '../../lib/use-image-url';
 import { AppHeader } from '../header/app-header';
 import { TabsBar } from '../tabs/tabs-bar';
 import { TabsProvider } from '../tabs/tabs-context';
@@ -31,7 +31,7 @@ export default function MainLayout() {
 
   const hideSider = Boolean(matchRoute(pathname, routes)?.route.hideSider);
   const siderWidth = hideSider ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
-  const logo = imageUrl(collapsed ? theme?.smallLogo : theme?.largeLogo);
+  const logo = useImageUrl(collapsed ? theme?.smallLogo : theme?.largeLogo);
   const orgName = user.orgName || user.loginOrgName;
 
   return (
