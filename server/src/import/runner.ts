@@ -23,7 +23,7 @@ import type { TFunction } from '../i18n/translator';
 import { msg } from '../files/messages';
 import type { HookRegistry } from '../resources/hooks';
 import type { ScopedRepository } from '../resources/repository';
-import type { Row } from '../resources/serialize';
+import { plainRow, type Row } from '../resources/serialize';
 import { scopeWhere } from '../resources/scope';
 import { checkCompareRules, isSecret, validateValue, validateWrite } from '../resources/validate';
 import { mustFill } from './template';
@@ -132,6 +132,23 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     }
   };
 
+  /** id → label per ref column, as looked up for the current chunk (labels of written rows). */
+  const labelCache = new Map<string, Map<number, unknown>>();
+  const refFields = res.fields.filter((f) => f.type === 'ref' || f.type === 'refs');
+
+  /** The row in the API shape; labels from the chunk's lookups when they cover it. */
+  const rowOf = async (instance: Model, transaction: Transaction): Promise<Row> => {
+    const row = plainRow(res, instance);
+    for (const f of refFields) {
+      const ids = row[f.name] === null || row[f.name] === undefined ? [] : Array.isArray(row[f.name]) ? (row[f.name] as number[]) : [row[f.name] as number];
+      const known = labelCache.get(f.name);
+      if (ids.some((id) => !known?.has(id))) return (await repo.serialize([instance], transaction))[0];
+      if (f.type === 'ref') row[`${f.name}Label`] = ids.length ? known!.get(ids[0]) : null;
+      else row[`${f.name}Labels`] = ids.map((id) => known!.get(id));
+    }
+    return row;
+  };
+
   /** Ref labels → ids, one query per ref column and chunk, in the caller's scope of the target. */
   const resolveRefs = async (rows: SheetRow[]) => {
     for (const f of fields) {
@@ -149,9 +166,12 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
         where: { [Op.and]: [scopeWhere(target, ctx), filter, { [f.ref.label]: { [Op.in]: [...wanted] } }] },
         raw: true,
       });
+      const known = labelCache.get(f.name) ?? new Map<number, unknown>();
+      labelCache.set(f.name, known);
       for (const row of found as unknown as Array<Record<string, unknown>>) {
         const label = String(row[f.ref.label]);
         if (!ids.has(label)) ids.set(label, Number(row.id));
+        known.set(Number(row.id), row[f.ref.label]);
       }
       for (const r of rows) {
         if (r.values[f.name] === undefined) continue;
@@ -248,8 +268,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
           for (const data of prepared) {
             await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data });
             const created = await model.create(data, { transaction });
-            await created.reload({ transaction });
-            await after(await repo.serialize([created], transaction));
+            await after([await rowOf(created, transaction)]);
           }
           return;
         }
@@ -271,6 +290,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
 
   const processChunk = async (rows: SheetRow[]) => {
     if (deps.shouldStop?.()) throw new FileProblem(msg(lang, 'interrupted'));
+    labelCache.clear();
     for (const r of rows) parse(r);
     await resolveRefs(rows);
     await checkUnique(rows);
