@@ -182,3 +182,32 @@ describe('segment store durability', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('segment store days', () => {
+  it('rolls over at midnight UTC, answers across days and after a restart, and prunes old days', async () => {
+    const dir = tempDir('segment-days');
+    let clock = Date.UTC(2026, 10, 20, 23, 59, 0);
+    const open = async () => {
+      const s = new SegmentTelemetryStore({ dir, retentionDays: 2, now: () => clock });
+      await s.init();
+      return s;
+    };
+    let s = await open();
+    await s.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 0, { time: clock })] }], 1);
+    clock += 120_000; // 2026-11-21 00:01
+    await s.write([{ series: 'beacon', rows: [beacon(1, 'E2C56DB5DFFB', 1, { time: clock })] }], 2);
+    expect(fs.readdirSync(dir).sort()).toEqual(['2026-11-20', '2026-11-21']);
+    expect(fs.existsSync(path.join(dir, '2026-11-20', '1.idx'))).toBe(true); // sealed at rollover
+    expect((await s.query({ series: 'beacon', org: 1, key: 'E2C56DB5DFFB' })).total).toBe(2);
+    await s.close();
+    s = await open();
+    expect((await s.query({ series: 'beacon', org: 1, key: 'E2C56DB5DFFB', order: 'asc' })).list.map((r) => r.minor)).toEqual([0, 1]);
+    expect(await s.appliedMark()).toBe(2);
+    clock += 2 * 86_400_000; // 2026-11-23: the 20th is out of a two-day window
+    await s.prune();
+    expect(fs.readdirSync(dir).sort()).toEqual(['2026-11-21']);
+    expect((await s.query({ series: 'beacon', org: 1 })).total).toBe(1);
+    await s.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -28,17 +28,22 @@ export interface Simulator {
 
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   const fleet = await ensureSimFleet(opts.database, { devices: opts.devices, hash: hashPassword });
-  const driver = new FleetDriver(fleet, Date.now(), { minuteMs: opts.minuteMs });
+  let driver: FleetDriver | undefined;
   const clients = new Map<SimGateway, MqttClient>();
   const stats = { frames: 0, readings: 0, failed: 0 };
   for (const g of fleet.gateways) {
     // the broker learns of new gateways on its directory refresh: keep retrying the login
-    const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: SIM_PASSWORD, reconnectPeriod: 2000, connectTimeout: 5000 });
+    const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: SIM_PASSWORD, reconnectPeriod: 2000, reconnectOnConnackError: true, connectTimeout: 5000 });
     c.on('error', () => undefined);
     clients.set(g, c);
   }
   opts.log?.info(`simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s) → ${opts.url}`);
   const timer = setInterval(() => {
+    // the world starts once every gateway is online, so no gate pass is lost to a pending login
+    if (!driver) {
+      if (![...clients.values()].every((c) => c.connected)) return;
+      driver = new FleetDriver(fleet, Date.now(), { minuteMs: opts.minuteMs });
+    }
     for (const f of driver.step(Date.now())) {
       const c = clients.get(f.via);
       if (!c?.connected) {

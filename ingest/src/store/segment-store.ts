@@ -27,6 +27,8 @@ export interface SegmentStoreOptions {
   /** fdatasync after every batch (default true: the journal is trimmed once this returns) */
   fsync?: boolean;
   series?: readonly SeriesSchema[];
+  /** clock for day partitions (tests) */
+  now?: () => number;
 }
 
 /** Postings of one device in one segment: parallel arrays, appended in arrival order. */
@@ -97,7 +99,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
   }
 
   async write(batches: readonly SeriesBatch[], mark?: number): Promise<void> {
-    const today = dayOf(Date.now());
+    const today = dayOf((this.opts.now ?? Date.now)());
     if (!this.active || this.size >= this.segmentBytes || !this.active.base.includes(`${path.sep}${today}${path.sep}`)) this.rotate(today);
     const seg = this.active!;
     const postings = seg.postings!;
@@ -220,7 +222,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
   }
 
   /** Deletes day folders older than the retention window. */
-  async prune(now = Date.now()): Promise<void> {
+  async prune(now = (this.opts.now ?? Date.now)()): Promise<void> {
     const days = this.opts.retentionDays ?? 0;
     if (days <= 0) return;
     const cutoff = dayOf(now - days * 86400000);
