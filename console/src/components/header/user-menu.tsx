@@ -2,13 +2,16 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '@refinedev/core';
 import { App, Avatar, Button, Dropdown } from 'antd';
-import { KeyOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
+import { KeyOutlined, LogoutOutlined, TranslationOutlined, UserOutlined } from '@ant-design/icons';
+import { LOCALES } from '../../constants';
+import { LANGUAGE_NAMES } from '../../lib/language-names';
+import { switchLanguage } from '../../providers/i18n-provider';
 import { session } from '../../lib/session';
 import { useShell } from '../../providers/shell-context';
 
 /** User name with change-password and logout (confirmed). */
 export function UserMenu() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { user } = useShell();
   const { modal } = App.useApp();
   const { mutate: logout } = useLogout();
@@ -20,11 +23,22 @@ export function UserMenu() {
       trigger={['click']}
       menu={{
         items: [
+          {
+            key: 'language',
+            icon: <TranslationOutlined />,
+            label: <span data-testid="user-language">{t('header.language')}</span>,
+            children: LOCALES.map((l) => ({
+              key: `lng:${l}`,
+              label: <span data-testid={`user-language:${l}`}>{(l === i18n.language ? '✓ ' : '') + LANGUAGE_NAMES[l]}</span>,
+            })),
+          },
           { key: 'password', icon: <KeyOutlined />, label: <span data-testid="change-password">{t('header.changePassword')}</span> },
           { type: 'divider' },
           { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout">{t('header.logout')}</span> },
         ],
+        triggerSubMenuAction: 'click',
         onClick: ({ key }) => {
+          if (key.startsWith('lng:')) void switchLanguage(key.slice(4));
           if (key === 'password') navigate(entry ? `/${entry}/password-change` : '/password-change');
           if (key === 'logout') {
             modal.confirm({
