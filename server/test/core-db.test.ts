@@ -85,6 +85,14 @@ describe('metadata schema migration', () => {
     expect(seen).toEqual(['kept']);
   });
 
+  it('indexes a searchable string only while its key fits every database (InnoDB: 3072 bytes)', () => {
+    const res = structuredClone(base.resources.shipper);
+    res.fields.push({ name: 'shortCode', type: 'string', maxLength: 500, search: 'like' }, { name: 'longNote', type: 'string', maxLength: 800, search: 'like' });
+    const columns = indexPlan(res).map((p) => p.columns.join(','));
+    expect(columns).toContain('org_id,short_code');
+    expect(columns.some((c) => c.includes('long_note'))).toBe(false);
+  });
+
   it('refuses an unknown database URL with a clear error', () => {
     expect(() => createDatabase('postgres://u:secret@h/db', { metadata: base })).toThrow(/sqlite:, mysql:\/\/ or mariadb:\/\//);
     expect(() => createDatabase('postgres://u:secret@h/db', { metadata: base })).not.toThrow(/secret/);

@@ -10,8 +10,11 @@ export const JSON_TYPES: ReadonlySet<FieldType> = new Set<FieldType>(['enums', '
 
 export const isJsonField = (f: FieldDef): boolean => JSON_TYPES.has(f.type);
 
-/** Longest VARCHAR we index; longer strings are stored as TEXT and never indexed. */
-const MAX_VARCHAR = 1000;
+/**
+ * Longest VARCHAR; longer strings are stored as TEXT. 512 utf8mb4 characters keep an index key
+ * under InnoDB's 3072 bytes and leave room for many such columns in its 65535-byte row.
+ */
+const MAX_VARCHAR = 512;
 
 export function enumIsNumeric(f: FieldDef, enums: EnumsFile): boolean {
   const values = f.enum ? enums[f.enum] ?? [] : [];
