@@ -1,7 +1,8 @@
 /**
  * `npm run seed`: migrates the configured database and adds the demo data (idempotent).
  * `--if-empty` (used by `npm start`): only when the database has no organisation yet;
- * SEED_DEMO=false turns that automatic seeding off.
+ * SEED_DEMO=false turns that automatic seeding off. SEED_SCALE=small|full (default full) sets
+ * the volume (src/scale.ts).
  */
 import { createServer } from '@rti/server';
 import { DEMO_LOGINS, isServerEmpty, seedServer } from './index';
@@ -16,8 +17,8 @@ try {
   } else {
     const started = Date.now();
     const result = await seedServer(server);
-    console.log(`[seed] demo data ready (${result.created} rows added in ${Date.now() - started} ms)`);
-    console.log('[seed] demo logins (entry codes: demo, acme — e.g. http://localhost:8080/demo/login):');
+    console.log(`[seed] demo data ready (scale ${result.scale}: ${result.created} rows added in ${Date.now() - started} ms)`);
+    console.log('[seed] demo logins (entry codes: demo, acme, kansai — e.g. http://localhost:8080/demo/login):');
     for (const l of DEMO_LOGINS) console.log(`[seed]   ${l.username.padEnd(14)} ${l.password.padEnd(15)} ${l.note}`);
   }
 } finally {

@@ -1,17 +1,21 @@
 /**
- * The demo seed on a real server: idempotent, the documented logins work, each
- * organisation has its theme, the operator is narrower than the administrator (no System
- * group) and restricted to its warehouses.
+ * The demo seed (small scale) on a real server: the counts of the scale, idempotence, the
+ * documented logins, each organisation's theme, the operator narrower than the administrator
+ * and inside its warehouses, devices bound both ways, gateway MQTT logins derivable, and a
+ * sample of every seeded resource saved back unchanged through the API's update call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resourceApiPath } from '@rti/metadata';
-import { createServer, type RtiServer } from '@rti/server';
+import { resourceApiPath, type ResourceDef } from '@rti/metadata';
+import { createServer, verifyPassword, type RtiServer } from '@rti/server';
 import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
-import { DEMO_LOGINS, isServerEmpty, seedServer } from '../src/index';
+import { CITIES, DEMO_LOGINS, DEMO_ORGS, SCALES, gatewayMqttPassword, gatewayMqttUsername, isServerEmpty, scaleTotals, seedServer } from '../src/index';
+import { distanceKm } from '../src/random';
 
+const SMALL = SCALES.small;
 let server: RtiServer;
 let db: TestDatabase;
 let url: string;
+let orgIds: Record<string, number>;
 
 const call = async (path: string, body: unknown = {}, headers: Record<string, string> = {}) => {
   const res = await fetch(url + '/api' + path, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
@@ -22,10 +26,11 @@ const login = async (username: string, password: string, entryCode?: string) => 
   expect(got.code, `${username}: ${got.message}`).toBe(0);
   return got.data;
 };
+const count = (resource: string, where: Record<string, unknown> = {}) => server.db.sequelize.models[resource].count({ where });
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await createServer({ databaseUrl: db.url, plugins: ['open-api'], logError: () => undefined });
+  server = await createServer({ databaseUrl: db.url, plugins: ['open-api', 'master-data'], logError: () => undefined });
   ({ url } = await server.listen(0));
 });
 afterAll(async () => {
@@ -33,34 +38,103 @@ afterAll(async () => {
   await db?.drop();
 });
 
-describe('seedDemo', () => {
+describe('seedDemo (SEED_SCALE=small)', () => {
   it('seeds an empty database once and changes nothing the second time', async () => {
     expect(await isServerEmpty(server)).toBe(true);
-    const first = await seedServer(server);
-    expect(first.created).toBeGreaterThan(100);
-    expect(Object.keys(first.organizations).sort()).toEqual(['acme', 'demo']);
+    const first = await seedServer(server, { scale: SMALL });
+    expect(first.scale).toBe('small');
+    expect(first.created).toBeGreaterThan(500);
+    expect(Object.keys(first.organizations).sort()).toEqual(['acme', 'demo', 'kansai']);
+    orgIds = first.organizations;
     expect(await isServerEmpty(server)).toBe(false);
-    const again = await seedServer(server);
+    const again = await seedServer(server, { scale: SMALL });
     expect(again.created).toBe(0);
     expect(again.organizations).toEqual(first.organizations);
+  });
+
+  it('holds exactly the rows of its scale, per organisation', async () => {
+    for (const [i, org] of DEMO_ORGS.entries()) {
+      const v = SMALL.orgs[i];
+      const orgId = orgIds[org.entryCode];
+      expect(await count('warehouse', { orgId }), org.code).toBe(v.warehouses);
+      expect(await count('device-master-gateway', { orgId })).toBe(v.masterGateways);
+      expect(await count('device-slave-gateway', { orgId })).toBe(v.slaveGateways);
+      expect(await count('carrier', { orgId })).toBe(v.carriers);
+      expect(await count('device-beacon', { orgId })).toBe(v.carriers + v.spareBeacons);
+      expect(await count('device-gps', { orgId })).toBe(v.gps);
+      expect(await count('carrier-bind', { orgId })).toBe(v.carrierBinds);
+      // register + bind beacon per carrier, bind GPS per tracked truck
+      expect(await count('carrier-log', { orgId })).toBe(2 * v.carriers + v.gps);
+    }
+    const totals = scaleTotals(SMALL);
+    expect(await count('carrier')).toBe(totals.carriers);
+    expect(await count('organization')).toBe(3);
+  });
+
+  it('has the volume the issue asks for at full scale', () => {
+    expect(scaleTotals(SCALES.full)).toEqual({ organizations: 3, warehouses: 30, gateways: 100, carriers: 20000, beacons: 20150, gps: 300 });
+  });
+
+  it('binds every carrier to its own beacon both ways, and every tracker to a truck', async () => {
+    const m = server.db.sequelize.models;
+    const carriers = (await m.carrier.findAll({ attributes: ['id', 'beaconId', 'gpsId', 'type', 'orgId'], raw: true })) as any[];
+    const beacons = new Map(((await m['device-beacon'].findAll({ attributes: ['id', 'carrierId', 'orgId'], raw: true })) as any[]).map((b) => [b.id, b]));
+    const trackers = new Map(((await m['device-gps'].findAll({ attributes: ['id', 'carrierId'], raw: true })) as any[]).map((g) => [g.id, g]));
+    expect(new Set(carriers.map((c) => c.beaconId)).size).toBe(carriers.length);
+    for (const c of carriers) {
+      const b = beacons.get(c.beaconId);
+      expect(b?.carrierId).toBe(c.id);
+      expect(b?.orgId).toBe(c.orgId);
+      if (c.gpsId) {
+        expect(c.type).toBe(40);
+        expect(trackers.get(c.gpsId)?.carrierId).toBe(c.id);
+      }
+    }
+    expect([...trackers.values()].every((g) => g.carrierId)).toBe(true);
+  });
+
+  it('puts every warehouse near one of the four cities, with a fence radius', async () => {
+    const rows = (await server.db.sequelize.models.location.findAll({ where: { type: 0 }, raw: true })) as any[];
+    expect(rows.length).toBe(scaleTotals(SMALL).warehouses);
+    for (const l of rows) {
+      const nearest = Math.min(...Object.values(CITIES).map((c) => distanceKm(c, { longitude: Number(l.longitude), latitude: Number(l.latitude) })));
+      expect(nearest).toBeLessThan(30);
+      expect(l.fenceRadius).toBeGreaterThan(0);
+    }
+  });
+
+  it('gives every gateway an MQTT login derivable from its serial, stored hashed', async () => {
+    for (const resource of ['device-slave-gateway', 'device-master-gateway']) {
+      const rows = (await server.db.sequelize.models[resource].findAll({ raw: true })) as any[];
+      expect(rows.length).toBeGreaterThan(0);
+      for (const g of rows.slice(0, 3)) {
+        expect(g.mqttUsername).toBe(gatewayMqttUsername(g.sn));
+        expect(g.mqttPassword).toMatch(/^scrypt\$/);
+        expect(await verifyPassword(gatewayMqttPassword(g.sn), g.mqttPassword)).toBe(true);
+      }
+    }
+    const purposes = new Set(((await server.db.sequelize.models['device-slave-gateway'].findAll({ attributes: ['purpose'], raw: true })) as any[]).map((g) => g.purpose));
+    expect([...purposes].sort()).toEqual([10, 20, 50, 60]);
   });
 
   it('lets every documented login in', async () => {
     for (const l of DEMO_LOGINS) await login(l.username, l.password);
     const admin = await login('admin', 'Admin@12345');
     expect(admin.sysOrgUser).toBe(true);
-    expect(admin.organizations.map((o: { entryCode: string }) => o.entryCode).sort()).toEqual(['acme', 'demo']);
+    expect(admin.organizations.map((o: { entryCode: string }) => o.entryCode).sort()).toEqual(['acme', 'demo', 'kansai']);
     expect((await login('operator.acme', 'Operator@12345', 'acme')).loginOrgName).toBe('Acme Returnables');
     expect((await call('/account/login', { username: 'operator.acme', password: 'Operator@12345', entryCode: 'demo' })).code).toBe(10007);
   });
 
   it('gives each organisation its own theme and logo', async () => {
-    const demo = (await call('/organization/basic', { entryCode: 'demo' })).data;
-    const acme = (await call('/organization/basic', { entryCode: 'acme' })).data;
-    expect(demo.theme.primaryColor).toBe('#F5A623');
-    expect(acme.theme.primaryColor).not.toBe(demo.theme.primaryColor);
-    for (const t of [demo.theme, acme.theme]) expect(t.largeLogo).toMatch(/^data:image\/svg\+xml;base64,/);
-    expect(acme.theme.largeLogo).not.toBe(demo.theme.largeLogo);
+    const themes = [];
+    for (const org of DEMO_ORGS) {
+      const got = (await call('/organization/basic', { entryCode: org.entryCode })).data;
+      expect(got.theme.primaryColor).toBe(org.primaryColor);
+      expect(got.theme.largeLogo).toMatch(/^data:image\/svg\+xml;base64,/);
+      themes.push(got.theme.largeLogo);
+    }
+    expect(new Set(themes).size).toBe(3);
   });
 
   it('keeps the operator out of the System group and inside its warehouses', async () => {
@@ -68,19 +142,54 @@ describe('seedDemo', () => {
     const op = await login('operator.demo', 'Operator@12345', 'demo');
     expect(op.access.length).toBeLessThan(admin.access.length);
     expect(admin.access).toEqual(expect.arrayContaining(['ApiUserList', 'ApiRoleList', 'ApiOrganizationList']));
-    const { resources, menu } = server.metadata;
-    const system = menu.groups.find((g) => g.key === 'system')!;
+    const { resources } = server.metadata;
     for (const code of op.access as string[]) expect(code.startsWith('MenuSystem') || code.startsWith('ViewSystem')).toBe(false);
-    for (const res of Object.values(resources).filter((r) => r.module === 'system')) {
+    for (const res of Object.values(resources).filter((r) => r.module === 'system' && r.calls?.list !== false)) {
       expect((await call(resourceApiPath(res, 'list'), {}, { Token: op.token })).code, res.name).toBe(10005);
     }
-    expect(op.permissions).not.toContain(system.path);
-    expect((await call('/device-beacon/list', { limit: 100 }, { Token: op.token })).data.total).toBe(50);
+    const v = SMALL.orgs[0];
+    expect((await call('/device-beacon/list', { limit: 1 }, { Token: op.token })).data.total).toBe(v.carriers + v.spareBeacons);
     expect((await call('/device-beacon/delete', { id: 1 }, { Token: op.token })).code).toBe(10005);
+    expect((await call('/warehouse/list', { limit: 100 }, { Token: admin.token })).data.total).toBe(v.warehouses);
+    const mine = (await call('/warehouse/list', { limit: 100 }, { Token: op.token })).data;
+    expect(mine.total).toBe(2);
+    // the carrier list of a warehouse-restricted operator holds only its warehouses' carriers
+    const carriers = (await call('/carrier/list', { limit: 1000 }, { Token: op.token })).data;
+    const ids = new Set(mine.list.map((w: { id: number }) => w.id));
+    expect(carriers.total).toBeGreaterThan(0);
+    expect(carriers.list.every((c: { warehouseId: number }) => ids.has(c.warehouseId))).toBe(true);
+  });
+});
 
-    const opWarehouses = (await call('/warehouse/list', { limit: 100 }, { Token: op.token })).data;
-    const allWarehouses = (await call('/warehouse/list', { limit: 100 }, { Token: admin.token })).data;
-    expect(allWarehouses.total).toBe(5);
-    expect(opWarehouses.total).toBe(2);
+/** Every seeded resource the API can update: a few rows saved back as listed, unchanged. */
+describe('seeded rows pass the API', () => {
+  const writable = (res: ResourceDef) => res.fields.filter((f) => !f.readOnly && !f.writeOnly && f.type !== 'password').map((f) => f.name);
+  const editable = (res: ResourceDef, row: Record<string, unknown>) => !(res.rules?.editForbidden ?? []).some((r) => r.values.includes(row[r.field] as never));
+
+  it('re-saves a sample of every seeded resource of every organisation through its update call', async () => {
+    const admin = await login('admin', 'Admin@12345');
+    const skip = new Set(['organization', 'user', 'role']);
+    let checked = 0;
+    for (const org of DEMO_ORGS) {
+      const headers = { Token: admin.token, OrgId: String(orgIds[org.entryCode]) };
+      for (const res of Object.values(server.metadata.resources)) {
+        if (skip.has(res.name) || !res.orgScoped || res.calls?.update === false) continue;
+        // the demo organisation: two rows of page 2 (page 1 when short); the others: one row
+        const limit = org === DEMO_ORGS[0] ? 2 : 1;
+        let listed = await call(resourceApiPath(res, 'list'), { limit, page: 2 }, headers);
+        expect(listed.code, `${res.name}: ${listed.message}`).toBe(0);
+        if (!listed.data.list.length) listed = await call(resourceApiPath(res, 'list'), { limit, page: 1 }, headers);
+        for (const row of listed.data.list as Array<Record<string, unknown>>) {
+          if (!editable(res, row)) continue;
+          const body: Record<string, unknown> = { id: row.id };
+          for (const f of writable(res)) if (row[f] !== undefined) body[f] = row[f];
+          const saved = await call(resourceApiPath(res, 'update'), body, headers);
+          expect(saved.code, `${org.code} ${res.name} #${row.id}: ${saved.message}`).toBe(0);
+          for (const f of writable(res)) expect(saved.data[f], `${res.name}.${f}`).toEqual(row[f]);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(30);
   });
 });
