@@ -56,7 +56,11 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
   if (mode !== 'embedded' && mode !== 'off') throw new Error(`TELEMETRY_INGEST must be embedded or off, got "${mode}"`);
   const flushMs = envInt('STATE_FLUSH_MS', 1000);
   const tickMs = envInt('STATE_TICK_MS', 15_000);
-  const simDevices = envInt('SIMULATOR_DEVICES', 0);
+  // a small demo fleet by default so a fresh `npm start` is alive; 0 turns it off
+  const simDevices = envInt('SIMULATOR_DEVICES', 20);
+  const simDelayMs = envInt('SIMULATOR_DELAY_MS', 5000);
+  let simTimer: NodeJS.Timeout | undefined;
+  let stopped = false;
   let markReady!: () => void;
   let flushing: Promise<void> = Promise.resolve();
   const rt: TelemetryRuntime = {
@@ -74,6 +78,8 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       return flushing;
     },
     async stop() {
+      stopped = true;
+      if (simTimer) clearTimeout(simTimer);
       await rt.simulator?.stop();
       await rt.ingest?.stop();
       rt.directory?.stop();
@@ -126,9 +132,20 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         log,
       });
       rt.store = rt.ingest.store;
-      if (simDevices > 0 && rt.ingest.broker) {
-        rt.simulator = await startSimulator({ database: ctx.database, url: `mqtt://127.0.0.1:${rt.ingest.broker.port}`, devices: simDevices, log });
-        await rt.refresh();
+      const broker = rt.ingest.broker;
+      if (simDevices > 0 && broker) {
+        // started a little after the server is up (a short-lived server — the seed step — never provisions)
+        simTimer = setTimeout(() => {
+          simTimer = undefined;
+          startSimulator({ database: ctx.database, url: `mqtt://127.0.0.1:${broker.port}`, devices: simDevices, log })
+            .then(async (sim) => {
+              if (stopped) return sim.stop();
+              rt.simulator = sim;
+              await rt.refresh();
+            })
+            .catch((err) => ctx.log('simulator failed to start', err));
+        }, simDelayMs);
+        simTimer.unref();
       }
     } else {
       rt.store = createStore(cfg);
