@@ -127,11 +127,18 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   });
   const wanted = opts.plugins ?? true;
   const found = discoverPlugins(config.pluginsDir).filter((p) => wanted === true || (Array.isArray(wanted) && wanted.includes(p.id)));
-  const plugins = wanted === false ? [] : await loadPlugins(found, contextFor);
-
-  await db.migrate();
-  await imports.recover();
-  for (const fn of ready) await fn();
+  let plugins: PluginDefinition[] = [];
+  try {
+    plugins = wanted === false ? [] : await loadPlugins(found, contextFor);
+    await db.migrate();
+    await imports.recover();
+    for (const fn of ready) await fn();
+  } catch (err) {
+    // A failed start must not leave connections open (the process would never exit).
+    await jobs.stop().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    throw err;
+  }
   jobs.start();
 
   const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, logError });

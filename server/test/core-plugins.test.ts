@@ -58,4 +58,9 @@ describe('plugin host', () => {
   it('refuses a second registration of the same call path', () => {
     expect(() => ts.server.calls.add({ path: '/sample/beacons', handler: () => null })).toThrow(/already registered by plugin "sample"/);
   });
+
+  it('refuses to start when a plugin fails, naming it', async () => {
+    const broken = fileURLToPath(new URL('./support/plugins-broken', import.meta.url));
+    await expect(startTestServer({ plugins: true, config: { pluginsDir: broken } })).rejects.toThrow(/plugin "broken" failed to start: call \/metadata is already registered by the core/);
+  });
 });
