@@ -1,14 +1,14 @@
 /**
- * SPEC §7 data-points calls, read from the TelemetryStore of the caller's organisation:
- *   /data-points/{beacon|gps|gateway}/list   { page, limit, mac | sn | beaconId | gpsId, time: [from, to] }
- *   /data-points/{beacon|gps|gateway}        { mac | sn, time }  → the point at that time
- *   /data-points/{beacon|gps|gateway}/export same filters → xlsx (at most EXPORT_MAX rows)
- * Newest first. Beacon and gateway points are keyed by mac, GPS points by sn; gateway points
- * are the gateway's heartbeat/connection log. Times come back as ISO strings (`ts` for GPS,
- * as SPEC §3 names it).
+ * SPEC §7 data-points calls over the TelemetryStore of the caller's organisation. The list and
+ * base calls of beacons and GPS trackers are ingest's own CallDefs (`dataPointCalls`,
+ * docs/TELEMETRY.md §11); this file adds what they lack:
+ *   /data-points/{beacon|gps|gateway}/export  { mac | sn | beaconId | gpsId, time: [from, to] } → xlsx (≤ EXPORT_MAX rows)
+ *   /data-points/gateway/list                 { mac | gatewayId, time, page, limit }: a gateway's heartbeat/connection log
+ *   /data-points/gateway                      { mac }: its newest heartbeat
+ * Newest first; times as ISO strings (`ts` for GPS, as SPEC §3 names it).
  */
 import ExcelJS from 'exceljs';
-import { beaconSeries, gatewaySeries, gpsSeries, type SeriesSchema, type TelemetryStore, type SeriesRow } from '@rti/ingest';
+import { beaconSeries, dataPointCalls, gatewaySeries, gpsSeries, type SeriesSchema, type TelemetryStore, type SeriesRow } from '@rti/ingest';
 import { ApiError, ErrorCode, STREAMED, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { canonicalMac } from './fleet-loader';
 
@@ -62,26 +62,35 @@ export function installDataPointCalls(ctx: PluginServerContext, store: () => Tel
     return { from: time(body.startTime, 'startTime'), to: time(body.endTime, 'endTime') };
   }
 
+  // ingest's list/base calls, over the store the runtime opens once the server is ready
+  const lazyStore = {
+    engine: 'lazy',
+    query: (q) => storeOrFail().query(q),
+    latest: (series, org, keys) => storeOrFail().latest(series, org, keys),
+  } as Pick<TelemetryStore, 'engine' | 'query' | 'latest'> as TelemetryStore;
+  for (const def of dataPointCalls(lazyStore)) ctx.addCall(def);
+
   for (const k of KINDS) {
     const base = `/data-points/${k.kind}`;
-    ctx.addCall({
-      path: `${base}/list`,
-      async handler({ body, ctx: call }) {
-        const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body), page: Number(body.page) || 1, limit: Number(body.limit) || 10 });
-        return { list: page.list.map((r) => present(k, r)), total: page.total };
-      },
-    });
-    ctx.addCall({
-      path: base,
-      async handler({ body, ctx: call }) {
-        const key = await keyOf(k, body, call);
-        const t = time(body.time ?? body.ts, 'time');
-        if (!key || t === undefined) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey(key ? 'fields.time' : 'fields.sn') });
-        const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key, from: t, to: t, limit: 1 });
-        if (!page.list.length) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
-        return present(k, page.list[0]);
-      },
-    });
+    if (k.kind === 'gateway') {
+      ctx.addCall({
+        path: `${base}/list`,
+        async handler({ body, ctx: call }) {
+          const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body), page: Number(body.page) || 1, limit: Number(body.limit) || 10 });
+          return { list: page.list.map((r) => present(k, r)), total: page.total };
+        },
+      });
+      ctx.addCall({
+        path: base,
+        async handler({ body, ctx: call }) {
+          const key = await keyOf(k, body, call);
+          if (!key) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.mac') });
+          const [row] = await storeOrFail().latest(k.schema.name, call.orgId!, [key]);
+          if (!row) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+          return present(k, row);
+        },
+      });
+    }
     ctx.addCall({
       path: `${base}/export`,
       async handler({ body, ctx: call, res }) {

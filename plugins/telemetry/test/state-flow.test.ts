@@ -72,15 +72,18 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
     expect(points.total).toBeGreaterThanOrEqual(8);
     expect(points.list).toHaveLength(2);
     expect(points.list[0]).toMatchObject({ mac: BEACON_MAC });
-    const ranged = await ok(rig.ts.a, '/data-points/beacon/list', { beaconId: fleet.beaconId, time: [new Date(T).toISOString(), T + 4000], limit: 50 });
+    const ranged = await ok(rig.ts.a, '/data-points/beacon/list', { mac: BEACON_MAC, time: [new Date(T).toISOString(), T + 4000], limit: 50 });
     expect(ranged.total).toBe(3);
     const gps = await ok(rig.ts.a, '/data-points/gps/list', { sn: 'GT-A' });
     expect(gps.total).toBe(2);
     expect(gps.list[0].ts).toBe(new Date(T + 7 * 60_000 + 1).toISOString());
-    const one = await ok(rig.ts.a, '/data-points/gps', { sn: 'GT-A', ts: T + 7 * 60_000 });
-    expect(one).toMatchObject({ dataType: 30, temperature1: 75 });
+    const newest = await ok(rig.ts.a, '/data-points/gps', { sn: 'GT-A' });
+    expect(newest).toMatchObject({ dataType: 10, longitude: 11, latitude: 50 });
+    const gwLog = await ok(rig.ts.a, '/data-points/gateway/list', { mac: GATE_A });
+    expect(gwLog.total).toBeGreaterThanOrEqual(1); // the broker's connect/disconnect of the gate gateway
+    expect(gwLog.list[0]).toMatchObject({ mac: GATE_A });
     expect((await ok(rig.ts.b, '/data-points/beacon/list', { mac: BEACON_MAC })).total).toBe(0);
-    const file = await rig.ts.a.fetch('/data-points/beacon/export', { mac: BEACON_MAC });
+    const file = await rig.ts.a.fetch('/data-points/beacon/export', { beaconId: fleet.beaconId });
     expect(file.headers.get('content-type')).toContain('spreadsheetml');
     expect(Buffer.from(await file.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
   });
