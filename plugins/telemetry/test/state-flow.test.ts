@@ -96,4 +96,18 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
     const [rows] = (await rig.ts.server.db.sequelize.query(`SELECT subject, data FROM telemetry_state WHERE subject = 'beacon/${fleet.beaconId}'`)) as [any[], unknown];
     expect(JSON.parse(rows[0].data)).toMatchObject({ battery: 50, status: 10, gatewayMac: HALL_A });
   });
+
+  it('the ticker runs the time-based rules: silent devices go offline with one data-missing alert each', async () => {
+    const later = T + 3 * 60 * 60_000;
+    rig.rt.engine.tick(later);
+    rig.rt.engine.tick(later + 60_000);
+    await rig.rt.flush();
+    expect(await ok(rig.ts.a, '/device-beacon', { id: fleet.beaconId })).toMatchObject({ status: 20 });
+    const missing = await ok(rig.ts.a, '/device-alert/beacon/list', { reason: 70 });
+    expect(missing.total).toBe(1);
+    const gps = await ok(rig.ts.a, '/device-alert/gps/list', { code: '084' });
+    expect(gps.total).toBe(1);
+    const gw = await ok(rig.ts.a, '/device-alert/slave-gateway/list', { reason: 20 });
+    expect(gw.total).toBeGreaterThanOrEqual(1);
+  });
 });
