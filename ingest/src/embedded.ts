@@ -17,6 +17,7 @@ import { createHttpIntake } from './http/http-intake';
 import { startIngest, type IngestService } from './ingest-service';
 import { silentLogger, type Logger } from './pipeline/pipeline';
 import { DeviceStateTracker } from './state/device-state';
+import { GpsRules } from './state/gps-rules';
 
 export interface EmbeddedIngestOptions {
   database: Database;
@@ -32,6 +33,7 @@ export interface EmbeddedIngest {
   directory: DbDeviceDirectory;
   /** derived device state (absent with INGEST_DEVICE_STATE=off) */
   state?: DeviceStateTracker;
+  gpsRules?: GpsRules;
   config: IngestEnvConfig;
   http: ReturnType<typeof createHttpIntake>;
   stop(): Promise<void>;
@@ -44,13 +46,16 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
   await directory.start();
   const env = opts.env ?? process.env;
   const state = env.INGEST_DEVICE_STATE === 'off' ? undefined : new DeviceStateTracker({ database: opts.database, log });
+  const gpsRules = state ? new GpsRules({ database: opts.database, log }) : undefined;
   await state?.start();
+  await gpsRules?.start();
+  const onStored = state && gpsRules ? (b: Parameters<DeviceStateTracker['observe']>[0]) => (state.observe(b), gpsRules.observe(b)) : undefined;
   const service = await startIngest({
     store: createStore(config),
     directory,
     dataDir: config.dir,
     journal: { maxBytes: config.journalMaxBytes },
-    pipeline: { fullPolicy: config.fullPolicy, onStored: state?.observe },
+    pipeline: { fullPolicy: config.fullPolicy, onStored },
     intake: { maxBytes: config.maxPayloadBytes, maxReadings: config.maxReadings },
     mqttPort: config.mqttUrl ? null : config.mqttPort,
     external: config.mqttUrl ? { url: config.mqttUrl, clientId: config.mqttClientId, group: config.mqttGroup, username: config.mqttUsername, password: config.mqttPassword } : undefined,
@@ -61,11 +66,13 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
     service,
     directory,
     state,
+    gpsRules,
     config,
     http,
     async stop() {
       await service.stop();
       await state?.stop();
+      await gpsRules?.stop();
       directory.stop();
     },
   };

@@ -18,3 +18,4 @@ export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config
 export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } from './embedded';
 export { DeviceStateTracker, type DeviceStateOptions } from './state/device-state';
 export { dataPointCalls } from './http/data-point-calls';
+export { GpsRules, GPS_RULE_CODES, type GpsRulesOptions } from './state/gps-rules';
