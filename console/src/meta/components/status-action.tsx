@@ -1,5 +1,5 @@
 import { DownOutlined, SwapOutlined } from '@ant-design/icons';
-import { App, Button, Dropdown } from 'antd';
+import { App, Button, Dropdown, Tooltip } from 'antd';
 import { useState, type FC } from 'react';
 import { resourceApiPath, type ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
@@ -49,9 +49,16 @@ export const StatusAction: FC<{
 
   return (
     <Dropdown trigger={['click']} menu={{ items: targets.map((v) => ({ key: String(v), label: label(v), onClick: () => change(v) })) }}>
-      <Button type={size === 'small' ? 'link' : 'default'} size={size} icon={<SwapOutlined />} loading={busy} data-testid="meta-row-status">
-        {fieldLabel(field)} <DownOutlined />
-      </Button>
+      {size === 'small' ? (
+        // table rows: icon only, so the actions column stays narrow
+        <Tooltip title={fieldLabel(field)}>
+          <Button type="link" size="small" icon={<SwapOutlined />} loading={busy} aria-label={fieldLabel(field)} data-testid="meta-row-status" />
+        </Tooltip>
+      ) : (
+        <Button size={size} icon={<SwapOutlined />} loading={busy} data-testid="meta-row-status">
+          {fieldLabel(field)} <DownOutlined />
+        </Button>
+      )}
     </Dropdown>
   );
 };

@@ -74,7 +74,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
-        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 110 : 0),
+        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0),
         render: (_: unknown, record: BaseRecord) => (
           <RowActions
             resource={resource}
