@@ -18,6 +18,7 @@ import { startIngest, type IngestService } from './ingest-service';
 import { silentLogger, type Logger } from './pipeline/pipeline';
 import { DeviceStateTracker } from './state/device-state';
 import { GpsRules } from './state/gps-rules';
+import { LiveEvents } from './live/live-events';
 
 export interface EmbeddedIngestOptions {
   database: Database;
@@ -34,6 +35,8 @@ export interface EmbeddedIngest {
   /** derived device state (absent with INGEST_DEVICE_STATE=off) */
   state?: DeviceStateTracker;
   gpsRules?: GpsRules;
+  /** alerts, status changes and positions for the console; stream with createLiveEventsHandler */
+  events: LiveEvents;
   config: IngestEnvConfig;
   http: ReturnType<typeof createHttpIntake>;
   stop(): Promise<void>;
@@ -45,8 +48,9 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
   const directory = new DbDeviceDirectory({ database: opts.database, verify: verifyPassword, onError: (e) => log.error('ingest: directory refresh failed', e) });
   await directory.start();
   const env = opts.env ?? process.env;
-  const state = env.INGEST_DEVICE_STATE === 'off' ? undefined : new DeviceStateTracker({ database: opts.database, log });
-  const gpsRules = state ? new GpsRules({ database: opts.database, log }) : undefined;
+  const events = new LiveEvents();
+  const state = env.INGEST_DEVICE_STATE === 'off' ? undefined : new DeviceStateTracker({ database: opts.database, log, events });
+  const gpsRules = state ? new GpsRules({ database: opts.database, log, events }) : undefined;
   await state?.start();
   await gpsRules?.start();
   const onStored = state && gpsRules ? (b: Parameters<DeviceStateTracker['observe']>[0]) => (state.observe(b), gpsRules.observe(b)) : undefined;
@@ -67,6 +71,7 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
     directory,
     state,
     gpsRules,
+    events,
     config,
     http,
     async stop() {

@@ -19,3 +19,4 @@ export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } f
 export { DeviceStateTracker, type DeviceStateOptions } from './state/device-state';
 export { dataPointCalls } from './http/data-point-calls';
 export { GpsRules, GPS_RULE_CODES, type GpsRulesOptions } from './state/gps-rules';
+export { LiveEvents, createLiveEventsHandler, type LiveEvent, type LiveEventType, type LiveEventsHandlerOptions } from './live/live-events';

@@ -1,6 +1,7 @@
 import { loadMetadata } from '@rti/metadata';
 import { createDatabase, type Database } from '@rti/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LiveEvents, type LiveEvent } from '../src/live/live-events';
 import { GpsRules } from '../src/state/gps-rules';
 import type { SeriesRow } from '../src/store/series';
 
@@ -8,6 +9,7 @@ let db: Database;
 let rules: GpsRules;
 let orgId: number;
 let now = Date.UTC(2026, 10, 22, 8, 0, 0);
+const published: LiveEvent[] = [];
 
 const report = (fields: Partial<SeriesRow>): SeriesRow => ({ org: orgId, sn: 'GT-1', time: now, dataType: 30, ...fields });
 const feed = async (...rows: SeriesRow[]) => {
@@ -21,7 +23,9 @@ beforeAll(async () => {
   await db.migrate();
   orgId = (await db.models.organization.create({ code: 'ACME', name: 'Acme', available: true })).get('id') as number;
   await db.models['device-gps'].create({ orgId, sn: 'GT-1', name: 'Reefer 1', useStatus: 20, highTempThreshold: 8, lowTempThreshold: 2, highHumidityThreshold: 80, lowHumidityThreshold: 20, shakeThreshold: 2.5 });
-  rules = new GpsRules({ database: db, now: () => now, sweepMs: 0 });
+  const events = new LiveEvents();
+  events.subscribe(orgId, (e) => published.push(e));
+  rules = new GpsRules({ database: db, now: () => now, sweepMs: 0, events });
   await rules.start();
 });
 
@@ -62,6 +66,9 @@ describe('GPS alert rules', () => {
     now += 60_000;
     await feed(report({ dataType: 10, longitude: 1, latitude: 1, altitude: 480 }));
     expect((await alerts()).filter((a) => a.code === 'ALT_JUMP')).toEqual([expect.objectContaining({ message: 'altitude changed by 230 m' })]);
+    // the console hears about it live, and about the tracker's positions
+    expect(published).toContainEqual(expect.objectContaining({ type: 'alert', data: expect.objectContaining({ code: 'ALT_JUMP', gpsSn: 'GT-1' }) }));
+    expect(published.filter((e) => e.type === 'position').at(-1)).toMatchObject({ data: { sn: 'GT-1', altitude: 480 } });
   });
 
   it('opens the data-missing alert after more than 60 minutes of silence, once', async () => {

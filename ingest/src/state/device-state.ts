@@ -21,6 +21,7 @@ import type { Database } from '@rti/server';
 import { WRONG, mac as canonicalMac } from '../decoders/fields';
 import { silentLogger, type Logger } from '../pipeline/pipeline';
 import type { SeriesBatch } from '../store/telemetry-store';
+import type { LiveEvents } from '../live/live-events';
 
 export const DEVICE_STATUS = { unknown: 0, online: 10, offline: 20 } as const;
 export const DEVICE_LOG_EVENT = { statusChange: 40, abnormal: 60 } as const;
@@ -75,6 +76,8 @@ export interface DeviceStateOptions {
   /** how often the offline sweep runs (default 60 s) */
   sweepMs?: number;
   log?: Logger;
+  /** status changes and opened alerts are published here for the console */
+  events?: LiveEvents;
 }
 
 export class DeviceStateTracker {
@@ -246,16 +249,21 @@ export class DeviceStateTracker {
       const before = d.status;
       const [changed] = await model.update({ status }, { where: { id: d.id, orgId: d.orgId, status: before } as WhereOptions });
       d.status = status;
-      if (changed === 1) await this.logEvent(d, DEVICE_LOG_EVENT.statusChange, String(before), String(status), now);
+      if (changed === 1) await this.changed(d, before, status, now);
       else {
         // someone else moved it: read the truth, log only if we are the one changing it now
         const row = (await model.findOne({ attributes: ['status'], where: { id: d.id }, raw: true })) as { status: number | null } | null;
         if (row && Number(row.status ?? 0) !== status) {
           const [again] = await model.update({ status }, { where: { id: d.id, status: row.status } as WhereOptions });
-          if (again === 1) await this.logEvent(d, DEVICE_LOG_EVENT.statusChange, String(row.status ?? 0), String(status), now);
+          if (again === 1) await this.changed(d, Number(row.status ?? 0), status, now);
         }
       }
     }
+  }
+
+  private async changed(d: Device, from: number, to: number, now: number): Promise<void> {
+    await this.logEvent(d, DEVICE_LOG_EVENT.statusChange, String(from), String(to), now);
+    this.opts.events?.publish({ type: 'device-status', orgId: d.orgId, data: { resource: d.kind.resource, id: d.id, sn: d.sn, from, status: to, time: new Date(now).toISOString() } });
   }
 
   private async batteryRule(d: Device, now: number): Promise<void> {
@@ -274,7 +282,8 @@ export class DeviceStateTracker {
     d.open.add(reason);
     const open = await model.findOne({ attributes: ['id'], where: { orgId: d.orgId, [a.ref]: d.id, reason, clearedAt: null }, raw: true });
     if (open) return;
-    await model.create({ orgId: d.orgId, [a.ref]: d.id, [a.snField]: d.sn, reason, createdTime: new Date(now), warehouseId: d.warehouseId, message, status: 0, rawData: raw });
+    const created = await model.create({ orgId: d.orgId, [a.ref]: d.id, [a.snField]: d.sn, reason, createdTime: new Date(now), warehouseId: d.warehouseId, message, status: 0, rawData: raw });
+    this.opts.events?.publish({ type: 'alert', orgId: d.orgId, data: { resource: a.resource, id: created.get('id'), [a.ref]: d.id, [a.snField]: d.sn, reason, message, createdTime: new Date(now).toISOString() } });
     await this.logEvent(d, DEVICE_LOG_EVENT.abnormal, null, message, now);
   }
 

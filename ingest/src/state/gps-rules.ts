@@ -9,6 +9,10 @@ import type { Database } from '@rti/server';
 import { silentLogger, type Logger } from '../pipeline/pipeline';
 import type { SeriesBatch } from '../store/telemetry-store';
 import type { SeriesRow } from '../store/series';
+import type { LiveEvents } from '../live/live-events';
+
+/** positions published at most this often per tracker */
+const POSITION_EVERY_MS = 1000;
 
 /** Platform-derived codes (SPEC leaves the tracker catalogue's meanings out; these are ours). */
 export const GPS_RULE_CODES = {
@@ -34,6 +38,7 @@ interface Tracker {
   shake: number | null;
   lastAltitude: number | null;
   lastSeen: number;
+  lastPublished: number;
   open: Set<string>;
 }
 
@@ -43,6 +48,8 @@ export interface GpsRulesOptions {
   /** sweep for silent trackers (default 60 s; 0 = only sweep()) */
   sweepMs?: number;
   log?: Logger;
+  /** opened alerts and tracker positions are published here for the console */
+  events?: LiveEvents;
 }
 
 const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
@@ -81,7 +88,7 @@ export class GpsRules {
     for (const r of rows) {
       const orgId = Number(r.orgId);
       const byOrg = this.trackers.get(orgId) ?? this.trackers.set(orgId, new Map()).get(orgId)!;
-      const t: Tracker = byOrg.get(String(r.sn)) ?? { id: Number(r.id), orgId, sn: String(r.sn), high: { temp: null, humidity: null }, low: { temp: null, humidity: null }, shake: null, lastAltitude: null, lastSeen: r.lastReportTime ? new Date(r.lastReportTime as string).getTime() : 0, open: new Set() };
+      const t: Tracker = byOrg.get(String(r.sn)) ?? { id: Number(r.id), orgId, sn: String(r.sn), high: { temp: null, humidity: null }, low: { temp: null, humidity: null }, shake: null, lastAltitude: null, lastSeen: r.lastReportTime ? new Date(r.lastReportTime as string).getTime() : 0, lastPublished: 0, open: new Set() };
       t.high = { temp: num(r.highTempThreshold), humidity: num(r.highHumidityThreshold) };
       t.low = { temp: num(r.lowTempThreshold), humidity: num(r.lowHumidityThreshold) };
       t.shake = num(r.shakeThreshold);
@@ -122,6 +129,10 @@ export class GpsRules {
       const t = this.trackers.get(r.org)?.get(r.sn as string);
       if (!t) continue;
       if (r.time > t.lastSeen) t.lastSeen = r.time;
+      if (this.opts.events && typeof r.longitude === 'number' && typeof r.latitude === 'number' && r.time - t.lastPublished >= POSITION_EVERY_MS) {
+        t.lastPublished = r.time;
+        this.opts.events.publish({ type: 'position', orgId: t.orgId, data: { gpsId: t.id, sn: t.sn, longitude: r.longitude, latitude: r.latitude, altitude: r.altitude ?? null, speed: r.speed ?? null, time: new Date(r.time).toISOString() } });
+      }
       await this.close(t, GPS_RULE_CODES.dataMissing);
       if (r.dataType === 20 && typeof r.eventCode === 'string') await this.event(t, r);
       const temps = [r.temperature1, r.temperature2, r.temperature3].filter((v): v is number => typeof v === 'number');
@@ -170,6 +181,7 @@ export class GpsRules {
 
   /** Every alert is filed as data type event (20): the console fetches GPS alerts by that type. */
   private async create(t: Tracker, code: string, message: string, r: SeriesRow | null, at = r?.time ?? this.now()): Promise<void> {
-    await this.opts.database.models['device-gps-alert'].create({ orgId: t.orgId, gpsId: t.id, gpsSn: t.sn, code, dataType: 20, reportTime: new Date(at), message, status: 0, rawData: r ? { ...r } : null });
+    const created = await this.opts.database.models['device-gps-alert'].create({ orgId: t.orgId, gpsId: t.id, gpsSn: t.sn, code, dataType: 20, reportTime: new Date(at), message, status: 0, rawData: r ? { ...r } : null });
+    this.opts.events?.publish({ type: 'alert', orgId: t.orgId, data: { resource: 'device-gps-alert', id: created.get('id'), gpsId: t.id, gpsSn: t.sn, code, message, reportTime: new Date(at).toISOString() } });
   }
 }
