@@ -1,5 +1,16 @@
+import { createRequire } from 'node:module';
 import { defineConfig, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
+
+/*
+ * @vitejs/plugin-react picks esbuild or rolldown settings from the `vite` it resolves itself.
+ * In this workspace it is hoisted next to the root's Vite 8 (vitest's) while the console runs
+ * Vite 7, and its rolldown-only dev refresh transform then breaks `vite` dev. Use it only when
+ * both resolve the same Vite; otherwise esbuild's automatic JSX (below) builds the same output,
+ * without Fast Refresh.
+ */
+const req = createRequire(import.meta.url);
+const sameVite = createRequire(req.resolve('@vitejs/plugin-react')).resolve('vite/package.json') === req.resolve('vite/package.json');
 
 // Vendor code that every page needs goes into a few long-lived chunks; everything else
 // (antd components used by one screen, pages, plugins, zh-CN/ja-JP locales) is split by
@@ -15,13 +26,13 @@ function vendorChunk(id: string): string | undefined {
 }
 
 export default defineConfig({
-  // plugin-react's types resolve the root (vitest's) Vite; the plugin itself is version-agnostic.
-  plugins: [react() as unknown as PluginOption],
+  plugins: sameVite ? [react() as unknown as PluginOption] : [],
   // Plugin pages live outside this folder under their own tsconfig; JSX is always automatic.
   esbuild: { jsx: 'automatic', jsxImportSource: 'react' },
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:8080' },
+    // RTI_API points the dev server at another API (default: `npm start` on :8080).
+    proxy: { '/api': process.env.RTI_API ?? 'http://localhost:8080' },
   },
   build: {
     outDir: 'dist',

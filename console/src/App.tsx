@@ -88,7 +88,10 @@ function RefineRoot({ shell }: { shell?: Shell }) {
   );
 }
 
-function ReadyShell({ state }: { state: Required<Pick<AppState, 'metadata' | 'user'>> & AppState }) {
+type ReadyState = AppState & Required<Pick<AppState, 'metadata' | 'user'>>;
+const isReady = (s: AppState): s is ReadyState => s.status === 'ready' && Boolean(s.metadata && s.user);
+
+function ReadyShell({ state }: { state: ReadyState }) {
   const shell = useShellValue({
     metadata: state.metadata,
     plugins: state.plugins,
@@ -104,7 +107,6 @@ export function App() {
   const state = useAppState();
   const { i18n } = useTranslation();
   const colors = themeColors(state.theme);
-  const ready = state.status === 'ready' && state.metadata && state.user;
   // Plain CSS (sider, palette, progress bar) reads the org colours from variables.
   useEffect(() => {
     document.documentElement.style.setProperty('--primary-color', colors.primary);
@@ -123,7 +125,7 @@ export function App() {
       }}
     >
       <BrowserRouter>
-        {ready ? <ReadyShell state={state as never} /> : <RefineRoot />}
+        {isReady(state) ? <ReadyShell state={state} /> : <RefineRoot />}
       </BrowserRouter>
     </ConfigProvider>
   );
