@@ -3,9 +3,9 @@ import { decodeBeaconScan, decodeGatewayHeartbeat, decodeGpsReport, isReject, pa
 import { FleetDriver } from '../src/simulator/fleet-driver';
 import type { SimFleet } from '../src/simulator/sim-fleet';
 
-const gw = (id: number, mac: string, warehouseId: number, purpose: number, master = false) => ({ id, orgId: 1, orgCode: 'DEMO', mac, username: `sim-${mac}`, warehouseId, purpose, master });
+const gw = (id: number, mac: string, warehouseId: number | null, purpose: number, master = false) => ({ id, orgId: 1, orgCode: 'DEMO', mac, username: `sim-${mac}`, password: 'SimGateway1', warehouseId, purpose, master });
 const fleet = (): SimFleet => ({
-  gateways: [gw(1, '5A0001000001', 10, 10), gw(2, '5A0001000002', 10, 20), gw(3, '5A0001000003', 20, 10), gw(4, '5A0001000004', 20, 20), gw(5, '5A00010003E7', 10, 10, true)],
+  gateways: [gw(1, '5A0001000001', 10, 10), gw(2, '5A0001000002', 10, 20), gw(3, '5A0001000003', 20, 10), gw(4, '5A0001000004', 20, 20), gw(5, '5A00010003E7', 10, 10, true), gw(6, '5A0001000060', null, 60)],
   warehouses: [{ id: 10, orgId: 1, name: 'Hamburg', lng: 9.99, lat: 53.55 }, { id: 20, orgId: 1, name: 'Prague', lng: 14.43, lat: 50.07 }],
   routes: [{ from: 10, to: 20, minutes: 20 }, { from: 20, to: 10, minutes: 20 }],
   carriers: Array.from({ length: 30 }, (_, i) => ({ id: 100 + i, orgId: 1, sn: `SIM-C${i}`, beaconMac: `C30000${(i + 1).toString(16).padStart(6, '0').toUpperCase()}`, battery: i === 3 ? 20.5 : 70 })),
@@ -45,12 +45,14 @@ describe('fleet simulator driver', () => {
     const d = new FleetDriver(f, t0, { minuteMs: 1000, random: () => 0.5 });
     const gateSightings = new Map<string, number>();
     const seenAt = new Map<string, number>();
+    let truckSightings = 0;
     for (let s = 0; s < 240; s++) {
       const now = t0 + s * 1000;
       for (const fr of d.step(now)) {
         const readings = (fr.payload.readings as Array<{ mac: string }>) ?? [];
         for (const r of readings) {
           seenAt.set(r.mac, now);
+          if (fr.via.purpose === 60) truckSightings++;
           if (fr.via.purpose === 20) gateSightings.set(fr.via.mac, (gateSightings.get(fr.via.mac) ?? 0) + 1);
         }
       }
@@ -58,6 +60,8 @@ describe('fleet simulator driver', () => {
     // both warehouses' gates saw passes
     expect(gateSightings.get('5A0001000002')).toBeGreaterThan(0);
     expect(gateSightings.get('5A0001000004')).toBeGreaterThan(0);
+    // carriers in transit are heard by the truck-detection gateway
+    expect(truckSightings).toBeGreaterThan(0);
     expect(f.carriers[3].battery).toBeLessThan(20);
     // carrier index 5 goes silent after ten simulated minutes
     const silent = f.carriers[5].beaconMac;

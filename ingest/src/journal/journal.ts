@@ -181,16 +181,17 @@ export class Journal {
     fs.writeSync(this.cpFd, String(this.committed).padStart(20, ' '), 0);
   }
 
+  /** Periodic flush to disk, on the thread pool (rotate and close sync synchronously). */
   sync(): void {
     if (this.dirty && this.fd >= 0) {
       this.dirty = false;
-      fs.fdatasyncSync(this.fd);
+      fs.fdatasync(this.fd, () => undefined);
     }
   }
 
   close(): void {
     if (this.syncTimer) clearInterval(this.syncTimer);
-    this.sync();
+    if (this.fd >= 0) fs.fdatasyncSync(this.fd);
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = -1;
     if (this.cpFd >= 0) fs.closeSync(this.cpFd);

@@ -34,6 +34,8 @@ export class FleetDriver {
   private readonly hall = new Map<number, SimGateway>();
   private readonly gate = new Map<number, SimGateway>();
   private readonly relay = new Map<number, SimGateway>();
+  /** truck-detection gateways (purpose 60) per organisation: they hear carriers in transit */
+  private readonly truck = new Map<number, SimGateway>();
   private readonly whs = new Map<number, SimWarehouse>();
   private readonly minute: number;
   private readonly rnd: () => number;
@@ -44,14 +46,21 @@ export class FleetDriver {
     this.minute = opts.minuteMs ?? 60_000;
     this.rnd = opts.random ?? Math.random;
     for (const g of fleet.gateways) {
-      if (g.master) this.relay.set(g.orgId, g);
-      else (g.purpose === 20 ? this.gate : this.hall).set(g.warehouseId, g);
+      if (g.master) {
+        if (!this.relay.has(g.orgId)) this.relay.set(g.orgId, g);
+      } else if (g.purpose === 60) {
+        if (!this.truck.has(g.orgId)) this.truck.set(g.orgId, g);
+      } else if (g.warehouseId !== null) {
+        const map = g.purpose === 20 ? this.gate : this.hall;
+        if (!map.has(g.warehouseId)) map.set(g.warehouseId, g);
+      }
     }
     for (const w of fleet.warehouses) this.whs.set(w.id, w);
     const orgWhs = (org: number) => fleet.warehouses.filter((w) => w.orgId === org);
     this.carriers = fleet.carriers.map((c, i) => {
       const list = orgWhs(c.orgId);
-      return { c, at: list[i % list.length]?.id ?? null, to: null, until: now + this.rnd() * 5 * this.minute, silentAt: i % 29 === 5 ? now + 10 * this.minute : null };
+      const home = c.warehouseId && this.whs.has(c.warehouseId) ? c.warehouseId : (list[i % list.length]?.id ?? null);
+      return { c, at: home, to: null, until: now + this.rnd() * 5 * this.minute, silentAt: i % 29 === 5 ? now + 10 * this.minute : null };
     });
   }
 
@@ -74,11 +83,16 @@ export class FleetDriver {
         }
         // leave through the gate: one pass of three sightings
         for (let k = 0; k < 3; k++) seen(this.gate.get(s.at), s.c, now - 4000 + k * 2000);
+        // a warehouse without a gate gateway: the carrier just stops being heard there
         s.to = this.next(s.c.orgId, s.at);
         s.at = null;
         s.until = now + (2 + this.rnd() * 4) * this.minute;
-      } else if (now >= s.until && s.to !== null) {
-        for (let k = 0; k < 3; k++) seen(this.gate.get(s.to), s.c, now - 4000 + k * 2000);
+      } else if (now < s.until) {
+        seen(this.truck.get(s.c.orgId), s.c, now);
+      } else if (s.to !== null) {
+        const gate = this.gate.get(s.to);
+        if (gate) for (let k = 0; k < 3; k++) seen(gate, s.c, now - 4000 + k * 2000);
+        else seen(this.hall.get(s.to), s.c, now);
         s.at = s.to;
         s.to = null;
         s.until = now + (3 + this.rnd() * 7) * this.minute;

@@ -1,12 +1,15 @@
 /**
- * Provisions what the simulator drives on top of the seeded data, idempotently (rows are
- * found by their SIM- serials): per organisation a location for each warehouse, an
- * in-warehouse and a gate gateway per warehouse and one master gateway (the GPS relay), all
- * with known MQTT credentials; a ring of routes between the warehouses; carriers bound to
- * the enabled seeded beacons; GPS trackers on trucks. Written through the models directly
- * (the simulator is a tool, not a user), with binding mirrored on both sides.
+ * The fleet the simulator drives. An organisation whose seeded gateways have MQTT logins
+ * (seeds: username = serial in lower case, password "Mqtt@<serial>"; override the pattern
+ * with SIMULATOR_GATEWAY_PASSWORD, `{sn}` standing for the serial) is driven as seeded: its
+ * gateways, carriers with beacons, GPS trackers and routes. Otherwise the simulator
+ * provisions what it needs, idempotently (rows found by their SIM- serials): a location per
+ * warehouse, a hall and a gate gateway per warehouse and a master gateway (the GPS relay)
+ * with known credentials, a ring of routes, carriers bound to the enabled beacons, trackers.
+ * Written through the models directly (the simulator is a tool, not a user).
  */
 import type { Database } from '@rti/server';
+import { Op } from 'sequelize';
 
 type Row = Record<string, any>;
 
@@ -18,9 +21,12 @@ const CITIES: Record<string, [number, number]> = {
 
 export const SIM_PASSWORD = process.env.SIMULATOR_MQTT_PASSWORD || 'SimGateway1';
 
-export interface SimGateway { id: number; orgId: number; orgCode: string; mac: string; username: string; warehouseId: number; purpose: number; master: boolean }
+export interface SimGateway { id: number; orgId: number; orgCode: string; mac: string; username: string; password: string; warehouseId: number | null; purpose: number; master: boolean }
+
+const PASSWORD_PATTERN = process.env.SIMULATOR_GATEWAY_PASSWORD || 'Mqtt@{sn}';
+const canonical = (mac: unknown) => String(mac ?? '').replace(/[^0-9A-F]/gi, '').toUpperCase();
 export interface SimWarehouse { id: number; orgId: number; name: string; lng: number; lat: number }
-export interface SimCarrier { id: number; orgId: number; sn: string; beaconMac: string; battery: number }
+export interface SimCarrier { id: number; orgId: number; sn: string; beaconMac: string; battery: number; warehouseId?: number | null }
 export interface SimTruck { orgId: number; orgCode: string; sn: string }
 export interface SimRoute { from: number; to: number; minutes: number }
 export interface SimFleet { gateways: SimGateway[]; warehouses: SimWarehouse[]; carriers: SimCarrier[]; trucks: SimTruck[]; routes: SimRoute[] }
@@ -47,6 +53,7 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
   const perOrg = Math.max(1, Math.ceil(opts.devices / Math.max(1, orgs.length)));
   for (const { org, model, warehouses } of orgs) {
     const orgId = Number(org.id);
+    if (await drivenAsSeeded(db, org, warehouses, perOrg, fleet)) continue;
     const whs: SimWarehouse[] = [];
     for (const [i, w] of warehouses.entries()) {
       const city = Object.keys(CITIES).find((c) => String(w.name).includes(c));
@@ -61,13 +68,13 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
       for (const [purpose, kind] of [[10, 'IN'], [20, 'GATE']] as const) {
         const mac = macOf(orgId, ++n);
         const g = await ensure('device-slave-gateway', { orgId, sn: `SIM-${org.code}-${kind}-${i + 1}` }, { name: `${w.name} ${kind === 'IN' ? 'hall' : 'gate'}`, mac, deviceModelId: model.id, warehouseId: w.id, purpose, useStatus: 20, mqttClientId: `sim-${mac}`, mqttUsername: `sim-${mac}`, mqttPassword: hash });
-        fleet.gateways.push({ id: g.id, orgId, orgCode: org.code, mac: String(g.mac).replace(/[^0-9A-F]/gi, '').toUpperCase(), username: g.mqttUsername, warehouseId: w.id, purpose, master: false });
+        fleet.gateways.push({ id: g.id, orgId, orgCode: org.code, mac: canonical(g.mac), username: g.mqttUsername, password: SIM_PASSWORD, warehouseId: w.id, purpose, master: false });
       }
     }
     fleet.warehouses.push(...whs);
     const relayMac = macOf(orgId, orgId * 1000 + 999);
     const relay = await ensure('device-master-gateway', { orgId, sn: `SIM-${org.code}-RELAY` }, { name: 'GPS relay', mac: relayMac, deviceModelId: model.id, warehouseId: whs[0].id, purpose: 10, useStatus: 20, mqttClientId: `sim-${relayMac}`, mqttUsername: `sim-${relayMac}`, mqttPassword: hash });
-    fleet.gateways.push({ id: relay.id, orgId, orgCode: org.code, mac: relayMac, username: relay.mqttUsername, warehouseId: whs[0].id, purpose: 10, master: true });
+    fleet.gateways.push({ id: relay.id, orgId, orgCode: org.code, mac: relayMac, username: relay.mqttUsername, password: SIM_PASSWORD, warehouseId: whs[0].id, purpose: 10, master: true });
     for (let i = 0; i < whs.length; i++) {
       const from = whs[i];
       const to = whs[(i + 1) % whs.length];
@@ -81,7 +88,7 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
       const sn = `SIM-${org.code}-C${String(i + 1).padStart(4, '0')}`;
       const c = await ensure('carrier', { orgId, sn }, { name: `Sim box ${i + 1}`, carrierCodeId: code.id, projectId: project.id, type: 10, status: 10, beaconId: b.id, warehouseId: whs[i % whs.length].id, transportStatus: 10 });
       if (b.carrierId !== c.id) await m['device-beacon'].update({ carrierId: c.id } as never, { where: { id: b.id } as never });
-      fleet.carriers.push({ id: c.id, orgId, sn, beaconMac: String(b.mac).replace(/[^0-9A-F]/gi, '').toUpperCase(), battery: i % 17 === 3 ? 22 : 60 + (i % 40) });
+      fleet.carriers.push({ id: c.id, orgId, sn, beaconMac: canonical(b.mac), battery: i % 17 === 3 ? 22 : 60 + (i % 40), warehouseId: c.warehouseId });
     }
     const trucks = Math.max(1, Math.ceil(beacons.length / 10));
     for (let i = 1; i <= trucks; i++) {
@@ -91,4 +98,35 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
     }
   }
   return fleet;
+}
+
+/** Drives the organisation's own seeded gateways, carriers and trackers; false when it has none with logins. */
+async function drivenAsSeeded(db: Database, org: Row, warehouses: Row[], perOrg: number, fleet: SimFleet): Promise<boolean> {
+  const m = db.models;
+  const orgId = Number(org.id);
+  const where = { orgId, useStatus: 20 } as never;
+  const login = (r: Row) => r.mqttUsername && !String(r.sn).startsWith('SIM-');
+  const slaves = ((await m['device-slave-gateway'].findAll({ where, raw: true })) as Row[]).filter(login);
+  const masters = ((await m['device-master-gateway'].findAll({ where, raw: true })) as Row[]).filter(login);
+  if (!slaves.length || !masters.length) return false;
+  const gw = (r: Row, master: boolean): SimGateway => ({ id: r.id, orgId, orgCode: org.code, mac: canonical(r.mac), username: r.mqttUsername, password: PASSWORD_PATTERN.replace('{sn}', r.sn), warehouseId: r.warehouseId ?? null, purpose: Number(r.purpose) || 10, master });
+  fleet.gateways.push(...slaves.map((r) => gw(r, false)), gw(masters[0], true));
+  const locations = new Map(((await m.location.findAll({ where: { orgId } as never, raw: true })) as Row[]).map((l) => [l.id, l]));
+  for (const [i, w] of warehouses.entries()) {
+    const l = locations.get(w.locationId);
+    fleet.warehouses.push({ id: w.id, orgId, name: w.name, lng: Number(l?.longitude ?? 8 + i), lat: Number(l?.latitude ?? 48) });
+  }
+  for (const r of (await m.route.findAll({ where: { orgId } as never, raw: true })) as Row[]) {
+    if (r.fromWarehouseId && r.toWarehouseId) fleet.routes.push({ from: r.fromWarehouseId, to: r.toWarehouseId, minutes: Number(r.transportTime) || 60 });
+  }
+  const carriers = (await m.carrier.findAll({ where: { orgId, beaconId: { [Op.ne]: null } } as never, order: [['id', 'ASC']], limit: perOrg, raw: true })) as Row[];
+  const beacons = new Map(((await m['device-beacon'].findAll({ where: { id: carriers.map((c) => c.beaconId) } as never, raw: true })) as Row[]).map((b) => [b.id, b]));
+  for (const [i, c] of carriers.entries()) {
+    const b = beacons.get(c.beaconId);
+    if (!b || b.useStatus === 30) continue;
+    fleet.carriers.push({ id: c.id, orgId, sn: c.sn, beaconMac: canonical(b.mac), battery: Number(b.battery) || (i % 17 === 3 ? 22 : 60 + (i % 40)), warehouseId: c.warehouseId ?? null });
+  }
+  const trackers = (await m['device-gps'].findAll({ where, order: [['id', 'ASC']], limit: Math.max(1, Math.ceil(perOrg / 10)), raw: true })) as Row[];
+  for (const t of trackers) fleet.trucks.push({ orgId, orgCode: org.code, sn: t.sn });
+  return true;
 }

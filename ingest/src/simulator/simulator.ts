@@ -7,7 +7,7 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { hashPassword, type Database } from '@rti/server';
 import { FleetDriver } from './fleet-driver';
-import { ensureSimFleet, SIM_PASSWORD, type SimFleet, type SimGateway } from './sim-fleet';
+import { ensureSimFleet, type SimFleet, type SimGateway } from './sim-fleet';
 
 export interface SimulatorOptions {
   database: Database;
@@ -33,7 +33,7 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   const stats = { frames: 0, readings: 0, failed: 0 };
   for (const g of fleet.gateways) {
     // the broker learns of new gateways on its directory refresh: keep retrying the login
-    const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: SIM_PASSWORD, reconnectPeriod: 2000, reconnectOnConnackError: true, connectTimeout: 5000 });
+    const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: g.password, reconnectPeriod: 2000, reconnectOnConnackError: true, connectTimeout: 5000 });
     c.on('error', () => undefined);
     clients.set(g, c);
   }
