@@ -43,7 +43,7 @@ async function main() {
   const file = join(dataDir, `bench-${RESOURCE}.xlsx`);
   await writeFile(file);
   const size = statSync(file).size;
-  const ts = await startTestServer({ config: { dataDir }, plugins: PLUGINS });
+  const ts = await startTestServer({ config: { dataDir }, plugins: PLUGINS, logError: (m, e) => console.error(m, (e as Error)?.message ?? '') });
   try {
     const make = async (resource: string, body: Record<string, unknown>) => {
       const r = await ts.a.call(`/${resource}/create`, body);

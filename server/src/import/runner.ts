@@ -67,6 +67,14 @@ interface SheetRow {
 
 class FileProblem extends Error {}
 
+/** How a transaction ended ('commit' / 'rollback'), waiting while it still runs; null = never began. */
+async function settled(t: Transaction | null): Promise<string | null> {
+  if (!t) return null;
+  const state = () => (t as unknown as { finished?: string }).finished;
+  for (let waited = 0; !state() && waited < 600_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  return state() ?? null;
+}
+
 export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<void> {
   const { resource: res, ctx } = task;
   const lang: Language = ctx.language;
@@ -250,8 +258,10 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     const model = deps.db.models[res.name];
     const skip = new Set(orgField ? [orgField] : []);
     const userId = ctx.user?.id || null;
+    let chunkTransaction: Transaction | null = null;
     try {
       await deps.db.sequelize.transaction(async (transaction) => {
+        chunkTransaction = transaction;
         const prepared = ready.map((r) => {
           const values = validateWrite(res, deps.metadata.enums, r.values, { mode: 'create', skip });
           checkCompareRules(res, values);
@@ -283,7 +293,13 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
         await after(await repo.serialize(keys.map((k) => byKey.get(String(k))!), transaction));
       });
       return true;
-    } catch {
+    } catch (err) {
+      // The call can fail while the transaction itself goes on (a queue time-out) or after its
+      // COMMIT (releasing the connection): what counts is how the transaction ended.
+      if ((await settled(chunkTransaction)) === 'commit') {
+        deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
+        return true;
+      }
       return false;
     }
   };
@@ -305,16 +321,20 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
       counts.success += ready.length;
     } else if (ready.length) {
       const outcome: Array<RowProblem | null> = [];
+      let chunkTransaction: Transaction | null = null;
       try {
         await deps.db.sequelize.transaction(async (transaction) => {
+          chunkTransaction = transaction;
           for (const r of ready) outcome.push(await writeRow(r, transaction));
         });
       } catch (err) {
+        if ((await settled(chunkTransaction)) !== 'commit') {
         // The chunk's transaction itself failed: none of its rows were kept.
         deps.log(`[import] ${res.name} job ${task.jobId}: chunk rolled back`, err);
         const failure = new ApiError(10000, msg(lang, 'rowFailed', { message: (err as Error).message ?? String(err) }));
         outcome.length = 0;
         for (const _ of ready) outcome.push(new RowProblem(null, null, failure));
+        } else deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
       }
       ready.forEach((r, i) => {
         const p = outcome[i];
