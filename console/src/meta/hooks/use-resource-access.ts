@@ -1,7 +1,7 @@
 /** One access check per action per screen (never per row). */
 import { useCan } from '@refinedev/core';
 import type { ResourceDef } from '@rti/metadata/browser';
-import { hasCall } from '../lib/status-rules';
+import { hasCall } from '../lib/resource-calls';
 
 export interface ResourceAccess {
   show: boolean;

@@ -1,4 +1,4 @@
-/** Row statuses in which edit or delete is refused (ResourceDef.rules), checked before asking. */
+/** Row statuses (ResourceDef.rules): where edit or delete is refused, where a status may move. */
 import type { ResourceDef, StatusRule } from '@rti/metadata/browser';
 
 export function forbiddenBy(rules: StatusRule[] | undefined, row: Record<string, unknown> | undefined): StatusRule | undefined {
@@ -11,16 +11,6 @@ export function forbiddenBy(rules: StatusRule[] | undefined, row: Record<string,
 
 export const editForbidden = (res: ResourceDef, row: Record<string, unknown> | undefined) => forbiddenBy(res.rules?.editForbidden, row);
 export const deleteForbidden = (res: ResourceDef, row: Record<string, unknown> | undefined) => forbiddenBy(res.rules?.deleteForbidden, row);
-
-/** Whether the resource answers a generated call (CallsDef defaults: all but import). */
-export const hasCall = (res: ResourceDef, call: 'list' | 'base' | 'create' | 'update' | 'delete' | 'all' | 'export'): boolean =>
-  res.calls?.[call] !== false;
-
-/** A record id from the URL: numeric ids go back to numbers (the API types ids strictly). */
-export function routeId(raw: string | undefined): string | number | undefined {
-  if (raw === undefined || raw === '') return undefined;
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : raw;
-}
 
 /**
  * Values the `rules.statusUpdate` field of a row may move to: the declared transitions from

@@ -5,7 +5,8 @@ import { useParams } from 'react-router';
 import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { fieldOfMessage, formFields, type FormMode } from '../lib/fields';
 import { fromFormValues, toFormValues } from '../lib/form-values';
-import { editForbidden, routeId } from '../lib/status-rules';
+import { editForbidden } from '../lib/status-rules';
+import { routeId } from '../lib/resource-calls';
 import { useMetaT } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
 
