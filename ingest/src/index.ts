@@ -16,7 +16,4 @@ export { createHttpIntake, type HttpIntakeOptions } from './http/http-intake';
 export { DbDeviceDirectory, type DbDirectoryOptions } from './directory/db-directory';
 export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config';
 export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } from './embedded';
-export { DeviceStateTracker, type DeviceStateOptions } from './state/device-state';
 export { dataPointCalls } from './http/data-point-calls';
-export { GpsRules, GPS_RULE_CODES, type GpsRulesOptions } from './state/gps-rules';
-export { LiveEvents, createLiveEventsHandler, type LiveEvent, type LiveEventType, type LiveEventsHandlerOptions } from './live/live-events';
