@@ -1,6 +1,12 @@
 /**
  * Generic metadata screens: every resource's list, create, edit and detail screens, plus the
  * building blocks plugins reuse. UI strings live under `meta.*` in ./locales/<lng>.json.
+ *
+ * Test hooks (data-testid): meta-search-form, meta-search-submit, meta-search-reset,
+ * meta-search-toggle, meta-table, meta-row-actions, meta-row-show, meta-row-edit,
+ * meta-row-delete, meta-delete-ok, meta-row-status, meta-column-chooser, meta-column-<field>,
+ * meta-columns-reset, meta-density, meta-reload, meta-create, meta-export, meta-form,
+ * meta-save, meta-show, meta-show-edit, meta-show-delete, permissions-input.
  */
 export { MetaList } from './pages/list';
 export { MetaCreate } from './pages/create';

@@ -64,6 +64,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         title: fieldLabel(s.field),
         width: s.width,
         fixed: s.fixed,
+        align: s.field.type === 'int' || s.field.type === 'decimal' ? ('right' as const) : undefined,
         ellipsis: s.field.type === 'string' ? { showTitle: true } : undefined,
         sorter: s.sortable || undefined,
         sortOrder: s.sortable ? sortOrderOf(sorters as never, s.key) : undefined,
