@@ -1,0 +1,197 @@
+/**
+ * Track history (SPEC §2 /map/history, /map/bingHistory and their /admin variants): a
+ * carrier's or tracker's track over 10 days, 30 days or a custom range; playback with
+ * play/pause, speed and scrub; stops and events; sensor charts following the playback;
+ * xlsx export of the points, PDF via the browser's print of this screen (map + charts).
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Alert, App, Button, Checkbox, DatePicker, Empty, Radio, Select, Slider, Space, Tag } from 'antd';
+import { CaretRightOutlined, DownloadOutlined, PauseOutlined, PrinterOutlined } from '@ant-design/icons';
+import dayjs, { type Dayjs } from 'dayjs';
+import { request } from '../../../console/src/providers/http-client';
+import { positionAt } from '../shared/track';
+import type { Stop } from '../shared/track';
+import { PROVIDER_A, PROVIDER_B, CITIES, DEFAULT_ZOOM } from './map-settings';
+import type { ViewTarget } from './map-types';
+import { MapView } from './map-view';
+import { SensorCharts, type SensorColumns } from './sensor-charts';
+import { useEnumColors } from './use-status-colors';
+
+interface HistoryAnswer {
+  subject: { carrierId: number | null; carrierSn: string | null; gpsSn: string | null; beaconMac: string | null };
+  from: string;
+  to: string;
+  track: { t: number[]; lng: number[]; lat: number[]; speed: (number | null)[]; src: number[] };
+  sensors: SensorColumns;
+  events: Array<{ t: number; code: string; value: string | null; lng: number | null; lat: number | null }>;
+  stops: Stop[];
+  total: number;
+}
+
+const DAY = 86_400_000;
+/** whole track in 60 s at 1× */
+const SPEEDS = [1, 2, 4, 8, 16];
+
+function useSubjects(search: string) {
+  const [opts, setOpts] = useState<Array<{ value: string; label: string }>>([]);
+  useEffect(() => {
+    const ctrl = new AbortController();
+    const q = search.trim();
+    Promise.all([
+      request<{ list: Array<Record<string, any>> }>('/carrier/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
+      request<{ list: Array<Record<string, any>> }>('/device-gps/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
+    ]).then(([c, g]) => setOpts([...c.list.map((r) => ({ value: `carrierId:${r.id}`, label: `${r.sn}${r.name ? ' · ' + r.name : ''}` })), ...g.list.map((r) => ({ value: `gpsId:${r.id}`, label: `GPS ${r.sn}` }))]));
+    return () => ctrl.abort();
+  }, [search]);
+  return opts;
+}
+
+export function HistoryScreen({ admin, provider }: { admin: boolean; provider: number }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [params] = useSearchParams();
+  const initial = params.get('carrierId') ? `carrierId:${params.get('carrierId')}` : params.get('gpsId') ? `gpsId:${params.get('gpsId')}` : undefined;
+  const [subject, setSubject] = useState<string | undefined>(initial);
+  const [search, setSearch] = useState('');
+  const options = useSubjects(search);
+  const [preset, setPreset] = useState<'10' | '30' | 'custom'>('10');
+  const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(10, 'day'), dayjs()]);
+  const [mix, setMix] = useState(false);
+  const [data, setData] = useState<HistoryAnswer>();
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  const [time, setTime] = useState<number | null>(null);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+  const [target, setTarget] = useState<ViewTarget>({ lng: CITIES[0].lng, lat: CITIES[0].lat, zoom: DEFAULT_ZOOM, seq: 0 });
+  useEnumColors('transportStatus');
+
+  const body = useMemo(() => {
+    if (!subject) return undefined;
+    const [k, v] = subject.split(':');
+    const to = preset === 'custom' ? range[1].valueOf() : Date.now();
+    const from = preset === 'custom' ? range[0].valueOf() : to - Number(preset) * DAY;
+    return { [k]: Number(v), time: [from, to] };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [subject, preset, range]);
+  const path = `/map/history${mix ? '/mix' : ''}${admin ? '/admin' : ''}`;
+
+  useEffect(() => {
+    if (!body) return;
+    setLoading(true);
+    setError(undefined);
+    setPlaying(false);
+    request<HistoryAnswer>(path, body, { timeoutMs: 120_000 })
+      .then((h) => {
+        setData(h);
+        setTime(h.track.t[0] ?? null);
+        if (h.track.t.length) {
+          let w = 180, s = 90, e = -180, n = -90;
+          h.track.lng.forEach((x, i) => {
+            w = Math.min(w, x); e = Math.max(e, x);
+            s = Math.min(s, h.track.lat[i]); n = Math.max(n, h.track.lat[i]);
+          });
+          setTarget((x) => ({ ...x, zoom: DEFAULT_ZOOM, bounds: [w, s, e, n], seq: x.seq + 1 }));
+        }
+      })
+      .catch((e: Error) => setError(e.message))
+      .finally(() => setLoading(false));
+  }, [body, path]);
+
+  const t0 = data?.track.t[0] ?? 0;
+  const t1 = data?.track.t[data.track.t.length - 1] ?? 0;
+
+  // playback clock: real-time frames move the cursor by (duration / 60 s) × speed
+  const last = useRef(0);
+  useEffect(() => {
+    if (!playing || !data) return;
+    let raf = 0;
+    last.current = performance.now();
+    const step = (now: number) => {
+      const dt = now - last.current;
+      last.current = now;
+      setTime((cur) => {
+        const next = (cur ?? t0) + ((t1 - t0) / 60_000) * speed * dt;
+        if (next >= t1) {
+          setPlaying(false);
+          return t1;
+        }
+        return next;
+      });
+      raf = requestAnimationFrame(step);
+    };
+    raf = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(raf);
+  }, [playing, speed, data, t0, t1]);
+
+  const overlay = useMemo(() => {
+    if (!data) return undefined;
+    const tr = data.track;
+    const p = time !== null ? positionAt(tr, time) : null;
+    return {
+      path: tr.lng.map((x, i) => [x, tr.lat[i]] as [number, number]),
+      stops: data.stops,
+      events: data.events.filter((e) => e.lng !== null).map((e) => ({ lng: e.lng!, lat: e.lat!, code: e.code })),
+      cursor: p ? ([p.lng, p.lat] as [number, number]) : null,
+    };
+  }, [data, time]);
+  // the chart cursor moves at most 5 times a second
+  const [chartCursor, setChartCursor] = useState<number | null>(null);
+  useEffect(() => {
+    const id = setTimeout(() => setChartCursor(time), 200);
+    return () => clearTimeout(id);
+  }, [time]);
+
+  const exportXlsx = async () => {
+    if (!body) return;
+    try {
+      const blob = await request<Blob>(`${path}/export`, body, { blob: true, timeoutMs: 1_000_000 });
+      const a = document.createElement('a');
+      a.href = URL.createObjectURL(blob);
+      a.download = `history-${dayjs().format('YYYYMMDD-HHmmss')}.xlsx`;
+      a.click();
+      URL.revokeObjectURL(a.href);
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  const fmt = (v: number) => dayjs(v).format('MM-DD HH:mm');
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="history-page">
+      <Space wrap className="history-toolbar">
+        <Select showSearch allowClear style={{ width: 260 }} placeholder={t('map.pickSubject')} value={subject} options={options} filterOption={false} onSearch={setSearch} onChange={setSubject} data-testid="history-subject" />
+        <Radio.Group value={preset} onChange={(e) => setPreset(e.target.value)} optionType="button" data-testid="history-preset" options={[{ value: '10', label: t('map.days10') }, { value: '30', label: t('map.days30') }, { value: 'custom', label: t('map.custom') }]} />
+        {preset === 'custom' && <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />}
+        <Checkbox checked={mix} onChange={(e) => setMix(e.target.checked)} data-testid="history-mix">{t('map.mix')}</Checkbox>
+        <Button icon={<DownloadOutlined />} disabled={!data} onClick={() => void exportXlsx()} data-testid="history-export">xlsx</Button>
+        <Button icon={<PrinterOutlined />} disabled={!data} onClick={() => window.print()}>PDF</Button>
+        {data && <span style={{ color: '#595959' }}>{t('map.points', { count: data.total })} · {t('map.stops', { count: data.stops.length })} · {t('map.events', { count: data.events.length })}</span>}
+      </Space>
+      {error && <Alert type="error" showIcon message={error} />}
+      <div style={{ display: 'flex', gap: 8, flex: 1, minHeight: 0 }}>
+        <div style={{ position: 'relative', flex: 3, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
+          <MapView provider={provider === PROVIDER_B ? PROVIDER_B : PROVIDER_A} target={target} statusColor={() => [22, 119, 255]} track={overlay} preserveDrawingBuffer />
+          {!subject && <Empty style={{ position: 'absolute', top: '40%', width: '100%' }} description={t('map.pickSubject')} />}
+        </div>
+        <div style={{ flex: 2, minWidth: 280, border: '1px solid #f0f0f0', borderRadius: 6, padding: 4 }}>
+          {data && data.sensors.t.length ? <SensorCharts data={data.sensors} cursor={chartCursor} onSeek={setTime} /> : <Empty style={{ marginTop: 80 }} description={t('map.noSensors')} />}
+        </div>
+      </div>
+      <Space style={{ width: '100%' }} align="center" data-testid="history-player">
+        <Button type="primary" shape="circle" disabled={!data?.track.t.length} loading={loading} icon={playing ? <PauseOutlined /> : <CaretRightOutlined />} onClick={() => { if (time !== null && time >= t1) setTime(t0); setPlaying((p) => !p); }} data-testid="history-play" aria-label={playing ? t('map.pause') : t('map.play')} />
+        <Select size="small" value={speed} onChange={setSpeed} style={{ width: 72 }} options={SPEEDS.map((s) => ({ value: s, label: `${s}×` }))} data-testid="history-speed" />
+        <span style={{ width: 90, fontVariantNumeric: 'tabular-nums' }} data-testid="history-time" data-time={time ?? ''}>{time !== null ? fmt(time) : '--'}</span>
+        <div style={{ width: 'min(70vw, 900px)' }}>
+          <Slider min={t0} max={Math.max(t1, t0 + 1)} value={time ?? t0} disabled={!data?.track.t.length} onChange={(v) => setTime(v as number)} tooltip={{ formatter: (v) => (v ? fmt(v) : '') }} marks={Object.fromEntries(data?.stops.map((s) => [s.start, { label: <Tag color="warning" style={{ fontSize: 10, padding: '0 2px' }}>P</Tag> }]) ?? [])} />
+        </div>
+      </Space>
+    </div>
+  );
+}
+
+export default function HistoryPage() {
+  return <HistoryScreen admin={false} provider={PROVIDER_A} />;
+}

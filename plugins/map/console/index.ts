@@ -1,0 +1,19 @@
+import { defineConsolePlugin } from '../../../console/src/plugin-api';
+
+/**
+ * Map screens (SPEC §2 home group): live map, map across organisations, track histories on
+ * provider A (/map/history) and provider B (/map/bingHistory), and the provider switch in the
+ * header. Every page and both providers are separate chunks.
+ */
+export default defineConsolePlugin({
+  id: 'map',
+  pages: [
+    { id: 'map', path: '/map', title: 'menu.map', component: () => import('./map-page'), cached: true },
+    { id: 'map-admin', path: '/map-admin', title: 'menu.mapAdmin', component: () => import('./map-admin-page') },
+    { id: 'map-history', path: '/map/history', title: 'menu.mapHistory', component: () => import('./history-page') },
+    { id: 'map-history-admin', path: '/map/history/admin', title: 'menu.mapHistoryAdmin', component: () => import('./history-admin-page') },
+    { id: 'map-bing-history', path: '/map/bingHistory', title: 'menu.mapBingHistory', component: () => import('./bing-history-page') },
+    { id: 'map-bing-history-admin', path: '/map/bingHistory/admin', title: 'menu.mapBingHistoryAdmin', component: () => import('./bing-history-admin-page') },
+  ],
+  headerWidgets: [{ id: 'map-type', component: () => import('./map-type-widget'), viewCode: 'ViewMap', order: 40 }],
+});

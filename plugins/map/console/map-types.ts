@@ -1,0 +1,62 @@
+/** What a provider draws: the contract between the screens and the two map providers. */
+import type { Stop } from '../shared/track';
+
+export interface MapWarehouse {
+  id: number;
+  name: string;
+  lng: number;
+  lat: number;
+  color: string | null;
+  fence: number | null;
+}
+
+export interface MapRoute {
+  id: number;
+  name: string;
+  color: string | null;
+  from: [number, number];
+  to: [number, number];
+}
+
+/** Columns of the points on the map; `kind` 1 carrier, 2 GPS tracker. */
+export interface PointSet {
+  id: number[];
+  kind: number[];
+  lng: number[];
+  lat: number[];
+  st: number[];
+  /** bumped on every change so providers know to redraw */
+  version: number;
+}
+
+export interface TrackOverlay {
+  path: Array<[number, number]>;
+  stops: Stop[];
+  events: Array<{ lng: number; lat: number; code: string }>;
+  cursor: [number, number] | null;
+}
+
+export interface ViewTarget {
+  lng: number;
+  lat: number;
+  zoom: number;
+  /** when set, fit these bounds instead: [west, south, east, north] */
+  bounds?: [number, number, number, number];
+  /** bumped to re-apply the same target */
+  seq: number;
+}
+
+export interface MapViewProps {
+  target: ViewTarget;
+  points?: PointSet;
+  /** status → RGB */
+  statusColor: (st: number) => [number, number, number];
+  warehouses?: MapWarehouse[];
+  routes?: MapRoute[];
+  track?: TrackOverlay;
+  onPick?: (index: number) => void;
+  /** called once after the first frame with data has been drawn */
+  onFirstDraw?: () => void;
+  /** keeps the drawing buffer so screenshots and PDF export can read the canvas */
+  preserveDrawingBuffer?: boolean;
+}

@@ -1,0 +1,206 @@
+/**
+ * Provider A: MapLibre (react-map-gl) with deck.gl layers on top. MapLibre's worker URL is set
+ * explicitly (Vite cannot infer it from the package). Markers, clusters, fences, routes and
+ * tracks are deck.gl layers; the basemap is the configured style or the offline one.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import DeckGL from '@deck.gl/react';
+import { FlyToInterpolator, WebMercatorViewport, type MapViewState, type PickingInfo } from '@deck.gl/core';
+import { LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
+import { Map as MapGL } from 'react-map-gl/maplibre';
+import * as maplibregl from 'maplibre-gl';
+import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
+import 'maplibre-gl/dist/maplibre-gl.css';
+import { tagRgb } from '../map-settings';
+import type { MapViewProps } from '../map-types';
+import { clustersAt, expansionZoom, type ClusterItem } from './clusters-view';
+import { loadBasemap, offlineStyle } from './basemap';
+import { styleUrl } from '../map-settings';
+
+maplibregl.setWorkerUrl(workerUrl);
+
+export default function DeckMap(props: MapViewProps) {
+  const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onFirstDraw } = props;
+  const [view, setView] = useState<MapViewState>({ longitude: target.lng, latitude: target.lat, zoom: target.zoom });
+  const [size, setSize] = useState({ width: 800, height: 600 });
+  const [style, setStyle] = useState<object | string | undefined>(styleUrl());
+  const drawn = useRef(false);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!style) void loadBasemap().then((b) => setStyle(offlineStyle(b)));
+  }, [style]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setSize({ width: el.clientWidth || 800, height: el.clientHeight || 600 }));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // apply a new target (city, fit all, focus on a point)
+  useEffect(() => {
+    if (target.bounds) {
+      const [w, s, e, n] = target.bounds;
+      if (w === e && s === n) return setView({ longitude: w, latitude: s, zoom: target.zoom });
+      const vp = new WebMercatorViewport({ width: size.width, height: size.height });
+      const fit = vp.fitBounds([[w, s], [e, n]], { padding: 40 });
+      setView({ longitude: fit.longitude, latitude: fit.latitude, zoom: Math.min(fit.zoom, 17) });
+    } else setView({ longitude: target.lng, latitude: target.lat, zoom: target.zoom, transitionDuration: 0 });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [target.seq]);
+
+  const zoomLevel = Math.floor(view.zoom);
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const clusters = useMemo(() => (points ? clustersAt(points, zoomLevel) : []), [points, points?.version, zoomLevel]);
+
+  const layers = [
+    new ScatterplotLayer<(typeof warehouses)[number]>({
+      id: 'fences',
+      data: warehouses.filter((w) => w.fence),
+      getPosition: (w) => [w.lng, w.lat],
+      getRadius: (w) => w.fence ?? 0,
+      radiusUnits: 'meters',
+      stroked: true,
+      getFillColor: (w) => [...tagRgb(w.color ?? '#1677ff'), 28],
+      getLineColor: (w) => [...tagRgb(w.color ?? '#1677ff'), 200],
+      lineWidthUnits: 'pixels',
+      getLineWidth: 1.5,
+    }),
+    new LineLayer<(typeof routes)[number]>({
+      id: 'routes',
+      data: routes,
+      getSourcePosition: (r) => r.from,
+      getTargetPosition: (r) => r.to,
+      getColor: (r) => [...tagRgb(r.color ?? '#722ed1'), 220],
+      getWidth: 3,
+    }),
+    new ScatterplotLayer<(typeof warehouses)[number]>({
+      id: 'warehouses',
+      data: warehouses,
+      getPosition: (w) => [w.lng, w.lat],
+      getRadius: 9,
+      radiusUnits: 'pixels',
+      stroked: true,
+      getFillColor: [255, 255, 255, 255],
+      getLineColor: (w) => [...tagRgb(w.color ?? '#1f3a5f'), 255],
+      lineWidthUnits: 'pixels',
+      getLineWidth: 3,
+    }),
+    new TextLayer<(typeof warehouses)[number]>({
+      id: 'warehouse-names',
+      data: warehouses,
+      getPosition: (w) => [w.lng, w.lat],
+      getText: (w) => w.name,
+      getSize: 12,
+      getPixelOffset: [0, -18],
+      getColor: [31, 58, 95, 255],
+      outlineWidth: 2,
+      outlineColor: [255, 255, 255, 255],
+      fontSettings: { sdf: true },
+      characterSet: 'auto',
+    }),
+    track &&
+      new PathLayer({
+        id: 'track',
+        data: [{ path: track.path }],
+        getPath: (d: { path: Array<[number, number]> }) => d.path,
+        getColor: [22, 119, 255, 220],
+        getWidth: 4,
+        widthUnits: 'pixels',
+        jointRounded: true,
+        capRounded: true,
+      }),
+    track &&
+      new ScatterplotLayer({
+        id: 'stops',
+        data: track.stops,
+        getPosition: (s: { lng: number; lat: number }) => [s.lng, s.lat],
+        getRadius: 7,
+        radiusUnits: 'pixels',
+        getFillColor: [250, 173, 20, 255],
+        stroked: true,
+        getLineColor: [255, 255, 255, 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 2,
+      }),
+    track &&
+      new ScatterplotLayer({
+        id: 'events',
+        data: track.events.filter((e) => Number.isFinite(e.lng)),
+        getPosition: (e: { lng: number; lat: number }) => [e.lng, e.lat],
+        getRadius: 6,
+        radiusUnits: 'pixels',
+        getFillColor: [255, 77, 79, 255],
+      }),
+    track?.cursor &&
+      new ScatterplotLayer({
+        id: 'cursor',
+        data: [track.cursor],
+        getPosition: (c: [number, number]) => c,
+        getRadius: 9,
+        radiusUnits: 'pixels',
+        getFillColor: [22, 119, 255, 255],
+        stroked: true,
+        getLineColor: [255, 255, 255, 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 3,
+      }),
+    points &&
+      new ScatterplotLayer<ClusterItem>({
+        id: 'markers',
+        data: clusters,
+        pickable: true,
+        getPosition: (c) => [c.lng, c.lat],
+        getRadius: (c) => (c.index >= 0 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6)),
+        radiusUnits: 'pixels',
+        getFillColor: (c) => [...statusColor(c.st), c.index >= 0 ? 255 : 210],
+        stroked: true,
+        getLineColor: [255, 255, 255, 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 2,
+        updateTriggers: { getFillColor: [points.version], getRadius: [points.version] },
+      }),
+    points &&
+      new TextLayer<ClusterItem>({
+        id: 'cluster-counts',
+        data: clusters.filter((c) => c.index < 0),
+        getPosition: (c) => [c.lng, c.lat],
+        getText: (c) => (c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count)),
+        getSize: 12,
+        getColor: [255, 255, 255, 255],
+        fontWeight: 700,
+        characterSet: '0123456789k',
+      }),
+  ].filter(Boolean);
+
+  const click = (info: PickingInfo) => {
+    const c = info.object as ClusterItem | undefined;
+    if (!c || !points) return;
+    if (c.index >= 0) onPick?.(c.index);
+    else setView({ longitude: c.lng, latitude: c.lat, zoom: expansionZoom(points, c.clusterId), transitionDuration: 300, transitionInterpolator: new FlyToInterpolator() });
+  };
+
+  return (
+    <div ref={box} style={{ position: 'absolute', inset: 0 }} data-testid="map-canvas" data-provider="a" data-markers={clusters.length}>
+      <DeckGL
+        viewState={view}
+        controller
+        onViewStateChange={({ viewState }) => setView(viewState as MapViewState)}
+        layers={layers}
+        onClick={click}
+        getCursor={({ isHovering }) => (isHovering ? 'pointer' : 'grab')}
+        deviceProps={{ type: 'webgl', webgl: { preserveDrawingBuffer: props.preserveDrawingBuffer ?? false } } as never}
+        onAfterRender={() => {
+          if (!drawn.current && (points ? points.id.length === 0 || clusters.length > 0 : true)) {
+            drawn.current = true;
+            onFirstDraw?.();
+          }
+        }}
+      >
+        {style && <MapGL mapLib={maplibregl} mapStyle={style as never} attributionControl={false} canvasContextAttributes={{ preserveDrawingBuffer: props.preserveDrawingBuffer ?? false }} />}
+      </DeckGL>
+    </div>
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * Provider B: AntV L7 on its own tile-less map (`Map` of @antv/l7-maps), with the offline
+ * Natural Earth basemap as polygon/line layers (or a configured MapLibre style through L7's
+ * MapLibre adapter). The same clusters, fences, routes and tracks as provider A.
+ */
+import { useEffect, useRef } from 'react';
+import { LineLayer, PointLayer, PolygonLayer, Scene, type ILayer } from '@antv/l7';
+import { Map as L7Map } from '@antv/l7-maps';
+import { rgbCss, tagRgb } from '../map-settings';
+import type { MapViewProps } from '../map-types';
+import { clustersAt, expansionZoom, type ClusterItem } from './clusters-view';
+import { BORDER, LAND, WATER, loadBasemap } from './basemap';
+
+const hex = (c: readonly number[]) => '#' + c.slice(0, 3).map((v) => v.toString(16).padStart(2, '0')).join('');
+
+export default function L7MapView(props: MapViewProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const scene = useRef<Scene | null>(null);
+  const layers = useRef<Record<string, ILayer>>({});
+  const latest = useRef(props);
+  latest.current = props;
+  const drawn = useRef(false);
+
+  // one scene per mount
+  useEffect(() => {
+    const el = box.current!;
+    const s = new Scene({ id: el, map: new L7Map({ center: [props.target.lng, props.target.lat], zoom: props.target.zoom, minZoom: 1, maxZoom: 19 }), logoVisible: false, preserveDrawingBuffer: props.preserveDrawingBuffer ?? false } as never);
+    scene.current = s;
+    s.setBgColor(WATER);
+    s.on('loaded', async () => {
+      const b = await loadBasemap();
+      s.addLayer(new PolygonLayer({ zIndex: 0 }).source(b.land).color(LAND).shape('fill'));
+      s.addLayer(new LineLayer({ zIndex: 1 }).source(b.borders).color(BORDER).size(0.8).shape('line'));
+      draw();
+    });
+    const redraw = () => drawMarkers();
+    s.on('zoomend', redraw);
+    return () => {
+      s.off('zoomend', redraw);
+      s.destroy();
+      scene.current = null;
+      layers.current = {};
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  function put(id: string, layer: ILayer | null) {
+    const s = scene.current;
+    if (!s) return;
+    const old = layers.current[id];
+    if (old) s.removeLayer(old);
+    delete layers.current[id];
+    if (layer) {
+      s.addLayer(layer);
+      layers.current[id] = layer;
+    }
+  }
+
+  function drawMarkers() {
+    const s = scene.current;
+    const { points, statusColor, onPick, onFirstDraw } = latest.current;
+    if (!s || !points) return;
+    const items = clustersAt(points, s.getZoom());
+    box.current?.setAttribute('data-markers', String(items.length));
+    const data = items.map((c) => ({ ...c, color: hex(statusColor(c.st)), r: c.index >= 0 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6), label: c.index >= 0 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count) }));
+    const layer = new PointLayer({ zIndex: 10 })
+      .source(data, { parser: { type: 'json', x: 'lng', y: 'lat' } })
+      .shape('circle')
+      .size('r', (r: number) => r)
+      .color('color', (c: string) => c)
+      .style({ stroke: '#ffffff', strokeWidth: 2, opacity: 0.95 });
+    layer.on('click', (e: { feature: ClusterItem }) => {
+      const c = e.feature;
+      if (c.index >= 0) onPick?.(c.index);
+      else s.setZoomAndCenter(expansionZoom(points, c.clusterId), [c.lng, c.lat]);
+    });
+    put('markers', layer);
+    put('counts', new PointLayer({ zIndex: 11 }).source(data.filter((d) => d.label), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('label', 'text').size(12).color('#ffffff').style({ fontWeight: 700, textAnchor: 'center' }));
+    if (!drawn.current) {
+      drawn.current = true;
+      s.once('afterrender' as never, () => onFirstDraw?.());
+      s.render();
+    }
+  }
+
+  function draw() {
+    const s = scene.current;
+    if (!s || !s.loaded) return;
+    const { warehouses = [], routes = [], track } = latest.current;
+    put('fences', warehouses.some((w) => w.fence) ? new PointLayer({ zIndex: 2 }).source(warehouses.filter((w) => w.fence), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size('fence', (m: number) => m).color('color', (c: string | null) => c ?? '#1677ff').style({ unit: 'meter', opacity: 0.15, stroke: '#1677ff', strokeWidth: 1 } as never) : null);
+    put('routes', routes.length ? new LineLayer({ zIndex: 3 }).source(routes.map((r) => ({ ...r, x: r.from[0], y: r.from[1], x1: r.to[0], y1: r.to[1] })), { parser: { type: 'json', x: 'x', y: 'y', x1: 'x1', y1: 'y1' } }).shape('line').size(3).color('color', (c: string | null) => c ?? '#722ed1') : null);
+    put('warehouses', warehouses.length ? new PointLayer({ zIndex: 4 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(9).color('#ffffff').style({ stroke: '#1f3a5f', strokeWidth: 3 }) : null);
+    put('warehouse-names', warehouses.length ? new PointLayer({ zIndex: 5 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('name', 'text').size(12).color('#1f3a5f').style({ textOffset: [0, -20], stroke: '#ffffff', strokeWidth: 2 }) : null);
+    if (track) {
+      put('track', track.path.length > 1 ? new LineLayer({ zIndex: 6 }).source({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: track.path } }] }).shape('line').size(4).color(rgbCss([22, 119, 255])) : null);
+      put('stops', track.stops.length ? new PointLayer({ zIndex: 7 }).source(track.stops, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(7).color('#faad14').style({ stroke: '#fff', strokeWidth: 2 }) : null);
+      put('cursor', track.cursor ? new PointLayer({ zIndex: 8 }).source([{ x: track.cursor[0], y: track.cursor[1] }], { parser: { type: 'json', x: 'x', y: 'y' } }).shape('circle').size(9).color('#1677ff').style({ stroke: '#fff', strokeWidth: 3 }) : null);
+    }
+    drawMarkers();
+    if (!latest.current.points && !drawn.current) {
+      drawn.current = true;
+      latest.current.onFirstDraw?.();
+    }
+  }
+
+  // data changes
+  useEffect(() => {
+    draw();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.points, props.points?.version, props.warehouses, props.routes, props.track]);
+
+  // new target
+  useEffect(() => {
+    const s = scene.current;
+    if (!s) return;
+    const t = props.target;
+    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3])) s.fitBounds([[t.bounds[0], t.bounds[1]], [t.bounds[2], t.bounds[3]]] as never, { padding: 40 } as never);
+    else s.setZoomAndCenter(t.zoom, t.bounds ? [t.bounds[0], t.bounds[1]] : [t.lng, t.lat]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [props.target.seq]);
+
+  return <div ref={box} style={{ position: 'absolute', inset: 0 }} data-testid="map-canvas" data-provider="b" />;
+}
+
+export { tagRgb };

@@ -1,0 +1,106 @@
+/**
+ * Loads /map/list (or /map/list/admin) into a PointSet and keeps it current from the live
+ * stream: a carrier or GPS event moves/recolours its point in place (no reload); redraws are
+ * batched to one per second.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { request } from '../../../console/src/providers/http-client';
+import type { MapRoute, MapWarehouse, PointSet } from './map-types';
+import { openLiveStream } from './live-stream';
+
+interface Columns {
+  id: number[];
+  lng: number[];
+  lat: number[];
+  st: number[];
+}
+export interface MapListAnswer {
+  time: string;
+  carriers: Columns;
+  gps: Columns;
+  unplaced: number;
+  warehouses: MapWarehouse[];
+  routes: MapRoute[];
+}
+
+export function decodeIds(d: readonly number[]): number[] {
+  const out = new Array<number>(d.length);
+  let s = 0;
+  for (let i = 0; i < d.length; i++) out[i] = s += d[i];
+  return out;
+}
+
+export function toPointSet(a: MapListAnswer): PointSet {
+  const cid = decodeIds(a.carriers.id);
+  const gid = decodeIds(a.gps.id);
+  return {
+    id: [...cid, ...gid],
+    kind: [...cid.map(() => 1), ...gid.map(() => 2)],
+    lng: [...a.carriers.lng, ...a.gps.lng],
+    lat: [...a.carriers.lat, ...a.gps.lat],
+    st: [...a.carriers.st, ...a.gps.st],
+    version: 1,
+  };
+}
+
+export function useMapPoints(filters: Record<string, unknown>, admin: boolean) {
+  const [answer, setAnswer] = useState<MapListAnswer>();
+  const [points, setPoints] = useState<PointSet>();
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  const index = useRef(new Map<string, number>());
+  const key = JSON.stringify(filters);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    setError(undefined);
+    try {
+      const a = await request<MapListAnswer>(admin ? '/map/list/admin' : '/map/list', filters, { timeoutMs: 120_000 });
+      const p = toPointSet(a);
+      index.current = new Map(p.id.map((id, i) => [`${p.kind[i]}/${id}`, i]));
+      setAnswer(a);
+      setPoints(p);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setLoading(false);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, admin]);
+
+  useEffect(() => void load(), [load]);
+
+  // live moves, applied in place and published once a second
+  useEffect(() => {
+    if (!points || admin) return;
+    let dirty = false;
+    const stop = openLiveStream((type, d) => {
+      const k = type === 'carrier' ? `1/${d.id}` : type === 'device' && d.kind === 'gps' ? `2/${d.id}` : null;
+      if (!k) return;
+      const i = index.current.get(k);
+      if (i === undefined) return;
+      if (typeof d.longitude === 'number' && typeof d.latitude === 'number') {
+        points.lng[i] = d.longitude;
+        points.lat[i] = d.latitude;
+        dirty = true;
+      }
+      const st = type === 'carrier' ? d.transportStatus : d.status;
+      if (typeof st === 'number' && points.st[i] !== st) {
+        points.st[i] = st;
+        dirty = true;
+      }
+    });
+    const timer = setInterval(() => {
+      if (!dirty) return;
+      dirty = false;
+      setPoints((p) => (p ? { ...p, version: p.version + 1 } : p));
+    }, 1000);
+    return () => {
+      stop();
+      clearInterval(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [points === undefined, admin, answer]);
+
+  return { answer, points, loading, error, reload: load };
+}
