@@ -9,6 +9,8 @@ import { hashPassword, type Database } from '@rti/server';
 import { FleetDriver } from './fleet-driver';
 import { ensureSimFleet, type SimFleet, type SimGateway } from './sim-fleet';
 
+const START_WAIT_MS = 20_000;
+
 export interface SimulatorOptions {
   database: Database;
   /** broker URL, e.g. mqtt://127.0.0.1:1883 */
@@ -29,6 +31,7 @@ export interface Simulator {
 export async function startSimulator(opts: SimulatorOptions): Promise<Simulator> {
   const fleet = await ensureSimFleet(opts.database, { devices: opts.devices, hash: hashPassword });
   let driver: FleetDriver | undefined;
+  const createdAt = Date.now();
   const clients = new Map<SimGateway, MqttClient>();
   const stats = { frames: 0, readings: 0, failed: 0 };
   for (const g of fleet.gateways) {
@@ -39,9 +42,10 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   }
   opts.log?.info(`simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s) → ${opts.url}`);
   const timer = setInterval(() => {
-    // the world starts once every gateway is online, so no gate pass is lost to a pending login
+    // the world starts once every gateway is online (or after START_WAIT_MS with those that
+    // are), so no gate pass is lost to a pending login
     if (!driver) {
-      if (![...clients.values()].every((c) => c.connected)) return;
+      if (![...clients.values()].every((c) => c.connected) && Date.now() - createdAt < START_WAIT_MS) return;
       driver = new FleetDriver(fleet, Date.now(), { minuteMs: opts.minuteMs });
     }
     for (const f of driver.step(Date.now())) {
