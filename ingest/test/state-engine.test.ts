@@ -49,3 +49,15 @@ describe('state engine', () => {
     expect(rig.alerts('beacon')).toHaveLength(1);
   });
 });
+
+describe('read-only lookups', () => {
+  it('peek never creates a state', () => {
+    const rig = new Rig();
+    expect(rig.engine.peekCarrier(100)).toBeUndefined();
+    expect(rig.engine.peekDevice('beacon', 11)).toBeUndefined();
+    rig.scan(GW_IN_A, [{ battery: 77 }]);
+    expect(rig.engine.peekDevice('beacon', 11)).toMatchObject({ battery: 77, gatewayMac: GW_IN_A });
+    expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: 1 });
+    expect(rig.engine.peekDevice('gps', 21)).toBeUndefined();
+  });
+});

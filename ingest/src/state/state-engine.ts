@@ -72,6 +72,15 @@ export class StateEngine {
     for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
   }
 
+  /** Read-only lookups for other readers (maps): never create a state. */
+  peekDevice(kind: DeviceInfo['kind'], id: number): Readonly<DeviceState> | undefined {
+    return this.devices.get(`${kind}/${id}`);
+  }
+
+  peekCarrier(id: number): Readonly<CarrierState> | undefined {
+    return this.carriers.get(id);
+  }
+
   deviceState(d: DeviceInfo): DeviceState {
     const k = `${d.kind}/${d.id}`;
     let s = this.devices.get(k);
