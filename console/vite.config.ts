@@ -40,6 +40,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
     rollupOptions: {
       output: { manualChunks: vendorChunk },
+      // antd/refine mark modules "use client" for React Server Components; meaningless here.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' || (warning.code === 'SOURCEMAP_ERROR' && /use client/.test(warning.message))) return;
+        warn(warning);
+      },
     },
   },
 });

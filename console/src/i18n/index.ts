@@ -15,9 +15,10 @@ type Loader = () => Promise<unknown>;
 const metaEager = import.meta.glob('../../../metadata/locales/en-US.json', { eager: true, import: 'default' });
 const screensEager = import.meta.glob('../meta/locales/en-US.json', { eager: true, import: 'default' });
 const pluginEager = import.meta.glob('../../../plugins/*/console/locales/en-US.json', { eager: true, import: 'default' });
-const metaLazy = import.meta.glob('../../../metadata/locales/*.json', { import: 'default' }) as Record<string, Loader>;
-const consoleLazy = import.meta.glob(['../locales/*.json', '../meta/locales/*.json'], { import: 'default' }) as Record<string, Loader>;
-const pluginLazy = import.meta.glob('../../../plugins/*/console/locales/*.json', { import: 'default' }) as Record<string, Loader>;
+// en-US ships with the shell (above and the static import); the lazy sets leave it out.
+const metaLazy = import.meta.glob(['../../../metadata/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
+const consoleLazy = import.meta.glob(['../locales/*.json', '../meta/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
+const pluginLazy = import.meta.glob(['../../../plugins/*/console/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
 
 const byLocale = (loaders: Record<string, Loader>, lng: string): Loader[] =>
   Object.entries(loaders)
