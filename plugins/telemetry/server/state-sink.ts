@@ -15,8 +15,13 @@ import { saveStates } from './state-table';
 const LOG_RESOURCE = { carrier: ['carrier-log', 'carrierId'], beacon: ['device-beacon-log', 'beaconId'], gps: ['device-gps-log', 'gpsId'] } as const;
 const DEVICE_RESOURCE = { beacon: 'device-beacon', gps: 'device-gps', 'slave-gateway': 'device-slave-gateway', 'master-gateway': 'device-master-gateway' } as const;
 
+/** lastReportTime alone is rewritten at most this often per device (status/battery changes go at once) */
+const LAST_REPORT_WRITE_MS = 60_000;
+
 export class StateSink {
   private queue: Effect[] = [];
+  /** what the device row holds, to skip UPDATEs that would only move lastReportTime a little */
+  private readonly written = new Map<string, { status: number; battery: number | null; time: number }>();
   readonly counts = { alerts: 0, cleared: 0, logs: 0, inouts: 0, devices: 0, carriers: 0, flushes: 0 };
 
   constructor(private readonly db: Database, private readonly bus: EventBus, private readonly log: (m: string, e?: unknown) => void) {}
@@ -103,9 +108,14 @@ export class StateSink {
 
   private async writeDevices(list: Array<Extract<Effect, { type: 'device' }>>, transaction: Transaction): Promise<void> {
     for (const d of list) {
+      const key = `${d.kind}/${d.id}`;
+      const battery = (d.kind === 'beacon' || d.kind === 'gps') && d.battery !== null ? Math.round(d.battery) : null;
+      const w = this.written.get(key);
+      if (w && w.status === d.status && w.battery === battery && d.lastReportTime - w.time < LAST_REPORT_WRITE_MS) continue;
       const values: Record<string, unknown> = { status: d.status, lastReportTime: new Date(d.lastReportTime) };
-      if ((d.kind === 'beacon' || d.kind === 'gps') && d.battery !== null) values.battery = Math.round(d.battery);
+      if (battery !== null) values.battery = battery;
       await this.db.models[DEVICE_RESOURCE[d.kind]].update(values, { where: { id: d.id }, transaction });
+      this.written.set(key, { status: d.status, battery, time: d.lastReportTime });
       this.counts.devices++;
     }
   }

@@ -95,6 +95,13 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
     expect(rig.rt.sink.counts.flushes).toBe(before + 1);
     const [rows] = (await rig.ts.server.db.sequelize.query(`SELECT subject, data FROM telemetry_state WHERE subject = 'beacon/${fleet.beaconId}'`)) as [any[], unknown];
     expect(JSON.parse(rows[0].data)).toMatchObject({ battery: 50, status: 10, gatewayMac: HALL_A });
+    // lastReportTime alone is rewritten at most once a minute per device
+    const updates = rig.rt.sink.counts.devices;
+    await push(rig, `rti/ORGA/gw/${HALL_A}/scan`, scan(HALL_A, T + 8 * 60_000 + 10_000, { battery: 50 }));
+    expect(rig.rt.sink.counts.devices).toBe(updates);
+    await push(rig, `rti/ORGA/gw/${HALL_A}/scan`, scan(HALL_A, T + 8 * 60_000 + 70_000, { battery: 50 }));
+    expect(rig.rt.sink.counts.devices).toBe(updates + 1);
+    expect(Date.parse((await ok(rig.ts.a, '/device-beacon', { id: fleet.beaconId })).lastReportTime)).toBe(T + 8 * 60_000 + 70_000);
   });
 
   it('the ticker runs the time-based rules: silent devices go offline with one data-missing alert each', async () => {
