@@ -1,8 +1,10 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 // Browser tests: Debian's chromium driven by playwright-core against the built console served
 // by a real server process (global setup). One file at a time: they share that server.
 export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
   test: {
     name: 'browser',
     include: ['e2e/**/*.e2e.ts'],

@@ -26,5 +26,5 @@ export async function login(page: Page, username: string, password: string, entr
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
-  await page.getByTestId('layout-header').waitFor({ timeout: 30000 });
+  await page.getByTestId('user-menu').waitFor({ timeout: 30000 });
 }
