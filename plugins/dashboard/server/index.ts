@@ -1,0 +1,74 @@
+/**
+ * Dashboards (SPEC §7 /dashboard…): the figures behind /dashboard-home and the big-screen
+ * /dashboard. Every query runs through the caller's scoped repository (organisation and
+ * warehouse restriction), aggregated in the database.
+ */
+import { Op } from 'sequelize';
+import { ApiError, ErrorCode, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
+import { batteryBands } from '../../system-inspection/server/battery-bands';
+import { alertMessages, UNSOLVED } from './alerts';
+import { dashboardSummary, IN_STOCK } from './summary';
+import { countBy } from './group-count';
+
+/** SPEC §4 carrier alert reason "transport timeout" */
+const TRANSPORT_TIMEOUT = 20;
+
+function limitOf(body: Record<string, unknown>, dflt: number, max: number): number {
+  if (body.limit === undefined || body.limit === null) return dflt;
+  const n = Number(body.limit);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw new ApiError(ErrorCode.validation, 'validation.valueBetween', { name: 'limit', min: 1, max });
+  return n;
+}
+
+export function installDashboard(ctx: PluginServerContext): void {
+  ctx.addCall({ path: '/dashboard', handler: ({ ctx: call }) => dashboardSummary(ctx, call) });
+
+  ctx.addCall({ path: '/dashboard/beacon-battery', handler: ({ ctx: call }) => batteryBands(ctx.repo('device-beacon', call)) });
+
+  ctx.addCall({
+    path: '/dashboard/message',
+    handler: ({ body, ctx: call }) => alertMessages(ctx, call, limitOf(body, 20, 100), body.unsolved !== false),
+  });
+
+  ctx.addCall({
+    path: '/dashboard/transport-timeout',
+    async handler({ body, ctx: call }) {
+      const repo = ctx.repo('carrier-alert', call);
+      const where = { reason: TRANSPORT_TIMEOUT, status: UNSOLVED };
+      const [total, rows] = await Promise.all([repo.count(where), repo.findAll({ where, order: [['createdTime', 'DESC'], ['id', 'DESC']], limit: limitOf(body, 20, 100) })]);
+      const list = (await repo.serialize(rows)).map((r) => ({
+        id: r.id,
+        carrierSn: r.carrierSn,
+        warehouse: r.warehouseIdLabel ?? null,
+        message: r.message ?? null,
+        createdTime: r.createdTime,
+        hours: Math.floor((Date.now() - new Date(r.createdTime as string).getTime()) / 3_600_000),
+      }));
+      return { total, list };
+    },
+  });
+
+  // warehouses with a position (their location) and their stock, for the map panel
+  ctx.addCall({
+    path: '/dashboard/map',
+    async handler({ ctx: call }) {
+      const stock = await countBy(ctx.repo('carrier', call), 'warehouseId', { transportStatus: { [Op.in]: IN_STOCK }, warehouseId: { [Op.ne]: null } });
+      const transit = await ctx.repo('carrier', call).count({ transportStatus: 20 });
+      const whRepo = ctx.repo('warehouse', call);
+      const warehouses = (await whRepo.findAll({ attributes: ['id', 'name', 'locationId', 'color', 'visibleInMap'], limit: 500, order: [['id', 'ASC']], raw: true })) as unknown as Array<Record<string, unknown>>;
+      const locIds = [...new Set(warehouses.map((w) => w.locationId).filter((v) => v !== null && v !== undefined))] as number[];
+      const locs = locIds.length
+        ? ((await ctx.repo('location', call).findAll({ where: { id: { [Op.in]: locIds } }, attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Array<Record<string, unknown>>)
+        : [];
+      const pos = new Map(locs.map((l) => [Number(l.id), [Number(l.longitude), Number(l.latitude)] as [number, number]]));
+      return {
+        inTransit: transit,
+        warehouses: warehouses
+          .filter((w) => w.visibleInMap !== false && w.visibleInMap !== 0 && pos.has(Number(w.locationId)))
+          .map((w) => ({ id: Number(w.id), name: String(w.name), color: (w.color as string | null) ?? null, lnglat: pos.get(Number(w.locationId))!, count: stock.get(Number(w.id)) ?? 0 })),
+      };
+    },
+  });
+}
+
+export default definePlugin({ id: 'dashboard', server: installDashboard });
