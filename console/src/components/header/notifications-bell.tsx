@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Empty, List, Popover, Spin, Tabs, Tooltip } from 'antd';
@@ -14,19 +14,25 @@ export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { plugins, access } = useShell();
-  const sources: NotificationSource[] = plugins
-    .flatMap((p) => p.notifications ?? [])
-    .filter((s) => !s.viewCode || access.has(s.viewCode));
+  const sources: NotificationSource[] = useMemo(
+    () => plugins.flatMap((p) => p.notifications ?? []).filter((s) => !s.viewCode || access.has(s.viewCode)),
+    [plugins, access],
+  );
   const [items, setItems] = useState<Record<string, NotificationItem[]>>({});
   const [loading, setLoading] = useState(false);
 
-  const load = async (): Promise<void> => {
+  const load = useCallback(async (): Promise<void> => {
     setLoading(true);
     const loaded = await Promise.all(sources.map((s) => s.load().catch(() => [] as NotificationItem[])));
     setItems(Object.fromEntries(sources.map((s, i) => [s.id, loaded[i]])));
     setLoading(false);
-  };
+  }, [sources]);
   const total = Object.values(items).reduce((n, l) => n + l.length, 0);
+
+  // Load once at start so the badge shows the count; again each time the panel opens.
+  useEffect(() => {
+    if (sources.length) void load();
+  }, [sources, load]);
 
   const list = (rows: NotificationItem[]) =>
     rows.length ? (
