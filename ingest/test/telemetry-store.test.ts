@@ -91,8 +91,9 @@ describe.each(engines)('TelemetryStore on %s', (_name, open) => {
     expect((await store.query({ series: 'beacon', org: 3 })).total).toBe(0);
   });
 
-  it('answers the newest row per device', async () => {
-    const rows = await store.latest('beacon', 1, ['E2C56DB5DFFB', 'E2C56DB5DFFC', 'UNKNOWN00000']);
+  it('answers the newest row per device, also for long device lists', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) => `E2C5${String(i).padStart(8, '0')}`);
+    const rows = await store.latest('beacon', 1, ['E2C56DB5DFFB', 'E2C56DB5DFFC', 'UNKNOWN00000', ...many]);
     const byMac = Object.fromEntries(rows.map((r) => [r.mac, r.minor]));
     expect(byMac).toEqual({ E2C56DB5DFFB: 249, E2C56DB5DFFC: 248 });
   });

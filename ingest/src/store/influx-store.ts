@@ -45,7 +45,7 @@ export class InfluxTelemetryStore implements TelemetryStore {
   }
 
   async init(): Promise<void> {
-    if (this.opts.createDatabase !== false) await this.influxql(`CREATE DATABASE ${ident(this.opts.database)}`, 'POST');
+    if (this.opts.createDatabase !== false) await this.influxql(`CREATE DATABASE ${ident(this.opts.database)}`, 'server');
   }
 
   async write(batches: readonly SeriesBatch[]): Promise<void> {
@@ -120,12 +120,16 @@ export class InfluxTelemetryStore implements TelemetryStore {
     return parts.join(' AND ');
   }
 
-  /** Runs InfluxQL statements; returns each statement's series (throws on any error). */
-  private async influxql(q: string | string[], method: 'GET' | 'POST' = 'GET'): Promise<InfluxSeries[][]> {
+  /**
+   * Runs InfluxQL statements; returns each statement's series (throws on any error). Always a
+   * form POST: a latest() over many devices would overflow a GET URL, and 1.x, 2.x and 3.x
+   * accept SELECT by POST as well.
+   */
+  private async influxql(q: string | string[], scope: 'database' | 'server' = 'database'): Promise<InfluxSeries[][]> {
     const statements = Array.isArray(q) ? q : [q];
     const params = new URLSearchParams({ q: statements.join(';'), epoch: 'ms' });
-    if (method === 'GET') params.set('db', this.opts.database);
-    const res = await this.fetch(`/query?${this.auth(params)}`, { method });
+    if (scope === 'database') params.set('db', this.opts.database);
+    const res = await this.fetch('/query', { method: 'POST', body: this.auth(params), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     const body = (await res.json().catch(() => null)) as { results?: Array<{ series?: InfluxSeries[]; error?: string }>; error?: string } | null;
     if (res.status !== 200 || !body?.results) throw new InfluxError(`query failed: HTTP ${res.status} ${body?.error ?? ''}`, res.status);
     const err = body.results.find((r) => r.error);
