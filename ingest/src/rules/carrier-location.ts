@@ -34,8 +34,9 @@ export function beaconSighting(ctx: RuleContext, c: CarrierInfo, s: CarrierState
   if (gw.purpose === PURPOSE.gate) {
     const key = String(w.id);
     const last = s.gateSeen[key];
+    if (last !== undefined && time < last) return; // a late sighting belongs to a pass already counted
     s.gateSeen[key] = time;
-    if (last !== undefined && time - last < PASS_GAP_MS && time >= last) return;
+    if (last !== undefined && time - last < PASS_GAP_MS) return;
     const lastInOut = s.lastInOut[key];
     if (w.bleDeDup && lastInOut !== undefined && Math.abs(time - lastInOut) < DEDUP_MS) return;
     if (s.warehouseId === w.id) {
