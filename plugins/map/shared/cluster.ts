@@ -27,8 +27,11 @@ export function buildClusters(lng: ArrayLike<number | null>, lat: ArrayLike<numb
     radius,
     maxZoom: 16,
     map: (p) => ({ counts: { [p.s]: 1 } }),
+    // supercluster copies properties shallowly: build a new counts object, never mutate a shared one
     reduce: (acc, p) => {
-      for (const [k, v] of Object.entries(p.counts)) acc.counts[Number(k)] = (acc.counts[Number(k)] ?? 0) + v;
+      const merged = { ...acc.counts };
+      for (const [k, v] of Object.entries(p.counts)) merged[Number(k)] = (merged[Number(k)] ?? 0) + v;
+      acc.counts = merged;
     },
   });
   index.load(features);
