@@ -72,6 +72,17 @@ export async function streamExport(repo: ScopedRepository, body: Record<string, 
   sheet.columns = fields.map((f) => ({ header: tr(fieldLabelKey(f)), key: f.name, width: Math.max(12, Math.round((typeof f.list === 'object' && f.list.width ? f.list.width : 120) / 7)) }));
   for await (const rows of repo.chunks(body)) {
     for (const row of rows) sheet.addRow(fields.map((f) => cellValue(f, row, meta, tr))).commit();
+    // exceljs ignores back-pressure: wait for a slow client here, or the zip buffers every row.
+    if (res.writableNeedDrain) await new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done);
+        res.off('close', done);
+        resolve();
+      };
+      res.on('drain', done);
+      res.on('close', done);
+    });
+    if (res.destroyed) return;
   }
   sheet.commit();
   await workbook.commit();
