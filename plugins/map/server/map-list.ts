@@ -63,7 +63,6 @@ export function carrierFilter(body: Record<string, unknown>): WhereOptions[] {
   add('projectId', body.projectId);
   add('carrierCodeId', body.carrierCodeId);
   add('warehouseId', body.warehouseId);
-  add('transportStatus', body.transportStatus);
   if (typeof body.sn === 'string' && body.sn.trim()) where.push({ sn: { [Op.like]: `%${body.sn.trim().replace(/[\\%_]/g, (c) => '\\' + c)}%` } });
   return where;
 }
@@ -88,7 +87,8 @@ async function placesOf(ctx: PluginServerContext, call: RequestContext) {
 export async function mapList(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, admin: boolean): Promise<MapListAnswer> {
   const pos = positionsOf(db);
   const out: MapListAnswer = { time: new Date().toISOString(), carriers: { id: [], lng: [], lat: [], st: [] }, gps: { id: [], lng: [], lat: [], st: [] }, unplaced: 0, warehouses: [], routes: [] };
-  const kinds = list(body.kind) ?? [1, 2]; // 1 carriers, 2 GPS trackers without a carrier
+  const kinds = list(body.kind) ?? [1, 2];
+  const statuses = list(body.transportStatus); // 1 carriers, 2 GPS trackers without a carrier
   for (const c of contextsFor(call, admin)) {
     const places = await placesOf(ctx, c);
     for (const [id, p] of places) {
@@ -120,6 +120,9 @@ export async function mapList(ctx: PluginServerContext, db: Database, call: Requ
           const p = places.get(wh);
           if (p) [lng, lat] = [p.lng, p.lat];
         }
+        // the status filter applies to the live status (the column is written on the next flush)
+        const st = s?.transportStatus ?? r.transportStatus ?? 0;
+        if (statuses && !statuses.includes(st)) continue;
         if (lng === null || lat === null) {
           out.unplaced++;
           continue;
@@ -128,7 +131,7 @@ export async function mapList(ctx: PluginServerContext, db: Database, call: Requ
         last = r.id;
         col.lng.push(round5(lng));
         col.lat.push(round5(lat));
-        col.st.push(s?.transportStatus ?? r.transportStatus ?? 0);
+        col.st.push(st);
       }
     }
     // trackers of the filters' scope that are not on a carrier (a carrier filter leaves them out)
