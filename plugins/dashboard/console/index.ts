@@ -1,0 +1,13 @@
+import { defineConsolePlugin } from '../../../console/src/plugin-api';
+
+/** Dashboards: the landing page /dashboard-home and the big screen /dashboard (new window). */
+export default defineConsolePlugin({
+  id: 'dashboard',
+  pages: [
+    { id: 'dashboard-home', path: '/dashboard-home', title: 'menu.dashboardHome', component: () => import('./home-page') },
+    { id: 'dashboard', path: '/dashboard', title: 'menu.dashboard', component: () => import('./big-screen'), standalone: true },
+  ],
+  paletteActions: [
+    { id: 'dashboard-big-screen', name: 'dashboard.bigScreen', section: 'palette.actions', keywords: 'dashboard big screen', viewCode: 'ViewDashboard', perform: () => void window.open('/dashboard', '_blank', 'noopener') },
+  ],
+});
