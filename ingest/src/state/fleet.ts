@@ -24,6 +24,8 @@ export interface FenceInfo {
 }
 
 export interface DeviceInfo {
+  /** `<kind>/<id>`, set by Fleet (one string per device, not one per reading) */
+  uid?: string;
   id: number;
   orgId: number;
   kind: DeviceKind;
@@ -97,7 +99,8 @@ export class Fleet {
   readonly models = new Map<number, ModelInfo>();
   readonly warehouses = new Map<number, WarehouseInfo>();
   readonly carriers = new Map<number, CarrierInfo>();
-  private readonly byKey = new Map<string, DeviceInfo>();
+  /** series → org → key: three map hits, no key string built per reading */
+  private readonly byKey = new Map<string, Map<number, Map<string, DeviceInfo>>>();
   private readonly byId = new Map<string, DeviceInfo>();
   private readonly carrierByDevice = new Map<string, CarrierInfo>();
   private readonly routes = new Map<string, RouteInfo>();
@@ -107,9 +110,15 @@ export class Fleet {
   constructor(readonly snapshot: FleetSnapshot) {
     for (const m of snapshot.models) this.models.set(m.id, m);
     for (const d of snapshot.devices) {
+      d.uid = `${d.kind}/${d.id}`;
       // beacons and gateways are both keyed by mac: the series tells them apart
-      this.byKey.set(deviceKey(d.orgId, series(d.kind), d.key), d);
-      this.byId.set(`${d.kind}/${d.id}`, d);
+      const sName = series(d.kind);
+      let bySeries = this.byKey.get(sName);
+      if (!bySeries) this.byKey.set(sName, (bySeries = new Map()));
+      let byOrg = bySeries.get(d.orgId);
+      if (!byOrg) bySeries.set(d.orgId, (byOrg = new Map()));
+      byOrg.set(d.key, d);
+      this.byId.set(d.uid, d);
     }
     for (const w of snapshot.warehouses) {
       this.warehouses.set(w.id, w);
@@ -131,7 +140,7 @@ export class Fleet {
   }
 
   device(orgId: number, seriesName: string, key: string): DeviceInfo | undefined {
-    return this.byKey.get(deviceKey(orgId, seriesName, key));
+    return this.byKey.get(seriesName)?.get(orgId)?.get(key);
   }
 
   deviceById(kind: DeviceKind, id: number): DeviceInfo | undefined {
@@ -139,7 +148,7 @@ export class Fleet {
   }
 
   carrierOf(d: DeviceInfo): CarrierInfo | undefined {
-    return this.carrierByDevice.get(`${d.kind}/${d.id}`);
+    return this.carrierByDevice.get(d.uid ?? `${d.kind}/${d.id}`);
   }
 
   route(from: number, to: number): RouteInfo | undefined {
@@ -161,10 +170,6 @@ export class Fleet {
 
 function series(kind: DeviceKind): string {
   return kind === 'gps' ? 'gps' : kind === 'beacon' ? 'beacon' : 'gateway';
-}
-
-function deviceKey(orgId: number, seriesName: string, key: string): string {
-  return `${orgId}/${seriesName}/${key}`;
 }
 
 export const emptyFleet = (): Fleet => new Fleet({ models: [], devices: [], warehouses: [], routes: [], carriers: [] });

@@ -51,7 +51,7 @@ export class StateEngine {
       emit,
       device: (d) => this.deviceState(d),
       carrier: (c) => this.carrierState(c),
-      touchDevice: (d) => void this.dirtyDevices.set(`${d.kind}/${d.id}`, d),
+      touchDevice: (d) => void this.dirtyDevices.set(d.uid ?? `${d.kind}/${d.id}`, d),
       touchCarrier: (c) => void this.dirtyCarriers.set(c.id, c),
     };
   }
@@ -82,7 +82,7 @@ export class StateEngine {
   }
 
   deviceState(d: DeviceInfo): DeviceState {
-    const k = `${d.kind}/${d.id}`;
+    const k = d.uid ?? `${d.kind}/${d.id}`;
     let s = this.devices.get(k);
     if (!s) this.devices.set(k, (s = newDeviceState(d.kind, d.id, d.orgId)));
     return s;
