@@ -225,6 +225,12 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
     needField('/titleField', res.titleField, 'titleField');
     needField('/warehouseField', res.warehouseField, 'warehouseField');
     needField('/paletteSearch', res.paletteSearch, 'paletteSearch');
+    if (res.tree) {
+      needField('/tree/keyField', res.tree.keyField, 'tree.keyField');
+      needField('/tree/parentField', res.tree.parentField, 'tree.parentField');
+      needField('/tree/scopeField', res.tree.scopeField, 'tree.scopeField');
+    }
+    needField('/listGroupBy', res.listGroupBy, 'listGroupBy');
     if (res.orgField !== undefined && !res.fields.some((f) => f.name === res.orgField) && res.orgField !== 'id')
       at('/orgField', `orgField "${res.orgField}" is not a field of ${res.name}`);
     if (res.defaultSort) needField('/defaultSort', res.defaultSort.replace(/^-/, ''), 'defaultSort');

@@ -146,6 +146,16 @@ export interface ChildrenDef {
   uniqueKeys?: string[];
 }
 
+/**
+ * Rows forming a tree: `parentField` holds the `keyField` value of the parent row;
+ * `scopeField` (optional) limits keys to rows sharing its value (codes unique per scope).
+ */
+export interface TreeHint {
+  keyField: string;
+  parentField: string;
+  scopeField?: string;
+}
+
 /** Which generated calls a resource answers (default: all true except import). */
 export interface CallsDef {
   list?: boolean;
@@ -197,6 +207,10 @@ export interface ResourceDef {
   rules?: ResourceRules;
   import?: ImportDef;
   children?: ChildrenDef[];
+  /** the list renders as an expandable tree: rows linked by a parent key column */
+  tree?: TreeHint;
+  /** the list groups its rows under one header per value of this field (e.g. the warehouseField) */
+  listGroupBy?: string;
   /** custom row/batch action names a plugin implements */
   actions?: string[];
   /** permission code overrides; default derived from the route and API paths */

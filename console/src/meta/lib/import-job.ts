@@ -1,0 +1,81 @@
+/**
+ * Import dialog logic (SPEC §5, §7, §9): which files may be sent, and the state machine the
+ * dialog runs — upload, poll `import/status` every 5000 ms while processing (10), then show
+ * the finished result (20) with volumes and per-row reasons.
+ */
+
+/** SPEC §9 import upload limit and polling period. */
+export const IMPORT_MAX_BYTES = 5_242_880;
+export const IMPORT_POLL_MS = 5000;
+export const IMPORT_EXTENSIONS = ['xls', 'xlsx'];
+export const IMPORT_ACCEPT = '.xls,.xlsx';
+/** SPEC §4 import status. */
+export const IMPORT_PROCESSING = 10;
+export const IMPORT_FINISHED = 20;
+
+/** Why a chosen file may not be imported (i18n key validation.importLimit {{size}} in KB), or null. */
+export function importFileProblem(file: { name: string; size: number }): { key: string; reason: 'format' | 'size'; params: { size: number } } | null {
+  const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
+  const params = { size: IMPORT_MAX_BYTES / 1024 };
+  if (!IMPORT_EXTENSIONS.includes(ext)) return { key: 'validation.importLimit', reason: 'format', params };
+  if (file.size > IMPORT_MAX_BYTES) return { key: 'validation.importLimit', reason: 'size', params };
+  return null;
+}
+
+export interface ImportError {
+  row: number;
+  code?: number | null;
+  reason: string;
+}
+
+/** `/<name>/import/status` answer (docs/API.md). */
+export interface ImportStatus {
+  importId: number;
+  status: number;
+  processedVolume?: number;
+  successVolume?: number;
+  failedVolume?: number;
+  importErrors?: ImportError[];
+  message?: string | null;
+}
+
+export type ImportState =
+  | { phase: 'idle' }
+  | { phase: 'uploading'; fileName: string }
+  | { phase: 'processing'; fileName: string; importId: number; polls: number; status?: ImportStatus }
+  | { phase: 'finished'; fileName: string; importId: number; result: ImportStatus }
+  | { phase: 'failed'; fileName?: string; message: string };
+
+export type ImportEvent =
+  | { type: 'upload'; fileName: string }
+  | { type: 'accepted'; importId: number }
+  | { type: 'status'; status: ImportStatus }
+  | { type: 'error'; message: string }
+  | { type: 'reset' };
+
+/** Pure transition function; events that do not fit the current phase are ignored. */
+export function importReducer(state: ImportState, event: ImportEvent): ImportState {
+  switch (event.type) {
+    case 'reset':
+      return { phase: 'idle' };
+    case 'upload':
+      return state.phase === 'uploading' || state.phase === 'processing' ? state : { phase: 'uploading', fileName: event.fileName };
+    case 'accepted':
+      return state.phase === 'uploading' ? { phase: 'processing', fileName: state.fileName, importId: event.importId, polls: 0 } : state;
+    case 'status': {
+      if (state.phase !== 'processing' || event.status.importId !== state.importId) return state;
+      if (event.status.status === IMPORT_PROCESSING) return { ...state, polls: state.polls + 1, status: event.status };
+      return { phase: 'finished', fileName: state.fileName, importId: state.importId, result: event.status };
+    }
+    case 'error':
+      return state.phase === 'uploading' || state.phase === 'processing'
+        ? { phase: 'failed', fileName: state.fileName, message: event.message }
+        : state;
+  }
+}
+
+/** Whether the dialog should ask for the status again (after IMPORT_POLL_MS). */
+export const shouldPoll = (s: ImportState): boolean => s.phase === 'processing';
+
+/** Processed volume: the server's, or success + failed when it sends none. */
+export const processedVolume = (r: ImportStatus): number => r.processedVolume ?? (r.successVolume ?? 0) + (r.failedVolume ?? 0);
