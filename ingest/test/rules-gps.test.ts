@@ -78,4 +78,14 @@ describe('geofence rule', () => {
     rig2.gps([at(0.001, 0.001)]);
     expect(rig2.alerts('gps').map((a) => [a.code, a.message])).toEqual([[GPS_CODE.fenceEnter, 'entered fence Yard']]);
   });
+
+  it('fence rows of the organisation raise Y/N and a fence-log effect', () => {
+    const snap = snapshot({ fences: [{ id: 9, orgId: 7, name: 'Port', longitude: 20, latitude: 50, radius: 1000, warehouseId: null }] });
+    const rig = new Rig(snap);
+    rig.gps([at(19.9)]);
+    rig.gps([at(20.001)]);
+    rig.gps([at(20.2)]);
+    expect(rig.alerts('gps').map((a) => a.code)).toEqual([GPS_CODE.fenceEnter, GPS_CODE.fenceLeave]);
+    expect(rig.of('fence').map((f) => [f.fenceId, f.action, f.deviceSn])).toEqual([[9, 10, GPS_SN], [9, 20, GPS_SN]]);
+  });
 });

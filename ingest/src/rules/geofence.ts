@@ -1,9 +1,10 @@
 /**
  * GPS geofences: the device's own fence list (name, radius, warehouse or centre) or, when it
- * has none, every warehouse of the organisation with coordinates (radius = the location's
- * fenceRadius). Crossing a boundary raises GPS code Y (enter) or N (leave); the first fix
- * only sets the initial inside/outside state. A fence of a warehouse moves the carrier bound
- * to the tracker in or out of it when the warehouse's GPS inbound/outbound flag is on.
+ * has none, the organisation's fence rows and every warehouse with coordinates (radius = the
+ * location's fenceRadius). Crossing a boundary raises GPS code Y (enter) or N (leave), and a
+ * fence-log row for fence rows; the first fix only sets the initial inside/outside state. A
+ * fence of a warehouse moves the carrier bound to the tracker in or out of it when the
+ * warehouse's GPS inbound/outbound flag is on.
  */
 import { GPS_CODE } from '../state/effects';
 import type { DeviceInfo, FenceInfo } from '../state/fleet';
@@ -22,9 +23,11 @@ export function distanceM(lng1: number, lat1: number, lng2: number, lat2: number
   return 2 * EARTH_M * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
+const keyOf = (f: FenceInfo) => (f.id !== undefined ? `fence:${f.id}` : f.warehouseId ? `warehouse:${f.warehouseId}` : f.name);
+
 function fencesOf(ctx: RuleContext, d: DeviceInfo): FenceInfo[] {
   if (d.fences && d.fences.length) return d.fences;
-  const out: FenceInfo[] = [];
+  const out: FenceInfo[] = [...ctx.fleet.fencesOf(d.orgId)];
   for (const w of ctx.fleet.warehousesOf(d.orgId)) {
     if (w.longitude !== null && w.latitude !== null) out.push({ name: w.name, longitude: w.longitude, latitude: w.latitude, radius: w.radius, warehouseId: w.id });
   }
@@ -34,16 +37,18 @@ function fencesOf(ctx: RuleContext, d: DeviceInfo): FenceInfo[] {
 export function geofenceRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, lng: number, lat: number, time: number): void {
   const fences = fencesOf(ctx, d);
   const now: string[] = [];
-  for (const f of fences) if (distanceM(lng, lat, f.longitude, f.latitude) <= f.radius) now.push(f.name);
+  for (const f of fences) if (distanceM(lng, lat, f.longitude, f.latitude) <= f.radius) now.push(keyOf(f));
   const before = s.inside;
   s.inside = now;
   if (before === null) return;
   const c = ctx.fleet.carrierOf(d);
   for (const f of fences) {
-    const was = before.includes(f.name);
-    const is = now.includes(f.name);
+    const k = keyOf(f);
+    const was = before.includes(k);
+    const is = now.includes(k);
     if (was === is) continue;
     openDeviceAlert(ctx, d, time, { code: is ? GPS_CODE.fenceEnter : GPS_CODE.fenceLeave }, `${is ? 'entered' : 'left'} fence ${f.name}`, { longitude: lng, latitude: lat, fence: f.name });
+    if (f.id !== undefined) ctx.emit({ type: 'fence', orgId: d.orgId, fenceId: f.id, deviceType: 20, deviceSn: d.sn, action: is ? 10 : 20, time });
     const w = f.warehouseId ? ctx.fleet.warehouses.get(f.warehouseId) : undefined;
     if (!c || !w) continue;
     const cs = ctx.carrier(c);

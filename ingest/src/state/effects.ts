@@ -91,7 +91,19 @@ export interface CarrierEffect {
   time: number;
 }
 
-export type Effect = AlertEffect | AlertClearedEffect | LogEffect | InOutEffect | DeviceEffect | CarrierEffect;
+export interface FenceEffect {
+  type: 'fence';
+  orgId: number;
+  fenceId: number;
+  /** SPEC deviceType: GPS 20 */
+  deviceType: number;
+  deviceSn: string;
+  /** fenceAction: enter 10, leave 20 */
+  action: number;
+  time: number;
+}
+
+export type Effect = FenceEffect | AlertEffect | AlertClearedEffect | LogEffect | InOutEffect | DeviceEffect | CarrierEffect;
 
 /** SPEC §4 / §9 values the rules use. */
 export const DEVICE_STATUS = { online: 10, offline: 20 } as const;

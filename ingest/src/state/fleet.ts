@@ -15,6 +15,8 @@ export interface ModelInfo {
 }
 
 export interface FenceInfo {
+  /** a row of the fence resource (its enter/leave events are written to the fence log) */
+  id?: number;
   name: string;
   longitude: number;
   latitude: number;
@@ -90,6 +92,8 @@ export interface FleetSnapshot {
   warehouses: WarehouseInfo[];
   routes: RouteInfo[];
   carriers: CarrierInfo[];
+  /** the organisations' fence rows (circles) */
+  fences?: Array<FenceInfo & { orgId: number }>;
 }
 
 /** Gateway purposes (SPEC §9). */
@@ -106,6 +110,7 @@ export class Fleet {
   private readonly routes = new Map<string, RouteInfo>();
   private readonly routesFrom = new Map<number, RouteInfo[]>();
   private readonly orgWarehouses = new Map<number, WarehouseInfo[]>();
+  private readonly orgFences = new Map<number, FenceInfo[]>();
 
   constructor(readonly snapshot: FleetSnapshot) {
     for (const m of snapshot.models) this.models.set(m.id, m);
@@ -125,6 +130,11 @@ export class Fleet {
       const list = this.orgWarehouses.get(w.orgId) ?? [];
       list.push(w);
       this.orgWarehouses.set(w.orgId, list);
+    }
+    for (const f of snapshot.fences ?? []) {
+      const list = this.orgFences.get(f.orgId) ?? [];
+      list.push(f);
+      this.orgFences.set(f.orgId, list);
     }
     for (const r of snapshot.routes) {
       this.routes.set(`${r.from}>${r.to}`, r);
@@ -161,6 +171,10 @@ export class Fleet {
 
   warehousesOf(orgId: number): readonly WarehouseInfo[] {
     return this.orgWarehouses.get(orgId) ?? [];
+  }
+
+  fencesOf(orgId: number): readonly FenceInfo[] {
+    return this.orgFences.get(orgId) ?? [];
   }
 
   model(d: DeviceInfo): ModelInfo | undefined {

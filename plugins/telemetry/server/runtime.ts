@@ -46,7 +46,7 @@ function envInt(name: string, def: number): number {
 }
 
 /** Master data that changes what the rules see. */
-const WATCHED = ['device-beacon', 'device-gps', 'device-slave-gateway', 'device-master-gateway', 'device-model', 'carrier', 'warehouse', 'location', 'route'];
+const WATCHED = ['device-beacon', 'device-gps', 'device-slave-gateway', 'device-master-gateway', 'device-model', 'carrier', 'warehouse', 'location', 'route', 'fence'];
 
 export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
   const bus = new EventBus();

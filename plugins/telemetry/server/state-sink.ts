@@ -82,6 +82,9 @@ export class StateSink {
             live.push({ type: 'inout', orgId: e.orgId, warehouseId: e.warehouseId, data: row.get({ plain: true }) });
             break;
           }
+          case 'fence':
+            await m['fence-log'].create({ orgId: e.orgId, fenceId: e.fenceId, deviceType: e.deviceType, deviceSn: e.deviceSn, action: e.action, time: new Date(e.time) }, { transaction });
+            break;
           case 'device':
             devices.set(`${e.kind}/${e.id}`, e);
             break;

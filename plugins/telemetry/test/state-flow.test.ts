@@ -66,6 +66,12 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
     await push(rig, `rti/ORGA/gps/GT-A/report`, { sn: 'GT-A', reports: [{ ts: T + 7 * 60_000, dataType: 30, temperature1: 75 }, { ts: T + 7 * 60_000 + 1, dataType: 10, longitude: 11, latitude: 50, altitude: 10 }] });
     const alerts = await ok(rig.ts.a, '/device-alert/gps/list', { dataType: 20 });
     expect(alerts.list.map((a: any) => a.code)).toEqual(['036']);
+    // a fence row of the organisation: entering it writes a fence-log row
+    const fenceId = (await ok(rig.ts.a, '/fence/create', { name: 'Yard', longitude: 11.5, latitude: 50, radius: 1000 })).id;
+    await rig.rt.refresh();
+    await push(rig, `rti/ORGA/gps/GT-A/report`, { sn: 'GT-A', reports: [{ ts: T + 7 * 60_000 + 2, dataType: 10, longitude: 11.5, latitude: 50.001 }] });
+    const fenceLog = await ok(rig.ts.a, '/fence/log/list', { fenceId });
+    expect(fenceLog.list.map((r: any) => [r.deviceSn, r.action, r.deviceType])).toEqual([['GT-A', 10, 20]]);
     expect(Date.parse(alerts.list[0].reportTime)).toBe(T + 7 * 60_000);
 
     const points = await ok(rig.ts.a, '/data-points/beacon/list', { mac: BEACON_MAC, page: 1, limit: 2 });
@@ -75,10 +81,10 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
     const ranged = await ok(rig.ts.a, '/data-points/beacon/list', { mac: BEACON_MAC, time: [new Date(T).toISOString(), T + 4000], limit: 50 });
     expect(ranged.total).toBe(3);
     const gps = await ok(rig.ts.a, '/data-points/gps/list', { sn: 'GT-A' });
-    expect(gps.total).toBe(2);
-    expect(gps.list[0].ts).toBe(new Date(T + 7 * 60_000 + 1).toISOString());
+    expect(gps.total).toBe(3);
+    expect(gps.list[1].ts).toBe(new Date(T + 7 * 60_000 + 1).toISOString());
     const newest = await ok(rig.ts.a, '/data-points/gps', { sn: 'GT-A' });
-    expect(newest).toMatchObject({ dataType: 10, longitude: 11, latitude: 50 });
+    expect(newest).toMatchObject({ dataType: 10, longitude: 11.5, latitude: 50.001 });
     const gwLog = await ok(rig.ts.a, '/data-points/gateway/list', { mac: GATE_A });
     expect(gwLog.total).toBeGreaterThanOrEqual(1); // the broker's connect/disconnect of the gate gateway
     expect(gwLog.list[0]).toMatchObject({ mac: GATE_A });
