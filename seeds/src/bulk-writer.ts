@@ -21,6 +21,8 @@ export class BulkWriter {
   /** rows inserted so far */
   created = 0;
   private current: Transaction | null = null;
+  /** password → its hash, started early (hashing is slow on purpose) */
+  private readonly hashes = new Map<string, Promise<string>>();
 
   constructor(
     private readonly sequelize: Sequelize,
@@ -80,10 +82,39 @@ export class BulkWriter {
       const e = err as { key?: string; params?: unknown; message?: string };
       throw new Error(`seed: ${resource} ${JSON.stringify(body).slice(0, 200)} refused: ${e.key ?? e.message} ${JSON.stringify(e.params ?? {})}`);
     }
-    for (const f of res.fields) if (f.type === 'password' && typeof row[f.name] === 'string') row[f.name] = await hashPassword(row[f.name] as string);
+    for (const f of res.fields) {
+      if (f.type !== 'password' || typeof row[f.name] !== 'string') continue;
+      const plain = row[f.name] as string;
+      row[f.name] = await (this.hashes.get(plain) ?? hashPassword(plain));
+    }
     const orgField = res.orgScoped ? (res.orgField ?? 'orgId') : null;
     if (orgField && body[orgField] !== undefined) row[orgField] = body[orgField];
     return row;
+  }
+
+  /**
+   * Starts hashing passwords in the background, `parallel` at a time: the seed's queries
+   * share libuv's four worker threads with scrypt, so hashing must never take them all.
+   */
+  prehash(passwords: string[], parallel = 2): void {
+    const queue = passwords.filter((p) => !this.hashes.has(p));
+    const waiters = new Map(
+      queue.map((p) => {
+        let resolve!: (h: string) => void;
+        let reject!: (e: unknown) => void;
+        const promise = new Promise<string>((res, rej) => ((resolve = res), (reject = rej)));
+        promise.catch(() => undefined); // reported where it is awaited
+        this.hashes.set(p, promise);
+        return [p, { resolve, reject }] as const;
+      }),
+    );
+    const worker = async () => {
+      for (let p = queue.shift(); p !== undefined; p = queue.shift()) {
+        const w = waiters.get(p)!;
+        await hashPassword(p).then(w.resolve, w.reject);
+      }
+    };
+    for (let i = 0; i < parallel; i++) void worker();
   }
 
   /**

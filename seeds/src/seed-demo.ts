@@ -11,7 +11,8 @@ import { DEMO_ORGS, OPERATOR_WAREHOUSES, logoUrl } from './demo-data';
 import { operatorCodes } from './operator-codes';
 import { BulkWriter } from './bulk-writer';
 import { scaleFromEnv, type SeedScale } from './scale';
-import { seedVolume } from './seed-volume';
+import { gatewaySerials, seedVolume } from './seed-volume';
+import { gatewayMqttPassword } from './gateway-credentials';
 
 export interface SeedInput {
   sequelize: Sequelize;
@@ -46,6 +47,14 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
   const operator = operatorCodes(input.catalogue.tree);
   const orgIds: Record<string, number> = {};
   const adminRoles: number[] = [];
+
+  // Gateway MQTT passwords not stored yet: hashed in the background while the rest is written.
+  const known = new Set<string>();
+  for (const resource of ['device-master-gateway', 'device-slave-gateway']) {
+    if (!bw.has(resource)) continue;
+    for (const g of (await bw.model(resource).findAll({ attributes: ['sn'], raw: true })) as unknown as Array<{ sn: string }>) known.add(g.sn);
+  }
+  bw.prehash(DEMO_ORGS.flatMap((org, i) => gatewaySerials(org, scale.orgs[i])).filter((sn) => !known.has(sn)).map(gatewayMqttPassword));
 
   for (const [index, org] of DEMO_ORGS.entries()) {
     const orgId = await bw.step(() => bw.ensure('organization', { code: org.code }, {

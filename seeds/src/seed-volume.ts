@@ -76,7 +76,6 @@ export interface VolumeResult {
 export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number, orgId: number, vol: OrgVolume, now: number): Promise<VolumeResult> {
   const r = rng(0x5eed + orgIndex * 7919);
   const { whIds, codeIds, models, loopProject, fleetProject, beaconModels, gpsModel } = await bw.step(() => seedReference(bw, org, orgIndex, orgId, vol, r));
-  await seedGateways(bw, org, orgIndex, orgId, vol, whIds, models, now, r);
 
   const scope = { orgId };
   const up = (resource: string, key: string[], rows: Row[]) => bw.upsertMissing(resource, scope, key, rows);
@@ -178,13 +177,21 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
 
   await seedLogs(bw, orgId, carrierRows.filter((c) => carriers.added.has(String(c.sn))), carriers.ids);
   await seedBinds(bw, org, orgId, vol, carrierRows, carriers.ids, kindOf, r);
+  // Last, so that their passwords (prehashed by the caller) are ready by then.
+  await seedGateways(bw, org, orgIndex, orgId, vol, whIds, models, now, r);
   return { warehouseIds: whIds };
 }
+
+/** The serial numbers of an organisation's gateways (master and slave). */
+export function gatewaySerials(org: DemoOrg, vol: OrgVolume): string[] {
+  return [...Array.from({ length: vol.masterGateways }, (_, k) => gatewaySn(org, 'master', k)), ...Array.from({ length: vol.slaveGateways }, (_, k) => gatewaySn(org, 'slave', k))];
+}
+const gatewaySn = (org: DemoOrg, kind: 'master' | 'slave', k: number) => `${org.code}-${kind === 'master' ? 'MGW' : 'SGW'}${pad(k + 1, 3)}`;
 
 async function seedGateways(bw: BulkWriter, org: DemoOrg, orgIndex: number, orgId: number, vol: OrgVolume, whIds: number[], models: Map<string, number>, now: number, r: Rng): Promise<void> {
   const rows = (kind: 'master' | 'slave', n: number) =>
     Array.from({ length: n }, (_, k) => {
-      const sn = `${org.code}-${kind === 'master' ? 'MGW' : 'SGW'}${pad(k + 1, 3)}`;
+      const sn = gatewaySn(org, kind, k);
       const serial = orgIndex * 2000 + (kind === 'master' ? 1000 : 0) + k + 1;
       return {
         sn,

@@ -50,7 +50,7 @@ describe('seedDemo (SEED_SCALE=small)', () => {
     const again = await seedServer(server, { scale: SMALL });
     expect(again.created).toBe(0);
     expect(again.organizations).toEqual(first.organizations);
-  });
+  }, 90_000);
 
   it('holds exactly the rows of its scale, per organisation', async () => {
     for (const [i, org] of DEMO_ORGS.entries()) {
@@ -191,5 +191,5 @@ describe('seeded rows pass the API', () => {
       }
     }
     expect(checked).toBeGreaterThan(30);
-  });
+  }, 90_000);
 });
