@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { DeviceDirectory } from './directory/device-directory';
-import { Intake, type IntakeOptions } from './intake';
+import { Intake, RECENT_FRAMES, type IntakeOptions } from './intake';
 import { Journal, type JournalOptions } from './journal/journal';
 import { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker';
 import { startExternalIngest, type ExternalIngest, type ExternalIngestOptions } from './mqtt/external-client';
@@ -45,6 +45,7 @@ export async function startIngest(cfg: IngestConfig): Promise<IngestService> {
   let intake: Intake | undefined;
   const pipeline = new IngestPipeline({ ...cfg.pipeline, store: cfg.store, journal, redecode: (rec) => intake!.redecode(rec), log });
   intake = new Intake({ ...cfg.intake, directory: cfg.directory, pipeline, log });
+  intake.seedRecent(journal.read(Math.max(1, journal.lastSeq - RECENT_FRAMES + 1), RECENT_FRAMES));
   await pipeline.start();
   let broker: EmbeddedBroker | undefined;
   let external: ExternalIngest | undefined;

@@ -13,7 +13,7 @@ import { RejectCounters, type RejectReason } from './reasons';
 export const KIND_CODES: Record<TopicKind, number> = { scan: 1, heartbeat: 2, state: 3, report: 4 };
 const KINDS: TopicKind[] = ['scan', 'scan', 'heartbeat', 'state', 'report'];
 /** frames remembered for redelivery detection (covers every broker's in-flight window) */
-const RECENT_FRAMES = 16384;
+export const RECENT_FRAMES = 16384;
 
 function frameId(kind: number, org: number, source: string, payload: Buffer): string {
   return `${kind}/${org}/${source}/${payload.length}/${hash('sha1', payload, 'base64')}`;
@@ -23,6 +23,8 @@ function frameId(kind: number, org: number, source: string, payload: Buffer): st
 export interface FrameSink {
   accept(raw: RawFrame, frame: DecodedFrame): 'accepted' | 'full';
   whenWritable(): Promise<void>;
+  /** non-null until the frame just accepted is on disk: acknowledge after it */
+  durable?(): Promise<void> | null;
   /** non-null while the store lags: wait for it before acknowledging (back-pressure) */
   congested?(): Promise<void> | null;
 }
@@ -115,8 +117,20 @@ export class Intake {
   async acceptWhenWritable(r: Extract<IntakeResult, { status: 'full' }>): Promise<IntakeResult> {
     for (;;) {
       await this.pipeline.whenWritable();
-      if (this.pipeline.accept(r.raw, r.frame) === 'accepted') return { status: 'accepted', rows: r.frame.rows.length };
+      if (this.pipeline.accept(r.raw, r.frame) === 'accepted') {
+        await this.pipeline.durable?.();
+        return { status: 'accepted', rows: r.frame.rows.length };
+      }
     }
+  }
+
+  /**
+   * Seeds redelivery detection after a restart with the newest journaled frames, stored or not:
+   * a frame can be stored before its acknowledgement left (acknowledgements may wait for the
+   * journal write or for back-pressure), and the broker then redelivers it with DUP set.
+   */
+  seedRecent(records: readonly JournalRecord[]): void {
+    for (const rec of records) this.remember(frameId(rec.kind, rec.org, rec.source, rec.payload));
   }
 
   /** Decoder for journal replay (same checks as on arrival). */
@@ -148,8 +162,10 @@ export class Intake {
       return { status: 'full', raw, frame: r };
     }
     this.remember(id);
-    const lag = this.pipeline.congested?.();
-    return lag ? { status: 'accepted', rows: r.rows.length, dropped: r.dropped, ackAfter: lag } : { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
+    const written = this.pipeline.durable?.() ?? null;
+    const lag = this.pipeline.congested?.() ?? null;
+    const ackAfter = written && lag ? Promise.all([written, lag]).then(() => undefined) : (written ?? lag);
+    return ackAfter ? { status: 'accepted', rows: r.rows.length, dropped: r.dropped, ackAfter } : { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
   }
 
   private context(kind: TopicKind, org: number, source: string, receivedAt: number): DecodeContext {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Intake } from '../src/intake';
 import { Journal } from '../src/journal/journal';
 import { IngestPipeline } from '../src/pipeline/pipeline';
+import { startIngest } from '../src/ingest-service';
 import { InfluxTelemetryStore } from '../src/store/influx-store';
 import type { TelemetryStore } from '../src/store/telemetry-store';
 import { directory, ORG, GW, scanPayload, sqliteIn, waitUntil } from './helpers/fixtures';
@@ -43,7 +44,15 @@ describe('ingest pipeline', () => {
     await store.init();
     const { pipeline, intake, journal } = stack(dir, store);
     await pipeline.start();
-    for (let i = 0; i < 40; i++) expect(intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(i * 50, 50))).toEqual({ status: 'accepted', rows: 50 });
+    const results = Array.from({ length: 40 }, (_, i) => intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(i * 50, 50)));
+    for (const r of results) expect(r).toMatchObject({ status: 'accepted', rows: 50 });
+    // the frames of one event-loop turn go to the journal in one write; acknowledgements wait for it
+    const last = results[results.length - 1] as { ackAfter?: Promise<void> };
+    expect(last.ackAfter).toBeInstanceOf(Promise);
+    expect(journal.bytes).toBeGreaterThan(0);
+    await last.ackAfter;
+    const onDisk = fs.readdirSync(journal.dir).filter((f) => f.endsWith('.seg')).reduce((n, f) => n + fs.statSync(path.join(journal.dir, f)).size, 0);
+    expect(onDisk).toBe(journal.bytes);
     await pipeline.drained();
     expect(await distinctMinors(store)).toEqual({ total: 2000, distinct: 2000 });
     expect(store.writes).toBeLessThanOrEqual(8); // ~500-row batches, not one write per frame
@@ -120,7 +129,10 @@ describe('ingest pipeline', () => {
     await waitUntil(() => !pipeline.stats().storeUp, 5000, 'store marked down');
     // once the store is known to be down, held acknowledgements are released and new ones are not held
     await Promise.all(during.map((r) => (r.status === 'accepted' ? r.ackAfter : undefined)));
-    expect(intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(9000, 50))).toEqual({ status: 'accepted', rows: 50, dropped: undefined });
+    const down = intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(9000, 50)) as { status: string; ackAfter?: Promise<void> };
+    expect(down.status).toBe('accepted');
+    // only the journal write is waited for, not the (down) store
+    await Promise.race([down.ackAfter, new Promise((_, reject) => setTimeout(() => reject(new Error('acknowledgement held')), 1000))]);
     store.down = false;
     await pipeline.drained();
     expect((await distinctMinors(store)).total).toBe(3050);
@@ -171,6 +183,23 @@ describe('ingest pipeline', () => {
     expect(await distinctMinors(store)).toEqual({ total: 1500, distinct: 1500 });
     await b.pipeline.stop();
     await store.close();
+  });
+
+  it('recognises a redelivered frame after a restart even when it was already stored', async () => {
+    const dir = tempDir('pipe-dup');
+    dirs.push(dir);
+    const frame = scanPayload(0, 20);
+    const a = await startIngest({ store: sqliteIn(dir), directory: directory(), dataDir: dir, mqttPort: null, pipeline: { lingerMs: 1 } });
+    a.intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, frame);
+    await a.pipeline.drained(); // stored and committed; imagine the PUBACK never left
+    await a.stop();
+    const b = await startIngest({ store: sqliteIn(dir), directory: directory(), dataDir: dir, mqttPort: null, pipeline: { lingerMs: 1 } });
+    expect(b.intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, frame, undefined, true)).toEqual({ status: 'dropped', reason: 'duplicate' });
+    // the same bytes without DUP are a new message (a gateway may resend identical content)
+    expect(b.intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, frame)).toMatchObject({ status: 'accepted', rows: 20 });
+    await b.pipeline.drained();
+    expect((await distinctMinors(b.store)).total).toBe(40);
+    await b.stop();
   });
 
   it('survives an InfluxDB outage: buffered, retried, stored once it is back', { timeout: OUTAGE_MS + 30_000 }, async () => {

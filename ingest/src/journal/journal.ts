@@ -40,6 +40,8 @@ interface Segment {
 const HEADER = 4 + 1 + 4 + 8 + 2;
 const CHECKPOINT = 'checkpoint';
 const READ_CHUNK = 1024 * 1024;
+/** buffers per writev (Linux IOV_MAX is 1024) */
+const IOV_MAX = 1024;
 
 export class Journal {
   readonly dir: string;
@@ -53,6 +55,8 @@ export class Journal {
   private dirty = false;
   private syncTimer: NodeJS.Timeout | undefined;
   private cursor: { file: string; seq: number; offset: number } | undefined;
+  private pending: Buffer[] = [];
+  private group: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | undefined;
   /** records removed unstored by dropOldest() */
   dropped = 0;
 
@@ -89,8 +93,22 @@ export class Journal {
 
   /** Appends one record and returns its sequence number. Synchronous by design (see header). */
   append(rec: JournalRecord): number {
+    const { seq } = this.appendGrouped(rec);
+    this.flush();
+    return seq;
+  }
+
+  /**
+   * Appends one record to the current group: every record of this event-loop turn goes to disk
+   * in one writev (not one write per frame). `written` resolves once the group is on disk —
+   * acknowledge the sender after it, not before.
+   */
+  appendGrouped(rec: JournalRecord): { seq: number; written: Promise<void> } {
     let seg = this.segments[this.segments.length - 1];
-    if (!seg || this.fd < 0 || seg.bytes >= this.segmentBytes) seg = this.rotate();
+    if (!seg || this.fd < 0 || seg.bytes >= this.segmentBytes) {
+      this.flush();
+      seg = this.rotate();
+    }
     const srcLen = Buffer.byteLength(rec.source);
     const head = Buffer.allocUnsafe(HEADER + srcLen);
     head.writeUInt32LE(HEADER - 4 + srcLen + rec.payload.length, 0);
@@ -99,13 +117,54 @@ export class Journal {
     head.writeDoubleLE(rec.receivedAt, 9);
     head.writeUInt16LE(srcLen, 17);
     head.write(rec.source, HEADER, 'utf8');
-    const n = fs.writevSync(this.fd, [head, rec.payload]);
-    if (n !== head.length + rec.payload.length) throw new Error(`journal: short write (${n})`);
+    const n = head.length + rec.payload.length;
+    this.pending.push(head, rec.payload);
     seg.count++;
     seg.bytes += n;
     this.totalBytes += n;
     this.dirty = true;
-    return seg.base + seg.count - 1;
+    if (!this.group) {
+      let resolve!: () => void;
+      let reject!: (err: Error) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      promise.catch(() => undefined); // observed by the senders' acknowledgements
+      this.group = { promise, resolve, reject };
+      setImmediate(() => {
+        try {
+          this.flush();
+        } catch {
+          /* the group's promise carries the error to every waiting sender */
+        }
+      });
+    }
+    return { seq: seg.base + seg.count - 1, written: this.group.promise };
+  }
+
+  /** The open group's promise, or null when everything appended is on disk. */
+  get unwritten(): Promise<void> | null {
+    return this.group?.promise ?? null;
+  }
+
+  /** Writes the open group now (before rotating, reading, storing past it or closing). */
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const bufs = this.pending;
+    const group = this.group;
+    this.pending = [];
+    this.group = undefined;
+    try {
+      for (let i = 0; i < bufs.length; i += IOV_MAX) {
+        const part = bufs.slice(i, i + IOV_MAX);
+        let want = 0;
+        for (const b of part) want += b.length;
+        const n = fs.writevSync(this.fd, part);
+        if (n !== want) throw new Error(`journal: short write (${n} of ${want} bytes)`);
+      }
+      group?.resolve();
+    } catch (err) {
+      group?.reject(err as Error);
+      throw err;
+    }
   }
 
   /** Everything up to seq is in the store: persist the mark and delete finished segments. */
@@ -113,11 +172,14 @@ export class Journal {
     if (seq <= this.committed) return;
     this.committed = seq;
     this.writeCheckpoint();
-    while (this.segments.length > 1 && this.segments[0].base + this.segments[0].count - 1 <= seq) this.removeOldest();
+    // the newest fully stored segment stays one rotation longer: restarts seed redelivery
+    // detection from it (Intake.seedRecent)
+    while (this.segments.length > 2 && this.segments[1].base + this.segments[1].count - 1 <= seq) this.removeOldest();
   }
 
   /** Drops the oldest segment unstored (the drop-oldest policy); returns records lost. */
   dropOldest(): number {
+    this.flush();
     if (this.segments.length <= 1) return 0;
     const seg = this.segments[0];
     const lost = seg.base + seg.count - 1 - Math.max(this.committed, seg.base - 1);
@@ -134,6 +196,7 @@ export class Journal {
    * segment once instead of rescanning it per batch.
    */
   read(fromSeq: number, max: number): Array<JournalRecord & { seq: number }> {
+    this.flush();
     const out: Array<JournalRecord & { seq: number }> = [];
     for (const seg of this.segments) {
       if (seg.base + seg.count - 1 < fromSeq) continue;
@@ -191,6 +254,7 @@ export class Journal {
 
   close(): void {
     if (this.syncTimer) clearInterval(this.syncTimer);
+    this.flush();
     if (this.fd >= 0) fs.fdatasyncSync(this.fd);
     if (this.fd >= 0) fs.closeSync(this.fd);
     this.fd = -1;
@@ -237,7 +301,7 @@ export class Journal {
       this.segments.push({ base: Number(name.slice(0, -4)), count, bytes: off, file });
       this.totalBytes += off;
     }
-    while (this.segments.length > 0 && this.segments[0].base + this.segments[0].count - 1 <= this.committed && this.segments[0].count > 0) this.removeOldest();
+    while (this.segments.length > 1 && this.segments[1].count > 0 && this.segments[1].base + this.segments[1].count - 1 <= this.committed) this.removeOldest();
     if (this.segments.length === 0 && this.committed > 0) {
       // keep numbering monotonic across restarts
       const base = this.committed + 1;

@@ -68,8 +68,8 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
         opts.intake.acceptWhenWritable(r).then(() => callback(null), callback);
         return;
       }
-      // durably accepted; a lagging store holds the PUBACK back (back-pressure on the gateway)
-      if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback(null));
+      // PUBACK once the frame is on disk; a lagging store holds it back too (back-pressure)
+      if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback(null), callback);
       else callback(null);
     },
     authorizeSubscribe(client: Client, sub: { topic: string }, callback: (err: Error | null, sub?: { topic: string } | null) => void) {

@@ -53,7 +53,7 @@ export function startExternalIngest(opts: ExternalIngestOptions): ExternalIngest
       opts.intake.acceptWhenWritable(r).then(() => callback(), (err) => callback(err));
       return;
     }
-    if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback());
+    if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback(), (err) => callback(err));
     else callback();
   };
   const ready = new Promise<void>((resolve) => {

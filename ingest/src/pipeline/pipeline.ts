@@ -152,7 +152,7 @@ export class IngestPipeline {
         return 'full';
       }
     }
-    const seq = this.journal.append(raw);
+    const { seq } = this.journal.appendGrouped(raw);
     const n = frame.rows.length;
     this.s.acceptedFrames++;
     this.s.acceptedRows += n;
@@ -162,6 +162,11 @@ export class IngestPipeline {
     } else this.overflow = true;
     this.schedule();
     return 'accepted';
+  }
+
+  /** Non-null until the frames accepted in this event-loop turn are on disk: acknowledge after it. */
+  durable(): Promise<void> | null {
+    return this.journal.unwritten;
   }
 
   /** A promise to wait on before acknowledging, when the store falls behind (see highWaterRows). */
@@ -233,6 +238,8 @@ export class IngestPipeline {
   }
 
   private takeBatch(): { pending: Pending[]; last: number } | null {
+    // the store never gets ahead of the journal
+    this.journal.flush();
     const pending: Pending[] = [];
     let rows = 0;
     // memory first, as long as it continues the journal order
