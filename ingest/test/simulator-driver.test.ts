@@ -67,4 +67,19 @@ describe('fleet simulator driver', () => {
     const silent = f.carriers[5].beaconMac;
     expect(seenAt.get(silent) ?? 0).toBeLessThan(t0 + 10 * 1000 + 1);
   });
+
+  it('trucks breach their own high temperature threshold a few minutes an hour', () => {
+    const f = fleet();
+    f.trucks[0].highTemp = 60;
+    const t0 = Date.UTC(2026, 10, 22, 8, 0, 0);
+    const d = new FleetDriver(f, t0, { minuteMs: 1000, random: () => 0.5 });
+    const temps: number[] = [];
+    for (let s = 0; s < 120; s++) {
+      for (const fr of d.step(t0 + s * 1000)) {
+        for (const r of (fr.payload.reports as Array<Record<string, number>>) ?? []) if (r.dataType === 30) temps.push(r.temperature1);
+      }
+    }
+    expect(temps.some((t) => t > 60)).toBe(true);
+    expect(temps.filter((t) => t <= 60).length).toBeGreaterThan(temps.filter((t) => t > 60).length);
+  });
 });

@@ -127,7 +127,7 @@ export class FleetDriver {
     if (sensors) {
       // a cold-chain breach a few minutes in every hour
       const breach = Math.floor(now / this.minute) % 60 < 3 && i % 2 === 0;
-      reports.push({ ts: now, dataType: 30, temperature1: breach ? 9.5 : 4 + this.rnd(), humidity1: 55 + Math.round(this.rnd() * 10) });
+      reports.push({ ts: now, dataType: 30, temperature1: breach ? (t.highTemp ?? 8) + 1.5 : Math.min(4, (t.highTemp ?? 8) - 4) + this.rnd(), humidity1: 55 + Math.round(this.rnd() * 10) });
     }
     return reports;
   }

@@ -27,7 +27,7 @@ const PASSWORD_PATTERN = process.env.SIMULATOR_GATEWAY_PASSWORD || 'Mqtt@{sn}';
 const canonical = (mac: unknown) => String(mac ?? '').replace(/[^0-9A-F]/gi, '').toUpperCase();
 export interface SimWarehouse { id: number; orgId: number; name: string; lng: number; lat: number }
 export interface SimCarrier { id: number; orgId: number; sn: string; beaconMac: string; battery: number; warehouseId?: number | null }
-export interface SimTruck { orgId: number; orgCode: string; sn: string }
+export interface SimTruck { orgId: number; orgCode: string; sn: string; /** °C: the cold-chain breach goes above it */ highTemp?: number }
 export interface SimRoute { from: number; to: number; minutes: number }
 export interface SimFleet { gateways: SimGateway[]; warehouses: SimWarehouse[]; carriers: SimCarrier[]; trucks: SimTruck[]; routes: SimRoute[] }
 
@@ -94,7 +94,7 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
     for (let i = 1; i <= trucks; i++) {
       const sn = `SIM-${org.code}-T${i}`;
       await ensure('device-gps', { orgId, sn }, { name: `Truck ${i}`, deviceModelId: model.id, useStatus: 20, highTempThreshold: 8, lowTempThreshold: 0, shakeThreshold: 2, highHumidityThreshold: 90, lowHumidityThreshold: 10 });
-      fleet.trucks.push({ orgId, orgCode: org.code, sn });
+      fleet.trucks.push({ orgId, orgCode: org.code, sn, highTemp: 8 });
     }
   }
   return fleet;
@@ -127,6 +127,6 @@ async function drivenAsSeeded(db: Database, org: Row, warehouses: Row[], perOrg:
     fleet.carriers.push({ id: c.id, orgId, sn: c.sn, beaconMac: canonical(b.mac), battery: Number(b.battery) || (i % 17 === 3 ? 22 : 60 + (i % 40)), warehouseId: c.warehouseId ?? null });
   }
   const trackers = (await m['device-gps'].findAll({ where, order: [['id', 'ASC']], limit: Math.max(1, Math.ceil(perOrg / 10)), raw: true })) as Row[];
-  for (const t of trackers) fleet.trucks.push({ orgId, orgCode: org.code, sn: t.sn });
+  for (const t of trackers) fleet.trucks.push({ orgId, orgCode: org.code, sn: t.sn, highTemp: Number(t.highTempThreshold) || 8 });
   return true;
 }

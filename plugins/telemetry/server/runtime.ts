@@ -137,7 +137,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         // started a little after the server is up (a short-lived server — the seed step — never provisions)
         simTimer = setTimeout(() => {
           simTimer = undefined;
-          startSimulator({ database: ctx.database, url: `mqtt://127.0.0.1:${broker.port}`, devices: simDevices, log })
+          startSimulator({ database: ctx.database, url: `mqtt://127.0.0.1:${broker.port}`, devices: simDevices, stepMs: envInt('SIMULATOR_STEP_MS', 5000) || 5000, minuteMs: envInt('SIMULATOR_MINUTE_MS', 60_000) || 60_000, log })
             .then(async (sim) => {
               if (stopped) return sim.stop();
               rt.simulator = sim;
