@@ -104,7 +104,7 @@ export class FleetDriver {
       this.lastHeartbeat = now;
       for (const g of this.fleet.gateways) if (!g.master) frames.push({ topic: `rti/${g.orgCode}/gw/${g.mac}/heartbeat`, payload: { gatewayMac: g.mac, time: now, uptime: 3600, firmware: 'sim-1.0', scanned: scans.get(g)?.length ?? 0 }, via: g });
     }
-    const sensors = now - this.lastSensor >= 60_000;
+    const sensors = now - this.lastSensor >= this.minute;
     if (sensors) this.lastSensor = now;
     for (const [i, t] of this.fleet.trucks.entries()) {
       const via = this.relay.get(t.orgId);
