@@ -6,7 +6,11 @@
  * meta-search-toggle, meta-table, meta-row-actions, meta-row-show, meta-row-edit,
  * meta-row-delete, meta-delete-ok, meta-row-status, meta-column-chooser, meta-column-<field>,
  * meta-columns-reset, meta-density, meta-reload, meta-create, meta-export, meta-form,
- * meta-save, meta-show, meta-show-edit, meta-show-delete, permissions-input.
+ * meta-save, meta-show, meta-show-edit, meta-show-delete, permissions-input, meta-import,
+ * meta-import-dialog (data-phase), meta-import-template, meta-import-result, meta-import-success,
+ * meta-import-failed, meta-import-errors, meta-group-row, resource-picker, picker-ok, picker-count,
+ * quantity-picker, quantity-picker-add, children-<resource>, child-add, child-save, child-row-edit,
+ * child-row-delete, child-delete-ok, refs-picker-<field>.
  */
 export { MetaList } from './pages/list';
 export { MetaCreate } from './pages/create';
@@ -21,5 +25,11 @@ export { RefSelect } from './components/ref-select';
 // are imported from their files so they stay in their own lazily loaded chunks.
 export { SearchForm } from './components/search-form';
 export { ExportButton } from './components/export-button';
+export { ImportButton, ImportDialog } from './components/import-dialog';
+export { ResourcePicker, PICKER_PAGE_SIZE, type ResourcePickerProps } from './components/resource-picker';
+export { QuantityPicker, type QuantityPickerProps } from './components/quantity-picker';
+export { ChildrenSections } from './components/children-section';
+export { QUANTITY_MIN, QUANTITY_DEFAULT, normalizeQuantity, type QuantityLine } from './lib/quantity';
+export { buildTree } from './lib/tree';
 export { useResourceAccess } from './hooks/use-resource-access';
 export { formatFieldText, formatDate, DATE_FORMAT, DATETIME_FORMAT } from './lib/format';

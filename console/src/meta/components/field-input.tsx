@@ -7,6 +7,7 @@ import { keepsOldWhenEmpty } from '../lib/rules';
 import { useEnums, useMetaT } from '../hooks/use-meta';
 import { LngLatInput } from './lnglat-input';
 import { RefSelect } from './ref-select';
+import { RefsInput } from './refs-input';
 
 // rarely used, heavy inputs load with the first form that needs them
 const PermissionsInput = lazy(() => import('./permissions-input').then((m) => ({ default: m.PermissionsInput })));
@@ -121,13 +122,25 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
           onChange={onChange}
         />
       );
-    case 'ref':
     case 'refs':
+      if (context !== 'search' && field.ref)
+        return <RefsInput {...common} field={field} knownLabels={knownLabels} value={value as never} onChange={onChange} />;
       return (
         <RefSelect
           {...common}
           field={field}
-          multiple={field.type === 'refs' || (context === 'search' && field.search === 'in')}
+          multiple
+          knownLabels={knownLabels}
+          value={value as never}
+          onChange={onChange}
+        />
+      );
+    case 'ref':
+      return (
+        <RefSelect
+          {...common}
+          field={field}
+          multiple={context === 'search' && field.search === 'in'}
           knownLabels={knownLabels}
           value={value as never}
           onChange={onChange}

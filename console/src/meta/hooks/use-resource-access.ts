@@ -11,6 +11,8 @@ export interface ResourceAccess {
   export: boolean;
   /** the `status/update` call (rules.statusUpdate) */
   status: boolean;
+  /** the `import` call (resources with an `import` definition) */
+  import: boolean;
 }
 
 export function useResourceAccess(res: ResourceDef): ResourceAccess {
@@ -22,6 +24,7 @@ export function useResourceAccess(res: ResourceDef): ResourceAccess {
   // unknown actions map to Api + camel(`/<name>/<action>`) in the shell's access control
   const exp = useCan({ resource, action: 'export' }).data?.can ?? false;
   const status = useCan({ resource, action: 'statusUpdate', queryOptions: { enabled: Boolean(res.rules?.statusUpdate) } }).data?.can ?? false;
+  const imp = useCan({ resource, action: 'import', queryOptions: { enabled: Boolean(res.import) } }).data?.can ?? false;
   return {
     show: show && hasCall(res, 'base'),
     create: create && hasCall(res, 'create'),
@@ -29,5 +32,6 @@ export function useResourceAccess(res: ResourceDef): ResourceAccess {
     delete: del && hasCall(res, 'delete'),
     export: exp && hasCall(res, 'export'),
     status: status && Boolean(res.rules?.statusUpdate),
+    import: imp && Boolean(res.import),
   };
 }

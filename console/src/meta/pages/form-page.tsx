@@ -9,6 +9,7 @@ import { editForbidden } from '../lib/status-rules';
 import { routeId } from '../lib/resource-calls';
 import { useMetaT } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
+import { ChildrenSections } from '../components/children-section';
 
 /** Shared body of MetaCreate and MetaEdit. */
 export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
@@ -46,6 +47,7 @@ export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ re
     <>
       {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
       <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} />
+      {mode === 'edit' && record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(forbidden)} /> : null}
     </>
   );
 

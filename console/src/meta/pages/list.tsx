@@ -3,7 +3,7 @@ import { useDelete, type BaseKey, type BaseRecord } from '@refinedev/core';
 import { Button, Card, Space, Table, type TableColumnType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
-import { useEffect, useMemo, useState, type FC } from 'react';
+import { useEffect, useMemo, useState, type FC, type Key } from 'react';
 import { useNavigate } from 'react-router';
 import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs, sortOrderOf } from '../lib/columns';
@@ -17,6 +17,12 @@ import { SearchForm } from '../components/search-form';
 import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
 import { ExportButton } from '../components/export-button';
 import { RowActions, createPath } from '../components/row-actions';
+import { ImportButton } from '../components/import-dialog';
+import { buildTree, parentKeys } from '../lib/tree';
+import { groupRows, groupedTreeData } from '../lib/row-groups';
+
+/** Marks the header rows of a grouped list (they carry no record). */
+const isGroupRow = (r: BaseRecord): boolean => typeof r.id === 'string' && r.id.startsWith('group:');
 
 /** SPEC §9 page sizes. */
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -70,13 +76,27 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         sortOrder: s.sortable ? sortOrderOf(sorters as never, s.key) : undefined,
         render: (_: unknown, record: BaseRecord) => renderFieldValue(s.field, record, 'table', t, enums),
       }));
+    if (resource.listGroupBy && cols.length > 0) {
+      // a group header row spans the whole table and names its value and row count
+      const groupField = resource.fields.find((f) => f.name === resource.listGroupBy);
+      const width = () => cols.length; // read at render time, actions column included
+      cols.forEach((c, i) => {
+        const render = c.render!;
+        c.onCell = (r: BaseRecord) => (isGroupRow(r) ? { colSpan: i === 0 ? width() : 0 } : {});
+        c.render = (v: unknown, r: BaseRecord, idx: number) =>
+          isGroupRow(r) ? (i === 0 ? (
+            <strong data-testid="meta-group-row">{`${groupField ? fieldLabel(groupField) + ': ' : ''}${String(r.__group)} (${String(r.__count)})`}</strong>
+          ) : null) : render(v, r, idx);
+      });
+    }
     if (access.show || access.edit || access.delete || access.status) {
       cols.push({
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
         width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0),
-        render: (_: unknown, record: BaseRecord) => (
+        onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
+        render: (_: unknown, record: BaseRecord) => isGroupRow(record) ? null : (
           <RowActions
             resource={resource}
             record={record}
@@ -92,6 +112,20 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     return cols;
     // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
   }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending]);
+
+  // tree (metadata `tree`) or warehouse groups (`listGroupBy`) over the page's rows
+  const rows = tableProps.dataSource;
+  const shaped = useMemo(() => {
+    const list = (rows ?? []) as BaseRecord[];
+    if (resource.tree) return buildTree(list, resource.tree) as BaseRecord[];
+    if (resource.listGroupBy) return groupedTreeData(groupRows(list, resource.listGroupBy)) as BaseRecord[];
+    return undefined;
+  }, [rows, resource.tree, resource.listGroupBy]);
+  const [expanded, setExpanded] = useState<Key[]>([]);
+  useEffect(() => {
+    // every level open when a page arrives; the user folds what they do not need
+    if (shaped) setExpanded(parentKeys(shaped as never) as Key[]);
+  }, [shaped]);
 
   const onReset = () => {
     searchFormProps.form?.resetFields();
@@ -117,6 +151,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
       title={t(resourceLabelKey(resource))}
       headerButtons={() => (
         <Space wrap>
+          {access.import && <ImportButton resource={resource} onFinished={() => void tableQuery.refetch()} />}
           {access.export && <ExportButton resource={resource} filters={filters} sorters={sorters} />}
           {access.create && (
             <Button type="primary" icon={<PlusOutlined />} href={createPath(resource)} data-testid="meta-create"
@@ -143,7 +178,16 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
           <ColumnChooser specs={specs} visibility={visibility} onChange={setColumn} onReset={resetColumns} />
         </Space>
         <div data-testid="meta-table">
-          <Table {...tableProps} rowKey="id" size={density} columns={columns} pagination={pagination} scroll={{ x: 'max-content' }} />
+          <Table
+            {...tableProps}
+            dataSource={shaped ?? tableProps.dataSource}
+            expandable={shaped ? { expandedRowKeys: expanded, onExpandedRowsChange: (keys) => setExpanded([...keys]) } : undefined}
+            rowKey="id"
+            size={density}
+            columns={columns}
+            pagination={pagination}
+            scroll={{ x: 'max-content' }}
+          />
         </div>
       </Card>
     </List>

@@ -14,6 +14,7 @@ import { useResourceAccess } from '../hooks/use-resource-access';
 import { FieldRenderer } from '../components/field-renderer';
 import { NavButton, editPath } from '../components/row-actions';
 import { StatusAction } from '../components/status-action';
+import { ChildrenSections } from '../components/children-section';
 
 const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
 const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
@@ -107,6 +108,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           );
         })}
       </div>
+      {record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(noEdit)} /> : null}
     </Show>
   );
 };

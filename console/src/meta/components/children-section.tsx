@@ -1,0 +1,181 @@
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTable } from '@refinedev/antd';
+import { useCreate, useDataProvider, useUpdate, useDelete, type BaseKey, type BaseRecord } from '@refinedev/core';
+import { App, Button, Card, Drawer, Form, Popconfirm, Space, Table, type TableColumnType } from 'antd';
+import { useMemo, useState, type FC } from 'react';
+import { resourceLabelKey, type ChildrenDef, type ResourceDef } from '@rti/metadata/browser';
+import { columnSpecs } from '../lib/columns';
+import { formFields } from '../lib/fields';
+import { fromFormValues, toFormValues } from '../lib/form-values';
+import { planUpsert } from '../lib/unique-key';
+import { useEnums, useMetaT, useMetadata } from '../hooks/use-meta';
+import { useResourceAccess } from '../hooks/use-resource-access';
+import { renderFieldValue } from './field-renderer';
+import { MetaForm } from './meta-form';
+
+/**
+ * Sub-rows of a record (metadata `children`), one card per child resource: the child's rows
+ * scoped by the foreign key, added and edited in a drawer with the child's generated form.
+ */
+export const ChildrenSections: FC<{ parent: ResourceDef; parentId: BaseKey; readOnly?: boolean }> = ({ parent, parentId, readOnly }) => {
+  const { resources } = useMetadata();
+  return (
+    <>
+      {(parent.children ?? []).map((c) =>
+        resources[c.resource] ? <ChildRows key={c.resource} def={c} child={resources[c.resource]} parentId={parentId} readOnly={readOnly} /> : null,
+      )}
+    </>
+  );
+};
+
+const PAGE_SIZE = 10;
+
+const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; readOnly?: boolean }> = ({ def, child, parentId, readOnly }) => {
+  const { t, fieldLabel } = useMetaT();
+  const enums = useEnums();
+  const { message } = App.useApp();
+  const access = useResourceAccess(child);
+  const scope = useMemo(() => [{ field: def.foreignKey, operator: 'eq' as const, value: parentId }], [def.foreignKey, parentId]);
+  const { tableProps, tableQuery } = useTable({
+    resource: child.name,
+    syncWithLocation: false,
+    pagination: { pageSize: PAGE_SIZE },
+    filters: { permanent: scope },
+  });
+  // the drawer: undefined = closed, null = adding, a row = editing it
+  const [editing, setEditing] = useState<BaseRecord | null | undefined>(undefined);
+  const [form] = Form.useForm();
+  const getProvider = useDataProvider();
+  const { mutateAsync: create } = useCreate();
+  const { mutateAsync: update } = useUpdate();
+  const { mutateAsync: remove } = useDelete();
+  const [saving, setSaving] = useState(false);
+  const mode = editing ? 'edit' : 'create';
+  // the foreign key is the parent: never asked
+  const fields = useMemo(() => formFields(child, mode).filter((f) => f.name !== def.foreignKey), [child, mode, def.foreignKey]);
+  const canChange = !readOnly;
+
+  const open = (row: BaseRecord | null) => {
+    const m = row ? 'edit' : 'create';
+    const initial = toFormValues(formFields(child, m).filter((f) => f.name !== def.foreignKey), row ?? undefined, m);
+    form.resetFields();
+    setEditing(row);
+    // the drawer's form mounts with the drawer: fill it on the next tick
+    setTimeout(() => form.setFieldsValue(initial as never));
+  };
+
+  /** Rows of this parent holding the same unique key values, asked of the server (all pages). */
+  const sameKeyRows = async (values: Record<string, unknown>): Promise<BaseRecord[]> => {
+    const keys = def.uniqueKeys ?? [];
+    if (!keys.length || keys.some((k) => values[k] === undefined || values[k] === null)) return [];
+    const { data } = await getProvider(undefined).getList({
+      resource: child.name,
+      pagination: { currentPage: 1, pageSize: 5 },
+      filters: [...scope, ...keys.map((k) => ({ field: k, operator: 'eq' as const, value: values[k] }))],
+    });
+    return data;
+  };
+
+  const save = async () => {
+    const raw = (await form.validateFields()) as Record<string, unknown>;
+    setSaving(true);
+    try {
+      const body = { ...fromFormValues(fields, raw, mode), [def.foreignKey]: parentId };
+      const plan = planUpsert(await sameKeyRows(body), def.uniqueKeys, body, editing ? editing.id : undefined);
+      const notify = { successNotification: false as const, errorNotification: (e?: { message?: string }) => ({ type: 'error' as const, message: t('meta.saveFailed'), description: e?.message }) };
+      if (plan.kind === 'create') await create({ resource: child.name, values: plan.values, ...notify });
+      else await update({ resource: child.name, id: plan.id as BaseKey, values: plan.values, ...notify });
+      void message.success(t(plan.kind === 'update' && plan.merged ? 'meta.childMerged' : plan.kind === 'create' ? 'meta.created' : 'meta.updated'));
+      setEditing(undefined);
+      void tableQuery.refetch();
+    } catch {
+      // the notification already said why; the drawer stays open to fix it
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const columns = useMemo(() => {
+    const cols: TableColumnType<BaseRecord>[] = columnSpecs(child)
+      .filter((s) => s.defaultVisible && s.key !== def.foreignKey)
+      .map((s) => ({ key: s.key, dataIndex: s.key, title: fieldLabel(s.field), width: s.width, render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums) }));
+    if (canChange && (access.edit || access.delete))
+      cols.push({
+        key: '__actions',
+        title: t('meta.actions'),
+        width: 150,
+        render: (_: unknown, r: BaseRecord) => (
+          <Space size={0}>
+            {access.edit && (
+              <Button type="link" size="small" icon={<EditOutlined />} onClick={() => open(r)} data-testid="child-row-edit">
+                {t('meta.edit')}
+              </Button>
+            )}
+            {access.delete && (
+              <Popconfirm
+                title={t('meta.deleteConfirmTitle')}
+                description={t('meta.deleteConfirm')}
+                okText={t('meta.delete')}
+                cancelText={t('meta.cancel')}
+                okButtonProps={{ danger: true, 'data-testid': 'child-delete-ok' } as never}
+                onConfirm={() =>
+                  remove({
+                    resource: child.name,
+                    id: r.id as BaseKey,
+                    successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
+                    errorNotification: (e) => ({ type: 'error', message: t('meta.deleteFailed'), description: e?.message }),
+                  })
+                    .then(() => tableQuery.refetch())
+                    .catch(() => undefined)
+                }
+              >
+                <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="child-row-delete">
+                  {t('meta.delete')}
+                </Button>
+              </Popconfirm>
+            )}
+          </Space>
+        ),
+      });
+    return cols;
+    // open/remove close over stable values of this card
+  }, [child, def.foreignKey, fieldLabel, t, enums, canChange, access.edit, access.delete]);
+
+  const label = t(resourceLabelKey(child));
+  return (
+    <Card
+      size="small"
+      title={label}
+      style={{ marginTop: 16 }}
+      data-testid={`children-${child.name}`}
+      extra={
+        canChange && access.create ? (
+          <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => open(null)} data-testid="child-add">
+            {t('meta.create')}
+          </Button>
+        ) : undefined
+      }
+    >
+      <Table {...tableProps} rowKey="id" size="small" columns={columns} scroll={{ x: 'max-content' }}
+        pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true } : false}
+      />
+      <Drawer
+        open={editing !== undefined}
+        width={560}
+        title={t(editing ? 'meta.editTitle' : 'meta.createTitle', { resource: label })}
+        onClose={() => setEditing(undefined)}
+        destroyOnHidden
+        extra={
+          <Space>
+            <Button onClick={() => setEditing(undefined)}>{t('meta.cancel')}</Button>
+            <Button type="primary" loading={saving} onClick={() => void save().catch(() => undefined)} data-testid="child-save">
+              {t('meta.save')}
+            </Button>
+          </Space>
+        }
+      >
+        <MetaForm resource={child} fields={fields} mode={mode} formProps={{ form }} record={editing ?? undefined} />
+      </Drawer>
+    </Card>
+  );
+};

@@ -1,0 +1,17 @@
+/** Multipart POST of one file with the session headers, read as the usual envelope. */
+import { API_BASE } from '../../constants';
+import { apiHeaders } from '../../providers/http-client';
+
+export async function postFile<T>(path: string, file: File | Blob, name: string): Promise<T> {
+  const body = new FormData();
+  body.append('file', file, name);
+  const res = await fetch(API_BASE + path, { method: 'POST', headers: apiHeaders(), body });
+  let env: { code?: number; message?: string; data?: T } | undefined;
+  try {
+    env = (await res.json()) as typeof env;
+  } catch {
+    env = undefined;
+  }
+  if (!res.ok || !env || env.code !== 0) throw new Error(env?.message || `HTTP ${res.status}`);
+  return env.data as T;
+}
