@@ -193,7 +193,7 @@ export default function DeckMap(props: MapViewProps) {
         getCursor={({ isHovering }) => (isHovering ? 'pointer' : 'grab')}
         deviceProps={{ type: 'webgl', webgl: { preserveDrawingBuffer: props.preserveDrawingBuffer ?? false } } as never}
         onAfterRender={() => {
-          if (!drawn.current && (points ? points.id.length === 0 || clusters.length > 0 : true)) {
+          if (!drawn.current && points && (points.id.length === 0 || clusters.length > 0)) {
             drawn.current = true;
             onFirstDraw?.();
           }
