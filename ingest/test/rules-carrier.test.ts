@@ -124,4 +124,21 @@ describe('transport rules', () => {
     pass(rig, GW_GATE_A); // 3 → 1: no route from 3 at all, so nothing to check
     expect(rig.alerts('carrier')).toHaveLength(1);
   });
+
+  it('misuse: a scrapped, damaged or in-maintenance carrier leaving a warehouse raises reason 10 until it is back', () => {
+    const snap = snapshot();
+    snap.carriers[0].status = 30;
+    const rig = new Rig(snap);
+    pass(rig, GW_GATE_A);
+    const misuse = rig.alerts('carrier');
+    expect(misuse.map((a) => [a.reason, a.message])).toEqual([[CARRIER_REASON.invalidRoute, 'left WH1 while scrapped']]);
+    expect(transports(rig)).toEqual([TRANSPORT.abnormal]);
+    rig.clock += 30 * MIN;
+    pass(rig, GW_GATE_B);
+    expect(rig.cleared('carrier').map((a) => a.reason)).toEqual([CARRIER_REASON.invalidRoute]);
+
+    const inUse = new Rig();
+    pass(inUse, GW_GATE_A);
+    expect(inUse.alerts('carrier')).toHaveLength(0);
+  });
 });

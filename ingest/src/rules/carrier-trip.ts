@@ -2,12 +2,17 @@
  * A carrier's place and trip: arrival at and departure from a warehouse (through a gate, a
  * warehouse gateway or a GPS fence), the in/out rows they write, and the transport status
  * with its log. Misuse / invalid route (carrier alert 10) is raised on arriving at a warehouse
- * no route leads to from the departure warehouse, and cleared when the carrier leaves again.
+ * no route leads to from the departure warehouse (cleared when the carrier leaves again), and
+ * when a carrier leaves a warehouse while scrapped, in maintenance or damaged (cleared when it
+ * is back in a warehouse).
  */
 import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT } from '../state/effects';
 import type { CarrierInfo, WarehouseInfo } from '../state/fleet';
 import { clear, raise, type CarrierState } from '../state/subject-state';
 import type { RuleContext } from './context';
+
+/** carrier statuses (SPEC §4) in which leaving a warehouse is misuse (carrier alert 10) */
+const MUST_NOT_TRAVEL: Record<number, string> = { 30: 'scrapped', 50: 'in maintenance', 60: 'damaged' };
 
 export function setTransport(ctx: RuleContext, c: CarrierInfo, s: CarrierState, status: number, time: number): void {
   if (s.transportStatus === status) return;
@@ -46,6 +51,7 @@ export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   }
   closeCarrierAlert(ctx, c, s, 'timeout', CARRIER_REASON.transportTimeout, time);
   closeCarrierAlert(ctx, c, s, 'idle', CARRIER_REASON.idle, time);
+  closeCarrierAlert(ctx, c, s, 'misuse', CARRIER_REASON.invalidRoute, time);
   let status: number = TRANSPORT.inWarehouse;
   if (from !== null && from !== w.id && ctx.fleet.routesFromWarehouse(from).length > 0 && !ctx.fleet.route(from, w.id) && raise(s, 'route', time)) {
     const fromName = ctx.fleet.warehouses.get(from)?.name ?? String(from);
@@ -68,6 +74,10 @@ export function depart(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   s.departedAt = time;
   closeCarrierAlert(ctx, c, s, 'route', CARRIER_REASON.invalidRoute, time);
   closeCarrierAlert(ctx, c, s, 'idle', CARRIER_REASON.idle, time);
-  setTransport(ctx, c, s, TRANSPORT.inTransit, time);
+  const forbidden = c.status != null ? MUST_NOT_TRAVEL[c.status] : undefined;
+  if (forbidden && raise(s, 'misuse', time)) {
+    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `left ${w.name} while ${forbidden}`, w.id);
+    setTransport(ctx, c, s, TRANSPORT.abnormal, time);
+  } else setTransport(ctx, c, s, TRANSPORT.inTransit, time);
   ctx.touchCarrier(c, s);
 }

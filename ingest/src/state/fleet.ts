@@ -84,6 +84,8 @@ export interface CarrierInfo {
   gpsId: number | null;
   warehouseId: number | null;
   transportStatus: number | null;
+  /** carrier status (SPEC §4): scrapped 30, maintenance 50, damaged 60 must not travel */
+  status?: number | null;
 }
 
 export interface FleetSnapshot {

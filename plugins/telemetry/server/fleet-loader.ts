@@ -31,7 +31,7 @@ export async function loadFleet(db: Database): Promise<Fleet> {
     rows(db, 'warehouse', ['id', 'orgId', 'name', 'locationId', 'idleCheckTime', 'bleInboundEnabled', 'bleOutboundEnabled', 'bleDeDup', 'gpsInboundEnabled', 'gpsOutboundEnabled']),
     rows(db, 'location', ['id', 'longitude', 'latitude', 'fenceRadius']),
     rows(db, 'route', ['id', 'orgId', 'fromWarehouseId', 'toWarehouseId', 'transportTime']),
-    rows(db, 'carrier', ['id', 'orgId', 'sn', 'name', 'carrierCodeId', 'beaconId', 'gpsId', 'warehouseId', 'transportStatus']),
+    rows(db, 'carrier', ['id', 'orgId', 'sn', 'name', 'carrierCodeId', 'beaconId', 'gpsId', 'warehouseId', 'transportStatus', 'status']),
   ]);
   const fenceRows = await rows(db, 'fence', ['id', 'orgId', 'name', 'longitude', 'latitude', 'radius', 'warehouseId']);
   const loc = new Map(locations.map((l) => [Number(l.id), l]));
@@ -77,7 +77,7 @@ export async function loadFleet(db: Database): Promise<Fleet> {
     warehouses: whs,
     routes: routes.filter((r) => r.fromWarehouseId && r.toWarehouseId).map((r) => ({ id: r.id, orgId: r.orgId, from: r.fromWarehouseId, to: r.toWarehouseId, transportTime: n(r.transportTime) })),
     fences: fenceRows.filter((f) => n(f.longitude) !== null && n(f.latitude) !== null).map((f) => ({ id: f.id, orgId: f.orgId, name: f.name, longitude: n(f.longitude)!, latitude: n(f.latitude)!, radius: n(f.radius) ?? 200, warehouseId: n(f.warehouseId) })),
-    carriers: carriers.map((c) => ({ id: c.id, orgId: c.orgId, sn: c.sn, name: c.name ?? null, carrierCodeId: n(c.carrierCodeId), beaconId: n(c.beaconId), gpsId: n(c.gpsId), warehouseId: n(c.warehouseId), transportStatus: n(c.transportStatus) })),
+    carriers: carriers.map((c) => ({ id: c.id, orgId: c.orgId, sn: c.sn, name: c.name ?? null, carrierCodeId: n(c.carrierCodeId), beaconId: n(c.beaconId), gpsId: n(c.gpsId), warehouseId: n(c.warehouseId), transportStatus: n(c.transportStatus), status: n(c.status) })),
   };
   return new Fleet(snapshot);
 }
