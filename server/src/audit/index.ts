@@ -54,8 +54,11 @@ export function installAudit(host: AuditHost): Audit {
     const columns = new Set(Object.keys(model.getAttributes()));
     return {
       async write(rows) {
-        // Only the columns the resource declares (metadata may drop some).
-        await model.bulkCreate(rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => columns.has(k)))));
+        // Only the columns the resource declares (metadata may drop some). A managed
+        // transaction takes its turn in SQLite's writer queue instead of busy-waiting on the
+        // shared connection (which would stall every read queued behind it).
+        const values = rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => columns.has(k))));
+        await host.db.sequelize.transaction((transaction) => model.bulkCreate(values, { transaction }));
       },
     };
   };

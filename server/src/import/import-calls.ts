@@ -47,7 +47,8 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           await unlink(upload.path).catch(() => undefined);
           throw new ApiError(ErrorCode.validation, msg(ctx.language, 'xlsUnsupported'));
         }
-        const job = await deps.jobs.create({ orgId: ctx.orgId, userId: ctx.user?.id ?? null, resource: res.name, fileName: upload.originalName.slice(0, 255), language: ctx.language, status: IMPORT_PROCESSING });
+        const values = { orgId: ctx.orgId, userId: ctx.user?.id ?? null, resource: res.name, fileName: upload.originalName.slice(0, 255), language: ctx.language, status: IMPORT_PROCESSING };
+        const job = await deps.jobs.sequelize!.transaction((transaction) => deps.jobs.create(values, { transaction }));
         const importId = Number(job.get('id'));
         deps.enqueue(importId, res.name, ctx, upload.path);
         return { importId, status: IMPORT_PROCESSING };

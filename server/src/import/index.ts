@@ -57,7 +57,7 @@ export function installImports(host: ImportHost): ImportEngine {
         await runImport({ db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, hooks: host.hooks, jobs, log: host.log, shouldStop: () => stopping }, { jobId, resource: host.metadata.resources[resource], ctx, path });
       } catch (err) {
         host.log(`[import] job ${jobId} failed`, err);
-        await jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language) }, { where: { id: jobId } }).catch(() => undefined);
+        await host.db.sequelize.transaction((transaction) => jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language) }, { where: { id: jobId }, transaction })).catch(() => undefined);
       } finally {
         await unlink(path).catch(() => undefined);
       }

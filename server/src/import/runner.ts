@@ -33,6 +33,8 @@ import { problemOf, reasonFor, RowProblem } from './reasons';
 import type { ImportValidators } from './validators';
 
 export const CHUNK_ROWS = 250;
+/** Rows per write transaction when create hooks run per row. */
+const HOOKED_BATCH = 50;
 const PROBLEM_ORDER: ImportProblem[] = ['required', 'invalid', 'notFound', 'duplicate', 'exists'];
 /** Errors are rewritten at most this often while running (counts after every chunk). */
 const ERRORS_FLUSH_MS = 1000;
@@ -105,7 +107,8 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
       flushedAt = Date.now();
     }
     if (final) Object.assign(patch, { status: IMPORT_FINISHED, message, ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}) });
-    await deps.jobs.update(patch, { where: { id: task.jobId } });
+    // In a managed transaction: queued behind other writers rather than busy-waiting (SQLite).
+    await deps.db.sequelize.transaction((transaction) => deps.jobs.update(patch, { where: { id: task.jobId }, transaction }));
   };
 
   const addProblem = (r: SheetRow, column: string | null, problem: ImportProblem | null, cause?: ApiError) => {
@@ -304,6 +307,32 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     }
   };
 
+  /** Each row in its own savepoint: a refused row is rolled back alone and reported. */
+  const writeRowByRow = async (ready: SheetRow[]) => {
+    const outcome: Array<RowProblem | null> = [];
+    let chunkTransaction: Transaction | null = null;
+    try {
+      await deps.db.sequelize.transaction(async (transaction) => {
+        chunkTransaction = transaction;
+        for (const r of ready) outcome.push(await writeRow(r, transaction));
+      });
+    } catch (err) {
+      if ((await settled(chunkTransaction)) === 'commit') deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
+      else {
+        // The transaction itself failed: none of its rows were kept.
+        deps.log(`[import] ${res.name} job ${task.jobId}: rows rolled back`, err);
+        const failure = new ApiError(10000, msg(lang, 'rowFailed', { message: (err as Error).message ?? String(err) }));
+        outcome.length = 0;
+        for (const _ of ready) outcome.push(new RowProblem(null, null, failure));
+      }
+    }
+    ready.forEach((r, i) => {
+      const p = outcome[i];
+      if (p) report(r.row, p);
+      else counts.success++;
+    });
+  };
+
   const processChunk = async (rows: SheetRow[]) => {
     if (deps.shouldStop?.()) throw new FileProblem(msg(lang, 'interrupted'));
     labelCache.clear();
@@ -317,30 +346,13 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
       if (p) report(r.row, p);
       else ready.push(r);
     }
-    if (ready.length && fastPath && (await writeChunkFast(ready))) {
-      counts.success += ready.length;
-    } else if (ready.length) {
-      const outcome: Array<RowProblem | null> = [];
-      let chunkTransaction: Transaction | null = null;
-      try {
-        await deps.db.sequelize.transaction(async (transaction) => {
-          chunkTransaction = transaction;
-          for (const r of ready) outcome.push(await writeRow(r, transaction));
-        });
-      } catch (err) {
-        if ((await settled(chunkTransaction)) !== 'commit') {
-        // The chunk's transaction itself failed: none of its rows were kept.
-        deps.log(`[import] ${res.name} job ${task.jobId}: chunk rolled back`, err);
-        const failure = new ApiError(10000, msg(lang, 'rowFailed', { message: (err as Error).message ?? String(err) }));
-        outcome.length = 0;
-        for (const _ of ready) outcome.push(new RowProblem(null, null, failure));
-        } else deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
-      }
-      ready.forEach((r, i) => {
-        const p = outcome[i];
-        if (p) report(r.row, p);
-        else counts.success++;
-      });
+    // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
+    // transactions let other writers in between.
+    const size = deps.hooks.has('before', 'create', res.name) || deps.hooks.has('after', 'create', res.name) ? HOOKED_BATCH : CHUNK_ROWS;
+    for (let i = 0; i < ready.length; i += size) {
+      const part = ready.slice(i, i + size);
+      if (fastPath && (await writeChunkFast(part))) counts.success += part.length;
+      else await writeRowByRow(part);
     }
     counts.processed += rows.length;
     await saveProgress(false);
