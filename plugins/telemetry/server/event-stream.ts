@@ -4,8 +4,8 @@
  * appears in a URL, log line or Referer. Browsers read it with fetch() and a stream reader
  * (EventSource cannot send headers); the body is standard text/event-stream framing.
  *
- * Scope: events of the caller's current organisation only; events tied to a warehouse reach a
- * warehouse-restricted user only for their warehouses. A stream lasts at most STREAM_MAX_MS,
+ * Scope: events of the caller's current organisation only; a warehouse-restricted user gets
+ * only events of their warehouses (as the repository scopes rows; none without a warehouse). A stream lasts at most STREAM_MAX_MS,
  * then closes so the client reconnects and is authenticated again (a revoked session or a
  * changed permission stops receiving within that time).
  */
@@ -35,7 +35,9 @@ export function installEventStream(ctx: PluginServerContext, bus: EventBus): voi
       res.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ orgId })}\n\n`);
       let seq = 0;
       const send = (e: LiveEvent) => {
-        if (warehouses && e.warehouseId !== null && !warehouses.includes(e.warehouseId)) return;
+        // as the repository scopes rows: a restricted user sees rows of their warehouses only
+        // (a carrier in transit, warehouse null, is not in any of them)
+        if (warehouses && (e.warehouseId === null || !warehouses.includes(e.warehouseId))) return;
         if (res.writableLength > MAX_BUFFERED_BYTES) return void close();
         res.write(`id: ${++seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
       };

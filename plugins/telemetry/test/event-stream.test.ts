@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HALL_A, push, scan, seedFleet, startRig, type Caller, type Fleet, type Rig } from './fixtures';
+import { GATE_A, HALL_A, push, scan, seedFleet, startRig, type Caller, type Fleet, type Rig } from './fixtures';
 
 let rig: Rig;
 let fleetA: Fleet;
@@ -95,12 +95,20 @@ describe('live event stream', () => {
     expect(device.data).toMatchObject({ kind: 'beacon', id: fleetA.beaconId, battery: 5, status: 10 });
     await onlyA.waitFor((e) => e.event === 'alert');
 
+    // a gate pass: the carrier's status change and the in/out row are pushed too
+    await push(rig, `rti/ORGA/gw/${GATE_A}/scan`, scan(GATE_A, Date.now() + 1000));
+    const carrier = await a.waitFor((e) => e.event === 'carrier' && e.data.transportStatus === 20);
+    expect(carrier.data).toMatchObject({ id: fleetA.carrierId, sn: 'C-A', warehouseId: null });
+    const inout = await a.waitFor((e) => e.event === 'inout');
+    expect(inout.data).toMatchObject({ carrierId: fleetA.carrierId, direction: 20, warehouseId: fleetA.warehouseA });
+    await onlyA.waitFor((e) => e.event === 'inout');
+
     await push(rig, `rti/ORGB/gw/${HALL_A}/scan`, scan(HALL_A, Date.now(), { battery: 90 }));
     await b.waitFor((e) => e.event === 'device' && e.data.id === fleetB.beaconId);
 
-    expect(b.events.some((e) => e.event === 'alert' || (e.event === 'device' && e.data.id === fleetA.beaconId))).toBe(false);
+    expect(b.events.some((e) => e.event === 'alert' || e.event === 'inout' || (e.event === 'device' && e.data.id === fleetA.beaconId) || (e.event === 'carrier' && e.data.id === fleetA.carrierId))).toBe(false);
     expect(a.events.some((e) => e.event === 'device' && e.data.id === fleetB.beaconId)).toBe(false);
-    expect(onlyB.events.some((e) => e.event === 'alert' || e.event === 'device')).toBe(false);
+    expect(onlyB.events.some((e) => e.event === 'alert' || e.event === 'device' || e.event === 'inout')).toBe(false);
     for (const s of [a, b, onlyA, onlyB]) s.close();
     // closed streams leave no listeners behind
     await new Promise((r) => setTimeout(r, 200));
