@@ -15,9 +15,10 @@ const num = (name: string, def: number) => {
   return v;
 };
 
+// the server owns the schema: run against a database it has migrated
 const server = loadConfig(process.env);
 const database = createDatabase(server.databaseUrl, { metadata: loadMetadata() });
-await database.migrate();
+
 const url = process.env.MQTT_URL || `mqtt://127.0.0.1:${process.env.MQTT_PORT || 1883}`;
 const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
 const sim = await startSimulator({ database, url, devices: num('SIMULATOR_DEVICES', 200), stepMs: num('SIMULATOR_STEP_MS', 5000), minuteMs: num('SIMULATOR_MINUTE_MS', 60_000), log });
