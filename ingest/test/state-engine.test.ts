@@ -61,3 +61,21 @@ describe('read-only lookups', () => {
     expect(rig.engine.peekDevice('gps', 21)).toBeUndefined();
   });
 });
+
+describe('flush throttling', () => {
+  it('a device whose only news is a later reading time is flushed at most once a minute', () => {
+    const rig = new Rig();
+    rig.scan(GW_IN_A, [{ battery: 80 }]);
+    rig.engine.flush();
+    rig.clock += 10_000;
+    rig.scan(GW_IN_A, [{ battery: 80 }]);
+    expect(rig.engine.flush().devices).toHaveLength(0);
+    rig.clock += 10_000;
+    rig.scan(GW_IN_A, [{ battery: 79 }]);
+    expect(rig.engine.flush().devices).toHaveLength(1); // battery changed
+    rig.clock += 61_000;
+    rig.scan(GW_IN_A, [{ battery: 79 }]);
+    expect(rig.engine.flush().devices).toHaveLength(1); // a minute later
+    expect(rig.of('device').map((e) => e.battery)).toEqual([80, 79, 79]);
+  });
+});

@@ -2,8 +2,9 @@
  * The derived-state engine: consumes stored readings in batches (the pipeline's onStored
  * hook), keeps device and carrier state in memory, runs the rules (docs/TELEMETRY.md,
  * "Derived state and rules") and emits effects. Time-based rules run on tick(now). Device and
- * carrier changes are coalesced: flush() emits one device/carrier effect per changed subject,
- * so the sink writes columns and pushes live events per flush, never per reading.
+ * carrier changes are coalesced: flush() emits one device/carrier effect per changed subject
+ * (a device whose only news is a later lastSeen at most once a minute), so the sink writes
+ * columns and pushes live events per flush, never per reading.
  */
 import type { SeriesBatch } from '../store/telemetry-store';
 import { batteryRule } from '../rules/battery';
@@ -19,6 +20,13 @@ import { emptyFleet, type CarrierInfo, type DeviceInfo, type Fleet } from './fle
 import { newCarrierState, newDeviceState, type CarrierState, type DeviceState } from './subject-state';
 
 type Row = Record<string, unknown>;
+
+/** a device whose only news is a later lastSeen is flushed (columns, state row, live event) at most this often */
+const DEVICE_REFLUSH_MS = 60_000;
+
+function signature(s: DeviceState): string {
+  return `${s.status}|${s.battery}|${s.longitude}|${s.latitude}|${s.connection}|${s.gatewayMac}|${Object.keys(s.open).join(',')}|${s.inside?.join(',') ?? ''}`;
+}
 
 export interface StateEngineOptions {
   onEffect: (e: Effect) => void;
@@ -36,6 +44,7 @@ export class StateEngine {
   private readonly carriers = new Map<number, CarrierState>();
   private dirtyDevices = new Map<string, DeviceInfo>();
   private dirtyCarriers = new Map<number, CarrierInfo>();
+  private readonly flushed = new Map<string, { sig: string; seen: number }>();
   private readonly ctx: RuleContext;
   private readonly now: () => number;
   readonly stats = { readings: 0, unknown: 0, effects: 0 };
@@ -124,8 +133,12 @@ export class StateEngine {
     const dc = this.dirtyCarriers;
     this.dirtyDevices = new Map();
     this.dirtyCarriers = new Map();
-    for (const d of dd.values()) {
+    for (const [uid, d] of dd) {
       const s = this.deviceState(d);
+      const sig = signature(s);
+      const last = this.flushed.get(uid);
+      if (last && last.sig === sig && s.lastSeen - last.seen < DEVICE_REFLUSH_MS) continue;
+      this.flushed.set(uid, { sig, seen: s.lastSeen });
       devices.push(s);
       const c = this.fleet.carrierOf(d);
       this.ctx.emit({ type: 'device', orgId: d.orgId, kind: d.kind, id: d.id, sn: d.sn, status: s.status, battery: s.battery, lastReportTime: s.lastSeen, longitude: s.longitude, latitude: s.latitude, warehouseId: d.warehouseId ?? (c ? this.carrierState(c).warehouseId : null) });
