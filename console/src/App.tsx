@@ -1,6 +1,6 @@
 import { useEffect, useMemo } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
-import { Refine, type ResourceProps } from '@refinedev/core';
+import { Refine } from '@refinedev/core';
 import routerProvider from '@refinedev/react-router';
 import { ConfigProvider, notification } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -17,29 +17,11 @@ import { MetadataProvider } from './providers/metadata-context';
 import { themeColors } from './providers/org-theme';
 import { antdLocale } from './i18n/antd-locale';
 import { isLoginPath, loginPath, session } from './lib/session';
-import { resourceLabel, type PageRoute } from './lib/routes';
+import { refineResources } from './lib/refine-resources';
 import { AppRoutes } from './routes/app-routes';
 import type { AppState } from './providers/app-state';
 
 const dataProvider = createDataProvider((name) => appState.get().metadata?.resources[name]);
-
-function refineResources(routes: PageRoute[], t: (k: string) => string): ResourceProps[] {
-  const byName = new Map<string, ResourceProps>();
-  for (const r of routes) {
-    if (r.kind === 'resource' && r.resource) {
-      const def = r.resource;
-      const res = byName.get(def.name) ?? { name: def.name, meta: { label: t(resourceLabel(def)), canDelete: true } };
-      if (r.screen === 'list') res.list = r.path;
-      if (r.screen === 'create') res.create = r.path;
-      if (r.screen === 'edit') res.edit = r.path;
-      if (r.screen === 'show') res.show = r.path;
-      byName.set(def.name, res);
-    } else if (r.kind === 'page' && !r.path.includes(':')) {
-      byName.set(r.key, { name: r.key, list: r.path, meta: { label: t(r.title), hide: true } });
-    }
-  }
-  return [...byName.values()];
-}
 
 /** Sends the user to login (keeping where they were) when the server says the session is gone. */
 function InvalidSessionRedirect() {

@@ -5,6 +5,7 @@ import { buildSideMenu, flattenMenu, mergedMenu } from '../src/lib/menu';
 import { canDo, resourceActionCode } from '../src/lib/access';
 import { showOrgSwitcher } from '../src/lib/org-switcher';
 import { defineConsolePlugin } from '../src/plugin-api';
+import { refineResources } from '../src/lib/refine-resources';
 
 const res = (name: string, module: string, route: string, extra: Partial<ResourceDef> = {}): ResourceDef => ({
   name,
@@ -156,5 +157,21 @@ describe('organisation switcher', () => {
     expect(showOrgSwitcher({ userId: 1, sysOrgUser: true, loginEntryCode: 'demo', organizations: orgs })).toBe(false);
     expect(showOrgSwitcher({ userId: 1, sysOrgUser: true, loginEntryCode: null, organizations: [orgs[0]] })).toBe(false);
     expect(showOrgSwitcher(undefined)).toBe(false);
+  });
+});
+
+describe('refine resources', () => {
+  it('gives each resource its screen routes and translated label, plugin pages as page:<id>', () => {
+    const res = refineResources(routes, (k) => `T(${k})`);
+    const beacon = res.find((r) => r.name === 'device-beacon')!;
+    expect(beacon).toMatchObject({
+      list: '/device/device-beacon',
+      create: '/device/device-beacon/create',
+      edit: '/device/device-beacon/edit/:id',
+      show: '/device/device-beacon/detail/:id',
+      meta: { label: 'T(resources.device-beacon)' },
+    });
+    expect(res.find((r) => r.name === 'device-model')!.create).toBeUndefined();
+    expect(res.find((r) => r.name === 'page:open-api')).toMatchObject({ list: '/open-api', meta: { hide: true } });
   });
 });
