@@ -26,7 +26,7 @@ async function main() {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
     page.on('console', (m) => m.type() === 'error' && console.log(`[console] ${m.text().slice(0, 200)}`));
-    await page.goto(`${BASE}/${ENTRY}/login`);
+    await page.goto(ENTRY ? `${BASE}/${ENTRY}/login` : `${BASE}/login`);
     await page.getByTestId('login-username').fill(USER);
     await page.getByTestId('login-password').fill(PASS);
     await page.getByTestId('login-submit').click();
@@ -46,11 +46,11 @@ async function main() {
     await page.waitForFunction(() => (window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw, undefined, { timeout: 60000 });
     await page.waitForTimeout(1500);
     const first = await page.evaluate(async () => {
-      const r = await fetch('/api/carrier/list', { method: 'POST', headers: { 'Content-Type': 'application/json', Token: decodeURIComponent(document.cookie.match(/admin-token=([^;]+)/)?.[1] ?? ''), OrgId: decodeURIComponent(document.cookie.match(/admin-org-id=([^;]+)/)?.[1] ?? '') }, body: '{"limit":1}' });
+      const r = await fetch('/api/device-gps/list', { method: 'POST', headers: { 'Content-Type': 'application/json', Token: decodeURIComponent(document.cookie.match(/admin-token=([^;]+)/)?.[1] ?? ''), OrgId: decodeURIComponent(document.cookie.match(/admin-org-id=([^;]+)/)?.[1] ?? '') }, body: '{"limit":1}' });
       return (await r.json()).data.list[0]?.id as number | undefined;
     });
     if (first) {
-      await page.goto(`${BASE}/map/history?carrierId=${first}`);
+      await page.goto(`${BASE}/map/history?gpsId=${first}`);
       await page.getByTestId('history-player').waitFor();
       await page.waitForTimeout(4000);
       await shot(page, 'map-history');

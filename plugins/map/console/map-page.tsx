@@ -60,13 +60,12 @@ export function MapScreen({ admin }: { admin: boolean }) {
     const b = boundsOf(points.lng, points.lat);
     if (b) setTarget((x) => ({ ...x, bounds: b, seq: x.seq + 1 }));
   };
-  // first answer: if nothing lies around the default city, show everything instead
+  // first answer: the whole fleet in view (at most the default zoom); an empty map stays on the default city
   const [fitted, setFitted] = useState(false);
   useEffect(() => {
     if (!points || fitted) return;
     setFitted(true);
-    const near = points.lng.some((x, i) => Math.abs(x - target.lng) < 0.05 && Math.abs(points.lat[i] - target.lat) < 0.05);
-    if (!near && points.lng.length) fitAll();
+    if (points.lng.length) fitAll();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [points]);
 
