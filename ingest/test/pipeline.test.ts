@@ -185,6 +185,28 @@ describe('ingest pipeline', () => {
     await store.close();
   });
 
+  it('keeps storing when the onStored consumer throws', async () => {
+    const dir = tempDir('pipe-hook');
+    dirs.push(dir);
+    const store = sqliteIn(dir);
+    await store.init();
+    const journal = new Journal({ dir: path.join(dir, 'journal'), fsyncMs: 0 });
+    let calls = 0;
+    let intake: Intake | undefined;
+    const pipeline = new IngestPipeline({ store, journal, redecode: (r) => intake!.redecode(r), batchRows: 100, lingerMs: 1, onStored: () => {
+      calls++;
+      throw new Error('rule bug');
+    } });
+    intake = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0 });
+    await pipeline.start();
+    for (let i = 0; i < 5; i++) intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(i * 100, 100));
+    await pipeline.drained();
+    expect(calls).toBeGreaterThanOrEqual(5);
+    expect((await distinctMinors(store)).total).toBe(500);
+    await pipeline.stop();
+    await store.close();
+  });
+
   it('recognises a redelivered frame after a restart even when it was already stored', async () => {
     const dir = tempDir('pipe-dup');
     dirs.push(dir);

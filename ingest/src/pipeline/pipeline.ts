@@ -280,36 +280,51 @@ export class IngestPipeline {
     if (this.writing || this.stopped) return;
     this.writing = true;
     try {
-      for (;;) {
-        const batch = this.takeBatch();
-        if (!batch) break;
-        const batches = group(batch.pending);
-        if (!(await this.writeWithRetry(batches, batch.last))) return;
-        const now = Date.now();
-        let rows = 0;
-        let replayed = 0;
-        for (const p of batch.pending) {
-          if (p.seq <= this.replayUntil) replayed += p.frame.rows.length;
-          else {
-            this.latency.add(now - p.receivedAt, p.frame.rows.length);
-            rows += p.frame.rows.length;
-          }
-        }
-        this.s.replayedRows += replayed;
-        this.journal.commit(batch.last);
-        this.nextSeq = batch.last + 1;
-        this.s.storedRows += rows;
-        this.s.storedBatches++;
-        this.opts.onStored?.(batches);
-        this.relieve();
-        if (!this.journal.full) for (const w of this.waiters.splice(0)) w();
-        if (this.queuedRows < this.batchRows && !this.overflow) break;
-      }
+      await this.drain();
+    } catch (err) {
+      // the journal's disk failed under us (full, I/O error): say so and try again shortly
+      this.log.error('ingest: journal read/write failed', err);
+      this.writing = false;
+      if (!this.stopped) this.kick(1000);
+      return;
     } finally {
       this.writing = false;
     }
     if (this.nextSeq > this.journal.lastSeq) for (const w of this.idleWaiters.splice(0)) w();
     else this.schedule();
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const batch = this.takeBatch();
+      if (!batch) break;
+      const batches = group(batch.pending);
+      if (!(await this.writeWithRetry(batches, batch.last))) return;
+      const now = Date.now();
+      let rows = 0;
+      let replayed = 0;
+      for (const p of batch.pending) {
+        if (p.seq <= this.replayUntil) replayed += p.frame.rows.length;
+        else {
+          this.latency.add(now - p.receivedAt, p.frame.rows.length);
+          rows += p.frame.rows.length;
+        }
+      }
+      this.s.replayedRows += replayed;
+      this.journal.commit(batch.last);
+      this.nextSeq = batch.last + 1;
+      this.s.storedRows += rows;
+      this.s.storedBatches++;
+      try {
+        this.opts.onStored?.(batches);
+      } catch (err) {
+        // the rows are stored; a failing consumer must not stall ingest
+        this.log.error('ingest: onStored hook failed', err);
+      }
+      this.relieve();
+      if (!this.journal.full) for (const w of this.waiters.splice(0)) w();
+      if (this.queuedRows < this.batchRows && !this.overflow) break;
+    }
   }
 
   /** false when stopped before the batch could be written (it stays in the journal). */
