@@ -234,6 +234,7 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
     if (res.orgField !== undefined && !res.fields.some((f) => f.name === res.orgField) && res.orgField !== 'id')
       at('/orgField', `orgField "${res.orgField}" is not a field of ${res.name}`);
     if (res.defaultSort) needField('/defaultSort', res.defaultSort.replace(/^-/, ''), 'defaultSort');
+    res.indexes?.forEach((cols, i) => cols.forEach((c, j) => needField(`/indexes/${i}/${j}`, c, 'index column')));
 
     if (res.import) {
       needField('/import/key', res.import.key, 'import key');

@@ -202,6 +202,11 @@ export interface ResourceDef {
   paletteSearch?: string;
   /** default sort, e.g. "-id" */
   defaultSort?: string;
+  /**
+   * composite indexes for the list queries people run most (filter + sort), as field names;
+   * the organisation column is put in front automatically on org-scoped resources
+   */
+  indexes?: string[][];
   fields: FieldDef[];
   calls?: CallsDef;
   rules?: ResourceRules;

@@ -64,6 +64,11 @@ export function indexPlan(res: ResourceDef): IndexPlan[] {
     if (f.unique) add(f.unique === 'org' && orgCol ? [orgCol, col] : [col], true);
     else add(orgCol ? [orgCol, col] : [col], false);
   }
+  // Declared composites (filter + sort pairs) let a list count and page from the index alone.
+  for (const cols of res.indexes ?? []) {
+    const columns = cols.map((c) => (c === 'id' ? 'id' : snakeCase(c)));
+    add(orgCol ? [orgCol, ...columns] : columns, false);
+  }
   return plans;
 }
 
