@@ -11,6 +11,7 @@ import { verifyPassword, type Database } from '@rti/server';
 import type { PluginServerContext } from '@rti/server/plugin-api';
 import { EventBus } from './event-bus';
 import { loadFleet } from './fleet-loader';
+import { startStateFeed } from './state-feed';
 import { StateSink } from './state-sink';
 import { loadStates } from './state-table';
 
@@ -62,6 +63,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
   let simTimer: NodeJS.Timeout | undefined;
   let stopped = false;
   let markReady!: () => void;
+  let feed: ReturnType<typeof startStateFeed> | undefined;
   let flushing: Promise<void> = Promise.resolve();
   const rt: TelemetryRuntime = {
     bus,
@@ -83,6 +85,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       await rt.simulator?.stop();
       await rt.ingest?.stop();
       rt.directory?.stop();
+      await feed?.stop();
       if (mode === 'off') await rt.store?.close();
       await rt.flush();
     },
@@ -150,6 +153,12 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
     } else {
       rt.store = createStore(cfg);
       await rt.store.init();
+      if (cfg.mqttUrl) {
+        // workers store; this process hears every frame (no shared group) and derives the state
+        rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('state feed directory refresh failed', e) });
+        await rt.directory.start();
+        feed = startStateFeed({ url: cfg.mqttUrl, username: cfg.mqttUsername, password: cfg.mqttPassword, directory: rt.directory, engine, log: ctx.log });
+      }
     }
     markReady();
   });
