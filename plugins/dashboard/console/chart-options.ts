@@ -117,12 +117,12 @@ export function trendOption(trend: Summary['alertTrend'], L: Label, dark = false
 export function batteryOption(b: Battery, L: Label, dark = false): EChartsCoreOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
-    legend: { bottom: 0, textStyle: { color: text(dark) } },
+    legend: { bottom: 0, type: 'scroll', textStyle: { color: text(dark) } },
     series: [
       {
         type: 'pie',
-        radius: ['45%', '70%'],
-        center: ['50%', '45%'],
+        radius: ['40%', '62%'],
+        center: ['50%', '44%'],
         label: { color: text(dark), formatter: '{c}' },
         data: b.bands.map((x) => ({ name: L(`dashboard.battery.${x.band}`), value: x.count, itemStyle: { color: BATTERY_COLOURS[x.band] } })),
       },

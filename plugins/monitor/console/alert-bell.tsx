@@ -35,7 +35,7 @@ export default function AlertBell() {
   };
 
   const content = (
-    <div style={{ width: 380 }} data-testid="alert-panel">
+    <div style={{ width: 520 }} data-testid="alert-panel">
       <Tabs
         size="small"
         items={kinds.map((k) => {

@@ -14,7 +14,7 @@ export function gaugeOption(value: number, name: string): EChartsCoreOption {
         radius: '95%',
         min: 0,
         max: 100,
-        progress: { show: true, width: 12 },
+        progress: { show: true, width: 12, itemStyle: { color: value >= 90 ? '#ff4d4f' : value >= 75 ? '#faad14' : '#52c41a' } },
         axisLine: { lineStyle: { width: 12, color: [[0.75, '#52c41a'], [0.9, '#faad14'], [1, '#ff4d4f']] } },
         axisTick: { show: false },
         splitLine: { length: 8, lineStyle: { width: 1 } },
@@ -68,7 +68,8 @@ export function occupancyOption(o: Inspection['occupancy'], t: L): EChartsCoreOp
         type: 'pie',
         radius: ['40%', '68%'],
         center: ['50%', '45%'],
-        label: { formatter: '{d}%' },
+        label: { formatter: (p: { percent: number }) => (p.percent >= 1 ? `${p.percent}%` : '') },
+        labelLine: { show: false },
         data: o.parts.map((p) => ({ name: t(`systemInspection.part.${p.name}`), value: p.value, itemStyle: { color: PART_COLOURS[p.name] } })),
       },
     ],
@@ -80,7 +81,7 @@ export function dbOption(c: Inspection['dbChart']): EChartsCoreOption {
     tooltip: { trigger: 'axis' },
     grid: { left: 8, right: 40, top: 8, bottom: 8, containLabel: true },
     xAxis: { type: 'value' },
-    yAxis: { type: 'category', inverse: true, data: c.categories },
+    yAxis: { type: 'category', inverse: true, data: c.categories, axisLabel: { interval: 0, fontSize: 11 } },
     series: [{ type: 'bar', barMaxWidth: 18, label: { show: true, position: 'right' }, itemStyle: { color: '#1677ff' }, data: c.values }],
   };
 }

@@ -153,7 +153,7 @@ export default function InspectionPage() {
                   <Descriptions.Item label={t('systemInspection.tables')}>{data.database.tables}</Descriptions.Item>
                   <Descriptions.Item label={t('systemInspection.telemetry')}>{formatBytes(data.database.telemetrySize)}</Descriptions.Item>
                 </Descriptions>
-                {data.dbChart.values.length ? <EChart option={dbOption(data.dbChart)} height={170} testId="chart:database" /> : <Empty />}
+                {data.dbChart.values.length ? <EChart option={dbOption(data.dbChart)} height={200} testId="chart:database" /> : <Empty />}
               </Card>
             </Col>
             <Col xs={24} xl={12}>{gatewayCard(t('systemInspection.slaveGateways'), data.gateways.slave, 'slave')}</Col>
