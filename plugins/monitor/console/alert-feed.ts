@@ -5,25 +5,18 @@
  * every 30 s. Started by the first subscriber, stopped with the last.
  */
 import { request } from '../../../console/src/plugin-api';
-import { ALERT_KINDS, FEED_PATH, type AlertKind } from './alert-kinds';
+import { FEED_PATH } from './alert-kinds';
+export { unsolvedTotal } from './alert-kinds';
 import { openLiveStream } from './live-stream';
 
-export type AlertRow = Record<string, unknown> & { id: number };
-export interface CategoryFeed {
-  list: AlertRow[];
-  total: number;
-}
-export type FeedState = Partial<Record<AlertKind['category'], CategoryFeed>>;
+export type { AlertRow, CategoryFeed } from './alert-kinds';
+export type { FeedState } from './alert-kinds';
+import type { FeedState } from './alert-kinds';
 export type LiveMode = 'stream' | 'polling' | 'off';
 
 export const POLL_MS = 30_000;
 const DEBOUNCE_MS = 800;
 const ALERT_EVENTS = new Set(['alert', 'alert-cleared', 'alert-processed']);
-
-/** total unsolved over the categories (the badge) */
-export function unsolvedTotal(state: FeedState): number {
-  return ALERT_KINDS.reduce((n, k) => n + (state[k.category]?.total ?? 0), 0);
-}
 
 type Listener = (s: FeedState) => void;
 

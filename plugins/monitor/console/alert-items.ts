@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import type { EnumsFile } from '@rti/metadata/browser';
 import type { NotificationItem } from '../../../console/src/plugin-api';
 import type { AlertKind } from './alert-kinds';
-import type { AlertRow } from './alert-feed';
+import type { AlertRow } from './alert-kinds';
 
 type T = (key: string) => string;
 

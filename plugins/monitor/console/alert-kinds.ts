@@ -35,3 +35,17 @@ export const FEED_CODE = apiCode(FEED_PATH);
 export const UNSOLVED = 0;
 /** SPEC §9: notification menu items per category */
 export const PER_CATEGORY = 15;
+
+export type AlertRow = Record<string, unknown> & { id: number };
+export interface CategoryFeed {
+  list: AlertRow[];
+  total: number;
+}
+/** the /device-alert/unsolved answer: per category the newest unsolved rows and their total */
+export type FeedState = Partial<Record<AlertKind['category'], CategoryFeed>>;
+
+/** total unsolved over the categories (the badge) */
+export function unsolvedTotal(state: FeedState): number {
+  return ALERT_KINDS.reduce((n, k) => n + (state[k.category]?.total ?? 0), 0);
+}
+
