@@ -32,7 +32,7 @@ import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-j
 import { problemOf, reasonFor, RowProblem } from './reasons';
 import type { ImportValidators } from './validators';
 
-export const CHUNK_ROWS = 250;
+export const CHUNK_ROWS = 1000;
 /** Rows per write transaction when create hooks run per row. */
 const HOOKED_BATCH = 50;
 const PROBLEM_ORDER: ImportProblem[] = ['required', 'invalid', 'notFound', 'duplicate', 'exists'];
