@@ -149,6 +149,14 @@ describe('calls', () => {
     expect(bad.body.code).toBe(10001);
   });
 
+  it('a warehouse-restricted user sees only gateways of their warehouses', async () => {
+    const locationId = (await ok(ts.a, '/location/create', { name: 'Elsewhere', longitude: 120, latitude: 30, fenceRadius: 500, type: 0 })).id;
+    const other = (await ok(ts.a, '/warehouse/create', { code: 'WX', name: 'Other', locationId, idleCheckTime: 120 })).id;
+    const w = await ts.callerFor(await ts.addUser(ts.orgA, 'wendy', { warehouseIds: [other] }), ts.orgA);
+    const g = await ok(w, '/system-inspection/gateway-inspection');
+    expect([g.slave.total, g.slave.offlineList.length]).toEqual([0, 0]);
+  });
+
   it('needs a session and a permission', async () => {
     const r = await ts.call('/system-inspection/mem/list', {});
     expect(r.body.code).toBe(10006);
