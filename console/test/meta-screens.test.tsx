@@ -164,6 +164,27 @@ describe('MetaList', () => {
     expect(calls.map((c) => c.resource)).toEqual(['gadget']);
   });
 
+  it('groups rows under a header per value when the resource declares listGroupBy', async () => {
+    await mount('/things/gadget', <MetaList resource={{ ...gadget, listGroupBy: 'ownerId' }} />);
+    await waitFor(() => host.querySelectorAll('[data-testid=meta-group-row]').length === 2);
+    const headers = [...host.querySelectorAll('[data-testid=meta-group-row]')].map((e) => e.textContent);
+    expect(headers).toEqual(['Owner: Owner Five (1)', 'Owner: Owner Six (1)']);
+    // groups start expanded: both rows show under their header
+    expect(text()).toContain('G-1');
+    expect(text()).toContain('G-2');
+  });
+
+  it('shows the import button only for importable resources the user may import', async () => {
+    const importable = { ...gadget, import: { key: 'sn', columns: ['sn'] } };
+    await mount('/things/gadget', <MetaList resource={importable} />);
+    await waitFor(() => text().includes('G-1'));
+    expect(host.querySelector('[data-testid=meta-import]')).not.toBeNull();
+    act(() => root?.unmount());
+    await mount('/things/gadget', <MetaList resource={importable} />, ['import']);
+    await waitFor(() => text().includes('G-1'));
+    expect(host.querySelector('[data-testid=meta-import]')).toBeNull();
+  });
+
   it('searches with the typed value and stores column choices per user', async () => {
     await mount('/things/gadget', <MetaList resource={gadget} />);
     await waitFor(() => text().includes('G-1'));
