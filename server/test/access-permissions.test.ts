@@ -62,7 +62,7 @@ describe('permission codes', () => {
       const got = await attempt(carol, call.path);
       expect(got, call.path).toEqual({ status: 403, code: 10005 });
     }
-  });
+  }, 240_000); // every registered call, one by one: minutes on a loaded MariaDB
 
   it('grants each call exactly through its own code, and a role change applies at once', async () => {
     for (const parity of [0, 1]) {
@@ -84,7 +84,7 @@ describe('permission codes', () => {
     }
     await setRole(emptyRole, []);
     expect((await attempt(carol, coded[0].path)).code).toBe(10005);
-  });
+  }, 480_000);
 });
 
 describe('policy sources', () => {
