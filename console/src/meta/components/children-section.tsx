@@ -17,12 +17,12 @@ import { MetaForm } from './meta-form';
  * Sub-rows of a record (metadata `children`), one card per child resource: the child's rows
  * scoped by the foreign key, added and edited in a drawer with the child's generated form.
  */
-export const ChildrenSections: FC<{ parent: ResourceDef; parentId: BaseKey; readOnly?: boolean }> = ({ parent, parentId, readOnly }) => {
+export const ChildrenSections: FC<{ parent: ResourceDef; parentId: BaseKey; readOnly?: boolean; onChanged?: () => void }> = ({ parent, parentId, readOnly, onChanged }) => {
   const { resources } = useMetadata();
   return (
     <>
       {(parent.children ?? []).map((c) =>
-        resources[c.resource] ? <ChildRows key={c.resource} def={c} child={resources[c.resource]} parentId={parentId} readOnly={readOnly} /> : null,
+        resources[c.resource] ? <ChildRows key={c.resource} def={c} child={resources[c.resource]} parentId={parentId} readOnly={readOnly} onChanged={onChanged} /> : null,
       )}
     </>
   );
@@ -30,7 +30,7 @@ export const ChildrenSections: FC<{ parent: ResourceDef; parentId: BaseKey; read
 
 const PAGE_SIZE = 10;
 
-const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; readOnly?: boolean }> = ({ def, child, parentId, readOnly }) => {
+const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; readOnly?: boolean; onChanged?: () => void }> = ({ def, child, parentId, readOnly, onChanged }) => {
   const { t, fieldLabel } = useMetaT();
   const enums = useEnums();
   const { message } = App.useApp();
@@ -88,6 +88,8 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
       void message.success(t(plan.kind === 'update' && plan.merged ? 'meta.childMerged' : plan.kind === 'create' ? 'meta.created' : 'meta.updated'));
       setEditing(undefined);
       void tableQuery.refetch();
+      // the parent may carry totals of its sub-rows
+      onChanged?.();
     } catch {
       // the notification already said why; the drawer stays open to fix it
     } finally {
@@ -125,7 +127,10 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
                     successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
                     errorNotification: (e) => ({ type: 'error', message: t('meta.deleteFailed'), description: e?.message }),
                   })
-                    .then(() => tableQuery.refetch())
+                    .then(() => {
+                      void tableQuery.refetch();
+                      onChanged?.();
+                    })
                     .catch(() => undefined)
                 }
               >
@@ -139,7 +144,7 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
       });
     return cols;
     // open/remove close over stable values of this card
-  }, [child, def.foreignKey, fieldLabel, t, enums, canChange, access.edit, access.delete]);
+  }, [child, def.foreignKey, fieldLabel, t, enums, canChange, access.edit, access.delete, onChanged]);
 
   const label = t(resourceLabelKey(child));
   return (

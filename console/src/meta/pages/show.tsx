@@ -108,7 +108,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           );
         })}
       </div>
-      {record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(noEdit)} /> : null}
+      {record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(noEdit)} onChanged={() => void query.refetch()} /> : null}
     </Show>
   );
 };
