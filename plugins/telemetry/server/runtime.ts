@@ -112,6 +112,8 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m), error: (m: string, e?: unknown) => ctx.log(m, e) };
       rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('ingest directory refresh failed', e) });
       await rt.directory.start();
+      // a busy MQTT port (another server, `npm run seed` beside a running one) must not take the
+      // API down: the server answers without ingest and says why
       rt.ingest = await startIngest({
         store: createStore(cfg),
         directory: rt.directory,
@@ -133,7 +135,16 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         mqttHost: process.env.MQTT_HOST || undefined,
         external: cfg.mqttUrl ? { url: cfg.mqttUrl, clientId: cfg.mqttClientId, group: cfg.mqttGroup, username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined,
         log,
+      }).catch((err) => {
+        ctx.log(`ingest NOT started (MQTT_PORT ${cfg.mqttPort ?? '-'}): live telemetry is off in this process`, err);
+        return undefined;
       });
+      if (!rt.ingest) {
+        rt.directory.stop();
+        rt.directory = undefined;
+        markReady();
+        return;
+      }
       rt.store = rt.ingest.store;
       const broker = rt.ingest.broker;
       if (simDevices > 0 && broker) {
