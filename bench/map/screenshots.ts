@@ -46,7 +46,7 @@ async function main() {
     await page.waitForFunction(() => (window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw, undefined, { timeout: 60000 });
     await page.waitForTimeout(1500);
     const first = await page.evaluate(async () => {
-      const r = await fetch('/api/device-gps/list', { method: 'POST', headers: { 'Content-Type': 'application/json', Token: decodeURIComponent(document.cookie.match(/admin-token=([^;]+)/)?.[1] ?? ''), OrgId: decodeURIComponent(document.cookie.match(/admin-org-id=([^;]+)/)?.[1] ?? '') }, body: '{"limit":1}' });
+      const r = await fetch('/api/device-gps/list', { method: 'POST', headers: { 'Content-Type': 'application/json', Token: decodeURIComponent(document.cookie.match(/admin-token=([^;]+)/)?.[1] ?? ''), OrgId: decodeURIComponent(document.cookie.match(/admin-org-id=([^;]+)/)?.[1] ?? '') }, body: JSON.stringify({ sn: 'DEMO-G0001', limit: 1 }) });
       return (await r.json()).data.list[0]?.id as number | undefined;
     });
     if (first) {
@@ -63,6 +63,7 @@ async function main() {
     await browser.close();
   }
 }
+
 
 main().catch((e) => {
   console.error(e);

@@ -23,6 +23,8 @@ export default function DeckMap(props: MapViewProps) {
   const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onFirstDraw } = props;
   const [view, setView] = useState<MapViewState>({ longitude: target.lng, latitude: target.lat, zoom: target.zoom });
   const [size, setSize] = useState({ width: 800, height: 600 });
+  // a target is applied once the container has its real size (fitBounds needs it)
+  const [sized, setSized] = useState(false);
   const [style, setStyle] = useState<object | string | undefined>(styleUrl());
   const drawn = useRef(false);
   const box = useRef<HTMLDivElement>(null);
@@ -34,13 +36,17 @@ export default function DeckMap(props: MapViewProps) {
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const ro = new ResizeObserver(() => setSize({ width: el.clientWidth || 800, height: el.clientHeight || 600 }));
+    const ro = new ResizeObserver(() => {
+      setSize({ width: el.clientWidth || 800, height: el.clientHeight || 600 });
+      setSized(true);
+    });
     ro.observe(el);
     return () => ro.disconnect();
   }, []);
 
   // apply a new target (city, fit all, focus on a point)
   useEffect(() => {
+    if (!sized) return;
     if (target.bounds) {
       const [w, s, e, n] = target.bounds;
       if (w === e && s === n) return setView({ longitude: w, latitude: s, zoom: target.zoom });
@@ -49,7 +55,7 @@ export default function DeckMap(props: MapViewProps) {
       setView({ longitude: fit.longitude, latitude: fit.latitude, zoom: Math.min(fit.zoom, target.zoom) });
     } else setView({ longitude: target.lng, latitude: target.lat, zoom: target.zoom, transitionDuration: 0 });
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [target.seq]);
+  }, [target.seq, sized]);
 
   const zoomLevel = Math.floor(view.zoom);
   // eslint-disable-next-line react-hooks/exhaustive-deps
