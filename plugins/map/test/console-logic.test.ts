@@ -1,0 +1,46 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { decodeIds, toPointSet } from '../console/point-set';
+import { clustersAt, expansionZoom } from '../console/providers/clusters-view';
+import { getProvider, onProviderChange, PROVIDER_A, PROVIDER_B, setProvider, tagRgb } from '../console/map-settings';
+
+describe('point set', () => {
+  it('decodes delta ids and joins carriers and trackers', () => {
+    expect(decodeIds([5, 1, 3])).toEqual([5, 6, 9]);
+    const p = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [5, 2], lng: [1, 2], lat: [3, 4], st: [10, 20] }, gps: { id: [9], lng: [5], lat: [6], st: [10] } });
+    expect(p).toMatchObject({ id: [5, 7, 9], kind: [1, 1, 2], lng: [1, 2, 5], st: [10, 20, 10], version: 1 });
+  });
+
+  it('clusters at low zoom, single points at high zoom, and zooms into a cluster', () => {
+    const p = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [1, 1, 1], lng: [121.47, 121.4701, 139.7], lat: [31.23, 31.2301, 35.7], st: [10, 40, 20] }, gps: { id: [], lng: [], lat: [], st: [] } });
+    const far = clustersAt(p, 3);
+    const cluster = far.find((c) => c.index < 0)!;
+    expect(cluster.count).toBe(2);
+    expect(far.filter((c) => c.index >= 0).map((c) => c.index)).toEqual([2]);
+    expect(expansionZoom(p, cluster.clusterId)).toBeGreaterThan(3);
+    expect(clustersAt(p, 18).map((c) => c.index).sort()).toEqual([0, 1, 2]);
+  });
+});
+
+describe('provider per user', () => {
+  beforeEach(() => {
+    const mem = new Map<string, string>();
+    (globalThis as unknown as { localStorage: Storage }).localStorage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v) } as Storage;
+  });
+
+  it('defaults to A, stores the choice per user and notifies', () => {
+    expect(getProvider(1)).toBe(PROVIDER_A);
+    const seen: number[] = [];
+    const off = onProviderChange((p) => seen.push(p));
+    setProvider(1, PROVIDER_B);
+    off();
+    expect(getProvider(1)).toBe(PROVIDER_B);
+    expect(getProvider(2)).toBe(PROVIDER_A);
+    expect(seen).toEqual([PROVIDER_B]);
+  });
+
+  it('maps enum tag colours and #RRGGBB to RGB', () => {
+    expect(tagRgb('error')).toEqual([255, 77, 79]);
+    expect(tagRgb('#FAB912')).toEqual([250, 185, 18]);
+    expect(tagRgb(undefined)).toEqual([140, 140, 140]);
+  });
+});
