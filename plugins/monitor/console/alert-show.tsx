@@ -6,6 +6,7 @@ import { Alert, App, Button, Input, Space, Tag } from 'antd';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@rti/metadata/browser';
 import { MetaShow } from '../../../console/src/meta';
+import { routeId } from '../../../console/src/meta/lib/resource-calls';
 import { request } from '../../../console/src/plugin-api';
 import { useShell } from '../../../console/src/providers/shell-context';
 import { kindOfResource, processCode, UNSOLVED } from './alert-kinds';
@@ -21,7 +22,7 @@ const AlertShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const { access } = useShell();
   const invalidate = useInvalidate();
   const kind = kindOfResource(resource.name);
-  const id = useParams().id;
+  const id = routeId(useParams().id);
   const { query } = useOne({ resource: resource.name, id });
   const row = query.data?.data as Record<string, unknown> | undefined;
   const [busy, setBusy] = useState(false);
@@ -42,7 +43,7 @@ const AlertShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
       onOk: async () => {
         setBusy(true);
         try {
-          await request(`${kind!.api}/process`, { id: Number(id), ...(remark.trim() ? { remark: remark.trim() } : {}) });
+          await request(`${kind!.api}/process`, { id, ...(remark.trim() ? { remark: remark.trim() } : {}) });
           void message.success(t('monitor.processed'));
           await invalidate({ resource: resource.name, invalidates: ['list', 'detail'], id });
           void alertFeed.refresh().catch(() => undefined);

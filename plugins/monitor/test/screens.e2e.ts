@@ -109,6 +109,7 @@ beforeAll(async () => {
     [['admin-token', ts.a.token], ['admin-user-id', String(ts.a.userId)], ['admin-org-id', String(ts.orgA)]].map(([name, value]) => ({ name, value, domain: host, path: '/' })),
   );
   page = await context.newPage();
+  page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url(), r.request().postData()));
   page.on('pageerror', (e) => console.error('[page error]', e.message));
   page.on('console', (m) => m.type() === 'error' && console.error('[console]', m.text()));
 });
