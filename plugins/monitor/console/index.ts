@@ -5,7 +5,7 @@ import { alertFeed } from './alert-feed';
 import { alertItem, getKnownEnums } from './alert-items';
 
 /**
- * Monitor: the alert screens' "Process" (detail override; the list and detail themselves are
+ * Monitor: beacon and GPS data-point screens, the alert screens' "Process" (detail override; the list and detail themselves are
  * generated from metadata) and the notification menu — a live header widget with the badge,
  * and the same five categories as sources of the shell's bell.
  */
@@ -20,8 +20,16 @@ const sources: NotificationSource[] = ALERT_KINDS.map((k) => ({
   },
 }));
 
+const dataPoints = () => import('./data-points');
+
 export default defineConsolePlugin({
   id: 'monitor',
+  pages: [
+    { id: 'data-points-beacon', path: '/monitor/data-points-beacon', title: 'menu.dataPointsBeacon', component: () => dataPoints().then((m) => ({ default: m.BeaconDataPoints })) },
+    { id: 'data-points-beacon-detail', path: '/monitor/data-points-beacon/detail', title: 'menu.dataPointsBeaconDetail', component: () => dataPoints().then((m) => ({ default: m.BeaconDataPoint })) },
+    { id: 'data-points-gps', path: '/monitor/data-points-gps', title: 'menu.dataPointsGps', component: () => dataPoints().then((m) => ({ default: m.GpsDataPoints })) },
+    { id: 'data-points-gps-detail', path: '/monitor/data-points-gps/detail', title: 'menu.dataPointsGpsDetail', component: () => dataPoints().then((m) => ({ default: m.GpsDataPoint })) },
+  ],
   overrides: Object.fromEntries(ALERT_KINDS.map((k) => [k.resource, { show: () => import('./alert-show') }])),
   headerWidgets: [{ id: 'unsolved-alerts', component: () => import('./alert-bell'), viewCode: FEED_CODE, order: 35 }],
   notifications: sources,
