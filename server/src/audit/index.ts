@@ -58,7 +58,9 @@ export function installAudit(host: AuditHost): Audit {
         // transaction takes its turn in SQLite's writer queue instead of busy-waiting on the
         // shared connection (which would stall every read queued behind it).
         const values = rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => columns.has(k))));
-        await host.db.sequelize.transaction((transaction) => model.bulkCreate(values, { transaction }));
+        await host.db.sequelize.transaction(async (transaction) => {
+          for (let i = 0; i < values.length; i += 500) await model.bulkCreate(values.slice(i, i + 500), { transaction });
+        });
       },
     };
   };

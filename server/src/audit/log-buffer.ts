@@ -26,7 +26,7 @@ export class LogBuffer {
   ) {}
 
   push(row: Record<string, unknown>): void {
-    const max = this.opts.max ?? 10_000;
+    const max = this.opts.max ?? 20_000;
     if (this.rows.length >= max) {
       this.rows.shift();
       this.dropped++;
@@ -47,7 +47,9 @@ export class LogBuffer {
     }
     this.flushing = this.flushing.then(async () => {
       while (this.rows.length) {
-        const rows = this.rows.splice(0, this.opts.batch ?? 200);
+        // Everything waiting goes in one write: under a bulk writer each write waits for a
+        // turn at the (SQLite) write lock, so taking a fixed slice per turn would fall behind.
+        const rows = this.rows.splice(0, this.rows.length);
         try {
           await this.sink.write(rows);
         } catch (err) {
