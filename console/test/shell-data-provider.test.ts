@@ -176,3 +176,23 @@ describe('transport', () => {
     expect(await blob.text()).toBe('xlsx-bytes');
   });
 });
+
+describe('resources under an API prefix', () => {
+  const logDef = { name: 'operation-log', apiPath: '/log/operation' } as unknown as ResourceDef;
+  const logs = createDataProvider((n) => (n === 'operation-log' ? logDef : undefined));
+
+  it('calls list/create/update/delete under apiPath, with integer ids from route params', async () => {
+    ok({ list: [], total: 0 });
+    await logs.getList({ resource: 'operation-log' });
+    expect(calls[0].url).toBe('/api/log/operation/list');
+    ok({ id: 7 });
+    await logs.update({ resource: 'operation-log', id: '7', variables: { remark: 'x' } });
+    expect(calls[1]).toMatchObject({ url: '/api/log/operation/update', body: { remark: 'x', id: 7 } });
+    ok({ deleted: 2 });
+    await logs.deleteMany({ resource: 'operation-log', ids: ['8', '9'] });
+    expect(calls[2]).toMatchObject({ url: '/api/log/operation/delete', body: { ids: [8, 9] } });
+    ok({ id: 5 });
+    await logs.getOne({ resource: 'operation-log', id: '5' });
+    expect(calls[3]).toMatchObject({ url: '/api/log/operation', body: { id: 5 } });
+  });
+});

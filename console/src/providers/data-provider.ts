@@ -50,6 +50,11 @@ export function sortersToBody(sorters: CrudSort[] | undefined): Record<string, b
   return body;
 }
 
+/** Route params arrive as strings; ids are integers on the server ("101" is refused). */
+export function recordId(id: unknown): unknown {
+  return typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : id;
+}
+
 export type ResourceLookup = (name: string) => ResourceDef | undefined;
 
 /** Data provider for the SPEC §7 contract; `lookup` supplies per-resource call paths. */
@@ -57,6 +62,11 @@ export function createDataProvider(lookup: ResourceLookup = () => undefined): Da
   const basePath = (resource: string): string => {
     const def = lookup(resource);
     return def ? resourceApiPath(def, 'base') : `/${resource}`;
+  };
+  // Resources with an `apiPath` (e.g. /log/operation) answer under that prefix.
+  const callPath = (resource: string, call: string): string => {
+    const def = lookup(resource);
+    return def ? resourceApiPath(def, call) : `/${resource}/${call}`;
   };
 
   return {
@@ -74,37 +84,37 @@ export function createDataProvider(lookup: ResourceLookup = () => undefined): Da
         body.limit = pagination?.pageSize ?? DEFAULT_PAGE_SIZE;
       }
       if (mode === 'off') {
-        const rows = await request<BaseRecord[]>(`/${resource}/all`, body);
+        const rows = await request<BaseRecord[]>(callPath(resource, 'all'), body);
         return { data: rows as never, total: rows.length };
       }
-      const data = await request<{ list: BaseRecord[]; total: number }>(`/${resource}/list`, body);
+      const data = await request<{ list: BaseRecord[]; total: number }>(callPath(resource, 'list'), body);
       return { data: data.list as never, total: data.total };
     },
 
     async getOne({ resource, id }) {
-      return { data: (await request<BaseRecord>(basePath(resource), { id })) as never };
+      return { data: (await request<BaseRecord>(basePath(resource), { id: recordId(id) })) as never };
     },
 
     async getMany({ resource, ids }) {
-      const rows = await Promise.all(ids.map((id) => request<BaseRecord>(basePath(resource), { id })));
+      const rows = await Promise.all(ids.map((id) => request<BaseRecord>(basePath(resource), { id: recordId(id) })));
       return { data: rows as never };
     },
 
     async create({ resource, variables }) {
-      return { data: (await request<BaseRecord>(`/${resource}/create`, variables)) as never };
+      return { data: (await request<BaseRecord>(callPath(resource, 'create'), variables)) as never };
     },
 
     async update({ resource, id, variables }) {
-      return { data: (await request<BaseRecord>(`/${resource}/update`, { ...(variables as object), id })) as never };
+      return { data: (await request<BaseRecord>(callPath(resource, 'update'), { ...(variables as object), id: recordId(id) })) as never };
     },
 
     async deleteOne({ resource, id }) {
-      await request(`/${resource}/delete`, { id });
+      await request(callPath(resource, 'delete'), { id: recordId(id) });
       return { data: { id } as never };
     },
 
     async deleteMany({ resource, ids }) {
-      await request(`/${resource}/delete`, { ids });
+      await request(callPath(resource, 'delete'), { ids: ids.map(recordId) });
       return { data: ids.map((id) => ({ id })) as never };
     },
 
