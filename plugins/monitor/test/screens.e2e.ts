@@ -10,6 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+import { telemetryRuntime } from '../../telemetry/server/runtime';
 
 const shots = path.resolve(__dirname, '../../../test-output/screenshots');
 let ts: TestServer;
@@ -59,6 +60,16 @@ async function seed(c: Caller): Promise<void> {
   await m['device-slave-gateway-alert'].create({ orgId, slaveGatewaySn: 'SG-0', reason: 20, status: 0, createdTime: new Date(now - 3_600_000), warehouseId: wh[0] });
 }
 
+/** beacon readings straight into the telemetry store, for the data-point screens */
+async function seedReadings(): Promise<void> {
+  const rt = telemetryRuntime(ts.server.db)!;
+  await rt.ready;
+  const now = Date.now();
+  const rows = [];
+  for (let i = 0; i < 30; i++) rows.push({ org: ts.orgA, time: now - i * 60_000, mac: 'AC233F100001', gatewayMac: 'AC23FF000001', rssi: -60 - (i % 15), battery: 88, temperature: 20 + (i % 5) / 2, humidity: 40 + (i % 7) });
+  await rt.store!.write([{ series: 'beacon', rows }]);
+}
+
 /** the test server grants every call code; the console also needs the Menu/View codes */
 async function grantWholeCatalogue(): Promise<void> {
   const tree = await ok<any>(ts.a, '/permission/all');
@@ -98,6 +109,7 @@ beforeAll(async () => {
   Object.assign(process.env, { MQTT_PORT: '0', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
   ts = await startTestServer({ plugins: ['telemetry', 'monitor', 'dashboard', 'system-inspection'], config: { dataDir: dir } });
   await seed(ts.a);
+  await seedReadings();
   await grantWholeCatalogue();
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -171,6 +183,7 @@ describe('screens', () => {
     await page.getByTestId('alert-process-confirm').click();
     await expect.poll(() => page.getByTestId('alert-status-banner').getAttribute('data-status'), { timeout: 15000 }).toBe('solved');
     await expect.poll(() => badge.getAttribute('data-count'), { timeout: 15000 }).toBe('23');
+    await page.locator('.ant-modal-confirm').waitFor({ state: 'hidden' });
     await shot('alert-detail-solved');
     const row = await ok(ts.a, '/carrier-alert', { id });
     expect(row).toMatchObject({ status: 10, remark: 'called the driver' });
@@ -178,6 +191,16 @@ describe('screens', () => {
     // another user's processing reaches this page through the live stream
     await ok(ts.a, '/device-alert/beacon/process', { ids: (await ok(ts.a, '/device-alert/beacon/list', { status: 0 })).list.slice(0, 2).map((r: any) => r.id) });
     await expect.poll(() => badge.getAttribute('data-count'), { timeout: 15000 }).toBe('21');
+  });
+
+  it('beacon data points: list over a time range and a point detail', async () => {
+    await page.goto(`${ts.url}/monitor/data-points-beacon`);
+    await page.getByTestId('data-points-beacon').locator('.ant-table-row').first().waitFor({ timeout: 30000 });
+    expect(await page.getByTestId('data-points-beacon').locator('.ant-table-row').count()).toBe(20);
+    await shot('data-points-beacon');
+    await page.getByTestId('data-points-beacon').locator('.ant-table-row').first().click();
+    await page.getByTestId('data-point-beacon-detail').getByText('AC233F100001').first().waitFor({ timeout: 30000 });
+    await shot('data-point-beacon-detail');
   });
 
   it('alert list keeps the generated screen with SPEC colours', async () => {
