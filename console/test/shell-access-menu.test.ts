@@ -133,6 +133,7 @@ describe('access control', () => {
     expect(resourceActionCode(meta, 'device-beacon', 'edit')).toBe('ViewDeviceBeaconEdit');
     expect(resourceActionCode(meta, 'device-beacon', 'show')).toBe('ViewDeviceBeaconDetail');
     expect(resourceActionCode(meta, 'device-beacon', 'delete')).toBe('ApiDeviceBeaconDelete');
+    expect(resourceActionCode(meta, 'device-beacon', 'statusUpdate')).toBe('ApiDeviceBeaconStatusUpdate');
     expect(resourceActionCode(meta, 'nope', 'list')).toBeUndefined();
   });
 

@@ -26,6 +26,8 @@ export function resourceActionCode(meta: Metadata, resource: string, action: str
       return apiCode(resourceApiPath(def, 'import'));
     case 'update':
       return apiCode(resourceApiPath(def, 'update'));
+    case 'statusUpdate':
+      return apiCode(resourceApiPath(def, 'status/update'));
     default:
       return resourceViewCode(def, 'list', meta.menu);
   }
