@@ -60,7 +60,8 @@ export function MapScreen({ admin }: { admin: boolean }) {
     const b = boundsOf(points.lng, points.lat);
     if (b) setTarget((x) => ({ ...x, bounds: b, seq: x.seq + 1 }));
   };
-  // first answer: the whole fleet in view (at most the default zoom); an empty map stays on the default city
+  // first answer: the whole fleet in view (at most the default zoom); an empty map stays on the
+  // default city. The map mounts only then, so its first frame is already the fitted view.
   const [fitted, setFitted] = useState(false);
   useEffect(() => {
     if (!points || fitted) return;
@@ -100,7 +101,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 8 }} />}
       <div style={{ position: 'relative', flex: 1, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
-        <MapView
+        {(fitted || error) && <MapView
           provider={provider}
           target={target}
           points={points}
@@ -109,7 +110,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
           routes={answer?.routes}
           onPick={setPicked}
           onFirstDraw={() => ((window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw = performance.now())}
-        />
+        />}
         <div style={{ position: 'absolute', left: 12, bottom: 12, background: 'rgba(255,255,255,.92)', padding: '6px 10px', borderRadius: 6, fontSize: 12, zIndex: 4 }} data-testid="map-legend">
           {statuses.map((s) => (
             <div key={String(s.value)}>

@@ -65,7 +65,7 @@ export function SensorCharts({ data, cursor, onSeek }: { data: SensorColumns; cu
           lineStyle: { width: 1.5, color: s.color },
           itemStyle: { color: s.color },
           data: data.t.map((x, k) => [x, data[s.key][k]]),
-          markLine: { silent: true, symbol: 'none', animation: false, lineStyle: { color: '#fa8c16' }, data: [] },
+          markLine: { silent: true, symbol: 'none', animation: false, label: { show: false }, lineStyle: { color: '#fa8c16' }, data: [] },
         })),
       },
       true,
