@@ -124,7 +124,8 @@ export default definePlugin({
   id: 'system-inspection',
   server(ctx) {
     const sampler = new HostSampler();
-    sampler.sample();
     installInspection(ctx, sampler);
+    // a first sample soon after start (a CPU share needs two readings some time apart)
+    setTimeout(() => sampler.sample(), 2000).unref();
   },
 });
