@@ -173,6 +173,7 @@ describe('screens', () => {
     await page.getByTestId('alert-panel').waitFor();
     // at most 15 per category although 16 carrier alerts are unsolved
     expect(await page.locator('[data-testid^="alert-item:carrier:"]').count()).toBe(15);
+    await page.waitForTimeout(500); // popover animation
     await shot('alert-menu');
     await page.keyboard.press('Escape');
     await page.getByTestId('alert-status-banner').waitFor();
