@@ -189,7 +189,7 @@ describe('resources under an API prefix', () => {
     await logs.update({ resource: 'operation-log', id: '7', variables: { remark: 'x' } });
     expect(calls[1]).toMatchObject({ url: '/api/log/operation/update', body: { remark: 'x', id: 7 } });
     ok({ deleted: 2 });
-    await logs.deleteMany({ resource: 'operation-log', ids: ['8', '9'] });
+    await logs.deleteMany!({ resource: 'operation-log', ids: ['8', '9'] });
     expect(calls[2]).toMatchObject({ url: '/api/log/operation/delete', body: { ids: [8, 9] } });
     ok({ id: 5 });
     await logs.getOne({ resource: 'operation-log', id: '5' });
