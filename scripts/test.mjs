@@ -1,7 +1,7 @@
 // npm test: every vitest project on SQLite, the server suite again on a throwaway MariaDB,
 // then the browser tests against the built console. Ends with one "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startMariadb, which } from './lib/services.mjs';
@@ -58,6 +58,11 @@ if (!only || only === 'mysql') {
 if ((!only || only === 'browser') && existsSync(join(root, 'console/vitest.e2e.config.ts'))) {
   if (run('console build', 'npm', ['run', 'build', '-w', '@rti/console'])) {
     vitest('browser', ['--config', 'console/vitest.e2e.config.ts']);
+    // plugins with screens of their own keep their browser tests beside them
+    for (const p of readdirSync(join(root, 'plugins'))) {
+      const config = join('plugins', p, 'vitest.e2e.config.ts');
+      if (existsSync(join(root, config))) vitest(`browser ${p}`, ['--config', config]);
+    }
   } else {
     totals.failed += 1;
   }
