@@ -78,8 +78,9 @@ export default function L7MapView(props: MapViewProps) {
     put('counts', new PointLayer({ zIndex: 11 }).source(data.filter((d) => d.label), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('label', 'text').size(12).color('#ffffff').style({ fontWeight: 700, textAnchor: 'center' }));
     if (!drawn.current) {
       drawn.current = true;
-      s.once('afterrender' as never, () => onFirstDraw?.());
       s.render();
+      // L7 draws on its next animation frame; the frame after that has the markers on screen
+      requestAnimationFrame(() => requestAnimationFrame(() => onFirstDraw?.()));
     }
   }
 
@@ -97,10 +98,6 @@ export default function L7MapView(props: MapViewProps) {
       put('cursor', track.cursor ? new PointLayer({ zIndex: 8 }).source([{ x: track.cursor[0], y: track.cursor[1] }], { parser: { type: 'json', x: 'x', y: 'y' } }).shape('circle').size(9).color('#1677ff').style({ stroke: '#fff', strokeWidth: 3 }) : null);
     }
     drawMarkers();
-    if (!latest.current.points && !drawn.current) {
-      drawn.current = true;
-      latest.current.onFirstDraw?.();
-    }
   }
 
   // data changes
