@@ -102,10 +102,9 @@ export default function DeckMap(props: MapViewProps) {
       getSize: 12,
       getPixelOffset: [0, -18],
       getColor: [31, 58, 95, 255],
-      outlineWidth: 2,
-      outlineColor: [255, 255, 255, 255],
-      fontSettings: { sdf: true },
       characterSet: 'auto',
+      // names of neighbouring warehouses overlap when zoomed out
+      visible: view.zoom >= 9,
     }),
     track &&
       new PathLayer({
