@@ -17,6 +17,7 @@ import zlib from 'node:zlib';
 import sqlite3 from 'sqlite3';
 import { startTestServer } from '../../server/test/support/test-server';
 import { telemetryRuntime } from '../../plugins/telemetry/server/runtime';
+import type { SeriesRow } from '../../ingest/src/index';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const ROWS = arg('rows', 100_000);
@@ -72,7 +73,7 @@ async function main() {
     // one tracker with a two-day track (5-minute reports, two stops, events) for the history screen
     const model = await make('device-model', { name: 'Tracker', batteryThreshold: 20, offlineCheckTime: 30 });
     const gpsId = await make('device-gps', { sn: 'BENCH-G1', name: 'Truck 1', deviceModelId: model, useStatus: 20 });
-    const track: Array<Record<string, unknown>> = [];
+    const track: SeriesRow[] = [];
     const t0 = Date.now() - 2 * 86_400_000;
     let lng = 121.35;
     let lat = 31.15;
