@@ -1,13 +1,14 @@
 /**
  * The demo "Operator" role: everything of the device and basic-info groups except deleting,
- * read-only lists of the carrier group, and the home page — nothing of the System group.
+ * read-only lists of the carrier group, and the home pages operators live in (dashboard, map,
+ * track history) with the calls they read — nothing of the System group.
  * Picked from the permission catalogue tree, so new resources of those groups join it.
  */
 import type { PermissionNode } from '@rti/server/access/catalogue';
 
 const FULL_GROUPS = ['/device', '/basic-info'];
 const LIST_GROUPS = ['/carrier/management'];
-const HOME_PAGES = ['/dashboard-home'];
+const HOME_PAGES = ['/dashboard-home', '/map', '/map/history'];
 const READ_CALLS = /\/(list|all)$/;
 
 export function operatorCodes(tree: PermissionNode[]): string[] {
@@ -29,7 +30,7 @@ export function operatorCodes(tree: PermissionNode[]): string[] {
     for (const item of group.children ?? []) {
       if (item.path && HOME_PAGES.includes(item.path)) {
         out.add(group.code);
-        all(item, (n) => n.type !== 30);
+        all(item, () => true);
       }
     }
   }
