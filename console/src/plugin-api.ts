@@ -53,6 +53,8 @@ export interface HeaderWidget {
   viewCode?: string;
   /** lower first; built-in widgets use 10..90 */
   order?: number;
+  /** takes the place of a built-in widget (e.g. a live notification bell) */
+  replaces?: 'notifications';
 }
 
 export interface NotificationItem {

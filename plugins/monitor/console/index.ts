@@ -1,25 +1,11 @@
-import { defineConsolePlugin, type NotificationSource } from '../../../console/src/plugin-api';
-import { i18n } from '../../../console/src/i18n';
-import { ALERT_KINDS, FEED_CODE, PER_CATEGORY } from './alert-kinds';
-import { alertFeed } from './alert-feed';
-import { alertItem, getKnownEnums } from './alert-items';
+import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { ALERT_KINDS, FEED_CODE } from './alert-kinds';
 
 /**
  * Monitor: beacon and GPS data-point screens, the alert screens' "Process" (detail override; the list and detail themselves are
- * generated from metadata) and the notification menu — a live header widget with the badge,
- * and the same five categories as sources of the shell's bell.
+ * generated from metadata) and the notification menu — a live header widget with the badge
+ * that takes the place of the shell's bell for users who may read the alert feed.
  */
-const sources: NotificationSource[] = ALERT_KINDS.map((k) => ({
-  id: `alert-${k.category}`,
-  title: k.title,
-  viewCode: FEED_CODE,
-  load: async () => {
-    const state = await alertFeed.refresh();
-    const t = (key: string) => i18n.t(key);
-    return (state[k.category]?.list ?? []).slice(0, PER_CATEGORY).map((r) => alertItem(k, r, getKnownEnums(), t));
-  },
-}));
-
 const dataPoints = () => import('./data-points');
 
 export default defineConsolePlugin({
@@ -31,6 +17,5 @@ export default defineConsolePlugin({
     { id: 'data-points-gps-detail', path: '/monitor/data-points-gps/detail', title: 'menu.dataPointsGpsDetail', component: () => dataPoints().then((m) => ({ default: m.GpsDataPoint })) },
   ],
   overrides: Object.fromEntries(ALERT_KINDS.map((k) => [k.resource, { show: () => import('./alert-show') }])),
-  headerWidgets: [{ id: 'unsolved-alerts', component: () => import('./alert-bell'), viewCode: FEED_CODE, order: 35 }],
-  notifications: sources,
+  headerWidgets: [{ id: 'unsolved-alerts', component: () => import('./alert-bell'), viewCode: FEED_CODE, order: 35, replaces: 'notifications' }],
 });

@@ -23,15 +23,16 @@ interface Props {
 export function AppHeader({ collapsed, onToggle }: Props) {
   const { t } = useTranslation();
   const { plugins, access } = useShell();
-  const widgets = useMemo(
-    () =>
-      plugins
-        .flatMap((p) => p.headerWidgets ?? [])
-        .filter((w) => !w.viewCode || access.has(w.viewCode))
-        .sort((a, b) => (a.order ?? 50) - (b.order ?? 50))
-        .map((w) => ({ id: w.id, Component: lazy(w.component) })),
+  const visible = useMemo(
+    () => plugins.flatMap((p) => p.headerWidgets ?? []).filter((w) => !w.viewCode || access.has(w.viewCode)),
     [plugins, access],
   );
+  const widgets = useMemo(
+    () => [...visible].sort((a, b) => (a.order ?? 50) - (b.order ?? 50)).map((w) => ({ id: w.id, Component: lazy(w.component) })),
+    [visible],
+  );
+  // A plugin's live bell takes the place of the built-in one: one bell, never two.
+  const ownBell = !visible.some((w) => w.replaces === 'notifications');
   return (
     <Layout.Header className="app-header">
       {onToggle && (
@@ -50,7 +51,7 @@ export function AppHeader({ collapsed, onToggle }: Props) {
         <PaletteButton />
         <LogButton />
         <FullscreenButton />
-        <NotificationsBell />
+        {ownBell && <NotificationsBell />}
         {widgets.map(({ id, Component }) => (
           <Suspense key={id} fallback={null}>
             <Component />
