@@ -95,3 +95,4 @@ export function defineConsolePlugin(plugin: ConsolePlugin): ConsolePlugin {
 
 export { menuBadges } from './lib/menu-badges';
 export { request } from './providers/http-client';
+export { useAutoRefresh } from './lib/use-auto-refresh';

@@ -1,6 +1,5 @@
 /** The dashboard's five calls, loaded together and refreshed on an interval while the tab is visible. */
-import { useCallback, useEffect, useState } from 'react';
-import { request } from '../../../console/src/plugin-api';
+import { request, useAutoRefresh } from '../../../console/src/plugin-api';
 
 export interface Counted {
   value: number | null;
@@ -50,24 +49,5 @@ export async function loadDashboard(): Promise<DashboardData> {
 }
 
 export function useDashboard(refreshMs: number) {
-  const [data, setData] = useState<DashboardData>();
-  const [error, setError] = useState<string>();
-  const [loading, setLoading] = useState(false);
-  const reload = useCallback(async () => {
-    setLoading(true);
-    try {
-      setData(await loadDashboard());
-      setError(undefined);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-    const timer = setInterval(() => document.visibilityState === 'visible' && void reload(), refreshMs);
-    return () => clearInterval(timer);
-  }, [reload, refreshMs]);
-  return { data, error, loading, reload };
+  return useAutoRefresh(loadDashboard, refreshMs);
 }

@@ -1,6 +1,5 @@
 /** The inspection page's calls, loaded together and refreshed every 30 s while visible. */
-import { useCallback, useEffect, useState } from 'react';
-import { request } from '../../../console/src/plugin-api';
+import { request, useAutoRefresh } from '../../../console/src/plugin-api';
 
 export interface Disk {
   path: string;
@@ -49,26 +48,7 @@ export async function loadInspection(): Promise<Inspection> {
 }
 
 export function useInspection(refreshMs = 30_000) {
-  const [data, setData] = useState<Inspection>();
-  const [error, setError] = useState<string>();
-  const [loading, setLoading] = useState(false);
-  const reload = useCallback(async () => {
-    setLoading(true);
-    try {
-      setData(await loadInspection());
-      setError(undefined);
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-  useEffect(() => {
-    void reload();
-    const timer = setInterval(() => document.visibilityState === 'visible' && void reload(), refreshMs);
-    return () => clearInterval(timer);
-  }, [reload, refreshMs]);
-  return { data, error, loading, reload };
+  return useAutoRefresh(loadInspection, refreshMs);
 }
 
 export function formatBytes(n: number): string {

@@ -5,22 +5,12 @@ import { useState, type FC } from 'react';
 import type { CrudFilter, CrudSort } from '@refinedev/core';
 import { resourceApiPath, resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
+import { downloadBlob } from '../lib/download';
 import { exportBody } from '../lib/filters';
 import { useMetaT } from '../hooks/use-meta';
 
 /** Exports can run long on big tables (SPEC §9 uses generous time-outs for exports). */
 const EXPORT_TIMEOUT_MS = 10 * 60_000;
-
-function download(blob: Blob, name: string) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /** Exports the list as the server renders it, with the table's current filters and sorts. */
 export const ExportButton: FC<{ resource: ResourceDef; filters: CrudFilter[]; sorters: CrudSort[] }> = ({ resource, filters, sorters }) => {
@@ -31,7 +21,7 @@ export const ExportButton: FC<{ resource: ResourceDef; filters: CrudFilter[]; so
     setBusy(true);
     try {
       const blob = await request<Blob>(resourceApiPath(resource, 'export'), exportBody(filters, sorters), { blob: true, timeoutMs: EXPORT_TIMEOUT_MS });
-      download(blob, `${t(resourceLabelKey(resource))}-${dayjs().format('YYYYMMDDHHmmss')}.xlsx`);
+      downloadBlob(blob, `${t(resourceLabelKey(resource))}-${dayjs().format('YYYYMMDDHHmmss')}.xlsx`);
       void message.success(t('meta.exported'));
     } catch (e) {
       // the HTTP client logs it; the user still needs to see why nothing downloaded
