@@ -57,9 +57,10 @@ describe('organisation token', () => {
 
     // the organisation's permission set bounds the token
     const full = ts.server.listPermissionCodes();
-    await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: full.filter((c) => c !== 'ApiRoleList') });
+    const platform = await ts.callerFor(await ts.addUser(ts.orgA, 'platform', { sysOrgUser: true }), ts.orgA);
+    await platform.call('/organization/update', { id: ts.orgA, pcPermissions: full.filter((c) => c !== 'ApiRoleList') });
     expect((await asToken(token, '/role/list')).body.code).toBe(10005);
-    await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: full });
+    await platform.call('/organization/update', { id: ts.orgA, pcPermissions: full });
     expect((await asToken(token, '/role/list')).body.code).toBe(0);
 
     // a token cannot manage tokens

@@ -15,6 +15,8 @@ let ts: TestServer;
 let coded: Array<CallDef & { code: string }>;
 let emptyRole: number;
 let carol: Caller;
+/** a platform (sys-org) user: only such users may change an organisation's permission set */
+let platform: Caller;
 
 beforeAll(async () => {
   ts = await startTestServer({ plugins: ['open-api'] });
@@ -22,6 +24,7 @@ beforeAll(async () => {
     .list()
     .map((c) => ({ ...c, code: callPermission(c)! }))
     .filter((c) => c.code);
+  platform = await ts.callerFor(await ts.addUser(ts.orgA, 'platform', { sysOrgUser: true }), ts.orgA);
   const role = await ts.a.call('/role/create', { name: 'nothing', pcPermissions: [], pdaPermissions: [] });
   expect(role.body.code, role.body.message).toBe(0);
   emptyRole = role.body.data.id;
@@ -95,11 +98,11 @@ describe('policy sources', () => {
     await setRole(emptyRole, [target.code]);
     expect((await attempt(carol, target.path)).code).toBe(0);
     const all = coded.map((c) => c.code);
-    const narrowed = await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all.filter((c) => c !== target.code) });
+    const narrowed = await platform.call('/organization/update', { id: ts.orgA, pcPermissions: all.filter((c) => c !== target.code) });
     expect(narrowed.body.code, narrowed.body.message).toBe(0);
     expect((await attempt(carol, target.path)).code).toBe(10005);
     expect((await attempt(ts.a, target.path)).code).toBe(10005); // the org's full-access role too
-    const restored = await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all });
+    const restored = await platform.call('/organization/update', { id: ts.orgA, pcPermissions: all });
     expect(restored.body.code, restored.body.message).toBe(0);
     expect((await attempt(carol, target.path)).code).toBe(0);
     await setRole(emptyRole, []);
@@ -112,10 +115,22 @@ describe('policy sources', () => {
     expect((await attempt(dave, pda.path)).code).toBe(0);
     expect((await attempt(dave, '/role/list')).code).toBe(10005);
     const all = coded.map((c) => c.code);
-    await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all.filter((c) => c !== pc.code) });
+    await platform.call('/organization/update', { id: ts.orgA, pcPermissions: all.filter((c) => c !== pc.code) });
     expect((await attempt(dave, pc.path)).code).toBe(10005);
-    await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all });
+    await platform.call('/organization/update', { id: ts.orgA, pcPermissions: all });
     expect((await attempt(dave, pc.path)).code).toBe(0);
+  });
+
+  it("lets only platform users change an organisation's permission set", async () => {
+    const all = coded.map((c) => c.code);
+    const raised = await ts.a.call('/organization/update', { id: ts.orgA, pcPermissions: all.slice(1) });
+    expect(raised.status).toBe(403);
+    expect(raised.body.code).toBe(10005);
+    const kept = await ts.a.call<any>('/organization/get', { id: ts.orgA });
+    expect(kept.body.data?.pcPermissions ?? all).toEqual(expect.arrayContaining(all));
+    // other fields of the organisation stay editable by its administrator
+    expect((await ts.a.call('/organization/update', { id: ts.orgA, remark: 'edited by its admin' })).body.code).toBe(0);
+    expect((await platform.call('/organization/update', { id: ts.orgA, pcPermissions: all })).body.code).toBe(0);
   });
 
   it("ignores roles of another organisation", async () => {

@@ -16,6 +16,8 @@ import { ACCESS_RESOURCES, createSequelizeDirectory } from './sequelize-director
 import { SESSION_TTL_MS, SessionStore } from './sessions';
 import { defineAccessTables } from './tables';
 import './migrations';
+import { ApiError, ErrorCode } from '../http/api-error';
+import { msg } from './messages';
 
 export interface PasswordHasher {
   hash(plain: string): Promise<string>;
@@ -58,6 +60,8 @@ export interface AccessService {
   /** Registers `written` as after-hook of every write of the user, role and organisation resources. */
   installHooks(hooks: HookRegistry): void;
 }
+
+const ORG_PERMISSION_SETS = ['pcPermissions', 'pdaPermissions'] as const;
 
 export function createAccess(opts: AccessOptions): AccessService {
   const tables = defineAccessTables(opts.sequelize);
@@ -109,6 +113,19 @@ export function createAccess(opts: AccessOptions): AccessService {
       await policies.changed(orgIds, transaction);
     },
     installHooks(hooks) {
+      // An organisation's permission set bounds every grant in it, so only platform (sys-org)
+      // users may change it — otherwise its own administrator could raise the bound.
+      hooks.before('update', ACCESS_RESOURCES.organization, (e) => {
+        if (e.ctx.user?.sysOrgUser) return;
+        for (const key of ORG_PERMISSION_SETS) {
+          if (!e.data || !(key in e.data)) continue;
+          const before = new Set((e.previous?.[key] as string[] | null) ?? []);
+          const after = new Set((e.data[key] as string[] | null) ?? []);
+          if (before.size !== after.size || [...after].some((c) => !before.has(c))) {
+            throw new ApiError(ErrorCode.noPermission, msg(e.ctx.language, 'access.noPermission', { code: key }), {}, 403);
+          }
+        }
+      });
       for (const resource of Object.values(ACCESS_RESOURCES)) {
         for (const action of ['create', 'update', 'delete'] as const) {
           hooks.after(action, resource, (e) =>
