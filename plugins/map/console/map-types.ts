@@ -1,22 +1,8 @@
 /** What a provider draws: the contract between the screens and the two map providers. */
 import type { Stop } from '../shared/track';
+import type { MapRoute, MapWarehouse } from '../shared/map-answer';
 
-export interface MapWarehouse {
-  id: number;
-  name: string;
-  lng: number;
-  lat: number;
-  color: string | null;
-  fence: number | null;
-}
-
-export interface MapRoute {
-  id: number;
-  name: string;
-  color: string | null;
-  from: [number, number];
-  to: [number, number];
-}
+export type { MapRoute, MapWarehouse } from '../shared/map-answer';
 
 /** Columns of the points on the map; `kind` 1 carrier, 2 GPS tracker. */
 export interface PointSet {

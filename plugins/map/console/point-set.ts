@@ -1,20 +1,8 @@
 /** The /map/list answer (columns, delta-encoded ids) turned into one PointSet for the providers. */
-import type { MapRoute, MapWarehouse, PointSet } from './map-types';
+import type { MapListAnswer } from '../shared/map-answer';
+import type { PointSet } from './map-types';
 
-export interface Columns {
-  id: number[];
-  lng: number[];
-  lat: number[];
-  st: number[];
-}
-export interface MapListAnswer {
-  time: string;
-  carriers: Columns;
-  gps: Columns;
-  unplaced: number;
-  warehouses: MapWarehouse[];
-  routes: MapRoute[];
-}
+export type { Columns, MapListAnswer } from '../shared/map-answer';
 
 export function decodeIds(d: readonly number[]): number[] {
   const out = new Array<number>(d.length);

@@ -12,6 +12,7 @@ import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext, ScopedRepository } from '@rti/server/plugin-api';
 import { positionsOf } from './positions';
 import { contextsFor } from './scope';
+import type { MapListAnswer, MapRoute, MapWarehouse } from '../shared/map-answer';
 
 type Raw = Record<string, any>;
 
@@ -29,35 +30,7 @@ async function scopedRows(repo: ScopedRepository, attributes: string[], extra: W
   return model.sequelize!.query(sql, { type: QueryTypes.SELECT, raw: true }) as Promise<Raw[]>;
 }
 
-export interface MapWarehouse {
-  id: number;
-  orgId: number;
-  name: string;
-  lng: number;
-  lat: number;
-  color: string | null;
-  /** fence radius in metres, only when fenceVisibleInMap */
-  fence: number | null;
-}
-
-export interface MapRoute {
-  id: number;
-  name: string;
-  color: string | null;
-  from: [number, number];
-  to: [number, number];
-}
-
-export interface MapListAnswer {
-  time: string;
-  /** columns; `id` is delta-encoded (first value absolute, then differences) */
-  carriers: { id: number[]; lng: number[]; lat: number[]; st: number[] };
-  gps: { id: number[]; lng: number[]; lat: number[]; st: number[] };
-  /** rows matching the filters but with no known position */
-  unplaced: number;
-  warehouses: MapWarehouse[];
-  routes: MapRoute[];
-}
+export type { MapListAnswer, MapRoute, MapWarehouse } from '../shared/map-answer';
 
 const round5 = (v: number) => Math.round(v * 1e5) / 1e5;
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
