@@ -4,18 +4,12 @@ import { CheckCircleOutlined, CloudUploadOutlined, FileTextOutlined } from '@ant
 import { useTranslation } from 'react-i18next';
 import { request } from '../../../console/src/plugin-api';
 import { useMetadata } from '../../../console/src/providers/metadata-context';
+import type { Licence } from '../server/licence-file';
 
 type Mode = 'verify' | 'import' | 'update';
 
-interface LicenceInfo {
-  licenceNo: string;
-  organizationId: number | null;
-  organizationQuantity: number;
-  carrierQuantity: number;
-  hostName: string;
-  category: number;
-  effectiveDate: string;
-  expirationDate: string | null;
+/** The verify answer: the signed licence's terms plus what this server makes of them. */
+interface LicenceInfo extends Licence {
   remainingDays: number | null;
   valid: boolean;
   reason: string | null;
