@@ -75,6 +75,31 @@ export interface NotificationSource {
   load: () => Promise<NotificationItem[]>;
 }
 
+/** What a row action component receives: the row it acts on and a way to refresh the list. */
+export interface RowActionProps {
+  resource: ResourceDef;
+  record: Record<string, unknown>;
+  /** call after the action changed the row, so the list (and its counts) reload */
+  onChanged: () => void;
+}
+
+/**
+ * An extra button in the actions column of generated lists (beside Detail / Edit / Delete),
+ * for the resources named. The component decides per row whether it shows (e.g. only while a
+ * row is open) and is loaded lazily with the list.
+ */
+export interface RowAction {
+  id: string;
+  resources: string[];
+  component: LazyComponent<RowActionProps>;
+  /** hidden when the user lacks this access value */
+  viewCode?: string;
+  /** lower first, after the built-in actions */
+  order?: number;
+  /** column width the action needs (px), so the fixed actions column fits */
+  width?: number;
+}
+
 /** A menu entry added by a plugin to an existing menu.json group (by key). */
 export type PluginMenuItem = MenuItem & { group: string };
 
@@ -87,6 +112,7 @@ export interface ConsolePlugin {
   overrides?: Record<string, Partial<Record<ScreenKind, ResourceScreen>>>;
   headerWidgets?: HeaderWidget[];
   notifications?: NotificationSource[];
+  rowActions?: RowAction[];
 }
 
 export function defineConsolePlugin(plugin: ConsolePlugin): ConsolePlugin {

@@ -210,4 +210,17 @@ describe('screens', () => {
     await shot('alert-list');
     expect(await page.locator('.ant-tag-error').count()).toBeGreaterThan(0);
   });
+
+  it('an alert is processed from its list row (plugin row action); the row and the badge follow', async () => {
+    await page.goto(`${ts.url}/monitor/carrier-alert`);
+    const buttons = page.getByTestId('alert-row-process');
+    await buttons.first().waitFor({ timeout: 30000 });
+    const before = await buttons.count();
+    const badge = page.getByTestId('alert-badge');
+    const count = Number(await badge.getAttribute('data-count'));
+    await buttons.first().click();
+    await page.getByTestId('alert-process-confirm').click();
+    await expect.poll(() => buttons.count(), { timeout: 15000 }).toBe(before - 1);
+    await expect.poll(() => badge.getAttribute('data-count'), { timeout: 15000 }).toBe(String(count - 1));
+  });
 });

@@ -1,6 +1,6 @@
 import { DeleteOutlined, EditOutlined, EyeOutlined } from '@ant-design/icons';
 import { Button, Popconfirm, Space, Tooltip } from 'antd';
-import type { FC, ReactNode } from 'react';
+import { Suspense, type FC, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { BaseKey } from '@refinedev/core';
 import type { ResourceDef } from '@rti/metadata/browser';
@@ -8,6 +8,7 @@ import { deleteForbidden, editForbidden } from '../lib/status-rules';
 import type { ResourceAccess } from '../hooks/use-resource-access';
 import type { Translate } from '../lib/format';
 import { StatusAction } from './status-action';
+import type { ResolvedRowAction } from '../hooks/use-row-actions';
 
 export const detailPath = (res: ResourceDef, id: BaseKey) => `${res.route}/detail/${encodeURIComponent(String(id))}`;
 export const editPath = (res: ResourceDef, id: BaseKey) => `${res.route}/edit/${encodeURIComponent(String(id))}`;
@@ -48,15 +49,17 @@ export interface RowActionsProps {
   t: Translate;
   onDelete: (id: BaseKey) => Promise<unknown>;
   deleting?: boolean;
-  /** after a status change */
+  /** after a status change (or a plugin action changed the row) */
   onChanged: () => void;
+  /** plugins' extra actions for this resource (use-row-actions) */
+  extra?: ResolvedRowAction[];
 }
 
 /**
  * Detail / Edit / Delete of one row. Access is decided once per table (props), so rendering
  * a page of rows costs no checks; actions the user may not take are not rendered at all.
  */
-export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting, onChanged }) => {
+export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting, onChanged, extra }) => {
   const id = record.id;
   if (id === undefined || id === null) return null;
   const noEdit = editForbidden(resource, record);
@@ -81,6 +84,11 @@ export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, o
           </NavButton>
         ))}
       {access.status && <StatusAction resource={resource} record={record} onChanged={onChanged} />}
+      {extra?.map(({ id: key, Component }) => (
+        <Suspense key={key} fallback={null}>
+          <Component resource={resource} record={record} onChanged={onChanged} />
+        </Suspense>
+      ))}
       {access.delete &&
         (noDelete ? (
           <Tooltip title={t(noDelete.message)}>

@@ -12,6 +12,7 @@ import { defaultSorters, filtersToSearch, searchToFilters } from '../lib/filters
 import { useEnums, useMetaT, useUserId } from '../hooks/use-meta';
 import { useColumnVisibility } from '../hooks/use-column-visibility';
 import { useResourceAccess } from '../hooks/use-resource-access';
+import { useRowActions } from '../hooks/use-row-actions';
 import { renderFieldValue } from '../components/field-renderer';
 import { SearchForm } from '../components/search-form';
 import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
@@ -34,6 +35,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const navigate = useNavigate();
   const userId = useUserId();
   const access = useResourceAccess(resource);
+  const extraActions = useRowActions(resource.name);
   const search = useMemo(() => searchFields(resource), [resource]);
   const specs = useMemo(() => columnSpecs(resource), [resource]);
   const { visibility, set: setColumn, reset: resetColumns } = useColumnVisibility(specs, userId, resource.name);
@@ -89,12 +91,12 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
           ) : null) : render(v, r, idx);
       });
     }
-    if (access.show || access.edit || access.delete || access.status) {
+    if (access.show || access.edit || access.delete || access.status || extraActions.length > 0) {
       cols.push({
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
-        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0),
+        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraActions.reduce((w, a) => w + a.width, 0),
         onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
         render: (_: unknown, record: BaseRecord) => isGroupRow(record) ? null : (
           <RowActions
@@ -105,13 +107,14 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
             onDelete={onDelete}
             deleting={mutation.isPending}
             onChanged={() => void tableQuery.refetch()}
+            extra={extraActions}
           />
         ),
       });
     }
     return cols;
     // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
-  }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending]);
+  }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending, extraActions]);
 
   // tree (metadata `tree`) or warehouse groups (`listGroupBy`) over the page's rows
   const rows = tableProps.dataSource;
