@@ -1,5 +1,7 @@
-// Builds the console and prints the gzip size of what the first page loads (the entry
-// script, its modulepreloads and CSS referenced by index.html) next to the whole build.
+// Builds the console and prints the gzip size of what the first page loads — the entry
+// script, its modulepreloads and CSS referenced by index.html, plus the login route's lazy
+// chunks (from Vite's manifest), since /login is the first page everyone opens — next to
+// the whole build.
 // Reference point: Refine's finefoods-antd ships one ~930 KB gzip bundle with no splitting.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -19,12 +21,24 @@ const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const firstPage = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1]);
 
+// The login page's chunk and its static imports/CSS, walked through the manifest.
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+const loginRoute = [];
+const walk = (key) => {
+  const m = manifest[key];
+  if (!m) return;
+  for (const f of [m.file, ...(m.css ?? [])]) if (!firstPage.includes(f) && !loginRoute.includes(f)) loginRoute.push(f);
+  for (const k of m.imports ?? []) walk(k);
+};
+walk('src/pages/login/index.tsx');
+if (loginRoute.length === 0) throw new Error('login page not found in dist/.vite/manifest.json');
+
 let first = 0;
-console.log('first page (index.html):');
-for (const f of firstPage) {
+console.log('first page (index.html + the /login route chunks):');
+for (const f of [...firstPage, ...loginRoute]) {
   const n = gz(join(dist, f));
   first += n;
-  console.log(`  ${f.padEnd(48)} ${kb(n)}`);
+  console.log(`  ${f.padEnd(48)} ${kb(n)}${loginRoute.includes(f) ? '  (login route)' : ''}`);
 }
 let total = 0;
 let js = 0;

@@ -38,6 +38,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1200,
+    // dist/.vite/manifest.json: the chunk graph bench/bundle-size.mjs walks per route
+    manifest: true,
     rollupOptions: {
       output: { manualChunks: vendorChunk },
       // antd/refine mark modules "use client" for React Server Components; meaningless here.
