@@ -57,6 +57,11 @@ export default function DeckMap(props: MapViewProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target.seq, sized]);
 
+  // test and screenshot hook: screen pixel of a position in the current view
+  useEffect(() => {
+    (window as unknown as { __mapProject?: (lng: number, lat: number) => number[] }).__mapProject = (lng, lat) => new WebMercatorViewport({ ...view, ...size }).project([lng, lat]);
+  }, [view, size]);
+
   const zoomLevel = Math.floor(view.zoom);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const clusters = useMemo(() => (points ? clustersAt(points, zoomLevel) : []), [points, points?.version, zoomLevel]);

@@ -26,6 +26,11 @@ export default function L7MapView(props: MapViewProps) {
     const el = box.current!;
     const s = new Scene({ id: el, map: new L7Map({ center: [props.target.lng, props.target.lat], zoom: props.target.zoom, minZoom: 1, maxZoom: 19 }), logoVisible: false, preserveDrawingBuffer: props.preserveDrawingBuffer ?? false } as never);
     scene.current = s;
+    // test and screenshot hook: screen pixel of a position in the current view
+    (window as unknown as { __mapProject?: (lng: number, lat: number) => number[] }).__mapProject = (lng, lat) => {
+      const p = s.lngLatToContainer([lng, lat]);
+      return [p.x, p.y];
+    };
     s.setBgColor(WATER);
     s.on('loaded', async () => {
       const b = await loadBasemap();
