@@ -1,0 +1,26 @@
+/**
+ * /jimi/list/alarm: alerts of the vehicles' trackers (GPS alert rows, newest first), over a
+ * time range, optionally one vehicle's and by status. Rows come from the scoped repository
+ * with their labels, like the generated alert list.
+ */
+import { Op, type WhereOptions } from 'sequelize';
+import type { Database } from '@rti/server';
+import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import { parseRange } from './range';
+import { parseFilter, vehicleRows } from './vehicles';
+
+export async function vehicleAlarms(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
+  const { from, to } = parseRange(body, 7, 93);
+  const vehicles = await vehicleRows(ctx, db, call, { ...parseFilter(body), motion: undefined });
+  const bySn = new Map(vehicles.filter((v) => v.gpsId).map((v) => [v.gpsId!, v]));
+  if (!bySn.size) return { list: [], total: 0 };
+  const where: WhereOptions[] = [{ gpsId: { [Op.in]: [...bySn.keys()] } }, { reportTime: { [Op.between]: [new Date(from), new Date(to)] } }];
+  if (body.status !== undefined && body.status !== null && body.status !== '') where.push({ status: Number(body.status) });
+  const repo = ctx.repo('device-gps-alert', call);
+  const limit = Math.min(Math.max(1, Number(body.limit) || 10), 1000);
+  const page = Math.max(1, Number(body.page) || 1);
+  const w = { [Op.and]: where };
+  const [rows, total] = await Promise.all([repo.findAll({ where: w, order: [['reportTime', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit }), repo.count(w)]);
+  const list = (await repo.serialize(rows)).map((r) => ({ ...r, vehicleId: bySn.get(Number(r.gpsId))?.id ?? null, vehicleSn: bySn.get(Number(r.gpsId))?.sn ?? null }));
+  return { list, total };
+}

@@ -1,0 +1,45 @@
+/**
+ * Vehicles and locating (SPEC §2 home group, §7 "Tracking service" and the map screenshot
+ * call): vehicle list and live positions, a vehicle's track, trips and alarms, the locating
+ * centre's carrier search, the GPS report with its export, and the data of the report-mail
+ * screenshot pages. Reads the telemetry plugin's state and store through the scoped
+ * repositories of the caller; permission codes come from the paths (ApiJimiList, …).
+ */
+import { STREAMED, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
+import { telemetryRuntime } from '../../telemetry/server/runtime';
+import { vehicleAlarms } from './alarms';
+import { gpsReportExport, gpsReportList } from './gps-report';
+import { locate } from './locating';
+import { screenShot } from './screen-shot';
+import { vehicleHistory, vehicleTrips } from './track';
+import { vehicleList, vehiclePositions, vehicleRows } from './vehicles';
+
+function install(ctx: PluginServerContext): void {
+  const db = ctx.database;
+  ctx.addCall({ path: '/jimi/list', handler: ({ body, ctx: call }) => vehicleList(ctx, db, call, body) });
+  ctx.addCall({ path: '/jimi/gps', handler: ({ body, ctx: call }) => vehiclePositions(ctx, db, call, body) });
+  ctx.addCall({ path: '/jimi/list/alarm', handler: ({ body, ctx: call }) => vehicleAlarms(ctx, db, call, body) });
+  ctx.addCall({ path: '/jimi/transport/order/list', handler: ({ body, ctx: call }) => vehicleTrips(ctx, db, call, body) });
+  ctx.addCall({ path: '/jimi/history', handler: ({ body, ctx: call }) => vehicleHistory(ctx, db, call, body) });
+  ctx.addCall({ path: '/jimi/carrier/gps', handler: ({ body, ctx: call }) => locate(ctx, db, call, body) });
+  // re-reads master data (vehicles, trackers, warehouses) into the live tracking engine, e.g.
+  // after a bulk import, instead of waiting for the next change-driven refresh
+  ctx.addCall({
+    path: '/jimi/synchronize',
+    async handler({ ctx: call }) {
+      await telemetryRuntime(db)?.refresh();
+      return { vehicles: (await vehicleRows(ctx, db, call, {})).length, time: new Date().toISOString() };
+    },
+  });
+  ctx.addCall({ path: '/gps/report/list', handler: ({ body, ctx: call }) => gpsReportList(ctx, db, call, body) });
+  ctx.addCall({
+    path: '/gps/report/export',
+    async handler({ body, ctx: call, res }) {
+      await gpsReportExport(ctx, db, call, body, res);
+      return STREAMED;
+    },
+  });
+  ctx.addCall({ path: '/map/history/screen/shot', handler: ({ body, ctx: call }) => screenShot(ctx, db, call, body) });
+}
+
+export default definePlugin({ id: 'vehicle', server: install });

@@ -1,0 +1,32 @@
+/**
+ * /jimi/history (a vehicle's track with stops, trips and the range's sums) and
+ * /jimi/transport/order/list (its trips only). The track itself is the map plugin's history
+ * (same scope, downsampling and stop detection); the sums are computed on every stored point.
+ */
+import type { Database } from '@rti/server';
+import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { history } from '../../map/server/history';
+import { dailyReport, totalOf } from '../shared/report';
+import { tripsOf } from '../shared/trips';
+import type { VehicleHistoryAnswer } from '../shared/vehicle-answer';
+import { optId, parseRange, tzOf } from './range';
+import { gpsRows, storeOf, toPoint } from './telemetry';
+
+export const MAX_TRACK_DAYS = 93;
+
+export async function vehicleHistory(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>): Promise<VehicleHistoryAnswer> {
+  const { from, to } = parseRange(body, 1, MAX_TRACK_DAYS);
+  const carrierId = optId(body.carrierId);
+  const gpsId = optId(body.gpsId);
+  if (carrierId === undefined && gpsId === undefined) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });
+  const store = storeOf(db);
+  const h = await history(ctx, store, call, { carrierId, gpsId, from, to, mix: false });
+  const rows = h.subject.gpsSn ? await gpsRows(store, call.orgId!, h.subject.gpsSn, from, to) : [];
+  const summary = totalOf(dailyReport(rows.map(toPoint), { tzOffsetMin: tzOf(body) }));
+  return { subject: h.subject, from: h.from, to: h.to, track: h.track, events: h.events, stops: h.stops, total: h.total, trips: tripsOf(h.track, h.stops), summary };
+}
+
+export async function vehicleTrips(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
+  const h = await vehicleHistory(ctx, db, call, body);
+  return { list: h.trips, total: h.trips.length, subject: h.subject };
+}
