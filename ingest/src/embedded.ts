@@ -14,6 +14,7 @@ import { verifyPassword } from '@rti/server';
 import { createStore, ingestConfigFromEnv, type IngestEnvConfig } from './config';
 import { DbDeviceDirectory } from './directory/db-directory';
 import { createHttpIntake } from './http/http-intake';
+import { brokerPush, intakePush } from './http/push';
 import { startIngest, type IngestService } from './ingest-service';
 import { silentLogger, type Logger, type PipelineOptions } from './pipeline/pipeline';
 
@@ -52,7 +53,13 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
     external: config.mqttUrl ? { url: config.mqttUrl, clientId: config.mqttClientId, group: config.mqttGroup, username: config.mqttUsername, password: config.mqttPassword } : undefined,
     log,
   });
-  const http = createHttpIntake({ intake: service.intake, directory, resolveToken: opts.resolveToken ?? (async () => null) });
+  // on an external broker a push is published like a gateway's frame, so the server's state
+  // feed (rules) hears it too and the worker group shares it; embedded: straight into the intake
+  const external = service.external;
+  const target = external
+    ? brokerPush({ directory, maxBytes: config.maxPayloadBytes, maxReadings: config.maxReadings, publish: (topic, payload) => external.client.publishAsync(topic, payload, { qos: 1 }).then(() => undefined) })
+    : intakePush(service.intake);
+  const http = createHttpIntake({ target, directory, resolveToken: opts.resolveToken ?? (async () => null) });
   return {
     service,
     directory,

@@ -13,6 +13,7 @@ export { startEmbeddedBroker, type EmbeddedBroker } from './mqtt/embedded-broker
 export { startExternalIngest, type ExternalIngest } from './mqtt/external-client';
 export { startIngest, type IngestConfig, type IngestService } from './ingest-service';
 export { createHttpIntake, type HttpIntakeOptions } from './http/http-intake';
+export { brokerPush, intakePush, gatewayOfBody, readBody, type PushKind, type PushOutcome, type PushTarget } from './http/push';
 export { DbDeviceDirectory, type DbDirectoryOptions } from './directory/db-directory';
 export { ingestConfigFromEnv, createStore, type IngestEnvConfig } from './config';
 export { startIngestFromEnv, type EmbeddedIngest, type EmbeddedIngestOptions } from './embedded';

@@ -45,7 +45,7 @@ export interface IntakeOptions {
 
 export type IntakeResult =
   | { status: 'accepted'; rows: number; dropped?: Partial<Record<RejectReason, number>>; ackAfter?: Promise<void> }
-  | { status: 'dropped'; reason: RejectReason }
+  | { status: 'dropped'; reason: RejectReason; detail?: string }
   | { status: 'forbidden'; reason: RejectReason }
   | { status: 'full'; raw: RawFrame; frame: DecodedFrame };
 
@@ -148,7 +148,7 @@ export class Intake {
     if (dup && this.recent.has(id)) return this.drop('duplicate', source);
     if (limited && !this.allow(org.id, source, receivedAt)) return this.drop('rate-limited', source);
     const r = decodeByKind(kind, payload, this.context(kind, org.id, source, receivedAt));
-    if (isReject(r)) return this.drop(r.reject, `${source}${r.detail ? ` (${r.detail})` : ''}`);
+    if (isReject(r)) return this.drop(r.reject, `${source}${r.detail ? ` (${r.detail})` : ''}`, r.detail);
     if (r.dropped) {
       for (const [reason, n] of Object.entries(r.dropped) as Array<[RejectReason, number]>) {
         this.counters.reading(reason, n);
@@ -202,10 +202,10 @@ export class Intake {
     return true;
   }
 
-  private drop(reason: RejectReason, what: string): IntakeResult {
+  private drop(reason: RejectReason, what: string, detail?: string): IntakeResult {
     this.counters.frame(reason);
     this.note(reason, what);
-    return { status: 'dropped', reason };
+    return detail === undefined ? { status: 'dropped', reason } : { status: 'dropped', reason, detail };
   }
 
   private note(reason: RejectReason, what: string): void {

@@ -15,10 +15,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WRONG, mac as parseMac } from '../decoders/fields';
 import { isGpsSn } from '../decoders/gps-report';
 import type { DeviceDirectory, OrgIdentity } from '../directory/device-directory';
-import type { Intake, IntakeResult } from '../intake';
+import type { Intake } from '../intake';
+import { intakePush, readBody, type PushTarget } from './push';
 
 export interface HttpIntakeOptions {
-  intake: Intake;
+  /** where frames go: this process's intake (default) … */
+  intake?: Intake;
+  /** … or another target (push.ts brokerPush: through the external broker to workers and rules) */
+  target?: PushTarget;
   directory: DeviceDirectory;
   /** open-API token → organisation id (the open-api plugin's OrgTokenStore.resolve) */
   resolveToken: (token: string) => Promise<number | null>;
@@ -37,28 +41,10 @@ function send(res: ServerResponse, status: number, code: number, message: string
   res.end(body);
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (declared > max) {
-      req.resume();
-      return resolve('too-large');
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 export function createHttpIntake(opts: HttpIntakeOptions): Handler {
   const max = opts.maxBytes ?? 1024 * 1024;
+  const target = opts.target ?? (opts.intake ? intakePush(opts.intake) : undefined);
+  if (!target) throw new Error('createHttpIntake needs an intake or a target');
   return (req, res, next) => {
     handle(req, res).catch((err) => (next ? next(err) : send(res, 500, ERR.internal, 'internal error')));
   };
@@ -75,26 +61,18 @@ export function createHttpIntake(opts: HttpIntakeOptions): Handler {
       return send(res, 401, ERR.session, 'missing or invalid organisation token');
     }
     const body = await readBody(req, max);
-    if (body === 'too-large') return send(res, 413, ERR.tooLarge, `request body larger than ${max} bytes`);
-    let r: IntakeResult =
-      route.kind === 'gps' ? opts.intake.handleGpsPush(org, body, route.device) : opts.intake.handleGatewayPush(org, route.device, route.kind, body);
-    if (r.status === 'full') {
-      // a short wait absorbs a burst; a store outage longer than that is the client's to retry
-      r = await Promise.race([opts.intake.acceptWhenWritable(r), new Promise<IntakeResult>((resolve) => setTimeout(() => resolve(r), 2000).unref())]);
-      if (r.status === 'full') return send(res, 503, ERR.internal, 'ingest buffer full, retry later', null, { 'Retry-After': '5' });
+    if (body === 'too-large') {
+      target!.refuse('oversized');
+      return send(res, 413, ERR.tooLarge, `request body larger than ${max} bytes`);
     }
-    if (r.status === 'accepted' && r.ackAfter) await r.ackAfter;
-    switch (r.status) {
-      case 'accepted':
-        return send(res, 200, 0, 'ok', { accepted: r.rows, dropped: r.dropped ?? {} });
-      case 'dropped':
-      case 'forbidden':
-        if (r.reason === 'malformed-json') return send(res, 400, ERR.malformed, 'malformed JSON');
-        if (r.reason === 'oversized') return send(res, 413, ERR.tooLarge, 'payload too large');
-        if (r.reason === 'wrong-type') return send(res, 400, ERR.validation, 'payload has a field of the wrong type', { reason: r.reason });
-        if (r.reason === 'unknown-device') return send(res, 200, ERR.notFound, 'device not registered in this organisation', { reason: r.reason });
-        return send(res, 200, ERR.validation, `payload refused: ${r.reason}`, { reason: r.reason });
-    }
+    const r = await target!.push(org, route.kind, route.device, body);
+    if (r.ok) return send(res, 200, 0, 'ok', { accepted: r.accepted, dropped: r.dropped });
+    if (r.reason === 'buffer-full') return send(res, 503, ERR.internal, 'ingest buffer full, retry later', null, { 'Retry-After': '5' });
+    if (r.reason === 'malformed-json') return send(res, 400, ERR.malformed, 'malformed JSON');
+    if (r.reason === 'oversized') return send(res, 413, ERR.tooLarge, 'payload too large');
+    if (r.reason === 'wrong-type') return send(res, 400, ERR.validation, 'payload has a field of the wrong type', { reason: r.reason, dropped: r.dropped });
+    if (r.reason === 'unknown-device') return send(res, 200, ERR.notFound, 'device not registered in this organisation', { reason: r.reason, dropped: r.dropped });
+    return send(res, 200, ERR.validation, `payload refused: ${r.reason}`, { reason: r.reason, dropped: r.dropped });
   }
 }
 

@@ -7,6 +7,7 @@ import { definePlugin } from '@rti/server/plugin-api';
 import { installAlertCalls } from './alert-calls';
 import { installDataPointCalls } from './data-point-calls';
 import { installEventStream } from './event-stream';
+import { installIngestCalls } from './ingest-calls';
 import { installRuntime } from './runtime';
 import { stateMigration } from './state-table';
 
@@ -18,6 +19,7 @@ export default definePlugin({
     installAlertCalls(ctx, rt.bus);
     installEventStream(ctx, rt.bus);
     installDataPointCalls(ctx, () => rt.store);
+    installIngestCalls(ctx, rt);
   },
 });
 

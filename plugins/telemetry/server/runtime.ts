@@ -5,6 +5,7 @@
  * database) so tests and the event stream can reach it.
  */
 import { createStore, DbDeviceDirectory, ingestConfigFromEnv, startIngest, type IngestService, type TelemetryStore } from '@rti/ingest';
+import { brokerPush, intakePush, type PushTarget } from '@rti/ingest/http/push';
 import { StateEngine } from '@rti/ingest/state/state-engine';
 import { startSimulator, type Simulator } from '@rti/ingest/simulator/simulator';
 import { verifyPassword, type Database } from '@rti/server';
@@ -23,6 +24,8 @@ export interface TelemetryRuntime {
   ingest?: IngestService;
   store?: TelemetryStore;
   directory?: DbDeviceDirectory;
+  /** where HTTP pushes go: the in-process intake, or the external broker (workers + state feed) */
+  push?: PushTarget;
   simulator?: Simulator;
   /** re-reads master data (devices, carriers, warehouses, routes) */
   refresh(): Promise<void>;
@@ -146,6 +149,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         return;
       }
       rt.store = rt.ingest.store;
+      rt.push = intakePush(rt.ingest.intake);
       const broker = rt.ingest.broker;
       if (simDevices > 0 && broker) {
         // started a little after the server is up (a short-lived server — the seed step — never provisions)
@@ -169,6 +173,15 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('state feed directory refresh failed', e) });
         await rt.directory.start();
         feed = startStateFeed({ url: cfg.mqttUrl, username: cfg.mqttUsername, password: cfg.mqttPassword, directory: rt.directory, engine, log: ctx.log });
+        // an HTTP push goes onto the broker like a gateway's publish: the workers store it and
+        // the feed above derives state from it
+        const client = feed.client;
+        rt.push = brokerPush({
+          directory: rt.directory,
+          maxBytes: cfg.maxPayloadBytes,
+          maxReadings: cfg.maxReadings,
+          publish: (topic, payload) => client.publishAsync(topic, payload, { qos: 1 }).then(() => undefined),
+        });
       }
     }
     markReady();

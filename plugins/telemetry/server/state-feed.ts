@@ -4,7 +4,7 @@
  * workers' shared group, so it hears every frame once while the workers split storage among
  * themselves. Frames go through the real decoders and the same device checks as ingest; the
  * state is derived in this one process (per-device order intact), not per worker. HTTP pushes
- * to workers are not heard here (documented).
+ * arrive here too: the server publishes them on the broker (runtime.ts, ingest/src/http/push.ts).
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { decodeByKind, INGEST_FILTERS, isReject, parseTopic, type DeviceDirectory } from '@rti/ingest';

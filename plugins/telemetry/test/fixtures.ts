@@ -38,11 +38,12 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function startRig(): Promise<Rig> {
+/** `plugins`: more plugins beside telemetry (open-api for the organisation token of HTTP pushes) */
+export async function startRig(opts: { plugins?: string[] } = {}): Promise<Rig> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-telemetry-'));
   const port = await freePort();
   Object.assign(process.env, { MQTT_PORT: String(port), MQTT_HOST: '127.0.0.1', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
-  const ts = await startTestServer({ plugins: ['telemetry'], config: { dataDir: dir } });
+  const ts = await startTestServer({ plugins: ['telemetry', ...(opts.plugins ?? [])], config: { dataDir: dir } });
   const rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
   return {
@@ -122,3 +123,13 @@ export async function settle(rig: Rig): Promise<void> {
 }
 
 export const scan = (gw: string, time: number, extra: Record<string, unknown> = {}) => ({ gatewayMac: gw, time, readings: [{ mac: BEACON_MAC, rssi: -60, time, ...extra }] });
+
+/** An open-API token of the caller's organisation (open-api plugin). */
+export async function orgToken(caller: Caller): Promise<string> {
+  return (await ok<{ token: string }>(caller, '/organization-token/create')).token;
+}
+
+/** A push to /api/ingest/* with an organisation token (raw body as sent). */
+export function pushHttp(rig: Rig, path: string, body: string | Buffer, token: string | null, language?: string) {
+  return rig.ts.call(`/ingest/${path}`, undefined, { token, orgId: null, language, rawBody: typeof body === 'string' ? body : body.toString('utf8') });
+}
