@@ -5,3 +5,4 @@ export * from './patterns';
 export * from './labels';
 export * from './menu';
 export * from './check';
+export * from './overlay';

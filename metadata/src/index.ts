@@ -5,3 +5,4 @@ export * from './labels';
 export * from './menu';
 export * from './check';
 export * from './load';
+export * from './overlay';

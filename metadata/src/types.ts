@@ -36,6 +36,8 @@ export interface ListHint {
   width?: number;
   sortable?: boolean;
   fixed?: 'left' | 'right';
+  /** column position (lower first); columns without one keep their field order after these */
+  order?: number;
 }
 
 export interface FormHint {

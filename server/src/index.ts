@@ -9,6 +9,7 @@ import { loadMetadata, type Metadata } from '@rti/metadata';
 import type { Express } from 'express';
 import { createAccess, permissionCalls, type AccessService } from './access';
 import { createApp } from './app';
+import { installOverlays } from './overlays';
 import { installAudit, type Audit } from './audit';
 import { accountCalls } from './auth/account-calls';
 import { loadConfig, type ServerConfig } from './config';
@@ -96,7 +97,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   });
 
   for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t })) calls.add(def);
-  calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu }) });
+  const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
+  // merged with administrators' overlays; `texts` carries the overlay labels per language
+  calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }) });
 
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
   for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);
@@ -132,6 +135,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     plugins = wanted === false ? [] : await loadPlugins(found, contextFor);
     await db.migrate();
     await imports.recover();
+    await overlays.reload();
     for (const fn of ready) await fn();
   } catch (err) {
     // A failed start must not leave connections open (the process would never exit).
@@ -185,6 +189,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
         });
       }
       await audit.stop();
+      overlays.restore();
       await db.close();
     },
   };

@@ -62,10 +62,23 @@ export function storeLocale(lng: Locale): void {
   if (uid) localStorage.setItem(`${LOCALE_KEY}:${uid}`, lng);
 }
 
+/** Texts served with the metadata (administrators' overlay labels), flat key → text per language. */
+let runtimeTexts: Partial<Record<string, Record<string, string>>> = {};
+
+/** Adds the server's run-time texts to every bundle already loaded (later ones get them on load). */
+export function setRuntimeTexts(texts: Partial<Record<string, Record<string, string>>> | undefined): void {
+  runtimeTexts = texts ?? {};
+  for (const lng of LOCALES) {
+    // a language not loaded yet must stay "missing" so ensureLocale still fetches its bundle
+    if (i18n.hasResourceBundle(lng, 'translation') && runtimeTexts[lng]) i18n.addResources(lng, 'translation', runtimeTexts[lng]);
+  }
+}
+
 export async function ensureLocale(lng: Locale): Promise<void> {
   if (!i18n.hasResourceBundle(lng, 'translation')) {
     const [bundle] = await Promise.all([loadBundle(lng), loadAntdLocale(lng)]);
     i18n.addResourceBundle(lng, 'translation', bundle, true, true);
+    if (runtimeTexts[lng]) i18n.addResources(lng, 'translation', runtimeTexts[lng]);
   }
 }
 

@@ -6,6 +6,7 @@ import { request } from './http-client';
 import type { OrgBasic, OrgTheme } from './org-theme';
 import type { ConsolePlugin } from '../plugin-api';
 import { loadPlugins } from '../plugins/host';
+import { setRuntimeTexts } from '../i18n';
 
 /**
  * Everything the signed-in shell needs, loaded once after login and again after an
@@ -56,9 +57,10 @@ export function loadAppState(force = false): Promise<AppState> {
       const [user, perms, metadata, plugins] = await Promise.all([
         request<UserInfo>('/account/info', {}),
         loadPermissions(),
-        request<Metadata>('/metadata', {}),
+        request<Metadata & { texts?: Record<string, Record<string, string>> }>('/metadata', {}),
         loadPlugins(),
       ]);
+      setRuntimeTexts(metadata.texts);
       const theme = await loadOrgTheme(user);
       errorLog.setUser(user.realName || user.username || String(user.userId));
       const next: AppState = {

@@ -20,6 +20,8 @@ export type TFunction = (lang: Language, key: string, params?: TParams) => strin
 export interface Translator {
   t: TFunction;
   has(lang: Language, key: string): boolean;
+  /** replaces the run-time texts (metadata overlays' labels), looked up before the catalogues */
+  setRuntimeTexts(texts: Partial<Record<Language, Record<string, string>>>): void;
 }
 
 type Nested = Record<string, unknown>;
@@ -43,7 +45,9 @@ export function createTranslator(...catalogues: Array<Partial<Record<Language, N
     for (const cat of catalogues) if (cat[lang]) flatten(cat[lang] as Nested, '', m);
     maps.set(lang, m);
   }
-  const lookup = (lang: Language, key: string): string | undefined => maps.get(lang)?.get(key) ?? maps.get(DEFAULT_LANGUAGE)?.get(key);
+  let runtime = new Map<Language, Map<string, string>>();
+  const lookup = (lang: Language, key: string): string | undefined =>
+    runtime.get(lang)?.get(key) ?? maps.get(lang)?.get(key) ?? runtime.get(DEFAULT_LANGUAGE)?.get(key) ?? maps.get(DEFAULT_LANGUAGE)?.get(key);
 
   const t: TFunction = (lang, key, params) => {
     const text = lookup(lang, key) ?? key;
@@ -55,7 +59,13 @@ export function createTranslator(...catalogues: Array<Partial<Record<Language, N
       return v === null || v === undefined ? '' : String(v);
     });
   };
-  return { t, has: (lang, key) => lookup(lang, key) !== undefined };
+  return {
+    t,
+    has: (lang, key) => lookup(lang, key) !== undefined,
+    setRuntimeTexts(texts) {
+      runtime = new Map(Object.entries(texts).map(([lang, m]) => [lang as Language, new Map(Object.entries(m))]));
+    },
+  };
 }
 
 /** `Language` header → one of the supported languages (default en-US, no auto-detection). */

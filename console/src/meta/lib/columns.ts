@@ -21,7 +21,12 @@ const DEFAULT_WIDTH: Partial<Record<FieldDef['type'], number>> = {
 };
 
 export function columnSpecs(res: ResourceDef): ColumnSpec[] {
-  return listFields(res).map((field) => {
+  // an explicit `list.order` (metadata or an administrator's overlay) goes first; the rest keep field order
+  const ordered = listFields(res)
+    .map((field, i) => ({ field, rank: listHint(field)?.order ?? Number.MAX_SAFE_INTEGER, i }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map((x) => x.field);
+  return ordered.map((field) => {
     const hint = listHint(field) ?? {};
     return {
       field,
