@@ -77,6 +77,9 @@ describe('metadata overlays', () => {
     const row = (await ts.a.call(`/${RES}`, { id: created.body.data.id })).body.data as any;
     expect(row.type).toBe(20);
 
+    const one = (await ts.a.call('/metadata/overlay/get', { resource: RES })).body.data as any;
+    expect(one.overlay).toEqual(overlay);
+    expect(one.base.fields.find((f: any) => f.name === 'shortName').required).toBeUndefined();
     const list = (await ts.a.call('/metadata/overlay/list')).body.data as any[];
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({ resource: RES, updatedBy: 'platform', overlay: { columns: ['name', 'shortName'] } });

@@ -95,6 +95,16 @@ export function installOverlays(host: OverlayHost): Overlays {
     },
   });
 
+  // the editor needs the base resource (what "reset" returns to) beside the stored overlay
+  host.calls.add({
+    path: '/metadata/overlay/get',
+    async handler({ body, ctx }) {
+      const resource = resourceOf(body, ctx.language);
+      const row = (await model.findByPk(resource, { raw: true })) as unknown as OverlayRow | null;
+      return { resource, base: base[resource], overlay: row ? (JSON.parse(row.doc) as unknown) : null, updatedBy: row?.updatedBy ?? null, updatedAt: row?.updatedAt ?? null };
+    },
+  });
+
   host.calls.add({
     path: '/metadata/overlay/update',
     async handler({ body, ctx }) {
