@@ -1,0 +1,132 @@
+/**
+ * Scheduler: task-config rows run as Agenda 6 jobs stored in the server's own SQL database
+ * (SqlBackend), their reports mailed through nodemailer (file outbox by default, SMTP when
+ * SMTP_URL is set), each run recorded. Calls: /task-config/run (run now) and
+ * /task-config/run/list (run history), both inside the caller's organisation.
+ * plugins/scheduler/README.md documents it.
+ */
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { Agenda, exponential } from 'agenda';
+import { definePlugin, type HookEvent, type Language, type PluginServerContext } from '@rti/server/plugin-api';
+import type { Transaction } from 'sequelize';
+import { createMailer, type Mailer } from './mailer';
+import { schedulerTranslator } from './messages';
+import { installRunCalls } from './run-calls';
+import { createRunner } from './runner';
+import { loadSettings } from './settings';
+import { SqlBackend } from './sql-backend';
+import { defineTables, tablesMigration } from './tables';
+import { JOB_NAME, taskJobs, type TaskJobData, type TaskJobs } from './task-jobs';
+import { checkTask } from './task-rules';
+import { taskOf } from './task';
+
+const RESOURCE = 'task-config';
+/** how long closing waits for runs in progress */
+const DRAIN_MS = 10_000;
+
+/** After the outermost transaction commits (a savepoint's commit is not the real one). */
+function afterCommit(t: Transaction, fn: () => Promise<void>, log: (m: string, e?: unknown) => void): void {
+  let root = t as Transaction & { parent?: Transaction };
+  while (root.parent) root = root.parent as Transaction & { parent?: Transaction };
+  root.afterCommit(() => void fn().catch((err) => log('rescheduling a task failed', err)));
+}
+
+export interface SchedulerHandle {
+  agenda: Agenda;
+  jobs: TaskJobs;
+  runner: ReturnType<typeof createRunner>;
+  instance: string;
+}
+
+const handles = new WeakMap<object, SchedulerHandle>();
+/** The scheduler of a server (tests, other plugins), keyed by its database. */
+export const schedulerOf = (database: object): SchedulerHandle | undefined => handles.get(database);
+
+function install(ctx: PluginServerContext): void {
+  const settings = loadSettings();
+  const t = schedulerTranslator(ctx);
+  const { runs } = defineTables(ctx.db);
+  ctx.addMigration(tablesMigration);
+  const instance = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  let mailer: Mailer | undefined;
+  const getMailer = () => (mailer ??= createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, outboxDir: join(ctx.config.dataDir, 'outbox') }));
+  const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, reportsDir: join(ctx.config.dataDir, 'reports') });
+  let handle: SchedulerHandle | undefined;
+  const inflight = new Set<Promise<unknown>>();
+
+  // Refuse what the scheduler could not run, in the caller's language.
+  ctx.hooks.before('create', RESOURCE, (e: HookEvent) => checkTask(e.data ?? {}, settings.timezone));
+  ctx.hooks.before('update', RESOURCE, (e: HookEvent) => checkTask({ ...e.previous, ...e.data }, settings.timezone));
+  // Reschedule once the write is committed (a rolled-back write schedules nothing).
+  for (const action of ['create', 'update'] as const) {
+    ctx.hooks.after(action, RESOURCE, (e: HookEvent) => {
+      const row = e.row;
+      if (!row) return;
+      afterCommit(e.transaction, async () => handle?.jobs.schedule(taskOf(row), e.ctx.language), ctx.log);
+    });
+  }
+  ctx.hooks.after('delete', RESOURCE, (e: HookEvent) => {
+    const id = Number(e.row?.id);
+    afterCommit(e.transaction, async () => handle?.jobs.unschedule(id), ctx.log);
+  });
+
+  ctx.onReady(async () => {
+    const agenda = new Agenda({
+      backend: new SqlBackend(ctx.db),
+      name: instance,
+      processEvery: settings.processEveryMs,
+      defaultLockLifetime: settings.lockLifetimeMs,
+    });
+    agenda.on('error', (err) => ctx.log('agenda error', err));
+    agenda.define<TaskJobData>(
+      JOB_NAME,
+      async (job) => {
+        const d = job.attrs.data;
+        const p = runner.run(d.taskId, d.orgId, 'schedule', d.language ?? settings.language);
+        inflight.add(p);
+        try {
+          await p;
+        } finally {
+          inflight.delete(p);
+        }
+      },
+      { concurrency: 4, lockLifetime: settings.lockLifetimeMs, backoff: exponential({ delay: settings.retryDelayMs, maxRetries: settings.retries }) },
+    );
+    const jobs = taskJobs(agenda, settings.timezone);
+    handle = { agenda, jobs, runner, instance };
+    handles.set(ctx.database, handle);
+    // every row of every organisation, read inside its organisation
+    const orgs = new Set((await ctx.database.models[RESOURCE].findAll({ attributes: ['orgId'], raw: true })).map((r) => Number((r as unknown as { orgId: number }).orgId)));
+    const tasks: Array<{ task: ReturnType<typeof taskOf>; language: Language }> = [];
+    const current = await agenda.queryJobs({ name: JOB_NAME });
+    // a row keeps the language of whoever saved it last
+    const langOf = (id: number) => (current.jobs.find((j) => (j.data as TaskJobData)?.taskId === id)?.data as TaskJobData | undefined)?.language;
+    for (const org of orgs) {
+      const rows = await ctx.repo(RESOURCE, ctx.systemContext(org)).findAll({ raw: true });
+      for (const r of rows as unknown as Array<Record<string, unknown>>) {
+        const task = taskOf(r);
+        tasks.push({ task, language: langOf(task.id) ?? settings.language });
+      }
+    }
+    await jobs.sync(tasks);
+  });
+
+  // The server gives plugins no close hook: a job that lives from the runner's start to its
+  // stop starts Agenda and, when the server closes, stops it before the database closes.
+  ctx.jobs.every('agenda', 50, async ({ signal }) => {
+    if (!handle || signal.aborted) return;
+    const { agenda } = handle;
+    await agenda.start();
+    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+    // unlocks the jobs this instance holds but has not started, so another instance (or the
+    // next start) takes them at once; runs in progress finish first
+    await agenda.stop();
+    await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
+    mailer?.close();
+  });
+
+  installRunCalls(ctx, runs, runner);
+}
+
+export default definePlugin({ id: 'scheduler', server: install });

@@ -1,0 +1,131 @@
+/**
+ * One run of a task-config row, scheduled or manual: inside the row's organisation (a system
+ * context, so every read goes through the scoped repository), the handler of its task name,
+ * then the mail (or, for a non-mail report task, the file under <dataDir>/reports/<org>/),
+ * and a run record from start to finish.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { namedPatterns } from '@rti/metadata';
+import { ApiError, type Language, type PluginServerContext } from '@rti/server/plugin-api';
+import type { Model } from 'sequelize';
+import { handlerFor } from './handlers';
+import type { Mailer } from './mailer';
+import { recipientsOf, sendsMail, taskOf, type Outcome, type RunContext } from './task';
+import type { JobModel } from './tables';
+
+export type RunStatus = 'running' | 'succeeded' | 'empty' | 'skipped' | 'failed';
+export type RunVia = 'schedule' | 'manual';
+
+export interface RunRecord {
+  id: number;
+  taskId: number;
+  taskName: number | null;
+  orgId: number;
+  via: RunVia;
+  instance: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+  status: RunStatus;
+  /** failed: the error; empty/skipped: why nothing was sent */
+  error: string | null;
+  /** the mail's Message-ID (SMTP or file outbox) */
+  messageId: string | null;
+  /** the .eml (file outbox) or the kept report file */
+  outboxFile: string | null;
+  recipients: string[];
+  attachment: string | null;
+  rowCount: number | null;
+}
+
+const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString());
+
+export function runRecordOf(m: Model | Record<string, unknown>): RunRecord {
+  const r = (typeof (m as Model).get === 'function' ? (m as Model).get({ plain: true }) : m) as Record<string, unknown>;
+  return {
+    id: Number(r.id),
+    taskId: Number(r.taskId),
+    taskName: r.taskName === null || r.taskName === undefined ? null : Number(r.taskName),
+    orgId: Number(r.orgId),
+    via: r.via as RunVia,
+    instance: (r.instance as string | null) ?? null,
+    startedAt: iso(r.startedAt)!,
+    finishedAt: iso(r.finishedAt),
+    status: r.status as RunStatus,
+    error: (r.error as string | null) ?? null,
+    messageId: (r.messageId as string | null) ?? null,
+    outboxFile: (r.outboxFile as string | null) ?? null,
+    recipients: recipientsOf(r.recipients as string | null),
+    attachment: (r.attachment as string | null) ?? null,
+    rowCount: r.rowCount === null || r.rowCount === undefined ? null : Number(r.rowCount),
+  };
+}
+
+export interface RunnerDeps {
+  plugin: PluginServerContext;
+  runs: JobModel;
+  mailer: () => Mailer;
+  t: (lang: Language, key: string, params?: Record<string, unknown>) => string;
+  timezone: string;
+  instance: string;
+  reportsDir: string;
+}
+
+/** A failed run that Agenda should retry (the record is already written). */
+export class RunFailed extends Error {}
+
+export function createRunner(deps: RunnerDeps) {
+  const { plugin, runs } = deps;
+
+  async function deliver(rc: RunContext, outcome: Outcome): Promise<Record<string, unknown>> {
+    if (outcome.kind !== 'report') return { status: outcome.kind, error: outcome.reason };
+    const { report } = outcome;
+    const { task } = rc;
+    const attachment = report.attachment.filename;
+    if (!sendsMail(task)) {
+      const dir = join(deps.reportsDir, String(task.orgId));
+      await mkdir(dir, { recursive: true });
+      const file = join(dir, `${Date.now()}-${attachment}`);
+      await writeFile(file, report.attachment.content);
+      return { status: 'succeeded', outboxFile: file, attachment, rowCount: report.rows };
+    }
+    const to = recipientsOf(task.mailTo).filter((a) => namedPatterns.email.test(a));
+    if (!to.length) return { status: 'skipped', error: rc.t('scheduler.skip.noRecipients'), attachment, rowCount: report.rows };
+    const sent = await deps.mailer().send({
+      to,
+      subject: task.subject?.trim() || report.title,
+      text: [task.text?.trim(), report.text, rc.t('scheduler.text.footer', { id: task.id })].filter(Boolean).join('\n\n'),
+      attachments: [{ filename: attachment, content: report.attachment.content, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }],
+    });
+    return { status: 'succeeded', messageId: sent.messageId, outboxFile: sent.file, recipients: to.join(','), attachment, rowCount: report.rows };
+  }
+
+  /**
+   * Runs the task now and answers its finished run record. A scheduled run that throws is
+   * recorded as failed and rethrown (RunFailed) so Agenda retries it with backoff.
+   */
+  async function run(taskId: number, orgId: number, via: RunVia, language: Language): Promise<RunRecord> {
+    const started = Date.now();
+    const record = await runs.create({ orgId, taskId, via, instance: deps.instance, startedAt: started, status: 'running' });
+    const call = plugin.systemContext(orgId, language);
+    const t = (key: string, params?: Record<string, unknown>) => deps.t(language, key, params);
+    let result: Record<string, unknown>;
+    let failure: Error | null = null;
+    try {
+      const task = taskOf((await plugin.repo('task-config', call).find(taskId)).get({ plain: true }) as Record<string, unknown>);
+      await record.update({ taskName: task.name });
+      const rc: RunContext = { plugin, call, task, now: new Date(started), language, timezone: deps.timezone, t };
+      result = await deliver(rc, await handlerFor(task.name)(rc));
+    } catch (err) {
+      failure = err as Error;
+      // an ApiError carries a message key (e.g. 10002 for a task deleted meanwhile)
+      result = { status: 'failed', error: err instanceof ApiError ? t(err.messageKey, err.params) : failure.message || String(err) };
+    }
+    await record.update({ ...result, finishedAt: Date.now() });
+    const out = runRecordOf(record);
+    if (failure && via === 'schedule') throw new RunFailed(out.error ?? failure.message, { cause: failure });
+    return out;
+  }
+
+  return { run };
+}
