@@ -13,8 +13,9 @@ const initial = [...html.matchAll(/assets\/([^"']+\.(?:js|css))/g)].map((m) => m
 const total = initial.reduce((s, f) => s + gz(f), 0);
 console.log(`initial (index.html: ${initial.length} files): ${kb(total)} gzip`);
 const groups = [
-  ['map page', /^(map-page|map-admin-page|map-view|use-map-points|detail-card|map-settings|map-type-widget)-/],
-  ['provider A (MapLibre + deck.gl)', /^deck-map-/],
+  ['map page', /^(map-page|map-screen|map-prefetch|map-admin-page|map-view|use-map-points|detail-card|map-settings|map-type-widget)-/],
+  ['provider A: deck.gl (points)', /^deck-map-/],
+  ['provider A: MapLibre (basemap, parallel)', /^maplibre-base-/],
   ['provider B (L7)', /^l7-map-/],
   ['offline basemap (Natural Earth)', /^(basemap|countries-110m)-/],
   ['echarts (shared with dashboards)', /^(installCanvasRenderer|echarts-setup)-/],

@@ -132,6 +132,12 @@ async function main() {
           const fromNav = await page.evaluate(() => (window as unknown as { __mapFirstDraw: number }).__mapFirstDraw);
           const wall = Date.now() - t0;
           const markers = await page.getByTestId('map-canvas').getAttribute('data-markers');
+          // where the time went: resources and the map's own marks, ms after navigation start
+          const timeline = await page.evaluate(() => [
+            ...performance.getEntriesByType('resource').filter((e) => /\/assets\/(index|deck-map|l7-map|map-page|basemap|countries|maplibre)|\/map\/list/.test(e.name)).map((e) => `${e.name.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, '.js')} ${e.startTime.toFixed(0)}→${(e as PerformanceResourceTiming).responseEnd.toFixed(0)}`),
+            ...performance.getEntriesByType('mark').filter((e) => e.name.startsWith('map:')).map((e) => `${e.name} ${e.startTime.toFixed(0)}`),
+          ]);
+          console.log(`  timeline ${name.toUpperCase()}: ${timeline.join(' | ')}`);
           await page.waitForTimeout(3000);
           await page.screenshot({ path: path.join(shots, `bench-map-${name}.png`) });
           console.log(`provider ${name.toUpperCase()}: first draw ${fromNav.toFixed(0)} ms after navigation start (wall ${wall} ms), ${markers} markers/clusters drawn`);

@@ -1,5 +1,5 @@
 /**
- * /map and /map-admin: every carrier and GPS tracker at its last known position, clustered,
+ * The map screen of /map and /map-admin: every carrier and GPS tracker at its last known position, clustered,
  * coloured by transport status; warehouses with fences, drawn routes; filters; detail card;
  * live moves. The map chunk (provider A or B) loads only here.
  */
@@ -11,7 +11,7 @@ import { AimOutlined, ReloadOutlined } from '@ant-design/icons';
 import { request } from '../../../console/src/providers/http-client';
 import { CITIES, DEFAULT_ZOOM, rgbCss } from './map-settings';
 import type { ViewTarget } from './map-types';
-import { MapView } from './map-view';
+import { MapView, preloadProvider } from './map-view';
 import { DetailCard } from './detail-card';
 import { useMapPoints } from './use-map-points';
 import { useProvider } from './use-provider';
@@ -45,6 +45,8 @@ export function MapScreen({ admin }: { admin: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const provider = useProvider();
+  // the provider chunk downloads while /map/list is answered (the map mounts with the answer)
+  useEffect(() => preloadProvider(provider), [provider]);
   const { values: statuses, color } = useEnumColors('transportStatus');
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const { answer, points, loading, error, reload } = useMapPoints(filters, admin);
@@ -132,8 +134,4 @@ export function MapScreen({ admin }: { admin: boolean }) {
       </div>
     </div>
   );
-}
-
-export default function MapPage() {
-  return <MapScreen admin={false} />;
 }

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { request } from '../../../console/src/providers/http-client';
 import type { PointSet } from './map-types';
 import { openLiveStream } from './live-stream';
+import { listPath, takeEarlyList } from './map-prefetch';
 
 import { toPointSet, type MapListAnswer } from './point-set';
 
@@ -24,7 +25,9 @@ export function useMapPoints(filters: Record<string, unknown>, admin: boolean) {
     setLoading(true);
     setError(undefined);
     try {
-      const a = await request<MapListAnswer>(admin ? '/map/list/admin' : '/map/list', filters, { timeoutMs: 120_000 });
+      const path = listPath(admin);
+      const a = await (takeEarlyList(path, filters) ?? request<MapListAnswer>(path, filters, { timeoutMs: 120_000 }));
+      performance.mark('map:list');
       const p = toPointSet(a);
       index.current = new Map(p.id.map((id, i) => [`${p.kind[i]}/${id}`, i]));
       setAnswer(a);

@@ -19,6 +19,20 @@ describe('point set', () => {
     expect(expansionZoom(p, cluster.clusterId)).toBeGreaterThan(3);
     expect(clustersAt(p, 18).map((c) => c.index).sort()).toEqual([0, 1, 2]);
   });
+
+  it('draws points at one position as one counted item, coloured by the dominant status', () => {
+    const p = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [1, 1, 1, 1], lng: [121.5, 121.5, 121.5, 139.7], lat: [31.2, 31.2, 31.2, 35.7], st: [10, 20, 20, 30] }, gps: { id: [], lng: [], lat: [], st: [] } });
+    for (const zoom of [3, 18]) {
+      const items = clustersAt(p, zoom).sort((a, b) => a.lng - b.lng);
+      expect(items).toEqual([
+        { lng: expect.closeTo(121.5, 9), lat: expect.closeTo(31.2, 9), index: 0, count: 3, st: 20, clusterId: -1 },
+        { lng: expect.closeTo(139.7, 9), lat: expect.closeTo(35.7, 9), index: 3, count: 1, st: 30, clusterId: -1 },
+      ]);
+    }
+    // the stack joins a cluster with a neighbour at low zoom, counted by rows
+    const q = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [1, 1, 1], lng: [121.5, 121.5, 121.5001], lat: [31.2, 31.2, 31.2001], st: [10, 10, 40] }, gps: { id: [], lng: [], lat: [], st: [] } });
+    expect(clustersAt(q, 3)).toEqual([expect.objectContaining({ index: -1, count: 3, st: 10 })]);
+  });
 });
 
 describe('provider per user', () => {

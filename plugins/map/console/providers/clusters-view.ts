@@ -1,14 +1,16 @@
 /** Clusters of a PointSet at one zoom, as flat arrays both providers draw from. */
-import { buildClusters, dominant, type ClusterIndex } from '../../shared/cluster';
+import { buildClusters, dominant, type ClusterIndex, type ClusterProps, type PointProps } from '../../shared/cluster';
 import type { PointSet } from '../map-types';
 
 export interface ClusterItem {
   lng: number;
   lat: number;
-  /** point index in the PointSet, or -1 for a cluster */
+  /** point index in the PointSet (the first one when several share the position), or -1 for a cluster */
   index: number;
+  /** points drawn by this item: > 1 for a cluster or several points at one position */
   count: number;
   st: number;
+  /** supercluster id of a cluster (click zooms in), -1 for points at one position */
   clusterId: number;
 }
 
@@ -26,9 +28,9 @@ export function clustersAt(p: PointSet, zoom: number): ClusterItem[] {
   const idx = clusterIndex(p);
   return idx.getClusters([-180, -85, 180, 85], Math.max(0, Math.floor(zoom))).map((f) => {
     const [lng, lat] = f.geometry.coordinates;
-    const props = f.properties as unknown as { cluster?: boolean; cluster_id?: number; point_count?: number; counts?: Record<number, number>; i?: number; s?: number };
-    if (props.cluster) return { lng, lat, index: -1, count: props.point_count ?? 0, st: dominant(props.counts ?? {}), clusterId: props.cluster_id ?? -1 };
-    return { lng, lat, index: props.i ?? -1, count: 1, st: props.s ?? 0, clusterId: -1 };
+    const props = f.properties as Partial<ClusterProps & PointProps & { cluster: boolean; cluster_id: number }>;
+    if (props.cluster) return { lng, lat, index: -1, count: props.n ?? 0, st: dominant(props.counts ?? {}), clusterId: props.cluster_id ?? -1 };
+    return { lng, lat, index: props.i ?? -1, count: props.n ?? 1, st: dominant(props.c ?? {}), clusterId: -1 };
   });
 }
 

@@ -1,23 +1,34 @@
 /**
- * Provider A: MapLibre (react-map-gl) with deck.gl layers on top. MapLibre's worker URL is set
- * explicitly (Vite cannot infer it from the package). Markers, clusters, fences, routes and
- * tracks are deck.gl layers; the basemap is the configured style or the offline one.
+ * Provider A: MapLibre (react-map-gl) with deck.gl layers on top. Markers, clusters, fences,
+ * routes and tracks are deck.gl layers; the basemap (configured style or the offline one) is
+ * MapLibre in its own chunk, loaded in parallel. The first frame holds only what an operator
+ * looks for (markers and counts, or the track); fences, routes and warehouse names follow on
+ * the next frame so their shaders and font atlas do not delay it.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import DeckGL from '@deck.gl/react';
 import { FlyToInterpolator, WebMercatorViewport, type MapViewState, type PickingInfo } from '@deck.gl/core';
 import { LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
-import { Map as MapGL } from 'react-map-gl/maplibre';
-import * as maplibregl from 'maplibre-gl';
-import workerUrl from 'maplibre-gl/dist/maplibre-gl-worker.mjs?url';
-import 'maplibre-gl/dist/maplibre-gl.css';
 import { tagRgb } from '../map-settings';
 import type { MapViewProps } from '../map-types';
 import { clustersAt, expansionZoom, type ClusterItem } from './clusters-view';
 import { loadBasemap, offlineStyle } from './basemap';
 import { styleUrl } from '../map-settings';
 
-maplibregl.setWorkerUrl(workerUrl);
+performance.mark('map:provider');
+export const loadMaplibreBase = () => import('./maplibre-base');
+const MaplibreBase = lazy(loadMaplibreBase);
+void loadMaplibreBase();
+if (!styleUrl()) void loadBasemap();
+
+/** DeckGL hands its view state to a child with a `mapStyle` prop: this one, which waits for MapLibre on its own */
+function BaseMap(props: Parameters<typeof MaplibreBase>[0]) {
+  return (
+    <Suspense fallback={null}>
+      <MaplibreBase {...props} />
+    </Suspense>
+  );
+}
 
 export default function DeckMap(props: MapViewProps) {
   const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onFirstDraw } = props;
@@ -27,6 +38,8 @@ export default function DeckMap(props: MapViewProps) {
   const [sized, setSized] = useState(false);
   const [style, setStyle] = useState<object | string | undefined>(styleUrl());
   const drawn = useRef(false);
+  // non-critical layers join once the first frame is on screen
+  const [settled, setSettled] = useState(false);
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -64,10 +77,15 @@ export default function DeckMap(props: MapViewProps) {
 
   const zoomLevel = Math.floor(view.zoom);
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const clusters = useMemo(() => (points ? clustersAt(points, zoomLevel) : []), [points, points?.version, zoomLevel]);
+  const clusters = useMemo(() => {
+    if (!points) return [];
+    const c = clustersAt(points, zoomLevel);
+    if (!drawn.current) performance.mark('map:clusters');
+    return c;
+  }, [points, points?.version, zoomLevel]);
 
   const layers = [
-    new ScatterplotLayer<(typeof warehouses)[number]>({
+    settled && new ScatterplotLayer<(typeof warehouses)[number]>({
       id: 'fences',
       data: warehouses.filter((w) => w.fence),
       getPosition: (w) => [w.lng, w.lat],
@@ -79,7 +97,7 @@ export default function DeckMap(props: MapViewProps) {
       lineWidthUnits: 'pixels',
       getLineWidth: 1.5,
     }),
-    new LineLayer<(typeof routes)[number]>({
+    settled && routes.length > 0 && new LineLayer<(typeof routes)[number]>({
       id: 'routes',
       data: routes,
       getSourcePosition: (r) => r.from,
@@ -87,7 +105,7 @@ export default function DeckMap(props: MapViewProps) {
       getColor: (r) => [...tagRgb(r.color ?? '#722ed1'), 220],
       getWidth: 3,
     }),
-    new ScatterplotLayer<(typeof warehouses)[number]>({
+    settled && new ScatterplotLayer<(typeof warehouses)[number]>({
       id: 'warehouses',
       data: warehouses,
       getPosition: (w) => [w.lng, w.lat],
@@ -99,7 +117,8 @@ export default function DeckMap(props: MapViewProps) {
       lineWidthUnits: 'pixels',
       getLineWidth: 3,
     }),
-    new TextLayer<(typeof warehouses)[number]>({
+    // names of neighbouring warehouses overlap when zoomed out; the font atlas is built only when shown
+    settled && view.zoom >= 9 && new TextLayer<(typeof warehouses)[number]>({
       id: 'warehouse-names',
       data: warehouses,
       getPosition: (w) => [w.lng, w.lat],
@@ -108,8 +127,6 @@ export default function DeckMap(props: MapViewProps) {
       getPixelOffset: [0, -18],
       getColor: [31, 58, 95, 255],
       characterSet: 'auto',
-      // names of neighbouring warehouses overlap when zoomed out
-      visible: view.zoom >= 9,
     }),
     track &&
       new PathLayer({
@@ -163,9 +180,9 @@ export default function DeckMap(props: MapViewProps) {
         data: clusters,
         pickable: true,
         getPosition: (c) => [c.lng, c.lat],
-        getRadius: (c) => (c.index >= 0 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6)),
+        getRadius: (c) => (c.count === 1 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6)),
         radiusUnits: 'pixels',
-        getFillColor: (c) => [...statusColor(c.st), c.index >= 0 ? 255 : 210],
+        getFillColor: (c) => [...statusColor(c.st), c.count === 1 ? 255 : 210],
         stroked: true,
         getLineColor: [255, 255, 255, 255],
         lineWidthUnits: 'pixels',
@@ -175,7 +192,7 @@ export default function DeckMap(props: MapViewProps) {
     points &&
       new TextLayer<ClusterItem>({
         id: 'cluster-counts',
-        data: clusters.filter((c) => c.index < 0),
+        data: clusters.filter((c) => c.count > 1),
         getPosition: (c) => [c.lng, c.lat],
         getText: (c) => (c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count)),
         getSize: 12,
@@ -188,7 +205,8 @@ export default function DeckMap(props: MapViewProps) {
   const click = (info: PickingInfo) => {
     const c = info.object as ClusterItem | undefined;
     if (!c || !points) return;
-    if (c.index >= 0) onPick?.(c.index);
+    // a single point, or several at one position (the first one's card)
+    if (c.clusterId < 0) onPick?.(c.index);
     else setView({ longitude: c.lng, latitude: c.lat, zoom: expansionZoom(points, c.clusterId), transitionDuration: 300, transitionInterpolator: new FlyToInterpolator() });
   };
 
@@ -203,13 +221,14 @@ export default function DeckMap(props: MapViewProps) {
         getCursor={({ isHovering }) => (isHovering ? 'pointer' : 'grab')}
         deviceProps={{ type: 'webgl', webgl: { preserveDrawingBuffer: props.preserveDrawingBuffer ?? false } } as never}
         onAfterRender={() => {
-          if (!drawn.current && points && (points.id.length === 0 || clusters.length > 0)) {
+          if (!drawn.current && (track || (points && (points.id.length === 0 || clusters.length > 0)))) {
             drawn.current = true;
             onFirstDraw?.();
+            setSettled(true);
           }
         }}
       >
-        {style && <MapGL mapLib={maplibregl} mapStyle={style as never} attributionControl={false} canvasContextAttributes={{ preserveDrawingBuffer: props.preserveDrawingBuffer ?? false }} />}
+        {style && <BaseMap mapStyle={style as never} canvasContextAttributes={{ preserveDrawingBuffer: props.preserveDrawingBuffer ?? false }} />}
       </DeckGL>
     </div>
   );

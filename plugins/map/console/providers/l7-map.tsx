@@ -11,6 +11,9 @@ import type { MapViewProps } from '../map-types';
 import { clustersAt, expansionZoom, type ClusterItem } from './clusters-view';
 import { BORDER, LAND, WATER, loadBasemap } from './basemap';
 
+performance.mark('map:provider');
+void loadBasemap();
+
 const hex = (c: readonly number[]) => '#' + c.slice(0, 3).map((v) => v.toString(16).padStart(2, '0')).join('');
 
 export default function L7MapView(props: MapViewProps) {
@@ -32,11 +35,15 @@ export default function L7MapView(props: MapViewProps) {
       return [p.x, p.y];
     };
     s.setBgColor(WATER);
-    s.on('loaded', async () => {
-      const b = await loadBasemap();
-      s.addLayer(new PolygonLayer({ zIndex: 0 }).source(b.land).color(LAND).shape('fill'));
-      s.addLayer(new LineLayer({ zIndex: 1 }).source(b.borders).color(BORDER).size(0.8).shape('line'));
+    s.on('loaded', () => {
+      // points first; the basemap joins when its chunk is in (it was requested with this one)
       draw();
+      void loadBasemap().then((b) => {
+        if (scene.current !== s) return;
+        s.addLayer(new PolygonLayer({ zIndex: 0 }).source(b.land).color(LAND).shape('fill'));
+        s.addLayer(new LineLayer({ zIndex: 1 }).source(b.borders).color(BORDER).size(0.8).shape('line'));
+        performance.mark('map:basemap');
+      });
     });
     const redraw = () => drawMarkers();
     s.on('zoomend', redraw);
@@ -66,8 +73,9 @@ export default function L7MapView(props: MapViewProps) {
     const { points, statusColor, onPick, onFirstDraw } = latest.current;
     if (!s || !points) return;
     const items = clustersAt(points, s.getZoom());
+    if (!drawn.current) performance.mark('map:clusters');
     box.current?.setAttribute('data-markers', String(items.length));
-    const data = items.map((c) => ({ ...c, color: hex(statusColor(c.st)), r: c.index >= 0 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6), label: c.index >= 0 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count) }));
+    const data = items.map((c) => ({ ...c, color: hex(statusColor(c.st)), r: c.count === 1 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6), label: c.count === 1 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count) }));
     const layer = new PointLayer({ zIndex: 10 })
       .source(data, { parser: { type: 'json', x: 'lng', y: 'lat' } })
       .shape('circle')
@@ -76,7 +84,8 @@ export default function L7MapView(props: MapViewProps) {
       .style({ stroke: '#ffffff', strokeWidth: 2, opacity: 0.95 });
     layer.on('click', (e: { feature: ClusterItem }) => {
       const c = e.feature;
-      if (c.index >= 0) onPick?.(c.index);
+      // a single point, or several at one position (the first one's card)
+      if (c.clusterId < 0) onPick?.(c.index);
       else s.setZoomAndCenter(expansionZoom(points, c.clusterId), [c.lng, c.lat]);
     });
     put('markers', layer);
@@ -85,13 +94,24 @@ export default function L7MapView(props: MapViewProps) {
       drawn.current = true;
       s.render();
       // L7 draws on its next animation frame; the frame after that has the markers on screen
-      requestAnimationFrame(() => requestAnimationFrame(() => onFirstDraw?.()));
+      requestAnimationFrame(() =>
+        requestAnimationFrame(() => {
+          onFirstDraw?.();
+          // fences, routes and warehouse names after the first frame
+          drawOverlays();
+        }),
+      );
     }
   }
 
   function draw() {
     const s = scene.current;
     if (!s || !s.loaded) return;
+    if (drawn.current || latest.current.track) drawOverlays();
+    drawMarkers();
+  }
+
+  function drawOverlays() {
     const { warehouses = [], routes = [], track } = latest.current;
     put('fences', warehouses.some((w) => w.fence) ? new PointLayer({ zIndex: 2 }).source(warehouses.filter((w) => w.fence), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size('fence', (m: number) => m).color('color', (c: string | null) => c ?? '#1677ff').style({ unit: 'meter', opacity: 0.15, stroke: '#1677ff', strokeWidth: 1 } as never) : null);
     put('routes', routes.length ? new LineLayer({ zIndex: 3 }).source(routes.map((r) => ({ ...r, x: r.from[0], y: r.from[1], x1: r.to[0], y1: r.to[1] })), { parser: { type: 'json', x: 'x', y: 'y', x1: 'x1', y1: 'y1' } }).shape('line').size(3).color('color', (c: string | null) => c ?? '#722ed1') : null);
@@ -102,7 +122,6 @@ export default function L7MapView(props: MapViewProps) {
       put('stops', track.stops.length ? new PointLayer({ zIndex: 7 }).source(track.stops, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(7).color('#faad14').style({ stroke: '#fff', strokeWidth: 2 }) : null);
       put('cursor', track.cursor ? new PointLayer({ zIndex: 8 }).source([{ x: track.cursor[0], y: track.cursor[1] }], { parser: { type: 'json', x: 'x', y: 'y' } }).shape('circle').size(9).color('#1677ff').style({ stroke: '#fff', strokeWidth: 3 }) : null);
     }
-    drawMarkers();
   }
 
   // data changes
