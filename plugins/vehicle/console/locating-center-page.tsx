@@ -35,7 +35,9 @@ export default function LocatingCenterPage() {
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="locating-center">
       <Space wrap>
-        <Input.Search enterButton loading={loading} allowClear placeholder={t('vehicle.locateHint')} style={{ width: 420 }} onSearch={(v) => void search(v)} data-testid="locating-search" />
+        <span data-testid="locating-search">
+          <Input.Search enterButton loading={loading} allowClear placeholder={t('vehicle.locateHint')} style={{ width: 420 }} onSearch={(v) => void search(v)} />
+        </span>
         <Button icon={<ExportOutlined />} disabled={!picked} onClick={() => window.open(`/carrier-locating?carrierId=${picked}`, '_blank')} data-testid="locating-new-window">{t('vehicle.newWindow')}</Button>
       </Space>
       {error && <Alert type="error" showIcon message={error} />}

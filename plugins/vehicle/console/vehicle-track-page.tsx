@@ -104,8 +104,8 @@ export default function VehicleTrackPage() {
         <Card size="small" style={{ flex: 2, minWidth: 320, overflow: 'auto' }} loading={loading} title={data?.subject.carrierSn ?? t('vehicle.trips')}>
           {s && (
             <Descriptions size="small" column={2} style={{ marginBottom: 8 }} data-testid="vehicle-track-summary">
-              <Descriptions.Item label={t('vehicle.col.distance')}>{fmtNum(s.distanceKm, 2)} km</Descriptions.Item>
-              <Descriptions.Item label={t('vehicle.col.maxSpeed')}>{fmtNum(s.maxSpeed)} km/h</Descriptions.Item>
+              <Descriptions.Item label={t('vehicle.col.distance')}>{fmtNum(s.distanceKm, 2)}</Descriptions.Item>
+              <Descriptions.Item label={t('vehicle.col.maxSpeed')}>{fmtNum(s.maxSpeed)}</Descriptions.Item>
               <Descriptions.Item label={t('vehicle.col.running')}>{fmtDuration(s.runningMs)}</Descriptions.Item>
               <Descriptions.Item label={t('vehicle.col.stopping')}>{fmtDuration(s.stoppingMs)}</Descriptions.Item>
               <Descriptions.Item label={t('vehicle.stops')}>{data!.stops.length}</Descriptions.Item>

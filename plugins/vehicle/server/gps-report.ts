@@ -11,6 +11,7 @@ import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import { dailyReport, totalOf, type DayReport } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
+import { carrierSnByTracker } from './carriers-of';
 import { optId, parseRange, tzOf } from './range';
 import { headers, SHEET, type ReportColumn } from './report-columns';
 import { gpsRows, storeOf, toPoint } from './telemetry';
@@ -36,10 +37,11 @@ async function reportRows(ctx: PluginServerContext, db: Database, call: RequestC
   const { from, to } = parseRange(body, 7, MAX_REPORT_DAYS);
   const tz = tzOf(body);
   const store = storeOf(db);
+  const carrierSn = await carrierSnByTracker(ctx, call, trackers);
   const out: GpsReportRow[] = [];
   for (const g of trackers) {
     const days = dailyReport((await gpsRows(store, call.orgId!, String(g.sn), from, to)).map(toPoint), { tzOffsetMin: tz });
-    out.push({ gpsId: Number(g.id), sn: String(g.sn), name: (g.name as string) ?? null, carrierSn: (g.carrierIdLabel as string) ?? null, days, total: totalOf(days) });
+    out.push({ gpsId: Number(g.id), sn: String(g.sn), name: (g.name as string) ?? null, carrierSn: carrierSn.get(Number(g.id)) ?? null, days, total: totalOf(days) });
   }
   return out;
 }

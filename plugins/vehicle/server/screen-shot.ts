@@ -8,6 +8,7 @@ import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import { detectStops, downsample, pick } from '../../map/shared/track';
 import type { ScreenShotAnswer, ScreenShotTrack } from '../shared/vehicle-answer';
+import { carrierSnByTracker } from './carriers-of';
 import { parseRange } from './range';
 import { gpsRows, storeOf, toPoint } from './telemetry';
 
@@ -32,6 +33,7 @@ export async function screenShot(ctx: PluginServerContext, db: Database, call: R
   if (ids?.length) where.push({ id: { [Op.in]: ids } });
   const repo = ctx.repo('device-gps', call);
   const trackers = await repo.serialize(await repo.findAll({ where: { [Op.and]: where }, order: [['sn', 'ASC']], limit: MAX_TRACKERS }));
+  const carrierSn = await carrierSnByTracker(ctx, call, trackers);
   const store = storeOf(db);
   const tracks: ScreenShotTrack[] = [];
   for (const g of trackers as Raw[]) {
@@ -43,7 +45,7 @@ export async function screenShot(ctx: PluginServerContext, db: Database, call: R
     for (const s of stops) keep.add(s.from).add(s.to);
     const small = pick(full, downsample(full, SHOT_POINTS, keep));
     const last = pts[pts.length - 1];
-    tracks.push({ gpsId: Number(g.id), sn: String(g.sn), carrierSn: (g.carrierIdLabel as string) ?? null, lng: small.lng, lat: small.lat, stops, last: { t: last.t, lng: last.lng!, lat: last.lat!, speed: last.speed } });
+    tracks.push({ gpsId: Number(g.id), sn: String(g.sn), carrierSn: carrierSn.get(Number(g.id)) ?? null, lng: small.lng, lat: small.lat, stops, last: { t: last.t, lng: last.lng!, lat: last.lat!, speed: last.speed } });
   }
   return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), tracks };
 }
