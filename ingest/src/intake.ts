@@ -172,7 +172,10 @@ export class Intake {
     const dir = this.opts.directory;
     let known: ((key: string) => boolean) | undefined;
     if (!this.opts.acceptUnknownDevices) {
-      if (kind === 'scan') known = (mac) => dir.beaconKnown(org, mac);
+      // the organisation's set is looked up once per frame, not once per reading
+      const set = kind === 'scan' || kind === 'report' ? dir.knownKeys?.(kind === 'scan' ? 'beacon' : 'gps', org) : undefined;
+      if (set) known = (key) => set.has(key);
+      else if (kind === 'scan') known = (mac) => dir.beaconKnown(org, mac);
       else if (kind === 'report') known = (sn) => dir.gpsKnown(org, sn);
     }
     return { org, source, receivedAt, maxBytes: this.maxBytes, maxReadings: this.maxReadings, known };

@@ -30,6 +30,8 @@ export interface DeviceDirectory {
   gateway(orgId: number, mac: string): GatewayIdentity | undefined;
   beaconKnown(orgId: number, mac: string): boolean;
   gpsKnown(orgId: number, sn: string): boolean;
+  /** the organisation's registered beacon macs / GPS sns, for one lookup per frame instead of per reading */
+  knownKeys?(kind: 'beacon' | 'gps', orgId: number): ReadonlySet<string>;
 }
 
 export interface DirectorySnapshot {
@@ -103,7 +105,13 @@ export class SnapshotDirectory implements DeviceDirectory {
   gpsKnown(orgId: number, sn: string): boolean {
     return this.gpsDevices.get(orgId)?.has(sn) ?? false;
   }
+
+  knownKeys(kind: 'beacon' | 'gps', orgId: number): ReadonlySet<string> {
+    return (kind === 'beacon' ? this.beacons : this.gpsDevices).get(orgId) ?? NONE;
+  }
 }
+
+const NONE: ReadonlySet<string> = new Set();
 
 function byOrg(pairs: Array<[number, string]>): Map<number, Set<string>> {
   const m = new Map<number, Set<string>>();

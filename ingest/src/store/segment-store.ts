@@ -53,7 +53,61 @@ interface Segment {
 
 const MAX_LINE = 65535;
 const SPECIAL = /[\t\n\\]/;
-const NON_ASCII = /[^\x00-\x7f]/;
+
+/** bytes reserved per line for the series, org, time, tabs and newline */
+const LINE_RESERVE = 64;
+const POW10 = Array.from({ length: 16 }, (_, i) => 10 ** i);
+
+/** Appends a batch's text to a growing, reused buffer. Integers are written digit by digit. */
+class LineWriter {
+  buf = Buffer.allocUnsafe(1 << 20);
+  pos = 0;
+
+  /** makes room for n more bytes (a whole line's numbers and tabs are reserved at once) */
+  room(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  tab(): void {
+    this.buf[this.pos++] = 9;
+  }
+
+  newline(): void {
+    this.buf[this.pos++] = 10;
+  }
+
+  text(s: string): void {
+    this.room(s.length * 3);
+    this.pos += this.buf.write(s, this.pos, 'utf8');
+  }
+
+  /** a non-negative safe integer, as String() would write it */
+  int(v: number): void {
+    let digits = 1;
+    while (digits < 16 && v >= POW10[digits]) digits++;
+    let i = this.pos + digits;
+    this.pos = i;
+    do {
+      const q = Math.floor(v / 10);
+      this.buf[--i] = 48 + (v - q * 10);
+      v = q;
+    } while (v > 0);
+  }
+
+  /** a column value as `${v}` would write it */
+  value(v: unknown): void {
+    if (typeof v === 'number' && Number.isInteger(v) && v > -1e15 && v < 1e15 && !Object.is(v, -0)) {
+      if (v < 0) {
+        this.buf[this.pos++] = 45;
+        v = -v;
+      }
+      this.int(v as number);
+    } else this.text(String(v));
+  }
+}
 
 function escape(v: string): string {
   return SPECIAL.test(v) ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n') : v;
@@ -76,6 +130,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
   private size = 0;
   private mark = 0;
   private cache: Segment[] = [];
+  private readonly writer = new LineWriter();
 
   constructor(private readonly opts: SegmentStoreOptions) {
     this.schemas = opts.series ?? allSeries;
@@ -103,7 +158,10 @@ export class SegmentTelemetryStore implements TelemetryStore {
     if (!this.active || this.size >= this.segmentBytes || !this.active.base.includes(`${path.sep}${today}${path.sep}`)) this.rotate(today);
     const seg = this.active!;
     const postings = seg.postings!;
-    let text = '';
+    // Lines are encoded straight into one reused buffer: no per-row strings to build, flatten
+    // and collect (the segment write was the stored path's biggest cost beside GC).
+    const w = this.writer;
+    w.pos = 0;
     let offset = this.size;
     let minTime = seg.minTime;
     let maxTime = seg.maxTime;
@@ -114,43 +172,57 @@ export class SegmentTelemetryStore implements TelemetryStore {
       const schema = this.schemas[si];
       const cols = schema.columns;
       const byOrg = postings.get(si) ?? postings.set(si, new Map()).get(si)!;
+      let lastOrg = NaN;
+      let keys: Map<string, Posting> | undefined;
       for (let r = 0; r < b.rows.length; r++) {
         const row = b.rows[r];
-        const key = String(row[schema.key]);
-        // byte length = characters + the extra bytes of non-ASCII text, checked on the (short)
-        // string values only so the line itself is never flattened before the final copy
-        let extra = NON_ASCII.test(key) ? Buffer.byteLength(key) - key.length : 0;
-        let line = `${si}\t${row.org}\t${escape(key)}\t${row.time}`;
+        const raw = row[schema.key];
+        const key = typeof raw === 'string' ? raw : String(raw);
+        const start = w.pos;
+        // numbers, tabs and the newline of one line; text() reserves its own bytes
+        w.room(LINE_RESERVE + cols.length * 24);
+        w.int(si);
+        w.tab();
+        w.value(row.org);
+        w.tab();
+        w.text(escape(key));
+        w.tab();
+        w.value(row.time);
         for (let c = 0; c < cols.length; c++) {
+          w.tab();
           const v = row[cols[c].name];
-          if (v === undefined || v === null) line += '\t';
-          else if (cols[c].type === 'string') {
-            const sv = escape(String(v));
-            if (NON_ASCII.test(sv)) extra += Buffer.byteLength(sv) - sv.length;
-            line += `\t${sv}`;
-          } else line += `\t${v}`;
+          if (v === undefined || v === null) continue;
+          if (cols[c].type === 'string') w.text(escape(typeof v === 'string' ? v : String(v)));
+          else w.value(v);
         }
-        line += '\n';
-        const len = line.length + extra;
+        w.newline();
+        const len = w.pos - start;
         if (len > MAX_LINE) throw new Error('telemetry: row too long');
-        let keys = byOrg.get(row.org);
-        if (!keys) byOrg.set(row.org, (keys = new Map()));
-        let p = keys.get(key);
-        if (!p) keys.set(key, (p = { times: [], locs: [] }));
+        if (row.org !== lastOrg) {
+          lastOrg = row.org;
+          keys = byOrg.get(row.org);
+          if (!keys) byOrg.set(row.org, (keys = new Map()));
+        }
+        let p = keys!.get(key);
+        if (!p) keys!.set(key, (p = { times: [], locs: [] }));
         p.times.push(row.time);
         p.locs.push(offset * 65536 + len);
         offset += len;
-        text += line;
         if (row.time < minTime) minTime = row.time;
         if (row.time > maxTime) maxTime = row.time;
         rows++;
       }
     }
     const m = mark ?? this.mark;
-    text += `#${m}\n`;
-    const buf = Buffer.from(text, 'utf8');
+    w.room(LINE_RESERVE);
+    w.text('#');
+    w.int(m);
+    w.newline();
+    const bytes = w.pos;
     try {
-      fs.writeSync(this.fd, buf);
+      // synchronous: the writer's buffer is free again when this returns
+      let done = 0;
+      while (done < bytes) done += fs.writeSync(this.fd, w.buf, done, bytes - done);
       // the sync runs on the thread pool so the event loop keeps taking frames meanwhile
       if (this.opts.fsync !== false) {
         const fd = this.fd;
@@ -161,7 +233,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
       this.rollbackTo(seg, this.size);
       throw err;
     }
-    this.size += buf.length;
+    this.size += bytes;
     seg.minTime = minTime;
     seg.maxTime = maxTime;
     seg.rows += rows;
