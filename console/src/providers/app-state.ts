@@ -85,6 +85,16 @@ export function loadAppState(force = false): Promise<AppState> {
   return inflight;
 }
 
+/**
+ * Re-reads the metadata in place (after an administrator changed screen settings): open
+ * screens re-render with the new labels and columns, without the loading screen of a reload.
+ */
+export async function reloadMetadata(): Promise<void> {
+  const metadata = await request<Metadata & { texts?: Record<string, Record<string, string>> }>('/metadata', {});
+  setRuntimeTexts(metadata.texts);
+  appState.set((s) => (s.status === 'ready' ? { ...s, metadata } : s));
+}
+
 export function resetAppState(): void {
   appState.set(empty);
 }
