@@ -80,6 +80,7 @@ async function seed(c: Caller): Promise<void> {
   const m = ts.server.db.models;
   // transport status is the ingest's to write, not the create call's
   for (let k = 1; k <= 4; k++) await m.carrier.update({ transportStatus: k === 3 ? 10 : 20 }, { where: { id: ids[`truck${k}`] } });
+  await m.carrier.update({ transportStatus: 10 }, { where: { id: ids.box } });
   await m['carrier-inout'].create({ orgId: ts.orgA, carrierId: ids.box, sn: 'BOX-000123', direction: 10, warehouseId: wh[1], confirmTime: new Date(now - 3 * 3600_000) });
 }
 
