@@ -28,7 +28,7 @@ import {
   type FrameSink,
   type TelemetryStore,
 } from '@rti/ingest';
-import { startInfluxd, startMosquitto, tempDir } from '../../ingest/test/helpers/processes';
+import { startInfluxdb, startMosquitto, tempDir } from '../../ingest/test/helpers/services';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
@@ -189,7 +189,7 @@ for (const mode of MODES) {
     results.push(await full(mode, store, { mosquitto: mode.startsWith('mosquitto') }));
     fs.rmSync(dir, { recursive: true, force: true });
   } else if (mode === 'aedes-influx') {
-    const influx = await startInfluxd();
+    const influx = await startInfluxdb();
     results.push(await full(mode, new InfluxTelemetryStore({ url: influx.url, database: 'bench' }), { otherPid: influx.pid }));
     await influx.cleanup();
   } else throw new Error(`unknown mode ${mode}`);

@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InfluxTelemetryStore, SegmentTelemetryStore, SqliteTelemetryStore, type SeriesRow, type TelemetryStore } from '@rti/ingest';
-import { startInfluxd, tempDir } from '../../ingest/test/helpers/processes';
+import { startInfluxdb, tempDir } from '../../ingest/test/helpers/services';
 
 const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def;
 const N = Number(arg('rows', '300000'));
@@ -43,7 +43,7 @@ for (const e of ENGINES) {
   if (e === 'segments') await run(e, new SegmentTelemetryStore({ dir }));
   else if (e === 'sqlite') await run(e, new SqliteTelemetryStore({ file: path.join(dir, 't.sqlite') }));
   else if (e === 'influxdb') {
-    const influx = await startInfluxd();
+    const influx = await startInfluxdb();
     await run(e, new InfluxTelemetryStore({ url: influx.url, database: 'bench' }), influx.pid());
     await influx.cleanup();
   }

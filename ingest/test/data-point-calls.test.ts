@@ -3,7 +3,7 @@ import type { CallDef, RequestContext } from '@rti/server/plugin-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataPointCalls } from '../src/http/data-point-calls';
 import { SegmentTelemetryStore } from '../src/store/segment-store';
-import { tempDir } from './helpers/processes';
+import { tempDir } from './helpers/services';
 
 const T0 = Date.UTC(2026, 10, 22, 6, 0, 0);
 let dir: string;

@@ -5,7 +5,7 @@ import { hashPassword, verifyPassword } from '@rti/server';
 import { SnapshotDirectory } from '../src/directory/device-directory';
 import { startIngest, type IngestService } from '../src/ingest-service';
 import { GW, GW2, scanPayload, snapshot, sqliteIn, waitUntil } from './helpers/fixtures';
-import { tempDir } from './helpers/processes';
+import { tempDir } from './helpers/services';
 
 let svc: IngestService;
 let dir: string;

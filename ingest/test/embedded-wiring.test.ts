@@ -5,7 +5,7 @@ import { loadMetadata } from '@rti/metadata';
 import { createDatabase, type Database } from '@rti/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIngestFromEnv, type EmbeddedIngest } from '../src/embedded';
-import { tempDir } from './helpers/processes';
+import { tempDir } from './helpers/services';
 
 let db: Database;
 let ingest: EmbeddedIngest;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startIngest, type IngestService } from '../src/ingest-service';
 import type { TelemetryStore } from '../src/store/telemetry-store';
 import { directory, GW, scanPayload, sqliteIn, waitUntil } from './helpers/fixtures';
-import { haveBinary, MOSQUITTO, startMosquitto, tempDir, type RunningMosquitto } from './helpers/processes';
+import { haveBinary, MOSQUITTO, startMosquitto, tempDir, type RunningMosquitto } from './helpers/services';
 
 const available = haveBinary(MOSQUITTO);
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpIntake } from '../src/http/http-intake';
 import { startIngest, type IngestService } from '../src/ingest-service';
 import { directory, GW, scanPayload, sqliteIn } from './helpers/fixtures';
-import { tempDir } from './helpers/processes';
+import { tempDir } from './helpers/services';
 
 let svc: IngestService;
 let server: http.Server;

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Journal } from '../src/journal/journal';
-import { tempDir } from './helpers/processes';
+import { tempDir } from './helpers/services';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -8,7 +8,7 @@ import { startIngest } from '../src/ingest-service';
 import { InfluxTelemetryStore } from '../src/store/influx-store';
 import type { TelemetryStore } from '../src/store/telemetry-store';
 import { directory, ORG, GW, scanPayload, sqliteIn, waitUntil } from './helpers/fixtures';
-import { haveBinary, INFLUXD, startInfluxd, tempDir } from './helpers/processes';
+import { haveBinary, INFLUXD, startInfluxdb, tempDir } from './helpers/services';
 
 const dirs: string[] = [];
 const OUTAGE_MS = Number(process.env.INGEST_OUTAGE_SECONDS ?? 1.5) * 1000;
@@ -226,7 +226,7 @@ describe('ingest pipeline', () => {
 
   it('survives an InfluxDB outage: buffered, retried, stored once it is back', { timeout: OUTAGE_MS + 30_000 }, async () => {
     if (!haveBinary(INFLUXD)) return;
-    const db = await startInfluxd();
+    const db = await startInfluxdb();
     const dir = tempDir('pipe-influx');
     dirs.push(dir);
     try {

@@ -6,7 +6,7 @@ import { SegmentTelemetryStore } from '../src/store/segment-store';
 import { SqliteTelemetryStore } from '../src/store/sqlite-store';
 import type { TelemetryStore } from '../src/store/telemetry-store';
 import type { SeriesRow } from '../src/store/series';
-import { haveBinary, INFLUXD, startInfluxd, tempDir, type RunningInflux } from './helpers/processes';
+import { haveBinary, INFLUXD, startInfluxdb, tempDir, type RunningInflux } from './helpers/services';
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
 const beacon = (org: number, mac: string, i: number, extra: Partial<SeriesRow> = {}): SeriesRow => ({ org, mac, time: T0 + i * 1000, gatewayMac: 'AC233FC0A1B2', rssi: -60 - (i % 20), battery: 90 - i / 10, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 1, minor: i, txPower: -59, ...extra });
@@ -40,7 +40,7 @@ if (influxAvailable)
   engines.push([
     'influxdb',
     async () => {
-      influx = await startInfluxd();
+      influx = await startInfluxdb();
       const store = new InfluxTelemetryStore({ url: influx.url, database: 'rti_test' });
       await store.init();
       return { store, done: async () => influx!.cleanup() };
@@ -142,7 +142,7 @@ describe('SQLite store marks', () => {
 
 describe.runIf(influxAvailable)('InfluxDB store outage', () => {
   it('fails writes while influxd is down and succeeds again after it returns', async () => {
-    const db = await startInfluxd();
+    const db = await startInfluxdb();
     try {
       const store = new InfluxTelemetryStore({ url: db.url, database: 'rti_outage', timeoutMs: 2000 });
       await store.init();

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SegmentTelemetryStore } from '../src/store/segment-store';
 import type { PipelineStats } from '../src/pipeline/pipeline';
 import { GW, scanPayload, waitUntil } from './helpers/fixtures';
-import { haveBinary, MOSQUITTO, startMosquitto, tempDir, type RunningMosquitto } from './helpers/processes';
+import { haveBinary, MOSQUITTO, startMosquitto, tempDir, type RunningMosquitto } from './helpers/services';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const available = haveBinary(MOSQUITTO);

@@ -1,8 +1,13 @@
 // Throwaway database/broker processes for tests and benchmarks: started from Debian's
 // binaries on free loopback ports with temporary data folders, stopped on exit. Nothing here
-// touches a system-wide service.
+// touches a system-wide service. The one service starter of the repository (scripts/test.mjs,
+// console e2e, ingest and telemetry tests, bench/ingest); types in services.d.mts.
+//
+// mosquitto and influxd come back as restartable handles for outage tests:
+//   { url, port, dir, pid(), stop() (process only, data kept), start() (same port and data),
+//     cleanup() (stop and delete the data) }
 import { spawn, execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import net from 'node:net';
@@ -19,11 +24,27 @@ export function freePort() {
   });
 }
 
+/** A fresh temporary directory rti-<prefix>-XXXXXX. */
+export function tempDir(prefix) {
+  return mkdtempSync(join(tmpdir(), `rti-${prefix}-`));
+}
+
 export function which(bin) {
+  if (bin.includes('/')) return existsSync(bin) ? bin : null;
   for (const dir of (process.env.PATH ?? '').split(':').concat(['/usr/sbin', '/usr/bin', '/sbin'])) {
     if (existsSync(join(dir, bin))) return join(dir, bin);
   }
   return null;
+}
+
+export const MOSQUITTO = 'mosquitto';
+export const INFLUXD = 'influxd';
+
+/** true when the binary is installed; throws under CI=true (CI installs them: no silent skips there). */
+export function haveBinary(bin) {
+  if (which(bin)) return true;
+  if (process.env.CI === 'true') throw new Error(`${bin} is required under CI but missing`);
+  return false;
 }
 
 async function waitForPort(port, proc, name, timeoutMs = 30000) {
@@ -72,39 +93,102 @@ export async function startMariadb({ database = 'rti_test' } = {}) {
   return { url: `mysql://root@127.0.0.1:${port}/${database}`, port, stop: stopper(proc, dir) };
 }
 
-/** Mosquitto (MQTT 3.1.1 and 5) with anonymous access on a free port → { url, port, stop }. */
-export async function startMosquitto() {
-  const bin = which('mosquitto');
-  if (!bin) throw new Error('mosquitto not found: install Debian package mosquitto');
-  const dir = mkdtempSync(join(tmpdir(), 'rti-mosquitto-'));
-  const port = await freePort();
-  const conf = join(dir, 'mosquitto.conf');
-  const { writeFileSync } = await import('node:fs');
-  writeFileSync(conf, `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location ${dir}/\nmax_queued_messages 100000\n`);
-  const proc = spawn(bin, ['-c', conf], { stdio: 'ignore' });
-  await waitForPort(port, proc, 'mosquitto');
-  return { url: `mqtt://127.0.0.1:${port}`, port, stop: stopper(proc, dir) };
+/**
+ * A restartable service: `launch()` spawns the process, `ready()` says when it answers.
+ * Killed with the test process if still running at exit.
+ */
+function restartable({ name, url, port, dir, launch, ready }) {
+  let proc;
+  process.once('exit', () => { if (proc && proc.exitCode === null) proc.kill('SIGKILL'); });
+  const handle = {
+    url,
+    port,
+    dir,
+    pid: () => proc?.pid,
+    async start() {
+      proc = launch();
+      proc.stderr?.resume();
+      const until = Date.now() + 30000;
+      for (;;) {
+        if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
+        if (await ready().catch(() => false)) return;
+        if (Date.now() > until) throw new Error(`${name} did not become ready on port ${port}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      const p = proc;
+      proc = undefined;
+      if (!p || p.exitCode !== null || p.signalCode !== null) return;
+      await new Promise((resolve) => {
+        const t = setTimeout(() => p.kill('SIGKILL'), 5000);
+        p.once('exit', () => { clearTimeout(t); resolve(); });
+        p.kill('SIGTERM');
+      });
+    },
+    async cleanup() {
+      await handle.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return handle;
 }
 
-/** InfluxDB 1.x (v1 HTTP API) with temp storage → { url, port, stop }. */
-export async function startInfluxdb() {
-  const bin = which('influxd');
-  if (!bin) throw new Error('influxd not found: install Debian package influxdb');
-  const dir = mkdtempSync(join(tmpdir(), 'rti-influx-'));
+const portOpen = (port) => new Promise((res) => {
+  const s = net.connect(port, '127.0.0.1', () => { s.destroy(); res(true); });
+  s.on('error', () => res(false));
+});
+
+/**
+ * Mosquitto (MQTT 3.1.1 and 5), anonymous, persistence on (a restart keeps persistent sessions
+ * and queued QoS 1 messages). `extra`: more mosquitto.conf lines.
+ */
+export async function startMosquitto({ extra = '' } = {}) {
+  const bin = which(MOSQUITTO);
+  if (!bin) throw new Error('mosquitto not found: install Debian package mosquitto');
+  const dir = tempDir('mosquitto');
   const port = await freePort();
-  const bindPort = await freePort();
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(conf, [
+    `listener ${port} 127.0.0.1`,
+    'allow_anonymous true',
+    'persistence true',
+    `persistence_location ${dir}/`,
+    'autosave_interval 1',
+    'max_queued_messages 100000',
+    'max_inflight_messages 100',
+    'log_dest none',
+    extra,
+    '',
+  ].join('\n'));
+  const h = restartable({ name: 'mosquitto', url: `mqtt://127.0.0.1:${port}`, port, dir, launch: () => spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] }), ready: () => portOpen(port) });
+  await h.start();
+  return h;
+}
+
+/** InfluxDB 1.x (v1 HTTP API: /write, /query, /ping) with temporary storage. */
+export async function startInfluxdb() {
+  const bin = which(INFLUXD);
+  if (!bin) throw new Error('influxd not found: install Debian package influxdb');
+  const dir = tempDir('influxd');
+  const port = await freePort();
+  const rpcPort = await freePort();
   const conf = join(dir, 'influxdb.conf');
-  const { writeFileSync } = await import('node:fs');
   writeFileSync(conf, [
     'reporting-disabled = true',
-    `bind-address = "127.0.0.1:${bindPort}"`,
-    `[meta]\n  dir = "${dir}/meta"`,
+    `bind-address = "127.0.0.1:${rpcPort}"`,
+    `[meta]\n  dir = "${dir}/meta"\n  logging-enabled = false`,
     `[data]\n  dir = "${dir}/data"\n  wal-dir = "${dir}/wal"\n  query-log-enabled = false`,
-    `[http]\n  bind-address = "127.0.0.1:${port}"\n  log-enabled = false`,
+    '[coordinator]\n  log-queries-after = "0s"',
+    '[retention]\n  enabled = false',
     '[monitor]\n  store-enabled = false',
+    `[http]\n  enabled = true\n  bind-address = "127.0.0.1:${port}"\n  log-enabled = false`,
+    '[subscriber]\n  enabled = false',
     '[continuous_queries]\n  enabled = false',
+    '',
   ].join('\n'));
-  const proc = spawn(bin, ['-config', conf], { stdio: 'ignore' });
-  await waitForPort(port, proc, 'influxd');
-  return { url: `http://127.0.0.1:${port}`, port, stop: stopper(proc, dir) };
+  const url = `http://127.0.0.1:${port}`;
+  const h = restartable({ name: 'influxd', url, port, dir, launch: () => spawn(bin, ['-config', conf], { stdio: ['ignore', 'ignore', 'pipe'] }), ready: async () => (await fetch(`${url}/ping`)).status === 204 });
+  await h.start();
+  return h;
 }

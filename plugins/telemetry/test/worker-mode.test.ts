@@ -4,7 +4,7 @@ import path from 'node:path';
 import mqtt from 'mqtt';
 import { startIngestFromEnv, type EmbeddedIngest } from '@rti/ingest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { haveBinary, MOSQUITTO, startMosquitto, type RunningMosquitto } from '../../../ingest/test/helpers/processes';
+import { haveBinary, MOSQUITTO, startMosquitto, type RunningMosquitto } from '../../../ingest/test/helpers/services';
 import { GATE_A, ok, orgToken, pushHttp, scan, seedFleet, startRig, type Fleet, type Rig } from './fixtures';
 
 const available = haveBinary(MOSQUITTO);
@@ -23,7 +23,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await rig?.close();
-  await broker?.stop();
+  await broker?.cleanup();
   delete process.env.TELEMETRY_INGEST;
   delete process.env.MQTT_URL;
 });
