@@ -1,0 +1,60 @@
+/**
+ * Task 60 over the telemetry plugin's store: per tracker per day of the last full day,
+ * fixes, distance, top speed and alarms — the organisation's trackers only.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
+import { telemetryRuntime } from '../../telemetry/server/runtime';
+import { haversineKm } from '../server/handlers/gps-report-mail';
+import { ok, xlsxAttachment } from './support';
+
+let ts: TestServer;
+let dir: string;
+const DAY = 86_400_000;
+const yesterday = new Date(Math.floor(Date.now() / DAY) * DAY - DAY); // UTC midnight
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-gps-'));
+  Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '' });
+  ts = await startTestServer({ plugins: ['telemetry', 'scheduler'], config: { dataDir: dir } });
+  const rt = telemetryRuntime(ts.server.db)!;
+  await rt.ready;
+  for (const [caller, tag] of [[ts.a, 'A'], [ts.b, 'B']] as const) {
+    const model = (await ok(caller, '/device-model/create', { name: `Model ${tag}`, batteryThreshold: 20, offlineCheckTime: 30 })).id;
+    await ok(caller, '/device-gps/create', { sn: `G-${tag}`, name: `Tracker ${tag}`, deviceModelId: model, useStatus: 20 });
+  }
+  const t0 = yesterday.getTime() + 10 * 3600_000;
+  const fix = (org: number, sn: string, i: number, speed: number) => ({ org, sn, time: t0 + i * 60_000, dataType: 10, longitude: 121, latitude: 31 + i * 0.01, speed });
+  await rt.store!.write([
+    {
+      series: 'gps',
+      rows: [
+        fix(ts.orgA, 'G-A', 0, 20),
+        fix(ts.orgA, 'G-A', 1, 55),
+        fix(ts.orgA, 'G-A', 2, 30),
+        { org: ts.orgA, sn: 'G-A', time: t0 + 3 * 60_000, dataType: 20, eventCode: '018', eventValue: '1' },
+        // today: outside the last full day
+        { ...fix(ts.orgA, 'G-A', 0, 99), time: Date.now() - 1000 },
+        fix(ts.orgB, 'G-B', 0, 80),
+      ],
+    },
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await ts?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('mails one line per tracker and day with fixes, distance, top speed and alarms', async () => {
+  const id = (await ok(ts.a, '/task-config/create', { name: 60, type: 20, cron: '0 7 * * *', available: true, mailTo: 'fleet@example.com', validityPeriod: 1 })).id;
+  const run = await ok(ts.a, '/task-config/run', { id });
+  expect(run).toMatchObject({ status: 'succeeded', rowCount: 1 });
+  const { rows } = await xlsxAttachment(fs.readFileSync(run.outboxFile, 'utf8'));
+  const km = Math.round((haversineKm(31, 121, 31.01, 121) + haversineKm(31.01, 121, 31.02, 121)) * 100) / 100;
+  expect(rows.slice(1)).toEqual([['G-A', 'Tracker A', yesterday.toISOString().slice(0, 10), 3, km, 55, 1]]);
+  expect(km).toBeGreaterThan(2.2);
+});
