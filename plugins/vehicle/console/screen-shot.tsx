@@ -108,7 +108,10 @@ export function ScreenShot({ kind }: { kind: ShotKind }) {
       .then((d) => {
         const lng = [...d.points.lng, ...d.warehouses.map((w) => w.lng), ...d.routes.flatMap((r) => [r.from[0], r.to[0]])];
         const lat = [...d.points.lat, ...d.warehouses.map((w) => w.lat), ...d.routes.flatMap((r) => [r.from[1], r.to[1]])];
-        const b = boundsOf(lng, lat);
+        // a margin around everything so labels at the edges stay in the picture
+        const raw = boundsOf(lng, lat);
+        const pad = raw ? Math.max(0.005, (raw[2] - raw[0]) * 0.12, (raw[3] - raw[1]) * 0.12) : 0;
+        const b = raw && ([raw[0] - pad, raw[1] - pad, raw[2] + pad, raw[3] + pad] as [number, number, number, number]);
         if (b) setTarget((x) => ({ ...x, zoom: DEFAULT_ZOOM, bounds: b, seq: x.seq + 1 }));
         setDrawing(d);
       })

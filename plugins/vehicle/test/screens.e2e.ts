@@ -225,4 +225,17 @@ describe('vehicle screens', () => {
     expect(await page.getByText('GT-004 (TRK-004)').count()).toBe(1);
     await shot('gps-report-screen-shot-map');
   });
+
+  it('the marker and weekly-inventory screenshot pages get ready too', async () => {
+    const ready = () => page.waitForFunction(() => (window as unknown as { __screenshotReady?: boolean }).__screenshotReady === true, null, { timeout: 30000 });
+    await page.goto(`${ts.url}/gps/report/screen/shot/marker?from=${start - MIN}&to=${Date.now()}&sn=GT-001,GT-002`);
+    await ready();
+    expect(await page.getByText('GT-002 (TRK-002)').count()).toBe(1);
+    expect(await page.getByText('GT-003 (TRK-003)').count()).toBe(0); // only the listed trackers
+    await shot('gps-report-screen-shot-marker');
+    await page.goto(`${ts.url}/gps/report/screen/shot/map/other?title=Weekly%20inventory`);
+    await ready();
+    expect(await colourPixels([114, 46, 209])).toBeGreaterThan(50); // the drawn route
+    await shot('gps-report-screen-shot-map-other');
+  });
 });

@@ -175,3 +175,19 @@ describe('/jimi/synchronize', () => {
     expect((await ok(ts.a, '/jimi/synchronize')).vehicles).toBe(2);
   });
 });
+
+describe('permissions', () => {
+  const paths = ['/jimi/list', '/jimi/gps', '/jimi/list/alarm', '/jimi/transport/order/list', '/jimi/history', '/jimi/carrier/gps', '/jimi/synchronize', '/gps/report/list', '/gps/report/export', '/map/history/screen/shot'];
+
+  it('needs each call code (derived from the path) and lists the codes under the vehicle page', async () => {
+    const role = (await ok(ts.a, '/role/create', { name: 'no vehicle codes', pcPermissions: [], pdaPermissions: [] })).id;
+    const nobody = await ts.callerFor(await ts.addUser(ts.orgA, 'nobody', { roleIds: [role] }), ts.orgA);
+    for (const p of paths) {
+      const res = await nobody.fetch(p, {});
+      expect(res.status, p).toBe(403);
+      expect(((await res.json()) as { code: number }).code, p).toBe(10005);
+    }
+    const tree = JSON.stringify(await ok(ts.a, '/permission/all'));
+    for (const code of ['ApiJimiList', 'ApiJimiCarrierGps', 'ApiGpsReportExport', 'ApiMapHistoryScreenShot', 'ViewVehicleMonitor', 'ViewCarrierLocating']) expect(tree, code).toContain(`"${code}"`);
+  });
+});
