@@ -1,0 +1,67 @@
+/**
+ * Browser tests of plugin screens: headless Debian chromium signed in to a test server's
+ * built console (console/dist, or CONSOLE_DIST) as one caller, plus the grants the console
+ * needs. One place for the launch flags, cookies and screenshot folder.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Caller, TestServer } from './test-server';
+
+const root = path.resolve(__dirname, '../../..');
+export const SCREENSHOTS = path.join(root, 'test-output/screenshots');
+/** The flags headless Debian chromium needs here (SwiftShader WebGL, no sandbox, offline). */
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+
+export function assertConsoleBuilt(): void {
+  const dist = process.env.CONSOLE_DIST ?? path.join(root, 'console/dist');
+  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`${dist}/index.html missing: npm run build -w @rti/console`);
+}
+
+/** The test server grants every call code; the console's menus and pages also need the Menu/View codes. */
+export async function grantWholeCatalogue(ts: TestServer, orgId = ts.orgA): Promise<void> {
+  const tree = (await ts.a.call<any>('/permission/all')).body.data;
+  const codes = new Set<string>();
+  const walk = (nodes: Array<{ code: string; children?: unknown[] }>) => {
+    for (const n of nodes) {
+      codes.add(n.code);
+      if (n.children) walk(n.children as never);
+    }
+  };
+  walk(Array.isArray(tree) ? tree : (tree.list ?? tree.tree ?? []));
+  const m = ts.server.db.models;
+  await m.organization.update({ pcPermissions: [...codes] }, { where: { id: orgId } });
+  await m.role.update({ pcPermissions: [...codes] }, { where: { orgId } });
+  await ts.server.access.policies.changed([orgId], undefined);
+}
+
+export interface ConsoleBrowser {
+  browser: Browser;
+  page: Page;
+  /** saves test-output/screenshots/<name>.png */
+  shot(name: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Chromium with the caller's session cookies set, page errors echoed to the test output. */
+export async function openConsole(ts: TestServer, caller: Caller, viewport = { width: 1600, height: 1000 }): Promise<ConsoleBrowser> {
+  assertConsoleBuilt();
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const context = await browser.newContext({ viewport });
+  const domain = new URL(ts.url).hostname;
+  await context.addCookies(
+    [['admin-token', caller.token], ['admin-user-id', String(caller.userId)], ['admin-org-id', String(caller.orgId)]].map(([name, value]) => ({ name, value, domain, path: '/' })),
+  );
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  page.on('console', (m) => m.type() === 'error' && console.error('[console]', m.text()));
+  return {
+    browser,
+    page,
+    async shot(name) {
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
+    },
+    close: () => browser.close(),
+  };
+}
