@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Agenda, exponential } from 'agenda';
 import { definePlugin, type HookEvent, type Language, type PluginServerContext } from '@rti/server/plugin-api';
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { createMailer, type Mailer } from './mailer';
 import { schedulerTranslator } from './messages';
 import { installRunCalls } from './run-calls';
@@ -124,6 +124,11 @@ function install(ctx: PluginServerContext): void {
     await agenda.stop();
     await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
     mailer?.close();
+  });
+
+  // the run history is a log: old records go, so an every-minute task does not grow it forever
+  ctx.jobs.every('prune-runs', 6 * 3600_000, async () => {
+    await runs.destroy({ where: { startedAt: { [Op.lt]: Date.now() - settings.runRetentionDays * 86_400_000 } } });
   });
 
   installRunCalls(ctx, runs, runner);

@@ -20,6 +20,8 @@ export interface SchedulerSettings {
   /** retries of a failed scheduled run (backoff 1, 2, 4 … minutes) */
   retries: number;
   retryDelayMs: number;
+  /** run records older than this many days are deleted */
+  runRetentionDays: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, def: number, min: number): number {
@@ -52,5 +54,6 @@ export function loadSettings(env: NodeJS.ProcessEnv = process.env): SchedulerSet
     language,
     retries: int(env, 'SCHEDULER_RETRIES', 3, 0),
     retryDelayMs: int(env, 'SCHEDULER_RETRY_DELAY_MS', 60_000, 100),
+    runRetentionDays: int(env, 'SCHEDULER_RUN_RETENTION_DAYS', 180, 1),
   };
 }
