@@ -3,10 +3,19 @@
  * device's read-only carrierId follows it. A device bound to another carrier is refused,
  * a bound device cannot be deleted, and every register, bind/unbind and status change
  * writes carrier-log / device-log events in the write's own transaction.
+ *
+ * Imports create carriers and devices in chunks of up to 1,000 rows: the chunk handlers
+ * below do for a whole chunk what the per-row create hooks do for one row — the bound-device
+ * check in one query per device kind (against the database and the chunk's earlier rows),
+ * the logs in one insert, the devices' carrierId in one update — and the per-row create
+ * hooks stand aside for those chunks' transactions.
  */
 import { Op, type Transaction } from 'sequelize';
-import { ApiError, ErrorCode, type HookEvent, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { appendLog, orgRepo, str } from './helpers';
+import { ApiError, ErrorCode, type HookEvent, type ImportValidator, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { appendLog, appendLogs, orgRepo, str } from './helpers';
+
+type ChunkHandler = Exclude<ImportValidator, (...args: never[]) => unknown>;
+type ChunkEvent = Parameters<NonNullable<ChunkHandler['beforeCreateMany']>>[0];
 
 /** SPEC §4 carrier log events. */
 export const CarrierEvent = { register: 10, bindBeacon: 20, unbindBeacon: 30, bindGps: 40, unbindGps: 50, status: 60, transportStatus: 70 } as const;
@@ -33,6 +42,7 @@ const KINDS: DeviceKind[] = [
 ];
 
 const changed = (a: unknown, b: unknown) => str(a) !== str(b);
+const idOf = (v: unknown): number | null => (v === undefined || v === null || v === '' ? null : Number(v));
 
 export function installDeviceBinding(ctx: PluginServerContext): void {
   const carrierSn = async (call: RequestContext, id: unknown, transaction: Transaction): Promise<string> => {
@@ -68,7 +78,11 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     await appendLog(ctx, kind.log, call, { [kind.logField]: deviceId, carrierId, event: bind ? DeviceEvent.bind : DeviceEvent.unbind }, transaction);
   }
 
+  /** Transactions of import chunks whose rows the chunk handlers below take care of. */
+  const chunked = new WeakSet<Transaction>();
+
   const beforeWrite = async (e: HookEvent) => {
+    if (chunked.has(e.transaction)) return;
     const data = e.data ?? {};
     const selfId = e.previous ? Number(e.previous.id) : null;
     for (const kind of KINDS) {
@@ -81,6 +95,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
   ctx.hooks.before('update', 'carrier', beforeWrite);
 
   ctx.hooks.after('create', 'carrier', async (e) => {
+    if (chunked.has(e.transaction)) return;
     const row = e.row!;
     await appendLog(ctx, 'carrier-log', e.ctx, { carrierId: row.id, event: CarrierEvent.register, newValue: str(row.status) }, e.transaction);
     for (const kind of KINDS) if (row[kind.field]) await setDevice(kind, e.ctx, Number(row[kind.field]), row.id as number, true, e.transaction);
@@ -109,8 +124,65 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     for (const kind of KINDS) if (row[kind.field]) await setDevice(kind, e.ctx, Number(row[kind.field]), row.id as number, false, e.transaction);
   });
 
+  /** Device ids of a kind that a carrier holds or that point at a carrier, among `ids`. */
+  const boundAmong = async (kind: DeviceKind, e: ChunkEvent, ids: number[]) => {
+    const devices = orgRepo(ctx, kind.resource, e.ctx);
+    const carriers = orgRepo(ctx, 'carrier', e.ctx);
+    const found = await devices.model.findAll({ attributes: ['id', 'carrierId'], where: devices.where({ id: { [Op.in]: ids } }), transaction: e.transaction, raw: true });
+    const holders = await carriers.model.findAll({ attributes: [kind.field], where: carriers.where({ [kind.field]: { [Op.in]: ids } }), transaction: e.transaction, raw: true });
+    const bound = new Set<number>();
+    for (const d of found as unknown as Array<Record<string, unknown>>) if (idOf(d.carrierId) !== null) bound.add(Number(d.id));
+    for (const c of holders as unknown as Array<Record<string, unknown>>) bound.add(Number(c[kind.field]));
+    return bound;
+  };
+
+  ctx.imports.validator('carrier', {
+    // 80 / 100: a device bound in the database, or claimed by an earlier accepted row of the chunk.
+    async beforeCreateMany(e) {
+      chunked.add(e.transaction);
+      const bound = new Map<DeviceKind, Set<number>>();
+      for (const kind of KINDS) {
+        const ids = [...new Set(e.rows.map((r) => idOf(r.values[kind.field])).filter((x): x is number => x !== null))];
+        bound.set(kind, ids.length ? await boundAmong(kind, e, ids) : new Set());
+      }
+      return e.rows.map(({ values }) => {
+        const refused = KINDS.find((kind) => {
+          const id = idOf(values[kind.field]);
+          return id !== null && bound.get(kind)!.has(id);
+        });
+        if (refused) return refused.importCode;
+        for (const kind of KINDS) {
+          const id = idOf(values[kind.field]);
+          if (id !== null) bound.get(kind)!.add(id);
+        }
+        return null;
+      });
+    },
+    async afterCreateMany(e) {
+      const carrierLogs: Array<Record<string, unknown>> = [];
+      for (const { values: row } of e.rows) carrierLogs.push({ carrierId: row.id, event: CarrierEvent.register, newValue: str(row.status) });
+      for (const kind of KINDS) {
+        const pairs = e.rows.map(({ values: row }) => [idOf(row[kind.field]), Number(row.id)] as const).filter((p): p is readonly [number, number] => p[0] !== null);
+        if (!pairs.length) continue;
+        const devices = orgRepo(ctx, kind.resource, e.ctx);
+        // One UPDATE … SET carrier_id = CASE id WHEN … for the chunk (ids are integers).
+        const cases = pairs.map(([device, carrier]) => `WHEN ${device} THEN ${carrier}`).join(' ');
+        await devices.model.update({ carrierId: ctx.db.literal(`CASE id ${cases} END`) }, { where: devices.where({ id: { [Op.in]: pairs.map((p) => p[0]) } }), transaction: e.transaction });
+        for (const [device, carrier] of pairs) carrierLogs.push({ carrierId: carrier, event: kind.bind, [kind.field]: device });
+        await appendLogs(ctx, kind.log, e.ctx, pairs.map(([device, carrier]) => ({ [kind.logField]: device, carrierId: carrier, event: DeviceEvent.bind })), e.transaction);
+      }
+      await appendLogs(ctx, 'carrier-log', e.ctx, carrierLogs, e.transaction);
+    },
+  });
+
   for (const kind of KINDS) {
+    ctx.imports.validator(kind.resource, {
+      beforeCreateMany: (e) => void chunked.add(e.transaction),
+      afterCreateMany: (e) =>
+        appendLogs(ctx, kind.log, e.ctx, e.rows.map(({ values: row }) => ({ [kind.logField]: row.id, event: DeviceEvent.register, newValue: str(row.useStatus) })), e.transaction),
+    });
     ctx.hooks.after('create', kind.resource, async (e) => {
+      if (chunked.has(e.transaction)) return;
       await appendLog(ctx, kind.log, e.ctx, { [kind.logField]: e.row!.id, event: DeviceEvent.register, newValue: str(e.row!.useStatus) }, e.transaction);
     });
     ctx.hooks.after('update', kind.resource, async (e) => {

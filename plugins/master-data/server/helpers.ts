@@ -54,4 +54,18 @@ export async function appendLog(
   );
 }
 
+/** appendLog for many rows: one multi-row insert (import chunks). */
+export async function appendLogs(
+  ctx: PluginServerContext,
+  resource: string,
+  call: RequestContext,
+  rows: Array<Record<string, unknown>>,
+  transaction: Transaction,
+): Promise<void> {
+  if (!rows.length) return;
+  const repo = ctx.repo(resource, call);
+  const stamp = { orgId: call.orgId, time: new Date(), operator: call.user?.username ?? null, createdBy: call.user?.id ?? null, updatedBy: call.user?.id ?? null };
+  await repo.model.bulkCreate(rows.map((values) => ({ ...values, ...stamp })), { transaction });
+}
+
 export const str = (v: unknown): string | null => (v === undefined || v === null ? null : String(v));

@@ -15,10 +15,10 @@ import type { HookRegistry } from '../resources/hooks';
 import type { ScopedRepository } from '../resources/repository';
 import { importCalls } from './import-calls';
 import { closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration } from './import-jobs';
-import { runImport } from './runner';
+import { runImport, type ImportCounts, type RunnerDeps } from './runner';
 import { ImportValidators } from './validators';
 
-export { ImportValidators, type ImportValidator, type ImportRowEvent } from './validators';
+export { ImportValidators, type ImportValidator, type ImportRowEvent, type ImportRowValidator, type ImportChunkHandler, type ImportChunkEvent } from './validators';
 export { IMPORT_MAX_BYTES } from './import-calls';
 
 export interface ImportHost {
@@ -40,6 +40,8 @@ export interface ImportEngine {
   stop(): Promise<void>;
   /** resolves when every queued job has finished (tests, benchmarks) */
   idle(): Promise<void>;
+  /** reads and checks a file like an import, writing nothing (benchmarks' parse floor) */
+  dryRun(resource: string, ctx: RequestContext, path: string): Promise<ImportCounts & { message: string | null }>;
 }
 
 export function installImports(host: ImportHost): ImportEngine {
@@ -50,11 +52,13 @@ export function installImports(host: ImportHost): ImportEngine {
   let stopping = false;
   const interrupted = (language: string) => msg(language as Language, 'interrupted');
 
+  const deps: RunnerDeps = { db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, hooks: host.hooks, jobs, log: host.log, shouldStop: () => stopping };
+
   const enqueue = (jobId: number, resource: string, ctx: RequestContext, path: string) => {
     queue = queue.then(async () => {
       try {
         if (stopping) return;
-        await runImport({ db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, hooks: host.hooks, jobs, log: host.log, shouldStop: () => stopping }, { jobId, resource: host.metadata.resources[resource], ctx, path });
+        await runImport(deps, { jobId, resource: host.metadata.resources[resource], ctx, path });
       } catch (err) {
         host.log(`[import] job ${jobId} failed`, err);
         await host.db.sequelize.transaction((transaction) => jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language) }, { where: { id: jobId }, transaction })).catch(() => undefined);
@@ -79,5 +83,6 @@ export function installImports(host: ImportHost): ImportEngine {
       await queue;
     },
     idle: () => queue,
+    dryRun: (resource, ctx, path) => runImport(deps, { jobId: 0, resource: host.metadata.resources[resource], ctx, path, dryRun: true }),
   };
 }

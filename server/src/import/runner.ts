@@ -6,11 +6,14 @@
  * or rolled back alone and reported with its SPEC §8 reason.
  *
  * Fast paths: when the engine's own checks already cover what the repository would check
- * (no import validators, no secrets, no warehouse restriction, a unique key), a chunk is
- * written without per-row savepoints and redundant lookups — with one multi-row insert when
- * no before-create hook exists for the resource, else row after row (so a hook sees the rows
- * before it). Hooks run exactly as in the repository. Any failure rolls the whole chunk back
- * and it is redone row by row with savepoints, so the saved-whole-or-reported rule holds.
+ * (no per-row import validators, no secrets, no warehouse restriction, a unique key), a chunk
+ * is written without per-row savepoints and redundant lookups — with one multi-row insert
+ * when no before-create hook exists for the resource or a plugin's chunk handler judges the
+ * chunk's rows together (validators.ts), else row after row (so a hook sees the rows before
+ * it). Per-row hooks run as in the repository, chunk handlers once per chunk; the inserted
+ * rows' ids come from the insert itself (no read-back). Rows a chunk handler refuses are
+ * reported with its code; any other failure rolls the whole chunk back and it is redone row
+ * by row with savepoints, so the saved-whole-or-reported rule holds.
  */
 import ExcelJS from 'exceljs';
 import type { FieldDef, ImportProblem, Metadata, ResourceDef } from '@rti/metadata';
@@ -36,7 +39,7 @@ export const CHUNK_ROWS = 1000;
 /** Rows per write transaction when create hooks run per row. */
 const HOOKED_BATCH = 50;
 const PROBLEM_ORDER: ImportProblem[] = ['required', 'invalid', 'notFound', 'duplicate', 'exists'];
-/** Errors are rewritten at most this often while running (counts after every chunk). */
+/** Counts and errors are rewritten at most this often while running. */
 const ERRORS_FLUSH_MS = 1000;
 
 export interface RunnerDeps {
@@ -57,6 +60,14 @@ export interface ImportTask {
   resource: ResourceDef;
   ctx: RequestContext;
   path: string;
+  /** read and check every row (lookups included) without writing or keeping job status */
+  dryRun?: boolean;
+}
+
+export interface ImportCounts {
+  processed: number;
+  success: number;
+  failed: number;
 }
 
 interface SheetRow {
@@ -77,7 +88,7 @@ async function settled(t: Transaction | null): Promise<string | null> {
   return state() ?? null;
 }
 
-export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<void> {
+export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<ImportCounts & { message: string | null }> {
   const { resource: res, ctx } = task;
   const lang: Language = ctx.language;
   const def = res.import!;
@@ -99,7 +110,12 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     }
   };
 
+  let savedAt = 0;
   const saveProgress = async (final: boolean, message: string | null = null) => {
+    if (task.dryRun) return;
+    // Counts while running at most every ERRORS_FLUSH_MS: each save is a write transaction.
+    if (!final && Date.now() - savedAt < ERRORS_FLUSH_MS) return;
+    savedAt = Date.now();
     const patch: Record<string, unknown> = { processedVolume: counts.processed, successVolume: counts.success, failedVolume: counts.failed };
     if (errorsDirty && (final || Date.now() - flushedAt > ERRORS_FLUSH_MS)) {
       patch.importErrors = JSON.stringify(errors);
@@ -256,54 +272,92 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     !res.fields.some((f) => isSecret(f) && def.columns.includes(f.name)) &&
     (ctx.warehouseIds === null || !res.warehouseField);
 
-  /** One insert for the chunk; false when anything refuses (nothing of the chunk is kept then). */
-  const writeChunkFast = async (ready: SheetRow[]): Promise<boolean> => {
+  const chunkHandlers = deps.validators.chunkHandlers(res.name);
+  const hasBefore = deps.hooks.has('before', 'create', res.name);
+  const hasAfter = deps.hooks.has('after', 'create', res.name) || deps.hooks.has('after', 'create', '*') || chunkHandlers.some((h) => h.afterCreateMany);
+  /**
+   * One multi-row insert per part when no per-row before hook needs the rows before it
+   * written one by one: none exists, or the resource has a chunk handler, which judges the
+   * rows of the part against each other (and the per-row before hooks count rows pending in
+   * the same transaction, as the licence limit does).
+   */
+  const bulkInsert = !hasBefore || chunkHandlers.some((h) => h.beforeCreateMany);
+
+  /**
+   * The part in one transaction with the engine's checks and the hooks; the rows a chunk
+   * handler refuses come back with their reason. null when anything else refuses: nothing of
+   * the part is kept then, and it is redone row by row.
+   */
+  const writeChunkFast = async (ready: SheetRow[]): Promise<Array<RowProblem | null> | null> => {
     const model = deps.db.models[res.name];
     const skip = new Set(orgField ? [orgField] : []);
     const userId = ctx.user?.id || null;
+    const outcome: Array<RowProblem | null> = ready.map(() => null);
     let chunkTransaction: Transaction | null = null;
     try {
       await deps.db.sequelize.transaction(async (transaction) => {
         chunkTransaction = transaction;
-        const prepared = ready.map((r) => {
+        let rows = ready.map((r, i) => {
           const values = validateWrite(res, deps.metadata.enums, r.values, { mode: 'create', skip });
           checkCompareRules(res, values);
           if (orgField && orgField !== 'id') values[orgField] = ctx.orgId;
           values.createdBy = userId;
           values.updatedBy = userId;
-          return values;
+          return { i, row: r.row, values };
         });
-        const after = async (rows: Row[]) => {
-          for (const row of rows) await deps.hooks.run('after', { action: 'create', resource: res, ctx, transaction, row });
+        for (const h of chunkHandlers) {
+          if (!h.beforeCreateMany) continue;
+          const codes = (await h.beforeCreateMany({ resource: res, ctx, transaction, rows })) ?? [];
+          rows = rows.filter((r, k) => {
+            const code = codes[k];
+            if (typeof code !== 'number') return true;
+            outcome[r.i] = new RowProblem(null, null, undefined, code);
+            return false;
+          });
+        }
+        if (!rows.length) return;
+        const after = async (written: Row[], of: typeof rows) => {
+          for (const row of written) await deps.hooks.run('after', { action: 'create', resource: res, ctx, transaction, row });
+          const event = { resource: res, ctx, transaction, rows: of.map((r, k) => ({ row: r.row, values: written[k] })) };
+          for (const h of chunkHandlers) await h.afterCreateMany?.(event);
         };
-        if (deps.hooks.has('before', 'create', res.name)) {
+        if (!bulkInsert) {
           // A before hook may judge a row by the rows already written (a device bound twice).
-          for (const data of prepared) {
-            await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data });
-            const created = await model.create(data, { transaction });
-            await after([await rowOf(created, transaction)]);
+          for (const r of rows) {
+            await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: r.values });
+            const created = await model.create(r.values, { transaction });
+            await after([await rowOf(created, transaction)], [r]);
           }
           return;
         }
-        for (const data of prepared) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data });
-        await model.bulkCreate(prepared, { transaction });
-        const keys = prepared.map((v) => v[def.key]);
-        const where: WhereOptions[] = [{ [def.key]: { [Op.in]: keys } }];
-        if (keyField!.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
-        const created = await model.findAll({ where: { [Op.and]: where }, transaction });
-        if (created.length !== prepared.length) throw new Error('rows not read back');
-        const byKey = new Map(created.map((m) => [String(m.get(def.key)), m]));
-        await after(await repo.serialize(keys.map((k) => byKey.get(String(k))!), transaction));
+        for (const { values } of rows) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: values });
+        const inserted = await model.bulkCreate(rows.map((r) => r.values), { transaction });
+        if (!hasAfter) return;
+        // Both dialects number a multi-row insert's rows from the first id (Sequelize sets them);
+        // without ids the rows are read back by key.
+        let created: Model[] = inserted;
+        if (inserted.length !== rows.length || inserted.some((m) => typeof m.get('id') !== 'number')) {
+          const keys = rows.map((r) => r.values[def.key]);
+          const where: WhereOptions[] = [{ [def.key]: { [Op.in]: keys } }];
+          if (keyField!.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
+          const found = await model.findAll({ where: { [Op.and]: where }, transaction });
+          if (found.length !== rows.length) throw new Error('rows not read back');
+          const byKey = new Map(found.map((m) => [String(m.get(def.key)), m]));
+          created = keys.map((k) => byKey.get(String(k))!);
+        }
+        const written: Row[] = [];
+        for (const m of created) written.push(await rowOf(m, transaction));
+        await after(written, rows);
       });
-      return true;
+      return outcome;
     } catch (err) {
       // The call can fail while the transaction itself goes on (a queue time-out) or after its
       // COMMIT (releasing the connection): what counts is how the transaction ended.
       if ((await settled(chunkTransaction)) === 'commit') {
         deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
-        return true;
+        return outcome;
       }
-      return false;
+      return null;
     }
   };
 
@@ -348,10 +402,16 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     }
     // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
     // transactions let other writers in between.
-    const size = deps.hooks.has('before', 'create', res.name) || deps.hooks.has('after', 'create', res.name) ? HOOKED_BATCH : CHUNK_ROWS;
+    const size = bulkInsert && (chunkHandlers.length || !deps.hooks.has('after', 'create', res.name)) ? CHUNK_ROWS : HOOKED_BATCH;
+    if (task.dryRun) {
+      counts.success += ready.length;
+      counts.processed += rows.length;
+      return;
+    }
     for (let i = 0; i < ready.length; i += size) {
       const part = ready.slice(i, i + size);
-      if (fastPath && (await writeChunkFast(part))) counts.success += part.length;
+      const outcome = fastPath ? await writeChunkFast(part) : null;
+      if (outcome) part.forEach((r, k) => (outcome[k] ? report(r.row, outcome[k]) : counts.success++));
       else await writeRowByRow(part);
     }
     counts.processed += rows.length;
@@ -396,4 +456,5 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<voi
     }
   }
   await saveProgress(true, message);
+  return { ...counts, message };
 }
