@@ -107,6 +107,15 @@ describe('run now, history and tenancy', () => {
     expect(history.list[0].id).toBe(run.id);
   });
 
+  it('keeps the report of a non-mail task as a file instead of mailing it', async () => {
+    const id = (await ok(ts.a, '/task-config/create', { name: 2, type: 10, cron: '0 8 * * *', available: true })).id;
+    const run = await ok(ts.a, '/task-config/run', { id });
+    expect(run).toMatchObject({ status: 'succeeded', messageId: null, recipients: [], rowCount: 2 });
+    expect(path.dirname(run.outboxFile)).toBe(path.join(dir, 'reports', String(ts.orgA)));
+    expect(run.outboxFile).toMatch(/daily-inventory-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(fs.statSync(run.outboxFile).size).toBeGreaterThan(1000);
+  });
+
   it('ends a task without a data source as skipped, with the reason in the caller language', async () => {
     const id = (await ok(ts.a, '/task-config/create', { name: 50, type: 20, cron: '0 8 * * *', available: true, mailTo: 'x@example.com' })).id;
     const run = (await ts.a.call('/task-config/run', { id }, { language: 'zh-CN' })).body.data as any;
