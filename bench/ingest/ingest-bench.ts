@@ -6,7 +6,9 @@
  *       [--gateways=100] [--modes=floor,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx]
  *
  * --rate is the offered load in readings/s for the store modes (0 = as fast as acknowledgements
- * allow); the floor always runs unthrottled. Figures are for the ingest process (CPU includes
+ * allow); the floor always runs unthrottled. --rules=0 leaves the derived-state engine out
+ * (default on: every stored batch goes through the rules, as in the server, and the latency
+ * is reading → state applied; the sink's database writes are the server's, not measured). Figures are for the ingest process (CPU includes
  * SQLite's threads); the load generator runs in a child process and brokers/influxd are
  * separate processes whose CPU is reported alongside.
  */
@@ -28,6 +30,9 @@ import {
   type FrameSink,
   type TelemetryStore,
 } from '@rti/ingest';
+import { LatencyHistogram } from '@rti/ingest/pipeline/latency';
+import { StateEngine } from '@rti/ingest/state/state-engine';
+import { Fleet } from '@rti/ingest/state/fleet';
 import { startInfluxdb, startMosquitto, tempDir } from '../../ingest/test/helpers/services';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,6 +42,7 @@ const WARMUP = Math.min(2000, DURATION / 4);
 const RATE = Number(arg('rate', '120000'));
 const BATCH = Number(arg('batch', '100'));
 const GATEWAYS = Number(arg('gateways', '100'));
+const RULES = arg('rules', '1') !== '0';
 const MODES = arg('modes', 'floor,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx').split(',');
 const BEACONS_PER_GW = 200;
 
@@ -53,6 +59,21 @@ const snapshot: DirectorySnapshot = {
   beacons: gateways.flatMap((g) => g.beacons.map((m) => ({ orgId: 1, mac: m }))),
   gps: [],
 };
+// The rules' master data: every beacon on a carrier, gateways in 10 warehouses (purpose 10),
+// one device model with a battery threshold — what the state engine looks up per reading.
+const WAREHOUSES = 10;
+const fleet = () =>
+  new Fleet({
+    models: [{ id: 1, batteryThreshold: 20, offlineCheckTime: 60 }],
+    warehouses: Array.from({ length: WAREHOUSES }, (_, w) => ({ id: w + 1, orgId: 1, name: `W${w}`, longitude: 11 + w, latitude: 50, radius: 500, idleCheckTime: 120, bleInbound: true, bleOutbound: true, bleDeDup: true, gpsInbound: true, gpsOutbound: true })),
+    routes: [],
+    devices: [
+      ...gateways.map((g, i) => ({ id: i + 1, orgId: 1, kind: 'slave-gateway' as const, key: g.mac, sn: `GW-${i}`, modelId: 1, carrierId: null, warehouseId: (i % WAREHOUSES) + 1, purpose: 10 })),
+      ...gateways.flatMap((g, i) => g.beacons.map((m, b) => ({ id: 100_000 + i * BEACONS_PER_GW + b, orgId: 1, kind: 'beacon' as const, key: m, sn: `B-${m}`, modelId: 1, carrierId: 1 + i * BEACONS_PER_GW + b }))),
+    ],
+    carriers: gateways.flatMap((_, i) => Array.from({ length: BEACONS_PER_GW }, (_, b) => ({ id: 1 + i * BEACONS_PER_GW + b, orgId: 1, sn: `C-${i}-${b}`, name: null, carrierCodeId: null, beaconId: 100_000 + i * BEACONS_PER_GW + b, gpsId: null, warehouseId: null, transportStatus: null }))),
+  });
+
 // Bench credentials are compared as stored; the real server hash costs only at CONNECT.
 const directory = new SnapshotDirectory(async (p, h) => p === h, snapshot);
 
@@ -154,10 +175,26 @@ async function floor() {
 async function full(name: string, store: TelemetryStore, opts: { mosquitto?: boolean; otherPid?: () => number | undefined }) {
   const dir = tempDir('bench');
   const mosq = opts.mosquitto ? await startMosquitto() : undefined;
+  // the server's state work minus its database writes: rules per stored batch, flush every second
+  let effects = 0;
+  const engine = RULES ? new StateEngine({ onEffect: () => void effects++ }) : undefined;
+  engine?.setFleet(fleet());
+  const stateLatency = new LatencyHistogram();
+  const flusher = engine ? setInterval(() => engine.flush(), 1000) : undefined;
   const svc = await startIngest({
     store,
     directory,
     dataDir: dir,
+    pipeline: engine
+      ? {
+          onStored: (batches) => {
+            engine.applyBatch(batches);
+            const now = Date.now();
+            // every 10th reading, weighted: the measuring must not cost more than what it measures
+            for (const bt of batches) for (let i = 0; i < bt.rows.length; i += 10) stateLatency.add(now - bt.rows[i].time, Math.min(10, bt.rows.length - i));
+          },
+        }
+      : undefined,
     mqttPort: mosq ? null : 0,
     mqttHost: '127.0.0.1',
     external: mosq ? { url: mosq.url, clientId: 'bench-worker', group: 'bench' } : undefined,
@@ -167,20 +204,22 @@ async function full(name: string, store: TelemetryStore, opts: { mosquitto?: boo
   const probe: Probe = {
     rows: () => svc.pipeline.stats().storedRows,
     backlog: () => svc.pipeline.stats().backlogRows,
-    latency: () => ({ p50: svc.pipeline.latency.percentile(0.5), p99: svc.pipeline.latency.percentile(0.99) }),
-    resetLatency: () => svc.pipeline.latency.reset(),
+    latency: () => (engine ? { p50: stateLatency.percentile(0.5), p99: stateLatency.percentile(0.99) } : { p50: svc.pipeline.latency.percentile(0.5), p99: svc.pipeline.latency.percentile(0.99) }),
+    resetLatency: () => (engine ? stateLatency.reset() : svc.pipeline.latency.reset()),
     drained: () => svc.pipeline.drained(),
   };
   const url = mosq ? mosq.url : `mqtt://127.0.0.1:${svc.broker!.port}`;
   const r = await measure(name, url, RATE, probe, mosq ? mosq.pid : opts.otherPid);
   await svc.stop();
+  if (flusher) clearInterval(flusher);
+  if (engine) console.log(`#   rules: ${engine.stats.readings} readings applied, ${engine.stats.unknown} unknown, ${effects} effects`);
   await mosq?.cleanup();
   fs.rmSync(dir, { recursive: true, force: true });
   return r;
 }
 
 const results = [];
-console.log(`# ingest bench: ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`# ingest bench: rules ${RULES ? 'on (latency = reading → state)' : 'off (latency = reading → stored)'}, ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const mode of MODES) {
   if (mode === 'floor') results.push(await floor());
   else if (/^(aedes|mosquitto)-(segments|sqlite)$/.test(mode)) {

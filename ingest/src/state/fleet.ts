@@ -48,6 +48,27 @@ export interface DeviceInfo {
   fences?: FenceInfo[];
 }
 
+/**
+ * Per-reading shortcuts hung on a DeviceInfo (non-enumerable: never serialised or spread):
+ * its carrier in the Fleet that built it, and the state engine's slot for its state — one
+ * property read instead of a string-keyed map lookup per reading. Each cache names its owner,
+ * so a DeviceInfo shared by two fleets or engines (tests) falls back to the maps.
+ */
+export interface DeviceCaches {
+  fleetCache?: { fleet: Fleet; carrier: CarrierInfo | undefined };
+  engineCache?: { engine: object; state: unknown; dirty: number };
+}
+
+export function cachesOf(d: DeviceInfo): DeviceCaches {
+  return d as DeviceInfo & DeviceCaches;
+}
+
+export function setCache<K extends keyof DeviceCaches>(d: DeviceInfo, key: K, value: DeviceCaches[K]): void {
+  const c = cachesOf(d);
+  if (Object.prototype.hasOwnProperty.call(c, key)) c[key] = value;
+  else Object.defineProperty(c, key, { value, writable: true, enumerable: false, configurable: true });
+}
+
 export interface WarehouseInfo {
   id: number;
   orgId: number;
@@ -149,6 +170,12 @@ export class Fleet {
       if (c.beaconId) this.carrierByDevice.set(`beacon/${c.beaconId}`, c);
       if (c.gpsId) this.carrierByDevice.set(`gps/${c.gpsId}`, c);
     }
+    for (const d of snapshot.devices) setCache(d, 'fleetCache', { fleet: this, carrier: this.carrierByDevice.get(d.uid!) });
+  }
+
+  /** the organisation's devices of a series by key (hoisted out of per-reading loops) */
+  devicesOf(seriesName: string, orgId: number): ReadonlyMap<string, DeviceInfo> | undefined {
+    return this.byKey.get(seriesName)?.get(orgId);
   }
 
   device(orgId: number, seriesName: string, key: string): DeviceInfo | undefined {
@@ -160,6 +187,8 @@ export class Fleet {
   }
 
   carrierOf(d: DeviceInfo): CarrierInfo | undefined {
+    const c = cachesOf(d).fleetCache;
+    if (c && c.fleet === this) return c.carrier;
     return this.carrierByDevice.get(d.uid ?? `${d.kind}/${d.id}`);
   }
 

@@ -16,7 +16,7 @@ import { geofenceRule } from '../rules/geofence';
 import { altitudeRule, sensorRules, vendorEvent } from '../rules/gps-sensors';
 import { transportTick } from '../rules/transport';
 import type { Effect } from './effects';
-import { emptyFleet, type CarrierInfo, type DeviceInfo, type Fleet } from './fleet';
+import { cachesOf, emptyFleet, setCache, type CarrierInfo, type DeviceInfo, type Fleet } from './fleet';
 import { newCarrierState, newDeviceState, type CarrierState, type DeviceState } from './subject-state';
 
 type Row = Record<string, unknown>;
@@ -47,6 +47,8 @@ export class StateEngine {
   private readonly flushed = new Map<string, { sig: string; seen: number }>();
   private readonly ctx: RuleContext;
   private readonly now: () => number;
+  /** flush generation: a device whose slot carries the current one is already in dirtyDevices */
+  private gen = 1;
   readonly stats = { readings: 0, unknown: 0, effects: 0 };
 
   constructor(private readonly opts: StateEngineOptions) {
@@ -60,7 +62,12 @@ export class StateEngine {
       emit,
       device: (d) => this.deviceState(d),
       carrier: (c) => this.carrierState(c),
-      touchDevice: (d) => void this.dirtyDevices.set(d.uid ?? `${d.kind}/${d.id}`, d),
+      touchDevice: (d) => {
+        const slot = this.slot(d);
+        if (slot.dirty === this.gen) return;
+        slot.dirty = this.gen;
+        this.dirtyDevices.set(d.uid ?? `${d.kind}/${d.id}`, d);
+      },
       touchCarrier: (c) => void this.dirtyCarriers.set(c.id, c),
     };
   }
@@ -77,6 +84,8 @@ export class StateEngine {
 
   /** Restores states saved by dump() (after a restart). */
   load(dump: Partial<StateDump>): void {
+    this.gen++;
+    for (const d of this.fleet.snapshot.devices) if (cachesOf(d).engineCache?.engine === this) setCache(d, 'engineCache', undefined);
     for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
     for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
   }
@@ -91,10 +100,19 @@ export class StateEngine {
   }
 
   deviceState(d: DeviceInfo): DeviceState {
+    return this.slot(d).state;
+  }
+
+  /** The device's state and dirty mark, cached on its DeviceInfo (one map lookup per device, not per reading). */
+  private slot(d: DeviceInfo): { engine: object; state: DeviceState; dirty: number } {
+    const cached = cachesOf(d).engineCache;
+    if (cached && cached.engine === this) return cached as { engine: object; state: DeviceState; dirty: number };
     const k = d.uid ?? `${d.kind}/${d.id}`;
     let s = this.devices.get(k);
     if (!s) this.devices.set(k, (s = newDeviceState(d.kind, d.id, d.orgId)));
-    return s;
+    const slot = { engine: this, state: s, dirty: 0 };
+    setCache(d, 'engineCache', slot);
+    return slot;
   }
 
   carrierState(c: CarrierInfo): CarrierState {
@@ -106,7 +124,7 @@ export class StateEngine {
   /** The interface the ingest pipeline calls after each stored batch. */
   applyBatch = (batches: readonly SeriesBatch[]): void => {
     for (const b of batches) {
-      if (b.series === 'beacon') for (const r of b.rows) this.beacon(r);
+      if (b.series === 'beacon') this.beacons(b.rows);
       else if (b.series === 'gps') for (const r of b.rows) this.gps(r);
       else if (b.series === 'gateway') for (const r of b.rows) this.gateway(r);
     }
@@ -131,6 +149,7 @@ export class StateEngine {
     const carriers: CarrierState[] = [];
     const dd = this.dirtyDevices;
     const dc = this.dirtyCarriers;
+    this.gen++;
     this.dirtyDevices = new Map();
     this.dirtyCarriers = new Map();
     for (const [uid, d] of dd) {
@@ -151,9 +170,30 @@ export class StateEngine {
     return { devices, carriers };
   }
 
-  private beacon(r: Row): void {
+  /** Beacon rows with the lookups shared by consecutive rows hoisted: org's devices, the gateway of a frame. */
+  private beacons(rows: readonly Row[]): void {
+    const fleet = this.fleet;
+    let org = NaN;
+    let byKey: ReadonlyMap<string, DeviceInfo> | undefined;
+    let gwMac: unknown = undefined;
+    let gw: DeviceInfo | undefined;
+    for (let i = 0; i < rows.length; i++) {
+      const r = rows[i];
+      if (r.org !== org) {
+        org = r.org as number;
+        byKey = fleet.devicesOf('beacon', org);
+        gwMac = undefined;
+      }
+      if (r.gatewayMac !== gwMac) {
+        gwMac = r.gatewayMac;
+        gw = fleet.device(org, 'gateway', gwMac as string);
+      }
+      this.beacon(r, byKey?.get(r.mac as string), gw);
+    }
+  }
+
+  private beacon(r: Row, d: DeviceInfo | undefined, gw: DeviceInfo | undefined): void {
     this.stats.readings++;
-    const d = this.fleet.device(r.org as number, 'beacon', r.mac as string);
     if (!d) return void this.stats.unknown++;
     const s = this.deviceState(d);
     const time = r.time as number;
@@ -166,7 +206,6 @@ export class StateEngine {
     this.ctx.touchDevice(d, s);
     const c = this.fleet.carrierOf(d);
     if (!c) return;
-    const gw = this.fleet.device(d.orgId, 'gateway', gwMac);
     if (gw) beaconSighting(this.ctx, c, this.carrierState(c), gw, time);
   }
 
