@@ -2,13 +2,14 @@
  * Track history (SPEC §2 /map/history, /map/bingHistory and their /admin variants): a
  * carrier's or tracker's track over 10 days, 30 days or a custom range; playback with
  * play/pause, speed and scrub; stops and events; sensor charts following the playback;
- * xlsx export of the points, PDF via the browser's print of this screen (map + charts).
+ * exports through the server: PDF report (map, summary, charts), xlsx of the points, one xlsx
+ * per sensor series and the mix points.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Alert, App, Button, Checkbox, DatePicker, Empty, Radio, Select, Slider, Space, Tag } from 'antd';
-import { CaretRightOutlined, DownloadOutlined, PauseOutlined, PrinterOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Checkbox, DatePicker, Dropdown, Empty, Radio, Select, Slider, Space, Tag } from 'antd';
+import { CaretRightOutlined, DownloadOutlined, DownOutlined, FilePdfOutlined, PauseOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { request } from '../../../console/src/providers/http-client';
 import { positionAt } from '../shared/track';
@@ -144,19 +145,32 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
     return () => clearTimeout(id);
   }, [time]);
 
-  const exportXlsx = async () => {
+  // exports run the history query again on the server: PDF report, xlsx of the points, one
+  // xlsx per sensor series, and the mix (beacon + GPS) points
+  const [exporting, setExporting] = useState<string>();
+  const download = async (suffix: string, ext: 'pdf' | 'xlsx') => {
     if (!body) return;
+    setExporting(suffix || 'xlsx');
     try {
-      const blob = await request<Blob>(`${path}/export`, body, { blob: true, timeoutMs: 1_000_000 });
+      const blob = await request<Blob>(`${path}/export${suffix}`, { ...body, utcOffset: dayjs().utcOffset() }, { blob: true, timeoutMs: 1_000_000 });
       const a = document.createElement('a');
       a.href = URL.createObjectURL(blob);
-      a.download = `history-${dayjs().format('YYYYMMDD-HHmmss')}.xlsx`;
+      a.download = `history${suffix.replace('/', '-')}-${dayjs().format('YYYYMMDD-HHmmss')}.${ext}`;
       a.click();
       URL.revokeObjectURL(a.href);
     } catch (e) {
       void message.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setExporting(undefined);
     }
   };
+  const seriesExports = [
+    { key: 'temperature', label: t('map.sensors.temp') },
+    { key: 'humidity', label: t('map.sensors.hum') },
+    { key: 'shock', label: t('map.sensors.shock') },
+    { key: 'pressure', label: t('map.sensors.pres') },
+    ...(mix ? [] : [{ key: 'mix', label: t('map.mix') }]),
+  ];
 
   const fmt = (v: number) => dayjs(v).format('MM-DD HH:mm');
   return (
@@ -166,8 +180,11 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
         <Radio.Group value={preset} onChange={(e) => setPreset(e.target.value)} optionType="button" data-testid="history-preset" options={[{ value: '10', label: t('map.days10') }, { value: '30', label: t('map.days30') }, { value: 'custom', label: t('map.custom') }]} />
         {preset === 'custom' && <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />}
         <Checkbox checked={mix} onChange={(e) => setMix(e.target.checked)} data-testid="history-mix">{t('map.mix')}</Checkbox>
-        <Button icon={<DownloadOutlined />} disabled={!data} onClick={() => void exportXlsx()} data-testid="history-export">xlsx</Button>
-        <Button icon={<PrinterOutlined />} disabled={!data} onClick={() => window.print()}>PDF</Button>
+        <Button icon={<FilePdfOutlined />} disabled={!data} loading={exporting === '/pdf'} onClick={() => void download('/pdf', 'pdf')} data-testid="history-pdf">PDF</Button>
+        <Button icon={<DownloadOutlined />} disabled={!data} loading={exporting === 'xlsx'} onClick={() => void download('', 'xlsx')} data-testid="history-export">xlsx</Button>
+        <Dropdown disabled={!data} menu={{ items: seriesExports, onClick: ({ key }) => void download(`/${key}`, 'xlsx') }}>
+          <Button icon={<DownOutlined />} loading={!!exporting && !['/pdf', 'xlsx'].includes(exporting)} data-testid="history-export-series">{t('map.exportSeries')}</Button>
+        </Dropdown>
         {data && <span style={{ color: '#595959' }}>{t('map.points', { count: data.total })} · {t('map.stops', { count: data.stops.length })} · {t('map.events', { count: data.events.length })}</span>}
       </Space>
       {error && <Alert type="error" showIcon message={error} />}

@@ -1,14 +1,17 @@
 /**
  * Map calls (SPEC §7 "Map"): positions for the live map, one point's detail card, track
- * histories (GPS, and mix = beacon + GPS) with their xlsx exports, and drawn routes. /admin
+ * histories (GPS, and mix = beacon + GPS) with their exports (PDF report, xlsx of the points,
+ * one xlsx per sensor), and drawn routes. /admin
  * variants span every organisation of a platform user. Positions come from the telemetry
  * plugin's derived state; tracks from its TelemetryStore.
  */
-import { ApiError, ErrorCode, STREAMED, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, STREAMED, definePlugin, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { telemetryRuntime } from '../../telemetry/server/runtime';
 import { mapDetail } from './detail';
-import { history, parseHistory } from './history';
-import { writeHistoryXlsx } from './history-export';
+import { history, parseHistory, type HistoryAnswer } from './history';
+import { SENSOR_EXPORTS, writeHistoryXlsx, writeSensorXlsx, type SensorExport } from './history-export';
+import { writeHistoryPdf, type ReportSubject } from './history-pdf';
+import { reportLabels } from './report-labels';
 import { mapList } from './map-list';
 
 function install(ctx: PluginServerContext): void {
@@ -37,7 +40,64 @@ function install(ctx: PluginServerContext): void {
         return STREAMED;
       },
     });
+    // SPEC "exports as pdf and itext": one server-drawn PDF report under both names (itext is
+    // the original product's PDF library; the document is the same)
+    for (const kind of ['pdf', 'itext']) {
+      ctx.addCall({
+        path: `${path}/export/${kind}`,
+        async handler({ body, ctx: call, res }) {
+          const h = await history(ctx, store(), call, parseHistory(body, mix));
+          const subject = await reportSubject(ctx, call, h);
+          const name = (subject.carrierSn ?? subject.gpsSn ?? 'history').replace(/[^\w.-]+/g, '_');
+          res.status(200);
+          res.setHeader('Content-Type', 'application/pdf');
+          res.setHeader('Content-Disposition', `attachment; filename="${name}-${h.from.slice(0, 10)}-${h.to.slice(0, 10)}.pdf"`);
+          await writeHistoryPdf(res, h, { language: call.language, utcOffset: utcOffsetOf(body), subject });
+          return STREAMED;
+        },
+      });
+    }
+    // SPEC "as blobs for mix, temperature, humidity, shock, pressure"
+    for (const sensor of Object.keys(SENSOR_EXPORTS) as SensorExport[]) {
+      ctx.addCall({
+        path: `${path}/export/${sensor}`,
+        async handler({ body, ctx: call, res }) {
+          const h = await history(ctx, store(), call, parseHistory(body, mix));
+          await writeSensorXlsx(res, h, sensor, reportLabels(call.language), utcOffsetOf(body));
+          return STREAMED;
+        },
+      });
+    }
+    if (!mix) {
+      ctx.addCall({
+        path: `${path}/export/mix`,
+        async handler({ body, ctx: call, res }) {
+          const h = await history(ctx, store(), call, parseHistory(body, true));
+          await writeHistoryXlsx(res, h, 'history-mix');
+          return STREAMED;
+        },
+      });
+    }
   }
+}
+
+/** the caller's UTC offset in minutes (east positive) for printed times; UTC when absent */
+function utcOffsetOf(body: Record<string, unknown>): number {
+  const v = Number(body.utcOffset);
+  return Number.isFinite(v) && Math.abs(v) <= 14 * 60 ? Math.round(v) : 0;
+}
+
+/** names printed on the report: the carrier's serial, name and carrier code, the devices */
+async function reportSubject(ctx: PluginServerContext, call: RequestContext, h: HistoryAnswer): Promise<ReportSubject> {
+  const out: ReportSubject = { carrierSn: h.subject.carrierSn, carrierName: null, carrierCode: null, gpsSn: h.subject.gpsSn, beaconMac: h.subject.beaconMac };
+  if (h.subject.carrierId === null) return out;
+  const carrier = await ctx.repo('carrier', call).get({ id: h.subject.carrierId });
+  out.carrierName = (carrier.name as string | null) ?? null;
+  if (carrier.carrierCodeId) {
+    const code = (await ctx.repo('carrier-code', call).findAll({ where: { id: carrier.carrierCodeId }, attributes: ['code'], raw: true })) as unknown as Array<{ code: string }>;
+    out.carrierCode = code[0]?.code ?? null;
+  }
+  return out;
 }
 
 export default definePlugin({ id: 'map', server: install });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime, type TelemetryRuntime } from '../../telemetry/server/runtime';
 import { decodeIds } from '../server/map-list';
+import { pdfPages, pdfText } from './pdf-text';
 
 let ts: TestServer;
 let rt: TelemetryRuntime;
@@ -104,5 +105,35 @@ describe('/map/history', () => {
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
     const buf = Buffer.from(await res.arrayBuffer());
     expect(buf.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('exports the history as a server-drawn PDF in the caller language and per sensor as xlsx', async () => {
+    // a carrier with its own code carrying tracker G-A (whose track the previous test stored)
+    const project = (await ok(ts.a, '/project/create', { name: 'PDF' })).id;
+    const code = (await ok(ts.a, '/carrier-code/create', { projectId: project, code: 'BOX-PDF-60', name: 'Pallet box', type: 10, available: true })).id;
+    const carrierId = (await ok(ts.a, '/carrier/create', { sn: 'PDF-1', carrierCodeId: code, transportStatus: 20 })).id;
+    await ts.server.db.models.carrier.update({ gpsId: ids.gpsA }, { where: { id: carrierId } });
+    const body = { carrierId, time: [Date.now() - 4 * 3600_000, Date.now()], utcOffset: 480 };
+    for (const [call, lang, title] of [['/map/history/export/pdf', 'en-US', 'Track history report'], ['/map/history/export/itext', 'zh-CN', '历史轨迹报告']] as const) {
+      const res = await ts.a.fetch(call, body, { language: lang });
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      const pdf = Buffer.from(await res.arrayBuffer());
+      expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(pdfPages(pdf)).toBe(2);
+      // kept for review beside the screenshots
+      fs.mkdirSync(path.resolve(__dirname, '../../../test-output'), { recursive: true });
+      fs.writeFileSync(path.resolve(__dirname, `../../../test-output/map-history-report-${lang}.pdf`), pdf);
+      const text = pdfText(pdf);
+      expect(text).toContain('BOX-PDF-60');
+      expect(text).toContain('PDF-1');
+      expect(text).toContain('G-A');
+      if (fs.existsSync('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')) expect(text).toContain(title);
+    }
+    // another organisation's carrier is refused like the history itself
+    const foreign = await ts.b.call('/map/history/export/pdf', { carrierId });
+    expect(foreign.body.code).toBe(10002);
+    const temp = await ts.a.fetch('/map/history/export/temperature', body);
+    expect(temp.headers.get('content-type')).toContain('spreadsheetml');
+    expect(Buffer.from(await temp.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
   });
 });

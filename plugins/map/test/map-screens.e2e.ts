@@ -2,7 +2,7 @@
  * The map screens in headless chromium on a real server (temp SQLite, telemetry + map
  * plugins): markers drawn at their positions (read back from the screen's pixels), a click on
  * a marker opens its detail card (deck.gl picking), the header switch draws provider B, and a
- * history plays: the clock advances and the cursor moves along the track.
+ * history plays: the clock advances and the cursor moves along the track; its PDF downloads.
  * Screenshots go to test-output/screenshots/map-*.png.
  */
 import fs from 'node:fs';
@@ -221,5 +221,11 @@ describe('map screens', () => {
     // the start of the track shows the (translucent) track line now, not the cursor
     expect(dist((await pixels([start.px]))[0], CURSOR)).toBeGreaterThan(12);
     await shot('map-history-playing');
+
+    // the PDF button downloads the server-drawn report
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.getByTestId('history-pdf').click()]);
+    expect(download.suggestedFilename()).toMatch(/\.pdf$/);
+    const file = await download.path();
+    expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
