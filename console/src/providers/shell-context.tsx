@@ -41,6 +41,11 @@ export function ShellProvider({ value, children }: { value: Shell; children: Rea
   return <ShellContext.Provider value={value}>{children}</ShellContext.Provider>;
 }
 
+/** The shell when inside the signed-in console, else undefined (screens rendered on their own in tests). */
+export function useOptionalShell(): Shell | undefined {
+  return useContext(ShellContext);
+}
+
 export function useShell(): Shell {
   const s = useContext(ShellContext);
   if (!s) throw new Error('useShell() outside the signed-in console');

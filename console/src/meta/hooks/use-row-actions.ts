@@ -1,6 +1,6 @@
 import { lazy, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import type { RowAction, RowActionProps } from '../../plugin-api';
-import { useShell } from '../../providers/shell-context';
+import { useOptionalShell } from '../../providers/shell-context';
 
 export interface ResolvedRowAction {
   id: string;
@@ -13,12 +13,14 @@ const lazyOf = new Map<RowAction['component'], LazyExoticComponent<ComponentType
 
 /** Plugins' extra row actions for one resource the user may take (checked once per table). */
 export function useRowActions(resourceName: string): ResolvedRowAction[] {
-  const { plugins, access } = useShell();
+  const shell = useOptionalShell();
+  const plugins = shell?.plugins;
+  const access = shell?.access;
   return useMemo(
     () =>
-      plugins
+      (plugins ?? [])
         .flatMap((p) => p.rowActions ?? [])
-        .filter((a) => a.resources.includes(resourceName) && (!a.viewCode || access.has(a.viewCode)))
+        .filter((a) => a.resources.includes(resourceName) && (!a.viewCode || Boolean(access?.has(a.viewCode))))
         .sort((a, b) => (a.order ?? 50) - (b.order ?? 50))
         .map((a) => {
           let Component = lazyOf.get(a.component);
