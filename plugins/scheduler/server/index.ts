@@ -114,7 +114,7 @@ function install(ctx: PluginServerContext): void {
 
   // The server gives plugins no close hook: a job that lives from the runner's start to its
   // stop starts Agenda and, when the server closes, stops it before the database closes.
-  ctx.jobs.every('agenda', 50, async ({ signal }) => {
+  ctx.jobs.every('agenda', 1000, async ({ signal }) => {
     if (!handle || signal.aborted) return;
     const { agenda } = handle;
     await agenda.start();
