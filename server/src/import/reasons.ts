@@ -3,7 +3,7 @@
  * column's problem; the catalogue enum's label is the translated reason. Problems without a
  * code keep the generic validation message, which names the field.
  */
-import { fieldLabelKey, type ImportProblem, type Metadata, type ResourceDef } from '@rti/metadata';
+import { fieldLabelKey, type FieldDef, type ImportProblem, type Metadata, type ResourceDef } from '@rti/metadata';
 import { ApiError } from '../http/api-error';
 import type { Language } from '../http/types';
 import type { TFunction } from '../i18n/translator';
@@ -38,13 +38,14 @@ export function problemOf(res: ResourceDef, err: ApiError): RowProblem {
   return new RowProblem(column, problem, err);
 }
 
-export function reasonFor(meta: Metadata, res: ResourceDef, p: RowProblem, row: number, lang: Language, t: TFunction): ImportError {
+/** `fields`: the import's columns as fields (lookup columns are not fields of the resource). */
+export function reasonFor(meta: Metadata, res: ResourceDef, p: RowProblem, row: number, lang: Language, t: TFunction, fields: FieldDef[] = res.fields): ImportError {
   const code = p.code ?? (p.column && p.problem ? (res.import?.codes?.[p.column]?.[p.problem] ?? null) : null);
   const catalogue = res.import?.errors ? meta.enums[res.import.errors] : undefined;
   const entry = code !== null ? catalogue?.find((e) => e.value === code) : undefined;
   if (entry) return { row, code, reason: t(lang, entry.label) };
   if (p.cause) return { row, code, reason: t(lang, p.cause.messageKey, p.cause.params) };
-  const f = res.fields.find((x) => x.name === p.column);
+  const f = fields.find((x) => x.name === p.column) ?? res.fields.find((x) => x.name === p.column);
   const params = { field: { $t: f ? fieldLabelKey(f) : p.column }, name: { $t: f ? fieldLabelKey(f) : p.column } };
   const key = p.problem === 'required' ? 'server.validation.required' : p.problem === 'notFound' ? 'server.validation.refMissing' : p.problem === 'exists' || p.problem === 'duplicate' ? 'server.errors.duplicate' : 'server.validation.format';
   return { row, code, reason: t(lang, key, params) };

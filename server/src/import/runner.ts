@@ -29,6 +29,7 @@ import type { ScopedRepository } from '../resources/repository';
 import { plainRow, type Row } from '../resources/serialize';
 import { scopeWhere } from '../resources/scope';
 import { checkCompareRules, isSecret, validateValue, validateWrite } from '../resources/validate';
+import { importPlan } from './columns';
 import { mustFill } from './template';
 import { fieldReader, headerMatcher, plainCell, type CellValue, type FieldReader } from './cells';
 import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-jobs';
@@ -92,10 +93,15 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   const { resource: res, ctx } = task;
   const lang: Language = ctx.language;
   const def = res.import!;
-  const fields = def.columns.map((c) => res.fields.find((f) => f.name === c)).filter((f): f is FieldDef => Boolean(f));
+  const plan = importPlan(res, deps.metadata);
+  const { fields } = plan;
   const readers = new Map<string, FieldReader>(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t)]));
-  const uniqueFields = fields.filter((f) => f.unique || f.name === def.key);
+  const singleKey = plan.key.length === 1 ? plan.key[0] : null;
+  const uniqueFields = fields.filter((f) => !plan.lookupColumns.has(f.name) && (f.unique || f.name === singleKey));
   const seen = new Map<string, Set<string>>(uniqueFields.map((f) => [f.name, new Set()]));
+  /** A problem of a lookup's target row counts at its last column; of a composite key, at its first. */
+  const columnIndex = new Map<string, number>(def.columns.map((c, i) => [c, i]));
+  for (const l of plan.lookups) columnIndex.set(l.field, Math.max(...Object.keys(l.by).map((c) => columnIndex.get(c) ?? -1)));
   const repo = deps.repo(res.name, ctx);
   const counts = { processed: 0, success: 0, failed: 0 };
   const errors: ImportError[] = [];
@@ -105,7 +111,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   const report = (row: number, p: RowProblem) => {
     counts.failed++;
     if (errors.length < MAX_STORED_ERRORS) {
-      errors.push(reasonFor(deps.metadata, res, p, row, lang, deps.t));
+      errors.push(reasonFor(deps.metadata, res, p, row, lang, deps.t, fields));
       errorsDirty = true;
     }
   };
@@ -128,7 +134,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   };
 
   const addProblem = (r: SheetRow, column: string | null, problem: ImportProblem | null, cause?: ApiError) => {
-    const index = column === null ? fields.length : def.columns.indexOf(column);
+    const index = column === null ? fields.length : (columnIndex.get(column) ?? -1);
     r.problems.push({ index: index < 0 ? fields.length : index, p: new RowProblem(column, problem, cause) });
   };
 
@@ -236,6 +242,56 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     }
   };
 
+  /** Lookup columns (resolved like fields) → the id of the one target row they pick. */
+  const resolveLookups = async (rows: SheetRow[]) => {
+    for (const l of plan.lookups) {
+      const target = deps.metadata.resources[l.target];
+      const columns = Object.keys(l.by);
+      const complete = rows.filter((r) => columns.every((c) => r.values[c] !== undefined && r.values[c] !== null));
+      const comboOf = (get: (c: string) => unknown) => JSON.stringify(columns.map((c) => String(get(c))));
+      const found = new Map<string, number>();
+      if (complete.length) {
+        const and: WhereOptions[] = columns.map((c) => ({ [l.by[c]]: { [Op.in]: [...new Set(complete.map((r) => r.values[c]))] } }));
+        const candidates = await deps.db.models[target.name].findAll({ attributes: ['id', ...columns.map((c) => l.by[c])], where: { [Op.and]: [scopeWhere(target, ctx), ...and] }, order: [['id', 'ASC']], raw: true });
+        for (const t of candidates as unknown as Array<Record<string, unknown>>) {
+          const combo = comboOf((c) => t[l.by[c]]);
+          if (!found.has(combo)) found.set(combo, Number(t.id));
+        }
+      }
+      for (const r of complete) {
+        const id = found.get(comboOf((c) => r.values[c]));
+        if (id === undefined) addProblem(r, l.field, 'notFound');
+        else r.values[l.field] = id;
+      }
+    }
+    // Lookup columns only pick rows: they are not written.
+    for (const r of rows) for (const c of plan.lookupColumns) delete r.values[c];
+  };
+
+  /** A key of several fields: the combination repeated earlier in the file, or already in the system. */
+  const compositeSeen = new Set<string>();
+  const checkCompositeKey = async (rows: SheetRow[]) => {
+    if (singleKey !== null) return;
+    const at = plan.key.find((k) => columnIndex.has(k)) ?? plan.key[0];
+    const comboOf = (get: (k: string) => unknown) => JSON.stringify(plan.key.map((k) => String(get(k))));
+    const fresh: SheetRow[] = [];
+    for (const r of rows) {
+      if (plan.key.some((k) => r.values[k] === undefined || r.values[k] === null)) continue;
+      const combo = comboOf((k) => r.values[k]);
+      if (compositeSeen.has(combo)) addProblem(r, at, 'duplicate');
+      else {
+        compositeSeen.add(combo);
+        fresh.push(r);
+      }
+    }
+    if (!fresh.length) return;
+    const and: WhereOptions[] = plan.key.map((k) => ({ [k]: { [Op.in]: [...new Set(fresh.map((r) => r.values[k]))] } }));
+    if (orgField && orgField !== 'id') and.push({ [orgField]: ctx.orgId });
+    const existing = await deps.db.models[res.name].findAll({ attributes: plan.key, where: { [Op.and]: and }, raw: true });
+    const taken = new Set((existing as unknown as Array<Record<string, unknown>>).map((x) => comboOf((k) => x[k])));
+    for (const r of fresh) if (taken.has(comboOf((k) => r.values[k]))) addProblem(r, at, 'exists');
+  };
+
   const checkRules = (r: SheetRow) => {
     try {
       checkCompareRules(res, r.values);
@@ -265,10 +321,11 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   };
 
   const orgField = orgFieldOf(res);
-  const keyField = res.fields.find((f) => f.name === def.key);
+  const keyField = singleKey === null ? undefined : res.fields.find((f) => f.name === singleKey);
   const fastPath =
     !deps.validators.has(res.name) &&
-    Boolean(keyField?.unique) &&
+    // The engine has checked the key: unique field(s), or a combination checked above.
+    (Boolean(keyField?.unique) || singleKey === null) &&
     !res.fields.some((f) => isSecret(f) && def.columns.includes(f.name)) &&
     (ctx.warehouseIds === null || !res.warehouseField);
 
@@ -337,12 +394,13 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
         // without ids the rows are read back by key.
         let created: Model[] = inserted;
         if (inserted.length !== rows.length || inserted.some((m) => typeof m.get('id') !== 'number')) {
-          const keys = rows.map((r) => r.values[def.key]);
-          const where: WhereOptions[] = [{ [def.key]: { [Op.in]: keys } }];
+          if (!keyField) throw new Error('rows not read back');
+          const keys = rows.map((r) => r.values[keyField.name]);
+          const where: WhereOptions[] = [{ [keyField.name]: { [Op.in]: keys } }];
           if (keyField!.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
           const found = await model.findAll({ where: { [Op.and]: where }, transaction });
           if (found.length !== rows.length) throw new Error('rows not read back');
-          const byKey = new Map(found.map((m) => [String(m.get(def.key)), m]));
+          const byKey = new Map(found.map((m) => [String(m.get(keyField.name)), m]));
           created = keys.map((k) => byKey.get(String(k))!);
         }
         const written: Row[] = [];
@@ -392,7 +450,9 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     labelCache.clear();
     for (const r of rows) parse(r);
     await resolveRefs(rows);
+    await resolveLookups(rows);
     await checkUnique(rows);
+    await checkCompositeKey(rows);
     const ready: SheetRow[] = [];
     for (const r of rows) {
       if (!r.problems.length) checkRules(r);

@@ -4,6 +4,7 @@ import { fieldLabelKey, resourceLabelKey, type FieldDef, type Metadata, type Res
 import type { Response } from 'express';
 import type { Language } from '../http/types';
 import type { TFunction } from '../i18n/translator';
+import { importPlan } from './columns';
 
 /**
  * A column must be filled in the file when the field is required without a default, or when
@@ -15,7 +16,7 @@ export const mustFill = (res: ResourceDef, f: FieldDef): boolean => (f.required 
 export const templateHeader = (res: ResourceDef, f: FieldDef, lang: Language, t: TFunction): string => t(lang, fieldLabelKey(f)) + (mustFill(res, f) ? ' *' : '');
 
 export async function writeTemplate(res: ResourceDef, meta: Metadata, lang: Language, t: TFunction, out: Response): Promise<void> {
-  const fields = (res.import?.columns ?? []).map((c) => res.fields.find((f) => f.name === c)).filter((f): f is FieldDef => Boolean(f));
+  const fields = importPlan(res, meta).fields;
   const title = t(lang, resourceLabelKey(res));
   out.status(200);
   out.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
