@@ -9,18 +9,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { newDeviceState, type DeviceState } from '@rti/ingest/state/subject-state';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime, type TelemetryRuntime } from '../../telemetry/server/runtime';
 
-const shots = path.resolve(__dirname, '../../../test-output/screenshots');
 const dist = process.env.CONSOLE_DIST ?? path.resolve(__dirname, '../../../console/dist');
 const MIN = 60_000;
 let ts: TestServer;
 let rt: TelemetryRuntime;
 let dir: string;
-let browser: Browser;
+let cb: ConsoleBrowser;
 let page: Page;
 const ids: Record<string, number> = {};
 const now = Date.now();
@@ -84,27 +84,7 @@ async function seed(c: Caller): Promise<void> {
   await m['carrier-inout'].create({ orgId: ts.orgA, carrierId: ids.box, sn: 'BOX-000123', direction: 10, warehouseId: wh[1], confirmTime: new Date(now - 3 * 3600_000) });
 }
 
-/** the test server grants every call code; the console also needs the Menu/View codes */
-async function grantWholeCatalogue(): Promise<void> {
-  const tree = await ok<any>(ts.a, '/permission/all');
-  const codes = new Set<string>();
-  const walk = (nodes: Array<{ code: string; children?: unknown[] }>) => {
-    for (const n of nodes) {
-      if (n.code) codes.add(n.code);
-      if (n.children) walk(n.children as never);
-    }
-  };
-  walk(Array.isArray(tree) ? tree : (tree.list ?? tree.tree ?? []));
-  const m = ts.server.db.models;
-  await m.organization.update({ pcPermissions: [...codes] }, { where: { id: ts.orgA } });
-  await m.role.update({ pcPermissions: [...codes] }, { where: { orgId: ts.orgA } });
-  await ts.server.access.policies.changed([ts.orgA], undefined);
-}
-
-async function shot(name: string): Promise<void> {
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
+const shot = (name: string) => cb.shot(name);
 
 /** pixels of the map close to a colour, read from a screenshot (WebGL buffers are not kept) */
 async function colourPixels(rgb: [number, number, number], tol = 40): Promise<number> {
@@ -131,7 +111,6 @@ const BLUE: [number, number, number] = [22, 119, 255];
 const GREEN: [number, number, number] = [82, 196, 26];
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(dist, 'index.html'))) throw new Error(`${dist} missing: npm run build -w @rti/console`);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-vehicle-e2e-'));
   Object.assign(process.env, { MQTT_PORT: '0', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments', STATE_TICK_MS: '600000' });
   ts = await startTestServer({ plugins: ['telemetry', 'map', 'vehicle'], config: { dataDir: dir, consoleDist: dist } });
@@ -139,23 +118,14 @@ beforeAll(async () => {
   await rt.ready;
   await seed(ts.a);
   await rt.refresh();
-  await grantWholeCatalogue();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run', '--disable-gpu'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const host = new URL(ts.url).hostname;
-  await context.addCookies(
-    [['admin-token', ts.a.token], ['admin-user-id', String(ts.a.userId)], ['admin-org-id', String(ts.orgA)]].map(([name, value]) => ({ name, value, domain: host, path: '/' })),
-  );
-  page = await context.newPage();
-  page.on('pageerror', (e) => console.error('[page error]', e.message));
+  await grantWholeCatalogue(ts);
+  cb = await openConsole(ts, ts.a, { width: 1440, height: 900 });
+  page = cb.page;
   page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url()));
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await cb?.close();
   await ts?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
