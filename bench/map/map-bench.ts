@@ -22,6 +22,8 @@ import type { SeriesRow } from '../../ingest/src/index';
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const ROWS = arg('rows', 100_000);
 const BROWSER = arg('browser', 1) !== 0;
+/** --profile=1: CPU profile of the page from navigation to first draw, top functions by self time */
+const PROFILE = arg('profile', 0) !== 0;
 const WAREHOUSES = 50;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
@@ -126,9 +128,32 @@ async function main() {
           await ctx.addInitScript(([uid, p]) => localStorage.setItem(`admin-map-type:${uid}`, String(p)), [ts.a.userId, provider] as const);
           const page = await ctx.newPage();
           page.on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
+          const cdp = PROFILE ? await ctx.newCDPSession(page) : null;
+          if (cdp) {
+            await cdp.send('Profiler.enable');
+            await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+            await cdp.send('Profiler.start');
+          }
           const t0 = Date.now();
           await page.goto(`${ts.url}/map`);
           await page.waitForFunction(() => (window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw, undefined, { timeout: 120_000 });
+          if (cdp) {
+            const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples: number[]; timeDeltas: number[] } };
+            const self = new Map<string, number>();
+            const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+            profile.samples.forEach((id, i) => {
+              const f = byId.get(id)!.callFrame;
+              const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\//, '').replace(/-[\w-]{8}\.(m?js)$/, '.$1')}:${f.lineNumber}`;
+              self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+            });
+            const byFile = new Map<string, number>();
+            for (const [k, v] of self) {
+              const file = k.split(' ').pop()!.split(':')[0] || '(native)';
+              byFile.set(file, (byFile.get(file) ?? 0) + v);
+            }
+            console.log(`  profile ${name.toUpperCase()} by file (ms self):`, [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | '));
+            console.log(`  profile ${name.toUpperCase()} top functions:`, [...self].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | '));
+          }
           const fromNav = await page.evaluate(() => (window as unknown as { __mapFirstDraw: number }).__mapFirstDraw);
           const wall = Date.now() - t0;
           const markers = await page.getByTestId('map-canvas').getAttribute('data-markers');
