@@ -51,8 +51,8 @@ function install(ctx: PluginServerContext): void {
   const instance = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   let mailer: Mailer | undefined;
   const getMailer = () => (mailer ??= createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, outboxDir: join(ctx.config.dataDir, 'outbox') }));
-  const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, reportsDir: join(ctx.config.dataDir, 'reports') });
   let handle: SchedulerHandle | undefined;
+  const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, reportsDir: join(ctx.config.dataDir, 'reports'), onMissingTask: async (id) => handle?.jobs.unschedule(id) });
   const inflight = new Set<Promise<unknown>>();
 
   // Refuse what the scheduler could not run, in the caller's language.

@@ -69,6 +69,8 @@ export interface RunnerDeps {
   timezone: string;
   instance: string;
   reportsDir: string;
+  /** a scheduled run found its row gone (deleted outside the API): drop the job */
+  onMissingTask(taskId: number): Promise<void>;
 }
 
 /** A failed run that Agenda should retry (the record is already written). */
@@ -112,7 +114,13 @@ export function createRunner(deps: RunnerDeps) {
     let result: Record<string, unknown>;
     let failure: Error | null = null;
     try {
-      const task = taskOf((await plugin.repo('task-config', call).find(taskId)).get({ plain: true }) as Record<string, unknown>);
+      const found = await plugin.repo('task-config', call).findAll({ where: { id: taskId } });
+      if (!found.length) {
+        await deps.onMissingTask(taskId);
+        await record.update({ status: 'skipped', error: t('server.errors.10002'), finishedAt: Date.now() });
+        return runRecordOf(record);
+      }
+      const task = taskOf(found[0].get({ plain: true }) as Record<string, unknown>);
       await record.update({ taskName: task.name });
       const rc: RunContext = { plugin, call, task, now: new Date(started), language, timezone: deps.timezone, t };
       result = await deliver(rc, await handlerFor(task.name)(rc));

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { schedulerOf } from '../server';
+import { defineTables } from '../server/tables';
 import { ok, sleep, until, xlsxAttachment } from './support';
 
 let ts: TestServer;
@@ -77,6 +78,15 @@ describe('a GPS alert mail task on an every-second cron', () => {
     await ok(ts.a, '/task-config/delete', { id });
     await until(async () => !(await schedulerOf(ts.server.db)!.jobs.jobOf(id)), 3000, 'the job to go');
   });
+});
+
+it('drops the job of a row deleted outside the API at its next run', async () => {
+  const id = (await ok(ts.a, '/task-config/create', { name: 1, type: 10, cron: '*/1 * * * * *', available: true })).id;
+  await until(() => schedulerOf(ts.server.db)!.jobs.jobOf(id), 3000, 'the job');
+  await ts.server.db.models['task-config'].destroy({ where: { id } });
+  await until(async () => !(await schedulerOf(ts.server.db)!.jobs.jobOf(id)), 5000, 'the job to go');
+  const runs = (await defineTables(ts.server.db.sequelize).runs.findAll({ where: { taskId: id }, raw: true })) as unknown as Array<{ status: string; error: string | null }>;
+  expect(runs.at(-1)).toMatchObject({ status: 'skipped', error: 'The record does not exist' });
 });
 
 describe('run now, history and tenancy', () => {
