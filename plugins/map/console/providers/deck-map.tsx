@@ -57,9 +57,13 @@ export default function DeckMap(props: MapViewProps) {
     return () => ro.disconnect();
   }, []);
 
+  // markers wait for the first target to be applied: clustering at the initial city zoom would
+  // build tens of thousands of single markers for one throw-away frame
+  const [placed, setPlaced] = useState(false);
   // apply a new target (city, fit all, focus on a point)
   useEffect(() => {
     if (!sized) return;
+    setPlaced(true);
     if (target.bounds) {
       const [w, s, e, n] = target.bounds;
       if (w === e && s === n) return setView({ longitude: w, latitude: s, zoom: target.zoom });
@@ -78,11 +82,11 @@ export default function DeckMap(props: MapViewProps) {
   const zoomLevel = Math.floor(view.zoom);
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const clusters = useMemo(() => {
-    if (!points) return [];
+    if (!points || !placed) return [];
     const c = clustersAt(points, zoomLevel);
     if (!drawn.current) performance.mark('map:clusters');
     return c;
-  }, [points, points?.version, zoomLevel]);
+  }, [points, points?.version, zoomLevel, placed]);
 
   const layers = [
     settled && new ScatterplotLayer<(typeof warehouses)[number]>({
