@@ -38,7 +38,7 @@ export interface PipelineOptions {
   maxQueuedRows?: number;
   /**
    * While the store is up but slower than the intake, acknowledgements wait once this many
-   * rows are waiting for the store (default 50,000), until half of them are stored: senders
+   * rows are waiting for the store (default 20,000: four batches), until half of them are stored: senders
    * slow to the store's pace instead of the backlog (and latency) growing without end.
    * A store that is down is not waited for: the journal takes the traffic.
    */
@@ -116,7 +116,7 @@ export class IngestPipeline {
     this.batchRows = opts.batchRows ?? 5000;
     this.lingerMs = opts.lingerMs ?? 50;
     this.maxQueuedRows = opts.maxQueuedRows ?? 200_000;
-    this.highWater = opts.highWaterRows ?? 50_000;
+    this.highWater = opts.highWaterRows ?? 20_000;
     this.backoffMs = opts.retryInitialMs ?? 250;
     this.log = opts.log ?? silentLogger;
   }

@@ -50,12 +50,12 @@ export interface DeviceInfo {
 
 /**
  * Per-reading shortcuts hung on a DeviceInfo (non-enumerable: never serialised or spread):
- * its carrier in the Fleet that built it, and the state engine's slot for its state — one
+ * its carrier and model in the Fleet that built it, and the state engine's slot for its state — one
  * property read instead of a string-keyed map lookup per reading. Each cache names its owner,
  * so a DeviceInfo shared by two fleets or engines (tests) falls back to the maps.
  */
 export interface DeviceCaches {
-  fleetCache?: { fleet: Fleet; carrier: CarrierInfo | undefined };
+  fleetCache?: { fleet: Fleet; carrier: CarrierInfo | undefined; model: ModelInfo | undefined };
   engineCache?: { engine: object; state: unknown; dirty: number };
 }
 
@@ -170,7 +170,7 @@ export class Fleet {
       if (c.beaconId) this.carrierByDevice.set(`beacon/${c.beaconId}`, c);
       if (c.gpsId) this.carrierByDevice.set(`gps/${c.gpsId}`, c);
     }
-    for (const d of snapshot.devices) setCache(d, 'fleetCache', { fleet: this, carrier: this.carrierByDevice.get(d.uid!) });
+    for (const d of snapshot.devices) setCache(d, 'fleetCache', { fleet: this, carrier: this.carrierByDevice.get(d.uid!), model: d.modelId ? this.models.get(d.modelId) : undefined });
   }
 
   /** the organisation's devices of a series by key (hoisted out of per-reading loops) */
@@ -209,6 +209,8 @@ export class Fleet {
   }
 
   model(d: DeviceInfo): ModelInfo | undefined {
+    const c = cachesOf(d).fleetCache;
+    if (c && c.fleet === this) return c.model;
     return d.modelId ? this.models.get(d.modelId) : undefined;
   }
 }

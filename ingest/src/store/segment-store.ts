@@ -109,6 +109,27 @@ class LineWriter {
   }
 }
 
+type LineEncoder = (w: LineWriter, row: SeriesRow, key: string) => void;
+
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+
+/**
+ * One line's encoder, generated per series: `row.rssi` with constant names instead of
+ * `row[cols[c].name]` (a keyed load that goes megamorphic across a dozen column names).
+ * Column names come from the series declarations (store/series.ts) and must be identifiers.
+ */
+function lineEncoder(si: number, schema: SeriesSchema): LineEncoder {
+  const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.text(esc(key)); w.tab(); w.value(row.time);`, 'let v;'];
+  for (const c of schema.columns) {
+    if (!IDENT.test(c.name)) throw new Error(`telemetry: column name "${c.name}" is not an identifier`);
+    body.push(`w.tab(); v = row.${c.name};`);
+    body.push(c.type === 'string' ? `if (v !== undefined && v !== null) w.text(esc(typeof v === 'string' ? v : String(v)));` : `if (v !== undefined && v !== null) w.value(v);`);
+  }
+  body.push('w.newline();');
+  const make = new Function('esc', `return function encodeLine(w, row, key) { ${body.join('\n')} };`) as (esc: (v: string) => string) => LineEncoder;
+  return make(escape);
+}
+
 function escape(v: string): string {
   return SPECIAL.test(v) ? v.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n') : v;
 }
@@ -131,6 +152,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
   private mark = 0;
   private cache: Segment[] = [];
   private readonly writer = new LineWriter();
+  private readonly encoders: LineEncoder[] = [];
 
   constructor(private readonly opts: SegmentStoreOptions) {
     this.schemas = opts.series ?? allSeries;
@@ -170,7 +192,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
       const si = this.seriesIndex.get(b.series);
       if (si === undefined) throw new Error(`telemetry: unknown series "${b.series}"`);
       const schema = this.schemas[si];
-      const cols = schema.columns;
+      const encode = this.encoderOf(si);
       const byOrg = postings.get(si) ?? postings.set(si, new Map()).get(si)!;
       let lastOrg = NaN;
       let keys: Map<string, Posting> | undefined;
@@ -179,23 +201,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
         const raw = row[schema.key];
         const key = typeof raw === 'string' ? raw : String(raw);
         const start = w.pos;
-        // numbers, tabs and the newline of one line; text() reserves its own bytes
-        w.room(LINE_RESERVE + cols.length * 24);
-        w.int(si);
-        w.tab();
-        w.value(row.org);
-        w.tab();
-        w.text(escape(key));
-        w.tab();
-        w.value(row.time);
-        for (let c = 0; c < cols.length; c++) {
-          w.tab();
-          const v = row[cols[c].name];
-          if (v === undefined || v === null) continue;
-          if (cols[c].type === 'string') w.text(escape(typeof v === 'string' ? v : String(v)));
-          else w.value(v);
-        }
-        w.newline();
+        encode(w, row, key);
         const len = w.pos - start;
         if (len > MAX_LINE) throw new Error('telemetry: row too long');
         if (row.org !== lastOrg) {
@@ -238,6 +244,10 @@ export class SegmentTelemetryStore implements TelemetryStore {
     seg.maxTime = maxTime;
     seg.rows += rows;
     this.mark = m;
+  }
+
+  private encoderOf(si: number): LineEncoder {
+    return (this.encoders[si] ??= lineEncoder(si, this.schemas[si]));
   }
 
   async appliedMark(): Promise<number> {
