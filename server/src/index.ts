@@ -111,6 +111,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
   const ready: Array<() => Promise<void> | void> = [];
+  const closing: Array<() => Promise<void> | void> = [];
   const contextFor = (id: string): PluginServerContext => ({
     id,
     addCall: (def) => calls.add({ ...def, plugin: id }),
@@ -124,6 +125,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     database: db,
     addMigration: (m) => db.addMigration({ ...m, name: m.name.startsWith(`${id}-`) ? m.name : `${id}-${m.name}` }),
     onReady: (fn) => void ready.push(fn),
+    onClose: (fn) => void closing.push(fn),
     metadata,
     config,
     log: (message, err) => logError(`[plugin ${id}] ${message}`, err),
@@ -188,6 +190,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
           setTimeout(() => server.closeAllConnections(), 2000).unref();
         });
       }
+      // plugins' own workers (schedulers, brokers) stop before the tables they use go away
+      for (const fn of closing.reverse()) await Promise.resolve(fn()).catch((err) => logError('plugin close failed', err));
       await audit.stop();
       overlays.restore();
       await db.close();

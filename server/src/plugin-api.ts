@@ -59,6 +59,8 @@ export interface PluginServerContext {
   addMigration(m: Migration): void;
   /** runs once after migrations, before the server listens */
   onReady(fn: () => Promise<void> | void): void;
+  /** runs when the server closes, after it stops answering and before the database closes */
+  onClose(fn: () => Promise<void> | void): void;
   metadata: Metadata;
   config: ServerConfig;
   log(message: string, err?: unknown): void;

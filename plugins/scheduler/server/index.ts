@@ -112,16 +112,15 @@ function install(ctx: PluginServerContext): void {
     await jobs.sync(tasks);
   });
 
-  // The server gives plugins no close hook: a job that lives from the runner's start to its
-  // stop starts Agenda and, when the server closes, stops it before the database closes.
-  ctx.jobs.every('agenda', 1000, async ({ signal }) => {
-    if (!handle || signal.aborted) return;
-    const { agenda } = handle;
-    await agenda.start();
-    await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  // Agenda polls only once every plugin is ready, and stops before the database closes.
+  ctx.onReady(async () => {
+    await handle?.agenda.start();
+  });
+  ctx.onClose(async () => {
+    if (!handle) return;
     // unlocks the jobs this instance holds but has not started, so another instance (or the
     // next start) takes them at once; runs in progress finish first
-    await agenda.stop();
+    await handle.agenda.stop();
     await Promise.race([Promise.allSettled([...inflight]), new Promise((r) => setTimeout(r, DRAIN_MS).unref())]);
     mailer?.close();
   });
