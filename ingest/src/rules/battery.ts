@@ -9,6 +9,10 @@ import { clear, raise, type DeviceState } from '../state/subject-state';
 import { BATTERY_HYSTERESIS, type RuleContext } from './context';
 import { closeDeviceAlert, openDeviceAlert } from './device-alerts';
 
+// shared, never mutated: no allocation per reading
+const GPS_WHAT = Object.freeze({ code: GPS_CODE.lowBattery });
+const BEACON_WHAT = Object.freeze({ reason: BEACON_REASON.battery });
+
 export function batteryRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, battery: number, time: number): void {
   if (s.battery !== battery) {
     s.battery = battery;
@@ -16,7 +20,7 @@ export function batteryRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, bat
   }
   const threshold = ctx.fleet.model(d)?.batteryThreshold;
   if (threshold === null || threshold === undefined) return;
-  const what = d.kind === 'gps' ? { code: GPS_CODE.lowBattery } : { reason: BEACON_REASON.battery };
+  const what = d.kind === 'gps' ? GPS_WHAT : BEACON_WHAT;
   if (battery < threshold) {
     if (raise(s, 'battery', time)) openDeviceAlert(ctx, d, time, what, `battery ${battery}% below ${threshold}%`, { battery });
   } else if (battery >= threshold + BATTERY_HYSTERESIS && clear(s, 'battery')) closeDeviceAlert(ctx, d, time, what);

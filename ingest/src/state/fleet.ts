@@ -51,22 +51,30 @@ export interface DeviceInfo {
 /**
  * Per-reading shortcuts hung on a DeviceInfo (non-enumerable: never serialised or spread):
  * its carrier and model in the Fleet that built it, and the state engine's slot for its state — one
- * property read instead of a string-keyed map lookup per reading. Each cache names its owner,
+ * property read on an object the reading touches anyway, instead of a string-keyed map lookup
+ * and another object per reading. Each cache names its owner (cacheFleet, cacheEngine),
  * so a DeviceInfo shared by two fleets or engines (tests) falls back to the maps.
  */
 export interface DeviceCaches {
-  fleetCache?: { fleet: Fleet; carrier: CarrierInfo | undefined; model: ModelInfo | undefined };
-  engineCache?: { engine: object; state: unknown; dirty: number };
+  cacheFleet?: Fleet;
+  cacheCarrier?: CarrierInfo;
+  cacheModel?: ModelInfo;
+  cacheEngine?: object;
+  cacheState?: unknown;
+  cacheDirty?: number;
 }
+
+const CACHE_KEYS = ['cacheFleet', 'cacheCarrier', 'cacheModel', 'cacheEngine', 'cacheState', 'cacheDirty'] as const;
 
 export function cachesOf(d: DeviceInfo): DeviceCaches {
   return d as DeviceInfo & DeviceCaches;
 }
 
-export function setCache<K extends keyof DeviceCaches>(d: DeviceInfo, key: K, value: DeviceCaches[K]): void {
+/** Sets cache fields; the first time defines all of them, non-enumerable, in one order (one hidden class). */
+export function setCache(d: DeviceInfo, values: DeviceCaches): void {
   const c = cachesOf(d);
-  if (Object.prototype.hasOwnProperty.call(c, key)) c[key] = value;
-  else Object.defineProperty(c, key, { value, writable: true, enumerable: false, configurable: true });
+  if (!Object.prototype.hasOwnProperty.call(c, 'cacheFleet')) for (const k of CACHE_KEYS) Object.defineProperty(c, k, { value: undefined, writable: true, enumerable: false, configurable: true });
+  Object.assign(c, values);
 }
 
 export interface WarehouseInfo {
@@ -170,7 +178,7 @@ export class Fleet {
       if (c.beaconId) this.carrierByDevice.set(`beacon/${c.beaconId}`, c);
       if (c.gpsId) this.carrierByDevice.set(`gps/${c.gpsId}`, c);
     }
-    for (const d of snapshot.devices) setCache(d, 'fleetCache', { fleet: this, carrier: this.carrierByDevice.get(d.uid!), model: d.modelId ? this.models.get(d.modelId) : undefined });
+    for (const d of snapshot.devices) setCache(d, { cacheFleet: this, cacheCarrier: this.carrierByDevice.get(d.uid!), cacheModel: d.modelId ? this.models.get(d.modelId) : undefined });
   }
 
   /** the organisation's devices of a series by key (hoisted out of per-reading loops) */
@@ -187,8 +195,8 @@ export class Fleet {
   }
 
   carrierOf(d: DeviceInfo): CarrierInfo | undefined {
-    const c = cachesOf(d).fleetCache;
-    if (c && c.fleet === this) return c.carrier;
+    const c = cachesOf(d);
+    if (c.cacheFleet === this) return c.cacheCarrier;
     return this.carrierByDevice.get(d.uid ?? `${d.kind}/${d.id}`);
   }
 
@@ -209,8 +217,8 @@ export class Fleet {
   }
 
   model(d: DeviceInfo): ModelInfo | undefined {
-    const c = cachesOf(d).fleetCache;
-    if (c && c.fleet === this) return c.model;
+    const c = cachesOf(d);
+    if (c.cacheFleet === this) return c.cacheModel;
     return d.modelId ? this.models.get(d.modelId) : undefined;
   }
 }

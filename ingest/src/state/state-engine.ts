@@ -63,9 +63,10 @@ export class StateEngine {
       device: (d) => this.deviceState(d),
       carrier: (c) => this.carrierState(c),
       touchDevice: (d) => {
-        const slot = this.slot(d);
-        if (slot.dirty === this.gen) return;
-        slot.dirty = this.gen;
+        const c = cachesOf(d);
+        if (c.cacheEngine !== this) this.deviceState(d);
+        if (c.cacheDirty === this.gen) return;
+        c.cacheDirty = this.gen;
         this.dirtyDevices.set(d.uid ?? `${d.kind}/${d.id}`, d);
       },
       touchCarrier: (c) => void this.dirtyCarriers.set(c.id, c),
@@ -85,7 +86,7 @@ export class StateEngine {
   /** Restores states saved by dump() (after a restart). */
   load(dump: Partial<StateDump>): void {
     this.gen++;
-    for (const d of this.fleet.snapshot.devices) if (cachesOf(d).engineCache?.engine === this) setCache(d, 'engineCache', undefined);
+    for (const d of this.fleet.snapshot.devices) if (cachesOf(d).cacheEngine === this) setCache(d, { cacheEngine: undefined, cacheState: undefined });
     for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
     for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
   }
@@ -99,20 +100,15 @@ export class StateEngine {
     return this.carriers.get(id);
   }
 
+  /** The device's state, cached on its DeviceInfo with its dirty mark (one map lookup per device, not per reading). */
   deviceState(d: DeviceInfo): DeviceState {
-    return this.slot(d).state;
-  }
-
-  /** The device's state and dirty mark, cached on its DeviceInfo (one map lookup per device, not per reading). */
-  private slot(d: DeviceInfo): { engine: object; state: DeviceState; dirty: number } {
-    const cached = cachesOf(d).engineCache;
-    if (cached && cached.engine === this) return cached as { engine: object; state: DeviceState; dirty: number };
+    const c = cachesOf(d);
+    if (c.cacheEngine === this) return c.cacheState as DeviceState;
     const k = d.uid ?? `${d.kind}/${d.id}`;
     let s = this.devices.get(k);
     if (!s) this.devices.set(k, (s = newDeviceState(d.kind, d.id, d.orgId)));
-    const slot = { engine: this, state: s, dirty: 0 };
-    setCache(d, 'engineCache', slot);
-    return slot;
+    setCache(d, { cacheEngine: this, cacheState: s, cacheDirty: 0 });
+    return s;
   }
 
   carrierState(c: CarrierInfo): CarrierState {
