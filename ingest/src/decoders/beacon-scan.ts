@@ -39,9 +39,10 @@ export function decodeBeaconScan(payload: Buffer | string, ctx: DecodeContext): 
 
   const frame: DecodedFrame = { series: 'beacon', org: ctx.org, source: ctx.source, rows: readings as SeriesRow[] };
   let kept = 0;
+  const last = { uuid: '' };
   for (let i = 0; i < readings.length; i++) {
     const r = readings[i];
-    const reason = normaliseReading(r, frameTime, ctx);
+    const reason = normaliseReading(r, frameTime, ctx, last);
     if (reason === null) readings[kept++] = r;
     else countDrop(frame, reason);
   }
@@ -51,7 +52,12 @@ export function decodeBeaconScan(payload: Buffer | string, ctx: DecodeContext): 
 
 type Reason = 'wrong-type' | 'missing-field' | 'out-of-range' | 'unknown-device';
 
-function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext): Reason | null {
+/**
+ * Readings wait for their batch (tens of ms): each string they keep is copied by the GC. So a
+ * registered mac is replaced by the directory's long-lived copy, and a uuid equal to the
+ * previous reading's shares its instance (one fleet often uses one uuid).
+ */
+function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext, last: { uuid: string }): Reason | null {
   if (!isObject(r)) return 'wrong-type';
   if (r.mac === undefined) return 'missing-field';
   const m = mac(r.mac);
@@ -69,9 +75,21 @@ function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext): Re
   if (rssi === RANGE || battery === RANGE || temperature === RANGE || humidity === RANGE || major === RANGE || minor === RANGE || txPower === RANGE || t === RANGE) return 'out-of-range';
   const u = uuid(r.uuid);
   if (u === WRONG) return 'wrong-type';
-  if (ctx.known && !ctx.known(m)) return 'unknown-device';
-  if (m !== r.mac) r.mac = m;
-  if (u !== r.uuid) r.uuid = u;
+  if (ctx.canonical) {
+    const k = ctx.canonical(m);
+    if (k === undefined) return 'unknown-device';
+    r.mac = k;
+  } else {
+    if (ctx.known && !ctx.known(m)) return 'unknown-device';
+    if (m !== r.mac) r.mac = m;
+  }
+  if (u !== null) {
+    if (u === last.uuid) r.uuid = last.uuid;
+    else {
+      if (u !== r.uuid) r.uuid = u;
+      last.uuid = u;
+    }
+  }
   r.time = t ?? frameTime;
   r.org = ctx.org;
   r.gatewayMac = ctx.source;

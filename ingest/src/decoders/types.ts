@@ -21,6 +21,8 @@ export interface DecodeContext {
   maxReadings: number;
   /** registered-device filter; readings of unknown devices are dropped and counted */
   known?: (key: string) => boolean;
+  /** like `known`, returning the registry's own copy of the key (undefined = not registered) */
+  canonical?: (key: string) => string | undefined;
 }
 
 export type DecodeResult = DecodedFrame | { reject: RejectReason; detail?: string };

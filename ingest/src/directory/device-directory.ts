@@ -30,8 +30,12 @@ export interface DeviceDirectory {
   gateway(orgId: number, mac: string): GatewayIdentity | undefined;
   beaconKnown(orgId: number, mac: string): boolean;
   gpsKnown(orgId: number, sn: string): boolean;
-  /** the organisation's registered beacon macs / GPS sns, for one lookup per frame instead of per reading */
-  knownKeys?(kind: 'beacon' | 'gps', orgId: number): ReadonlySet<string>;
+  /**
+   * The organisation's registered beacon macs / GPS sns (key → the directory's own copy of it),
+   * for one lookup per frame instead of per reading; decoders store the long-lived copy so the
+   * parsed string dies young.
+   */
+  knownKeys?(kind: 'beacon' | 'gps', orgId: number): ReadonlyMap<string, string>;
 }
 
 export interface DirectorySnapshot {
@@ -52,8 +56,8 @@ export class SnapshotDirectory implements DeviceDirectory {
   private gatewaysByKey = new Map<string, GatewayIdentity>();
   private credentials = new Map<string, { gateway: GatewayIdentity; hash: string }>();
   // orgId → keys: no string building per reading on the hot path
-  private beacons = new Map<number, Set<string>>();
-  private gpsDevices = new Map<number, Set<string>>();
+  private beacons = new Map<number, Map<string, string>>();
+  private gpsDevices = new Map<number, Map<string, string>>();
 
   constructor(
     private readonly verify: (password: string, hash: string) => Promise<boolean>,
@@ -106,19 +110,19 @@ export class SnapshotDirectory implements DeviceDirectory {
     return this.gpsDevices.get(orgId)?.has(sn) ?? false;
   }
 
-  knownKeys(kind: 'beacon' | 'gps', orgId: number): ReadonlySet<string> {
+  knownKeys(kind: 'beacon' | 'gps', orgId: number): ReadonlyMap<string, string> {
     return (kind === 'beacon' ? this.beacons : this.gpsDevices).get(orgId) ?? NONE;
   }
 }
 
-const NONE: ReadonlySet<string> = new Set();
+const NONE: ReadonlyMap<string, string> = new Map();
 
-function byOrg(pairs: Array<[number, string]>): Map<number, Set<string>> {
-  const m = new Map<number, Set<string>>();
+function byOrg(pairs: Array<[number, string]>): Map<number, Map<string, string>> {
+  const m = new Map<number, Map<string, string>>();
   for (const [org, key] of pairs) {
-    let set = m.get(org);
-    if (!set) m.set(org, (set = new Set()));
-    set.add(key);
+    let keys = m.get(org);
+    if (!keys) m.set(org, (keys = new Map()));
+    keys.set(key, key);
   }
   return m;
 }

@@ -87,6 +87,7 @@ export class StateEngine {
   load(dump: Partial<StateDump>): void {
     this.gen++;
     for (const d of this.fleet.snapshot.devices) if (cachesOf(d).cacheEngine === this) setCache(d, { cacheEngine: undefined, cacheState: undefined });
+    for (const c of this.fleet.snapshot.carriers) if ((c as { cacheEngine?: object }).cacheEngine === this) (c as { cacheEngine?: object }).cacheEngine = undefined;
     for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
     for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
   }
@@ -111,9 +112,15 @@ export class StateEngine {
     return s;
   }
 
+  /** The carrier's state, cached on its CarrierInfo like a device's (see deviceState). */
   carrierState(c: CarrierInfo): CarrierState {
+    const k = c as CarrierInfo & { cacheEngine?: object; cacheState?: CarrierState };
+    if (k.cacheEngine === this) return k.cacheState!;
     let s = this.carriers.get(c.id);
     if (!s) this.carriers.set(c.id, (s = newCarrierState(c.id, c.orgId, c.warehouseId, c.transportStatus, this.now())));
+    if (!Object.prototype.hasOwnProperty.call(k, 'cacheEngine')) for (const f of ['cacheEngine', 'cacheState']) Object.defineProperty(k, f, { value: undefined, writable: true, enumerable: false, configurable: true });
+    k.cacheEngine = this;
+    k.cacheState = s;
     return s;
   }
 
