@@ -28,7 +28,8 @@ const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 
 let peak = 0;
-const sample = () => void (peak = Math.max(peak, process.memoryUsage().rss));
+// memoryUsage.rss() alone: the full memoryUsage() walks the heap and would cost the import CPU.
+const sample = () => void (peak = Math.max(peak, process.memoryUsage.rss()));
 const sampler = setInterval(sample, 50);
 
 async function writeFile(path: string): Promise<void> {

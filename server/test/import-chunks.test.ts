@@ -11,10 +11,12 @@ import { codesByRow, importFile, metadataWithCodes, tempDataDir, xlsx } from './
 import { startTestServer, type TestServer } from './support/test-server';
 
 let ts: TestServer;
+/** what the server logged (shown when an expectation about a job fails) */
+const logged: string[] = [];
 const stops: Array<() => void> = [];
 
 beforeAll(async () => {
-  ts = await startTestServer({ metadata: metadataWithCodes(), config: { dataDir: tempDataDir() } });
+  ts = await startTestServer({ metadata: metadataWithCodes(), config: { dataDir: tempDataDir() }, logError: (m, e) => void logged.push(`${m} ${(e as Error)?.stack ?? ''}`) });
   await ts.a.call('/device-model/create', { name: 'DM-1' });
 });
 afterAll(() => ts?.close());
@@ -62,15 +64,15 @@ it('a failure the handler did not foresee redoes the chunk row by row: the bad r
       if (e.data?.sn === 'RB-5') throw new ApiError(ErrorCode.validation, 'server.validation.required', { field: 'sn', importCode: 70 });
     }),
   );
-  const logged: string[] = [];
-  stops.push(ts.server.hooks.after('create', 'device-beacon', (e) => void logged.push(String(e.row!.sn))));
+  const afterHook: string[] = [];
+  stops.push(ts.server.hooks.after('create', 'device-beacon', (e) => void afterHook.push(String(e.row!.sn))));
   const result = await importFile(ts, ts.a, 'device-beacon', await beacons(3000, 10, (i) => `RB-${i - 3000}`));
   expect(chunkCalls).toBe(1);
   expect(codesByRow(result)).toEqual({ 7: 70 });
   expect(result.successVolume).toBe(9);
   expect(await sns('RB-')).toEqual(['RB-0', 'RB-1', 'RB-2', 'RB-3', 'RB-4', 'RB-6', 'RB-7', 'RB-8', 'RB-9']);
   // After hooks of the rolled-back chunk attempt ran too; what counts is what was committed.
-  expect(logged.filter((s) => s === 'RB-5')).toEqual([]);
+  expect(afterHook.filter((s) => s === 'RB-5')).toEqual([]);
 });
 
 it('a dry run reads and checks every row and writes nothing', async () => {
@@ -79,6 +81,29 @@ it('a dry run reads and checks every row and writes nothing', async () => {
   const path = `${tempDataDir()}/dry.xlsx`;
   await writeFile(path, file);
   const counts = await ts.server.imports.dryRun('device-beacon', ts.server.systemContext(ts.orgA), path);
-  expect(counts).toMatchObject({ processed: 50, success: 50, failed: 0, message: null });
+  expect({ ...counts, logged }).toMatchObject({ processed: 50, success: 50, failed: 0, message: null, logged: [] });
   expect(await sns('DRY-')).toEqual([]);
+});
+
+it('rows inserted by an import are stored exactly like rows created through the API (dates, JSON, decimals, defaults)', async () => {
+  const raw = async (table: string, sn: string) => {
+    const [rows] = await ts.server.db.sequelize.query(`SELECT * FROM ${table} WHERE sn = ?`, { replacements: [sn] });
+    const { id: _id, sn: _sn, imei: _imei, mac: _mac, created_at: created, updated_at: updated, ...rest } = rows[0] as Record<string, unknown>;
+    // Timestamps differ in value, not in how they are stored.
+    const shape = (v: unknown) => (v instanceof Date ? 'Date' : String(v).replace(/\d/g, 'd'));
+    return { ...rest, created: shape(created), updated: shape(updated) };
+  };
+  const gps = { name: 'Tracker', deviceModelId: 'DM-1', useStatus: 10, reportCycle: 4, sensorSampleCycle: 5, sensorRecordCycle: 10, sensorReportCycle: 30, locateModel: 10, highTempThreshold: 60.5, lowTempThreshold: -20, shakeThreshold: 2, highHumidityThreshold: 90, lowHumidityThreshold: 10, remark: 'r' };
+  const modelId = (await ts.a.call('/device-model/list', { name: 'DM-1' })).body.data.list[0].id;
+  const viaApi = await ts.a.call('/device-gps/create', { ...gps, deviceModelId: modelId, sn: 'API-GPS', imei: '860000000000001' });
+  expect(viaApi.body.code).toBe(0);
+  const header = ['sn', 'imei', ...Object.keys(gps)];
+  const imported = await importFile(ts, ts.a, 'device-gps', await xlsx(header, [['IMP-GPS', '860000000000002', ...Object.values(gps)]]));
+  expect(imported.successVolume).toBe(1);
+  expect(await raw('device_gps', 'IMP-GPS')).toEqual(await raw('device_gps', 'API-GPS'));
+
+  expect((await ts.a.call('/device-beacon/create', { sn: 'API-B', mac: 'AB:00:00:00:00:01', deviceModelId: modelId, startTime: '2026-01-01T08:00:00.000Z' })).body.code).toBe(0);
+  const beacon = await importFile(ts, ts.a, 'device-beacon', await xlsx(['sn', 'mac', 'deviceModelId', 'startTime'], [['IMP-B', 'AB:00:00:00:00:02', 'DM-1', '2026-01-01 08:00:00']]));
+  expect(beacon.successVolume).toBe(1);
+  expect(await raw('device_beacon', 'IMP-B')).toEqual(await raw('device_beacon', 'API-B'));
 });

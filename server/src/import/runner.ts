@@ -11,7 +11,7 @@
  * when no before-create hook exists for the resource or a plugin's chunk handler judges the
  * chunk's rows together (validators.ts), else row after row (so a hook sees the rows before
  * it). Per-row hooks run as in the repository, chunk handlers once per chunk; the inserted
- * rows' ids come from the insert itself (no read-back). Rows a chunk handler refuses are
+ * rows' ids come from the insert itself (no read-back, no Model instances: insert.ts). Rows a chunk handler refuses are
  * reported with its code; any other failure rolls the whole chunk back and it is redone row
  * by row with savepoints, so the saved-whole-or-reported rule holds.
  */
@@ -30,6 +30,7 @@ import { plainRow, type Row } from '../resources/serialize';
 import { scopeWhere } from '../resources/scope';
 import { checkCompareRules, isSecret, validateValue, validateWrite } from '../resources/validate';
 import { importPlan } from './columns';
+import { insertRows } from './insert';
 import { mustFill } from './template';
 import { fieldReader, headerMatcher, plainCell, type CellValue, type FieldReader } from './cells';
 import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-jobs';
@@ -170,7 +171,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   const refFields = res.fields.filter((f) => f.type === 'ref' || f.type === 'refs');
 
   /** The row in the API shape; labels from the chunk's lookups when they cover it. */
-  const rowOf = async (instance: Model, transaction: Transaction): Promise<Row> => {
+  const rowOf = async (instance: Model | Row, transaction: Transaction): Promise<Row> => {
     const row = plainRow(res, instance);
     for (const f of refFields) {
       const ids = row[f.name] === null || row[f.name] === undefined ? [] : Array.isArray(row[f.name]) ? (row[f.name] as number[]) : [row[f.name] as number];
@@ -388,16 +389,15 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
           return;
         }
         for (const { values } of rows) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: values });
-        const inserted = await model.bulkCreate(rows.map((r) => r.values), { transaction });
+        const inserted = await insertRows(model, rows.map((r) => r.values), transaction);
         if (!hasAfter) return;
-        // Both dialects number a multi-row insert's rows from the first id (Sequelize sets them);
-        // without ids the rows are read back by key.
-        let created: Model[] = inserted;
-        if (inserted.length !== rows.length || inserted.some((m) => typeof m.get('id') !== 'number')) {
+        let created: Array<Model | Row> | null = inserted;
+        if (!created) {
+          // No ids from the insert: the rows are read back by key.
           if (!keyField) throw new Error('rows not read back');
           const keys = rows.map((r) => r.values[keyField.name]);
           const where: WhereOptions[] = [{ [keyField.name]: { [Op.in]: keys } }];
-          if (keyField!.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
+          if (keyField.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
           const found = await model.findAll({ where: { [Op.and]: where }, transaction });
           if (found.length !== rows.length) throw new Error('rows not read back');
           const byKey = new Map(found.map((m) => [String(m.get(keyField.name)), m]));
