@@ -26,9 +26,10 @@ export function useMapPoints(filters: Record<string, unknown>, admin: boolean) {
     setError(undefined);
     try {
       const path = listPath(admin);
-      const a = await (takeEarlyList(path, filters) ?? request<MapListAnswer>(path, filters, { timeoutMs: 120_000 }));
+      const early = takeEarlyList(path, filters);
+      const a = early ? (await early).answer : await request<MapListAnswer>(path, filters, { timeoutMs: 120_000 });
       performance.mark('map:list');
-      const p = toPointSet(a);
+      const p = early ? (await early).points : toPointSet(a);
       index.current = new Map(p.id.map((id, i) => [`${p.kind[i]}/${id}`, i]));
       setAnswer(a);
       setPoints(p);

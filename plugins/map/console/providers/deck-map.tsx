@@ -17,8 +17,9 @@ import { styleUrl } from '../map-settings';
 
 performance.mark('map:provider');
 export const loadMaplibreBase = () => import('./maplibre-base');
+// MapLibre is requested when the map mounts (not when this chunk is prefetched at boot): its
+// 1.1 MB would otherwise be parsed while the shell is still starting
 const MaplibreBase = lazy(loadMaplibreBase);
-void loadMaplibreBase();
 if (!styleUrl()) void loadBasemap();
 
 /** DeckGL hands its view state to a child with a `mapStyle` prop: this one, which waits for MapLibre on its own */

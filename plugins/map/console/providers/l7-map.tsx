@@ -23,6 +23,8 @@ export default function L7MapView(props: MapViewProps) {
   const latest = useRef(props);
   latest.current = props;
   const drawn = useRef(false);
+  /** points, version and zoom level the markers were last built for */
+  const markersFor = useRef<{ points: unknown; key: string }>({ points: null, key: '' });
 
   // one scene per mount
   useEffect(() => {
@@ -36,7 +38,9 @@ export default function L7MapView(props: MapViewProps) {
     };
     s.setBgColor(WATER);
     s.on('loaded', () => {
-      // points first; the basemap joins when its chunk is in (it was requested with this one)
+      // the fitted view before the first clusters (not the city zoom's thousands of markers);
+      // points first, the basemap joins when its chunk is in (it was requested with this one)
+      applyTarget();
       draw();
       void loadBasemap().then((b) => {
         if (scene.current !== s) return;
@@ -72,6 +76,10 @@ export default function L7MapView(props: MapViewProps) {
     const s = scene.current;
     const { points, statusColor, onPick, onFirstDraw } = latest.current;
     if (!s || !points) return;
+    // a zoomend inside the same level (or the fit on load) must not replace layers still initialising
+    const key = `${points.version}/${Math.floor(s.getZoom())}`;
+    if (markersFor.current.points === points && markersFor.current.key === key) return;
+    markersFor.current = { points, key };
     const items = clustersAt(points, s.getZoom());
     if (!drawn.current) performance.mark('map:clusters');
     box.current?.setAttribute('data-markers', String(items.length));
@@ -130,13 +138,17 @@ export default function L7MapView(props: MapViewProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.points, props.points?.version, props.warehouses, props.routes, props.track]);
 
-  // new target
-  useEffect(() => {
+  function applyTarget() {
     const s = scene.current;
     if (!s) return;
-    const t = props.target;
-    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3])) s.fitBounds([[t.bounds[0], t.bounds[1]], [t.bounds[2], t.bounds[3]]] as never, { padding: 40, maxZoom: t.zoom } as never);
+    const t = latest.current.target;
+    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3])) s.fitBounds([[t.bounds[0], t.bounds[1]], [t.bounds[2], t.bounds[3]]] as never, { padding: 40, maxZoom: t.zoom, animate: false } as never);
     else s.setZoomAndCenter(t.zoom, t.bounds ? [t.bounds[0], t.bounds[1]] : [t.lng, t.lat]);
+  }
+
+  // new target
+  useEffect(() => {
+    applyTarget();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [props.target.seq]);
 
