@@ -99,13 +99,38 @@ class LineWriter {
 
   /** a column value as `${v}` would write it */
   value(v: unknown): void {
-    if (typeof v === 'number' && Number.isInteger(v) && v > -1e15 && v < 1e15 && !Object.is(v, -0)) {
+    if (typeof v !== 'number' || !(v > -1e12 && v < 1e15) || Object.is(v, -0)) return this.text(String(v));
+    if (Number.isInteger(v)) {
       if (v < 0) {
         this.buf[this.pos++] = 45;
         v = -v;
       }
-      this.int(v as number);
-    } else this.text(String(v));
+      return this.int(v as number);
+    }
+    // up to three decimals (sensor values): the only decimal of that form naming this double,
+    // so it is what String() prints — written without allocating a string
+    const k = Math.round(v * 1000);
+    if (k / 1000 !== v || !(k > -1e15 && k < 1e15)) return this.text(String(v));
+    let a = k;
+    if (a < 0) {
+      this.buf[this.pos++] = 45;
+      a = -a;
+    }
+    const whole = Math.floor(a / 1000);
+    let frac = a - whole * 1000;
+    this.int(whole);
+    this.buf[this.pos++] = 46;
+    let digits = 3;
+    while (frac % 10 === 0) {
+      frac /= 10;
+      digits--;
+    }
+    const end = this.pos + digits;
+    for (let i = end - 1; i >= this.pos; i--) {
+      this.buf[i] = 48 + (frac % 10);
+      frac = Math.floor(frac / 10);
+    }
+    this.pos = end;
   }
 }
 
