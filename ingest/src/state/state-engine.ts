@@ -24,8 +24,40 @@ type Row = Record<string, unknown>;
 /** a device whose only news is a later lastSeen is flushed (columns, state row, live event) at most this often */
 const DEVICE_REFLUSH_MS = 60_000;
 
-function signature(s: DeviceState): string {
-  return `${s.status}|${s.battery}|${s.longitude}|${s.latitude}|${s.connection}|${s.gatewayMac}|${Object.keys(s.open).join(',')}|${s.inside?.join(',') ?? ''}`;
+/** What a device looked like when last flushed: compared field by field, no string per device per flush. */
+interface Flushed {
+  seen: number;
+  status: number;
+  battery: number | null;
+  longitude: number | null;
+  latitude: number | null;
+  connection: number | null;
+  gatewayMac: string | null;
+  open: string;
+  inside: string;
+}
+
+function openKeys(s: DeviceState): string {
+  for (const _ in s.open) return Object.keys(s.open).join(',');
+  return '';
+}
+
+function unchanged(f: Flushed, s: DeviceState): boolean {
+  return f.status === s.status && f.battery === s.battery && f.longitude === s.longitude && f.latitude === s.latitude && f.connection === s.connection && f.gatewayMac === s.gatewayMac && f.open === openKeys(s) && f.inside === (s.inside?.join(',') ?? '');
+}
+
+function record(f: Flushed | undefined, s: DeviceState): Flushed {
+  const r = f ?? ({} as Flushed);
+  r.seen = s.lastSeen;
+  r.status = s.status;
+  r.battery = s.battery;
+  r.longitude = s.longitude;
+  r.latitude = s.latitude;
+  r.connection = s.connection;
+  r.gatewayMac = s.gatewayMac;
+  r.open = openKeys(s);
+  r.inside = s.inside?.join(',') ?? '';
+  return r;
 }
 
 export interface StateEngineOptions {
@@ -44,7 +76,7 @@ export class StateEngine {
   private readonly carriers = new Map<number, CarrierState>();
   private dirtyDevices = new Map<string, DeviceInfo>();
   private dirtyCarriers = new Map<number, CarrierInfo>();
-  private readonly flushed = new Map<string, { sig: string; seen: number }>();
+  private readonly flushed = new Map<string, Flushed>();
   private readonly ctx: RuleContext;
   private readonly now: () => number;
   /** flush generation: a device whose slot carries the current one is already in dirtyDevices */
@@ -157,10 +189,10 @@ export class StateEngine {
     this.dirtyCarriers = new Map();
     for (const [uid, d] of dd) {
       const s = this.deviceState(d);
-      const sig = signature(s);
       const last = this.flushed.get(uid);
-      if (last && last.sig === sig && s.lastSeen - last.seen < DEVICE_REFLUSH_MS) continue;
-      this.flushed.set(uid, { sig, seen: s.lastSeen });
+      if (last && s.lastSeen - last.seen < DEVICE_REFLUSH_MS && unchanged(last, s)) continue;
+      if (last) record(last, s);
+      else this.flushed.set(uid, record(undefined, s));
       devices.push(s);
       const c = this.fleet.carrierOf(d);
       this.ctx.emit({ type: 'device', orgId: d.orgId, kind: d.kind, id: d.id, sn: d.sn, status: s.status, battery: s.battery, lastReportTime: s.lastSeen, longitude: s.longitude, latitude: s.latitude, warehouseId: d.warehouseId ?? (c ? this.carrierState(c).warehouseId : null) });
