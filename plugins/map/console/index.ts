@@ -1,8 +1,4 @@
 import { defineConsolePlugin } from '../../../console/src/plugin-api';
-import { startMapEarly } from './map-prefetch';
-
-// console opened right on a map screen: its data and provider start with the shell
-if (typeof location !== 'undefined' && /^\/map(-admin)?\/?$/.test(location.pathname)) startMapEarly(location.pathname.startsWith('/map-admin'));
 
 /**
  * Map screens (SPEC §2 home group): live map, map across organisations, track histories on
