@@ -129,7 +129,8 @@ export default function DeckMap(props: MapViewProps) {
       getPosition: (w) => [w.lng, w.lat],
       getText: (w) => w.name,
       getSize: 12,
-      getPixelOffset: [0, -18],
+      // above the largest cluster bubble drawn on the warehouse itself
+      getPixelOffset: [0, -38],
       getColor: [31, 58, 95, 255],
       characterSet: 'auto',
     }),
