@@ -84,6 +84,31 @@ class LineWriter {
     this.pos += this.buf.write(s, this.pos, 'utf8');
   }
 
+  /**
+   * A string column, escaped: short plain-ASCII values (macs, uuids, codes — nearly all) are
+   * copied byte by byte in one pass that also looks for what needs escaping; anything else
+   * goes through escape() and the UTF-8 encoder.
+   */
+  field(s: string): void {
+    const n = s.length;
+    if (n <= 64) {
+      this.room(n);
+      const buf = this.buf;
+      let p = this.pos;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= 128 || c === 9 || c === 10 || c === 92) break;
+        buf[p++] = c;
+      }
+      if (i === n) {
+        this.pos = p;
+        return;
+      }
+    }
+    this.text(escape(s));
+  }
+
   /** a non-negative safe integer, as String() would write it */
   int(v: number): void {
     let digits = 1;
@@ -144,15 +169,14 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
  * Column names come from the series declarations (store/series.ts) and must be identifiers.
  */
 function lineEncoder(si: number, schema: SeriesSchema): LineEncoder {
-  const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.text(esc(key)); w.tab(); w.value(row.time);`, 'let v;'];
+  const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.field(key); w.tab(); w.value(row.time);`, 'let v;'];
   for (const c of schema.columns) {
     if (!IDENT.test(c.name)) throw new Error(`telemetry: column name "${c.name}" is not an identifier`);
     body.push(`w.tab(); v = row.${c.name};`);
-    body.push(c.type === 'string' ? `if (v !== undefined && v !== null) w.text(esc(typeof v === 'string' ? v : String(v)));` : `if (v !== undefined && v !== null) w.value(v);`);
+    body.push(c.type === 'string' ? `if (v !== undefined && v !== null) w.field(typeof v === 'string' ? v : String(v));` : `if (v !== undefined && v !== null) w.value(v);`);
   }
   body.push('w.newline();');
-  const make = new Function('esc', `return function encodeLine(w, row, key) { ${body.join('\n')} };`) as (esc: (v: string) => string) => LineEncoder;
-  return make(escape);
+  return new Function('w', 'row', 'key', body.join('\n')) as LineEncoder;
 }
 
 function escape(v: string): string {
