@@ -52,7 +52,7 @@ describe('plugin host', () => {
     expect(stats.things).toEqual(['ready']);
     const [rows] = await ts.server.db.sequelize.query("SELECT name FROM migrations WHERE name LIKE 'sample-%'");
     expect(rows).toEqual([{ name: 'sample-things-table' }]);
-    expect(ts.server.jobs.names()).toEqual(['sample:tick']);
+    expect(ts.server.jobs.names().filter((n) => n.startsWith('sample:'))).toEqual(['sample:tick']);
   });
 
   it('refuses a second registration of the same call path', () => {
