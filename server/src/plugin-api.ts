@@ -19,7 +19,7 @@ export { STREAMED } from './http/types';
 export { ApiError, ErrorCode } from './http/api-error';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
-export type { ImportValidator, ImportRowEvent } from './import/validators';
+export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
 export type { ScopedRepository, ListResult } from './resources/repository';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
@@ -38,8 +38,11 @@ export interface PluginServerContext {
   };
   imports: {
     /**
-     * Adds a domain check to a resource's import (or '*'): runs in the row's transaction before
-     * the row is written; returning a reason code of the resource's catalogue refuses the row.
+     * Adds a domain check to a resource's import (or '*'). A function runs per row in the row's
+     * transaction before it is written; returning a reason code of the resource's catalogue
+     * refuses the row. A chunk handler `{ beforeCreateMany, afterCreateMany }` sees up to
+     * 1,000 rows at once (one query per chunk instead of per row; reason code per row) and
+     * lets the engine write the chunk with one insert — the fast path for large files.
      */
     validator(resource: string, fn: ImportValidator): () => void;
   };

@@ -11,11 +11,11 @@
  * hooks stand aside for those chunks' transactions.
  */
 import { Op, type Transaction } from 'sequelize';
-import { ApiError, ErrorCode, type HookEvent, type ImportValidator, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, type HookEvent, type ImportChunkEvent, type ImportChunkHandler, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { appendLog, appendLogs, orgRepo, str } from './helpers';
 
-type ChunkHandler = Exclude<ImportValidator, (...args: never[]) => unknown>;
-type ChunkEvent = Parameters<NonNullable<ChunkHandler['beforeCreateMany']>>[0];
+type ChunkHandler = ImportChunkHandler;
+type ChunkEvent = ImportChunkEvent;
 
 /** SPEC §4 carrier log events. */
 export const CarrierEvent = { register: 10, bindBeacon: 20, unbindBeacon: 30, bindGps: 40, unbindGps: 50, status: 60, transportStatus: 70 } as const;
