@@ -1,14 +1,15 @@
 /**
  * The demo "Operator" role: everything of the device and basic-info groups except deleting,
  * read-only lists of the carrier group, and the home pages operators live in (dashboard, map,
- * track history) with the calls they read — nothing of the System group.
+ * track history, vehicles, locating centre) with the calls they read — nothing of the System
+ * group.
  * Picked from the permission catalogue tree, so new resources of those groups join it.
  */
 import type { PermissionNode } from '@rti/server/access/catalogue';
 
 const FULL_GROUPS = ['/device', '/basic-info'];
 const LIST_GROUPS = ['/carrier/management'];
-const HOME_PAGES = ['/dashboard-home', '/map', '/map/history'];
+const HOME_PAGES = ['/dashboard-home', '/map', '/map/history', '/vehicle', '/vehicle/track', '/locating-center'];
 const READ_CALLS = /\/(list|all)$/;
 
 export function operatorCodes(tree: PermissionNode[]): string[] {
