@@ -237,9 +237,30 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
     res.indexes?.forEach((cols, i) => cols.forEach((c, j) => needField(`/indexes/${i}/${j}`, c, 'index column')));
 
     if (res.import) {
-      needField('/import/key', res.import.key, 'import key');
-      res.import.columns.forEach((c, i) => needField(`/import/columns/${i}`, c, 'import column'));
-      if (!res.import.columns.includes(res.import.key)) at('/import/key', `import key "${res.import.key}" must be one of the columns`);
+      const imp = res.import;
+      const keys = Array.isArray(imp.key) ? imp.key : [imp.key];
+      keys.forEach((k, i) => needField(Array.isArray(imp.key) ? `/import/key/${i}` : '/import/key', k, 'import key'));
+      // a lookup column holds a value of the ref target's field (not a field of this resource)
+      const lookupColumns = new Map<string, { field: string; targetField: string }>();
+      for (const [field, by] of Object.entries(imp.lookups ?? {})) {
+        const f = byName.get(field);
+        const target = f?.ref ? resources[f.ref.resource] : undefined;
+        if (!f || f.type !== 'ref' || !target) {
+          at(`/import/lookups/${field}`, `"${field}" is not a ref field of ${res.name}`);
+          continue;
+        }
+        for (const [column, targetField] of Object.entries(by)) {
+          if (!target.fields.some((tf) => tf.name === targetField)) at(`/import/lookups/${field}/${column}`, `${target.name} has no field "${targetField}"`);
+          if (byName.has(column)) at(`/import/lookups/${field}/${column}`, `lookup column "${column}" must not be a field of ${res.name}`);
+          lookupColumns.set(column, { field, targetField });
+        }
+      }
+      imp.columns.forEach((c, i) => {
+        if (!lookupColumns.has(c)) needField(`/import/columns/${i}`, c, 'import column');
+      });
+      for (const column of lookupColumns.keys()) if (!imp.columns.includes(column)) at(`/import/lookups`, `lookup column "${column}" must be one of the columns`);
+      // a key field is read from the file, or filled by a lookup
+      for (const k of keys) if (!imp.columns.includes(k) && !imp.lookups?.[k]) at('/import/key', `import key "${k}" must be one of the columns or filled by a lookup`);
       if (res.import.errors && !enums[res.import.errors]) at('/import/errors', `unknown error catalogue "${res.import.errors}" (an enum in enums.json)`);
       for (const [column, codes] of Object.entries(res.import.codes ?? {})) {
         if (!res.import.columns.includes(column)) at(`/import/codes/${column}`, `"${column}" is not an import column`);

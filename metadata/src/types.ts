@@ -120,8 +120,11 @@ export interface ResourceRules {
 }
 
 export interface ImportDef {
-  /** key column used to detect duplicates in file and in system */
-  key: string;
+  /**
+   * key used to detect duplicates in file and in system: one field, or several whose
+   * combination must be new (a config row per carrier code and warehouse)
+   */
+  key: string | string[];
   /** columns in file order (field names) */
   columns: string[];
   /** SPEC §8 error catalogue name in enums.json-like errors (e.g. "carrierImport") */
@@ -131,6 +134,13 @@ export interface ImportDef {
    * code is reported with the generic validation message instead.
    */
   codes?: Record<string, Partial<Record<ImportProblem, number>>>;
+  /**
+   * Ref fields filled from file columns holding values of the target's own fields, which
+   * together pick the one target row: `{ "routeId": { "from": "fromWarehouseId", "to":
+   * "toWarehouseId" } }` (a route by its two warehouses). Lookup columns are listed in
+   * `columns`, read like the target field (a ref by its label), required, never written.
+   */
+  lookups?: Record<string, Record<string, string>>;
 }
 
 /**
