@@ -24,6 +24,8 @@ const ROWS = arg('rows', 100_000);
 const BROWSER = arg('browser', 1) !== 0;
 /** --profile=1: CPU profile of the page from navigation to first draw, top functions by self time */
 const PROFILE = arg('profile', 0) !== 0;
+/** --waterfall=1: the shell's request waterfall for provider B too (always printed for A) */
+const WATERFALL = arg('waterfall', 0) !== 0;
 const WAREHOUSES = 50;
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
@@ -167,6 +169,22 @@ async function main() {
           await page.screenshot({ path: path.join(shots, `bench-map-${name}.png`) });
           // floor from the same page load: when the shell, booted, asked for the map page's chunk
           const shell = await page.evaluate(() => performance.getEntriesByType('resource').find((e) => /\/assets\/map-page-/.test(e.name))?.startTime ?? NaN);
+          if (name === 'a' || WATERFALL) {
+            // the shell's part: every request up to the map page chunk, and the shell's own marks
+            const rows = await page.evaluate(() => {
+              const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+              const out = [`document ${nav.requestStart.toFixed(0)}→${nav.responseEnd.toFixed(0)} ${(nav.encodedBodySize / 1024).toFixed(1)} KB, DOMContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}`];
+              const chunk = performance.getEntriesByType('resource').find((e) => /\/assets\/map-page-/.test(e.name))?.startTime ?? Infinity;
+              const entries: Array<[number, string]> = [
+                ...(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+                  .filter((e) => e.startTime <= chunk + 1)
+                  .map((e): [number, string] => [e.startTime, `${e.name.replace(/^https?:\/\/[^/]+/, '').replace(/-[\w-]{8}\.(m?js|css)$/, '.$1')} ${e.startTime.toFixed(0)}→${e.responseEnd.toFixed(0)} ${(e.encodedBodySize / 1024).toFixed(1)}/${(e.decodedBodySize / 1024).toFixed(1)} KB`]),
+                ...performance.getEntriesByType('mark').filter((e) => e.name.startsWith('shell:')).map((e): [number, string] => [e.startTime, `[${e.name}] ${e.startTime.toFixed(0)}`]),
+              ];
+              return [...out, ...entries.sort((a, b) => a[0] - b[0]).map(([, s]) => s)];
+            });
+            console.log(`  shell waterfall ${name.toUpperCase()} (ms after navigation start, transferred/decoded):\n    ${rows.join('\n    ')}`);
+          }
           console.log(`provider ${name.toUpperCase()}: first draw ${fromNav.toFixed(0)} ms after navigation start (wall ${wall} ms), ${markers} markers/clusters drawn; shell floor (map page chunk requested) ${shell.toFixed(0)} ms, map's own share ${(fromNav - shell).toFixed(0)} ms (ratio first draw / floor ${(fromNav / shell).toFixed(2)})`);
           if (name === 'a') {
             // click the biggest cluster until a single marker's detail card opens is not deterministic; open a detail card through a marker pick instead

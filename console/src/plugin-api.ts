@@ -25,6 +25,12 @@ export interface ConsolePage {
   cached?: boolean;
   /** hides the side menu while open */
   hideSider?: boolean;
+  /**
+   * Called once when the console opens straight on this page (a reload or a link), as soon as
+   * the session is known and while the layout still loads, beside the fetch of `component`:
+   * start the page's first data call or heavy chunks here. Must not throw or render.
+   */
+  preload?: (params: Record<string, string | undefined>) => void;
 }
 
 export interface PaletteContext {

@@ -70,7 +70,8 @@ export function setRuntimeTexts(texts: Partial<Record<string, Record<string, str
   runtimeTexts = texts ?? {};
   for (const lng of LOCALES) {
     // a language not loaded yet must stay "missing" so ensureLocale still fetches its bundle
-    if (i18n.hasResourceBundle(lng, 'translation') && runtimeTexts[lng]) i18n.addResources(lng, 'translation', runtimeTexts[lng]);
+    // (the session calls may answer before i18next is initialised: initI18n adds them then)
+    if (i18n.isInitialized && i18n.hasResourceBundle(lng, 'translation') && runtimeTexts[lng]) i18n.addResources(lng, 'translation', runtimeTexts[lng]);
   }
 }
 
@@ -93,6 +94,7 @@ export async function initI18n(): Promise<typeof i18n> {
     returnNull: false,
     showSupportNotice: false,
   });
+  if (runtimeTexts[DEFAULT_LOCALE]) i18n.addResources(DEFAULT_LOCALE, 'translation', runtimeTexts[DEFAULT_LOCALE]);
   if (lng !== DEFAULT_LOCALE) {
     await ensureLocale(lng);
     await i18n.changeLanguage(lng);
@@ -101,7 +103,9 @@ export async function initI18n(): Promise<typeof i18n> {
   return i18n;
 }
 
+/** The UI language; before i18next is initialised (early session calls), the stored choice. */
 export function currentLocale(): Locale {
+  if (!i18n.isInitialized) return storedLocale();
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 

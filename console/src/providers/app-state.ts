@@ -7,6 +7,7 @@ import type { OrgBasic, OrgTheme } from './org-theme';
 import type { ConsolePlugin } from '../plugin-api';
 import { loadPlugins } from '../plugins/host';
 import { setRuntimeTexts } from '../i18n';
+import { preloadPage } from '../routes/preload-page';
 
 /**
  * Everything the signed-in shell needs, loaded once after login and again after an
@@ -61,6 +62,8 @@ export function loadAppState(force = false): Promise<AppState> {
         loadPlugins(),
       ]);
       setRuntimeTexts(metadata.texts);
+      // the page's chunk loads while the theme is asked for and the layout renders
+      if (typeof location !== 'undefined') preloadPage(location.pathname, metadata, plugins, new Set(perms.access));
       const theme = await loadOrgTheme(user);
       errorLog.setUser(user.realName || user.username || String(user.userId));
       const next: AppState = {

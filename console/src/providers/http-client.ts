@@ -1,6 +1,7 @@
 import { API_BASE, INVALID_SESSION_CODE, REQUEST_TIMEOUT_MS } from '../constants';
 import { errorLog } from '../lib/error-log';
 import { session } from '../lib/session';
+import { takeBootCall } from '../lib/boot-calls';
 import { currentLocale, i18n } from '../i18n';
 
 /** Refine's HttpError shape plus the envelope code. */
@@ -31,10 +32,22 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
-/** Called on code 10006; the app wires it to "clear session and go to login". */
-let onInvalidSession: () => void = () => undefined;
+/**
+ * Called on code 10006; the app wires it to "clear session and go to login". The session
+ * calls start before the app mounts, so an expiry seen earlier waits for the handler.
+ */
+let onInvalidSession: (() => void) | undefined;
+let invalidBeforeHandler = false;
 export function setInvalidSessionHandler(handler: () => void): void {
   onInvalidSession = handler;
+  if (invalidBeforeHandler) {
+    invalidBeforeHandler = false;
+    handler();
+  }
+}
+function invalidSession(): void {
+  if (onInvalidSession) onInvalidSession();
+  else invalidBeforeHandler = true;
 }
 
 /** Every call carries Language, Token and OrgId (SPEC §7). */
@@ -57,7 +70,7 @@ export function httpMessage(status: number, url: string): string {
 
 function fail(message: string, statusCode: number, code: number, url: string, detail?: string): never {
   errorLog.push('api', `${url}: ${message}`, detail);
-  if (code === INVALID_SESSION_CODE) onInvalidSession();
+  if (code === INVALID_SESSION_CODE) invalidSession();
   throw new ApiError(message, { statusCode, code, url });
 }
 
@@ -69,12 +82,12 @@ export async function request<T = unknown>(path: string, body?: unknown, opts: R
   opts.signal?.addEventListener('abort', () => ctrl.abort(opts.signal?.reason));
   let res: Response;
   try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...apiHeaders() },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: ctrl.signal,
-    });
+    const headers = { 'Content-Type': 'application/json', ...apiHeaders() };
+    const json = body === undefined ? undefined : JSON.stringify(body);
+    const send = () => fetch(url, { method: 'POST', headers, body: json, signal: ctrl.signal });
+    // a session call index.html already sent (same headers) answers at once; if it failed, ask again
+    const early = takeBootCall(path, json, headers);
+    res = early ? await early.catch(send) : await send();
   } catch (e) {
     // A caller that cancels its own request (e.g. a newer search) is not an error.
     if (opts.signal?.aborted) throw new ApiError('aborted', { statusCode: 0, code: -1, url });

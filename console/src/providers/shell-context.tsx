@@ -19,6 +19,11 @@ export interface Shell {
 
 const ShellContext = createContext<Shell | undefined>(undefined);
 
+/** The metadata the shell routes by: resources not listed in menu.json join their module's group (effectiveMenu), plus the plugins' menu entries. */
+export function shellMeta(metadata: Metadata, plugins: ConsolePlugin[]): Metadata {
+  return { ...metadata, menu: mergedMenu(effectiveMenu(metadata), plugins) };
+}
+
 export function useShellValue(input: {
   metadata: Metadata;
   plugins: ConsolePlugin[];
@@ -29,8 +34,7 @@ export function useShellValue(input: {
 }): Shell {
   const { metadata, plugins, access, permissions, user, theme } = input;
   return useMemo(() => {
-    // Resources not listed in menu.json join their module's group (metadata's effectiveMenu).
-    const meta: Metadata = { ...metadata, menu: mergedMenu(effectiveMenu(metadata), plugins) };
+    const meta = shellMeta(metadata, plugins);
     const routes = buildRoutes(meta, plugins);
     const sideMenu = buildSideMenu({ meta, routes, access, permissions });
     return { meta, plugins, routes, sideMenu, access, user, theme };

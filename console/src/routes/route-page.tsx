@@ -15,30 +15,54 @@ import { pageTitle } from './page-title';
 type PageComponent = ComponentType<{ resource?: ResourceDef }>;
 
 const ForbiddenPage = lazy(() => import('../pages/errors/forbidden'));
-const builtins: Record<string, LazyExoticComponent<ComponentType>> = {
-  'builtin:home': lazy(lazyWithTimeout(() => import('../pages/home'))),
-  'builtin:log': lazy(lazyWithTimeout(() => import('../pages/log'))),
-  'builtin:password': lazy(lazyWithTimeout(() => import('../pages/password-change'))),
-  'builtin:403': ForbiddenPage,
-  'builtin:500': lazy(lazyWithTimeout(() => import('../pages/errors/server-error'))),
+type PageModule = { default: PageComponent };
+const builtins: Record<string, () => Promise<PageModule>> = {
+  'builtin:home': () => import('../pages/home') as Promise<PageModule>,
+  'builtin:log': () => import('../pages/log') as Promise<PageModule>,
+  'builtin:password': () => import('../pages/password-change') as Promise<PageModule>,
+  'builtin:403': () => import('../pages/errors/forbidden') as Promise<PageModule>,
+  'builtin:500': () => import('../pages/errors/server-error') as Promise<PageModule>,
 };
 
-// One lazy component per page, created once so React keeps its state between renders.
-const cache = new Map<string, LazyExoticComponent<PageComponent>>();
+// One lazy component per page, created once so React keeps its state between renders. Its
+// loader keeps the first import's promise, so preloadRoute's fetch is the one React awaits.
+const cache = new Map<string, { load: () => Promise<PageModule>; comp: LazyExoticComponent<PageComponent> }>();
 
-function componentFor(route: PageRoute, plugins: ConsolePlugin[]): LazyExoticComponent<PageComponent> {
+function entryFor(route: PageRoute, plugins: ConsolePlugin[]) {
   const hit = cache.get(route.key);
   if (hit) return hit;
-  let comp: LazyExoticComponent<PageComponent>;
-  if (route.kind === 'builtin') comp = builtins[route.key] as never;
-  else if (route.kind === 'page' && route.page) comp = lazy(lazyWithTimeout(route.page.component)) as never;
+  let load: () => Promise<PageModule>;
+  if (route.kind === 'builtin') load = builtins[route.key]!;
+  else if (route.kind === 'page' && route.page) load = route.page.component as () => Promise<PageModule>;
   else {
     const screen = route.screen as ScreenKind;
     const override = screenOverrides(plugins)[route.resource!.name]?.[screen];
-    comp = lazy(lazyWithTimeout(override ?? metaScreen(screen))) as never;
+    load = (override ?? metaScreen(screen)) as () => Promise<PageModule>;
   }
-  cache.set(route.key, comp);
-  return comp;
+  let started: Promise<PageModule> | undefined;
+  const once = () => {
+    // a failed import may be retried by the error boundary: keep only a success
+    started ??= load().catch((e: unknown) => {
+      started = undefined;
+      throw e;
+    });
+    return started;
+  };
+  const entry = { load: once, comp: lazy(lazyWithTimeout(once)) };
+  cache.set(route.key, entry);
+  return entry;
+}
+
+function componentFor(route: PageRoute, plugins: ConsolePlugin[]): LazyExoticComponent<PageComponent> {
+  return entryFor(route, plugins).comp;
+}
+
+/**
+ * Starts fetching the chunk of the page a path opens (as soon as the session is known, while
+ * the layout still loads), so the page is not a second wave of requests after the layout.
+ */
+export function preloadRoute(route: PageRoute, plugins: ConsolePlugin[]): void {
+  entryFor(route, plugins).load().catch(() => undefined);
 }
 
 /** Route guard, part two: the page's View code, then the page itself (lazy, titled). */
