@@ -33,6 +33,12 @@ export interface Overlays {
   restore(): void;
 }
 
+const signatureOf = (rows: OverlayRow[]) =>
+  rows
+    .map((r) => `${r.resource}\n${r.doc}`)
+    .sort()
+    .join('\n\n');
+
 /** How often other instances look for overlay changes. */
 const POLL_MS = 5000;
 
@@ -74,7 +80,7 @@ export function installOverlays(host: OverlayHost): Overlays {
 
   const reload = async () => {
     const rows = (await model.findAll({ raw: true })) as unknown as OverlayRow[];
-    signature = rows.map((r) => `${r.resource}@${new Date(r.updatedAt ?? 0).getTime()}`).sort().join(',');
+    signature = signatureOf(rows);
     apply(rows);
   };
 
@@ -134,11 +140,14 @@ export function installOverlays(host: OverlayHost): Overlays {
     },
   });
 
-  // Other instances: cheap signature check, full re-merge only when something changed.
+  // Other instances: a few small rows compared whole (timestamps have whole seconds on
+  // MySQL, too coarse for two saves in a row); re-merge only when something changed.
   host.jobs.every('metadata-overlays', POLL_MS, async () => {
-    const rows = (await model.findAll({ raw: true, attributes: ['resource', 'updatedAt'] })) as unknown as OverlayRow[];
-    const now = rows.map((r) => `${r.resource}@${new Date(r.updatedAt ?? 0).getTime()}`).sort().join(',');
-    if (now !== signature) await reload();
+    const rows = (await model.findAll({ raw: true })) as unknown as OverlayRow[];
+    if (signatureOf(rows) !== signature) {
+      signature = signatureOf(rows);
+      apply(rows);
+    }
   });
 
   return {
