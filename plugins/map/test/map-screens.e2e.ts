@@ -9,16 +9,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '../../telemetry/server/runtime';
 import type { SeriesRow } from '../../../ingest/src/index';
 import { positionAt } from '../shared/track';
 
-const shots = path.resolve(__dirname, '../../../test-output/screenshots');
 let ts: TestServer;
 let dir: string;
-let browser: Browser;
+let cb: ConsoleBrowser;
 let page: Page;
 let gpsId = 0;
 /** carriers on the road, each far enough from the others to be drawn as a single marker */
@@ -73,27 +73,7 @@ async function seed(): Promise<void> {
   await rt.store!.write([{ series: 'gps', rows }]);
 }
 
-/** the test server grants every call code; the console also needs the Menu/View codes */
-async function grantWholeCatalogue(): Promise<void> {
-  const tree = await ok<any>(ts.a, '/permission/all');
-  const codes = new Set<string>();
-  const walk = (nodes: Array<{ code: string; children?: unknown[] }>) => {
-    for (const n of nodes) {
-      codes.add(n.code);
-      if (n.children) walk(n.children as never);
-    }
-  };
-  walk(Array.isArray(tree) ? tree : (tree.list ?? tree.tree ?? []));
-  const m = ts.server.db.models;
-  await m.organization.update({ pcPermissions: [...codes] }, { where: { id: ts.orgA } });
-  await m.role.update({ pcPermissions: [...codes] }, { where: { orgId: ts.orgA } });
-  await ts.server.access.policies.changed([ts.orgA], undefined);
-}
-
-async function shot(name: string): Promise<void> {
-  fs.mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: path.join(shots, `${name}.png`) });
-}
+const shot = (name: string) => cb.shot(name);
 
 /** page pixel of a position on the map (the providers' __mapProject hook + the canvas offset) */
 async function project(lng: number, lat: number): Promise<[number, number]> {
@@ -133,27 +113,17 @@ async function expectMarkersDrawn(): Promise<void> {
 }
 
 beforeAll(async () => {
-  if (!fs.existsSync(path.join(process.env.CONSOLE_DIST ?? path.resolve(__dirname, '../../../console/dist'), 'index.html'))) throw new Error('console/dist missing: npm run build -w @rti/console');
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-map-e2e-'));
   Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '1000000', STATE_TICK_MS: '1000000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
   ts = await startTestServer({ plugins: ['telemetry', 'map'], config: { dataDir: dir, ...(process.env.CONSOLE_DIST ? { consoleDist: process.env.CONSOLE_DIST } : {}) } });
   await seed();
-  await grantWholeCatalogue();
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
-  });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const host = new URL(ts.url).hostname;
-  await context.addCookies(
-    [['admin-token', ts.a.token], ['admin-user-id', String(ts.a.userId)], ['admin-org-id', String(ts.orgA)]].map(([name, value]) => ({ name, value, domain: host, path: '/' })),
-  );
-  page = await context.newPage();
+  await grantWholeCatalogue(ts);
+  cb = await openConsole(ts, ts.a, { width: 1440, height: 900 });
+  page = cb.page;
   page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url()));
-  page.on('pageerror', (e) => console.error('[page error]', e.message));
 });
 afterAll(async () => {
-  await browser?.close();
+  await cb?.close();
   await ts?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
