@@ -25,8 +25,51 @@ function vendorChunk(id: string): string | undefined {
   return undefined;
 }
 
+/*
+ * A signed-in load needs every plugin's console entry (before the session is ready) and the
+ * layout (before the first page renders); main.tsx imports them only once the entry has run.
+ * index.html's boot script (run only with a session cookie, never on /login) adds
+ * modulepreload links for these chunks and their static imports, so they download beside the
+ * entry: the plugins' at normal priority, the layout's at low. The lists are filled in at build.
+ */
+const SHELL_PRELOAD: Record<string, RegExp> = {
+  plugins: /\/plugins\/[^/]+\/console\/index\.tsx?$/,
+  layout: /\/console\/src\/components\/layout\/main-layout\.tsx$/,
+};
+function shellPreload(): PluginOption {
+  return {
+    name: 'rti-shell-preload',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const chunks = Object.values(bundle).filter((c) => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const walk = (file: string, into: Set<string>) => {
+          if (into.has(file)) return;
+          into.add(file);
+          for (const dep of byFile.get(file)?.imports ?? []) walk(dep, into);
+        };
+        // already fetched: the entry's graph, then each earlier list
+        const seen = new Set<string>();
+        for (const c of chunks) if (c.isEntry) walk(c.fileName, seen);
+        for (const [name, re] of Object.entries(SHELL_PRELOAD)) {
+          const wanted = new Set<string>();
+          for (const c of chunks) if (c.moduleIds.some((id) => re.test(id))) walk(c.fileName, wanted);
+          const files = [...wanted].filter((f) => !seen.has(f));
+          files.forEach((f) => seen.add(f));
+          html = html.replace(`/*shell-preload:${name}*/`, files.map((f) => JSON.stringify(`/${f}`)).join(','));
+        }
+        return html;
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: sameVite ? [react() as unknown as PluginOption] : [],
+  plugins: [...(sameVite ? [react() as unknown as PluginOption] : []), shellPreload()],
   // Plugin pages live outside this folder under their own tsconfig; JSX is always automatic.
   esbuild: { jsx: 'automatic', jsxImportSource: 'react' },
   server: {

@@ -8,15 +8,18 @@ import { App } from './App';
 import './styles.css';
 
 captureGlobalErrors();
+// marks for the start-up waterfall (bench/map/map-bench.ts prints every `shell:` mark)
+performance.mark('shell:main');
 // A signed-in load starts the session (identity, access, metadata, plugins, then the page's
-// chunk) and the layout chunk now, beside i18n and React's first render, not after mount.
+// chunk) and the layout chunk now, beside i18n, not after mount; React's first render waits
+// for it so the main thread is free for those answers and the first render is the real shell
+// (index.html shows the same spinner until then).
 const signedIn = Boolean(session.token()) && !isLoginPath(location.pathname);
-if (signedIn) {
-  void loadAppState();
-  void import('./components/layout/main-layout').catch(() => undefined);
-}
-void initI18n().then(() => {
+const sessionReady = signedIn ? loadAppState() : undefined;
+if (signedIn) void import('./components/layout/main-layout').catch(() => undefined);
+void Promise.all([initI18n(), sessionReady]).then(() => {
   // a failure seen before the texts were there is asked again, to show it in the user's language
   if (appState.get().status === 'error') resetAppState();
+  performance.mark('shell:render');
   createRoot(document.getElementById('root')!).render(<App />);
 });

@@ -61,6 +61,7 @@ export function loadAppState(force = false): Promise<AppState> {
         request<Metadata & { texts?: Record<string, Record<string, string>> }>('/metadata', {}),
         loadPlugins(),
       ]);
+      performance.mark('shell:session');
       setRuntimeTexts(metadata.texts);
       // the page's chunk loads while the theme is asked for and the layout renders
       if (typeof location !== 'undefined') preloadPage(location.pathname, metadata, plugins, new Set(perms.access));
