@@ -40,8 +40,8 @@ interface Segment {
 const HEADER = 4 + 1 + 4 + 8 + 2;
 const CHECKPOINT = 'checkpoint';
 const READ_CHUNK = 1024 * 1024;
-/** buffers per writev (Linux IOV_MAX is 1024) */
-const IOV_MAX = 1024;
+/** the group buffer starts at this size and is shrunk back to it after an outsized group */
+const GROUP_BYTES = 1024 * 1024;
 
 export class Journal {
   readonly dir: string;
@@ -55,7 +55,9 @@ export class Journal {
   private dirty = false;
   private syncTimer: NodeJS.Timeout | undefined;
   private cursor: { file: string; seq: number; offset: number } | undefined;
-  private pending: Buffer[] = [];
+  /** the open group: records encoded back to back, written with one write() */
+  private buf = Buffer.allocUnsafe(GROUP_BYTES);
+  private pos = 0;
   private group: { promise: Promise<void>; resolve: () => void; reject: (err: Error) => void } | undefined;
   /** records removed unstored by dropOldest() */
   dropped = 0;
@@ -100,7 +102,7 @@ export class Journal {
 
   /**
    * Appends one record to the current group: every record of this event-loop turn goes to disk
-   * in one writev (not one write per frame). `written` resolves once the group is on disk —
+   * in one write (not one write per frame). `written` resolves once the group is on disk —
    * acknowledge the sender after it, not before.
    */
   appendGrouped(rec: JournalRecord): { seq: number; written: Promise<void> } {
@@ -109,16 +111,24 @@ export class Journal {
       this.flush();
       seg = this.rotate();
     }
+    // header and payload are copied into the group buffer: no Buffer per frame, one write per group
     const srcLen = Buffer.byteLength(rec.source);
-    const head = Buffer.allocUnsafe(HEADER + srcLen);
-    head.writeUInt32LE(HEADER - 4 + srcLen + rec.payload.length, 0);
-    head.writeUInt8(rec.kind, 4);
-    head.writeUInt32LE(rec.org >>> 0, 5);
-    head.writeDoubleLE(rec.receivedAt, 9);
-    head.writeUInt16LE(srcLen, 17);
-    head.write(rec.source, HEADER, 'utf8');
-    const n = head.length + rec.payload.length;
-    this.pending.push(head, rec.payload);
+    const n = HEADER + srcLen + rec.payload.length;
+    if (this.pos + n > this.buf.length) {
+      const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + n));
+      this.buf.copy(next, 0, 0, this.pos);
+      this.buf = next;
+    }
+    const b = this.buf;
+    const at = this.pos;
+    b.writeUInt32LE(n - 4, at);
+    b[at + 4] = rec.kind;
+    b.writeUInt32LE(rec.org >>> 0, at + 5);
+    b.writeDoubleLE(rec.receivedAt, at + 9);
+    b.writeUInt16LE(srcLen, at + 17);
+    b.write(rec.source, at + HEADER, srcLen, 'utf8');
+    rec.payload.copy(b, at + HEADER + srcLen);
+    this.pos = at + n;
     seg.count++;
     seg.bytes += n;
     this.totalBytes += n;
@@ -147,19 +157,19 @@ export class Journal {
 
   /** Writes the open group now (before rotating, reading, storing past it or closing). */
   flush(): void {
-    if (this.pending.length === 0) return;
-    const bufs = this.pending;
+    if (this.pos === 0) return;
+    const bytes = this.pos;
     const group = this.group;
-    this.pending = [];
+    this.pos = 0;
     this.group = undefined;
     try {
-      for (let i = 0; i < bufs.length; i += IOV_MAX) {
-        const part = bufs.slice(i, i + IOV_MAX);
-        let want = 0;
-        for (const b of part) want += b.length;
-        const n = fs.writevSync(this.fd, part);
-        if (n !== want) throw new Error(`journal: short write (${n} of ${want} bytes)`);
+      let done = 0;
+      while (done < bytes) {
+        const n = fs.writeSync(this.fd, this.buf, done, bytes - done);
+        if (n <= 0) throw new Error(`journal: short write (${done} of ${bytes} bytes)`);
+        done += n;
       }
+      if (this.buf.length > 16 * GROUP_BYTES) this.buf = Buffer.allocUnsafe(GROUP_BYTES);
       group?.resolve();
     } catch (err) {
       group?.reject(err as Error);
