@@ -8,7 +8,8 @@
  *      to test-output/screenshots/bench-map-*.png.
  * Needs console/dist (npm run build -w @rti/console; or CONSOLE_DIST=<dir>) for the browser part.
  *
- *   npx tsx bench/map/map-bench.ts [--rows=100000] [--browser=1]
+ *   npx tsx bench/map/map-bench.ts [--rows=100000] [--browser=1] [--profile=1] [--waterfall=1]
+ * Provider A's run also prints the shell's start-up waterfall (requests up to the map page chunk).
  */
 import fs from 'node:fs';
 import os from 'node:os';
