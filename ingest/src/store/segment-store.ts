@@ -111,19 +111,85 @@ class LineWriter {
 
   /** a non-negative safe integer, as String() would write it */
   int(v: number): void {
+    if (v < 2147483648) return this.int32(v);
+    // epoch milliseconds and other large integers: two int32 halves, no float division per digit
+    const hi = Math.floor(v / 1e8);
+    this.int(hi);
+    let lo = v - hi * 1e8;
+    const buf = this.buf;
+    const end = this.pos + 8;
+    for (let i = end - 1; i >= this.pos; i--) {
+      const q = (lo / 10) | 0;
+      buf[i] = 48 + lo - q * 10;
+      lo = q;
+    }
+    this.pos = end;
+  }
+
+  /** a non-negative integer below 2^31 */
+  private int32(v: number): void {
     let digits = 1;
-    while (digits < 16 && v >= POW10[digits]) digits++;
+    while (digits < 10 && v >= POW10[digits]) digits++;
+    const buf = this.buf;
     let i = this.pos + digits;
     this.pos = i;
     do {
-      const q = Math.floor(v / 10);
-      this.buf[--i] = 48 + (v - q * 10);
+      const q = (v / 10) | 0;
+      buf[--i] = 48 + v - q * 10;
       v = q;
     } while (v > 0);
   }
 
+  /**
+   * A string column that repeats the previous row's value (same instance: a frame's gateway,
+   * a fleet's uuid) copies that row's bytes instead of scanning the string again.
+   */
+  same(c: number, s: string): void {
+    if (s === this.lastText[c]) {
+      const from = this.lastStart[c];
+      const n = this.lastEnd[c] - from;
+      this.room(n);
+      const buf = this.buf;
+      const p = this.pos;
+      for (let i = 0; i < n; i++) buf[p + i] = buf[from + i];
+      this.pos = p + n;
+      return;
+    }
+    const start = this.pos;
+    this.field(s);
+    this.lastText[c] = s;
+    this.lastStart[c] = start;
+    this.lastEnd[c] = this.pos;
+  }
+
+  /** forgets the repeated values (a new batch starts at position 0) */
+  reset(): void {
+    this.pos = 0;
+    this.lastText.fill(undefined);
+  }
+
+  lastText: Array<string | undefined> = new Array(64).fill(undefined);
+  lastStart: number[] = new Array(64).fill(0);
+  lastEnd: number[] = new Array(64).fill(0);
+
   /** a column value as `${v}` would write it */
   value(v: unknown): void {
+    if (typeof v === 'number' && (v | 0) === v) {
+      // small integers (ids, rssi, counts): the common case, without the range and decimal checks
+      let a = v;
+      if (a < 0) {
+        this.buf[this.pos++] = 45;
+        a = -a;
+      }
+      if (a < 10) this.buf[this.pos++] = 48 + a;
+      else if (a < 100) {
+        const t = (a / 10) | 0;
+        this.buf[this.pos] = 48 + t;
+        this.buf[this.pos + 1] = 48 + a - t * 10;
+        this.pos += 2;
+      } else this.int(a);
+      return;
+    }
     if (typeof v !== 'number' || !(v > -1e12 && v < 1e15) || Object.is(v, -0)) return this.text(String(v));
     if (Number.isInteger(v)) {
       if (v < 0) {
@@ -170,10 +236,10 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
  */
 function lineEncoder(si: number, schema: SeriesSchema): LineEncoder {
   const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.field(key); w.tab(); w.value(row.time);`, 'let v;'];
-  for (const c of schema.columns) {
+  for (const [ci, c] of schema.columns.entries()) {
     if (!IDENT.test(c.name)) throw new Error(`telemetry: column name "${c.name}" is not an identifier`);
     body.push(`w.tab(); v = row.${c.name};`);
-    body.push(c.type === 'string' ? `if (v !== undefined && v !== null) w.field(typeof v === 'string' ? v : String(v));` : `if (v !== undefined && v !== null) w.value(v);`);
+    body.push(c.type === 'string' ? `if (v !== undefined && v !== null) { if (typeof v === 'string') w.same(${ci}, v); else w.field(String(v)); }` : `if (v !== undefined && v !== null) w.value(v);`);
   }
   body.push('w.newline();');
   return new Function('w', 'row', 'key', body.join('\n')) as LineEncoder;
@@ -232,7 +298,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
     // Lines are encoded straight into one reused buffer: no per-row strings to build, flatten
     // and collect (the segment write was the stored path's biggest cost beside GC).
     const w = this.writer;
-    w.pos = 0;
+    w.reset();
     let offset = this.size;
     let minTime = seg.minTime;
     let maxTime = seg.maxTime;
