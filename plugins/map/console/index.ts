@@ -5,11 +5,14 @@ import { defineConsolePlugin } from '../../../console/src/plugin-api';
  * provider A (/map/history) and provider B (/map/bingHistory), and the provider switch in the
  * header. Every page and both providers are separate chunks.
  */
+const early = () => import('./map-prefetch');
+
 export default defineConsolePlugin({
   id: 'map',
   pages: [
-    { id: 'map', path: '/map', title: 'menu.map', component: () => import('./map-page'), cached: true },
-    { id: 'map-admin', path: '/map-admin', title: 'menu.mapAdmin', component: () => import('./map-admin-page') },
+    // opened straight on a map, /map/list and the provider chunk start with the session calls
+    { id: 'map', path: '/map', title: 'menu.map', component: () => import('./map-page'), cached: true, preload: () => void early().then((m) => m.startMapEarly(false)) },
+    { id: 'map-admin', path: '/map-admin', title: 'menu.mapAdmin', component: () => import('./map-admin-page'), preload: () => void early().then((m) => m.startMapEarly(true)) },
     { id: 'map-history', path: '/map/history', title: 'menu.mapHistory', component: () => import('./history-page') },
     { id: 'map-history-admin', path: '/map/history/admin', title: 'menu.mapHistoryAdmin', component: () => import('./history-admin-page') },
     { id: 'map-bing-history', path: '/map/bingHistory', title: 'menu.mapBingHistory', component: () => import('./bing-history-page') },
