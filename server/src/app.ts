@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import compression from 'compression';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { apiFallbackErrorHandler, createDispatcher, type DispatcherDeps } from './http/dispatcher';
+import { precompressedAssets } from './precompressed';
 
 export interface AppOptions extends DispatcherDeps {
   /** built console folder; served when it exists */
@@ -24,6 +25,7 @@ export function createApp(opts: AppOptions): Express {
   const dist = opts.consoleDist;
   if (dist && existsSync(join(dist, 'index.html'))) {
     // Hashed assets cache for a year; index.html never, so a deploy shows at once.
+    app.use(precompressedAssets(dist));
     app.use(express.static(dist, { index: false, setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache') }));
     app.get('/{*splat}', (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
