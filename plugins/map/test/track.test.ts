@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectStops, downsample, haversine, indexAt, positionAt, type Track } from '../shared/track';
-import { buildClusters, dominant } from '../shared/cluster';
+import { buildClusters, countsOf, dominant } from '../shared/cluster';
 
 const MIN = 60_000;
 
@@ -91,7 +91,7 @@ describe('clustering', () => {
     expect(far).toHaveLength(2);
     const c = far.find((f) => (f.properties as { cluster?: boolean }).cluster)!;
     expect((c.properties as unknown as { point_count: number }).point_count).toBe(3);
-    expect((c.properties as unknown as { counts: Record<number, number> }).counts).toEqual({ 10: 2, 40: 1 });
+    expect(countsOf(idx, c.properties as never)).toEqual({ 10: 2, 40: 1 });
     expect(dominant({ 10: 2, 40: 1 })).toBe(10);
     const near = idx.getClusters([-180, -85, 180, 85], 17);
     expect(near).toHaveLength(4);

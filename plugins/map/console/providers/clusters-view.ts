@@ -1,5 +1,5 @@
 /** Clusters of a PointSet at one zoom, as flat arrays both providers draw from. */
-import { buildClusters, dominant, type ClusterIndex, type ClusterProps, type PointProps } from '../../shared/cluster';
+import { buildClusters, countsOf, dominant, type ClusterIndex, type ClusterProps, type PointProps } from '../../shared/cluster';
 import type { PointSet } from '../map-types';
 
 export interface ClusterItem {
@@ -29,8 +29,8 @@ export function clustersAt(p: PointSet, zoom: number): ClusterItem[] {
   return idx.getClusters([-180, -85, 180, 85], Math.max(0, Math.floor(zoom))).map((f) => {
     const [lng, lat] = f.geometry.coordinates;
     const props = f.properties as Partial<ClusterProps & PointProps & { cluster: boolean; cluster_id: number }>;
-    if (props.cluster) return { lng, lat, index: -1, count: props.n ?? 0, st: dominant(props.counts ?? {}), clusterId: props.cluster_id ?? -1 };
-    return { lng, lat, index: props.i ?? -1, count: props.n ?? 1, st: dominant(props.c ?? {}), clusterId: -1 };
+    if (props.cluster) return { lng, lat, index: -1, count: props.n ?? 0, st: dominant(countsOf(idx, props)), clusterId: props.cluster_id ?? -1 };
+    return { lng, lat, index: props.i ?? -1, count: props.n ?? 1, st: dominant(countsOf(idx, props)), clusterId: -1 };
   });
 }
 
