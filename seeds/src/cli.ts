@@ -8,6 +8,10 @@ import { createServer } from '@rti/server';
 import { DEMO_LOGINS, isServerEmpty, seedServer } from './index';
 
 const ifEmpty = process.argv.includes('--if-empty');
+// Seeding needs the plugins' tables and write hooks, not live telemetry: no broker, no
+// simulator, no connection to an external broker (it would take a running server's session).
+Object.assign(process.env, { TELEMETRY_INGEST: 'off', SIMULATOR_DEVICES: '0' });
+delete process.env.MQTT_URL;
 const server = await createServer();
 try {
   if (ifEmpty && process.env.SEED_DEMO === 'false') {
