@@ -1,18 +1,22 @@
 import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { requestListEarly } from './early-list';
 
 /**
  * Map screens (SPEC §2 home group): live map, map across organisations, track histories on
  * provider A (/map/history) and provider B (/map/bingHistory), and the provider switch in the
  * header. Every page and both providers are separate chunks.
  */
-const early = () => import('./map-prefetch');
+const preload = (admin: boolean) => {
+  requestListEarly(admin);
+  void import('./map-prefetch').then((m) => m.startMapEarly(admin));
+};
 
 export default defineConsolePlugin({
   id: 'map',
   pages: [
-    // opened straight on a map, /map/list and the provider chunk start with the session calls
-    { id: 'map', path: '/map', title: 'menu.map', component: () => import('./map-page'), cached: true, preload: () => void early().then((m) => m.startMapEarly(false)) },
-    { id: 'map-admin', path: '/map-admin', title: 'menu.mapAdmin', component: () => import('./map-admin-page'), preload: () => void early().then((m) => m.startMapEarly(true)) },
+    // opened straight on a map, /map/list starts with the session calls and the provider chunk right after
+    { id: 'map', path: '/map', title: 'menu.map', component: () => import('./map-page'), cached: true, preload: () => preload(false) },
+    { id: 'map-admin', path: '/map-admin', title: 'menu.mapAdmin', component: () => import('./map-admin-page'), preload: () => preload(true) },
     { id: 'map-history', path: '/map/history', title: 'menu.mapHistory', component: () => import('./history-page') },
     { id: 'map-history-admin', path: '/map/history/admin', title: 'menu.mapHistoryAdmin', component: () => import('./history-admin-page') },
     { id: 'map-bing-history', path: '/map/bingHistory', title: 'menu.mapBingHistory', component: () => import('./bing-history-page') },

@@ -6,11 +6,10 @@
  * 3.0–3.3 s against 3.6–3.7 s, because that work then competes with the shell's own start.)
  */
 import { session } from '../../../console/src/lib/session';
-import { request } from '../../../console/src/providers/http-client';
 import { getProvider } from './map-settings';
-import { preloadProvider } from './map-view';
 import type { PointSet } from './map-types';
 import { toPointSet, type MapListAnswer } from './point-set';
+import { listPath, takeListRequest } from './early-list';
 
 /** an early answer older than this is not used (the page was opened much later) */
 const FRESH_MS = 15_000;
@@ -23,14 +22,15 @@ export interface EarlyList {
 
 let early: { path: string; at: number; list: Promise<EarlyList> } | undefined;
 
-export const listPath = (admin: boolean) => (admin ? '/map/list/admin' : '/map/list');
+export { listPath };
 
 export function startMapEarly(admin: boolean): void {
   if (!session.token()) return;
   if (early && early.path === listPath(admin) && Date.now() - early.at < FRESH_MS) return; // already on the way
-  preloadProvider(getProvider(session.userId()));
+  // the provider chunk comes through map-view, loaded beside the list, not before it
+  void import('./map-view').then((m) => m.preloadProvider(getProvider(session.userId())));
   // the cluster index is built as soon as the answer is in, in the gaps of the shell's start
-  const list = request<MapListAnswer>(listPath(admin), {}, { timeoutMs: 120_000 }).then(async (answer) => {
+  const list = takeListRequest(listPath(admin), FRESH_MS).then(async (answer) => {
     const points = toPointSet(answer);
     (await import('./providers/clusters-view')).clusterIndex(points);
     return { answer, points };

@@ -35,7 +35,8 @@ export type ClusterIndex = Supercluster<PointProps, ClusterProps> & {
  */
 export function buildClusters(lng: ArrayLike<number | null>, lat: ArrayLike<number | null>, status: ArrayLike<number>, radius = 60): ClusterIndex {
   const features: Array<PointFeature<PointProps>> = [];
-  const at = new Map<string, PointProps>();
+  // by longitude, then latitude: exact positions without building a string key per row
+  const at = new Map<number, Map<number, PointProps>>();
   const slots: number[] = [];
   const slotOf = new Map<number, string>();
   const keyOf = (s: number): string => {
@@ -52,9 +53,10 @@ export function buildClusters(lng: ArrayLike<number | null>, lat: ArrayLike<numb
     const x = lng[i];
     const y = lat[i];
     if (x === null || y === null || !Number.isFinite(x) || !Number.isFinite(y)) continue;
-    const key = `${x},${y}`;
     const k = keyOf(status[i]!);
-    const got = at.get(key) as Record<string, number> | undefined;
+    let col = at.get(x);
+    if (!col) at.set(x, (col = new Map()));
+    const got = col.get(y) as Record<string, number> | undefined;
     if (got) {
       got.n!++;
       got[k] = (got[k] ?? 0) + 1;
@@ -63,12 +65,14 @@ export function buildClusters(lng: ArrayLike<number | null>, lat: ArrayLike<numb
     const props = { i, n: 1 } as PointProps;
     for (const s of KEYS) (props as unknown as Record<string, number>)[s] = 0;
     (props as unknown as Record<string, number>)[k] = 1;
-    at.set(key, props);
+    col.set(y, props);
     features.push({ type: 'Feature', properties: props, geometry: { type: 'Point', coordinates: [x, y] } });
   }
   const index = new Supercluster<PointProps, ClusterProps>({
     radius,
-    maxZoom: 16,
+    // above 14 (SPEC's street-level default is 15) points show one by one; rows at one
+    // position are already one counted marker, and each level less is ~1/6 of the build
+    maxZoom: 14,
     // the point's own properties: supercluster copies them for a new cluster, so the sums
     // below never touch a point
     map: (p) => p,
