@@ -8,7 +8,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '../../telemetry/server/runtime';
-import { haversineKm } from '../server/handlers/gps-report-mail';
+import { haversine } from '../../map/shared/track';
+
+const haversineKm = (lat1: number, lng1: number, lat2: number, lng2: number) => haversine(lng1, lat1, lng2, lat2) / 1000;
 import { ok, xlsxAttachment } from './support';
 
 let ts: TestServer;

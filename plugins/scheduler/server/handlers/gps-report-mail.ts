@@ -4,13 +4,14 @@
  * fixes, the distance between consecutive fixes, the highest speed and the device events
  * (alarms) — from the telemetry plugin's data points.
  */
-import type { SeriesRow, TelemetryStore } from '@rti/ingest';
+import type { SeriesRow } from '@rti/ingest';
 import { CronExpressionParser } from 'cron-parser';
+import { haversine } from '../../../map/shared/track';
 import { telemetryRuntime } from '../../../telemetry/server/runtime';
+import { gpsRows, num as n } from '../../../vehicle/server/telemetry';
 import type { Outcome, RunContext } from '../task';
 import { dayOf, formatTime, workbook } from '../xlsx';
 
-const PAGE = 1000;
 /** gpsDataType: event report */
 const EVENT = 20;
 
@@ -22,14 +23,6 @@ export interface DayFigures {
   alarms: number;
 }
 
-const n = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
-
-/** Great-circle distance in km. */
-export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const rad = Math.PI / 180;
-  const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lng2 - lng1) * rad) / 2) ** 2;
-  return 2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(a)));
-}
 
 /** Rows in ascending time → one line per day that has data. */
 export function dailyFigures(rows: readonly SeriesRow[], timezone: string): DayFigures[] {
@@ -46,21 +39,12 @@ export function dailyFigures(rows: readonly SeriesRow[], timezone: string): DayF
     const lng = n(r.longitude);
     if (lat === null || lng === null) continue;
     d.points++;
-    if (d.last) d.distanceKm += haversineKm(d.last[0], d.last[1], lat, lng);
+    if (d.last) d.distanceKm += haversine(d.last[1], d.last[0], lng, lat) / 1000;
     d.last = [lat, lng];
     const speed = n(r.speed);
     if (speed !== null) d.maxSpeed = d.maxSpeed === null ? speed : Math.max(d.maxSpeed, speed);
   }
   return [...days.values()].map(({ last: _last, ...d }) => ({ ...d, distanceKm: Math.round(d.distanceKm * 100) / 100 }));
-}
-
-async function rowsOf(store: TelemetryStore, org: number, sn: string, from: number, to: number): Promise<SeriesRow[]> {
-  const out: SeriesRow[] = [];
-  for (let page = 1; ; page++) {
-    const got = await store.query({ series: 'gps', org, key: sn, from, to, page, limit: PAGE, order: 'asc' });
-    out.push(...got.list);
-    if (got.list.length < PAGE) return out;
-  }
 }
 
 export async function gpsReportMail(rc: RunContext): Promise<Outcome> {
@@ -76,7 +60,7 @@ export async function gpsReportMail(rc: RunContext): Promise<Outcome> {
   const trackers = (await rc.plugin.repo('device-gps', rc.call).findAll({ attributes: ['id', 'sn', 'name'], order: [['sn', 'ASC']], raw: true })) as unknown as Array<{ sn: string; name: string }>;
   const lines: Array<Record<string, unknown>> = [];
   for (const g of trackers) {
-    for (const d of dailyFigures(await rowsOf(store, rc.call.orgId!, String(g.sn), from, to), rc.timezone)) lines.push({ sn: g.sn, name: g.name, ...d });
+    for (const d of dailyFigures(await gpsRows(store, rc.call.orgId!, String(g.sn), from, to, Infinity), rc.timezone)) lines.push({ sn: g.sn, name: g.name, ...d });
   }
   const period = { from: formatTime(from, rc.timezone), to: formatTime(to, rc.timezone) };
   if (!lines.length) return { kind: 'empty', reason: rc.t('scheduler.empty.gpsReport', period) };
