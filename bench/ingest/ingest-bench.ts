@@ -3,10 +3,13 @@
  * store, next to the parse-only floor (receive + decode + discard) measured in the same run.
  *
  *   npx tsx bench/ingest/ingest-bench.ts [--duration=10] [--rate=120000] [--batch=100]
- *       [--gateways=100] [--modes=floor,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx]
+ *       [--gateways=100] [--modes=floor,floor-paced,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx]
  *
  * --rate is the offered load in readings/s for the store modes (0 = as fast as acknowledgements
- * allow); the floor always runs unthrottled. --rules=0 leaves the derived-state engine out
+ * allow); `floor` runs unthrottled, `floor-paced` at --rate (the same offered load as the store
+ * modes: fewer frames per event-loop turn cost more per reading). `aedes-null` (not in the
+ * default list) runs the journal and pipeline into a store that keeps nothing: it separates the
+ * store's cost from the pipeline's. --rules=0 leaves the derived-state engine out
  * (default on: every stored batch goes through the rules, as in the server, and the latency
  * is reading → state applied; the sink's database writes are the server's, not measured). Figures are for the ingest process (CPU includes
  * SQLite's threads); the load generator runs in a child process and brokers/influxd are
@@ -43,7 +46,7 @@ const RATE = Number(arg('rate', '120000'));
 const BATCH = Number(arg('batch', '100'));
 const GATEWAYS = Number(arg('gateways', '100'));
 const RULES = arg('rules', '1') !== '0';
-const MODES = arg('modes', 'floor,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx').split(',');
+const MODES = arg('modes', 'floor,floor-paced,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx').split(',');
 const BEACONS_PER_GW = 200;
 
 const mac = (prefix: string, i: number) => `${prefix}${i.toString(16).toUpperCase().padStart(12 - prefix.length, '0')}`;
@@ -162,12 +165,12 @@ class DiscardSink implements FrameSink {
   }
 }
 
-async function floor() {
+async function floor(rate = 0) {
   const sink = new DiscardSink();
   const intake = new Intake({ directory, pipeline: sink, maxFramesPerSecond: 0 });
   const broker = await startEmbeddedBroker({ intake, directory, port: 0, host: '127.0.0.1' });
   const probe: Probe = { rows: () => sink.rows, backlog: () => 0, latency: () => null, resetLatency() {}, drained: async () => {} };
-  const r = await measure('floor (aedes, receive+decode+discard)', `mqtt://127.0.0.1:${broker.port}`, 0, probe);
+  const r = await measure(rate ? 'floor-paced' : 'floor (aedes, receive+decode+discard)', `mqtt://127.0.0.1:${broker.port}`, rate, probe);
   await broker.close();
   return r;
 }
@@ -222,11 +225,16 @@ const results = [];
 console.log(`# ingest bench: rules ${RULES ? 'on (latency = reading → state)' : 'off (latency = reading → stored)'}, ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 for (const mode of MODES) {
   if (mode === 'floor') results.push(await floor());
+  else if (mode === 'floor-paced') results.push(await floor(RATE));
   else if (/^(aedes|mosquitto)-(segments|sqlite)$/.test(mode)) {
     const dir = tempDir('bench-store');
     const store = mode.endsWith('sqlite') ? new SqliteTelemetryStore({ file: path.join(dir, 'telemetry.db') }) : new SegmentTelemetryStore({ dir });
     results.push(await full(mode, store, { mosquitto: mode.startsWith('mosquitto') }));
     fs.rmSync(dir, { recursive: true, force: true });
+  } else if (mode === 'aedes-null') {
+    let mark = 0;
+    const store: TelemetryStore = { engine: 'null', init: async () => {}, write: async (_b, m) => void (mark = m ?? mark), appliedMark: async () => mark, query: async () => ({ list: [], total: 0 }), latest: async () => [], ping: async () => true, close: async () => {} };
+    results.push(await full(mode, store, {}));
   } else if (mode === 'aedes-influx') {
     const influx = await startInfluxdb();
     results.push(await full(mode, new InfluxTelemetryStore({ url: influx.url, database: 'bench' }), { otherPid: influx.pid }));

@@ -90,7 +90,8 @@ export class IngestPipeline {
   private readonly lingerMs: number;
   private readonly maxQueuedRows: number;
   private readonly log: Logger;
-  private queue: Pending[] = [];
+  /** consumed slots are cleared at once: a frame's rows must not outlive their batch (see takeBatch) */
+  private queue: Array<Pending | undefined> = [];
   private queueHead = 0;
   private queuedRows = 0;
   /** frames past the memory cache: the writer must read them from the journal */
@@ -243,17 +244,20 @@ export class IngestPipeline {
     const pending: Pending[] = [];
     let rows = 0;
     // memory first, as long as it continues the journal order
+    // Each taken slot is cleared: left in the array until the next compaction, a frame's rows
+    // would live for hundreds of frames, survive two scavenges and be promoted to the old
+    // generation — most of the stored path's GC cost.
     while (this.queueHead < this.queue.length && rows < this.batchRows) {
-      const p = this.queue[this.queueHead];
+      const p = this.queue[this.queueHead]!;
       if (p.seq < this.nextSeq) {
-        this.queueHead++;
+        this.queue[this.queueHead++] = undefined;
         this.queuedRows -= p.frame.rows.length;
         continue;
       }
       if (p.seq !== this.nextSeq + pending.length) break;
       pending.push(p);
       rows += p.frame.rows.length;
-      this.queueHead++;
+      this.queue[this.queueHead++] = undefined;
       this.queuedRows -= p.frame.rows.length;
     }
     if (this.queueHead > 1024 && this.queueHead * 2 > this.queue.length) {
