@@ -171,17 +171,17 @@ export class Intake {
   private context(kind: TopicKind, org: number, source: string, receivedAt: number): DecodeContext {
     const dir = this.opts.directory;
     let known: ((key: string) => boolean) | undefined;
-    let canonical: ((key: string) => string | undefined) | undefined;
+    let slot: ((key: string) => number | undefined) | undefined;
     if (!this.opts.acceptUnknownDevices) {
       // the organisation's keys are looked up once per frame, not once per reading
       const keys = kind === 'scan' || kind === 'report' ? dir.knownKeys?.(kind === 'scan' ? 'beacon' : 'gps', org) : undefined;
       if (keys) {
         known = (key) => keys.has(key);
-        canonical = (key) => keys.get(key);
+        slot = (key) => keys.get(key);
       } else if (kind === 'scan') known = (mac) => dir.beaconKnown(org, mac);
       else if (kind === 'report') known = (sn) => dir.gpsKnown(org, sn);
     }
-    return { org, source, receivedAt, maxBytes: this.maxBytes, maxReadings: this.maxReadings, known, canonical };
+    return { org, source, receivedAt, maxBytes: this.maxBytes, maxReadings: this.maxReadings, known, slot };
   }
 
   private remember(id: string): void {

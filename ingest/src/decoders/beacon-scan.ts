@@ -13,6 +13,7 @@
 import { RANGE, WRONG, int, isObject, mac, num, parseJson, time, uuid } from './fields';
 import { countDrop, type DecodeContext, type DecodeResult, type DecodedFrame } from './types';
 import type { SeriesRow } from '../store/series';
+import { deviceSlots } from '../directory/device-slots';
 
 export function decodeBeaconScan(payload: Buffer | string, ctx: DecodeContext): DecodeResult {
   const doc = parseJson(payload, ctx.maxBytes);
@@ -38,15 +39,21 @@ export function decodeBeaconScan(payload: Buffer | string, ctx: DecodeContext): 
   if (readings.length > ctx.maxReadings) return { reject: 'too-many-readings', detail: String(readings.length) };
 
   const frame: DecodedFrame = { series: 'beacon', org: ctx.org, source: ctx.source, rows: readings as SeriesRow[] };
+  // sized once: grown by push, a frame's slot array would be reallocated several times
+  const slots: number[] | undefined = ctx.slot ? new Array<number>(readings.length) : undefined;
+  if (slots) frame.slots = slots;
   let kept = 0;
-  const last = { uuid: '' };
+  const last = { uuid: '', slot: -1 };
   for (let i = 0; i < readings.length; i++) {
     const r = readings[i];
     const reason = normaliseReading(r, frameTime, ctx, last);
-    if (reason === null) readings[kept++] = r;
-    else countDrop(frame, reason);
+    if (reason === null) {
+      if (slots) slots[kept] = last.slot;
+      readings[kept++] = r;
+    } else countDrop(frame, reason);
   }
   readings.length = kept;
+  if (slots) slots.length = kept;
   return frame;
 }
 
@@ -54,10 +61,10 @@ type Reason = 'wrong-type' | 'missing-field' | 'out-of-range' | 'unknown-device'
 
 /**
  * Readings wait for their batch (tens of ms): each string they keep is copied by the GC. So a
- * registered mac is replaced by the directory's long-lived copy, and a uuid equal to the
+ * registered mac is replaced by its slot's long-lived copy (the slot goes into last.slot), and a uuid equal to the
  * previous reading's shares its instance (one fleet often uses one uuid).
  */
-function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext, last: { uuid: string }): Reason | null {
+function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext, last: { uuid: string; slot: number }): Reason | null {
   if (!isObject(r)) return 'wrong-type';
   if (r.mac === undefined) return 'missing-field';
   const m = mac(r.mac);
@@ -75,10 +82,11 @@ function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext, las
   if (rssi === RANGE || battery === RANGE || temperature === RANGE || humidity === RANGE || major === RANGE || minor === RANGE || txPower === RANGE || t === RANGE) return 'out-of-range';
   const u = uuid(r.uuid);
   if (u === WRONG) return 'wrong-type';
-  if (ctx.canonical) {
-    const k = ctx.canonical(m);
+  if (ctx.slot) {
+    const k = ctx.slot(m);
     if (k === undefined) return 'unknown-device';
-    r.mac = k;
+    r.mac = deviceSlots.key(k);
+    last.slot = k;
   } else {
     if (ctx.known && !ctx.known(m)) return 'unknown-device';
     if (m !== r.mac) r.mac = m;

@@ -8,6 +8,8 @@ export interface DecodedFrame {
   /** device that sent the frame (gateway mac, gps sn) */
   source: string;
   rows: SeriesRow[];
+  /** each row's device slot (directory/device-slots.ts), when the decoder looked the devices up */
+  slots?: number[];
   /** readings dropped inside an otherwise good frame, by reason */
   dropped?: Partial<Record<RejectReason, number>>;
 }
@@ -21,8 +23,8 @@ export interface DecodeContext {
   maxReadings: number;
   /** registered-device filter; readings of unknown devices are dropped and counted */
   known?: (key: string) => boolean;
-  /** like `known`, returning the registry's own copy of the key (undefined = not registered) */
-  canonical?: (key: string) => string | undefined;
+  /** like `known`, returning the device's slot (undefined = not registered) */
+  slot?: (key: string) => number | undefined;
 }
 
 export type DecodeResult = DecodedFrame | { reject: RejectReason; detail?: string };

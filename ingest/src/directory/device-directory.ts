@@ -4,6 +4,7 @@
  * the business database in the background. Only gateway authentication is asynchronous (the
  * password hash is slow on purpose).
  */
+import { deviceSlots } from './device-slots';
 
 export interface OrgIdentity {
   id: number;
@@ -31,11 +32,11 @@ export interface DeviceDirectory {
   beaconKnown(orgId: number, mac: string): boolean;
   gpsKnown(orgId: number, sn: string): boolean;
   /**
-   * The organisation's registered beacon macs / GPS sns (key → the directory's own copy of it),
-   * for one lookup per frame instead of per reading; decoders store the long-lived copy so the
-   * parsed string dies young.
+   * The organisation's registered beacon macs / GPS sns (key → its slot, directory/device-slots.ts),
+   * fetched once per frame instead of per reading. Decoders store the slot's long-lived key string,
+   * so the parsed one dies young, and pass the slot on so the store and rules need no lookup of their own.
    */
-  knownKeys?(kind: 'beacon' | 'gps', orgId: number): ReadonlyMap<string, string>;
+  knownKeys?(kind: 'beacon' | 'gps', orgId: number): ReadonlyMap<string, number>;
 }
 
 export interface DirectorySnapshot {
@@ -56,8 +57,8 @@ export class SnapshotDirectory implements DeviceDirectory {
   private gatewaysByKey = new Map<string, GatewayIdentity>();
   private credentials = new Map<string, { gateway: GatewayIdentity; hash: string }>();
   // orgId → keys: no string building per reading on the hot path
-  private beacons = new Map<number, Map<string, string>>();
-  private gpsDevices = new Map<number, Map<string, string>>();
+  private beacons = new Map<number, Map<string, number>>();
+  private gpsDevices = new Map<number, Map<string, number>>();
 
   constructor(
     private readonly verify: (password: string, hash: string) => Promise<boolean>,
@@ -80,8 +81,8 @@ export class SnapshotDirectory implements DeviceDirectory {
     this.orgsById = new Map(s.orgs.map((o) => [o.id, o]));
     this.gatewaysByKey = gateways;
     this.credentials = credentials;
-    this.beacons = byOrg(s.beacons.map((b) => [b.orgId, b.mac]));
-    this.gpsDevices = byOrg(s.gps.map((g) => [g.orgId, g.sn]));
+    this.beacons = byOrg('beacon', s.beacons.map((b) => [b.orgId, b.mac]));
+    this.gpsDevices = byOrg('gps', s.gps.map((g) => [g.orgId, g.sn]));
   }
 
   async authenticate(username: string, password: string): Promise<GatewayIdentity | null> {
@@ -110,19 +111,19 @@ export class SnapshotDirectory implements DeviceDirectory {
     return this.gpsDevices.get(orgId)?.has(sn) ?? false;
   }
 
-  knownKeys(kind: 'beacon' | 'gps', orgId: number): ReadonlyMap<string, string> {
+  knownKeys(kind: 'beacon' | 'gps', orgId: number): ReadonlyMap<string, number> {
     return (kind === 'beacon' ? this.beacons : this.gpsDevices).get(orgId) ?? NONE;
   }
 }
 
-const NONE: ReadonlyMap<string, string> = new Map();
+const NONE: ReadonlyMap<string, number> = new Map();
 
-function byOrg(pairs: Array<[number, string]>): Map<number, Map<string, string>> {
-  const m = new Map<number, Map<string, string>>();
+function byOrg(series: string, pairs: Array<[number, string]>): Map<number, Map<string, number>> {
+  const m = new Map<number, Map<string, number>>();
   for (const [org, key] of pairs) {
     let keys = m.get(org);
     if (!keys) m.set(org, (keys = new Map()));
-    keys.set(key, key);
+    keys.set(key, deviceSlots.slot(series, org, key));
   }
   return m;
 }

@@ -372,13 +372,36 @@ export class IngestPipeline {
   }
 }
 
+/**
+ * One batch per series; slots are kept only when every frame of the series carries them. Arrays
+ * are sized from a first count: grown row by row, a 5,000-row batch leaves its smaller copies to the GC.
+ */
 function group(pending: Pending[]): SeriesBatch[] {
-  const bySeries = new Map<string, SeriesRow[]>();
+  const bySeries = new Map<string, { series: string; rows: SeriesRow[]; slots?: number[]; n: number; withSlots: boolean }>();
   for (const p of pending) {
-    if (!p.frame.series || p.frame.rows.length === 0) continue;
-    let rows = bySeries.get(p.frame.series);
-    if (!rows) bySeries.set(p.frame.series, (rows = []));
-    for (let i = 0; i < p.frame.rows.length; i++) rows.push(p.frame.rows[i]);
+    const f = p.frame;
+    if (!f.series || f.rows.length === 0) continue;
+    let b = bySeries.get(f.series);
+    if (!b) bySeries.set(f.series, (b = { series: f.series, rows: [], n: 0, withSlots: true }));
+    b.n += f.rows.length;
+    if (!f.slots) b.withSlots = false;
   }
-  return [...bySeries].map(([series, rows]) => ({ series, rows }));
+  for (const b of bySeries.values()) {
+    b.rows = new Array<SeriesRow>(b.n);
+    if (b.withSlots) b.slots = new Array<number>(b.n);
+    b.n = 0;
+  }
+  for (const p of pending) {
+    const f = p.frame;
+    if (!f.series || f.rows.length === 0) continue;
+    const b = bySeries.get(f.series)!;
+    const { rows, slots } = b;
+    let at = b.n;
+    for (let i = 0; i < f.rows.length; i++, at++) {
+      rows[at] = f.rows[i];
+      if (slots) slots[at] = f.slots![i];
+    }
+    b.n = at;
+  }
+  return [...bySeries.values()].map(({ series, rows, slots }) => (slots ? { series, rows, slots } : { series, rows }));
 }

@@ -3,6 +3,7 @@
  * their in/out flags, routes and carriers. A plain snapshot loaded from the business
  * database (plugins/telemetry) and replaced on refresh; lookups are map hits per reading.
  */
+import { deviceSlots } from '../directory/device-slots';
 
 export type DeviceKind = 'beacon' | 'gps' | 'slave-gateway' | 'master-gateway';
 
@@ -137,6 +138,8 @@ export class Fleet {
   /** series → org → key: three map hits, no key string built per reading */
   private readonly byKey = new Map<string, Map<number, Map<string, DeviceInfo>>>();
   private readonly byId = new Map<string, DeviceInfo>();
+  /** devices by slot (directory/device-slots.ts): readings that carry a slot need no key lookup */
+  private readonly bySlot: Array<DeviceInfo | undefined> = [];
   private readonly carrierByDevice = new Map<string, CarrierInfo>();
   private readonly routes = new Map<string, RouteInfo>();
   private readonly routesFrom = new Map<number, RouteInfo[]>();
@@ -155,6 +158,9 @@ export class Fleet {
       if (!byOrg) bySeries.set(d.orgId, (byOrg = new Map()));
       byOrg.set(d.key, d);
       this.byId.set(d.uid, d);
+      const slot = deviceSlots.slot(sName, d.orgId, d.key);
+      while (this.bySlot.length <= slot) this.bySlot.push(undefined);
+      this.bySlot[slot] = d;
     }
     for (const w of snapshot.warehouses) {
       this.warehouses.set(w.id, w);
@@ -184,6 +190,11 @@ export class Fleet {
   /** the organisation's devices of a series by key (hoisted out of per-reading loops) */
   devicesOf(seriesName: string, orgId: number): ReadonlyMap<string, DeviceInfo> | undefined {
     return this.byKey.get(seriesName)?.get(orgId);
+  }
+
+  /** the device a reading's slot names (undefined: not in this fleet) */
+  deviceAt(slot: number): DeviceInfo | undefined {
+    return slot < this.bySlot.length ? this.bySlot[slot] : undefined;
   }
 
   device(orgId: number, seriesName: string, key: string): DeviceInfo | undefined {

@@ -159,7 +159,7 @@ export class StateEngine {
   /** The interface the ingest pipeline calls after each stored batch. */
   applyBatch = (batches: readonly SeriesBatch[]): void => {
     for (const b of batches) {
-      if (b.series === 'beacon') this.beacons(b.rows);
+      if (b.series === 'beacon') this.beacons(b.rows, b.slots);
       else if (b.series === 'gps') for (const r of b.rows) this.gps(r);
       else if (b.series === 'gateway') for (const r of b.rows) this.gateway(r);
     }
@@ -205,8 +205,11 @@ export class StateEngine {
     return { devices, carriers };
   }
 
-  /** Beacon rows with the lookups shared by consecutive rows hoisted: org's devices, the gateway of a frame. */
-  private beacons(rows: readonly Row[]): void {
+  /**
+   * Beacon rows with the lookups shared by consecutive rows hoisted: org's devices, the gateway
+   * of a frame. A row's device comes by its slot when the intake supplied slots.
+   */
+  private beacons(rows: readonly Row[], slots: readonly number[] | undefined): void {
     const fleet = this.fleet;
     let org = NaN;
     let byKey: ReadonlyMap<string, DeviceInfo> | undefined;
@@ -223,7 +226,7 @@ export class StateEngine {
         gwMac = r.gatewayMac;
         gw = fleet.device(org, 'gateway', gwMac as string);
       }
-      this.beacon(r, byKey?.get(r.mac as string), gw);
+      this.beacon(r, slots ? fleet.deviceAt(slots[i]) : byKey?.get(r.mac as string), gw);
     }
   }
 

@@ -49,6 +49,8 @@ interface Segment {
   sealed: boolean;
   /** loaded lazily for sealed segments */
   postings?: PostingMap;
+  /** the active segment's postings by device slot (directory/device-slots.ts): the same objects as in postings */
+  bySlot?: Array<Posting | undefined>;
 }
 
 const MAX_LINE = 65535;
@@ -162,15 +164,40 @@ class LineWriter {
     this.lastEnd[c] = this.pos;
   }
 
+  /**
+   * A number column that repeats the previous row's value (a frame's time, a fleet's major or
+   * txPower) copies that row's bytes: cheaper than writing its digits again. Slot 0 is the time.
+   */
+  sameNumber(c: number, v: number): void {
+    if (v === this.lastNumber[c] && this.numberEnd[c] > 0) {
+      const from = this.numberStart[c];
+      const n = this.numberEnd[c] - from;
+      const buf = this.buf;
+      const p = this.pos;
+      for (let i = 0; i < n; i++) buf[p + i] = buf[from + i];
+      this.pos = p + n;
+      return;
+    }
+    const start = this.pos;
+    this.value(v);
+    this.lastNumber[c] = v;
+    this.numberStart[c] = start;
+    this.numberEnd[c] = this.pos;
+  }
+
   /** forgets the repeated values (a new batch starts at position 0) */
   reset(): void {
     this.pos = 0;
     this.lastText.fill(undefined);
+    this.numberEnd.fill(0);
   }
 
   lastText: Array<string | undefined> = new Array(64).fill(undefined);
   lastStart: number[] = new Array(64).fill(0);
   lastEnd: number[] = new Array(64).fill(0);
+  lastNumber: number[] = new Array(65).fill(0.5);
+  numberStart: number[] = new Array(65).fill(0);
+  numberEnd: number[] = new Array(65).fill(0);
 
   /** a column value as `${v}` would write it */
   value(v: unknown): void {
@@ -235,14 +262,18 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
  * Column names come from the series declarations (store/series.ts) and must be identifiers.
  */
 function lineEncoder(si: number, schema: SeriesSchema): LineEncoder {
-  const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.field(key); w.tab(); w.value(row.time);`, 'let v;'];
+  const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.field(key); w.tab(); v = row.time; if (typeof v === 'number') w.sameNumber(0, v); else w.value(v);`];
   for (const [ci, c] of schema.columns.entries()) {
     if (!IDENT.test(c.name)) throw new Error(`telemetry: column name "${c.name}" is not an identifier`);
     body.push(`w.tab(); v = row.${c.name};`);
-    body.push(c.type === 'string' ? `if (v !== undefined && v !== null) { if (typeof v === 'string') w.same(${ci}, v); else w.field(String(v)); }` : `if (v !== undefined && v !== null) w.value(v);`);
+    body.push(
+      c.type === 'string'
+        ? `if (v !== undefined && v !== null) { if (typeof v === 'string') w.same(${ci}, v); else w.field(String(v)); }`
+        : `if (v !== undefined && v !== null) { if (typeof v === 'number') w.sameNumber(${ci + 1}, v); else w.value(v); }`,
+    );
   }
   body.push('w.newline();');
-  return new Function('w', 'row', 'key', body.join('\n')) as LineEncoder;
+  return new Function('w', 'row', 'key', `let v;\n${body.join('\n')}`) as LineEncoder;
 }
 
 function escape(v: string): string {
@@ -309,6 +340,8 @@ export class SegmentTelemetryStore implements TelemetryStore {
       const schema = this.schemas[si];
       const encode = this.encoderOf(si);
       const byOrg = postings.get(si) ?? postings.set(si, new Map()).get(si)!;
+      const slots = b.slots;
+      const bySlot = (seg.bySlot ??= []);
       let lastOrg = NaN;
       let keys: Map<string, Posting> | undefined;
       for (let r = 0; r < b.rows.length; r++) {
@@ -319,13 +352,23 @@ export class SegmentTelemetryStore implements TelemetryStore {
         encode(w, row, key);
         const len = w.pos - start;
         if (len > MAX_LINE) throw new Error('telemetry: row too long');
-        if (row.org !== lastOrg) {
-          lastOrg = row.org;
-          keys = byOrg.get(row.org);
-          if (!keys) byOrg.set(row.org, (keys = new Map()));
+        // by slot when the intake supplied one (an array index), else by organisation and key
+        const slot = slots ? slots[r] : -1;
+        let p = slot >= 0 && slot < bySlot.length ? bySlot[slot] : undefined;
+        if (p === undefined) {
+          if (row.org !== lastOrg) {
+            lastOrg = row.org;
+            keys = byOrg.get(row.org);
+            if (!keys) byOrg.set(row.org, (keys = new Map()));
+          }
+          p = keys!.get(key);
+          if (!p) keys!.set(key, (p = { times: [], locs: [] }));
+          if (slot >= 0) {
+            // grown by push: a far index assigned into an empty array would make it a slow dictionary
+            while (bySlot.length <= slot) bySlot.push(undefined);
+            bySlot[slot] = p;
+          }
         }
-        let p = keys!.get(key);
-        if (!p) keys!.set(key, (p = { times: [], locs: [] }));
         p.times.push(row.time);
         p.locs.push(offset * 65536 + len);
         offset += len;
@@ -460,6 +503,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
     fs.closeSync(this.fd);
     this.fd = -1;
     writeIndex(`${seg.base}.idx`, seg.postings!);
+    seg.bySlot = undefined;
     fs.writeFileSync(`${seg.base}.meta`, JSON.stringify({ minTime: seg.minTime, maxTime: seg.maxTime, rows: seg.rows, mark: this.mark }));
     seg.sealed = true;
     this.remember(seg);

@@ -7,6 +7,8 @@ import type { SeriesRow } from './series';
 export interface SeriesBatch {
   series: string;
   rows: readonly SeriesRow[];
+  /** each row's device slot (directory/device-slots.ts) when every row has one: lets the store and rules skip their key lookups */
+  slots?: readonly number[];
 }
 
 export interface PointQuery {

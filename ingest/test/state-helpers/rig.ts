@@ -6,6 +6,7 @@ import { decodeBeaconScan, decodeGatewayHeartbeat, decodeGpsReport, isReject, ty
 import type { Effect } from '../../src/state/effects';
 import { Fleet, type CarrierInfo, type DeviceInfo, type FleetSnapshot, type RouteInfo, type WarehouseInfo } from '../../src/state/fleet';
 import { StateEngine } from '../../src/state/state-engine';
+import { deviceSlots } from '../../src/directory/device-slots';
 
 export const ORG = 7;
 export const T0 = Date.UTC(2026, 10, 22, 8, 0, 0);
@@ -57,18 +58,22 @@ export class Rig {
   effects: Effect[] = [];
   readonly engine: StateEngine;
   clock = T0;
+  /** the registered beacons' slots, as the intake's directory hands them to the decoder (null: decode without) */
+  private readonly beaconSlots: Map<string, number> | null;
 
-  constructor(snap: FleetSnapshot = snapshot()) {
+  constructor(snap: FleetSnapshot = snapshot(), opts: { slots?: boolean } = {}) {
     this.engine = new StateEngine({ onEffect: (e) => this.effects.push(e), now: () => this.clock });
     this.engine.setFleet(new Fleet(snap));
+    this.beaconSlots = opts.slots === false ? null : new Map(snap.devices.filter((d) => d.kind === 'beacon').map((d) => [d.key, deviceSlots.slot('beacon', d.orgId, d.key)]));
   }
 
   /** one beacon scan frame from a gateway at clock + offset */
   scan(gateway: string, readings: Array<Record<string, unknown>>, at = this.clock): void {
     const payload = JSON.stringify({ gatewayMac: gateway, time: at, readings: readings.map((r) => ({ mac: BEACON, rssi: -60, time: at, ...r })) });
-    const f = decodeBeaconScan(Buffer.from(payload), dctx(gateway, at));
+    const slots = this.beaconSlots;
+    const f = decodeBeaconScan(Buffer.from(payload), slots ? { ...dctx(gateway, at), slot: (k) => slots.get(k) } : dctx(gateway, at));
     if (isReject(f)) throw new Error(`scan rejected: ${f.reject} ${f.detail ?? ''}`);
-    this.engine.applyBatch([{ series: f.series, rows: f.rows }]);
+    this.engine.applyBatch([f.slots ? { series: f.series, rows: f.rows, slots: f.slots } : { series: f.series, rows: f.rows }]);
   }
 
   gps(reports: Array<Record<string, unknown>>, at = this.clock): void {
