@@ -74,7 +74,14 @@ export class StateEngine {
   private fleet: Fleet = emptyFleet();
   private readonly devices = new Map<string, DeviceState>();
   private readonly carriers = new Map<number, CarrierState>();
-  private dirtyDevices = new Map<string, DeviceInfo>();
+  /**
+   * Devices touched since the last flush, each once (its cacheDirty mark holds the generation).
+   * An array, not a map: a map of 20,000 devices rebuilt every second is promoted and then
+   * collected as old garbage — a visible share of the stored path's GC.
+   */
+  private dirtyDevices: DeviceInfo[] = [];
+  /** dirty marks were reset (load(), a cache taken back): the list may name a device twice until the next flush */
+  private dirtyMayRepeat = false;
   private dirtyCarriers = new Map<number, CarrierInfo>();
   private readonly flushed = new Map<string, Flushed>();
   private readonly ctx: RuleContext;
@@ -99,7 +106,7 @@ export class StateEngine {
         if (c.cacheEngine !== this) this.deviceState(d);
         if (c.cacheDirty === this.gen) return;
         c.cacheDirty = this.gen;
-        this.dirtyDevices.set(d.uid ?? `${d.kind}/${d.id}`, d);
+        this.dirtyDevices.push(d);
       },
       touchCarrier: (c) => void this.dirtyCarriers.set(c.id, c),
     };
@@ -118,6 +125,7 @@ export class StateEngine {
   /** Restores states saved by dump() (after a restart). */
   load(dump: Partial<StateDump>): void {
     this.gen++;
+    if (this.dirtyDevices.length > 0) this.dirtyMayRepeat = true;
     for (const d of this.fleet.snapshot.devices) if (cachesOf(d).cacheEngine === this) setCache(d, { cacheEngine: undefined, cacheState: undefined });
     for (const c of this.fleet.snapshot.carriers) if ((c as { cacheEngine?: object }).cacheEngine === this) (c as { cacheEngine?: object }).cacheEngine = undefined;
     for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
@@ -140,6 +148,8 @@ export class StateEngine {
     const k = d.uid ?? `${d.kind}/${d.id}`;
     let s = this.devices.get(k);
     if (!s) this.devices.set(k, (s = newDeviceState(d.kind, d.id, d.orgId)));
+    // the dirty mark starts over: if the device is listed already (another engine held the cache), dedupe at flush
+    if (this.dirtyDevices.length > 0) this.dirtyMayRepeat = true;
     setCache(d, { cacheEngine: this, cacheState: s, cacheDirty: 0 });
     return s;
   }
@@ -182,12 +192,15 @@ export class StateEngine {
   flush(): StateDump {
     const devices: DeviceState[] = [];
     const carriers: CarrierState[] = [];
-    const dd = this.dirtyDevices;
+    const dd = this.dirtyMayRepeat ? [...new Set(this.dirtyDevices)] : this.dirtyDevices;
     const dc = this.dirtyCarriers;
     this.gen++;
-    this.dirtyDevices = new Map();
+    this.dirtyDevices = [];
+    this.dirtyMayRepeat = false;
     this.dirtyCarriers = new Map();
-    for (const [uid, d] of dd) {
+    for (let i = 0; i < dd.length; i++) {
+      const d = dd[i];
+      const uid = d.uid ?? `${d.kind}/${d.id}`;
       const s = this.deviceState(d);
       const last = this.flushed.get(uid);
       if (last && s.lastSeen - last.seen < DEVICE_REFLUSH_MS && unchanged(last, s)) continue;
