@@ -11,11 +11,13 @@
  * and the last mark is the applied journal sequence — so replay is exactly-once. A segment is
  * sealed at segmentBytes or at midnight (UTC): its postings (series/org/key → times and
  * offsets) go to <n>.idx and its time range to <n>.meta, so queries open only the segments
- * whose time range overlaps and read only the rows they return.
+ * whose time range overlaps and read only the rows they return. The active segment keeps its
+ * postings as one flat log in typed arrays (posting-log.ts), grouped by device when sealed.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { allSeries, type SeriesRow, type SeriesSchema } from './series';
+import { PostingLog, type Posting, type PostingMap } from './posting-log';
 import { keysOf, pageOf, type PointPage, type PointQuery, type SeriesBatch, type TelemetryStore } from './telemetry-store';
 
 export interface SegmentStoreOptions {
@@ -31,15 +33,6 @@ export interface SegmentStoreOptions {
   now?: () => number;
 }
 
-/** Postings of one device in one segment: parallel arrays, appended in arrival order. */
-interface Posting {
-  times: number[];
-  /** byte offset × 65536 + line length */
-  locs: number[];
-}
-
-type PostingMap = Map<number, Map<number, Map<string, Posting>>>; // series → org → key
-
 interface Segment {
   file: string;
   base: string;
@@ -47,10 +40,18 @@ interface Segment {
   maxTime: number;
   rows: number;
   sealed: boolean;
-  /** loaded lazily for sealed segments */
+  /** sealed segments: per-device postings, loaded lazily from the index */
   postings?: PostingMap;
-  /** the active segment's postings by device slot (directory/device-slots.ts): the same objects as in postings */
-  bySlot?: Array<Posting | undefined>;
+  /** the active segment: the flat posting log */
+  log?: PostingLog;
+}
+
+/** A candidate row of a query: its time, segment and line location; n keeps arrival order for ties. */
+interface Hit {
+  t: number;
+  seg: Segment;
+  loc: number;
+  n: number;
 }
 
 const MAX_LINE = 65535;
@@ -325,7 +326,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
     const today = dayOf((this.opts.now ?? Date.now)());
     if (!this.active || this.size >= this.segmentBytes || !this.active.base.includes(`${path.sep}${today}${path.sep}`)) this.rotate(today);
     const seg = this.active!;
-    const postings = seg.postings!;
+    const log = seg.log!;
     // Lines are encoded straight into one reused buffer: no per-row strings to build, flatten
     // and collect (the segment write was the stored path's biggest cost beside GC).
     const w = this.writer;
@@ -339,11 +340,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
       if (si === undefined) throw new Error(`telemetry: unknown series "${b.series}"`);
       const schema = this.schemas[si];
       const encode = this.encoderOf(si);
-      const byOrg = postings.get(si) ?? postings.set(si, new Map()).get(si)!;
       const slots = b.slots;
-      const bySlot = (seg.bySlot ??= []);
-      let lastOrg = NaN;
-      let keys: Map<string, Posting> | undefined;
       for (let r = 0; r < b.rows.length; r++) {
         const row = b.rows[r];
         const raw = row[schema.key];
@@ -352,25 +349,8 @@ export class SegmentTelemetryStore implements TelemetryStore {
         encode(w, row, key);
         const len = w.pos - start;
         if (len > MAX_LINE) throw new Error('telemetry: row too long');
-        // by slot when the intake supplied one (an array index), else by organisation and key
-        const slot = slots ? slots[r] : -1;
-        let p = slot >= 0 && slot < bySlot.length ? bySlot[slot] : undefined;
-        if (p === undefined) {
-          if (row.org !== lastOrg) {
-            lastOrg = row.org;
-            keys = byOrg.get(row.org);
-            if (!keys) byOrg.set(row.org, (keys = new Map()));
-          }
-          p = keys!.get(key);
-          if (!p) keys!.set(key, (p = { times: [], locs: [] }));
-          if (slot >= 0) {
-            // grown by push: a far index assigned into an empty array would make it a slow dictionary
-            while (bySlot.length <= slot) bySlot.push(undefined);
-            bySlot[slot] = p;
-          }
-        }
-        p.times.push(row.time);
-        p.locs.push(offset * 65536 + len);
+        // by slot when the intake supplied one (an array index), else by series, organisation and key
+        log.add(log.posting(si, row.org, key, slots ? slots[r] : -1), row.time, offset * 65536 + len);
         offset += len;
         if (row.time < minTime) minTime = row.time;
         if (row.time > maxTime) maxTime = row.time;
@@ -421,10 +401,17 @@ export class SegmentTelemetryStore implements TelemetryStore {
     const to = q.to ?? Infinity;
     const desc = q.order !== 'asc';
     // candidates: (time, segment, loc); arrival order breaks ties so pages are stable
-    const hits: Array<{ t: number; seg: Segment; loc: number; n: number }> = [];
+    const hits: Hit[] = [];
     let n = 0;
     for (const seg of this.segments) {
       if (seg.rows === 0 || seg.maxTime < from || seg.minTime > to) continue;
+      if (seg.log) {
+        const byKey = seg.log.keysOf(si, q.org);
+        if (!byKey) continue;
+        const want = keys ? keys.map((k) => byKey.get(k)).filter((p): p is number => p !== undefined) : [...byKey.values()];
+        seg.log.scan(want, from, to, (t, loc) => void hits.push({ t, seg, loc, n: n++ }));
+        continue;
+      }
       const byKey = this.postingsOf(seg).get(si)?.get(q.org);
       if (!byKey) continue;
       const lists = keys ? keys.map((k) => byKey.get(k)).filter((p): p is Posting => !!p) : [...byKey.values()];
@@ -443,10 +430,27 @@ export class SegmentTelemetryStore implements TelemetryStore {
   async latest(series: string, org: number, keys: readonly string[]): Promise<SeriesRow[]> {
     const si = this.seriesIndex.get(series);
     if (si === undefined) throw new Error(`telemetry: unknown series "${series}"`);
-    const out: Array<{ t: number; seg: Segment; loc: number; n: number }> = [];
+    const out: Hit[] = [];
     const missing = new Set(keys);
     for (let s = this.segments.length - 1; s >= 0 && missing.size > 0; s--) {
       const seg = this.segments[s];
+      if (seg.log) {
+        const byKey = seg.log.keysOf(si, org);
+        if (!byKey) continue;
+        const found: Array<[string, number]> = [];
+        for (const k of missing) {
+          const p = byKey.get(k);
+          if (p !== undefined) found.push([k, p]);
+        }
+        const newest = seg.log.newest(found.map(([, p]) => p));
+        for (const [k, p] of found) {
+          const b = newest.get(p);
+          if (!b) continue; // rolled back
+          out.push({ t: b.t, seg, loc: b.loc, n: 0 });
+          missing.delete(k);
+        }
+        continue;
+      }
       const byKey = this.postingsOf(seg).get(si)?.get(org);
       if (!byKey) continue;
       for (const k of [...missing]) {
@@ -491,7 +495,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
     fs.mkdirSync(dir, { recursive: true });
     const n = fs.readdirSync(dir).filter((f) => f.endsWith('.dat')).length;
     const base = path.join(dir, String(n + 1));
-    const seg: Segment = { file: `${base}.dat`, base, minTime: Infinity, maxTime: -Infinity, rows: 0, sealed: false, postings: new Map() };
+    const seg: Segment = { file: `${base}.dat`, base, minTime: Infinity, maxTime: -Infinity, rows: 0, sealed: false, log: new PostingLog() };
     this.fd = fs.openSync(seg.file, 'a');
     this.size = 0;
     this.active = seg;
@@ -502,8 +506,9 @@ export class SegmentTelemetryStore implements TelemetryStore {
     fs.fdatasyncSync(this.fd);
     fs.closeSync(this.fd);
     this.fd = -1;
-    writeIndex(`${seg.base}.idx`, seg.postings!);
-    seg.bySlot = undefined;
+    seg.postings = seg.log!.grouped();
+    seg.log = undefined;
+    writeIndex(`${seg.base}.idx`, seg.postings);
     fs.writeFileSync(`${seg.base}.meta`, JSON.stringify({ minTime: seg.minTime, maxTime: seg.maxTime, rows: seg.rows, mark: this.mark }));
     seg.sealed = true;
     this.remember(seg);
@@ -513,7 +518,8 @@ export class SegmentTelemetryStore implements TelemetryStore {
   private recover(base: string): void {
     const file = `${base}.dat`;
     const buf = fs.readFileSync(file);
-    const seg: Segment = { file, base, minTime: Infinity, maxTime: -Infinity, rows: 0, sealed: false, postings: new Map() };
+    const log = new PostingLog();
+    const seg: Segment = { file, base, minTime: Infinity, maxTime: -Infinity, rows: 0, sealed: false, log };
     let off = 0;
     let good = 0;
     const pending: Array<[number, number, string, number, number]> = [];
@@ -524,7 +530,7 @@ export class SegmentTelemetryStore implements TelemetryStore {
         // "#mark": the batch before it is complete
         this.mark = Math.max(this.mark, Number(buf.toString('latin1', off + 1, nl)));
         for (const [si, org, key, t, loc] of pending) {
-          addPosting(seg.postings!, si, org, key, t, loc);
+          log.add(log.posting(si, org, key, -1), t, loc);
           if (t < seg.minTime) seg.minTime = t;
           if (t > seg.maxTime) seg.maxTime = t;
           seg.rows++;
@@ -599,28 +605,11 @@ export class SegmentTelemetryStore implements TelemetryStore {
     } catch {
       /* the disk is gone; the next start cuts the torn batch */
     }
-    for (const byOrg of seg.postings!.values())
-      for (const keys of byOrg.values())
-        for (const p of keys.values()) {
-          let n = p.locs.length;
-          while (n > 0 && Math.floor(p.locs[n - 1] / 65536) >= size) n--;
-          p.locs.length = n;
-          p.times.length = n;
-        }
+    seg.log!.truncate(size);
   }
 }
 
 
-function addPosting(m: PostingMap, si: number, org: number, key: string, t: number, loc: number): void {
-  let byOrg = m.get(si);
-  if (!byOrg) m.set(si, (byOrg = new Map()));
-  let keys = byOrg.get(org);
-  if (!keys) byOrg.set(org, (keys = new Map()));
-  let p = keys.get(key);
-  if (!p) keys.set(key, (p = { times: [], locs: [] }));
-  p.times.push(t);
-  p.locs.push(loc);
-}
 
 /** <n>.idx: u32 header length, JSON [[series, org, key, count], …], then Float64 times and locs. */
 function writeIndex(file: string, m: PostingMap): void {
@@ -655,8 +644,8 @@ function readIndex(file: string): PostingMap {
   const m: PostingMap = new Map();
   let i = 0;
   for (const [si, org, key, count] of head) {
-    const times = Array.from(nums.subarray(i, i + count));
-    const locs = Array.from(nums.subarray(i + count, i + 2 * count));
+    const times = nums.subarray(i, i + count);
+    const locs = nums.subarray(i + count, i + 2 * count);
     i += 2 * count;
     let byOrg = m.get(si);
     if (!byOrg) m.set(si, (byOrg = new Map()));
