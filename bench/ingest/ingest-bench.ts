@@ -3,7 +3,7 @@
  * store, next to the parse-only floor (receive + decode + discard) measured in the same run.
  *
  *   npx tsx bench/ingest/ingest-bench.ts [--duration=10] [--rate=120000] [--batch=100]
- *       [--gateways=100] [--modes=floor,floor-paced,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx]
+ *       [--gateways=100] [--rounds=3] [--modes=floor,floor-paced,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx]
  *
  * --rate is the offered load in readings/s for the store modes (0 = as fast as acknowledgements
  * allow); `floor` runs unthrottled, `floor-paced` at --rate (the same offered load as the store
@@ -11,9 +11,13 @@
  * default list) runs the journal and pipeline into a store that keeps nothing: it separates the
  * store's cost from the pipeline's. --rules=0 leaves the derived-state engine out
  * (default on: every stored batch goes through the rules, as in the server, and the latency
- * is reading → state applied; the sink's database writes are the server's, not measured). Figures are for the ingest process (CPU includes
- * SQLite's threads); the load generator runs in a child process and brokers/influxd are
- * separate processes whose CPU is reported alongside.
+ * is reading → state applied; the sink's database writes are the server's, not measured).
+ * Figures are for the ingest process (CPU includes SQLite's threads); the load generator runs
+ * in a child process and brokers/influxd are separate processes whose CPU is reported alongside.
+ *
+ * The headline ratio is readings per CPU-second of the ingest process, stored path over floor:
+ * comparable while other work shares the cores. The modes run in --rounds interleaved rounds
+ * (sqlite, influx and null in the first only) and the summary gives each figure's median.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,6 +51,9 @@ const BATCH = Number(arg('batch', '100'));
 const GATEWAYS = Number(arg('gateways', '100'));
 const RULES = arg('rules', '1') !== '0';
 const MODES = arg('modes', 'floor,floor-paced,aedes-segments,mosquitto-segments,aedes-sqlite,aedes-influx').split(',');
+const ROUNDS = Math.max(1, Number(arg('rounds', '3')));
+/** slow or diagnostic modes: measured in the first round only */
+const ONCE = new Set(['aedes-sqlite', 'aedes-influx', 'aedes-null']);
 const BEACONS_PER_GW = 200;
 
 const mac = (prefix: string, i: number) => `${prefix}${i.toString(16).toUpperCase().padStart(12 - prefix.length, '0')}`;
@@ -221,32 +228,69 @@ async function full(name: string, store: TelemetryStore, opts: { mosquitto?: boo
   return r;
 }
 
-const results = [];
-console.log(`# ingest bench: rules ${RULES ? 'on (latency = reading → state)' : 'off (latency = reading → stored)'}, ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-for (const mode of MODES) {
-  if (mode === 'floor') results.push(await floor());
-  else if (mode === 'floor-paced') results.push(await floor(RATE));
-  else if (/^(aedes|mosquitto)-(segments|sqlite)$/.test(mode)) {
+type Result = Awaited<ReturnType<typeof measure>>;
+
+async function run(mode: string): Promise<Result> {
+  if (mode === 'floor') return floor();
+  if (mode === 'floor-paced') return floor(RATE);
+  if (/^(aedes|mosquitto)-(segments|sqlite)$/.test(mode)) {
     const dir = tempDir('bench-store');
     const store = mode.endsWith('sqlite') ? new SqliteTelemetryStore({ file: path.join(dir, 'telemetry.db') }) : new SegmentTelemetryStore({ dir });
-    results.push(await full(mode, store, { mosquitto: mode.startsWith('mosquitto') }));
+    const r = await full(mode, store, { mosquitto: mode.startsWith('mosquitto') });
     fs.rmSync(dir, { recursive: true, force: true });
-  } else if (mode === 'aedes-null') {
+    return r;
+  }
+  if (mode === 'aedes-null') {
     let mark = 0;
     const store: TelemetryStore = { engine: 'null', init: async () => {}, write: async (_b, m) => void (mark = m ?? mark), appliedMark: async () => mark, query: async () => ({ list: [], total: 0 }), latest: async () => [], ping: async () => true, close: async () => {} };
-    results.push(await full(mode, store, {}));
-  } else if (mode === 'aedes-influx') {
+    return full(mode, store, {});
+  }
+  if (mode === 'aedes-influx') {
     const influx = await startInfluxdb();
-    results.push(await full(mode, new InfluxTelemetryStore({ url: influx.url, database: 'bench' }), { otherPid: influx.pid }));
+    const r = await full(mode, new InfluxTelemetryStore({ url: influx.url, database: 'bench' }), { otherPid: influx.pid });
     await influx.cleanup();
-  } else throw new Error(`unknown mode ${mode}`);
+    return r;
+  }
+  throw new Error(`unknown mode ${mode}`);
 }
-const f = results.find((r) => r.mode.startsWith('floor'));
-if (f)
-  for (const r of results)
-    if (r !== f)
+
+const pct = (a: number, b: number) => (100 * a) / b;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const short = (mode: string) => mode.split(' ')[0];
+
+console.log(`# ingest bench: rules ${RULES ? 'on (latency = reading → state)' : 'off (latency = reading → stored)'}, ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), ${ROUNDS} round(s), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+// Rounds interleave the modes, so each round's ratios compare runs made minutes apart at most:
+// load from other work on a shared machine drifts; the median of the rounds is the figure.
+const rounds: Array<Map<string, Result>> = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  const results = new Map<string, Result>();
+  for (const mode of MODES) if (round === 1 || !ONCE.has(mode)) results.set(mode, await run(mode));
+  rounds.push(results);
+  const f = results.get('floor');
+  const fp = results.get('floor-paced');
+  for (const [mode, r] of results)
+    if (!mode.startsWith('floor'))
       console.log(
-        `# ${r.mode}: ${r.readingsPerSec} readings/s = ${((100 * r.readingsPerSec) / f.readingsPerSec).toFixed(1)} % of the floor (${f.readingsPerSec}/s); per CPU-second ${r.readingsPerCpuSec} vs ${f.readingsPerCpuSec} = ${((100 * r.readingsPerCpuSec) / f.readingsPerCpuSec).toFixed(1)} %`,
+        `# round ${round} ${mode}: ${r.readingsPerSec} readings/s; per CPU-second ${r.readingsPerCpuSec}` +
+          (f ? ` = ${pct(r.readingsPerCpuSec, f.readingsPerCpuSec).toFixed(1)} % of the floor (${f.readingsPerCpuSec})` : '') +
+          (fp ? `, ${pct(r.readingsPerCpuSec, fp.readingsPerCpuSec).toFixed(1)} % of the floor at the same pace (${fp.readingsPerCpuSec})` : ''),
       );
+}
+console.log(`# summary, median of ${ROUNDS} round(s) [min–max]:`);
+for (const mode of MODES) {
+  const rs = rounds.map((r) => r.get(mode)).filter((r): r is Result => !!r);
+  const line = [`${short(mode)}: ${Math.round(median(rs.map((r) => r.readingsPerSec)))} readings/s, ${Math.round(median(rs.map((r) => r.readingsPerCpuSec)))} per CPU-second`];
+  if (!mode.startsWith('floor')) {
+    line.push(`p50 ${median(rs.map((r) => r.p50ms ?? 0))} ms, p99 ${median(rs.map((r) => r.p99ms ?? 0))} ms, peak RSS ${Math.max(...rs.map((r) => r.peakRssMB))} MB`);
+    for (const peer of ['floor', 'floor-paced']) {
+      const ratios = rounds.filter((r) => r.get(mode) && r.get(peer)).map((r) => pct(r.get(mode)!.readingsPerCpuSec, r.get(peer)!.readingsPerCpuSec));
+      if (ratios.length) line.push(`${median(ratios).toFixed(1)} % of ${peer === 'floor' ? 'the floor' : 'the floor at the same pace'} per CPU-second [${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}]`);
+    }
+  }
+  console.log(`#   ${line.join('; ')}`);
+}
 console.log(`# load average after: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 process.exit(0);
