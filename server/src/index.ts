@@ -80,7 +80,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   };
   const logError = opts.logError ?? ((message: string, err?: unknown) => console.error(message, err ?? ''));
   const metadata = opts.metadata ?? loadMetadata();
-  const translator = loadTranslator();
+  const translator = loadTranslator(undefined, config.pluginsDir);
   const { t } = translator;
   const db = createDatabase(config.databaseUrl, { metadata, log: (m) => logError(m) });
   const calls = new CallRegistry();

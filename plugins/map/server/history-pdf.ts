@@ -9,11 +9,11 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
-import type { Language } from '@rti/server/plugin-api';
+import type { Language, PluginServerContext } from '@rti/server/plugin-api';
 import { haversine } from '../shared/track';
 import type { HistoryAnswer } from './history';
 import { outline, type Ring } from './outline';
-import { englishLabels, reportLabels, type ReportLabels } from './report-labels';
+import { reportLabels, type ReportLabels } from './report-labels';
 
 export interface ReportSubject {
   carrierSn: string | null;
@@ -25,6 +25,8 @@ export interface ReportSubject {
 
 export interface ReportOptions {
   language: Language;
+  /** the server's translator (the labels are the plugin's server/messages) */
+  t: PluginServerContext['t'];
   /** caller's offset from UTC in minutes (east positive), for printed times */
   utcOffset: number;
   subject: ReportSubject;
@@ -59,7 +61,8 @@ function step(range: number, count: number): number {
 export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOptions): Promise<void> {
   const file = FONT_FILE();
   const cjk = fs.existsSync(file);
-  const L: ReportLabels = cjk ? reportLabels(opts.language) : englishLabels;
+  // without the CJK font only English can be drawn
+  const L: ReportLabels = reportLabels(opts.t, cjk ? opts.language : 'en-US');
   const s = opts.subject;
   const subjectName = s.carrierSn ?? s.gpsSn ?? s.beaconMac ?? '-';
   const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `${L.title} ${subjectName}`, Author: 'RTI Console' } });

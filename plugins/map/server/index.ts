@@ -52,7 +52,7 @@ function install(ctx: PluginServerContext): void {
           res.status(200);
           res.setHeader('Content-Type', 'application/pdf');
           res.setHeader('Content-Disposition', `attachment; filename="${name}-${h.from.slice(0, 10)}-${h.to.slice(0, 10)}.pdf"`);
-          await writeHistoryPdf(res, h, { language: call.language, utcOffset: utcOffsetOf(body), subject });
+          await writeHistoryPdf(res, h, { language: call.language, t: ctx.t, utcOffset: utcOffsetOf(body), subject });
           return STREAMED;
         },
       });
@@ -63,7 +63,7 @@ function install(ctx: PluginServerContext): void {
         path: `${path}/export/${sensor}`,
         async handler({ body, ctx: call, res }) {
           const h = await history(ctx, store(), call, parseHistory(body, mix));
-          await writeSensorXlsx(res, h, sensor, reportLabels(call.language), utcOffsetOf(body));
+          await writeSensorXlsx(res, h, sensor, reportLabels(ctx.t, call.language), utcOffsetOf(body));
           return STREAMED;
         },
       });

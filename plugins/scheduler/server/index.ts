@@ -11,7 +11,6 @@ import { Agenda, exponential } from 'agenda';
 import { definePlugin, type HookEvent, type Language, type PluginServerContext } from '@rti/server/plugin-api';
 import { Op, type Transaction } from 'sequelize';
 import { createMailer, type Mailer } from './mailer';
-import { schedulerTranslator } from './messages';
 import { installRunCalls } from './run-calls';
 import { createRunner } from './runner';
 import { loadSettings } from './settings';
@@ -45,7 +44,8 @@ export const schedulerOf = (database: object): SchedulerHandle | undefined => ha
 
 function install(ctx: PluginServerContext): void {
   const settings = loadSettings();
-  const t = schedulerTranslator(ctx);
+  // the scheduler's texts (server/messages) are in the server's translator, under "scheduler."
+  const t = ctx.t;
   const { runs } = defineTables(ctx.db);
   ctx.addMigration(tablesMigration);
   const instance = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;

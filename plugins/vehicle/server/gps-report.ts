@@ -13,7 +13,7 @@ import { dailyReport, totalOf, type DayReport } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
 import { carrierSnByTracker } from './carriers-of';
 import { optId, parseRange, tzOf } from './range';
-import { headers, SHEET, type ReportColumn } from './report-columns';
+import { headers, sheetName, type ReportColumn } from './report-columns';
 import { gpsRows, storeOf, toPoint } from './telemetry';
 
 type Raw = Record<string, any>;
@@ -70,12 +70,12 @@ export async function gpsReportExport(ctx: PluginServerContext, db: Database, ca
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
   const figures = (d: Omit<DayReport, 'day'>) => [d.distanceKm, d.mileageKm, hours(d.runningMs), hours(d.stoppingMs), hours(d.silentMs), d.maxSpeed, d.alarms, d.tempMin, d.tempMax, d.points];
   const FIG: ReportColumn[] = ['distanceKm', 'mileageKm', 'running', 'stopping', 'silent', 'maxSpeed', 'alarms', 'tempMin', 'tempMax', 'points'];
-  const perDay = wb.addWorksheet(SHEET[lang]?.[0] ?? 'days');
-  perDay.columns = headers(lang, ['sn', 'name', 'carrier', 'day', ...FIG]).map((header) => ({ header, width: 16 }));
+  const perDay = wb.addWorksheet(sheetName(ctx.t, lang, 'perDay'));
+  perDay.columns = headers(ctx.t, lang, ['sn', 'name', 'carrier', 'day', ...FIG]).map((header) => ({ header, width: 16 }));
   for (const r of report) for (const d of r.days) perDay.addRow([r.sn, r.name, r.carrierSn, d.day, ...figures(d)]).commit();
   perDay.commit();
-  const perDevice = wb.addWorksheet(SHEET[lang]?.[1] ?? 'devices');
-  perDevice.columns = headers(lang, ['sn', 'name', 'carrier', 'days', ...FIG]).map((header) => ({ header, width: 16 }));
+  const perDevice = wb.addWorksheet(sheetName(ctx.t, lang, 'perDevice'));
+  perDevice.columns = headers(ctx.t, lang, ['sn', 'name', 'carrier', 'days', ...FIG]).map((header) => ({ header, width: 16 }));
   for (const r of report) perDevice.addRow([r.sn, r.name, r.carrierSn, r.total.days, ...figures(r.total)]).commit();
   perDevice.commit();
   await wb.commit();

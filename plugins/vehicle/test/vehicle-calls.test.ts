@@ -4,6 +4,7 @@
  * vehicles are invisible (lists) or refused with 10002 (by id); report and screenshot data
  * from the telemetry store; the locating centre's sources.
  */
+import ExcelJS from 'exceljs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -156,6 +157,11 @@ describe('/gps/report', () => {
     const res = await ts.a.fetch('/gps/report/export', { time: [start - 1000, Date.now()] });
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
     expect(Buffer.from(await res.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    // sheet names and headers in the caller's language (the plugin's server/messages)
+    const zh = new ExcelJS.Workbook();
+    await zh.xlsx.load(Buffer.from(await (await ts.a.fetch('/gps/report/export', { time: [start - 1000, Date.now()] }, { language: 'zh-CN' })).arrayBuffer()) as never);
+    expect(zh.worksheets.map((w) => w.name)).toEqual(['按日', '按设备']);
+    expect(zh.worksheets[0].getRow(1).values).toEqual(expect.arrayContaining(['GPS 编号', '里程（km）', '最高温度（°C）']));
     expect((await ts.a.call('/gps/report/list', { time: [Date.now() - 40 * 86_400_000, Date.now()] })).body.code).toBe(10001);
   });
 });
