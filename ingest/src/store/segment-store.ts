@@ -149,14 +149,8 @@ class LineWriter {
    */
   same(c: number, s: string): void {
     if (s === this.lastText[c]) {
-      const from = this.lastStart[c];
-      const n = this.lastEnd[c] - from;
-      this.room(n);
-      const buf = this.buf;
-      const p = this.pos;
-      for (let i = 0; i < n; i++) buf[p + i] = buf[from + i];
-      this.pos = p + n;
-      return;
+      this.room(this.lastEnd[c] - this.lastStart[c]);
+      return this.copyBack(this.lastStart[c], this.lastEnd[c]);
     }
     const start = this.pos;
     this.field(s);
@@ -170,20 +164,21 @@ class LineWriter {
    * txPower) copies that row's bytes: cheaper than writing its digits again. Slot 0 is the time.
    */
   sameNumber(c: number, v: number): void {
-    if (v === this.lastNumber[c] && this.numberEnd[c] > 0) {
-      const from = this.numberStart[c];
-      const n = this.numberEnd[c] - from;
-      const buf = this.buf;
-      const p = this.pos;
-      for (let i = 0; i < n; i++) buf[p + i] = buf[from + i];
-      this.pos = p + n;
-      return;
-    }
+    if (v === this.lastNumber[c] && this.numberEnd[c] > 0) return this.copyBack(this.numberStart[c], this.numberEnd[c]);
     const start = this.pos;
     this.value(v);
     this.lastNumber[c] = v;
     this.numberStart[c] = start;
     this.numberEnd[c] = this.pos;
+  }
+
+  /** appends a copy of bytes [from, end) written earlier in this batch (room already made) */
+  private copyBack(from: number, end: number): void {
+    const buf = this.buf;
+    const p = this.pos;
+    const n = end - from;
+    for (let i = 0; i < n; i++) buf[p + i] = buf[from + i];
+    this.pos = p + n;
   }
 
   /** forgets the repeated values (a new batch starts at position 0) */
