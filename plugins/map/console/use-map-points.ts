@@ -1,12 +1,11 @@
 /**
  * Loads /map/list (or /map/list/admin) into a PointSet and keeps it current from the live
- * stream: a carrier or GPS event moves/recolours its point in place (no reload); redraws are
- * batched to one per second.
+ * stream (use-live-points): a carrier or GPS event moves/recolours its point in place, no reload.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { request } from '../../../console/src/providers/http-client';
 import type { PointSet } from './map-types';
-import { openLiveStream } from './live-stream';
+import { useLivePoints } from './use-live-points';
 import { listPath, takeEarlyList } from './map-prefetch';
 
 import { toPointSet, type MapListAnswer } from './point-set';
@@ -44,36 +43,29 @@ export function useMapPoints(filters: Record<string, unknown>, admin: boolean) {
   useEffect(() => void load(), [load]);
 
   // live moves, applied in place and published once a second
-  useEffect(() => {
-    if (!points || admin) return;
-    let dirty = false;
-    const stop = openLiveStream((type, d) => {
+  useLivePoints(
+    points,
+    setPoints,
+    answer,
+    (type, d, p) => {
       const k = type === 'carrier' ? `1/${d.id}` : type === 'device' && d.kind === 'gps' ? `2/${d.id}` : null;
-      if (!k) return;
-      const i = index.current.get(k);
-      if (i === undefined) return;
+      const i = k === null ? undefined : index.current.get(k);
+      if (i === undefined) return false;
+      let changed = false;
       if (typeof d.longitude === 'number' && typeof d.latitude === 'number') {
-        points.lng[i] = d.longitude;
-        points.lat[i] = d.latitude;
-        dirty = true;
+        p.lng[i] = d.longitude;
+        p.lat[i] = d.latitude;
+        changed = true;
       }
       const st = type === 'carrier' ? d.transportStatus : d.status;
-      if (typeof st === 'number' && points.st[i] !== st) {
-        points.st[i] = st;
-        dirty = true;
+      if (typeof st === 'number' && p.st[i] !== st) {
+        p.st[i] = st;
+        changed = true;
       }
-    });
-    const timer = setInterval(() => {
-      if (!dirty) return;
-      dirty = false;
-      setPoints((p) => (p ? { ...p, version: p.version + 1 } : p));
-    }, 1000);
-    return () => {
-      stop();
-      clearInterval(timer);
-    };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [points === undefined, admin, answer]);
+      return changed;
+    },
+    !admin,
+  );
 
   return { answer, points, loading, error, reload: load };
 }

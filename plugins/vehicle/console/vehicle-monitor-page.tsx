@@ -11,7 +11,7 @@ import { Button, Card, Space, Spin, Tag } from 'antd';
 import { AimOutlined, CloseOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { request } from '../../../console/src/plugin-api';
-import { openLiveStream } from '../../map/console/live-stream';
+import { useLivePoints } from '../../map/console/use-live-points';
 import { CITIES, DEFAULT_ZOOM, rgbCss } from '../../map/console/map-settings';
 import type { PointSet, ViewTarget } from '../../map/console/map-types';
 import { MapView } from '../../map/console/map-view';
@@ -66,35 +66,24 @@ export default function VehicleMonitorPage() {
   }, [load]);
 
   // live moves, applied in place and published at most once a second
-  useEffect(() => {
-    if (!points) return;
-    let dirty = false;
-    const stop = openLiveStream((type, d) => {
-      if (type !== 'device' || d.kind !== 'gps') return;
-      const i = byGps.current.get(d.id);
-      if (i === undefined) return;
-      const at = typeof d.lastReportTime === 'number' ? d.lastReportTime : Date.now();
-      let st = points.st[i];
-      if (d.status === DEVICE_OFFLINE) st = MOTION_CODE.offline;
-      else if (typeof d.longitude === 'number' && typeof d.latitude === 'number') {
-        const m = haversine(points.lng[i], points.lat[i], d.longitude, d.latitude);
-        const hours = Math.max(1, at - seenAt.current[i]) / 3_600_000;
-        st = m >= MOVE_M && m / 1000 / hours >= MOVING_KMH ? MOTION_CODE.moving : MOTION_CODE.stopped;
-        points.lng[i] = d.longitude;
-        points.lat[i] = d.latitude;
-        seenAt.current[i] = at;
-      }
-      points.st[i] = st;
-      dirty = true;
-    });
-    const timer = setInterval(() => {
-      if (!dirty) return;
-      dirty = false;
-      setPoints((p) => (p ? { ...p, version: p.version + 1 } : p));
-    }, 1000);
-    return () => (stop(), clearInterval(timer));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [points === undefined, answer]);
+  useLivePoints(points, setPoints, answer, (type, d, p) => {
+    if (type !== 'device' || d.kind !== 'gps') return false;
+    const i = byGps.current.get(d.id);
+    if (i === undefined) return false;
+    const at = typeof d.lastReportTime === 'number' ? d.lastReportTime : Date.now();
+    let st = p.st[i];
+    if (d.status === DEVICE_OFFLINE) st = MOTION_CODE.offline;
+    else if (typeof d.longitude === 'number' && typeof d.latitude === 'number') {
+      const m = haversine(p.lng[i], p.lat[i], d.longitude, d.latitude);
+      const hours = Math.max(1, at - seenAt.current[i]) / 3_600_000;
+      st = m >= MOVE_M && m / 1000 / hours >= MOVING_KMH ? MOTION_CODE.moving : MOTION_CODE.stopped;
+      p.lng[i] = d.longitude;
+      p.lat[i] = d.latitude;
+      seenAt.current[i] = at;
+    }
+    p.st[i] = st;
+    return true;
+  });
 
   const counts = useMemo(() => {
     const c = { moving: 0, stopped: 0, offline: 0 };
