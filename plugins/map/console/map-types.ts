@@ -41,6 +41,8 @@ export interface MapViewProps {
   routes?: MapRoute[];
   track?: TrackOverlay;
   onPick?: (index: number) => void;
+  /** text beside a single marker (a vehicle's code): drawn when few enough single markers are in view, never on clusters */
+  pointLabel?: (index: number) => string;
   /** called once after the first frame with data has been drawn */
   onFirstDraw?: () => void;
   /** keeps the drawing buffer so screenshots and PDF export can read the canvas */

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeIds, toPointSet } from '../console/point-set';
-import { clustersAt, expansionZoom } from '../console/providers/clusters-view';
+import { clustersAt, expansionZoom, labelsIn, MAX_LABELS } from '../console/providers/clusters-view';
 import { getProvider, onProviderChange, PROVIDER_A, PROVIDER_B, setProvider, tagRgb } from '../console/map-settings';
 
 describe('point set', () => {
@@ -56,5 +56,24 @@ describe('provider per user', () => {
     expect(tagRgb('error')).toEqual([255, 77, 79]);
     expect(tagRgb('#FAB912')).toEqual([250, 185, 18]);
     expect(tagRgb(undefined)).toEqual([140, 140, 140]);
+  });
+});
+
+describe('point labels', () => {
+  const item = (lng: number, index: number, count = 1) => ({ lng, lat: 30, index, count, st: 10, clusterId: count > 1 && index < 0 ? 7 : -1 });
+
+  it('labels the single markers in view, never clusters or several points at one position', () => {
+    const items = [item(120, 0), item(121, 1), item(121.5, -1, 40), item(121.6, 2, 3), item(140, 3)];
+    const labels = labelsIn(items, [119, 29, 122, 31], (i) => `TRK-${i}`);
+    expect(labels).toEqual([
+      { lng: 120, lat: 30, text: 'TRK-0' },
+      { lng: 121, lat: 30, text: 'TRK-1' },
+    ]);
+  });
+
+  it('draws none when more than MAX_LABELS single markers are in view', () => {
+    const many = Array.from({ length: MAX_LABELS + 1 }, (_, i) => item(120 + i / 1000, i));
+    expect(labelsIn(many, [119, 29, 122, 31], String)).toEqual([]);
+    expect(labelsIn(many.slice(0, MAX_LABELS), [119, 29, 122, 31], String)).toHaveLength(MAX_LABELS);
   });
 });

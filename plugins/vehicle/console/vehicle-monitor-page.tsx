@@ -3,7 +3,7 @@
  * with the fleet's counts. Trackers' live events (the telemetry event stream) move and
  * recolour markers in place — moving when a fix moved at least MOVE_M at 5 km/h or more,
  * stopped otherwise, offline when the tracker reports so; a full reload every minute catches
- * trackers that fell silent.
+ * trackers that fell silent. Single markers carry the vehicle's code once few enough are in view.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -94,6 +94,8 @@ export default function VehicleMonitorPage() {
   }, [points, points?.version, answer]);
 
   const v = answer?.vehicles;
+  // each vehicle's code beside its marker (the points are the answer's vehicles, in order)
+  const labelOf = useCallback((i: number) => answer?.vehicles.sn[i] ?? '', [answer]);
   const fitAll = () => {
     const b = points && boundsOf(points.lng, points.lat);
     if (b) setTarget((x) => ({ ...x, bounds: b, seq: x.seq + 1 }));
@@ -117,7 +119,7 @@ export default function VehicleMonitorPage() {
       {error && <div style={{ color: '#ff7875', padding: '0 16px 8px' }}>{error}</div>}
       <div style={{ position: 'relative', flex: 1 }}>
         {points ? (
-          <MapView provider={provider} target={target} points={points} statusColor={motionRgb} onPick={setPicked} onFirstDraw={() => ((window as unknown as { __monitorDrawn?: boolean }).__monitorDrawn = true)} />
+          <MapView provider={provider} target={target} points={points} statusColor={motionRgb} onPick={setPicked} pointLabel={labelOf} onFirstDraw={() => ((window as unknown as { __monitorDrawn?: boolean }).__monitorDrawn = true)} />
         ) : (
           <Spin style={{ position: 'absolute', top: '45%', left: '50%' }} />
         )}

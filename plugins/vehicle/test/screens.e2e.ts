@@ -155,12 +155,22 @@ describe('vehicle screens', () => {
     await page.waitForFunction(() => (window as unknown as { __monitorDrawn?: boolean }).__monitorDrawn === true, null, { timeout: 30000 });
     expect(await page.getByTestId('monitor-count:moving').getAttribute('data-count')).toBe('1');
     await expect.poll(() => colourPixels(GREEN), { timeout: 20000 }).toBeGreaterThan(20); // the moving truck
+    // single markers carry the vehicle's code
+    await expect.poll(async () => Number(await page.getByTestId('map-canvas').getAttribute('data-labels')), { timeout: 15000 }).toBeGreaterThan(0);
     await shot('vehicle-monitor');
     // truck 2 drives off: a fix 1.4 km away two minutes later, through the ingest state engine
     await page.waitForTimeout(1500); // the event stream is connected
     rt.engine.applyBatch([{ series: 'gps', rows: [{ org: ts.orgA, sn: 'GT-002', time: Date.now(), dataType: 10, longitude: 120.915, latitude: 31.28, speed: 42 }] }]);
     await rt.flush();
     await expect.poll(() => page.getByTestId('monitor-count:moving').getAttribute('data-count'), { timeout: 15000 }).toBe('2');
+    // provider B (the user's map type) draws the markers and labels too
+    await page.evaluate((uid) => localStorage.setItem(`admin-map-type:${uid}`, '20'), ts.a.userId);
+    await page.reload();
+    await page.locator('[data-testid="map-canvas"][data-provider="b"]').waitFor({ timeout: 30000 });
+    await expect.poll(async () => Number(await page.getByTestId('map-canvas').getAttribute('data-labels')), { timeout: 30000 }).toBeGreaterThan(0);
+    await page.waitForTimeout(500);
+    await shot('vehicle-monitor-provider-b');
+    await page.evaluate((uid) => localStorage.removeItem(`admin-map-type:${uid}`), ts.a.userId);
   });
 
   it('/locating-center finds a carrier by beacon mac and shows where it is', async () => {

@@ -37,3 +37,25 @@ export function clustersAt(p: PointSet, zoom: number): ClusterItem[] {
 export function expansionZoom(p: PointSet, clusterId: number): number {
   return Math.min(18, clusterIndex(p).getClusterExpansionZoom(clusterId));
 }
+
+/** at most this many labels: beyond it they would hide each other and the map */
+export const MAX_LABELS = 300;
+
+export interface PointLabel {
+  lng: number;
+  lat: number;
+  text: string;
+}
+
+/** The single markers inside [west, south, east, north] with their text, or none when more than MAX_LABELS are in view. */
+export function labelsIn(items: readonly ClusterItem[], bounds: readonly number[], label: (index: number) => string): PointLabel[] {
+  const [w, s, e, n] = bounds;
+  const out: PointLabel[] = [];
+  for (const c of items) {
+    if (c.count !== 1 || c.index < 0 || c.lng < w || c.lng > e || c.lat < s || c.lat > n) continue;
+    if (out.length === MAX_LABELS) return [];
+    const text = label(c.index);
+    if (text) out.push({ lng: c.lng, lat: c.lat, text });
+  }
+  return out;
+}

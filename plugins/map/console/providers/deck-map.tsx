@@ -11,7 +11,7 @@ import { FlyToInterpolator, WebMercatorViewport, type MapViewState, type Picking
 import { LineLayer, PathLayer, ScatterplotLayer, TextLayer } from '@deck.gl/layers';
 import { tagRgb } from '../map-settings';
 import type { MapViewProps } from '../map-types';
-import { clustersAt, expansionZoom, type ClusterItem } from './clusters-view';
+import { clustersAt, expansionZoom, labelsIn, type ClusterItem, type PointLabel } from './clusters-view';
 import { loadBasemap, offlineStyle } from './basemap';
 import { styleUrl } from '../map-settings';
 
@@ -32,7 +32,7 @@ function BaseMap(props: Parameters<typeof MaplibreBase>[0]) {
 }
 
 export default function DeckMap(props: MapViewProps) {
-  const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onFirstDraw } = props;
+  const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onFirstDraw, pointLabel } = props;
   const [view, setView] = useState<MapViewState>({ longitude: target.lng, latitude: target.lat, zoom: target.zoom });
   const [size, setSize] = useState({ width: 800, height: 600 });
   // a target is applied once the container has its real size (fitBounds needs it)
@@ -88,6 +88,12 @@ export default function DeckMap(props: MapViewProps) {
     if (!drawn.current) performance.mark('map:clusters');
     return c;
   }, [points, points?.version, zoomLevel, placed]);
+
+  const labels = useMemo(() => {
+    if (!pointLabel || !settled || clusters.length === 0) return [];
+    return labelsIn(clusters, new WebMercatorViewport({ ...view, ...size }).getBounds(), pointLabel);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [clusters, pointLabel, settled, view.longitude, view.latitude, view.zoom, size]);
 
   const layers = [
     settled && new ScatterplotLayer<(typeof warehouses)[number]>({
@@ -206,6 +212,20 @@ export default function DeckMap(props: MapViewProps) {
         fontWeight: 700,
         characterSet: '0123456789k',
       }),
+    labels.length > 0 &&
+      new TextLayer<PointLabel>({
+        id: 'point-labels',
+        data: labels,
+        getPosition: (l) => [l.lng, l.lat],
+        getText: (l) => l.text,
+        getSize: 12,
+        getPixelOffset: [0, -18],
+        getColor: [31, 41, 55, 255],
+        background: true,
+        getBackgroundColor: [255, 255, 255, 230],
+        backgroundPadding: [4, 2],
+        characterSet: 'auto',
+      }),
   ].filter(Boolean);
 
   const click = (info: PickingInfo) => {
@@ -217,7 +237,7 @@ export default function DeckMap(props: MapViewProps) {
   };
 
   return (
-    <div ref={box} style={{ position: 'absolute', inset: 0 }} data-testid="map-canvas" data-provider="a" data-markers={clusters.length}>
+    <div ref={box} style={{ position: 'absolute', inset: 0 }} data-testid="map-canvas" data-provider="a" data-markers={clusters.length} data-labels={labels.length}>
       <DeckGL
         viewState={view}
         controller

@@ -8,7 +8,7 @@ import { LineLayer, PointLayer, PolygonLayer, Scene, type ILayer } from '@antv/l
 import { Map as L7Map } from '@antv/l7-maps';
 import { rgbCss, tagRgb } from '../map-settings';
 import type { MapViewProps } from '../map-types';
-import { clustersAt, expansionZoom, type ClusterItem } from './clusters-view';
+import { clustersAt, expansionZoom, labelsIn, type ClusterItem } from './clusters-view';
 import { BORDER, LAND, WATER, loadBasemap } from './basemap';
 
 performance.mark('map:provider');
@@ -51,8 +51,10 @@ export default function L7MapView(props: MapViewProps) {
     });
     const redraw = () => drawMarkers();
     s.on('zoomend', redraw);
+    s.on('moveend', drawLabels);
     return () => {
       s.off('zoomend', redraw);
+      s.off('moveend', drawLabels);
       s.destroy();
       scene.current = null;
       layers.current = {};
@@ -72,6 +74,20 @@ export default function L7MapView(props: MapViewProps) {
     }
   }
 
+  /** the clusters the markers were last drawn from (labels follow the view over them) */
+  const items = useRef<ClusterItem[]>([]);
+
+  function drawLabels() {
+    const s = scene.current;
+    const { pointLabel } = latest.current;
+    if (!s || !pointLabel || !drawn.current) return;
+    const [[w, south], [e, n]] = s.getBounds();
+    const labels = labelsIn(items.current, [w, south, e, n], pointLabel);
+    box.current?.setAttribute('data-labels', String(labels.length));
+    // textOffset as for the warehouse names: 40 is just above the marker
+    put('labels', labels.length ? new PointLayer({ zIndex: 12 }).source(labels, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('text', 'text').size(12).color('#1f2937').style({ textOffset: [0, 40], stroke: '#ffffff', strokeWidth: 3 }) : null);
+  }
+
   function drawMarkers() {
     const s = scene.current;
     const { points, statusColor, onPick, onFirstDraw } = latest.current;
@@ -80,10 +96,11 @@ export default function L7MapView(props: MapViewProps) {
     const key = `${points.version}/${Math.floor(s.getZoom())}`;
     if (markersFor.current.points === points && markersFor.current.key === key) return;
     markersFor.current = { points, key };
-    const items = clustersAt(points, s.getZoom());
+    const clusters = clustersAt(points, s.getZoom());
+    items.current = clusters;
     if (!drawn.current) performance.mark('map:clusters');
-    box.current?.setAttribute('data-markers', String(items.length));
-    const data = items.map((c) => ({ ...c, color: hex(statusColor(c.st)), r: c.count === 1 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6), label: c.count === 1 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count) }));
+    box.current?.setAttribute('data-markers', String(clusters.length));
+    const data = clusters.map((c) => ({ ...c, color: hex(statusColor(c.st)), r: c.count === 1 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6), label: c.count === 1 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count) }));
     const layer = new PointLayer({ zIndex: 10 })
       .source(data, { parser: { type: 'json', x: 'lng', y: 'lat' } })
       .shape('circle')
@@ -105,11 +122,12 @@ export default function L7MapView(props: MapViewProps) {
       requestAnimationFrame(() =>
         requestAnimationFrame(() => {
           onFirstDraw?.();
-          // fences, routes and warehouse names after the first frame
+          // fences, routes, warehouse names and labels after the first frame
           drawOverlays();
+          drawLabels();
         }),
       );
-    }
+    } else drawLabels();
   }
 
   function draw() {
@@ -124,7 +142,9 @@ export default function L7MapView(props: MapViewProps) {
     put('fences', warehouses.some((w) => w.fence) ? new PointLayer({ zIndex: 2 }).source(warehouses.filter((w) => w.fence), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size('fence', (m: number) => m).color('color', (c: string | null) => c ?? '#1677ff').style({ unit: 'meter', opacity: 0.15, stroke: '#1677ff', strokeWidth: 1 } as never) : null);
     put('routes', routes.length ? new LineLayer({ zIndex: 3 }).source(routes.map((r) => ({ ...r, x: r.from[0], y: r.from[1], x1: r.to[0], y1: r.to[1] })), { parser: { type: 'json', x: 'x', y: 'y', x1: 'x1', y1: 'y1' } }).shape('line').size(3).color('color', (c: string | null) => c ?? '#722ed1') : null);
     put('warehouses', warehouses.length ? new PointLayer({ zIndex: 4 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(9).color('#ffffff').style({ stroke: '#1f3a5f', strokeWidth: 3 }) : null);
-    put('warehouse-names', warehouses.length ? new PointLayer({ zIndex: 5 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('name', 'text').size(12).color('#1f3a5f').style({ textOffset: [0, -38], stroke: '#ffffff', strokeWidth: 2 }) : null);
+    // L7 measures textOffset from the text's baseline, upwards, in its own units (≈ half a pixel
+    // at this size): 70 puts the name above the largest cluster bubble, as provider A's -38 px
+    put('warehouse-names', warehouses.length ? new PointLayer({ zIndex: 5 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('name', 'text').size(12).color('#1f3a5f').style({ textOffset: [0, 70], stroke: '#ffffff', strokeWidth: 2 }) : null);
     if (track) {
       put('track', track.path.length > 1 ? new LineLayer({ zIndex: 6 }).source({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: track.path } }] }).shape('line').size(4).color(rgbCss([22, 119, 255])) : null);
       put('stops', track.stops.length ? new PointLayer({ zIndex: 7 }).source(track.stops, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(7).color('#faad14').style({ stroke: '#fff', strokeWidth: 2 }) : null);
