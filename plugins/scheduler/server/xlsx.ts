@@ -27,6 +27,16 @@ export function formatTime(v: unknown, timezone: string): string {
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 }
 
+/** A zone's offset from UTC in minutes (east positive) at a time: daylight saving included. */
+export function zoneOffset(timezone: string): (t: number) => number {
+  const f = new Intl.DateTimeFormat('en-US', { timeZone: timezone, timeZoneName: 'longOffset' });
+  return (t) => {
+    const name = f.formatToParts(t).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
+    const m = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
+    return m ? (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3])) : 0;
+  };
+}
+
 /** The calendar day of a time in a zone, "YYYY-MM-DD". */
 export function dayOf(t: number | Date, timezone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(t);

@@ -1,6 +1,6 @@
 /**
- * Task 60 over the telemetry plugin's store: per tracker per day of the last full day,
- * fixes, distance, top speed and alarms — the organisation's trackers only.
+ * Task 60 over the telemetry plugin's store: per tracker per day of the last full day, the
+ * GPS report screen's figures — the organisation's trackers only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,9 +9,10 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '../../telemetry/server/runtime';
 import { haversine } from '../../map/shared/track';
+import { zoneOffset } from '../server/xlsx';
+import { ok, xlsxAttachment } from './support';
 
 const haversineKm = (lat1: number, lng1: number, lat2: number, lng2: number) => haversine(lng1, lat1, lng2, lat2) / 1000;
-import { ok, xlsxAttachment } from './support';
 
 let ts: TestServer;
 let dir: string;
@@ -51,12 +52,25 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-it('mails one line per tracker and day with fixes, distance, top speed and alarms', async () => {
+it('mails one line per tracker and day with the GPS report screen’s figures', async () => {
   const id = (await ok(ts.a, '/task-config/create', { name: 60, type: 20, cron: '0 7 * * *', available: true, mailTo: 'fleet@example.com', validityPeriod: 1 })).id;
   const run = await ok(ts.a, '/task-config/run', { id });
   expect(run).toMatchObject({ status: 'succeeded', rowCount: 1 });
   const { rows } = await xlsxAttachment(fs.readFileSync(run.outboxFile, 'utf8'));
-  const km = Math.round((haversineKm(31, 121, 31.01, 121) + haversineKm(31.01, 121, 31.02, 121)) * 100) / 100;
-  expect(rows.slice(1)).toEqual([['G-A', 'Tracker A', yesterday.toISOString().slice(0, 10), 3, km, 55, 1]]);
+  const km = Math.round((haversineKm(31, 121, 31.01, 121) + haversineKm(31.01, 121, 31.02, 121)) * 1000) / 1000;
+  expect(rows[0]).toEqual(['GPS SN', 'Name', 'Day', 'Distance (km)', 'Odometer (km)', 'Running (h)', 'Stopping (h)', 'No signal (h)', 'Max speed (km/h)', 'Alarms', 'Min temp (°C)', 'Max temp (°C)', 'Points']);
+  const line = Object.fromEntries((rows[0] as string[]).map((h, i) => [h, rows[1][i]]));
+  // two minutes between fixes at 55 and 30 km/h: running; the alarm row counts as a point, not a fix
+  expect(line).toMatchObject({ 'GPS SN': 'G-A', Name: 'Tracker A', Day: yesterday.toISOString().slice(0, 10), 'Distance (km)': km, 'Running (h)': 0.03, 'Stopping (h)': 0, 'No signal (h)': 0, 'Max speed (km/h)': 55, Alarms: 1, Points: 4 });
+  expect(rows).toHaveLength(2);
   expect(km).toBeGreaterThan(2.2);
+});
+
+it('cuts days at the zone’s midnights, daylight saving included', () => {
+  const berlin = zoneOffset('Europe/Berlin');
+  expect(berlin(Date.UTC(2026, 0, 15))).toBe(60);
+  expect(berlin(Date.UTC(2026, 6, 15))).toBe(120);
+  expect(zoneOffset('Asia/Shanghai')(Date.UTC(2026, 6, 15))).toBe(480);
+  expect(zoneOffset('America/New_York')(Date.UTC(2026, 0, 15))).toBe(-300);
+  expect(zoneOffset('UTC')(Date.UTC(2026, 0, 15))).toBe(0);
 });

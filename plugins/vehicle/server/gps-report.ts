@@ -9,7 +9,7 @@ import ExcelJS from 'exceljs';
 import type { Response } from 'express';
 import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
-import { dailyReport, totalOf, type DayReport } from '../shared/report';
+import { dailyReport, hours, totalOf, type DayReport } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
 import { carrierSnByTracker } from './carriers-of';
 import { optId, parseRange, tzOf } from './range';
@@ -56,7 +56,6 @@ export async function gpsReportList(ctx: PluginServerContext, db: Database, call
   return { list: await reportRows(ctx, db, call, await repo.serialize(rows), body), total };
 }
 
-const hours = (ms: number) => Math.round((ms / 3_600_000) * 100) / 100;
 
 export async function gpsReportExport(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, res: Response): Promise<void> {
   const { from, to } = parseRange(body, 7, MAX_REPORT_DAYS);

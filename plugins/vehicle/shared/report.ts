@@ -45,6 +45,8 @@ export interface DayReport {
 export interface ReportOptions {
   /** minutes east of UTC (Asia/Shanghai = 480) */
   tzOffsetMin?: number;
+  /** minutes east of UTC at a time, for a zone with daylight saving (the scheduler's zone); overrides tzOffsetMin */
+  offsetAt?: (t: number) => number;
   movingKmh?: number;
   maxGapMs?: number;
 }
@@ -62,12 +64,13 @@ function emptyDay(day: string, t: number): DayReport {
 
 /** Points must be in ascending time. */
 export function dailyReport(points: readonly GpsPoint[], opts: ReportOptions = {}): DayReport[] {
-  const off = opts.tzOffsetMin ?? 0;
+  const fixed = opts.tzOffsetMin ?? 0;
+  const off = opts.offsetAt ?? (() => fixed);
   const movingKmh = opts.movingKmh ?? 5;
   const maxGap = opts.maxGapMs ?? 30 * 60_000;
   const days = new Map<string, DayReport>();
   const at = (t: number) => {
-    const k = dayKey(t, off);
+    const k = dayKey(t, off(t));
     let d = days.get(k);
     if (!d) days.set(k, (d = emptyDay(k, t)));
     return d;
@@ -128,16 +131,19 @@ export function dailyReport(points: readonly GpsPoint[], opts: ReportOptions = {
 }
 
 /** Calls fn for each piece of [from, to) cut at local midnights. */
-function split(from: number, to: number, off: number, fn: (a: number, b: number) => void): void {
+function split(from: number, to: number, off: (t: number) => number, fn: (a: number, b: number) => void): void {
   let a = from;
   while (a < to) {
-    const b = Math.min(to, dayStart(a, off) + DAY);
+    const b = Math.min(to, dayStart(a, off(a)) + DAY);
     fn(a, b);
     a = b;
   }
 }
 
 const round = (v: number, digits: number) => Math.round(v * 10 ** digits) / 10 ** digits;
+
+/** milliseconds → hours with two decimals, as the report's sheets show them */
+export const hours = (ms: number) => round(ms / 3_600_000, 2);
 
 /** Sum of a device's days (the report's device row). */
 export function totalOf(days: readonly DayReport[]): Omit<DayReport, 'day'> & { days: number } {
