@@ -124,3 +124,34 @@ test('an operator sees the 403 page for a screen outside their role, and logs ou
   await page.getByTestId('logout-confirm').click();
   await expect.poll(() => new URL(page.url()).pathname).toBe('/demo/login');
 });
+
+test('hides the header on scroll once the user turns it on, and brings it back on scrolling up', async () => {
+  await login(page, 'admin', 'Admin@12345');
+  await open('/device/device-beacon');
+  // a page long enough to scroll, whatever the seed holds
+  await page.evaluate(() => ((document.querySelector('.shell-content') as HTMLElement).style.minHeight = '4000px'));
+  const hidden = () => page.getByTestId('shell-top').getAttribute('data-header-hidden');
+  const scrollTo = async (y: number) => {
+    await page.evaluate((to) => window.scrollTo(0, to), y);
+    await page.waitForTimeout(150);
+  };
+  // off by default: the header stays
+  await scrollTo(800);
+  expect(await hidden()).toBe('false');
+  await scrollTo(0);
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('header-auto-hide').click();
+  await scrollTo(200);
+  expect(await hidden()).toBe('false'); // not past 300 px yet
+  await scrollTo(800);
+  await expect.poll(hidden).toBe('true');
+  await expect.poll(async () => (await page.getByTestId('tabs-actions').boundingBox())!.y).toBeLessThan(10); // the tabs stay, at the top
+  await shot(page, 'header-hidden');
+  await scrollTo(700);
+  await expect.poll(hidden).toBe('false');
+  // kept for this user across a reload
+  await page.reload();
+  await page.locator('[data-testid="tab:/device/device-beacon"]').waitFor();
+  await page.getByTestId('user-menu').click();
+  await expect.poll(() => page.getByTestId('header-auto-hide').getAttribute('data-on')).toBe('true');
+});

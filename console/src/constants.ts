@@ -12,6 +12,8 @@ export const SIDER_COLLAPSED_WIDTH = 40;
 export const TABLET_MAX_WIDTH = 992;
 export const MOBILE_MAX_WIDTH = 600;
 export const BREADCRUMB_MAX_WIDTH = 560;
+/** scroll distance after which the header hides, when the user enabled it */
+export const HEADER_HIDE_AFTER_PX = 300;
 export const LOG_BADGE_OVERFLOW = 99;
 export const HOME_PATH = '/dashboard-home';
 export const LOCALES = ['en-US', 'zh-CN', 'ja-JP'] as const;

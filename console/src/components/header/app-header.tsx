@@ -17,10 +17,13 @@ import { ReloadButton } from './reload-button';
 interface Props {
   collapsed?: boolean;
   onToggle?: () => void;
+  /** the user's "hide the header on scroll" setting */
+  autoHide?: boolean;
+  onAutoHideChange?: (on: boolean) => void;
 }
 
 /** Light fixed header: trigger, breadcrumb, then the widgets of SPEC §1. */
-export function AppHeader({ collapsed, onToggle }: Props) {
+export function AppHeader({ collapsed, onToggle, autoHide, onAutoHideChange }: Props) {
   const { t } = useTranslation();
   const { plugins, access } = useShell();
   const visible = useMemo(
@@ -59,7 +62,7 @@ export function AppHeader({ collapsed, onToggle }: Props) {
         ))}
         <OrgSwitcher />
         <LanguageMenu />
-        <UserMenu />
+        <UserMenu autoHide={autoHide} onAutoHideChange={onAutoHideChange} />
         <ReloadButton />
       </Space>
     </Layout.Header>

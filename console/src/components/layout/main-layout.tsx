@@ -13,10 +13,11 @@ import { TabsProvider } from '../tabs/tabs-context';
 import { KeepAliveOutlet } from '../tabs/keep-alive-outlet';
 import { CommandPalette } from '../palette/command-palette';
 import { SideMenu } from './side-menu';
+import { useHeaderAutoHideSetting, useHeaderHidden } from './use-header-auto-hide';
 
 const isTablet = (): boolean => window.innerWidth <= TABLET_MAX_WIDTH;
 
-/** Dark fixed sider (200 px / 40 px), light fixed header, tabs, keep-alive content. */
+/** Dark fixed sider (200 px / 40 px), light fixed header (optionally hiding on scroll), tabs, keep-alive content. */
 export default function MainLayout() {
   const { routes, theme, user } = useShell();
   const { pathname } = useLocation();
@@ -33,6 +34,8 @@ export default function MainLayout() {
   const siderWidth = hideSider ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
   const logo = useImageUrl(collapsed ? theme?.smallLogo : theme?.largeLogo);
   const orgName = user.orgName || user.loginOrgName;
+  const [autoHide, setAutoHide] = useHeaderAutoHideSetting(user.userId);
+  const headerHidden = useHeaderHidden(autoHide);
 
   return (
     <AntdApp component={false}>
@@ -57,8 +60,8 @@ export default function MainLayout() {
           </Layout.Sider>
         )}
         <Layout className="shell-main" style={{ marginLeft: siderWidth }}>
-          <div className="shell-top" style={{ left: siderWidth }}>
-            <AppHeader collapsed={collapsed} onToggle={hideSider ? undefined : () => setCollapsed((c) => !c)} />
+          <div className={headerHidden ? 'shell-top header-hidden' : 'shell-top'} style={{ left: siderWidth }} data-testid="shell-top" data-header-hidden={headerHidden}>
+            <AppHeader collapsed={collapsed} onToggle={hideSider ? undefined : () => setCollapsed((c) => !c)} autoHide={autoHide} onAutoHideChange={setAutoHide} />
             <TabsBar />
           </div>
           <Layout.Content className="shell-content">
