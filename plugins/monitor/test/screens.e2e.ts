@@ -186,6 +186,8 @@ describe('screens', () => {
     await buttons.first().waitFor({ timeout: 30000 });
     const before = await buttons.count();
     const badge = page.getByTestId('alert-badge');
+    // the badge fetches its count on its own: read it once it has arrived, not before
+    await expect.poll(async () => Number(await badge.getAttribute('data-count')), { timeout: 15000 }).toBeGreaterThan(0);
     const count = Number(await badge.getAttribute('data-count'));
     await buttons.first().click();
     await page.getByTestId('alert-process-confirm').click();
