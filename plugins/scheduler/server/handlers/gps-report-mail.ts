@@ -9,12 +9,13 @@
 import { CronExpressionParser } from 'cron-parser';
 import { telemetryRuntime } from '../../../telemetry/server/runtime';
 import { dailyReport, hours } from '../../../vehicle/shared/report';
+import { headers, type ReportColumn } from '../../../vehicle/server/report-columns';
 import { gpsRows, toPoint } from '../../../vehicle/server/telemetry';
 import type { Outcome, RunContext } from '../task';
 import { formatTime, workbook, zoneOffset } from '../xlsx';
 
 /** the per-day columns of the GPS report export, with its headers */
-const COLUMNS = ['sn', 'name', 'day', 'distanceKm', 'mileageKm', 'running', 'stopping', 'silent', 'maxSpeed', 'alarms', 'tempMin', 'tempMax', 'points'] as const;
+const COLUMNS: ReportColumn[] = ['sn', 'name', 'day', 'distanceKm', 'mileageKm', 'running', 'stopping', 'silent', 'maxSpeed', 'alarms', 'tempMin', 'tempMax', 'points'];
 
 export async function gpsReportMail(rc: RunContext): Promise<Outcome> {
   const store = telemetryRuntime(rc.plugin.database)?.store;
@@ -37,7 +38,7 @@ export async function gpsReportMail(rc: RunContext): Promise<Outcome> {
   if (!lines.length) return { kind: 'empty', reason: rc.t('scheduler.empty.gpsReport', period) };
   const content = await workbook(
     rc.t('scheduler.sheet.gpsReport'),
-    COLUMNS.map((key) => ({ header: rc.t(`vehicle.report.columns.${key}`), key, width: key === 'sn' || key === 'name' ? 18 : 14 })),
+    headers(rc.plugin.t, rc.language, COLUMNS).map((header, i) => ({ header, key: COLUMNS[i], width: i < 2 ? 18 : 14 })),
     lines,
   );
   return {
