@@ -6,3 +6,4 @@ export * from './labels';
 export * from './menu';
 export * from './check';
 export * from './overlay';
+export * from './transitions';

@@ -3,7 +3,8 @@
  * values that must suit their field's type. Pure, so overlays can be checked the same way.
  */
 import { isNamedPattern, namedPatterns } from './patterns';
-import { resourceApiPrefix } from './permissions';
+import { resourceApiPath, resourceApiPrefix } from './permissions';
+import { STATUS_UPDATE_STEP, numberPatternProblem, transitionApiPath } from './transitions';
 import type { EnumsFile, FieldDef, FieldType, MenuItem, Metadata, ResourceDef, SearchKind } from './types';
 
 export interface Fault {
@@ -325,7 +326,77 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
         ch.uniqueKeys?.forEach((k, j) => {
           if (!childNames.has(k)) at(`/children/${i}/uniqueKeys/${j}`, `"${k}" is not a field of ${child.name}`);
         });
+        ch.rollUps?.forEach((r, j) => {
+          const rp = `/children/${i}/rollUps/${j}`;
+          const f = byName.get(r.field);
+          if (!f) at(`${rp}/field`, `"${r.field}" is not a field of ${res.name}`);
+          else if (!['int', 'decimal'].includes(f.type)) at(`${rp}/field`, `a roll-up field must be int or decimal; "${f.name}" is ${f.type}`);
+          else if (!f.readOnly) at(`${rp}/field`, `roll-up field "${f.name}" must be readOnly (it is computed from the lines)`);
+          if (r.kind === 'sum') {
+            const of = child.fields.find((x) => x.name === r.of);
+            if (!r.of) at(rp, 'a sum roll-up names the line field it sums in "of"');
+            else if (!of) at(`${rp}/of`, `"${r.of}" is not a field of ${child.name}`);
+            else if (!['int', 'decimal'].includes(of.type)) at(`${rp}/of`, `only int and decimal fields can be summed; "${of.name}" is ${of.type}`);
+          } else if (r.of !== undefined) at(`${rp}/of`, 'a count roll-up counts lines; "of" applies to sums');
+        });
+      }
+      if (ch.editableWhen) {
+        const ep = `/children/${i}/editableWhen`;
+        needField(`${ep}/field`, ch.editableWhen.field, 'editableWhen field');
+        enumValuesOk(ch.editableWhen.field, ch.editableWhen.values, `${ep}/values`);
       }
     });
+
+    if (res.number) {
+      const f = byName.get(res.number.field);
+      if (!f) at('/number/field', `"${res.number.field}" is not a field of ${res.name}`);
+      else {
+        if (f.type !== 'string') at('/number/field', `a document number needs a string field; "${f.name}" is ${f.type}`);
+        if (f.required) at('/number/field', `"${f.name}" must not be required: it is generated when the create leaves it empty`);
+        if (!f.unique) at('/number/field', `"${f.name}" must be unique (unique: "org")`);
+      }
+      const problem = numberPatternProblem(res.number.pattern);
+      if (problem) at('/number/pattern', problem);
+    }
+
+    const stepNames = new Map<string, number>();
+    const generated = new Set(['list', '', 'get', 'create', 'update', 'delete', 'all', 'export', 'import', 'import/status', 'import/template', 'status/update', 'save'].map((c) => (c === '' ? prefix : `${prefix}/${c}`)));
+    res.transitions?.forEach((t, i) => {
+      const tp = `/transitions/${i}`;
+      if (stepNames.has(t.name) || t.name === STATUS_UPDATE_STEP) at(`${tp}/name`, `duplicate step "${t.name}"${stepNames.has(t.name) ? ` (also /transitions/${stepNames.get(t.name)})` : ' (the name of rules.statusUpdate)'}`);
+      stepNames.set(t.name, i);
+      const path = transitionApiPath(res, t);
+      if (generated.has(path) || path === resourceApiPath(res, 'base')) at(t.path ? `${tp}/path` : `${tp}/name`, `${path} is a generated call of ${res.name}`);
+      needField(`${tp}/field`, t.field, 'transition field');
+      const f = byName.get(t.field);
+      if (f && f.type !== 'enum') at(`${tp}/field`, `a transition moves an enum field; "${t.field}" is ${f.type}`);
+      enumValuesOk(t.field, t.from, `${tp}/from`);
+      enumValuesOk(t.field, [t.to], `${tp}/to`, true);
+      if (t.from.some((v) => String(v) === String(t.to))) at(`${tp}/to`, `${JSON.stringify(t.to)} is also a "from" status: the step would not change anything`);
+      t.inputs?.forEach((inp, j) => {
+        if (typeof inp === 'string') {
+          needField(`${tp}/inputs/${j}`, inp, 'transition input');
+          if (inp === t.field) at(`${tp}/inputs/${j}`, `the status field "${inp}" is set by the step, not sent`);
+        } else if (byName.has(inp.name)) at(`${tp}/inputs/${j}/name`, `"${inp.name}" is a field of ${res.name}: name it as a string to write it`);
+      });
+      for (const kind of ['user', 'time'] as const) {
+        const name = t.stamp?.[kind];
+        if (name === undefined) continue;
+        const sf = byName.get(name);
+        const want: FieldType[] = kind === 'time' ? ['datetime'] : ['string', 'int', 'ref'];
+        if (!sf) at(`${tp}/stamp/${kind}`, `"${name}" is not a field of ${res.name}`);
+        else if (!want.includes(sf.type)) at(`${tp}/stamp/${kind}`, `a ${kind} stamp needs a ${want.join(' or ')} field; "${name}" is ${sf.type}`);
+      }
+    });
+
+    /** Values must belong to the enumeration of the (enum) field. */
+    function enumValuesOk(field: string, values: Array<string | number>, pointer: string, single = false): void {
+      const f = byName.get(field);
+      if (!f?.enum || !enums[f.enum]) return;
+      const allowed = enums[f.enum].map((v) => String(v.value));
+      values.forEach((v, j) => {
+        if (!allowed.includes(String(v))) at(single ? pointer : `${pointer}/${j}`, `${JSON.stringify(v)} is not a value of enum "${f.enum}"`);
+      });
+    }
   }
 }

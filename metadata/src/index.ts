@@ -6,3 +6,4 @@ export * from './menu';
 export * from './check';
 export * from './load';
 export * from './overlay';
+export * from './transitions';

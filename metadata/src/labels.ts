@@ -20,6 +20,11 @@ export function metadataLabelKeys(meta: Metadata): Set<string> {
       if (typeof f.form === 'object' && f.form.group) keys.add(formGroupLabelKey(f.form.group));
     }
     for (const r of [...(res.rules?.editForbidden ?? []), ...(res.rules?.deleteForbidden ?? [])]) keys.add(r.message);
+    for (const t of res.transitions ?? []) {
+      keys.add(t.label ?? `transitions.${t.name}`);
+      for (const i of t.inputs ?? []) if (typeof i !== 'string') keys.add(fieldLabelKey(i));
+    }
+    for (const c of res.children ?? []) if (c.editableWhen?.message) keys.add(c.editableWhen.message);
   }
   for (const values of Object.values(meta.enums)) for (const v of values) keys.add(v.label);
   const walk = (items: Metadata['menu']['groups'][number]['items']) => {

@@ -57,7 +57,16 @@ export interface RefTarget {
   label: string;
   /** extra filter passed to the target's list/all call, e.g. { "category": 10 } */
   filter?: Record<string, unknown>;
+  /**
+   * What deleting the target row does to rows pointing at it (docs/METADATA.md "References"):
+   * restrict (default) refuses the delete while such rows exist, naming how many of which kind;
+   * cascade deletes them with it (a header's lines); clear empties the field; keep leaves the id
+   * in place (history: logs, alerts, movements record what happened to a row now gone).
+   */
+  onDelete?: RefOnDelete;
 }
+
+export type RefOnDelete = 'restrict' | 'cascade' | 'clear' | 'keep';
 
 export interface FieldDef {
   name: string;
@@ -151,11 +160,84 @@ export interface ImportDef {
 export type ImportProblem = 'required' | 'invalid' | 'notFound' | 'duplicate' | 'exists';
 
 export interface ChildrenDef {
-  /** sub-row resource edited in a drawer editor */
+  /** sub-row resource edited in a drawer editor (or inline, see `inline`) */
   resource: string;
   /** foreign key field on the child pointing at the parent */
   foreignKey: string;
+  /**
+   * Fields whose combination is unique among the lines of one parent (a carrier appears once
+   * per bind order): checked on every line write and backed by a unique index (fk + keys).
+   */
   uniqueKeys?: string[];
+  /**
+   * The lines belong to the header as one document: the header's create and edit screens
+   * edit them on the same page, and `<prefix>/save` writes header and lines in one call.
+   */
+  inline?: boolean;
+  /** the lines are deleted with their header (one set-based DELETE in the header's transaction) */
+  cascade?: boolean;
+  /**
+   * Lines may be added, changed or removed only while the header's `field` holds one of
+   * `values` (e.g. only while the order is new); `message` is the refusal's i18n key.
+   */
+  editableWhen?: { field: string; values: Array<string | number>; message?: string };
+  /** header fields computed from the lines in the same transaction as every line write */
+  rollUps?: RollUpDef[];
+}
+
+/** A header field kept equal to an aggregate of its lines: `count` of lines or `sum` of a line field. */
+export interface RollUpDef {
+  /** header field (int/decimal, readOnly: clients never send it) */
+  field: string;
+  kind: 'count' | 'sum';
+  /** line field summed (sum only) */
+  of?: string;
+}
+
+/**
+ * A document number generated per organisation when the create leaves the field empty:
+ * `pattern` is literal text with `{date:YYYYMMDD}` (any of YYYY, YY, MM, DD) and `{seq:N}`
+ * (the sequence, zero-padded to N digits). The sequence counts per organisation and per
+ * rendered prefix, so a dated pattern restarts every day; it is taken in the document's own
+ * transaction, so a rolled-back create leaves no gap.
+ */
+export interface DocumentNumberDef {
+  field: string;
+  pattern: string;
+}
+
+/**
+ * One named workflow step (release, deliver, receive, close, cancel, audit, process …): a
+ * call `path` (default `<api prefix>/<name in kebab-case>`) with its own permission code, a
+ * button on list rows and the detail page, and server hooks (`ctx.transitions.on`) that run in
+ * the same transaction as the status change.
+ */
+export interface TransitionDef {
+  /** camelCase step name; the button's label is `transitions.<name>` unless `label` is given */
+  name: string;
+  /** SPEC's path when it names one, e.g. "/carrier-alert/process" */
+  path?: string;
+  label?: string;
+  /** the enum field holding the status */
+  field: string;
+  /** statuses the step starts from */
+  from: Array<string | number>;
+  /** status after the step */
+  to: string | number;
+  /**
+   * What the caller sends besides `id`/`ids`: a name is a field of this resource the step
+   * writes (validated like that field, readOnly allowed); an object is an input of its own
+   * (validated the same way, handed to the hooks, not written).
+   */
+  inputs?: Array<string | FieldDef>;
+  /** the console asks before running it, warning that an executed step cannot be undone */
+  confirm?: boolean;
+  /** shown as a dangerous action (red) */
+  danger?: boolean;
+  /** fields set by the step: who (a string field gets the user's name, an int/ref field their id) and when */
+  stamp?: { user?: string; time?: string };
+  /** icon name from @ant-design/icons */
+  icon?: string;
 }
 
 /**
@@ -228,8 +310,10 @@ export interface ResourceDef {
   tree?: TreeHint;
   /** the list groups its rows under one header per value of this field (e.g. the warehouseField) */
   listGroupBy?: string;
-  /** custom row/batch action names a plugin implements */
-  actions?: string[];
+  /** named workflow steps (see TransitionDef) */
+  transitions?: TransitionDef[];
+  /** document number generated per organisation (see DocumentNumberDef) */
+  number?: DocumentNumberDef;
   /** permission code overrides; default derived from the route and API paths */
   permissions?: Partial<Record<'menu' | 'view' | 'create' | 'edit' | 'detail', string>>;
   /** operation-log object code (SPEC §9) */
