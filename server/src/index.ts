@@ -19,15 +19,16 @@ import { CallRegistry } from './http/registry';
 import type { CallGuard, Language, RequestContext } from './http/types';
 import { loadTranslator, type TFunction, type Translator } from './i18n';
 import { installImports, type ImportEngine } from './import';
-import type { PluginDefinition, PluginServerContext } from './plugin-api';
-import { discoverPlugins, loadPlugins } from './plugins/host';
+import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
+import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
 import { repositoryFactory, type ScopedRepository } from './resources/repository';
+import { ReferenceRegistry } from './resources/references';
 
 export { definePlugin } from './plugin-api';
-export type { PluginDefinition, PluginServerContext } from './plugin-api';
+export type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
 export { hashPassword, verifyPassword } from './resources/password';
 export { createDatabase, registerMigration, type Database, type Migration } from './db';
 export { loadConfig, type ServerConfig } from './config';
@@ -60,7 +61,10 @@ export interface RtiServer {
   /** import engine: validators for plugins, idle() for tests */
   imports: ImportEngine;
   audit: Audit;
+  /** loaded plugins, in load order (dependencies first) */
   plugins: PluginDefinition[];
+  /** a loaded plugin's service (tests, seeds, benches); undefined when its plugin is not loaded */
+  service<K extends keyof PluginServices>(id: K): PluginServices[K] | undefined;
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   systemContext(orgId: number, language?: Language): RequestContext;
   /** every permission code some call checks (generated, account, plugin) */
@@ -86,7 +90,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const calls = new CallRegistry();
   const hooks = new HookRegistry();
   const jobs = new JobRunner(logError);
-  const repo = repositoryFactory({ db, metadata, hooks });
+  const references = new ReferenceRegistry();
+  const repo = repositoryFactory({ db, metadata, hooks, references });
   const systemContext = (orgId: number, language: Language = 'en-US'): RequestContext => ({
     language,
     user: null,
@@ -112,10 +117,20 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
 
   const ready: Array<() => Promise<void> | void> = [];
   const closing: Array<() => Promise<void> | void> = [];
-  const contextFor = (id: string): PluginServerContext => ({
+  let services: ServiceRegistry | undefined;
+  const contextFor = (def: PluginDefinition, registry: ServiceRegistry, id = def.id): PluginServerContext => ({
     id,
+    provide: (service, api) => registry.provide(id, service, api),
+    use: (service) => {
+      const api = registry.find(def, service);
+      if (api === undefined) throw new Error(`plugin "${id}": the service "${service}" is not available (its plugin is not loaded or did not provide it)`);
+      return api as never;
+    },
+    tryUse: (service) => registry.find(def, service) as never,
+    auth: { strategy: (s) => access.strategies.add(s) },
     addCall: (def) => calls.add({ ...def, plugin: id }),
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
+    references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
     jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
     repo,
@@ -134,7 +149,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const found = discoverPlugins(config.pluginsDir).filter((p) => wanted === true || (Array.isArray(wanted) && wanted.includes(p.id)));
   let plugins: PluginDefinition[] = [];
   try {
-    plugins = wanted === false ? [] : await loadPlugins(found, contextFor);
+    plugins = wanted === false ? [] : await loadPlugins(found, contextFor, (r) => (services = r));
     await db.migrate();
     await imports.recover();
     await overlays.reload();
@@ -164,6 +179,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     imports,
     audit,
     plugins,
+    service: (id) => services?.get(id),
     repo,
     systemContext,
     listPermissionCodes: () => calls.permissionCodes(),

@@ -13,6 +13,8 @@ import type { ImportValidator } from './import/validators';
 import type { JobFn } from './plugins/jobs';
 import type { HookAction, HookFn } from './resources/hooks';
 import type { ScopedRepository } from './resources/repository';
+import type { DeclaredReference } from './resources/references';
+import type { AuthStrategy } from './access/auth-strategies';
 
 export type { CallDef, CallInput, RequestContext, Language } from './http/types';
 export { STREAMED } from './http/types';
@@ -21,12 +23,39 @@ export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
 export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
 export type { ScopedRepository, ListResult } from './resources/repository';
+export type { DeclaredReference } from './resources/references';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
+export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
+
+/**
+ * What plugins offer each other, by service id. A providing plugin declares the id in
+ * `provides`, calls `ctx.provide(id, api)` in server(), and publishes the API's type from its
+ * package (e.g. `@rti/plugin-telemetry/api`) with a module augmentation:
+ *
+ *   declare module '@rti/server/plugin-api' { interface PluginServices { telemetry: TelemetryApi } }
+ *
+ * A consumer declares the provider in `dependsOn` and gets the typed API with `ctx.use(id)`.
+ */
+export interface PluginServices {}
+export type ServiceId = keyof PluginServices & string;
 
 export interface PluginServerContext {
   /** the plugin's id */
   id: string;
+  /** publishes a service this plugin declares in `provides` (once, during server()) */
+  provide<K extends ServiceId>(id: K, api: PluginServices[K]): void;
+  /**
+   * The service of a plugin this one declares in `dependsOn` (loaded first, so its services
+   * are there). Throws when the provider is not a declared dependency or gave no service.
+   */
+  use<K extends ServiceId>(id: K): PluginServices[K];
+  /** the service of an `optionalDependsOn` plugin, undefined when that plugin is not loaded */
+  tryUse<K extends ServiceId>(id: K): PluginServices[K] | undefined;
+  auth: {
+    /** another way than a session to authenticate the Token header (this server only) */
+    strategy(strategy: AuthStrategy): void;
+  };
   /**
    * Adds a call to the one registry: same dispatcher, guard and envelope as generated calls.
    * Its permission code defaults to apiCode(path) and appears in the permission catalogue.
@@ -35,6 +64,13 @@ export interface PluginServerContext {
   hooks: {
     before(action: HookAction, resource: string | '*', fn: HookFn): () => void;
     after(action: HookAction, resource: string | '*', fn: HookFn): () => void;
+  };
+  /**
+   * Rows of the plugin's own tables that point at resource rows: deleting a row they still
+   * use is refused, naming them (the metadata's own references need no declaration).
+   */
+  references: {
+    declare(ref: DeclaredReference): () => void;
   };
   imports: {
     /**
@@ -72,6 +108,12 @@ export interface PluginServerContext {
 export interface PluginDefinition {
   /** equals the plugin's folder name */
   id: string;
+  /** plugins that must be loaded (they start first); a missing one stops the start */
+  dependsOn?: readonly string[];
+  /** plugins started first when present; their services through ctx.tryUse */
+  optionalDependsOn?: readonly string[];
+  /** service ids this plugin publishes with ctx.provide (see PluginServices) */
+  provides?: readonly ServiceId[];
   server?(ctx: PluginServerContext): Promise<void> | void;
 }
 

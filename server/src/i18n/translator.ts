@@ -8,9 +8,14 @@ import type { Language } from '../http/types';
 export const LANGUAGES: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
 export const DEFAULT_LANGUAGE: Language = 'en-US';
 
-/** A parameter that is itself an i18n key (a field label), translated in the same language. */
+/**
+ * A parameter that is itself an i18n key (a field label), translated in the same language,
+ * with its own parameters when given. An array parameter renders as its items joined by the
+ * language's list separator (`server.listSeparator`).
+ */
 export interface TranslatableParam {
   $t: string;
+  params?: TParams;
 }
 export const tKey = (key: string): TranslatableParam => ({ $t: key });
 
@@ -49,15 +54,15 @@ export function createTranslator(...catalogues: Array<Partial<Record<Language, N
   const lookup = (lang: Language, key: string): string | undefined =>
     runtime.get(lang)?.get(key) ?? maps.get(lang)?.get(key) ?? runtime.get(DEFAULT_LANGUAGE)?.get(key) ?? maps.get(DEFAULT_LANGUAGE)?.get(key);
 
-  const t: TFunction = (lang, key, params) => {
+  const render = (lang: Language, v: unknown, depth: number): string => {
+    if (isTKey(v)) return v.params && depth < 4 ? t(lang, v.$t, v.params, depth + 1) : (lookup(lang, v.$t) ?? v.$t);
+    if (Array.isArray(v)) return v.map((x) => render(lang, x, depth + 1)).join(lookup(lang, 'server.listSeparator') ?? ', ');
+    return v === null || v === undefined ? '' : String(v);
+  };
+  const t = (lang: Language, key: string, params?: TParams, depth = 0): string => {
     const text = lookup(lang, key) ?? key;
     if (!params) return text;
-    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => {
-      if (!(name in params)) return whole;
-      const v = params[name];
-      if (isTKey(v)) return lookup(lang, v.$t) ?? v.$t;
-      return v === null || v === undefined ? '' : String(v);
-    });
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in params ? render(lang, params[name], depth) : whole));
   };
   return {
     t,

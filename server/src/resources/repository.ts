@@ -15,6 +15,7 @@ import { fieldError, fieldParam, notFound, typeError } from './errors';
 import type { HookRegistry } from './hooks';
 import { hashPassword } from './password';
 import { MAX_LIMIT, parseQuery, type ListQuery } from './query';
+import { ReferenceRegistry, settleReferences } from './references';
 import { scopeWhere } from './scope';
 import { attachLabels, plainRow, type Row } from './serialize';
 import { checkCompareRules, requiredError, validateValue, validateWrite } from './validate';
@@ -23,7 +24,13 @@ export interface ResourceHost {
   db: Database;
   metadata: Metadata;
   hooks: HookRegistry;
+  /** references plugins declare on top of the metadata's (resources/references.ts) */
+  references?: ReferenceRegistry;
 }
+
+const NO_DECLARED_REFERENCES = new ReferenceRegistry();
+/** Cascades deeper than this are a metadata loop, not lines of lines. */
+const MAX_CASCADE_DEPTH = 8;
 
 /** Rows returned by `all` at most (docs/API.md). */
 export const ALL_CAP = 5000;
@@ -204,15 +211,45 @@ export class ScopedRepository {
       const rows = await this.model.findAll({ where: this.where({ id: { [Op.in]: unique } }), transaction });
       // All or nothing: one id out of scope refuses the whole call, without saying which exist.
       if (rows.length !== unique.length) throw notFound();
-      for (const instance of rows) {
-        this.checkStatusRules(instance, this.resource.rules?.deleteForbidden);
-        const [row] = await this.serialize([instance], transaction);
-        await this.host.hooks.run('before', { action: 'delete', resource: this.resource, ctx: this.ctx, transaction, row });
-        await instance.destroy({ transaction });
-        await this.host.hooks.run('after', { action: 'delete', resource: this.resource, ctx: this.ctx, transaction, row });
-      }
-      return { deleted: rows.length };
+      return { deleted: await this.destroyRows(rows, transaction) };
     });
+  }
+
+  /**
+   * Deletes found rows in the caller's transaction: status rules and `before` hooks of every row
+   * first (their own refusals name the case best), then the references (cascade, clear, refuse
+   * while anything still points at a row), then the rows and their `after` hooks. A refusal
+   * anywhere rolls the whole call back: a batch is never half deleted.
+   */
+  private async destroyRows(rows: Model[], transaction: Transaction, depth = 0): Promise<number> {
+    const serialized: Row[] = [];
+    for (const instance of rows) {
+      this.checkStatusRules(instance, this.resource.rules?.deleteForbidden);
+      const [row] = await this.serialize([instance], transaction);
+      await this.host.hooks.run('before', { action: 'delete', resource: this.resource, ctx: this.ctx, transaction, row });
+      serialized.push(row);
+    }
+    await settleReferences({
+      db: this.host.db,
+      metadata: this.host.metadata,
+      registry: this.host.references ?? NO_DECLARED_REFERENCES,
+      resource: this.resource,
+      rows: serialized,
+      ctx: this.ctx,
+      transaction,
+      cascade: async (child, ids) => {
+        if (depth >= MAX_CASCADE_DEPTH) throw new Error(`delete cascade deeper than ${MAX_CASCADE_DEPTH} from ${this.resource.name}`);
+        // a header's lines go whichever warehouse they name: the organisation is the scope
+        const lines = new ScopedRepository(this.host, child, { ...this.ctx, warehouseIds: null });
+        const found = await lines.model.findAll({ where: lines.where({ id: { [Op.in]: ids } }), transaction });
+        await lines.destroyRows(found, transaction, depth + 1);
+      },
+    });
+    for (let i = 0; i < rows.length; i++) {
+      await rows[i].destroy({ transaction });
+      await this.host.hooks.run('after', { action: 'delete', resource: this.resource, ctx: this.ctx, transaction, row: serialized[i] });
+    }
+    return rows.length;
   }
 
   private async applyUpdate(instance: Model, values: Record<string, unknown>, transaction: Transaction): Promise<Row> {
