@@ -128,3 +128,16 @@ export function defineConsolePlugin(plugin: ConsolePlugin): ConsolePlugin {
 export { menuBadges } from './lib/menu-badges';
 export { request } from './providers/http-client';
 export { useAutoRefresh } from './lib/use-auto-refresh';
+export { Guarded, useCan } from './components/guard/guarded';
+export type { GuardTarget } from './lib/guard';
+
+// What plugins may use of the shell, by package path (`@rti/console/plugin-api`); nothing
+// else of console/src is reachable from a plugin (the lint step refuses relative paths into it).
+export { API_BASE } from './constants';
+export { apiHeaders } from './providers/http-client';
+export { session } from './lib/session';
+export { useMetadata } from './providers/metadata-context';
+export { useShell } from './providers/shell-context';
+export { reloadMetadata } from './providers/app-state';
+export { downloadBlob } from './meta/lib/download';
+export { mayUse } from './lib/guard';

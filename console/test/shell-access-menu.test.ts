@@ -110,15 +110,22 @@ describe('side menu', () => {
   });
 
   it('adds plugin menu entries to their group', () => {
-    expect(paths(new Set([...ALL, 'MenuExtra']))).toContain('/system/extra');
+    expect(paths(new Set([...ALL, 'MenuExtra', 'ViewExtra']))).toContain('/system/extra');
     expect(routes.find((r) => r.path === '/system/extra')?.viewCode).toBe('ViewExtra');
   });
 
   it('drops entries without their Menu code and groups left empty', () => {
-    const nodes = buildSideMenu({ meta: menuMeta, routes, access: new Set(['MenuDeviceBeacon']), permissions: [] });
+    const nodes = buildSideMenu({ meta: menuMeta, routes, access: new Set(['MenuDeviceBeacon', 'ViewDeviceBeacon']), permissions: [] });
     expect(nodes.map((n) => n.key)).toEqual(['group:device']);
     expect(flattenMenu(nodes).map((n) => n.path)).toEqual(['/device/device-beacon']);
     expect(buildSideMenu({ meta: menuMeta, routes, access: new Set(), permissions: [] })).toEqual([]);
+  });
+
+  it('drops entries whose page the user may not open (Menu code without the View code: it would lead to the 403 page)', () => {
+    expect(paths(new Set([...ALL, 'MenuExtra']))).not.toContain('/system/extra');
+    const noView = new Set([...ALL].filter((c) => c !== 'ViewDeviceModel'));
+    expect(paths(noView)).not.toContain('/device/device-model');
+    expect(paths(noView)).toContain('/device/device-beacon');
   });
 
   it('is narrowed to the permissions path list when it is not empty', () => {

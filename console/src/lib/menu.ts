@@ -41,9 +41,14 @@ export function itemMenuCode(item: MenuItem, ctx: MenuContext): string {
   return def ? resourceMenuCode(def, ctx.meta.menu) : menuCode(routeName(item.path, ctx.meta.menu));
 }
 
-function routeExists(item: MenuItem, ctx: MenuContext): boolean {
-  if (item.resource) return Boolean(ctx.meta.resources[item.resource]);
-  return ctx.routes.some((r) => r.path === item.path && (!item.page || r.page?.id === item.page || r.kind === 'builtin'));
+/** The entry's page exists and the user may open it (SPEC §6: an entry leading to a 403 page is removed). */
+function routeOpen(item: MenuItem, ctx: MenuContext): boolean {
+  const def = item.resource ? ctx.meta.resources[item.resource] : undefined;
+  if (item.resource && !def) return false;
+  const route = def
+    ? ctx.routes.find((r) => r.path === def.route)
+    : ctx.routes.find((r) => r.path === item.path && (!item.page || r.page?.id === item.page || r.kind === 'builtin'));
+  return Boolean(route) && (!route!.viewCode || ctx.access.has(route!.viewCode));
 }
 
 function filterItems(items: MenuItem[], ctx: MenuContext, narrow: Set<string> | undefined): NavNode[] {
@@ -52,7 +57,7 @@ function filterItems(items: MenuItem[], ctx: MenuContext, narrow: Set<string> | 
     const children = item.children ? filterItems(item.children, ctx, narrow) : [];
     const selfOk =
       !item.hidden &&
-      routeExists(item, ctx) &&
+      routeOpen(item, ctx) &&
       ctx.access.has(itemMenuCode(item, ctx)) &&
       (!narrow || narrow.has(item.path));
     if (!selfOk && children.length === 0) continue;
@@ -71,8 +76,8 @@ function filterItems(items: MenuItem[], ctx: MenuContext, narrow: Set<string> | 
 }
 
 /**
- * Side menu: menu.json groups, keeping only entries whose page exists, whose Menu code the
- * user holds, and (when the permissions list is non-empty) whose path it lists. Groups
+ * Side menu: menu.json groups, keeping only entries whose page exists and may be opened (its
+ * View code), whose Menu code the user holds, and (when the permissions list is non-empty) whose path it lists. Groups
  * without a surviving entry disappear.
  */
 export function buildSideMenu(ctx: MenuContext): NavNode[] {

@@ -90,6 +90,9 @@ export function buildRoutes(meta: Metadata, plugins: ConsolePlugin[]): PageRoute
   for (const def of Object.values(meta.resources)) {
     const calls = def.calls ?? {};
     for (const screen of ['list', 'create', 'edit', 'show'] as ScreenKind[]) {
+      // a screen whose call the server does not offer would only spin (a settings row with its
+      // own plugin page has no list call): no route, so no menu entry, tab or palette entry either
+      if (screen === 'list' && calls.list === false) continue;
       if (screen === 'create' && calls.create === false) continue;
       if (screen === 'edit' && calls.update === false) continue;
       if (screen === 'show' && calls.base === false) continue;

@@ -3,6 +3,7 @@ import type { ResourceDef } from '@rti/metadata/browser';
 import { resourceApiPath } from '@rti/metadata/browser';
 import { API_BASE } from '../constants';
 import { request } from './http-client';
+import { recordEvents } from '../lib/record-events';
 
 export const DEFAULT_PAGE_SIZE = 10;
 
@@ -110,11 +111,13 @@ export function createDataProvider(lookup: ResourceLookup = () => undefined): Da
 
     async deleteOne({ resource, id }) {
       await request(callPath(resource, 'delete'), { id: recordId(id) });
+      recordEvents.deleted(resource, [id]);
       return { data: { id } as never };
     },
 
     async deleteMany({ resource, ids }) {
       await request(callPath(resource, 'delete'), { ids: ids.map(recordId) });
+      recordEvents.deleted(resource, ids);
       return { data: ids.map((id) => ({ id })) as never };
     },
 

@@ -2,11 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Col, Row, Space, Spin, Statistic, Typography } from 'antd';
 import { DesktopOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
+import { Guarded } from '@rti/console/plugin-api';
 import { useDashboard } from './dashboard-data';
 import { kpis } from './kpis';
 import { useDashboardPanels } from './panels';
 
 const REFRESH_MS = 60_000;
+const BIG_SCREEN = '/dashboard';
 
 /** /dashboard-home: the landing page — headline figures and every dashboard panel, refreshed each minute. */
 export default function DashboardHome() {
@@ -30,9 +32,11 @@ export default function DashboardHome() {
           <Button icon={<ReloadOutlined />} loading={loading} onClick={() => void reload()} data-testid="dashboard-reload">
             {t('dashboard.refresh')}
           </Button>
-          <Button type="primary" icon={<DesktopOutlined />} onClick={() => window.open('/dashboard', '_blank', 'noopener')} data-testid="dashboard-open-big-screen">
-            {t('dashboard.bigScreen')}
-          </Button>
+          <Guarded open={BIG_SCREEN}>
+            <Button type="primary" icon={<DesktopOutlined />} onClick={() => window.open(BIG_SCREEN, '_blank', 'noopener')} data-testid="dashboard-open-big-screen">
+              {t('dashboard.bigScreen')}
+            </Button>
+          </Guarded>
         </Space>
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}

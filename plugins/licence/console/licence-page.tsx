@@ -2,8 +2,8 @@ import { useCallback, useEffect, useState, type ComponentType } from 'react';
 import { Alert, App, Button, Card, Descriptions, Empty, Space, Spin, Tag, Upload } from 'antd';
 import { CheckCircleOutlined, CloudUploadOutlined, FileTextOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../../console/src/plugin-api';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
+import { Guarded, request } from '@rti/console/plugin-api';
+import { useMetadata } from '@rti/console/plugin-api';
 import type { Licence } from '../server/licence-file';
 
 type Mode = 'verify' | 'import' | 'update';
@@ -109,9 +109,11 @@ function LicencePage({ mode }: { mode: Mode }) {
             {t('licence.check')}
           </Button>
           {mode !== 'verify' && (
-            <Button type="primary" icon={<CloudUploadOutlined />} disabled={!content || (mode === 'update' && !installed)} onClick={() => void install()} data-testid="licence-install">
-              {t(mode === 'update' ? 'licence.update' : 'licence.import')}
-            </Button>
+            <Guarded call={mode === 'update' ? '/licence/update' : '/licence/import'}>
+              <Button type="primary" icon={<CloudUploadOutlined />} disabled={!content || (mode === 'update' && !installed)} onClick={() => void install()} data-testid="licence-install">
+                {t(mode === 'update' ? 'licence.update' : 'licence.import')}
+              </Button>
+            </Guarded>
           )}
         </Space>
         {checked && <div style={{ marginTop: 16 }}>{details(checked, 'licence-checked')}</div>}

@@ -2,11 +2,11 @@ import { useEffect, useMemo, useState } from 'react';
 import { App, Button, Card, Form, Spin } from 'antd';
 import { SaveOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../../console/src/plugin-api';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
-import { MetaForm } from '../../../console/src/meta/components/meta-form';
-import { formFields } from '../../../console/src/meta/lib/fields';
-import { fromFormValues, toFormValues } from '../../../console/src/meta/lib/form-values';
+import { request, useCan } from '@rti/console/plugin-api';
+import { useMetadata } from '@rti/console/plugin-api';
+import { MetaForm } from '@rti/console/plugin-meta';
+import { formFields } from '@rti/console/plugin-meta';
+import { fromFormValues, toFormValues } from '@rti/console/plugin-meta';
 
 /** The organisation's settings: one form over the `config` resource's fields, saved with /config/update. */
 export default function ConfigPage() {
@@ -17,6 +17,8 @@ export default function ConfigPage() {
   const [form] = Form.useForm();
   const [record, setRecord] = useState<Record<string, unknown>>();
   const [busy, setBusy] = useState(true);
+  // without the update code the settings are shown read-only and the save button is removed
+  const canSave = useCan({ call: '/config/update' });
 
   useEffect(() => {
     request<Record<string, unknown>>('/config')
@@ -45,13 +47,15 @@ export default function ConfigPage() {
       title={t('menu.config')}
       data-testid="config-page"
       extra={
-        <Button type="primary" icon={<SaveOutlined />} onClick={() => form.submit()} loading={busy} data-testid="config-save">
-          {t('masterData.save')}
-        </Button>
+        canSave && (
+          <Button type="primary" icon={<SaveOutlined />} onClick={() => form.submit()} loading={busy} data-testid="config-save">
+            {t('masterData.save')}
+          </Button>
+        )
       }
     >
       <Spin spinning={busy}>
-        <MetaForm resource={resource} fields={fields} mode="edit" record={record} formProps={{ form, layout: 'vertical', onFinish: save }} />
+        <MetaForm resource={resource} fields={fields} mode="edit" record={record} formProps={{ form, layout: 'vertical', onFinish: save }} disabled={!canSave} />
       </Spin>
     </Card>
   );

@@ -4,8 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Badge, Button, Empty, List, Popover, Tabs, Tag, Tooltip, Typography } from 'antd';
 import { AlertOutlined } from '@ant-design/icons';
 import { resourceViewCode } from '@rti/metadata/browser';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
-import { useShell } from '../../../console/src/providers/shell-context';
+import { useMetadata } from '@rti/console/plugin-api';
+import { useShell } from '@rti/console/plugin-api';
+import { mayUse } from '@rti/console/plugin-api';
 import { ALERT_KINDS, PER_CATEGORY } from './alert-kinds';
 import { alertFeed, unsolvedTotal, type FeedState } from './alert-feed';
 import { alertItem, setKnownEnums } from './alert-items';
@@ -19,7 +20,7 @@ import { alertItem, setKnownEnums } from './alert-items';
 export default function AlertBell() {
   const { t } = useTranslation();
   const { enums, resources, menu } = useMetadata();
-  const { access } = useShell();
+  const { access, routes } = useShell();
   const navigate = useNavigate();
   const [state, setState] = useState<FeedState>(alertFeed.state);
   const [open, setOpen] = useState(false);
@@ -55,7 +56,8 @@ export default function AlertBell() {
                   style={{ maxHeight: 360, overflow: 'auto' }}
                   dataSource={rows.map((r) => alertItem(k, r, enums, t))}
                   renderItem={(it) => (
-                    <List.Item style={{ cursor: 'pointer' }} onClick={() => go(it.path!)} data-testid={`alert-item:${it.key}`}>
+                    // an alert opens its detail only for users who may open that page
+                    <List.Item {...(it.path && mayUse({ open: it.path }, routes, access) ? { style: { cursor: 'pointer' }, onClick: () => go(it.path!) } : {})} data-testid={`alert-item:${it.key}`}>
                       <List.Item.Meta
                         title={
                           <span>

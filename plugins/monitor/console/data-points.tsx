@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Card, DatePicker, Descriptions, Empty, Input, Space, Spin, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { request } from '../../../console/src/plugin-api';
+import { Guarded, request, useCan } from '@rti/console/plugin-api';
 import { DATA_POINT_KINDS, detailHref, type DataPointKind } from './data-point-kinds';
 
 type Row = Record<string, unknown>;
@@ -21,6 +21,8 @@ function DataPointList({ k }: { k: DataPointKind }) {
   const label = useLabel();
   const { message } = App.useApp();
   const navigate = useNavigate();
+  // a row opens its point only for users who may open the detail page
+  const canDetail = useCan({ open: detailHref(k, {}) });
   const [device, setDevice] = useState('');
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(1, 'day'), dayjs()]);
   const [page, setPage] = useState({ page: 1, limit: 20 });
@@ -64,9 +66,11 @@ function DataPointList({ k }: { k: DataPointKind }) {
         <Button type="primary" icon={<SearchOutlined />} onClick={() => setPage({ ...page, page: 1 })}>
           {t('meta.search', { defaultValue: 'Search' })}
         </Button>
-        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportXlsx()}>
-          {t('meta.export', { defaultValue: 'Export' })}
-        </Button>
+        <Guarded call={`/data-points/${k.kind}/export`}>
+          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportXlsx()}>
+            {t('meta.export', { defaultValue: 'Export' })}
+          </Button>
+        </Guarded>
       </Space>
       <Table
         size="small"
@@ -74,7 +78,7 @@ function DataPointList({ k }: { k: DataPointKind }) {
         rowKey={(r) => `${String(r[k.key])}:${String(r[k.timeField])}:${String(r.gatewayMac ?? '')}`}
         dataSource={data.list}
         scroll={{ x: 'max-content' }}
-        onRow={(r) => ({ onClick: () => void navigate(detailHref(k, r)), style: { cursor: 'pointer' } })}
+        onRow={(r) => (canDetail ? { onClick: () => void navigate(detailHref(k, r)), style: { cursor: 'pointer' } } : {})}
         pagination={{ current: page.page, pageSize: page.limit, total: data.total, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: (p, l) => setPage({ page: p, limit: l }) }}
         columns={k.columns.map((c) => ({ title: label(c), dataIndex: c, render: (v: unknown) => fmt(v, c) }))}
       />

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Descriptions, Empty, Input, Space, Spin, Typography } from 'antd';
 import { CopyOutlined, DeleteOutlined, KeyOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
+import { Guarded } from '@rti/console/plugin-api';
 import { useOrgToken } from './use-org-token';
 
 const when = (v: string | null | undefined): string => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
@@ -91,17 +92,23 @@ export default function OpenApiPage() {
         <Space>
           {info ? (
             <>
-              <Button type="primary" icon={<ReloadOutlined />} onClick={confirmRefresh} data-testid="open-api-refresh">
-                {t('openApi.refresh')}
-              </Button>
-              <Button danger icon={<DeleteOutlined />} onClick={confirmDelete} data-testid="open-api-delete">
-                {t('openApi.delete')}
-              </Button>
+              <Guarded call="/organization-token/create">
+                <Button type="primary" icon={<ReloadOutlined />} onClick={confirmRefresh} data-testid="open-api-refresh">
+                  {t('openApi.refresh')}
+                </Button>
+              </Guarded>
+              <Guarded call="/organization-token/delete">
+                <Button danger icon={<DeleteOutlined />} onClick={confirmDelete} data-testid="open-api-delete">
+                  {t('openApi.delete')}
+                </Button>
+              </Guarded>
             </>
           ) : (
-            <Button type="primary" icon={<KeyOutlined />} onClick={() => void generate()} data-testid="open-api-generate">
-              {t('openApi.generate')}
-            </Button>
+            <Guarded call="/organization-token/create">
+              <Button type="primary" icon={<KeyOutlined />} onClick={() => void generate()} data-testid="open-api-generate">
+                {t('openApi.generate')}
+              </Button>
+            </Guarded>
           )}
         </Space>
       </Spin>

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Col, DatePicker, Descriptions, Empty, Progress, Row, Space, Spin, Statistic, Table, Typography } from 'antd';
 import { DownloadOutlined, FilePdfOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { request } from '../../../console/src/plugin-api';
-import { EChart } from '../../dashboard/console/chart/echart';
+import { Guarded, request } from '@rti/console/plugin-api';
+import { EChart } from '@rti/common/echart';
 import { batteryOption, cpuOption, dbOption, gaugeOption, memOption, occupancyOption } from './inspection-charts';
 import { formatBytes, useInspection, type GatewayKind } from './inspection-data';
 
@@ -81,18 +81,22 @@ export default function InspectionPage() {
           <Button icon={<ReloadOutlined />} loading={loading} onClick={() => void reload()}>
             {t('systemInspection.refresh')}
           </Button>
-          <Button type="primary" icon={<FilePdfOutlined />} loading={busy === 'pdf'} data-testid="inspection-pdf" onClick={() => void run('pdf', () => download('/system-inspection/report/export', {}, `system-inspection-${stamp}.pdf`))}>
-            {t('systemInspection.exportPdf')}
-          </Button>
-          <DatePicker.RangePicker value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} allowClear={false} />
-          <Button
-            icon={<DownloadOutlined />}
-            loading={busy === 'log'}
-            data-testid="inspection-log"
-            onClick={() => void run('log', () => download('/system-inspection/system-log/export', { time: [range[0].startOf('day').valueOf(), range[1].endOf('day').valueOf()] }, `system-log-${stamp}.xlsx`))}
-          >
-            {t('systemInspection.exportLog')}
-          </Button>
+          <Guarded call="/system-inspection/report/export">
+            <Button type="primary" icon={<FilePdfOutlined />} loading={busy === 'pdf'} data-testid="inspection-pdf" onClick={() => void run('pdf', () => download('/system-inspection/report/export', {}, `system-inspection-${stamp}.pdf`))}>
+              {t('systemInspection.exportPdf')}
+            </Button>
+          </Guarded>
+          <Guarded call="/system-inspection/system-log/export">
+            <DatePicker.RangePicker value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} allowClear={false} />
+            <Button
+              icon={<DownloadOutlined />}
+              loading={busy === 'log'}
+              data-testid="inspection-log"
+              onClick={() => void run('log', () => download('/system-inspection/system-log/export', { time: [range[0].startOf('day').valueOf(), range[1].endOf('day').valueOf()] }, `system-log-${stamp}.xlsx`))}
+            >
+              {t('systemInspection.exportLog')}
+            </Button>
+          </Guarded>
         </Space>
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}

@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, DatePicker, Input, Space, Table } from 'antd';
 import { DownloadOutlined, PictureOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { request } from '../../../console/src/plugin-api';
-import { downloadBlob } from '../../../console/src/meta/lib/download';
+import { Guarded, request } from '@rti/console/plugin-api';
+import { downloadBlob } from '@rti/console/plugin-api';
 import type { DayReport } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
 import { fmtDuration, fmtNum, tzOffset } from './format';
@@ -68,8 +68,12 @@ export default function GpsReportPage() {
       <Space wrap style={{ marginBottom: 12 }}>
         <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && (setRange([v[0].startOf('day'), v[1].endOf('day')]), setPage((p) => ({ ...p, page: 1 })))} data-testid="gps-report-range" />
         <Input.Search allowClear placeholder={t('vehicle.searchGps')} style={{ width: 220 }} onSearch={(v) => (setSn(v.trim()), setPage((p) => ({ ...p, page: 1 })))} />
-        <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="gps-report-export">{t('vehicle.export')}</Button>
-        <Button icon={<PictureOutlined />} onClick={snapshot}>{t('vehicle.snapshot')}</Button>
+        <Guarded call="/gps/report/export">
+          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="gps-report-export">{t('vehicle.export')}</Button>
+        </Guarded>
+        <Guarded open="/gps/report/screen/shot/map">
+          <Button icon={<PictureOutlined />} onClick={snapshot}>{t('vehicle.snapshot')}</Button>
+        </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
       <Table<GpsReportRow>

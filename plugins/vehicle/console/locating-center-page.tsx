@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Input, List, Space, Tag } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
-import { request } from '../../../console/src/plugin-api';
+import { Guarded, request } from '@rti/console/plugin-api';
 import type { LocatedCarrier } from '../shared/vehicle-answer';
 import { CarrierLocation } from './carrier-location';
 import { fmtTime } from './format';
@@ -38,7 +38,9 @@ export default function LocatingCenterPage() {
         <span data-testid="locating-search">
           <Input.Search enterButton loading={loading} allowClear placeholder={t('vehicle.locateHint')} style={{ width: 420 }} onSearch={(v) => void search(v)} />
         </span>
-        <Button icon={<ExportOutlined />} disabled={!picked} onClick={() => window.open(`/carrier-locating?carrierId=${picked}`, '_blank')} data-testid="locating-new-window">{t('vehicle.newWindow')}</Button>
+        <Guarded open="/carrier-locating">
+          <Button icon={<ExportOutlined />} disabled={!picked} onClick={() => window.open(`/carrier-locating?carrierId=${picked}`, '_blank')} data-testid="locating-new-window">{t('vehicle.newWindow')}</Button>
+        </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
       <div style={{ display: 'flex', gap: 8, flex: 1, minHeight: 0 }}>

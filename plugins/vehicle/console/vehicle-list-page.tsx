@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Alert, Badge, Button, Input, Progress, Segmented, Space, Table, Tag, Tooltip } from 'antd';
 import { DesktopOutlined, ReloadOutlined, SyncOutlined } from '@ant-design/icons';
-import { request, useAutoRefresh } from '../../../console/src/plugin-api';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
+import { Guarded, request, useAutoRefresh } from '@rti/console/plugin-api';
+import { useMetadata } from '@rti/console/plugin-api';
 import type { VehicleListAnswer, VehicleRow } from '../shared/vehicle-answer';
 import type { Motion } from '../shared/vehicle-status';
 import { fmtNum, fmtTime } from './format';
@@ -58,10 +58,14 @@ export default function VehicleListPage() {
         <Tooltip title={t('vehicle.reload')}>
           <Button icon={<ReloadOutlined />} loading={loading} onClick={() => void reload()} />
         </Tooltip>
-        <Tooltip title={t('vehicle.synchronizeHint')}>
-          <Button icon={<SyncOutlined />} loading={syncing} onClick={() => void sync()}>{t('vehicle.synchronize')}</Button>
-        </Tooltip>
-        <Button icon={<DesktopOutlined />} onClick={() => window.open('/vehicle/monitor', '_blank')} data-testid="vehicle-open-monitor">{t('vehicle.openMonitor')}</Button>
+        <Guarded call="/jimi/synchronize">
+          <Tooltip title={t('vehicle.synchronizeHint')}>
+            <Button icon={<SyncOutlined />} loading={syncing} onClick={() => void sync()}>{t('vehicle.synchronize')}</Button>
+          </Tooltip>
+        </Guarded>
+        <Guarded open="/vehicle/monitor">
+          <Button icon={<DesktopOutlined />} onClick={() => window.open('/vehicle/monitor', '_blank')} data-testid="vehicle-open-monitor">{t('vehicle.openMonitor')}</Button>
+        </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
       <Table<VehicleRow>

@@ -10,13 +10,13 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Space, Spin, Tag } from 'antd';
 import { AimOutlined, CloseOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { request } from '../../../console/src/plugin-api';
-import { useLivePoints } from '../../map/console/use-live-points';
-import { CITIES, DEFAULT_ZOOM, rgbCss } from '../../map/console/map-settings';
-import type { PointSet, ViewTarget } from '../../map/console/map-types';
-import { MapView } from '../../map/console/map-view';
-import { useProvider } from '../../map/console/use-provider';
-import { haversine } from '../../map/shared/track';
+import { Guarded, request } from '@rti/console/plugin-api';
+import { useLivePoints } from '@rti/plugin-map/console/use-live-points';
+import { CITIES, DEFAULT_ZOOM, rgbCss } from '@rti/plugin-map/console/map-settings';
+import type { PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
+import { MapView } from '@rti/plugin-map/console/map-view';
+import { useProvider } from '@rti/plugin-map/console/use-provider';
+import { haversine } from '@rti/common/track';
 import type { VehiclePositionsAnswer } from '../shared/vehicle-answer';
 import { MOTION_CODE, MOVING_KMH } from '../shared/vehicle-status';
 import { boundsOf, fmtNum, fmtTime } from './format';
@@ -133,7 +133,9 @@ export default function VehicleMonitorPage() {
           >
             <p><Tag color={rgbCss(motionRgb(points.st[picked]))}>{t(`vehicle.motion.${MOTION_BY_CODE[points.st[picked]]}`)}</Tag> {fmtNum(v.speed[picked])} km/h</p>
             <p>{t('vehicle.col.lastSeen')}: {fmtTime(seenAt.current[picked] || v.lastSeen[picked])}</p>
-            <Button type="link" style={{ padding: 0 }} onClick={() => window.open(`/vehicle/track?carrierId=${v.id[picked]}`, '_blank')}>{t('vehicle.track')}</Button>
+            <Guarded open="/vehicle/track">
+              <Button type="link" style={{ padding: 0 }} onClick={() => window.open(`/vehicle/track?carrierId=${v.id[picked]}`, '_blank')}>{t('vehicle.track')}</Button>
+            </Guarded>
           </Card>
         )}
       </div>

@@ -9,11 +9,11 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Card, DatePicker, Descriptions, Empty, Radio, Select, Space, Table } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { request } from '../../../console/src/plugin-api';
-import { CITIES, DEFAULT_ZOOM } from '../../map/console/map-settings';
-import type { TrackOverlay, ViewTarget } from '../../map/console/map-types';
-import { MapView } from '../../map/console/map-view';
-import { useProvider } from '../../map/console/use-provider';
+import { Guarded, request } from '@rti/console/plugin-api';
+import { CITIES, DEFAULT_ZOOM } from '@rti/plugin-map/console/map-settings';
+import type { TrackOverlay, ViewTarget } from '@rti/plugin-map/console/map-types';
+import { MapView } from '@rti/plugin-map/console/map-view';
+import { useProvider } from '@rti/plugin-map/console/use-provider';
 import type { Trip } from '../shared/trips';
 import type { VehicleHistoryAnswer, VehicleListAnswer } from '../shared/vehicle-answer';
 import { boundsOf, fmtDuration, fmtNum, fmtTime, tzOffset } from './format';
@@ -93,7 +93,9 @@ export default function VehicleTrackPage() {
         <Select showSearch style={{ width: 280 }} placeholder={t('vehicle.pickVehicle')} value={carrierId} options={options} filterOption={false} onSearch={setSearch} onChange={(v) => setParams(v ? { carrierId: String(v) } : {})} data-testid="vehicle-track-subject" />
         <Radio.Group value={preset} onChange={(e) => setPreset(e.target.value)} optionType="button" options={[{ value: '1', label: t('vehicle.today') }, { value: '3', label: t('vehicle.days', { count: 3 }) }, { value: '7', label: t('vehicle.days', { count: 7 }) }, { value: 'custom', label: t('vehicle.custom') }]} />
         {preset === 'custom' && <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />}
-        <Button icon={<HistoryOutlined />} disabled={!carrierId} onClick={() => navigate(`/map/history?carrierId=${carrierId}`)}>{t('vehicle.playback')}</Button>
+        <Guarded open="/map/history">
+          <Button icon={<HistoryOutlined />} disabled={!carrierId} onClick={() => navigate(`/map/history?carrierId=${carrierId}`)}>{t('vehicle.playback')}</Button>
+        </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
       <div style={{ display: 'flex', gap: 8, flex: 1, minHeight: 0 }}>

@@ -5,6 +5,7 @@ import { Badge, Button, Empty, List, Popover, Spin, Tabs, Tooltip } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
 import type { NotificationItem, NotificationSource } from '../../plugin-api';
 import { useShell } from '../../providers/shell-context';
+import { mayUse } from '../../lib/guard';
 
 /**
  * The header bell. Plugins fill it with `notifications` sources (one tab per category);
@@ -13,7 +14,7 @@ import { useShell } from '../../providers/shell-context';
 export function NotificationsBell() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { plugins, access } = useShell();
+  const { plugins, access, routes } = useShell();
   const sources: NotificationSource[] = useMemo(
     () => plugins.flatMap((p) => p.notifications ?? []).filter((s) => !s.viewCode || access.has(s.viewCode)),
     [plugins, access],
@@ -40,7 +41,8 @@ export function NotificationsBell() {
         size="small"
         dataSource={rows}
         renderItem={(r) => (
-          <List.Item className={r.path ? 'clickable' : undefined} onClick={() => r.path && navigate(r.path)}>
+          // an item opens its page only for users who may open it
+          <List.Item {...(r.path && mayUse({ open: r.path }, routes, access) ? { className: 'clickable', onClick: () => navigate(r.path!) } : {})}>
             <List.Item.Meta title={r.title} description={[r.description, r.time].filter(Boolean).join(' · ')} />
           </List.Item>
         )}

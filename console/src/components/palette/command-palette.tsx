@@ -11,10 +11,19 @@ import {
 import { usePaletteActions } from './use-palette-actions';
 import { useSerialSearch } from './use-serial-search';
 
-function Results() {
+function Results({ searching, unsearchable }: { searching: boolean; unsearchable: string[] }) {
   const { results } = useMatches();
   const { t } = useTranslation();
-  if (!results.length) return <div className="palette-empty">{t('palette.empty')}</div>;
+  if (!results.length) {
+    return (
+      <div className="palette-empty" data-testid="palette-empty">
+        {t(searching ? 'palette.searching' : 'palette.empty')}
+        {!searching && unsearchable.length > 0 && (
+          <div className="palette-subtitle">{t('palette.notSearched', { names: unsearchable.map((n) => t(n)).join(', ') })}</div>
+        )}
+      </div>
+    );
+  }
   return (
     <KBarResults
       items={results}
@@ -36,7 +45,7 @@ function Results() {
 export function CommandPalette() {
   const { t } = useTranslation();
   const actions = usePaletteActions();
-  const found = useSerialSearch();
+  const { found, searching, unsearchable } = useSerialSearch();
   useRegisterActions(actions, [actions]);
   useRegisterActions(found, [found]);
   return (
@@ -45,7 +54,7 @@ export function CommandPalette() {
         <KBarAnimator className="palette">
           <div data-testid="palette">
             <KBarSearch className="palette-input" defaultPlaceholder={t('palette.placeholder')} data-testid="palette-input" />
-            <Results />
+            <Results searching={searching} unsearchable={unsearchable} />
           </div>
         </KBarAnimator>
       </KBarPositioner>

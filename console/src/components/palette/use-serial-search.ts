@@ -11,40 +11,55 @@ const MIN_CHARS = 2;
 const PER_RESOURCE = 5;
 const DEBOUNCE_MS = 300;
 
+export interface SerialSearch {
+  found: Action[];
+  /** a search is on its way (the palette says so instead of "nothing matches") */
+  searching: boolean;
+  /** labels of searchable resources the user may not list: their rows are not searched */
+  unsearchable: string[];
+}
+
 /**
  * Finds rows of resources declaring `paletteSearch` (e.g. serial numbers) as the user types,
- * through each resource's list call; a hit opens its detail page.
+ * through each resource's list call (only where the user holds that call's code). A hit opens
+ * its detail page; a hit whose detail the user may not open is still shown, marked as needing
+ * a permission (it opens the list instead when the user may open that), so "nothing matches"
+ * is never said of a row that exists (SPEC §6: guarded results are not silently dropped).
  */
-export function useSerialSearch(): Action[] {
+export function useSerialSearch(): SerialSearch {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { routes, access } = useShell();
   const { search } = useKBar((s) => ({ search: s.searchQuery }));
   const [found, setFound] = useState<Action[]>([]);
+  const [searching, setSearching] = useState(false);
 
-  const targets = useMemo(
-    () =>
-      routes.filter(
-        (r) =>
-          r.screen === 'show' &&
-          r.resource?.paletteSearch &&
-          canOpen(r, access) &&
-          access.has(apiCode(resourceApiPath(r.resource, 'list'))),
-      ),
-    [routes, access],
-  );
+  const { targets, unsearchable } = useMemo(() => {
+    const shows = routes.filter((r) => r.screen === 'show' && r.resource?.paletteSearch);
+    const listable = (r: (typeof shows)[number]) => access.has(apiCode(resourceApiPath(r.resource!, 'list')));
+    return {
+      targets: shows.filter(listable).map((r) => ({
+        show: r,
+        detail: canOpen(r, access),
+        list: routes.find((l) => l.screen === 'list' && l.resource?.name === r.resource!.name && canOpen(l, access)),
+      })),
+      unsearchable: shows.filter((r) => !listable(r)).map((r) => resourceLabel(r.resource!)),
+    };
+  }, [routes, access]);
 
   useEffect(() => {
     const q = search.trim();
     if (q.length < MIN_CHARS || !targets.length) {
       setFound([]);
+      setSearching(false);
       return;
     }
+    setSearching(true);
     const ctrl = new AbortController();
     const timer = setTimeout(async () => {
       const lists = await Promise.all(
-        targets.map(async (r) => {
-          const def = r.resource!;
+        targets.map(async ({ show, detail, list }) => {
+          const def = show.resource!;
           const field = def.paletteSearch!;
           try {
             const data = await request<{ list: Array<Record<string, unknown>> }>(
@@ -55,17 +70,23 @@ export function useSerialSearch(): Action[] {
             return data.list.map<Action>((row) => ({
               id: `find:${def.name}:${String(row.id)}`,
               name: String(row[field] ?? row[def.titleField] ?? row.id),
-              subtitle: t(resourceLabel(def)),
+              subtitle: detail ? t(resourceLabel(def)) : t('palette.needsPermission', { name: t(resourceLabel(def)) }),
               keywords: q,
               section: t('palette.found'),
-              perform: () => navigate(r.path.replace(':id', String(row.id))),
+              perform: () => {
+                if (detail) navigate(show.path.replace(':id', encodeURIComponent(String(row.id))));
+                else if (list) navigate(list.path);
+              },
             }));
           } catch {
             return [];
           }
         }),
       );
-      if (!ctrl.signal.aborted) setFound(lists.flat());
+      if (!ctrl.signal.aborted) {
+        setFound(lists.flat());
+        setSearching(false);
+      }
     }, DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);
@@ -73,5 +94,5 @@ export function useSerialSearch(): Action[] {
     };
   }, [search, targets, navigate, t]);
 
-  return found;
+  return { found, searching, unsearchable };
 }

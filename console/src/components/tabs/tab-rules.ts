@@ -45,6 +45,11 @@ export function closeTab(s: TabsState, key: string): TabsState {
   return { tabs, active: next.key };
 }
 
+/** Closes the tabs of pages that no longer exist (a deleted record's detail and edit), like closing each. */
+export function dropTabs(s: TabsState, keys: string[]): TabsState {
+  return keys.reduce(closeTab, s);
+}
+
 function keepOnly(s: TabsState, keep: (t: Tab, i: number) => boolean, fallback: string): TabsState {
   const tabs = s.tabs.filter((t, i) => i === 0 || keep(t, i));
   const active = tabs.some((t) => t.key === s.active) ? s.active : fallback;

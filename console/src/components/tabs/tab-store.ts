@@ -1,5 +1,5 @@
 import { createStore, type Store } from '../../lib/store';
-import { closeAll, closeLeft, closeOthers, closeRight, closeTab, openTab, restoreTabs, type Tab, type TabsState } from './tab-rules';
+import { closeAll, closeLeft, closeOthers, closeRight, closeTab, dropTabs, openTab, restoreTabs, type Tab, type TabsState } from './tab-rules';
 
 export type TabAction = 'close' | 'closeLeft' | 'closeRight' | 'closeOthers' | 'closeAll';
 
@@ -8,6 +8,8 @@ export const tabsStorageKey = (userId: string): string => `admin-tabs:${userId}`
 export interface TabStore extends Store<TabsState> {
   open(tab: Tab): void;
   act(action: TabAction, key: string): void;
+  /** closes these tabs if open (pages that no longer exist) */
+  drop(keys: string[]): void;
   /** re-mount counter per tab: the reload button bumps it */
   version(key: string): number;
   bump(key: string): void;
@@ -51,6 +53,7 @@ export function createTabStore(userId: string, index: Tab, resolve: (t: Tab) => 
           return apply(closeAll);
       }
     },
+    drop: (keys) => apply((s) => dropTabs(s, keys)),
     version: (key) => versions.get(key) ?? 0,
     bump(key) {
       versions.set(key, (versions.get(key) ?? 0) + 1);

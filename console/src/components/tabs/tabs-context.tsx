@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, ty
 import { useLocation } from 'react-router';
 import { HOME_PATH } from '../../constants';
 import { canOpen, matchRoute } from '../../lib/routes';
+import { recordEvents } from '../../lib/record-events';
 import { useShell } from '../../providers/shell-context';
 import { createTabStore, type TabStore } from './tab-store';
 import type { Tab, TabsState } from './tab-rules';
@@ -22,6 +23,15 @@ export function TabsProvider({ children }: { children: ReactNode }) {
         return { key: pathname, path: t.path, title: m.route.title, cached: m.route.cached };
       }),
     [user.userId, routes, access],
+  );
+  // a deleted record's detail and edit tabs close: reopening them would only fetch a missing row
+  useEffect(
+    () =>
+      recordEvents.onDeleted((resource, ids) => {
+        const pages = routes.filter((r) => r.resource?.name === resource && (r.screen === 'show' || r.screen === 'edit'));
+        store.drop(pages.flatMap((r) => ids.map((id) => r.path.replace(':id', encodeURIComponent(id)))));
+      }),
+    [routes, store],
   );
   return <TabsContext.Provider value={store}>{children}</TabsContext.Provider>;
 }

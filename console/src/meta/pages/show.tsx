@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Show } from '@refinedev/antd';
 import { useDelete, useShow } from '@refinedev/core';
 import { Button, Card, Descriptions, Popconfirm, Space, Tooltip, type DescriptionsProps } from 'antd';
-import { useMemo, type FC } from 'react';
+import { useMemo, useState, type FC } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { groupFields, showFields } from '../lib/fields';
@@ -26,7 +26,10 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const id = routeId(params.id);
   const navigate = useNavigate();
   const access = useResourceAccess(resource);
-  const { query } = useShow({ resource: resource.name, id });
+  // once deleted, the record is not asked for again (Refine drops its cached row on success,
+  // which would refetch it while this page is still mounted: a 404 in the error log)
+  const [deleted, setDeleted] = useState(false);
+  const { query } = useShow({ resource: resource.name, id, queryOptions: { enabled: !deleted } });
   const record = query.data?.data as Record<string, unknown> | undefined;
   const groups = useMemo(() => groupFields(showFields(resource)), [resource]);
   const label = t(resourceLabelKey(resource));
@@ -73,16 +76,17 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           cancelText={t('meta.cancel')}
           okButtonProps={{ danger: true, loading: mutation.isPending }}
           disabled={Boolean(noDelete)}
-          onConfirm={() =>
-            deleteOne({
+          onConfirm={() => {
+            setDeleted(true);
+            return deleteOne({
               resource: resource.name,
               id,
               successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
               errorNotification: (error) => ({ type: 'error', message: t('meta.deleteFailed'), description: error?.message }),
             })
               .then(() => navigate(resource.route))
-              .catch(() => undefined)
-          }
+              .catch(() => setDeleted(false));
+          }}
         >
           <Tooltip title={noDelete ? t(noDelete.message) : undefined}>
             <Button danger icon={<DeleteOutlined />} disabled={Boolean(noDelete)} data-testid="meta-show-delete">
