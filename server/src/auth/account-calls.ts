@@ -7,7 +7,7 @@ import type { CallDef, Language, RequestContext } from '../http/types';
 import { msg } from '../access/messages';
 import type { AccessService } from '../access/service';
 import type { DirectoryOrg } from '../access/directory';
-import { throttleKeys } from './login-throttle';
+import { throttleKeys, type ThrottleKey } from './login-throttle';
 import { isValidPassword } from './password-rule';
 import { sessionInfo } from './session-info';
 
@@ -21,7 +21,7 @@ function required(lang: Language, body: Record<string, unknown>, name: string): 
 
 const badCredentials = (lang: Language) => new ApiError(ErrorCode.badCredentials, msg(lang, 'auth.badCredentials'));
 
-async function refuseWhileThrottled(access: AccessService, lang: Language, keys: string[]): Promise<void> {
+async function refuseWhileThrottled(access: AccessService, lang: Language, keys: ThrottleKey[]): Promise<void> {
   const wait = await access.throttle.retryAfter(keys);
   if (wait > 0) throw new ApiError(ErrorCode.tooManyAttempts, msg(lang, 'auth.throttled', { seconds: wait }));
 }
@@ -51,7 +51,7 @@ export function accountCalls(access: AccessService): CallDef[] {
         throw badCredentials(lang);
       }
       if (user.locked) throw new ApiError(ErrorCode.locked, msg(lang, 'auth.locked'));
-      await access.throttle.succeed(username);
+      await access.throttle.succeed(username, ctx.ip);
 
       let loginOrg: DirectoryOrg | null;
       if (entryCode) {
