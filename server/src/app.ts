@@ -12,12 +12,15 @@ import { precompressedAssets } from './precompressed';
 export interface AppOptions extends DispatcherDeps {
   /** built console folder; served when it exists */
   consoleDist?: string;
+  /** proxies trusted for X-Forwarded-For (config.trustProxy); none by default */
+  trustProxy?: string[];
 }
 
 export function createApp(opts: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // req.ip (sessions, audit, the login throttle) is the socket's peer unless that is a configured proxy.
+  app.set('trust proxy', opts.trustProxy?.length ? opts.trustProxy : false);
   app.use(compression());
   app.use('/api', createDispatcher(opts));
   app.use('/api', apiFallbackErrorHandler(opts.translator, opts.logError));

@@ -18,6 +18,12 @@ export interface ServerConfig {
   consoleDist: string;
   /** folder scanned for plugins/<id>/server/index.ts */
   pluginsDir: string;
+  /**
+   * Proxies whose X-Forwarded-For names the client (TRUST_PROXY: comma-separated addresses,
+   * CIDR ranges or Express names such as "loopback"). Empty = none: the client is the socket's
+   * peer and a forwarded header is ignored, so no client can choose its own address.
+   */
+  trustProxy: string[];
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -31,5 +37,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: env.BODY_LIMIT || '1mb',
     consoleDist: resolve(env.CONSOLE_DIST || resolve(repoRoot, 'console/dist')),
     pluginsDir: resolve(env.PLUGINS_DIR || resolve(repoRoot, 'plugins')),
+    trustProxy: (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
 }

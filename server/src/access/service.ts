@@ -32,7 +32,7 @@ export interface AccessOptions {
   translate: Translate;
   /** default: the core's scrypt hashing (resources/password) */
   passwords?: PasswordHasher;
-  throttle?: Partial<ThrottleOptions>;
+  throttle?: { [K in keyof ThrottleOptions]?: Partial<ThrottleOptions[K]> };
   /** how often policy versions written by other instances are checked (ms, default 2000) */
   pollMs?: number;
   sessionTtlMs?: number;
@@ -67,7 +67,11 @@ export function createAccess(opts: AccessOptions): AccessService {
   const tables = defineAccessTables(opts.sequelize);
   const directory = createSequelizeDirectory(opts.sequelize);
   const sessions = new SessionStore(tables, opts.sessionTtlMs ?? SESSION_TTL_MS);
-  const throttle = new LoginThrottle(tables, { ...DEFAULT_THROTTLE, ...opts.throttle });
+  const throttle = new LoginThrottle(tables, {
+    pair: { ...DEFAULT_THROTTLE.pair, ...opts.throttle?.pair },
+    address: { ...DEFAULT_THROTTLE.address, ...opts.throttle?.address },
+    user: { ...DEFAULT_THROTTLE.user, ...opts.throttle?.user },
+  });
   const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs });
   const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies });
 
