@@ -22,6 +22,7 @@ import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
 import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
+import { ReportRegistry } from './reports/registry';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
 import { repositoryFactory, type ScopedRepository } from './resources/repository';
@@ -61,6 +62,8 @@ export interface RtiServer {
   /** import engine: validators for plugins, idle() for tests */
   imports: ImportEngine;
   audit: Audit;
+  /** report definitions of the plugins (calls, workbooks, scheduler task types) */
+  reports: ReportRegistry;
   /** loaded plugins, in load order (dependencies first) */
   plugins: PluginDefinition[];
   /** a loaded plugin's service (tests, seeds, benches); undefined when its plugin is not loaded */
@@ -113,6 +116,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const guard = opts.guard ?? access.guard;
   const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError });
   for (const def of fileCalls({ dataDir: config.dataDir, t })) calls.add(def);
+  const reports = new ReportRegistry({ calls, metadata, t });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
   const ready: Array<() => Promise<void> | void> = [];
@@ -129,6 +133,13 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     tryUse: (service) => registry.find(def, service) as never,
     auth: { strategy: (s) => access.strategies.add(s) },
     addCall: (def) => calls.add({ ...def, plugin: id }),
+    reports: {
+      define: (def) => reports.define(def as never, id),
+      defineTask: (task) => reports.defineTask(task, id),
+      task: (taskId) => reports.task(taskId),
+      taskTypes: () => reports.taskTypes(),
+      workbook: (name, body, ctx, opts) => reports.workbook(name, body, ctx, opts),
+    },
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
@@ -178,6 +189,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     access,
     imports,
     audit,
+    reports,
     plugins,
     service: (id) => services?.get(id),
     repo,

@@ -13,6 +13,9 @@ import type { ImportValidator } from './import/validators';
 import type { JobFn } from './plugins/jobs';
 import type { HookAction, HookFn } from './resources/hooks';
 import type { ScopedRepository } from './resources/repository';
+import type { ReportWorkbook } from './reports/registry';
+import type { ReportDef, TaskType } from './reports/types';
+import type { Zone } from './reports/time';
 import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
 
@@ -26,6 +29,13 @@ export type { ScopedRepository, ListResult } from './resources/repository';
 export type { DeclaredReference } from './resources/references';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
+// report definitions (docs/PLUGINS.md "Reports"): the shared time range, zones, row sources
+export type { ReportDef, ReportColumn, ReportSheet, ReportParameter, ReportQuery, ReportSchedule, RowWindow, RowPage, ScheduledRun, TaskOutcome, TaskType, TimeRangeParameter, TimeRange } from './reports/types';
+export type { ReportWorkbook, ReportDescription } from './reports/registry';
+export type { CellValue } from './resources/export';
+export { timeRange } from './reports/parameters';
+export { DAY_MS, dayOf, dayStart, formatTime, isZone, lastFullDays, parseOpenTimeRange, parseTimeRange, zoneOffset, type TimeRangeOptions, type Zone } from './reports/time';
+export { repositoryPage, repositoryScan, type RepositoryQuery } from './reports/sources';
 export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
 
 /**
@@ -61,6 +71,21 @@ export interface PluginServerContext {
    * Its permission code defaults to apiCode(path) and appears in the permission catalogue.
    */
   addCall(def: CallDef): void;
+  reports: {
+    /**
+     * Declares a report: parameters, columns, a row source. Adds its list and export calls
+     * (permission codes from their paths), its console description and, with `schedule`, a
+     * scheduler task type mailing the same workbook.
+     */
+    define<P = Record<string, any>, R = any>(def: ReportDef<P, R>): void;
+    /** a scheduler task type that is not one report's mail */
+    defineTask(task: TaskType): void;
+    /** a task type contributed by any plugin (the scheduler runs them) */
+    task(id: string): TaskType | undefined;
+    taskTypes(): TaskType[];
+    /** a report's workbook in memory, as its export writes it */
+    workbook(name: string, body: Record<string, unknown>, ctx: RequestContext, opts?: { zone?: Zone }): Promise<ReportWorkbook>;
+  };
   hooks: {
     before(action: HookAction, resource: string | '*', fn: HookFn): () => void;
     after(action: HookAction, resource: string | '*', fn: HookFn): () => void;

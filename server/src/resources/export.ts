@@ -1,12 +1,14 @@
 /**
- * xlsx export streamed straight to the response (exceljs WorkbookWriter, no shared strings):
- * same filters, sorts and scope as list, headers and enum values translated, refs as labels.
+ * xlsx export streamed straight to the response through the server's one xlsx writer
+ * (xlsxWriter below, also used by report exports and report mails): same filters, sorts and
+ * scope as list, headers and enum values translated, refs as labels.
  * Rows come in keyset pages and are committed as written; the next page is read only once
  * the zip and the client have taken the last one, so memory stays flat whatever the count.
  */
 import ExcelJS from 'exceljs';
 import { fieldLabelKey, resourceLabelKey, type FieldDef, type Metadata, type ResourceDef } from '@rti/metadata';
 import type { Response } from 'express';
+import { Writable } from 'node:stream';
 import { exportPages } from './export-pages';
 import type { Language } from '../http/types';
 import type { TFunction } from '../i18n/translator';
@@ -83,18 +85,109 @@ const first = (stream: Drainable, events: string[], ms: number) =>
     for (const e of events) stream.once(e, done);
   });
 
+export type CellValue = string | number | boolean | null;
+
+export interface XlsxColumn {
+  header: string;
+  /** characters (default 16) */
+  width?: number;
+}
+
+export interface XlsxSheet {
+  /** one row of cells in column order, written (committed) at once */
+  add(cells: CellValue[]): void;
+}
+
 /**
- * Waits until the rows written so far have left the process. exceljs pushes sheet bytes into
- * the zip without back-pressure (its StreamBuf ignores write() === false), so a fast database
- * would pile the whole sheet up in the zip's input buffer ahead of deflate; and deflate's
- * output waits on a slow client. Both are checked here.
+ * The one xlsx writer of the server: resource exports, report exports and report mails all
+ * write through it (exceljs WorkbookWriter, no styles, no shared strings), so back-pressure
+ * and sheet rules live in one place.
  */
-async function taken(sheet: ExcelJS.Worksheet, res: Response): Promise<void> {
-  const zipInput = ((sheet as unknown as { stream?: { pipes?: Drainable[] } }).stream?.pipes ?? [])[0];
-  while (!res.destroyed && ((zipInput && backlog(zipInput) > ZIP_BACKLOG) || res.writableNeedDrain)) {
-    if (res.writableNeedDrain) await first(res as unknown as Drainable, ['drain', 'close'], 1000);
-    else await first(zipInput!, ['drain', 'data'], 50);
-  }
+export interface XlsxWriter {
+  sheet(name: string, columns: XlsxColumn[]): XlsxSheet;
+  /**
+   * Waits until the rows written so far have left the process. exceljs pushes sheet bytes into
+   * the zip without back-pressure (its StreamBuf ignores write() === false), so a fast source
+   * would pile the whole sheet up in the zip's input buffer ahead of deflate; and deflate's
+   * output waits on a slow client. Both are checked here; call it after each page of rows.
+   */
+  taken(): Promise<void>;
+  /** the target went away (client closed the download): stop writing */
+  readonly closed: boolean;
+  /** ends every sheet and the workbook */
+  commit(): Promise<void>;
+}
+
+/** Excel allows 31 characters and none of []:*?/\ in a sheet name. */
+export const sheetName = (name: string): string => name.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Sheet1';
+
+export function xlsxWriter(out: Writable): XlsxWriter {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const sheets: ExcelJS.Worksheet[] = [];
+  const target = out as unknown as Drainable & { destroyed?: boolean };
+  const used = new Set<string>();
+  return {
+    sheet(name, columns) {
+      // names must differ within a workbook
+      let unique = sheetName(name);
+      for (let i = 2; used.has(unique); i++) unique = `${sheetName(name).slice(0, 28)} ${i}`;
+      used.add(unique);
+      const ws = workbook.addWorksheet(unique);
+      ws.columns = columns.map((c) => ({ header: c.header, width: c.width ?? 16 }));
+      sheets.push(ws);
+      return { add: (cells) => ws.addRow(cells).commit() };
+    },
+    async taken() {
+      const zipInputs = sheets.map((ws) => ((ws as unknown as { stream?: { pipes?: Drainable[] } }).stream?.pipes ?? [])[0]).filter((s): s is Drainable => !!s);
+      for (;;) {
+        if (target.destroyed) return;
+        if (target.writableNeedDrain) {
+          await first(target, ['drain', 'close'], 1000);
+          continue;
+        }
+        const full = zipInputs.find((s) => backlog(s) > ZIP_BACKLOG);
+        if (!full) return;
+        await first(full, ['drain', 'data'], 50);
+      }
+    },
+    get closed() {
+      return Boolean(target.destroyed);
+    },
+    async commit() {
+      for (const ws of sheets) ws.commit();
+      await workbook.commit();
+    },
+  };
+}
+
+const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** Status and headers of a streamed xlsx answer; `title` names the file in the user's language. */
+export function xlsxResponse(res: Response, fileName: string, title?: string): void {
+  res.status(200);
+  res.setHeader('Content-Type', XLSX_TYPE);
+  const ascii = fileName.replace(/[^\w.-]+/g, '_');
+  res.setHeader('Content-Disposition', `attachment; filename="${ascii}"${title ? `; filename*=UTF-8''${encodeURIComponent(`${title}.xlsx`)}` : ''}`);
+}
+
+/** A whole workbook in memory (mail attachments): the same writer into a buffer. */
+export async function xlsxBuffer(build: (w: XlsxWriter) => Promise<void>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  const finished = new Promise<void>((resolve, reject) => {
+    sink.on('finish', resolve);
+    sink.on('error', reject);
+  });
+  const w = xlsxWriter(sink);
+  await build(w);
+  await w.commit();
+  await finished;
+  return Buffer.concat(chunks);
 }
 
 export async function streamExport(repo: ScopedRepository, body: Record<string, unknown>, res: Response, meta: Metadata, t: TFunction, lang: Language): Promise<void> {
@@ -104,18 +197,13 @@ export async function streamExport(repo: ScopedRepository, body: Record<string, 
   // Parse before the first byte: bad filters still answer with an envelope.
   repo.parse({ ...body, page: undefined, limit: undefined });
   const title = tr(resourceLabelKey(resource));
-  const fileName = `${resource.name}-${new Date().toISOString().slice(0, 10)}.xlsx`;
-  res.status(200);
-  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  res.setHeader('Content-Disposition', `attachment; filename="${fileName}"; filename*=UTF-8''${encodeURIComponent(`${title}.xlsx`)}`);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(title.slice(0, 31).replace(/[\\/?*[\]:]/g, ' '));
-  sheet.columns = fields.map((f) => ({ header: tr(fieldLabelKey(f)), key: f.name, width: Math.max(12, Math.round((typeof f.list === 'object' && f.list.width ? f.list.width : 120) / 7)) }));
+  xlsxResponse(res, `${resource.name}-${new Date().toISOString().slice(0, 10)}.xlsx`, title);
+  const workbook = xlsxWriter(res);
+  const sheet = workbook.sheet(title, fields.map((f) => ({ header: tr(fieldLabelKey(f)), width: Math.max(12, Math.round((typeof f.list === 'object' && f.list.width ? f.list.width : 120) / 7)) })));
   for await (const rows of exportPages(repo, body)) {
-    for (const row of rows) sheet.addRow(fields.map((f) => cellValue(f, row, meta, tr))).commit();
-    await taken(sheet, res);
-    if (res.destroyed) return;
+    for (const row of rows) sheet.add(fields.map((f) => cellValue(f, row, meta, tr)));
+    await workbook.taken();
+    if (workbook.closed) return;
   }
-  sheet.commit();
   await workbook.commit();
 }
