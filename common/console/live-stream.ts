@@ -1,17 +1,22 @@
 /**
- * Reads the live event stream (POST /api/events/stream, text/event-stream) with fetch, since
- * EventSource cannot send the Token/OrgId headers. Reconnects after the server's `retry`
- * (the server ends each stream after a while to re-authenticate). `onUnavailable` fires when
- * the stream call does not exist or is refused, so callers can fall back to polling.
+ * The telemetry plugin's live events (POST /api/events/stream, text/event-stream) read with
+ * fetch, since EventSource cannot send the Token/OrgId headers. Reconnects after a drop or the
+ * server's periodic close (it ends each stream to re-authenticate), backing off on repeated
+ * failures; stops on dispose. With `onUnavailable`, a call that does not exist or is refused
+ * ends the stream and tells the caller (who falls back to polling); without it, it retries.
  */
-import { API_BASE } from '../../../console/src/constants';
-import { apiHeaders } from '../../../console/src/providers/http-client';
-
-import { parseSse, type StreamEvent } from './sse-parse';
+import { API_BASE, apiHeaders } from '@rti/console/plugin-api';
+import { parseSse, type StreamEvent } from '@rti/common/sse-parse';
 
 export type { StreamEvent };
 
-export function openLiveStream(onEvent: (e: StreamEvent) => void, onUnavailable: () => void, path = `${API_BASE}/events/stream`): () => void {
+export interface LiveStreamOptions {
+  onUnavailable?: () => void;
+  path?: string;
+}
+
+export function openLiveStream(onEvent: (e: StreamEvent) => void, opts: LiveStreamOptions = {}): () => void {
+  const path = opts.path ?? `${API_BASE}/events/stream`;
   let stopped = false;
   let ctrl: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -23,9 +28,12 @@ export function openLiveStream(onEvent: (e: StreamEvent) => void, onUnavailable:
       const res = await fetch(path, { method: 'POST', headers: { ...apiHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: '{}', signal: ctrl.signal });
       const type = res.headers.get('content-type') ?? '';
       if (!res.ok || !type.includes('text/event-stream') || !res.body) {
-        stopped = true;
-        onUnavailable();
-        return;
+        if (opts.onUnavailable) {
+          stopped = true;
+          opts.onUnavailable();
+          return;
+        }
+        throw new Error(`stream ${res.status}`);
       }
       failures = 0;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -33,14 +41,19 @@ export function openLiveStream(onEvent: (e: StreamEvent) => void, onUnavailable:
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        buf = parseSse(buf + value, onEvent);
+        buf = parseSse(buf + value, (e) => {
+          try {
+            onEvent(e);
+          } catch {
+            // one listener's failure must not end the stream; the next event is independent
+          }
+        });
       }
     } catch {
       if (stopped) return;
       failures++;
     }
     if (stopped) return;
-    // the server closes streams on purpose; reconnect, backing off on repeated failures
     timer = setTimeout(() => void run(), Math.min(30_000, 3000 * 2 ** Math.min(failures, 4)));
   };
   void run();

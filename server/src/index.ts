@@ -5,7 +5,7 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadMetadata, type Metadata } from '@rti/metadata';
+import { fieldLabelKey, loadMetadata, type Metadata } from '@rti/metadata';
 import type { Express } from 'express';
 import { createAccess, permissionCalls, type AccessService } from './access';
 import { createApp } from './app';
@@ -173,7 +173,12 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   }
   jobs.start();
 
-  const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, logError });
+  // refused bodies name a resource call's field by its label
+  const fieldLabel = (call: { resource?: string }, key: string) => {
+    const f = call.resource ? metadata.resources[call.resource]?.fields.find((x) => x.name === key) : undefined;
+    return f ? fieldLabelKey(f) : undefined;
+  };
+  const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, trustProxy: config.trustProxy, logError, fieldLabel });
   let http: Server | null = null;
 
   return {

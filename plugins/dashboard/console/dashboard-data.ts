@@ -1,5 +1,5 @@
 /** The dashboard's five calls, loaded together and refreshed on an interval while the tab is visible. */
-import { request, useAutoRefresh } from '../../../console/src/plugin-api';
+import { request, useAutoRefresh } from '@rti/console/plugin-api';
 
 export interface Counted {
   value: number | null;

@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 /** Dashboards: the landing page /dashboard-home and the big screen /dashboard (new window). */
 export default defineConsolePlugin({

@@ -2,8 +2,8 @@ import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, List, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
-import { EChart } from './chart/echart';
+import { useMetadata } from '@rti/console/plugin-api';
+import { EChart } from '@rti/common/echart';
 import { batteryOption, bars, CATEGORY_COLOURS, donut, inventoryOption, lifeCycleOption, mapOption, trendOption, type EnumLabel } from './chart-options';
 import type { DashboardData } from './dashboard-data';
 

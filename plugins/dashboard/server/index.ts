@@ -5,7 +5,7 @@
  */
 import { Op } from 'sequelize';
 import { ApiError, ErrorCode, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
-import { batteryBands } from '../../system-inspection/server/battery-bands';
+import { batteryBands } from '@rti/common/battery-bands';
 import { alertMessages, UNSOLVED } from './alerts';
 import { dashboardSummary, IN_STOCK } from './summary';
 import { countBy } from './group-count';

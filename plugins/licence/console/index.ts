@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 const page = (mode: 'verify' | 'import' | 'update') => () => import('./licence-page').then((m) => ({ default: m.pages[mode] }));
 

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Descriptions, Empty, Spin, Tag } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { request } from '../../../console/src/providers/http-client';
+import { request } from '@rti/console/plugin-api';
 import { rgbCss } from './map-settings';
 
 interface Detail {

@@ -3,8 +3,8 @@
  * console opens straight on a map — with the session calls, before the page chunk and its
  * imports arrive. The page's prefetch takes the request over (map-prefetch.ts).
  */
-import { session } from '../../../console/src/lib/session';
-import { request } from '../../../console/src/plugin-api';
+import { session } from '@rti/console/plugin-api';
+import { request } from '@rti/console/plugin-api';
 import type { MapListAnswer } from '../shared/map-answer';
 
 export const listPath = (admin: boolean) => (admin ? '/map/list/admin' : '/map/list');

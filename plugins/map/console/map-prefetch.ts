@@ -5,7 +5,7 @@
  * (Starting even earlier, from the plugin entry at boot, was measured slower for provider A:
  * 3.0–3.3 s against 3.6–3.7 s, because that work then competes with the shell's own start.)
  */
-import { session } from '../../../console/src/lib/session';
+import { session } from '@rti/console/plugin-api';
 import { getProvider } from './map-settings';
 import type { PointSet } from './map-types';
 import { toPointSet, type MapListAnswer } from './point-set';

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Alert, Button, Select, Space, Tag, Tooltip } from 'antd';
 import { AimOutlined, ReloadOutlined } from '@ant-design/icons';
-import { request } from '../../../console/src/providers/http-client';
+import { request } from '@rti/console/plugin-api';
 import { CITIES, DEFAULT_ZOOM, rgbCss } from './map-settings';
 import type { ViewTarget } from './map-types';
 import { MapView, preloadProvider } from './map-view';

@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Segmented, Tooltip } from 'antd';
-import { useShell } from '../../../console/src/providers/shell-context';
+import { useShell } from '@rti/console/plugin-api';
 import { PROVIDER_A, PROVIDER_B, setProvider, type ProviderId } from './map-settings';
 import { useProvider } from './use-provider';
 

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import type { PointSet } from './map-types';
-import { openLiveStream } from './live-stream';
+import { openLiveStream } from '@rti/common/live-stream';
 
 const PUBLISH_MS = 1000;
 
@@ -27,9 +27,9 @@ export function useLivePoints(
   useEffect(() => {
     if (!loaded || !enabled) return;
     let dirty = false;
-    const stop = openLiveStream((type, d) => {
+    const stop = openLiveStream((e) => {
       const p = current.current;
-      if (p && applyRef.current(type, d, p)) dirty = true;
+      if (p && applyRef.current(e.type, e.data, p)) dirty = true;
     });
     const timer = setInterval(() => {
       if (!dirty) return;

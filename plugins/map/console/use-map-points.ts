@@ -3,7 +3,7 @@
  * stream (use-live-points): a carrier or GPS event moves/recolours its point in place, no reload.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { request } from '../../../console/src/providers/http-client';
+import { request } from '@rti/console/plugin-api';
 import type { PointSet } from './map-types';
 import { useLivePoints } from './use-live-points';
 import { listPath, takeEarlyList } from './map-prefetch';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useShell } from '../../../console/src/providers/shell-context';
+import { useShell } from '@rti/console/plugin-api';
 import { getProvider, onProviderChange, type ProviderId } from './map-settings';
 
 /** The signed-in user's map provider, following header switches. */

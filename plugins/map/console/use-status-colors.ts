@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
+import { useMetadata } from '@rti/console/plugin-api';
 import { tagRgb } from './map-settings';
 
 /** Colours of an enum's values (metadata), as RGB for the map layers. */

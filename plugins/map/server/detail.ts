@@ -10,7 +10,7 @@ type Raw = Record<string, any>;
 const UNHANDLED = 0;
 
 export async function mapDetail(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
-  const pos = positionsOf(db);
+  const pos = positionsOf(ctx);
   const pickDevice = (d: Raw | null) => (d ? { id: d.id, sn: d.sn, mac: d.mac ?? null, battery: d.battery ?? null, status: d.status ?? null, lastReportTime: d.lastReportTime ?? null } : null);
   if (body.carrierId !== undefined && body.carrierId !== null) {
     const carrier = await ctx.repo('carrier', call).get({ id: body.carrierId });

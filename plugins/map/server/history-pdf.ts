@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
 import type { Language, PluginServerContext } from '@rti/server/plugin-api';
-import { haversine } from '../shared/track';
+import { haversine } from '@rti/common/track';
 import type { HistoryAnswer } from './history';
 import { outline, type Ring } from './outline';
 import { reportLabels, type ReportLabels } from './report-labels';

@@ -6,7 +6,7 @@
  */
 import type { TelemetryStore, SeriesRow } from '@rti/ingest';
 import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { detectStops, downsample, pick, type Stop } from '../shared/track';
+import { detectStops, downsample, pick, type Stop } from '@rti/common/track';
 
 const DAY = 86_400_000;
 export const MAX_RANGE_DAYS = 93;

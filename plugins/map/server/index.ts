@@ -6,7 +6,7 @@
  * plugin's derived state; tracks from its TelemetryStore.
  */
 import { ApiError, ErrorCode, STREAMED, definePlugin, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { telemetryRuntime } from '../../telemetry/server/runtime';
+import type { MapApi } from './api';
 import { mapDetail } from './detail';
 import { history, parseHistory, type HistoryAnswer } from './history';
 import { SENSOR_EXPORTS, writeHistoryXlsx, writeSensorXlsx, type SensorExport } from './history-export';
@@ -16,11 +16,10 @@ import { mapList } from './map-list';
 
 function install(ctx: PluginServerContext): void {
   const db = ctx.database;
-  const store = () => {
-    const s = telemetryRuntime(db)?.store;
-    if (!s) throw new ApiError(ErrorCode.internal, 'server.errors.10000', {}, 503);
-    return s;
-  };
+  const telemetry = ctx.use('telemetry');
+  const store = () => telemetry.requireStore();
+  const api: MapApi = { history: (call, q) => history(ctx, store(), call, q) };
+  ctx.provide('map', api);
   ctx.addCall({ path: '/map/list', handler: ({ body, ctx: call }) => mapList(ctx, db, call, body, false) });
   ctx.addCall({ path: '/map/list/admin', handler: ({ body, ctx: call }) => mapList(ctx, db, call, body, true) });
   ctx.addCall({ path: '/map/gps', handler: ({ body, ctx: call }) => mapList(ctx, db, call, { ...body, kind: 2 }, false) });
@@ -100,4 +99,4 @@ async function reportSubject(ctx: PluginServerContext, call: RequestContext, h: 
   return out;
 }
 
-export default definePlugin({ id: 'map', server: install });
+export default definePlugin({ id: 'map', dependsOn: ['telemetry'], provides: ['map'], server: install });

@@ -72,7 +72,7 @@ async function placesOf(ctx: PluginServerContext, call: RequestContext) {
 }
 
 export async function mapList(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, admin: boolean): Promise<MapListAnswer> {
-  const pos = positionsOf(db);
+  const pos = positionsOf(ctx);
   const out: MapListAnswer = { time: new Date().toISOString(), carriers: { id: [], lng: [], lat: [], st: [] }, gps: { id: [], lng: [], lat: [], st: [] }, unplaced: 0, warehouses: [], routes: [] };
   const kinds = list(body.kind) ?? [1, 2];
   const statuses = list(body.transportStatus); // 1 carriers, 2 GPS trackers without a carrier

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
-import { telemetryRuntime, type TelemetryRuntime } from '../../telemetry/server/runtime';
+import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
 import { decodeIds } from '../server/map-list';
 import { pdfPages, pdfText } from './pdf-text';
 

@@ -12,9 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
-import { telemetryRuntime } from '../../telemetry/server/runtime';
+import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
 import type { SeriesRow } from '../../../ingest/src/index';
-import { positionAt } from '../shared/track';
+import { positionAt } from '@rti/common/track';
 
 let ts: TestServer;
 let dir: string;

@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 /** /system/config: the organisation's settings row (server: /config, /config/update). */
 export default defineConsolePlugin({

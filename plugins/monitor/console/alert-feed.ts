@@ -4,10 +4,10 @@
  * each alert event of the SSE stream (debounced) — or, when the stream is not available,
  * every 30 s. Started by the first subscriber, stopped with the last.
  */
-import { request } from '../../../console/src/plugin-api';
+import { request } from '@rti/console/plugin-api';
 import { FEED_PATH } from './alert-kinds';
 export { unsolvedTotal } from './alert-kinds';
-import { openLiveStream } from './live-stream';
+import { openLiveStream } from '@rti/common/live-stream';
 
 export type { AlertRow, CategoryFeed } from './alert-kinds';
 export type { FeedState } from './alert-kinds';
@@ -59,7 +59,7 @@ class AlertFeed {
         clearTimeout(this.debounce);
         this.debounce = setTimeout(() => void this.refresh().catch(() => undefined), DEBOUNCE_MS);
       },
-      () => this.startPolling(),
+      { onUnavailable: () => this.startPolling() },
     );
   }
 

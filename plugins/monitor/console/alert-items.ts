@@ -1,7 +1,7 @@
 /** Alert rows → notification menu items: device serial, reason, created or report time. */
 import dayjs from 'dayjs';
 import type { EnumsFile } from '@rti/metadata/browser';
-import type { NotificationItem } from '../../../console/src/plugin-api';
+import type { NotificationItem } from '@rti/console/plugin-api';
 import type { AlertKind } from './alert-kinds';
 import type { AlertRow } from './alert-kinds';
 

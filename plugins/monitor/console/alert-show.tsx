@@ -5,9 +5,9 @@ import { useOne } from '@refinedev/core';
 import { Alert, Button, Space, Tag } from 'antd';
 import { CheckCircleOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@rti/metadata/browser';
-import { MetaShow } from '../../../console/src/meta';
-import { routeId } from '../../../console/src/meta/lib/resource-calls';
-import { useShell } from '../../../console/src/providers/shell-context';
+import { MetaShow } from '@rti/console/plugin-meta';
+import { routeId } from '@rti/console/plugin-meta';
+import { useShell } from '@rti/console/plugin-api';
 import { kindOfResource, processCode, UNSOLVED } from './alert-kinds';
 import { useProcessAlert } from './use-process-alert';
 

@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 import { ALERT_KINDS, FEED_CODE, processCode } from './alert-kinds';
 
 /**

@@ -2,7 +2,7 @@ import type { FC } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from 'antd';
 import { CheckCircleOutlined } from '@ant-design/icons';
-import type { RowActionProps } from '../../../console/src/plugin-api';
+import type { RowActionProps } from '@rti/console/plugin-api';
 import { kindOfResource, UNSOLVED } from './alert-kinds';
 import { useProcessAlert } from './use-process-alert';
 

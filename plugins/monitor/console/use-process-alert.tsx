@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useInvalidate } from '@refinedev/core';
 import { App, Input, Space } from 'antd';
 import type { BaseKey } from '@refinedev/core';
-import { request } from '../../../console/src/plugin-api';
+import { request } from '@rti/console/plugin-api';
 import type { AlertKind } from './alert-kinds';
 import { alertFeed } from './alert-feed';
 

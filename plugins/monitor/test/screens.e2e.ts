@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
-import { telemetryRuntime } from '../../telemetry/server/runtime';
+import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
 
 let ts: TestServer;
 let dir: string;

@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 /** /open-api: the organisation's API token (generate, refresh, delete). */
 export default defineConsolePlugin({

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { request } from '../../../console/src/plugin-api';
+import { request } from '@rti/console/plugin-api';
 
 export interface TokenInfo {
   orgId: number;

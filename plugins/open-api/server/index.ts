@@ -1,11 +1,10 @@
 /**
  * Open API (SPEC §2 /open-api, §7 Organisation token): one API token per organisation.
  * The token authenticates calls for its organisation only, with the organisation's whole
- * permission set, through the access layer's auth-strategy hook.
+ * permission set, through a token strategy registered with ctx.auth.strategy (this server's guard only).
  */
 import { ApiError, ErrorCode, definePlugin, type RequestContext } from '@rti/server/plugin-api';
-import { registerAuthStrategy } from '@rti/server/access/auth-strategies';
-import { TOKEN_TABLE, tokenColumns, tokenStore } from './token-store';
+import { OrgTokenStore, TOKEN_TABLE, tokenColumns } from './token-store';
 
 /** Only people manage tokens: a token cannot refresh or delete itself. */
 function sessionOrg(ctx: RequestContext, t: (key: string) => string): number {
@@ -26,15 +25,16 @@ export default definePlugin({
       },
     });
 
-    registerAuthStrategy({
+    // one store per server: its strategy answers only this server's guard
+    const store = new OrgTokenStore(ctx.db);
+    ctx.auth.strategy({
       name: 'open-api-org-token',
-      async authenticate(token, { sequelize }) {
-        const orgId = await tokenStore(sequelize).resolve(token);
+      async authenticate(token) {
+        const orgId = await store.resolve(token);
         return orgId === null ? null : { orgId, label: `org-token:${orgId}` };
       },
     });
 
-    const store = tokenStore(ctx.db);
     ctx.addCall({
       path: '/organization-token/create',
       async handler({ ctx: call }) {

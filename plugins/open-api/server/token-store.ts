@@ -95,11 +95,3 @@ export class OrgTokenStore {
     return row.get('orgId') as number;
   }
 }
-
-/** One store per database (a process may serve several in tests). */
-const stores = new WeakMap<Sequelize, OrgTokenStore>();
-export function tokenStore(sequelize: Sequelize): OrgTokenStore {
-  let s = stores.get(sequelize);
-  if (!s) stores.set(sequelize, (s = new OrgTokenStore(sequelize)));
-  return s;
-}

@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 /**
  * Scheduler: on the task-config list, "Run now" (runs the row at once and tells the outcome)

@@ -2,7 +2,7 @@ import { useEffect, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Modal, Table, Tag, Tooltip } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
-import { request, type RowActionProps } from '../../../console/src/plugin-api';
+import { request, type RowActionProps } from '@rti/console/plugin-api';
 import { STATUS_COLOR, type TaskRun } from './run-types';
 
 const PAGE_SIZE = 10;

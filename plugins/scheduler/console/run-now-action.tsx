@@ -2,7 +2,7 @@ import { useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button } from 'antd';
 import { PlayCircleOutlined } from '@ant-design/icons';
-import { request, type RowActionProps } from '../../../console/src/plugin-api';
+import { request, type RowActionProps } from '@rti/console/plugin-api';
 import type { TaskRun } from './run-types';
 
 /** "Run now" in a task-config row: runs the task at once and says how the run ended. */

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
-import { telemetryRuntime } from '../../telemetry/server/runtime';
-import { haversine } from '../../map/shared/track';
+import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
+import { haversine } from '@rti/common/track';
 import { zoneOffset } from '../server/xlsx';
 import { ok, xlsxAttachment } from './support';
 

@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 /** /system/screen-settings: platform administrators edit the metadata overlays of generated screens. */
 export default defineConsolePlugin({

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Checkbox, Input, InputNumber, Select, Space, Switch, Table, Tag, Typography, type TableColumnType } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { fieldLabelKey, OVERLAY_LANGUAGES, resourceLabelKey, type ResourceDef, type ResourceOverlay } from '@rti/metadata/browser';
-import { request } from '../../../console/src/plugin-api';
-import { useShell } from '../../../console/src/providers/shell-context';
-import { reloadMetadata } from '../../../console/src/providers/app-state';
+import { request } from '@rti/console/plugin-api';
+import { useShell } from '@rti/console/plugin-api';
+import { reloadMetadata } from '@rti/console/plugin-api';
 import { move, overlayOf, rowsOf, type FieldRow } from './overlay-rows';
 
 interface Stored {

@@ -1,5 +1,5 @@
 /** The inspection page's calls, loaded together and refreshed every 30 s while visible. */
-import { request, useAutoRefresh } from '../../../console/src/plugin-api';
+import { request, useAutoRefresh } from '@rti/console/plugin-api';
 
 export interface Disk {
   path: string;

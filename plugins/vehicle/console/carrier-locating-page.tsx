@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Alert, Input } from 'antd';
-import { request } from '../../../console/src/plugin-api';
+import { request } from '@rti/console/plugin-api';
 import type { LocatedCarrier } from '../shared/vehicle-answer';
 import { CarrierLocation } from './carrier-location';
 

@@ -6,12 +6,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, Descriptions, Empty, List, Spin, Tag } from 'antd';
-import { request } from '../../../console/src/plugin-api';
-import { useMetadata } from '../../../console/src/providers/metadata-context';
-import { CITIES, DEFAULT_ZOOM, tagRgb } from '../../map/console/map-settings';
-import type { PointSet, ViewTarget } from '../../map/console/map-types';
-import { MapView } from '../../map/console/map-view';
-import { useProvider } from '../../map/console/use-provider';
+import { request } from '@rti/console/plugin-api';
+import { useMetadata } from '@rti/console/plugin-api';
+import { CITIES, DEFAULT_ZOOM, tagRgb } from '@rti/plugin-map/console/map-settings';
+import type { PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
+import { MapView } from '@rti/plugin-map/console/map-view';
+import { useProvider } from '@rti/plugin-map/console/use-provider';
 import type { LocatedCarrier } from '../shared/vehicle-answer';
 import { fmtTime } from './format';
 

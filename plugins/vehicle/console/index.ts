@@ -1,5 +1,5 @@
 import { createElement } from 'react';
-import { defineConsolePlugin } from '../../../console/src/plugin-api';
+import { defineConsolePlugin } from '@rti/console/plugin-api';
 
 /**
  * Vehicles and locating (SPEC §2 home group and standalone pages): vehicle list and track,

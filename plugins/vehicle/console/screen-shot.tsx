@@ -14,13 +14,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { request } from '../../../console/src/plugin-api';
-import { CITIES, DEFAULT_ZOOM, PROVIDER_A, rgbCss, tagRgb } from '../../map/console/map-settings';
-import type { MapRoute, MapWarehouse, PointSet, TrackOverlay, ViewTarget } from '../../map/console/map-types';
-import { MapView } from '../../map/console/map-view';
-import { toPointSet, type MapListAnswer } from '../../map/console/point-set';
-import { useEnumColors } from '../../map/console/use-status-colors';
-import type { Stop } from '../../map/shared/track';
+import { request } from '@rti/console/plugin-api';
+import { CITIES, DEFAULT_ZOOM, PROVIDER_A, rgbCss, tagRgb } from '@rti/plugin-map/console/map-settings';
+import type { MapRoute, MapWarehouse, PointSet, TrackOverlay, ViewTarget } from '@rti/plugin-map/console/map-types';
+import { MapView } from '@rti/plugin-map/console/map-view';
+import { toPointSet, type MapListAnswer } from '@rti/plugin-map/console/point-set';
+import { useEnumColors } from '@rti/plugin-map/console/use-status-colors';
+import type { Stop } from '@rti/common/track';
 import type { ScreenShotAnswer } from '../shared/vehicle-answer';
 import { boundsOf } from './format';
 

@@ -36,7 +36,7 @@ function trackerWhere(body: Record<string, unknown>): WhereOptions {
 async function reportRows(ctx: PluginServerContext, db: Database, call: RequestContext, trackers: Raw[], body: Record<string, unknown>): Promise<GpsReportRow[]> {
   const { from, to } = parseRange(body, 7, MAX_REPORT_DAYS);
   const tz = tzOf(body);
-  const store = storeOf(db);
+  const store = storeOf(ctx);
   const carrierSn = await carrierSnByTracker(ctx, call, trackers);
   const out: GpsReportRow[] = [];
   for (const g of trackers) {

@@ -6,7 +6,6 @@
  * repositories of the caller; permission codes come from the paths (ApiJimiList, …).
  */
 import { STREAMED, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
-import { telemetryRuntime } from '../../telemetry/server/runtime';
 import { vehicleAlarms } from './alarms';
 import { gpsReportExport, gpsReportList } from './gps-report';
 import { locate } from './locating';
@@ -27,7 +26,7 @@ function install(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/jimi/synchronize',
     async handler({ ctx: call }) {
-      await telemetryRuntime(db)?.refresh();
+      await ctx.use('telemetry').refresh();
       return { vehicles: (await vehicleRows(ctx, db, call, {})).length, time: new Date().toISOString() };
     },
   });
@@ -42,4 +41,4 @@ function install(ctx: PluginServerContext): void {
   ctx.addCall({ path: '/map/history/screen/shot', handler: ({ body, ctx: call }) => screenShot(ctx, db, call, body) });
 }
 
-export default definePlugin({ id: 'vehicle', server: install });
+export default definePlugin({ id: 'vehicle', dependsOn: ['telemetry', 'map'], server: install });

@@ -87,7 +87,7 @@ export async function locate(ctx: PluginServerContext, db: Database, call: Reque
   const mains = mainOf.size ? ((await ctx.repo('carrier', call).findAll({ attributes: ['id', 'sn', 'gpsId'], where: { id: { [Op.in]: [...new Set(mainOf.values())] } }, raw: true })) as unknown as Raw[]) : [];
   const mainById = new Map(mains.map((m) => [Number(m.id), m]));
 
-  const pos = positionsOf(db);
+  const pos = positionsOf(ctx);
   const gpsPosition = (carrier: number, gpsId: number | null) => {
     const g = gpsId ? pos.device('gps', gpsId) : undefined;
     if (g?.longitude != null && g.latitude != null) return { lng: g.longitude, lat: g.latitude, seen: g.lastSeen };

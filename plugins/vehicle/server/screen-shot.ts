@@ -6,7 +6,7 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
-import { detectStops, downsample, pick } from '../../map/shared/track';
+import { detectStops, downsample, pick } from '@rti/common/track';
 import type { ScreenShotAnswer, ScreenShotTrack } from '../shared/vehicle-answer';
 import { carrierSnByTracker } from './carriers-of';
 import { parseRange } from './range';
@@ -34,7 +34,7 @@ export async function screenShot(ctx: PluginServerContext, db: Database, call: R
   const repo = ctx.repo('device-gps', call);
   const trackers = await repo.serialize(await repo.findAll({ where: { [Op.and]: where }, order: [['sn', 'ASC']], limit: MAX_TRACKERS }));
   const carrierSn = await carrierSnByTracker(ctx, call, trackers);
-  const store = storeOf(db);
+  const store = storeOf(ctx);
   const tracks: ScreenShotTrack[] = [];
   for (const g of trackers as Raw[]) {
     const pts = (await gpsRows(store, call.orgId!, String(g.sn), from, to, MAX_ROWS)).map(toPoint).filter((p) => p.lng !== null && p.lat !== null);

@@ -1,21 +1,18 @@
 /**
- * What the vehicle calls read from the telemetry plugin: its store (GPS points) and the
- * derived state (last positions, through the map plugin's read-only accessor).
+ * What the vehicle calls read from the telemetry plugin (a declared dependency): its store
+ * (GPS points) and the derived state (last positions, read-only).
  */
 import type { SeriesRow, TelemetryStore } from '@rti/ingest';
-import type { Database } from '@rti/server';
-import { ApiError, ErrorCode } from '@rti/server/plugin-api';
-import { telemetryRuntime } from '../../telemetry/server/runtime';
+import type { PluginServerContext } from '@rti/server/plugin-api';
+import type { Positions } from '@rti/plugin-telemetry/api';
 import type { GpsPoint } from '../shared/report';
 
-export { positionsOf, type Positions } from '../../map/server/positions';
+export type { Positions };
 
 /** The telemetry store, or 503 while telemetry is starting or off. */
-export function storeOf(db: Database): TelemetryStore {
-  const s = telemetryRuntime(db)?.store;
-  if (!s) throw new ApiError(ErrorCode.internal, 'server.errors.10000', {}, 503);
-  return s;
-}
+export const storeOf = (ctx: PluginServerContext): TelemetryStore => ctx.use('telemetry').requireStore();
+
+export const positionsOf = (ctx: PluginServerContext): Positions => ctx.use('telemetry').positions;
 
 /** At most this many points of one device per call (about 70 days at one fix a minute). */
 export const MAX_DEVICE_ROWS = 100_000;

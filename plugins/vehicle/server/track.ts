@@ -4,8 +4,8 @@
  * (same scope, downsampling and stop detection); the sums are computed on every stored point.
  */
 import type { Database } from '@rti/server';
+import type {} from '@rti/plugin-map/api'; // types ctx.use('map')
 import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { history } from '../../map/server/history';
 import { dailyReport, totalOf } from '../shared/report';
 import { tripsOf } from '../shared/trips';
 import type { VehicleHistoryAnswer } from '../shared/vehicle-answer';
@@ -19,8 +19,8 @@ export async function vehicleHistory(ctx: PluginServerContext, db: Database, cal
   const carrierId = optId(body.carrierId);
   const gpsId = optId(body.gpsId);
   if (carrierId === undefined && gpsId === undefined) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });
-  const store = storeOf(db);
-  const h = await history(ctx, store, call, { carrierId, gpsId, from, to, mix: false });
+  const store = storeOf(ctx);
+  const h = await ctx.use('map').history(call, { carrierId, gpsId, from, to, mix: false });
   const rows = h.subject.gpsSn ? await gpsRows(store, call.orgId!, h.subject.gpsSn, from, to) : [];
   const summary = totalOf(dailyReport(rows.map(toPoint), { tzOffsetMin: tzOf(body) }));
   return { subject: h.subject, from: h.from, to: h.to, track: h.track, events: h.events, stops: h.stops, total: h.total, trips: tripsOf(h.track, h.stops), summary };

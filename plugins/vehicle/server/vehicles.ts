@@ -57,13 +57,13 @@ export async function vehicleRows(ctx: PluginServerContext, db: Database, call: 
   const latest = new Map<string, Raw>();
   if (trackers.length) {
     try {
-      for (const r of await storeOf(db).latest('gps', call.orgId!, trackers.map((g) => String(g.sn)))) latest.set(String(r.sn), r);
+      for (const r of await storeOf(ctx).latest('gps', call.orgId!, trackers.map((g) => String(g.sn)))) latest.set(String(r.sn), r);
     } catch {
       // without the store the list still shows the state's figures (speed unknown)
     }
   }
   const whNames = new Map(((await ctx.repo('warehouse', call).findAll({ attributes: ['id', 'name'], raw: true })) as unknown as Raw[]).map((w) => [Number(w.id), String(w.name)]));
-  const pos = positionsOf(db);
+  const pos = positionsOf(ctx);
 
   const out: VehicleRow[] = [];
   for (const c of carriers) {

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { newDeviceState, type DeviceState } from '@rti/ingest/state/subject-state';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
-import { telemetryRuntime, type TelemetryRuntime } from '../../telemetry/server/runtime';
+import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
 
 const dist = process.env.CONSOLE_DIST ?? path.resolve(__dirname, '../../../console/dist');
 const MIN = 60_000;

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceState } from '@rti/ingest/state/subject-state';
 import { newDeviceState } from '@rti/ingest/state/subject-state';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
-import { telemetryRuntime, type TelemetryRuntime } from '../../telemetry/server/runtime';
+import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
 
 let ts: TestServer;
 let rt: TelemetryRuntime;

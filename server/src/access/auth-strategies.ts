@@ -20,15 +20,20 @@ export interface AuthStrategy {
   authenticate(token: string, env: { req: Request; sequelize: Sequelize }): Promise<StrategyIdentity | null>;
 }
 
-// Process-wide: strategies are stateless and receive the asking server's database.
-const strategies: AuthStrategy[] = [];
+/**
+ * One server's strategies: plugins add theirs through ctx.auth.strategy(), so a strategy
+ * serves only the server whose plugin registered it (tests run several servers per process).
+ */
+export class AuthStrategies {
+  private readonly list: AuthStrategy[] = [];
 
-export function registerAuthStrategy(strategy: AuthStrategy): void {
-  const i = strategies.findIndex((s) => s.name === strategy.name);
-  if (i >= 0) strategies[i] = strategy;
-  else strategies.push(strategy);
-}
+  add(strategy: AuthStrategy): void {
+    const i = this.list.findIndex((s) => s.name === strategy.name);
+    if (i >= 0) this.list[i] = strategy;
+    else this.list.push(strategy);
+  }
 
-export function authStrategies(): readonly AuthStrategy[] {
-  return strategies;
+  all(): readonly AuthStrategy[] {
+    return this.list;
+  }
 }

@@ -8,7 +8,7 @@ import type { Sequelize } from 'sequelize';
 import { resolveLanguage } from '../i18n/translator';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, CallGuard, Language, RequestContext } from '../http/types';
-import { authStrategies } from './auth-strategies';
+import type { AuthStrategies } from './auth-strategies';
 import { tokenSubject, userSubject } from './casbin-model';
 import type { Directory } from './directory';
 import { msg } from './messages';
@@ -20,6 +20,7 @@ export interface GuardDeps {
   directory: Directory;
   sessions: SessionStore;
   policies: PolicyEngine;
+  strategies: AuthStrategies;
 }
 
 export const invalidSession = (lang: Language) => new ApiError(ErrorCode.invalidSession, msg(lang, 'access.invalidSession'), {}, 401);
@@ -66,7 +67,7 @@ export function createGuard(deps: GuardDeps): CallGuard {
         };
       }
 
-      for (const strategy of authStrategies()) {
+      for (const strategy of deps.strategies.all()) {
         const who = await strategy.authenticate(token, { req, sequelize: deps.sequelize });
         if (!who) continue;
         const wanted = orgHeader(req, language);

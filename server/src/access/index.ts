@@ -1,6 +1,6 @@
 export { createAccess, type AccessOptions, type AccessService, type PasswordHasher } from './service';
 export { createGuard } from './guard';
-export { registerAuthStrategy, type AuthStrategy, type StrategyIdentity } from './auth-strategies';
+export { AuthStrategies, type AuthStrategy, type StrategyIdentity } from './auth-strategies';
 export { buildCatalogue, narrowTree, type Catalogue, type PermissionNode } from './catalogue';
 export { permissionCalls } from './permission-calls';
 export { hashToken, newToken } from './sessions';

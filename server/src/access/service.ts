@@ -10,6 +10,7 @@ import { hashPassword, verifyPassword } from '../resources/password';
 import { DEFAULT_THROTTLE, LoginThrottle, type ThrottleOptions } from '../auth/login-throttle';
 import { buildCatalogue, menuPaths, type Catalogue, type CatalogueCall, type Translate } from './catalogue';
 import type { Directory } from './directory';
+import { AuthStrategies } from './auth-strategies';
 import { createGuard } from './guard';
 import { PolicyEngine } from './policies';
 import { ACCESS_RESOURCES, createSequelizeDirectory } from './sequelize-directory';
@@ -46,6 +47,8 @@ export interface AccessService {
   policies: PolicyEngine;
   passwords: PasswordHasher;
   guard: CallGuard;
+  /** token strategies of this server (plugins add theirs through ctx.auth.strategy) */
+  strategies: AuthStrategies;
   metadata: () => Metadata;
   catalogue(): Catalogue;
   /** `access` (codes held) and `permissions` (menu paths) of a subject in an organisation */
@@ -73,7 +76,8 @@ export function createAccess(opts: AccessOptions): AccessService {
     user: { ...DEFAULT_THROTTLE.user, ...opts.throttle?.user },
   });
   const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs });
-  const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies });
+  const strategies = new AuthStrategies();
+  const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies, strategies });
 
   // Rebuilt when plugins add calls after start (the registry only grows).
   let cached: { size: number; meta: Metadata; catalogue: Catalogue } | null = null;
@@ -105,6 +109,7 @@ export function createAccess(opts: AccessOptions): AccessService {
     policies,
     passwords: opts.passwords ?? { hash: hashPassword, verify: verifyPassword },
     guard,
+    strategies,
     metadata: opts.metadata,
     catalogue,
     async accessLists(subject, orgId, lang) {

@@ -7,10 +7,10 @@
  * saving included).
  */
 import { CronExpressionParser } from 'cron-parser';
-import { telemetryRuntime } from '../../../telemetry/server/runtime';
-import { dailyReport, hours } from '../../../vehicle/shared/report';
-import { headers, type ReportColumn } from '../../../vehicle/server/report-columns';
-import { gpsRows, toPoint } from '../../../vehicle/server/telemetry';
+import type {} from '@rti/plugin-telemetry/api'; // types tryUse('telemetry')
+import { dailyReport, hours } from '@rti/plugin-vehicle/report';
+import { headers, type ReportColumn } from '@rti/plugin-vehicle/report-columns';
+import { gpsRows, toPoint } from '@rti/plugin-vehicle/gps-rows';
 import type { Outcome, RunContext } from '../task';
 import { formatTime, workbook, zoneOffset } from '../xlsx';
 
@@ -18,7 +18,7 @@ import { formatTime, workbook, zoneOffset } from '../xlsx';
 const COLUMNS: ReportColumn[] = ['sn', 'name', 'day', 'distanceKm', 'mileageKm', 'running', 'stopping', 'silent', 'maxSpeed', 'alarms', 'tempMin', 'tempMax', 'points'];
 
 export async function gpsReportMail(rc: RunContext): Promise<Outcome> {
-  const store = telemetryRuntime(rc.plugin.database)?.store;
+  const store = rc.plugin.tryUse('telemetry')?.store;
   if (!store) return { kind: 'skipped', reason: rc.t('scheduler.skip.noTelemetry') };
   const days = rc.task.validityPeriod && rc.task.validityPeriod > 0 ? rc.task.validityPeriod : 1;
   // the last full days: from midnight `days` days ago to today's midnight, in the zone
