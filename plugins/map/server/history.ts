@@ -6,6 +6,7 @@
  */
 import type { TelemetryStore, SeriesRow } from '@rti/ingest';
 import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { positionsOf } from './positions';
 import { detectStops, downsample, pick, type Stop } from '@rti/common/track';
 
 const DAY = 86_400_000;
@@ -26,7 +27,9 @@ export interface HistoryQuery {
 }
 
 export interface HistoryAnswer {
-  subject: { carrierId: number | null; carrierSn: string | null; gpsSn: string | null; beaconMac: string | null };
+  subject: { carrierId: number | null; carrierSn: string | null; carrierName: string | null; gpsSn: string | null; gpsName: string | null; beaconMac: string | null };
+  /** with an empty track only: the newest known position, whenever it was (the console offers it) */
+  last: { t: number; lng: number; lat: number } | null;
   from: string;
   to: string;
   /** src: 1 GPS, 2 beacon (placed at the gateway's warehouse) */
@@ -88,6 +91,24 @@ async function subjectOf(ctx: PluginServerContext, call: RequestContext, q: Hist
   return { carrier, gps, beacon };
 }
 
+/** The newest GPS point with a position (any time), else the derived state's last placement. */
+async function lastPosition(ctx: PluginServerContext, store: TelemetryStore, org: number, carrier: Raw | null, gps: Raw | null): Promise<HistoryAnswer['last']> {
+  if (gps) {
+    const got = await store.query({ series: 'gps', org, key: String(gps.sn), page: 1, limit: 50, order: 'desc' });
+    for (const r of got.list) {
+      const lng = n(r.longitude);
+      const lat = n(r.latitude);
+      if (lng !== null && lat !== null) return { t: r.time, lng, lat };
+    }
+  }
+  const pos = positionsOf(ctx);
+  const c = carrier ? pos.carrier(Number(carrier.id)) : undefined;
+  if (c?.longitude != null && c.latitude != null) return { t: c.placedAt, lng: c.longitude, lat: c.latitude };
+  const g = gps ? pos.device('gps', Number(gps.id)) : undefined;
+  if (g?.longitude != null && g.latitude != null && g.lastSeen) return { t: g.lastSeen, lng: g.longitude, lat: g.latitude };
+  return null;
+}
+
 const canonicalMac = (m: string) => m.replace(/[^0-9a-f]/gi, '').toUpperCase();
 const n = (v: unknown) => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
 
@@ -142,7 +163,8 @@ export async function history(ctx: PluginServerContext, store: TelemetryStore, c
   const sensors = { t: sens.map((s) => s.t), temp: sens.map((s) => s.temp), hum: sens.map((s) => s.hum), shock: sens.map((s) => s.shock), pres: sens.map((s) => s.pres) };
   const sIdx = sens.length > MAX_SENSOR ? Array.from({ length: MAX_SENSOR }, (_, i) => Math.round((i * (sens.length - 1)) / (MAX_SENSOR - 1))) : null;
   return {
-    subject: { carrierId: carrier?.id ?? null, carrierSn: carrier?.sn ?? null, gpsSn: gps?.sn ?? null, beaconMac: beacon?.mac ?? null },
+    subject: { carrierId: carrier?.id ?? null, carrierSn: carrier?.sn ?? null, carrierName: carrier?.name ?? null, gpsSn: gps?.sn ?? null, gpsName: gps?.name ?? null, beaconMac: beacon?.mac ?? null },
+    last: pts.length ? null : await lastPosition(ctx, store, org, carrier, gps),
     from: new Date(q.from).toISOString(),
     to: new Date(q.to).toISOString(),
     track: idx.length === track.t.length ? track : pick(track, idx),

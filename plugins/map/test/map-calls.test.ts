@@ -107,6 +107,23 @@ describe('/map/history', () => {
     expect(buf.subarray(0, 2).toString()).toBe('PK');
   });
 
+  it('names the subject and, for a period without positions, gives the newest known one', async () => {
+    // the track of the previous test lies 1-3 h back; a period a week earlier holds nothing
+    const weekAgo = Date.now() - 7 * 86_400_000;
+    const empty = await ok(ts.a, '/map/history', { gpsId: ids.gpsA, time: [weekAgo - 86_400_000, weekAgo] });
+    expect(empty.track.t).toHaveLength(0);
+    expect(empty.subject).toMatchObject({ gpsSn: 'G-A', gpsName: 'Tracker A' });
+    expect(empty.last).toMatchObject({ lng: 121.29, lat: 31 });
+    expect(empty.last.t).toBeGreaterThan(weekAgo);
+    // a carrier without a tracker: its derived state's placement
+    const carrier = await ok(ts.a, '/map/history', { carrierId: ids.cA2, time: [weekAgo - 86_400_000, weekAgo] });
+    expect(carrier.subject).toMatchObject({ carrierSn: 'A-2', carrierName: null });
+    expect(carrier.last).toMatchObject({ lng: 121.6, lat: 31.3 });
+    // with a track there is no need for it
+    const full = await ok(ts.a, '/map/history', { gpsId: ids.gpsA, time: [Date.now() - 4 * 3600_000, Date.now()] });
+    expect(full.last).toBeNull();
+  });
+
   it('exports the history as a server-drawn PDF in the caller language and per sensor as xlsx', async () => {
     // a carrier with its own code carrying tracker G-A (whose track the previous test stored)
     const project = (await ok(ts.a, '/project/create', { name: 'PDF' })).id;

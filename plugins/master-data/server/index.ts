@@ -7,6 +7,7 @@ import { definePlugin } from '@rti/server/plugin-api';
 import { installCarrierCalls } from './carrier-calls';
 import { installConfigCalls } from './config-calls';
 import { installDeviceBinding } from './device-binding';
+import { defineInventoryReports } from './inventory-reports';
 import { installLookupCalls } from './lookup-calls';
 import { installRecordRules } from './record-rules';
 import { installWarehouseCalls } from './warehouse-calls';
@@ -20,5 +21,6 @@ export default definePlugin({
     installWarehouseCalls(ctx);
     installCarrierCalls(ctx);
     installConfigCalls(ctx);
+    defineInventoryReports(ctx);
   },
 });
