@@ -18,6 +18,12 @@ export interface ServerConfig {
   consoleDist: string;
   /** folder scanned for plugins/<id>/server/index.ts */
   pluginsDir: string;
+  /** whole request (headers and body) must arrive within this (SPEC §9 client time-out 60 s) */
+  requestTimeoutMs: number;
+  /** an upload that sends nothing for this long is refused */
+  uploadIdleMs: number;
+  /** IANA zone for wall-clock times in imported workbooks when the organisation names none */
+  timeZone: string;
   /**
    * Proxies whose X-Forwarded-For names the client (TRUST_PROXY: comma-separated addresses,
    * CIDR ranges or Express names such as "loopback"). Empty = none: the client is the socket's
@@ -37,6 +43,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bodyLimit: env.BODY_LIMIT || '1mb',
     consoleDist: resolve(env.CONSOLE_DIST || resolve(repoRoot, 'console/dist')),
     pluginsDir: resolve(env.PLUGINS_DIR || resolve(repoRoot, 'plugins')),
+    requestTimeoutMs: positive(env, 'REQUEST_TIMEOUT_MS', 60_000),
+    uploadIdleMs: positive(env, 'UPLOAD_IDLE_MS', 20_000),
+    timeZone: zone(env.TIME_ZONE || 'UTC'),
     trustProxy: (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const v = env[name] ? Number(env[name]) : fallback;
+  if (!Number.isInteger(v) || v <= 0) throw new Error(`${name} must be a positive number of milliseconds, got "${env[name]}"`);
+  return v;
+}
+
+function zone(name: string): string {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: name });
+  } catch {
+    throw new Error(`TIME_ZONE must be an IANA time zone such as Asia/Shanghai, got "${name}"`);
+  }
+  return name;
 }

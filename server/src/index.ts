@@ -14,7 +14,7 @@ import { installAudit, type Audit } from './audit';
 import { accountCalls } from './auth/account-calls';
 import { loadConfig, type ServerConfig } from './config';
 import { createDatabase, type Database } from './db';
-import { fileCalls } from './files/file-calls';
+import { fileCalls, sweepUploads } from './files/file-calls';
 import { CallRegistry } from './http/registry';
 import type { CallGuard, Language, RequestContext } from './http/types';
 import { loadTranslator, type TFunction, type Translator } from './i18n';
@@ -114,8 +114,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // Role, user and organisation writes change policies: access hears of them inside the write.
   access.installHooks(hooks);
   const guard = opts.guard ?? access.guard;
-  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError });
-  for (const def of fileCalls({ dataDir: config.dataDir, t })) calls.add(def);
+  const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
+  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts });
+  for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts })) calls.add(def);
   const reports = new ReportRegistry({ calls, metadata, t });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
@@ -163,6 +164,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     plugins = wanted === false ? [] : await loadPlugins(found, contextFor, (r) => (services = r));
     await db.migrate();
     await imports.recover();
+    const swept = await sweepUploads(config.dataDir);
+    if (swept) logError(`[files] ${swept} unfinished upload(s) removed`);
     await overlays.reload();
     for (const fn of ready) await fn();
   } catch (err) {
@@ -202,7 +205,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     listPermissionCodes: () => calls.permissionCodes(),
     listen(port = config.port) {
       return new Promise((resolve, reject) => {
-        const server = createHttpServer(app);
+        // Every request is answered or ended within the time-out (docs/SERVER.md "Upload and
+        // import limits"); Node checks the running ones every 5 s instead of its default 30 s.
+        const server = createHttpServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(config.requestTimeoutMs, 20_000), connectionsCheckingInterval: 5_000 }, app);
         server.once('error', reject);
         server.listen(port, () => {
           http = server;

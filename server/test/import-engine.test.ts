@@ -8,6 +8,7 @@ import { ApiError } from '../src/http/api-error';
 import { createServer } from '../src/index';
 import { startTestServer, type TestServer } from './support/test-server';
 import { importFile, metadataWithCodes, tempDataDir, upload, xlsx } from './import-fixtures';
+import { buildZip, padZip, unzip } from './support/zips';
 
 let ts: TestServer;
 let dataDir: string;
@@ -38,16 +39,20 @@ describe('import upload checks', () => {
     const over = await upload(ts, ts.a, '/device-beacon/import', big, 'big.xlsx');
     expect(over.status).toBe(413);
     expect(over.body.code).toBe(10001);
-    // Exactly at the limit is accepted by size (then read normally).
-    const at = await upload(ts, ts.a, '/device-beacon/import', Buffer.concat([good, Buffer.alloc(5_242_880 - good.length)]), 'limit.xlsx');
+    // Exactly at the limit is accepted by size (then read normally); the padding is a part of
+    // the workbook (bytes after the zip's end are refused as not a readable archive).
+    const at = await upload(ts, ts.a, '/device-beacon/import', padZip(good, 5_242_880), 'limit.xlsx');
     expect(at.body.code).toBe(0);
     await ts.server.imports.idle();
     expect(await ts.server.db.models['device-beacon'].count()).toBe(1);
   });
 
-  it('answers a job id at once and reports a broken workbook as finished with a message', async () => {
-    const broken = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 1)]);
-    const up = await upload(ts, ts.a, '/device-beacon/import', broken, 'broken.xlsx');
+  it('refuses a file that is no zip at once; answers a job id and reports a workbook it cannot read as finished with a message', async () => {
+    const notZip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 1)]);
+    expect((await upload(ts, ts.a, '/device-beacon/import', notZip, 'broken.xlsx')).body).toMatchObject({ code: 10001, message: 'The file could not be read as an Excel workbook' });
+    // A sound archive whose sheet is not XML: found out by the job.
+    const parts = unzip(await beaconFile([['B1', 'AA:00:00:00:00:01', 'DM-1']])).map((p) => (/^xl\/worksheets\/sheet1\.xml$/.test(p.name) ? { ...p, data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>sn</t></is></c></row><row <<<') } : p));
+    const up = await upload(ts, ts.a, '/device-beacon/import', buildZip(parts), 'broken.xlsx');
     expect(up.body.data).toMatchObject({ importId: expect.any(Number), status: 10 });
     await ts.server.imports.idle();
     const st = await ts.a.call('/device-beacon/import/status', { importId: up.body.data.importId });

@@ -5,14 +5,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { STREAMED, type CallDef, type RequestContext } from '../http/types';
 import type { TFunction } from '../i18n/translator';
+import { IMAGE_LIMITS } from './image-header';
 import { msg } from './messages';
-import { receiveFile, type UploadRule } from './multipart';
+import { EXTENSION_SIGNATURE } from './signatures';
+import { DEFAULT_UPLOAD_TIMEOUTS, receiveFile, TEMP_PREFIX, type UploadRule, type UploadTimeouts } from './multipart';
 import { writeThumbnail } from './thumbnail';
+import { checkZip, ZIP_LIMITS } from './zip';
 
 /** SPEC §5/§9 limits. */
 export const IMAGE_RULE: UploadRule = { extensions: ['jpg', 'jpeg', 'png'], maxBytes: 5120 * 1024 };
@@ -44,6 +47,7 @@ export interface UploadedFile {
 export interface FileStoreOptions {
   dataDir: string;
   t: TFunction;
+  timeouts?: UploadTimeouts;
 }
 
 export const downloadUrl = (fileName: string) => `/api/file/download?fileName=${encodeURIComponent(fileName)}`;
@@ -53,19 +57,28 @@ export function fileCalls(opts: FileStoreOptions): CallDef[] {
 
   const upload = (rule: UploadRule, image: boolean): CallDef['handler'] => async ({ req, ctx }) => {
     const dir = orgDir(ctx);
+    const lang = ctx.language;
     const limitKey = image ? 'validation.imageLimit' : 'validation.fileLimit';
-    const received = await receiveFile(req, dir, { ...rule, limitMessage: (lang) => opts.t(lang, limitKey, { formats: rule.extensions.join(', '), size: rule.maxBytes / 1024 }) }, ctx.language);
+    const received = await receiveFile(req, dir, { ...rule, limitMessage: (l) => opts.t(l, limitKey, { formats: rule.extensions.join(', '), size: rule.maxBytes / 1024 }) }, lang, opts.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS);
     const id = randomBytes(16).toString('hex');
     const fileName = `${id}.${received.extension}`;
     let thumbName: string | null = null;
     try {
       if (image) {
         thumbName = `${id}.thumb.jpg`;
-        try {
-          await writeThumbnail(received.path, join(dir, thumbName));
-        } catch {
-          throw new ApiError(ErrorCode.validation, msg(ctx.language, 'signature', { ext: received.extension }));
+        const thumb = await writeThumbnail(received.path, join(dir, thumbName), IMAGE_LIMITS);
+        if (!thumb.ok) {
+          await unlink(join(dir, thumbName)).catch(() => undefined);
+          if (thumb.reason === 'busy') throw new ApiError(ErrorCode.validation, msg(lang, 'imageBusy'), {}, 429);
+          if (thumb.reason === 'dimensions')
+            throw new ApiError(ErrorCode.validation, msg(lang, 'imageDimensions', { side: IMAGE_LIMITS.maxSide, megapixels: IMAGE_LIMITS.maxPixels / 1e6, width: thumb.header!.width, height: thumb.header!.height }), {}, 413);
+          throw new ApiError(ErrorCode.validation, msg(lang, 'signature', { ext: received.extension }));
         }
+      } else if (EXTENSION_SIGNATURE[received.extension] === 'zip') {
+        // Office Open XML: the archive's own directory must be sound and expand to a bounded size.
+        const problem = await checkZip(received.path, ZIP_LIMITS);
+        if (problem === 'limits') throw new ApiError(ErrorCode.validation, msg(lang, 'zipLimits', { ext: received.extension, size: ZIP_LIMITS.maxTotalBytes / 2 ** 20, entries: ZIP_LIMITS.maxEntries }), {}, 413);
+        if (problem) throw new ApiError(ErrorCode.validation, msg(lang, 'zipUnreadable', { ext: received.extension }));
       }
       await rename(received.path, join(dir, fileName));
     } catch (err) {
@@ -108,4 +121,22 @@ export function fileCalls(opts: FileStoreOptions): CallDef[] {
     { path: '/file/file/upload', raw: true, permission: null, handler: upload(FILE_RULE, false) },
     { path: '/file/download', permission: null, handler: download },
   ];
+}
+
+/**
+ * Start-up: temporary files of uploads a previous process never finished (a crash, a kill)
+ * are removed from every organisation's upload folder. Only this process writes there, and
+ * it is not listening yet.
+ */
+export async function sweepUploads(dataDir: string): Promise<number> {
+  const root = join(dataDir, 'uploads');
+  let removed = 0;
+  for (const org of await readdir(root).catch(() => [] as string[])) {
+    const dir = join(root, org);
+    for (const f of await readdir(dir).catch(() => [] as string[])) {
+      if (!f.startsWith(TEMP_PREFIX)) continue;
+      await unlink(join(dir, f)).then(() => removed++, () => undefined);
+    }
+  }
+  return removed;
 }

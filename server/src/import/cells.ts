@@ -2,12 +2,80 @@
  * Excel cells → API values. Spreadsheets carry labels, not ids: enum cells may hold the value
  * or its label in any language, bool cells yes/no words, ref cells the target's label field
  * (resolved in batches by the runner). Everything else goes through the normal validation.
+ *
+ * Cells are read by their type: a number formatted as a date or time (also a formula's cached
+ * result) is a date; Excel stores it as a wall-clock time without a zone, carried here as a
+ * Date whose UTC fields are that wall clock, and turned into an instant in the organisation's
+ * time zone only when a datetime column reads it. Typed text "YYYY-MM-DD HH:mm[:ss]" is read
+ * in the same zone; text with an explicit offset as written.
  */
 import { fieldLabelKey, type EnumsFile, type FieldDef } from '@rti/metadata';
 import type { TFunction } from '../i18n/translator';
 import { LANGUAGES } from '../i18n/translator';
 
 export type CellValue = string | number | boolean | Date | null;
+
+const DAY_MS = 86_400_000;
+/** Excel serial 0 (1899-12-30) and the 1904 system's (1904-01-01), as Unix days. */
+const EPOCH_1900 = 25569;
+const EPOCH_1904 = 24107;
+/** Serial of 9999-12-31, Excel's last date: larger numbers in a date column are not serials. */
+const LAST_SERIAL = 2_958_465;
+const FIRST_DATE = Date.UTC(1900, 0, 1);
+
+/** A serial date (days since Excel's epoch, time as the fraction) → its wall clock, to the second. */
+export function excelDate(serial: number, date1904 = false): Date {
+  const ms = (serial - (date1904 ? EPOCH_1904 : EPOCH_1900)) * DAY_MS;
+  return new Date(Math.round(ms / 1000) * 1000);
+}
+
+/** A number format that shows a date or time (exceljs' own test, on the format code). */
+export function isDateFormat(fmt: unknown): boolean {
+  if (typeof fmt !== 'string' || !fmt) return false;
+  const code = fmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '').replace(/\\./g, '');
+  return /[ymdhsb]/i.test(code) && !/^general$/i.test(code.trim());
+}
+
+/** One cell of exceljs' streaming reader (value and number format), by its type. */
+export function readCell(cell: { value: unknown; numFmt?: unknown }, date1904 = false): CellValue {
+  const v = cell.value;
+  if (v && typeof v === 'object' && !(v instanceof Date) && ('formula' in v || 'sharedFormula' in v)) {
+    // A formula counts by its cached result; a date-formatted number result is a date.
+    const result = (v as { result?: unknown }).result;
+    if (typeof result === 'number' && isDateFormat(cell.numFmt)) return excelDate(result, date1904);
+    return plainCell(result ?? null);
+  }
+  if (v instanceof Date) return new Date(Math.round(v.getTime() / 1000) * 1000);
+  return plainCell(v);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The zone's offset from UTC at `instant`, in ms. */
+function offsetAt(instant: number, zone: string): number {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    formatters.set(zone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  return asUtc - Math.floor(instant / 1000) * 1000;
+}
+
+/**
+ * A wall-clock time (as UTC fields) in `zone` → the instant. A time skipped by a daylight
+ * saving change reads as the offset before it; a repeated one as its first occurrence.
+ */
+export function wallToInstant(wall: number, zone: string): number {
+  if (zone === 'UTC') return wall;
+  const first = wall - offsetAt(wall, zone);
+  const second = wall - offsetAt(first, zone);
+  return offsetAt(second, zone) === wall - second ? second : first;
+}
+
+const timeOnly = (d: Date) => d.getTime() < FIRST_DATE;
+const iso = (d: Date) => d.toISOString();
 
 /** exceljs cell values (rich text, hyperlinks, formulas, errors) → a plain value. */
 export function plainCell(v: unknown): CellValue {
@@ -39,24 +107,58 @@ export function headerMatcher(fields: FieldDef[], t: TFunction): (header: CellVa
   return (header) => (header === null ? null : (map.get(normalize(String(header))) ?? null));
 }
 
-/** Cell text for string columns: numbers without float noise or exponents. */
+/** Cell text for string columns: numbers without float noise or exponents, dates as shown. */
 function asText(v: CellValue): string {
-  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Date) {
+    const s = iso(v);
+    if (timeOnly(v)) return s.slice(11, 19);
+    return s.endsWith('T00:00:00.000Z') ? s.slice(0, 10) : `${s.slice(0, 10)} ${s.slice(11, 19)}`;
+  }
   if (typeof v === 'number') return Number.isInteger(v) ? v.toFixed(0) : String(v);
   return String(v);
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
 const LOCAL_DATETIME = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
-/** Dates typed as text read as UTC (the API's time zone), like the export writes them. */
-function asDateTime(v: CellValue): unknown {
-  if (v instanceof Date) return v.toISOString();
+/** A cell as a wall-clock time (UTC fields), or null when it holds none. */
+function wallOf(v: CellValue, date1904: boolean): Date | null {
+  if (v instanceof Date) return v;
+  // A serial not formatted as a date (General, or styles unreadable): still a date in a date column.
+  if (typeof v === 'number' && v >= 0 && v < LAST_SERIAL + 1) return excelDate(v, date1904);
   if (typeof v === 'string') {
     const m = LOCAL_DATETIME.exec(v);
-    if (m) return `${m[1]}-${pad(+m[2])}-${pad(+m[3])}T${pad(+(m[4] ?? 0))}:${m[5] ?? '00'}:${m[6] ?? '00'}.000Z`;
+    if (m) {
+      const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), +(m[6] ?? 0)));
+      // 2026-02-30 is not a date (Date.UTC would roll it over to March).
+      if (d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3] && +(m[4] ?? 0) < 24) return d;
+    }
   }
+  return null;
+}
+
+/** Text shaped like a local date that is not one (2026-02-30, 25:00). */
+const notADate = (v: CellValue) => typeof v === 'string' && LOCAL_DATETIME.test(v);
+
+function asDateTime(v: CellValue, zone: string, date1904: boolean): unknown {
+  const wall = wallOf(v, date1904);
+  if (wall) return timeOnly(wall) ? undefined : iso(new Date(wallToInstant(wall.getTime(), zone)));
+  if (notADate(v)) return undefined;
+  // Text with its own offset (or epoch ms) goes to the normal validation as written.
   return v;
+}
+
+function asDate(v: CellValue, date1904: boolean): unknown {
+  const wall = wallOf(v, date1904);
+  if (wall) return timeOnly(wall) ? undefined : iso(wall).slice(0, 10);
+  if (notADate(v)) return undefined;
+  return typeof v === 'string' ? v.slice(0, 10) : v;
+}
+
+export interface ReadOptions {
+  /** IANA zone of the organisation (wall-clock times → instants) */
+  zone?: string;
+  /** the workbook counts dates from 1904 (old Mac Excel) */
+  date1904?: boolean;
 }
 
 export interface FieldReader {
@@ -64,7 +166,9 @@ export interface FieldReader {
   read(v: CellValue): unknown;
 }
 
-export function fieldReader(f: FieldDef, enums: EnumsFile, t: TFunction): FieldReader {
+export function fieldReader(f: FieldDef, enums: EnumsFile, t: TFunction, options: ReadOptions = {}): FieldReader {
+  const zone = options.zone ?? 'UTC';
+  const date1904 = options.date1904 ?? false;
   switch (f.type) {
     case 'enum':
     case 'enums': {
@@ -96,11 +200,12 @@ export function fieldReader(f: FieldDef, enums: EnumsFile, t: TFunction): FieldR
     }
     case 'int':
     case 'decimal':
-      return { read: (v) => (typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v) };
+      // A date is not a number, whatever Excel stores underneath.
+      return { read: (v) => (v instanceof Date ? undefined : typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v) };
     case 'datetime':
-      return { read: asDateTime };
+      return { read: (v) => asDateTime(v, zone, date1904) };
     case 'date':
-      return { read: (v) => (v instanceof Date ? v.toISOString().slice(0, 10) : typeof v === 'string' ? String(asDateTime(v)).slice(0, 10) : v) };
+      return { read: (v) => asDate(v, date1904) };
     case 'ref':
     case 'refs':
       // Resolved by label in the runner.

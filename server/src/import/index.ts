@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { Metadata } from '@rti/metadata';
 import type { Database } from '../db';
 import { msg } from '../files/messages';
+import { TEMP_PREFIX, type UploadTimeouts } from '../files/multipart';
 import type { CallRegistry } from '../http/registry';
 import type { Language, RequestContext } from '../http/types';
 import type { TFunction } from '../i18n/translator';
@@ -30,6 +31,9 @@ export interface ImportHost {
   dataDir: string;
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   log(message: string, err?: unknown): void;
+  /** IANA zone for workbooks of organisations that name none (config.timeZone) */
+  timeZone?: string;
+  timeouts?: UploadTimeouts;
 }
 
 export interface ImportEngine {
@@ -52,7 +56,26 @@ export function installImports(host: ImportHost): ImportEngine {
   let stopping = false;
   const interrupted = (language: string) => msg(language as Language, 'interrupted');
 
-  const deps: RunnerDeps = { db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, hooks: host.hooks, jobs, log: host.log, shouldStop: () => stopping };
+  const fallbackZone = host.timeZone ?? 'UTC';
+  /**
+   * The organisation's own zone when the metadata gives organisations a `timeZone` field (none
+   * does today), else the configured one (docs/SERVER.md "Upload and import limits").
+   */
+  const orgZoneField = host.metadata.resources.organization?.fields.find((f) => f.name === 'timeZone');
+  const timeZone = async (orgId: number | null): Promise<string> => {
+    if (!orgZoneField || orgId === null) return fallbackZone;
+    const org = await host.db.models.organization?.findByPk(orgId, { attributes: ['timeZone'], raw: true });
+    const zone = (org as { timeZone?: unknown } | null)?.timeZone;
+    if (typeof zone !== 'string' || !zone) return fallbackZone;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: zone });
+      return zone;
+    } catch {
+      return fallbackZone;
+    }
+  };
+
+  const deps: RunnerDeps = { db: host.db, metadata: host.metadata, t: host.t, repo: host.repo, validators, hooks: host.hooks, jobs, log: host.log, shouldStop: () => stopping, timeZone };
 
   const enqueue = (jobId: number, resource: string, ctx: RequestContext, path: string) => {
     queue = queue.then(async () => {
@@ -68,7 +91,7 @@ export function installImports(host: ImportHost): ImportEngine {
     });
   };
 
-  for (const def of importCalls({ metadata: host.metadata, t: host.t, jobs, dataDir: host.dataDir, enqueue })) host.calls.add(def);
+  for (const def of importCalls({ metadata: host.metadata, t: host.t, jobs, dataDir: host.dataDir, enqueue, timeouts: host.timeouts })) host.calls.add(def);
 
   return {
     validators,
@@ -76,7 +99,7 @@ export function installImports(host: ImportHost): ImportEngine {
       const n = await closeInterrupted(jobs, interrupted);
       if (n) host.log(`[import] ${n} interrupted import(s) closed`);
       const dir = join(host.dataDir, 'imports');
-      for (const f of await readdir(dir).catch(() => [] as string[])) if (f.startsWith('.upload-')) await unlink(join(dir, f)).catch(() => undefined);
+      for (const f of await readdir(dir).catch(() => [] as string[])) if (f.startsWith(TEMP_PREFIX)) await unlink(join(dir, f)).catch(() => undefined);
     },
     async stop() {
       stopping = true;

@@ -32,7 +32,8 @@ import { checkCompareRules, isSecret, validateValue, validateWrite } from '../re
 import { importPlan } from './columns';
 import { insertRows } from './insert';
 import { mustFill } from './template';
-import { fieldReader, headerMatcher, plainCell, type CellValue, type FieldReader } from './cells';
+import { fieldReader, headerMatcher, readCell, type CellValue, type FieldReader } from './cells';
+import { openWorkbook, WORKBOOK_LIMITS } from './workbook';
 import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-jobs';
 import { problemOf, reasonFor, RowProblem } from './reasons';
 import type { ImportValidators } from './validators';
@@ -55,6 +56,8 @@ export interface RunnerDeps {
   log(message: string, err?: unknown): void;
   /** true once the server is shutting down: the job ends as interrupted after this chunk */
   shouldStop?(): boolean;
+  /** the organisation's IANA time zone (wall-clock cells are read in it); UTC when absent */
+  timeZone?(orgId: number | null): Promise<string> | string;
 }
 
 export interface ImportTask {
@@ -96,7 +99,9 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   const def = res.import!;
   const plan = importPlan(res, deps.metadata);
   const { fields } = plan;
-  const readers = new Map<string, FieldReader>(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t)]));
+  const zone = (await deps.timeZone?.(ctx.orgId)) ?? 'UTC';
+  // Built once the workbook says which date system it uses.
+  let readers = new Map<string, FieldReader>();
   const singleKey = plan.key.length === 1 ? plan.key[0] : null;
   const uniqueFields = fields.filter((f) => !plan.lookupColumns.has(f.name) && (f.unique || f.name === singleKey));
   const seen = new Map<string, Set<string>>(uniqueFields.map((f) => [f.name, new Set()]));
@@ -479,21 +484,36 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   };
 
   let message: string | null = null;
+  const limits = WORKBOOK_LIMITS;
+  let source: Awaited<ReturnType<typeof openWorkbook>> | null = null;
   try {
     const match = headerMatcher(fields, deps.t);
     let columnAt: Array<string | null> | null = null;
     let chunk: SheetRow[] = [];
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(task.path, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'ignore', worksheets: 'emit', entries: 'ignore' });
+    let rowsRead = 0;
+    const tooLarge = () => new FileProblem(msg(lang, 'xlsxRows', { rows: limits.maxRows, columns: limits.maxColumns }));
+    // Only the parts read, in reading order (workbook.ts): styles first, so date formats are known.
+    source = await openWorkbook(task.path, limits);
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
     for await (const sheet of reader) {
+      const date1904 = Boolean((reader as unknown as { properties?: { model?: { date1904?: boolean } } }).properties?.model?.date1904);
+      readers = new Map(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t, { zone, date1904 })]));
       for await (const row of sheet) {
-        const values = (row.values as unknown[]) ?? [];
-        const cells = values.map(plainCell);
-        if (cells.every((c) => c === null)) continue;
+        const cells: CellValue[] = [];
+        let filled = false;
+        row.eachCell((cell, col) => {
+          if (col > limits.maxColumns) throw tooLarge();
+          const v = readCell(cell, date1904);
+          cells[col] = v;
+          if (v !== null) filled = true;
+        });
+        if (!filled) continue;
         if (!columnAt) {
-          columnAt = cells.map((c) => match(c));
+          columnAt = Array.from(cells, (c) => match(c ?? null));
           if (!columnAt.some(Boolean)) throw new FileProblem(msg(lang, 'noHeader'));
           continue;
         }
+        if (++rowsRead > limits.maxRows) throw tooLarge();
         const r: SheetRow = { row: row.number, cells: {}, values: {}, problems: [] };
         columnAt.forEach((name, i) => {
           if (name) r.cells[name] = cells[i] ?? null;
@@ -514,6 +534,8 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       deps.log(`[import] ${res.name} job ${task.jobId} failed`, err);
       message = msg(lang, 'unreadable');
     }
+  } finally {
+    source?.destroy();
   }
   await saveProgress(true, message);
   return { ...counts, message };
