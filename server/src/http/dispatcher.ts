@@ -5,9 +5,10 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Translator } from '../i18n/translator';
-import { resolveLanguage } from '../i18n/translator';
+import { resolveLanguage, tKey } from '../i18n/translator';
 import { ApiError, ErrorCode } from './api-error';
 import { createBodyParser } from './body';
+import { checkInput, type InputProblem } from './input';
 import { callPermission, type CallRegistry } from './registry';
 import { STREAMED, type CallDef, type CallGuard, type Language, type RequestContext } from './types';
 
@@ -19,6 +20,8 @@ export interface DispatcherDeps {
   bodyLimit: string;
   /** where unexpected errors go, with their stack (never to the client) */
   logError?: (message: string, err: unknown) => void;
+  /** i18n key of a body key's label for a call (its resource's field), so refusals name the field */
+  fieldLabel?: (call: CallDef, key: string) => string | undefined;
 }
 
 export interface Envelope<T = unknown> {
@@ -45,6 +48,14 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
   const logError = deps.logError ?? ((message, err) => console.error(message, err));
   const { t } = deps.translator;
 
+  /** A refused body names the field: its label when the key is a declared field (or has a common label), else the key path. */
+  const inputError = (problem: InputProblem, call: CallDef, lang: Language): ApiError => {
+    const top = /^[^.[]*$/.test(problem.path) ? problem.path : null;
+    const label = top ? (deps.fieldLabel?.(call, top) ?? (deps.translator.has(lang, `fields.${top}`) ? `fields.${top}` : undefined)) : undefined;
+    const field = label ? tKey(label) : problem.path || '-';
+    return new ApiError(ErrorCode.validation, `server.validation.input.${problem.kind}`, { field, max: 'max' in problem ? problem.max : undefined }, 400);
+  };
+
   return async (req: Request, res: Response, _next: NextFunction) => {
     const headerLanguage = req.get('Language');
     let lang = resolveLanguage(headerLanguage);
@@ -61,7 +72,10 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
         req.resume();
         throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path: `/api${path}` }, 404);
       }
-      body = call.raw ? {} : await parseBody(req, res);
+      const parsed = call.raw ? {} : await parseBody(req, res);
+      // a body with a problem reaches nobody, the audit included (recorded as {})
+      const problem = checkInput(parsed);
+      if (!problem) body = parsed;
       const guard = deps.guard();
       ctx = await guard.authenticate(req, call);
       // The header wins; without it the guard may know the user's stored language.
@@ -69,6 +83,8 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       lang = ctx.language;
       const code = callPermission(call);
       if (code) await guard.authorize(ctx, code);
+      // refused after the permission check: a caller without the call learns nothing more
+      if (problem) throw inputError(problem, call, lang);
       const data = await call.handler({ body, ctx, req, res });
       if (data === STREAMED) return;
       const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };
@@ -77,12 +93,16 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     } catch (err) {
       const { status, body: answer } = errorEnvelope(err, lang, deps.translator);
       outcome = { httpStatus: status, code: answer.code, message: answer.message };
-      if (status >= 500) logError(`[api] ${req.method} /api${path} failed:`, err);
       if (res.headersSent) {
-        // A stream (export) broke mid-way: the client sees a truncated download, never a stack.
+        // A stream (export) broke after its first byte: cutting the connection makes the client
+        // see a failed download, never a file that looks whole (nor a stack).
+        logError(`[api] ${req.method} /api${path} failed after the answer had started; connection closed:`, err);
         res.destroy();
         return;
       }
+      if (status >= 500) logError(`[api] ${req.method} /api${path} failed:`, err);
+      // an export that failed before its first byte must not answer its envelope as an attachment
+      res.removeHeader('Content-Disposition');
       res.status(status).json(answer);
     } finally {
       deps.calls.emitCallEnd({ req, call, ctx, body, ...outcome, ms: Date.now() - started });

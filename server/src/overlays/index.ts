@@ -39,6 +39,9 @@ const signatureOf = (rows: OverlayRow[]) =>
     .sort()
     .join('\n\n');
 
+/** Faults named in a refusal's message (a hostile body may carry thousands). */
+const MAX_PROBLEMS_SHOWN = 10;
+
 /** How often other instances look for overlay changes. */
 const POLL_MS = 5000;
 
@@ -89,7 +92,8 @@ export function installOverlays(host: OverlayHost): Overlays {
   };
   const resourceOf = (body: Record<string, unknown>, lang: Parameters<typeof overlayMsg>[0]) => {
     const name = typeof body.resource === 'string' ? body.resource : '';
-    if (!base[name]) throw new ApiError(ErrorCode.notFound, overlayMsg(lang, 'unknownResource', { resource: name || '-' }));
+    // own keys only: "constructor", "__proto__" or "toString" name no resource
+    if (!Object.hasOwn(base, name)) throw new ApiError(ErrorCode.notFound, overlayMsg(lang, 'unknownResource', { resource: name.slice(0, 64) || '-' }));
     return name;
   };
 
@@ -118,7 +122,8 @@ export function installOverlays(host: OverlayHost): Overlays {
       platformOnly(ctx);
       const doc: ResourceOverlay = { resource, ...(body.columns !== undefined ? { columns: body.columns as string[] } : {}), ...(body.fields !== undefined ? { fields: body.fields as ResourceOverlay['fields'] } : {}) };
       const problems = checkOverlay(base[resource]!, doc, metadata.enums);
-      if (problems.length) throw new ApiError(ErrorCode.validation, overlayMsg(ctx.language, 'invalid', { problems: problemsText(ctx.language, problems) }), { problems });
+      // the message names the first faults; data carries them all
+      if (problems.length) throw new ApiError(ErrorCode.validation, overlayMsg(ctx.language, 'invalid', { problems: problemsText(ctx.language, problems.slice(0, MAX_PROBLEMS_SHOWN)) }), { problems });
       await host.db.sequelize.transaction(async (transaction) => {
         await model.upsert({ resource, doc: JSON.stringify(doc), updatedBy: ctx.user?.username ?? null, updatedAt: new Date() }, { transaction });
       });

@@ -12,6 +12,12 @@ import { fieldError, typeError } from './errors';
 
 export const MAX_LIMIT = 1000;
 export const DEFAULT_LIMIT = 10;
+/** pages beyond this are refused (1,000 pages of 1,000 rows reach a billion rows) */
+export const MAX_PAGE = 1_000_000;
+/** characters of a text filter, unless the field's maxLength allows more */
+export const FILTER_MAX_LENGTH = 256;
+/** values of one `in` filter */
+export const FILTER_MAX_VALUES = MAX_LIMIT;
 
 export interface ListQuery {
   where: WhereOptions[];
@@ -41,16 +47,24 @@ function jsonContains(sequelize: Sequelize, column: string, v: unknown): WhereOp
 }
 
 function rangeBound(f: FieldDef, v: unknown, enums: EnumsFile): unknown {
+  checkFilterText(f, v);
   if (f.type === 'datetime') return toDateTime(f, v);
   if (f.type === 'date') return toDateOnly(f, v);
   return coerceScalar(f, v, enums);
+}
+
+/** A text filter longer than anything the column can hold (or 256) is refused, not scanned for. */
+function checkFilterText(f: FieldDef, v: unknown): void {
+  const max = Math.max(FILTER_MAX_LENGTH, f.maxLength ?? 0);
+  if (typeof v === 'string' && v.length > max) throw fieldError(f, 'filterLength', { max });
 }
 
 function filterCondition(sequelize: Sequelize, f: FieldDef, raw: unknown, enums: EnumsFile): WhereOptions | null {
   const column = snakeCase(f.name);
   switch (f.search) {
     case 'like': {
-      if (typeof raw !== 'string' && typeof raw !== 'number') throw typeError(f, 'string');
+      if (typeof raw !== 'string' && !(typeof raw === 'number' && Number.isFinite(raw))) throw typeError(f, 'string');
+      checkFilterText(f, raw);
       return likeCondition(sequelize, column, `%${escapeLike(String(raw).trim())}%`);
     }
     case 'range': {
@@ -62,13 +76,17 @@ function filterCondition(sequelize: Sequelize, f: FieldDef, raw: unknown, enums:
       return Object.getOwnPropertySymbols(cond).length ? ({ [f.name]: cond } as WhereOptions) : null;
     }
     case 'in': {
-      const values = (Array.isArray(raw) ? raw : [raw]).filter((v) => !isBlank(v)).map((v) => coerceScalar(f, v, enums));
+      const list = Array.isArray(raw) ? raw : [raw];
+      if (list.length > FILTER_MAX_VALUES) throw fieldError(f, 'filterValues', { max: FILTER_MAX_VALUES });
+      list.forEach((v) => checkFilterText(f, v));
+      const values = list.filter((v) => !isBlank(v)).map((v) => coerceScalar(f, v, enums));
       if (!values.length) return null;
       if (isJsonField(f)) return { [Op.or]: values.map((v) => jsonContains(sequelize, column, v)) } as WhereOptions;
       return { [f.name]: { [Op.in]: values } } as WhereOptions;
     }
     case 'eq': {
       if (Array.isArray(raw) || (typeof raw === 'object' && raw !== null)) throw typeError(f, f.type === 'ref' ? 'id' : 'string');
+      checkFilterText(f, raw);
       const v = coerceScalar(f, raw, enums);
       if (isJsonField(f)) return jsonContains(sequelize, column, v);
       return { [f.name]: v } as WhereOptions;
@@ -78,11 +96,11 @@ function filterCondition(sequelize: Sequelize, f: FieldDef, raw: unknown, enums:
   }
 }
 
-function positiveInt(v: unknown, fallback: number, key: 'page' | 'limit', max?: number): number {
+function positiveInt(v: unknown, fallback: number, key: 'page' | 'limit', max: number): number {
   if (v === undefined || v === null || v === '') return fallback;
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || (max !== undefined && n > max)) {
-    throw new ApiError(ErrorCode.validation, `server.validation.${key}`, { max: MAX_LIMIT }, 400);
+  const n = typeof v === 'string' && /^\d{1,16}$/.test(v) ? Number(v) : v;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > max) {
+    throw new ApiError(ErrorCode.validation, `server.validation.${key}`, { max }, 400);
   }
   return n;
 }
@@ -100,7 +118,8 @@ export function parseQuery(sequelize: Sequelize, res: ResourceDef, enums: EnumsF
     if (cond) where.push(cond);
   }
 
-  // sortBy<Field> in the order the client sent them; id last keeps paging stable.
+  // sortBy<Field> in the order the client sent them; id last keeps paging stable. Unknown
+  // sortBy keys are ignored like unknown filter keys (docs/API.md).
   const order: Array<[string, 'ASC' | 'DESC']> = [];
   const sortable = new Map(res.fields.filter(isSortable).map((f) => [sortKey(f.name), f]));
   sortable.set(sortKey('id'), { name: 'id', type: 'int' });
@@ -120,7 +139,7 @@ export function parseQuery(sequelize: Sequelize, res: ResourceDef, enums: EnumsF
   return {
     where,
     order,
-    page: positiveInt(body.page, 1, 'page'),
+    page: positiveInt(body.page, 1, 'page', MAX_PAGE),
     limit: positiveInt(body.limit, DEFAULT_LIMIT, 'limit', MAX_LIMIT),
   };
 }

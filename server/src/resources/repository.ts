@@ -18,6 +18,7 @@ import { MAX_LIMIT, parseQuery, type ListQuery } from './query';
 import { ReferenceRegistry, settleReferences } from './references';
 import { scopeWhere } from './scope';
 import { attachLabels, plainRow, type Row } from './serialize';
+import { isId } from './coerce';
 import { checkCompareRules, requiredError, validateValue, validateWrite } from './validate';
 
 export interface ResourceHost {
@@ -43,7 +44,8 @@ export interface ListResult {
 
 function parseId(v: unknown): number {
   if (v === undefined || v === null || v === '') throw requiredError(ID_FIELD);
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw typeError(ID_FIELD, 'id');
+  // a safe integer an id column holds: 1e30 or 2^53 would otherwise reach the driver
+  if (!isId(v)) throw typeError(ID_FIELD, 'id');
   return v;
 }
 
