@@ -108,7 +108,6 @@ export function defineGpsAlertReport(ctx: PluginServerContext): void {
       { key: 'humidity', label: 'monitor.report.gpsAlerts.humidity', unit: 'percent', type: 'decimal', width: 12 },
       { key: 'acceleration', label: 'monitor.report.gpsAlerts.acceleration', unit: 'g', type: 'decimal', width: 16 },
     ],
-    sheets: undefined,
     rowKey: 'id',
     async rows(q, w) {
       const all = await alerts(q);

@@ -133,4 +133,4 @@ function install(ctx: PluginServerContext): void {
   installRunCalls(ctx, runs, runner);
 }
 
-export default definePlugin({ id: 'scheduler', optionalDependsOn: ['telemetry'], server: install });
+export default definePlugin({ id: 'scheduler', server: install });

@@ -1,17 +1,18 @@
 /**
  * One run of a task-config row, scheduled or manual: inside the row's organisation (a system
- * context, so every read goes through the scoped repository), the handler of its task name,
- * then the mail (or, for a non-mail report task, the file under <dataDir>/reports/<org>/),
- * and a run record from start to finish.
+ * context, so every read goes through the scoped repository), the task type a plugin
+ * contributes for the row's task name (ctx.reports; the name's enum key, e.g. 60 →
+ * "gpsReportMail"), then the mail (or, for a non-mail report task, the file under
+ * <dataDir>/reports/<org>/), and a run record from start to finish. A task name no plugin
+ * provides ends "skipped" with the reason, never a pretended success.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { namedPatterns } from '@rti/metadata';
 import { ApiError, type Language, type PluginServerContext } from '@rti/server/plugin-api';
 import type { Model } from 'sequelize';
-import { handlerFor } from './handlers';
 import type { Mailer } from './mailer';
-import { recipientsOf, sendsMail, taskOf, type Outcome, type RunContext } from './task';
+import { recipientsOf, sendsMail, taskOf, type Outcome, type TaskRow } from './task';
 import type { JobModel } from './tables';
 
 export type RunStatus = 'running' | 'succeeded' | 'empty' | 'skipped' | 'failed';
@@ -76,13 +77,27 @@ export interface RunnerDeps {
 /** A failed run that Agenda should retry (the record is already written). */
 export class RunFailed extends Error {}
 
+const LABEL_PREFIX = 'enums.taskName.';
+
 export function createRunner(deps: RunnerDeps) {
   const { plugin, runs } = deps;
 
-  async function deliver(rc: RunContext, outcome: Outcome): Promise<Record<string, unknown>> {
+  /** The task type id of a task name: its enum value's key (60 → "gpsReportMail"). */
+  const taskKeyOf = (name: number): string | undefined => {
+    const label = plugin.metadata.enums.taskName?.find((e) => Number(e.value) === name)?.label;
+    return label?.startsWith(LABEL_PREFIX) ? label.slice(LABEL_PREFIX.length) : undefined;
+  };
+
+  /** Why a task name has nothing to run here: its own text when the catalogue has one. */
+  function missing(key: string | undefined, t: (k: string, p?: Record<string, unknown>) => string): Outcome {
+    const own = key && t(`scheduler.skip.why.${key}`, { name: t(LABEL_PREFIX + key) });
+    if (key && own !== `scheduler.skip.why.${key}`) return { kind: 'skipped', reason: own as string };
+    return { kind: 'skipped', reason: t('scheduler.skip.unknown', { name: key ? t(LABEL_PREFIX + key) : '' }) };
+  }
+
+  async function deliver(task: TaskRow, title: string, t: (k: string, p?: Record<string, unknown>) => string, outcome: Outcome): Promise<Record<string, unknown>> {
     if (outcome.kind !== 'report') return { status: outcome.kind, error: outcome.reason };
     const { report } = outcome;
-    const { task } = rc;
     const attachment = report.attachment.filename;
     if (!sendsMail(task)) {
       const dir = join(deps.reportsDir, String(task.orgId));
@@ -92,11 +107,12 @@ export function createRunner(deps: RunnerDeps) {
       return { status: 'succeeded', outboxFile: file, attachment, rowCount: report.rows };
     }
     const to = recipientsOf(task.mailTo).filter((a) => namedPatterns.email.test(a));
-    if (!to.length) return { status: 'skipped', error: rc.t('scheduler.skip.noRecipients'), attachment, rowCount: report.rows };
+    if (!to.length) return { status: 'skipped', error: t('scheduler.skip.noRecipients'), attachment, rowCount: report.rows };
     const sent = await deps.mailer().send({
       to,
-      subject: task.subject?.trim() || report.title,
-      text: [task.text?.trim(), report.text, rc.t('scheduler.text.footer', { id: task.id })].filter(Boolean).join('\n\n'),
+      // no subject on the row: the task name (else the report's title)
+      subject: task.subject?.trim() || title || report.title || '',
+      text: [task.text?.trim(), report.text, t('scheduler.text.footer', { id: task.id })].filter(Boolean).join('\n\n'),
       attachments: [{ filename: attachment, content: report.attachment.content, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }],
     });
     return { status: 'succeeded', messageId: sent.messageId, outboxFile: sent.file, recipients: to.join(','), attachment, rowCount: report.rows };
@@ -120,10 +136,13 @@ export function createRunner(deps: RunnerDeps) {
         await record.update({ status: 'skipped', error: t('server.errors.10002'), finishedAt: Date.now() });
         return runRecordOf(record);
       }
-      const task = taskOf(found[0].get({ plain: true }) as Record<string, unknown>);
+      const row = found[0].get({ plain: true }) as Record<string, unknown>;
+      const task = taskOf(row);
       await record.update({ taskName: task.name });
-      const rc: RunContext = { plugin, call, task, now: new Date(started), language, timezone: deps.timezone, t };
-      result = await deliver(rc, await handlerFor(task.name)(rc));
+      const key = taskKeyOf(task.name);
+      const type = key ? plugin.reports.task(key) : undefined;
+      const outcome = type ? await type.run({ ctx: call, task: row, now: new Date(started), timezone: deps.timezone, language, t }) : missing(key, t);
+      result = await deliver(task, key ? t(LABEL_PREFIX + key) : '', t, outcome);
     } catch (err) {
       failure = err as Error;
       // an ApiError carries a message key (e.g. 10002 for a task deleted meanwhile)

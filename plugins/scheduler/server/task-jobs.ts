@@ -8,7 +8,7 @@ import type { Agenda, JobParameters } from 'agenda';
 import { CronExpressionParser } from 'cron-parser';
 import type { Language } from '@rti/server/plugin-api';
 import { isDated, type TaskRow } from './task';
-import { dayOf } from './xlsx';
+import { dayOf } from '@rti/server/plugin-api';
 
 export const JOB_NAME = 'task-config';
 

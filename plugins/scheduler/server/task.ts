@@ -1,8 +1,9 @@
 /**
  * What a task-config row means to the scheduler: which rows mail, which run once on their
- * assign date, and the row as the handlers read it. Codes are SPEC §9's.
+ * assign date, and the row as the scheduler reads it. Codes are SPEC §9's. What a row's task
+ * name produces is not decided here: plugins contribute task types (ctx.reports).
  */
-import type { Language, PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import type { TaskOutcome } from '@rti/server/plugin-api';
 
 /** taskType: e-mail 20, assign-date e-mail 50, GPS alert e-mail 60 */
 export const MAIL_TYPES = [20, 50, 60];
@@ -65,31 +66,8 @@ export function taskOf(row: Record<string, unknown>): TaskRow {
   };
 }
 
-/** A finished report: a mail body line and an xlsx attachment. */
-export interface Report {
-  /** default subject when the row has none */
-  title: string;
-  text: string;
-  attachment: { filename: string; content: Buffer };
-  rows: number;
-}
-
 /**
- * report: something to mail or keep; empty: the data source answered nothing for the period
- * (no mail is sent); skipped: this product has no data source for the task.
+ * What a run produced (the core's task outcome): a report to mail or keep, "empty" (the source
+ * answered nothing for the period: no mail), or "skipped" (no data source here).
  */
-export type Outcome = { kind: 'report'; report: Report } | { kind: 'empty'; reason: string } | { kind: 'skipped'; reason: string };
-
-export interface RunContext {
-  plugin: PluginServerContext;
-  /** the task's organisation, without a user */
-  call: RequestContext;
-  task: TaskRow;
-  now: Date;
-  language: Language;
-  timezone: string;
-  /** the scheduler's messages, then the server's and metadata's */
-  t(key: string, params?: Record<string, unknown>): string;
-}
-
-export type TaskHandler = (rc: RunContext) => Promise<Outcome>;
+export type Outcome = TaskOutcome;

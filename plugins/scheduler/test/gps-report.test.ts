@@ -1,6 +1,7 @@
 /**
- * Task 60 over the telemetry plugin's store: per tracker per day of the last full day, the
- * GPS report screen's figures — the organisation's trackers only.
+ * Task 60 over the telemetry plugin's store: the vehicle plugin's GPS report contributes the
+ * task type and the mail carries the same workbook as the report's export (a sheet per day,
+ * a sheet per device), for the last full day — the organisation's trackers only.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
 import { haversine } from '@rti/common/track';
-import { zoneOffset } from '../server/xlsx';
+import { zoneOffset } from '@rti/server/plugin-api';
 import { ok, xlsxAttachment } from './support';
 
 const haversineKm = (lat1: number, lng1: number, lat2: number, lng2: number) => haversine(lng1, lat1, lng2, lat2) / 1000;
@@ -22,7 +23,7 @@ const yesterday = new Date(Math.floor(Date.now() / DAY) * DAY - DAY); // UTC mid
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-gps-'));
   Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '' });
-  ts = await startTestServer({ plugins: ['telemetry', 'scheduler'], config: { dataDir: dir } });
+  ts = await startTestServer({ plugins: ['telemetry', 'map', 'vehicle', 'scheduler'], config: { dataDir: dir } });
   const rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
   for (const [caller, tag] of [[ts.a, 'A'], [ts.b, 'B']] as const) {
@@ -56,9 +57,12 @@ it('mails one line per tracker and day with the GPS report screen’s figures', 
   const id = (await ok(ts.a, '/task-config/create', { name: 60, type: 20, cron: '0 7 * * *', available: true, mailTo: 'fleet@example.com', validityPeriod: 1 })).id;
   const run = await ok(ts.a, '/task-config/run', { id });
   expect(run).toMatchObject({ status: 'succeeded', rowCount: 1 });
-  const { rows } = await xlsxAttachment(fs.readFileSync(run.outboxFile, 'utf8'));
+  const { rows, sheets } = await xlsxAttachment(fs.readFileSync(run.outboxFile, 'utf8'));
+  // the export's workbook: per day, then per device
+  expect(sheets).toEqual(['Per day', 'Per device']);
   const km = Math.round((haversineKm(31, 121, 31.01, 121) + haversineKm(31.01, 121, 31.02, 121)) * 1000) / 1000;
-  expect(rows[0]).toEqual(['GPS SN', 'Name', 'Day', 'Distance (km)', 'Odometer (km)', 'Running (h)', 'Stopping (h)', 'No signal (h)', 'Max speed (km/h)', 'Alarms', 'Min temp (°C)', 'Max temp (°C)', 'Points']);
+  // the export's per-day sheet also names the carrier (empty here)
+  expect(rows[0]).toEqual(['GPS SN', 'Name', 'Carrier', 'Day', 'Distance (km)', 'Odometer (km)', 'Running (h)', 'Stopping (h)', 'No signal (h)', 'Max speed (km/h)', 'Alarms', 'Min temp (°C)', 'Max temp (°C)', 'Points']);
   const line = Object.fromEntries((rows[0] as string[]).map((h, i) => [h, rows[1][i]]));
   // two minutes between fixes at 55 and 30 km/h: running; the alarm row counts as a point, not a fix
   expect(line).toMatchObject({ 'GPS SN': 'G-A', Name: 'Tracker A', Day: yesterday.toISOString().slice(0, 10), 'Distance (km)': km, 'Running (h)': 0.03, 'Stopping (h)': 0, 'No signal (h)': 0, 'Max speed (km/h)': 55, Alarms: 1, Points: 4 });

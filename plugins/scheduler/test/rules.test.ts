@@ -1,7 +1,8 @@
-/** Pure parts: assign-date times, alert settings, cron checks, the repository's data matching. */
+/**
+ * Pure parts: assign-date times, cron checks, the repository's data matching. (The GPS alert
+ * settings and inventory levels moved with their reports: plugins/monitor, plugins/master-data.)
+ */
 import { describe, expect, it } from 'vitest';
-import { matchesSettings } from '../server/handlers/gps-alert-mail';
-import { levelOf } from '../server/handlers/inventory-report';
 import { matchesData, uniqueKeyOf } from '../server/sql-job-repository';
 import { firstRunOn } from '../server/task-jobs';
 import { isValidCron } from '../server/task-rules';
@@ -20,19 +21,6 @@ describe('firstRunOn (assign-date types)', () => {
   });
 });
 
-describe('GPS alert settings', () => {
-  const none = { battery: null, envTemperature: null, envHumidity: null, accSpeed: null };
-  it('matches any breached setting, or everything when none is set', () => {
-    const f = { battery: 15, temperature: 30, humidity: 50, acceleration: 0.5 };
-    expect(matchesSettings(f, none)).toBe(true);
-    expect(matchesSettings(f, { ...none, battery: 20 })).toBe(true);
-    expect(matchesSettings(f, { ...none, battery: 10 })).toBe(false);
-    expect(matchesSettings(f, { ...none, battery: 10, envTemperature: 30 })).toBe(true);
-    expect(matchesSettings({ ...f, humidity: null }, { ...none, envHumidity: 40 })).toBe(false);
-    expect(matchesSettings(f, { ...none, accSpeed: 0.5 })).toBe(true);
-  });
-});
-
 describe('small rules', () => {
   it('reads crons of five and six fields and refuses the rest', () => {
     expect(isValidCron('0 8 * * *', 'UTC')).toBe(true);
@@ -44,12 +32,6 @@ describe('small rules', () => {
   it('splits recipients on commas, semicolons and spaces', () => {
     expect(recipientsOf(' a@x.com, b@y.org;c@z.net  d@w.io ')).toEqual(['a@x.com', 'b@y.org', 'c@z.net', 'd@w.io']);
     expect(recipientsOf(null)).toEqual([]);
-  });
-
-  it('grades inventory against min and max', () => {
-    expect(levelOf(1, 2, 5)).toBe('below');
-    expect(levelOf(6, 2, 5)).toBe('above');
-    expect(levelOf(3, null, null)).toBe('normal');
   });
 
   it('keys unique queries canonically and matches partial data', () => {

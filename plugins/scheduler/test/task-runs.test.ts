@@ -20,7 +20,8 @@ const runsOf = async (taskId: number) => (await ok<{ list: any[]; total: number 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-'));
   Object.assign(process.env, { SCHEDULER_PROCESS_EVERY_MS: '300', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '', MAIL_LANGUAGE: 'en-US' });
-  ts = await startTestServer({ plugins: ['scheduler'], config: { dataDir: dir } });
+  // the GPS alert mail is the monitor plugin's report, the inventory mails master data's
+  ts = await startTestServer({ plugins: ['scheduler', 'monitor', 'master-data'], config: { dataDir: dir } });
   const alerts = ts.server.db.models['device-gps-alert'];
   const now = Date.now();
   // A: one low-battery alert (matches battery ≤ 20), one healthy reading, one already solved

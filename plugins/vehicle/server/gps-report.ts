@@ -1,81 +1,116 @@
 /**
- * GPS report (/gps/report/list, /gps/report/export): per tracker of the caller's scope, per
- * calendar day of the range (caller's time zone, body `tz` = minutes east of UTC): distance,
- * odometer, running/stopping time, top speed, alarms, temperature range (shared/report.ts).
- * The list pages over trackers, each with its days and totals; the export holds every tracker.
+ * GPS report, declared once as a report definition: /gps/report/list (trackers of the
+ * caller's scope, a page of them, each with its days and totals), /gps/report/export (a sheet
+ * per day and a sheet per device) and the scheduler's "GPS report mail" task type (SPEC §9
+ * taskName 60), which mails the same workbook for the last full days of the scheduler's zone.
+ * Days are cut at midnights of the caller's zone: `zone` (IANA, daylight saving included) or
+ * `tz` (minutes east of UTC, what the browser sends). Figures: shared/report.ts.
  */
 import { Op, type WhereOptions } from 'sequelize';
-import ExcelJS from 'exceljs';
-import type { Response } from 'express';
-import type { Database } from '@rti/server';
-import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
-import { dailyReport, hours, totalOf, type DayReport } from '../shared/report';
+import { dayOf, lastFullDays, timeRange, zoneOffset, type PluginServerContext, type ReportColumn, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
+import { dailyReport, totalOf } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
 import { carrierSnByTracker } from './carriers-of';
-import { optId, parseRange, tzOf } from './range';
-import { headers, sheetName, type ReportColumn } from './report-columns';
 import { gpsRows, storeOf, toPoint } from './telemetry';
 
-type Raw = Record<string, any>;
 export const MAX_REPORT_DAYS = 31;
 /** trackers in one export at most */
 const MAX_EXPORT = 2000;
+const K = 'vehicle.report';
+
+interface Params {
+  time: TimeRange;
+  sn?: string;
+  gpsId?: number;
+  carrierId?: number;
+  tz?: number;
+  zone?: string;
+}
 
 const likeOf = (s: string) => ({ [Op.like]: `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%` });
 
-function trackerWhere(body: Record<string, unknown>): WhereOptions {
+function trackerWhere(p: Params): WhereOptions {
   const where: WhereOptions[] = [];
-  const gpsId = optId(body.gpsId);
-  const carrierId = optId(body.carrierId);
-  if (gpsId !== undefined) where.push({ id: gpsId });
-  if (carrierId !== undefined) where.push({ carrierId });
-  if (typeof body.sn === 'string' && body.sn.trim()) where.push({ [Op.or]: [{ sn: likeOf(body.sn.trim()) }, { name: likeOf(body.sn.trim()) }] });
+  if (p.gpsId !== undefined) where.push({ id: p.gpsId });
+  if (p.carrierId !== undefined) where.push({ carrierId: p.carrierId });
+  if (p.sn?.trim()) where.push({ [Op.or]: [{ sn: likeOf(p.sn.trim()) }, { name: likeOf(p.sn.trim()) }] });
   return { [Op.and]: where };
 }
 
-async function reportRows(ctx: PluginServerContext, db: Database, call: RequestContext, trackers: Raw[], body: Record<string, unknown>): Promise<GpsReportRow[]> {
-  const { from, to } = parseRange(body, 7, MAX_REPORT_DAYS);
-  const tz = tzOf(body);
-  const store = storeOf(ctx);
-  const carrierSn = await carrierSnByTracker(ctx, call, trackers);
-  const out: GpsReportRow[] = [];
-  for (const g of trackers) {
-    const days = dailyReport((await gpsRows(store, call.orgId!, String(g.sn), from, to)).map(toPoint), { tzOffsetMin: tz });
-    out.push({ gpsId: Number(g.id), sn: String(g.sn), name: (g.name as string) ?? null, carrierSn: carrierSn.get(Number(g.id)) ?? null, days, total: totalOf(days) });
+/** the figures of a day or of a device's total, with their units */
+const FIGURES: ReportColumn[] = [
+  { key: 'distanceKm', label: `${K}.columns.distanceKm`, unit: `${K}.units.km`, type: 'decimal' },
+  { key: 'mileageKm', label: `${K}.columns.mileageKm`, unit: `${K}.units.km`, type: 'decimal' },
+  { key: 'runningMs', label: `${K}.columns.running`, unit: 'hours', type: 'duration' },
+  { key: 'stoppingMs', label: `${K}.columns.stopping`, unit: 'hours', type: 'duration' },
+  { key: 'silentMs', label: `${K}.columns.silent`, unit: 'hours', type: 'duration' },
+  { key: 'maxSpeed', label: `${K}.columns.maxSpeed`, unit: `${K}.units.kmh`, type: 'decimal' },
+  { key: 'alarms', label: `${K}.columns.alarms`, type: 'int' },
+  { key: 'tempMin', label: `${K}.columns.tempMin`, unit: 'celsius', type: 'decimal' },
+  { key: 'tempMax', label: `${K}.columns.tempMax`, unit: 'celsius', type: 'decimal' },
+  { key: 'points', label: `${K}.columns.points`, type: 'int' },
+];
+const SUBJECT: ReportColumn[] = [
+  { key: 'sn', label: `${K}.columns.sn`, width: 18 },
+  { key: 'name', label: `${K}.columns.name`, width: 18 },
+  { key: 'carrierSn', label: `${K}.columns.carrier` },
+];
+const totals = (cols: ReportColumn[]) => cols.map((c) => ({ ...c, key: `total.${c.key}` }));
+
+export function defineGpsReport(ctx: PluginServerContext): void {
+  async function reportRows(q: ReportQuery<Params>, trackers: Array<Record<string, any>>): Promise<GpsReportRow[]> {
+    const { from, to } = q.params.time;
+    const store = storeOf(ctx);
+    const offsetAt = zoneOffset(q.zone);
+    const carrierSn = await carrierSnByTracker(ctx, q.ctx, trackers);
+    const out: GpsReportRow[] = [];
+    for (const g of trackers) {
+      const days = dailyReport((await gpsRows(store, q.ctx.orgId!, String(g.sn), from, to)).map(toPoint), { offsetAt });
+      out.push({ gpsId: Number(g.id), sn: String(g.sn), name: (g.name as string) ?? null, carrierSn: carrierSn.get(Number(g.id)) ?? null, days, total: totalOf(days) });
+    }
+    return out;
   }
-  return out;
-}
 
-export async function gpsReportList(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
-  parseRange(body, 7, MAX_REPORT_DAYS); // refuse a bad range before any work
-  const repo = ctx.repo('device-gps', call);
-  const limit = Math.min(Math.max(1, Number(body.limit) || 10), 100);
-  const page = Math.max(1, Number(body.page) || 1);
-  const where = trackerWhere(body);
-  const [rows, total] = await Promise.all([repo.findAll({ where, order: [['sn', 'ASC']], limit, offset: (page - 1) * limit }), repo.count(where)]);
-  return { list: await reportRows(ctx, db, call, await repo.serialize(rows), body), total };
-}
-
-
-export async function gpsReportExport(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, res: Response): Promise<void> {
-  const { from, to } = parseRange(body, 7, MAX_REPORT_DAYS);
-  const repo = ctx.repo('device-gps', call);
-  const trackers = await repo.serialize(await repo.findAll({ where: trackerWhere(body), order: [['sn', 'ASC']], limit: MAX_EXPORT }));
-  const report = await reportRows(ctx, db, call, trackers, body);
-  const lang = call.language;
-  res.status(200);
-  res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  res.setHeader('Content-Disposition', `attachment; filename="gps-report-${new Date(from).toISOString().slice(0, 10)}-${new Date(to).toISOString().slice(0, 10)}.xlsx"`);
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
-  const figures = (d: Omit<DayReport, 'day'>) => [d.distanceKm, d.mileageKm, hours(d.runningMs), hours(d.stoppingMs), hours(d.silentMs), d.maxSpeed, d.alarms, d.tempMin, d.tempMax, d.points];
-  const FIG: ReportColumn[] = ['distanceKm', 'mileageKm', 'running', 'stopping', 'silent', 'maxSpeed', 'alarms', 'tempMin', 'tempMax', 'points'];
-  const perDay = wb.addWorksheet(sheetName(ctx.t, lang, 'perDay'));
-  perDay.columns = headers(ctx.t, lang, ['sn', 'name', 'carrier', 'day', ...FIG]).map((header) => ({ header, width: 16 }));
-  for (const r of report) for (const d of r.days) perDay.addRow([r.sn, r.name, r.carrierSn, d.day, ...figures(d)]).commit();
-  perDay.commit();
-  const perDevice = wb.addWorksheet(sheetName(ctx.t, lang, 'perDevice'));
-  perDevice.columns = headers(ctx.t, lang, ['sn', 'name', 'carrier', 'days', ...FIG]).map((header) => ({ header, width: 16 }));
-  for (const r of report) perDevice.addRow([r.sn, r.name, r.carrierSn, r.total.days, ...figures(r.total)]).commit();
-  perDevice.commit();
-  await wb.commit();
+  ctx.reports.define<Params, GpsReportRow>({
+    name: 'vehicle.gps-report',
+    title: `${K}.title`,
+    path: '/gps/report',
+    parameters: [
+      timeRange({ defaultDays: 7, maxDays: MAX_REPORT_DAYS }),
+      { name: 'sn', type: 'string', label: 'fields.sn', maxLength: 100 },
+      { name: 'gpsId', type: 'ref', label: 'fields.gps', ref: { resource: 'device-gps', label: 'sn' }, hidden: true },
+      { name: 'carrierId', type: 'ref', label: 'fields.carrier', ref: { resource: 'carrier', label: 'sn' }, hidden: true },
+      { name: 'tz', type: 'int', min: -840, max: 840, hidden: true },
+      { name: 'zone', type: 'string', maxLength: 64, hidden: true },
+    ],
+    zone: (p) => p.zone ?? p.tz ?? 0,
+    columns: [...SUBJECT, { key: 'total.days', label: `${K}.columns.days`, type: 'int' }, ...totals(FIGURES)],
+    sheets: [
+      { name: `${K}.sheets.perDay`, columns: [...SUBJECT, { key: 'day', label: `${K}.columns.day`, width: 12 }, ...FIGURES], rows: (r: GpsReportRow) => r.days.map((d) => ({ ...r, ...d })) },
+      { name: `${K}.sheets.perDevice`, columns: [...SUBJECT, { key: 'total.days', label: `${K}.columns.days`, type: 'int' }, ...totals(FIGURES)] },
+    ],
+    rowKey: 'gpsId',
+    async rows(q, w) {
+      const repo = ctx.repo('device-gps', q.ctx);
+      const where = trackerWhere(q.params);
+      const [rows, total] = await Promise.all([repo.findAll({ where, order: [['sn', 'ASC'], ['id', 'ASC']], limit: w.limit, offset: w.offset }), repo.count(where)]);
+      return { list: await reportRows(q, await repo.serialize(rows)), total };
+    },
+    pageSize: 50,
+    maxRows: MAX_EXPORT,
+    fileName: (q) => `gps-report-${dayOf(q.params.time.from, q.zone)}-${dayOf(q.params.time.to, q.zone)}`,
+    schedule: {
+      taskName: 'gpsReportMail',
+      skip: (run) => (ctx.use('telemetry').store ? undefined : run.t(`${K}.noTelemetry`)),
+      // the last full days (validity period, default 1) of the scheduler's zone
+      parameters: ({ task, now, timezone }) => {
+        const r = lastFullDays(now.getTime(), Number(task.validityPeriod) > 0 ? Number(task.validityPeriod) : 1, timezone);
+        return { time: [r.from, r.to], zone: timezone };
+      },
+      tally: () => 'trackers',
+      summary: (run, r) => run.t(`${K}.mail.text`, { count: r.counts.trackers ?? 0, lines: r.rows, from: dayOf(r.params.time.from, run.timezone), to: dayOf(r.params.time.to, run.timezone) }),
+      empty: (run, p) => run.t(`${K}.mail.empty`, { from: dayOf(p.time.from, run.timezone), to: dayOf(p.time.to, run.timezone) }),
+      fileName: (run, p) => `gps-report-${dayOf(p.time.to, run.timezone)}`,
+    },
+  });
 }

@@ -5,9 +5,9 @@
  * screenshot pages. Reads the telemetry plugin's state and store through the scoped
  * repositories of the caller; permission codes come from the paths (ApiJimiList, …).
  */
-import { STREAMED, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
+import { definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
 import { vehicleAlarms } from './alarms';
-import { gpsReportExport, gpsReportList } from './gps-report';
+import { defineGpsReport } from './gps-report';
 import { locate } from './locating';
 import { screenShot } from './screen-shot';
 import { vehicleHistory, vehicleTrips } from './track';
@@ -30,14 +30,8 @@ function install(ctx: PluginServerContext): void {
       return { vehicles: (await vehicleRows(ctx, db, call, {})).length, time: new Date().toISOString() };
     },
   });
-  ctx.addCall({ path: '/gps/report/list', handler: ({ body, ctx: call }) => gpsReportList(ctx, db, call, body) });
-  ctx.addCall({
-    path: '/gps/report/export',
-    async handler({ body, ctx: call, res }) {
-      await gpsReportExport(ctx, db, call, body, res);
-      return STREAMED;
-    },
-  });
+  // /gps/report/list, /gps/report/export and the "GPS report mail" task type
+  defineGpsReport(ctx);
   ctx.addCall({ path: '/map/history/screen/shot', handler: ({ body, ctx: call }) => screenShot(ctx, db, call, body) });
 }
 

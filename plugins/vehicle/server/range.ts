@@ -1,23 +1,9 @@
-/** Time ranges of the vehicle calls: `time: [from, to]` (ISO or epoch ms), checked like the map's. */
-import { ApiError, ErrorCode, tKey } from '@rti/server/plugin-api';
-
-const DAY = 86_400_000;
-
-function time(v: unknown, field: string): number | undefined {
-  if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : Date.parse(String(v));
-  if (!Number.isFinite(n)) throw new ApiError(ErrorCode.validation, 'validation.type', { name: tKey(`fields.${field}`), type: tKey('validation.types.datetime') }, 400);
-  return n;
-}
+/** Time ranges of the vehicle calls: the server's one time-range parameter (`time: [from, to]`, ISO or epoch ms). */
+import { ApiError, ErrorCode, parseTimeRange, tKey } from '@rti/server/plugin-api';
 
 /** [from, to]; default the last `defaultDays` days; at most `maxDays`. */
 export function parseRange(body: Record<string, unknown>, defaultDays: number, maxDays: number, now = Date.now()): { from: number; to: number } {
-  const t = Array.isArray(body.time) ? body.time : [body.startTime, body.endTime];
-  const to = time(t[1], 'endTime') ?? now;
-  const from = time(t[0], 'startTime') ?? to - defaultDays * DAY;
-  if (from >= to) throw new ApiError(ErrorCode.validation, 'validation.earlier', { earlier: tKey('fields.startTime'), later: tKey('fields.endTime') });
-  if (to - from > maxDays * DAY) throw new ApiError(ErrorCode.validation, 'validation.valueBetween', { name: tKey('fields.time'), min: 1, max: maxDays });
-  return { from, to };
+  return parseTimeRange(body, { defaultDays, maxDays }, now);
 }
 
 export const optId = (v: unknown): number | undefined => {

@@ -11,6 +11,7 @@ import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallRegistry } from '../http/registry';
 import { STREAMED, type CallDef, type Language, type RequestContext } from '../http/types';
 import { tKey, type TFunction } from '../i18n/translator';
+import { fieldError } from '../resources/errors';
 import { xlsxBuffer, xlsxResponse, xlsxWriter, type CellValue, type XlsxWriter } from '../resources/export';
 import { parseParameters, searchFields } from './parameters';
 import { formatTime, isZone, type Zone } from './time';
@@ -163,7 +164,8 @@ export class ReportRegistry {
   query(def: ReportDef, body: Record<string, unknown>, ctx: RequestContext, fallbackZone: Zone = 0): ReportQuery {
     const params = parseParameters(def.parameters, body, this.host.metadata.enums);
     const z = def.zone?.(params as never);
-    const zone = z !== undefined && isZone(z) ? z : fallbackZone;
+    if (z !== undefined && z !== null && !isZone(z)) throw fieldError({ name: 'zone' }, 'format');
+    const zone = z ?? fallbackZone;
     const language = ctx.language;
     return { params, ctx, zone, language, t: (key, p) => this.host.t(language, key, p) };
   }
@@ -231,7 +233,7 @@ export class ReportRegistry {
   }
 
   /** Writes the workbook of a query: every sheet, rows batch by batch with back-pressure. */
-  private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter): Promise<number> {
+  private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter, onRow?: (row: unknown) => void): Promise<number> {
     const sheets = this.sheetsOf(def).map((s) => ({
       s,
       out: w.sheet(q.t(s.name), s.columns.map((c) => ({ header: this.header(c, q.language), width: c.width }))),
@@ -239,6 +241,7 @@ export class ReportRegistry {
     let firstRows = 0;
     for await (const batch of this.scan(def, q)) {
       for (const row of batch) {
+        onRow?.(row);
         sheets.forEach(({ s, out }, i) => {
           for (const r of s.rows ? s.rows(row) : [row]) {
             out.add(s.columns.map((c) => this.cell(c, r, q)));
@@ -272,10 +275,10 @@ export class ReportRegistry {
     return this.build(def, this.query(def, body, ctx, opts.zone ?? 0));
   }
 
-  private async build(def: ReportDef, q: ReportQuery, fileName?: string): Promise<ReportWorkbook> {
+  private async build(def: ReportDef, q: ReportQuery, fileName?: string, onRow?: (row: unknown) => void): Promise<ReportWorkbook> {
     let rows = 0;
     const content = await xlsxBuffer(async (w) => {
-      rows = await this.write(def, q, w);
+      rows = await this.write(def, q, w, onRow);
     });
     const file = fileName ? (fileName.endsWith('.xlsx') ? fileName : `${fileName}.xlsx`) : this.fileName(def, q);
     return { content, rows, params: q.params, fileName: file, title: q.t(def.title) };
@@ -286,13 +289,18 @@ export class ReportRegistry {
     const skip = s.skip?.(run);
     if (skip) return { kind: 'skipped', reason: skip };
     const q = this.query(def, s.parameters(run), run.ctx, run.timezone);
-    const wb = await this.build(def, q, s.fileName?.(run, q.params as never));
+    const counts: Record<string, number> = {};
+    const tally = s.tally;
+    const wb = await this.build(def, q, s.fileName?.(run, q.params as never), tally && ((row) => {
+      const k = tally(row);
+      if (k !== undefined) counts[k] = (counts[k] ?? 0) + 1;
+    }));
     if (!wb.rows) return { kind: 'empty', reason: s.empty?.(run, wb.params as never) ?? run.t('server.report.empty', { title: wb.title }) };
     return {
       kind: 'report',
       report: {
         title: wb.title,
-        text: s.summary?.(run, { rows: wb.rows, params: wb.params as never }) ?? '',
+        text: s.summary?.(run, { rows: wb.rows, params: wb.params as never, counts }) ?? '',
         attachment: { filename: wb.fileName, content: wb.content },
         rows: wb.rows,
       },

@@ -125,8 +125,10 @@ export interface ReportSchedule<P> {
   taskName: string | readonly string[];
   /** the report's parameters (a call body) for one run of a row */
   parameters(run: ScheduledRun): Record<string, unknown>;
-  /** the mail's line about the attachment */
-  summary?(run: ScheduledRun, result: { rows: number; params: P }): string;
+  /** the mail's line about the attachment; `counts`: source rows per `tally` key */
+  summary?(run: ScheduledRun, result: { rows: number; params: P; counts: Record<string, number> }): string;
+  /** a key per source row (e.g. its level), counted for the summary */
+  tally?(row: any): string | undefined;
   /** why nothing was mailed when the report has no row (default: a generic sentence) */
   empty?(run: ScheduledRun, params: P): string;
   /** a reason to skip the run (no data source here), checked first */
