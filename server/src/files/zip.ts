@@ -174,10 +174,14 @@ export function parseZip(b: Buffer, limits: ZipLimits): ZipDirectory {
   return { entries, directoryStart: cdOffset, fileSize: b.length };
 }
 
-/** null when the archive at `path` is sound and within `limits`, else what is wrong. */
+/**
+ * null when the archive at `path` is sound and within `limits` — every entry inflated (off
+ * the event loop, capped at its declared size) to prove it — else what is wrong.
+ */
 export async function checkZip(path: string, limits: ZipLimits): Promise<ZipProblem | null> {
   try {
-    parseZip(await readFile(path), limits);
+    const dir = parseZip(await readFile(path), limits);
+    for (const e of dir.entries) await verifyEntry(path, e);
     return null;
   } catch (err) {
     if (err instanceof ZipError) return err.problem;

@@ -65,13 +65,15 @@ function offsetAt(instant: number, zone: string): number {
 
 /**
  * A wall-clock time (as UTC fields) in `zone` → the instant. A time skipped by a daylight
- * saving change reads as the offset before it; a repeated one as its first occurrence.
+ * saving change moves forward by the gap (the offset before it); a repeated one is its first
+ * occurrence — as ECMAScript Temporal's "compatible" rule.
  */
 export function wallToInstant(wall: number, zone: string): number {
   if (zone === 'UTC') return wall;
-  const first = wall - offsetAt(wall, zone);
-  const second = wall - offsetAt(first, zone);
-  return offsetAt(second, zone) === wall - second ? second : first;
+  const before = offsetAt(wall - DAY_MS, zone);
+  const after = offsetAt(wall + DAY_MS, zone);
+  const valid = [wall - before, wall - after].filter((c) => offsetAt(c, zone) === wall - c);
+  return valid.length ? Math.min(...valid) : wall - before;
 }
 
 const timeOnly = (d: Date) => d.getTime() < FIRST_DATE;
