@@ -34,10 +34,17 @@ function vitest(label, args, env = {}) {
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
 }
 
-const only = process.argv[2]; // optional: unit | mysql | browser | types
+const only = process.argv[2]; // optional: unit | mysql | browser | types | lint
 
 // Strict TypeScript over every workspace in one program (tsconfig.json at the root).
 if (!only || only === 'types') run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
+
+// Module boundaries (plugins reach others only through package exports), the repository's
+// formatting rules, generated enum constants current, no enum values re-typed as numbers.
+if (!only || only === 'types' || only === 'lint') {
+  run('lint', 'npx', ['eslint', '--cache', '--cache-location', 'node_modules/.cache/eslint/', '.']);
+  run('generated enums', 'node', ['metadata/scripts/gen-enums.mjs', '--check']);
+}
 
 if (!only || only === 'unit') vitest('unit (SQLite)', []);
 

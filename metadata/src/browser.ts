@@ -7,3 +7,4 @@ export * from './menu';
 export * from './check';
 export * from './overlay';
 export * from './transitions';
+export * from './enums.generated';

@@ -7,3 +7,4 @@ export * from './check';
 export * from './load';
 export * from './overlay';
 export * from './transitions';
+export * from './enums.generated';

@@ -133,7 +133,7 @@ describe('policy sources', () => {
     expect((await platform.call('/organization/update', { id: ts.orgA, pcPermissions: all })).body.code).toBe(0);
   });
 
-  it("ignores roles of another organisation", async () => {
+  it('ignores roles of another organisation', async () => {
     const bRoles = await ts.b.call('/role/list', { limit: 100 });
     const bFull = (bRoles.body.data.list as Array<{ id: number }>).map((r) => r.id);
     const erin = await ts.callerFor(await ts.addUser(ts.orgA, 'erin', { roleIds: bFull }), ts.orgA);

@@ -4,6 +4,7 @@
  */
 import { Op } from 'sequelize';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import { Enums } from '@rti/metadata';
 import { countByDay, lastDays } from './group-count';
 
 export const ALERT_SOURCES = [
@@ -14,7 +15,7 @@ export const ALERT_SOURCES = [
   { category: 'masterGateway', resource: 'device-master-gateway-alert', sn: 'masterGatewaySn', time: 'createdTime', reason: 'reason' },
 ] as const;
 
-export const UNSOLVED = 0;
+export const UNSOLVED = Enums.alertStatus.unsolved;
 
 export interface AlertTrend {
   days: string[];

@@ -6,12 +6,13 @@
 import { Op } from 'sequelize';
 import { ApiError, ErrorCode, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
 import { batteryBands } from '@rti/common/battery-bands';
+import { Enums } from '@rti/metadata';
 import { alertMessages, UNSOLVED } from './alerts';
 import { dashboardSummary, IN_STOCK } from './summary';
 import { countBy } from './group-count';
 
 /** SPEC §4 carrier alert reason "transport timeout" */
-const TRANSPORT_TIMEOUT = 20;
+const TRANSPORT_TIMEOUT = Enums.carrierAlertReason.transportTimeout;
 
 function limitOf(body: Record<string, unknown>, dflt: number, max: number): number {
   if (body.limit === undefined || body.limit === null) return dflt;

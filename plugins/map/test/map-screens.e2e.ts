@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core';
 import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
-import type { SeriesRow } from '../../../ingest/src/index';
+import type { SeriesRow } from '@rti/ingest';
 import { positionAt } from '@rti/common/track';
 
 let ts: TestServer;

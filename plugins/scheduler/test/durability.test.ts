@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type RtiServer } from '../../../server/src/index';
+import { createServer, type RtiServer } from '@rti/server';
 import { createTestDatabase, type TestDatabase } from '../../../server/test/support/test-database';
 import { schedulerOf } from '../server';
 import { SqlJobRepository } from '../server/sql-job-repository';

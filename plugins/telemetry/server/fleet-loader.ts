@@ -5,9 +5,10 @@
  */
 import type { Database } from '@rti/server';
 import { Fleet, type DeviceInfo, type FenceInfo, type FleetSnapshot, type WarehouseInfo } from '@rti/ingest/state/fleet';
+import { Enums } from '@rti/metadata';
 
 type Row = Record<string, any>;
-const DISABLED = 30;
+const DISABLED = Enums.deviceUseStatus.disabled;
 
 export function canonicalMac(v: unknown): string {
   return typeof v === 'string' ? v.replace(/[^0-9a-fA-F]/g, '').toUpperCase() : '';

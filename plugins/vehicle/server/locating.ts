@@ -11,13 +11,14 @@
 import { Op } from 'sequelize';
 import type { Database } from '@rti/server';
 import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { Enums } from '@rti/metadata';
 import type { LocatedCarrier } from '../shared/vehicle-answer';
 import { optId } from './range';
 import { num, positionsOf } from './telemetry';
 
 type Raw = Record<string, any>;
 const MAX_MATCHES = 50;
-const BIND_CLOSED = 30;
+const BIND_CLOSED = Enums.carrierBindStatus.closed;
 
 const canonicalMac = (m: string) => m.replace(/[^0-9a-f]/gi, '').toUpperCase();
 const likeOf = (s: string) => ({ [Op.like]: `%${s.replace(/[\\%_]/g, (c) => '\\' + c)}%` });

@@ -7,12 +7,13 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import { Enums } from '@rti/metadata';
 import { MOTION_CODE, motionOf, type Motion } from '../shared/vehicle-status';
 import type { VehicleRow } from '../shared/vehicle-answer';
 import { num, positionsOf, storeOf } from './telemetry';
 
 type Raw = Record<string, any>;
-export const PARTICULAR_VEHICLE = 10;
+export const PARTICULAR_VEHICLE = Enums.carrierCodeParticular.vehicle;
 /** vehicles read per call at most (a fleet of trucks, not of boxes) */
 const MAX_VEHICLES = 5000;
 

@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// metadata/enums.json → metadata/src/enums.generated.ts: every enum's values as typed constants
+// (`Enums.transportStatus.inbound === 10`), named by the last segment of each value's label
+// key, so code names a value instead of re-typing its number. `--check` (run by npm test)
+// fails when the checked-in file is not what enums.json generates.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const src = fileURLToPath(new URL('../enums.json', import.meta.url));
+const out = fileURLToPath(new URL('../src/enums.generated.ts', import.meta.url));
+const enums = JSON.parse(readFileSync(src, 'utf8'));
+
+const literal = (v) => (typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(v));
+
+const lines = [
+  '// Generated from metadata/enums.json by metadata/scripts/gen-enums.mjs (`npm run gen:enums`).',
+  '// Do not edit: change enums.json and run the generator; npm test checks this file is current.',
+  '',
+  'export const Enums = {',
+];
+for (const [name, items] of Object.entries(enums)) {
+  const seen = new Set();
+  lines.push(`  ${name}: {`);
+  for (const it of items) {
+    const m = new RegExp(`^enums\\.${name}\\.([A-Za-z_]\\w*)$`).exec(it.label);
+    if (!m) throw new Error(`enums.json ${name}: label "${it.label}" must be enums.${name}.<identifier>`);
+    if (seen.has(m[1])) throw new Error(`enums.json ${name}: two values named ${m[1]}`);
+    seen.add(m[1]);
+    lines.push(`    ${m[1]}: ${literal(it.value)},`);
+  }
+  lines.push('  },');
+}
+lines.push(
+  '} as const;',
+  '',
+  'export type EnumName = keyof typeof Enums;',
+  '/** the value type of one enum, e.g. EnumValueOf<\'transportStatus\'> = 0 | 10 | 20 | … */',
+  'export type EnumValueOf<N extends EnumName> = (typeof Enums)[N][keyof (typeof Enums)[N]];',
+  '',
+);
+const text = lines.join('\n');
+
+if (process.argv.includes('--check')) {
+  let current = '';
+  try {
+    current = readFileSync(out, 'utf8');
+  } catch {
+    /* missing counts as stale */
+  }
+  if (current !== text) {
+    console.error('metadata/src/enums.generated.ts is not current with metadata/enums.json: run `npm run gen:enums` and commit it');
+    process.exit(1);
+  }
+  console.log('metadata/src/enums.generated.ts is current');
+} else {
+  writeFileSync(out, text);
+  console.log(`wrote ${out}`);
+}
