@@ -104,6 +104,8 @@ export interface RowAction {
   order?: number;
   /** column width the action needs (px), so the fixed actions column fits */
   width?: number;
+  /** where it shows: the list's actions column (default) and/or the detail page's header */
+  where?: Array<'list' | 'detail'>;
 }
 
 /** A menu entry added by a plugin to an existing menu.json group (by key). */

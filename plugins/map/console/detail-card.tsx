@@ -20,7 +20,7 @@ interface Detail {
 
 const when = (v: string | null | undefined) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
 
-export function DetailCard({ id, kind, statusLabel, statusColor, onClose, onHistory }: { id: number; kind: number; statusLabel: (v: number) => string; statusColor: (v: number) => [number, number, number]; onClose: () => void; onHistory: (body: Record<string, number>) => void }) {
+export function DetailCard({ id, kind, statusLabel, statusColor, onClose, onHistory }: { id: number; kind: number; statusLabel: (v: number) => string; statusColor: (v: number) => [number, number, number]; onClose: () => void; onHistory?: (body: Record<string, number>) => void }) {
   const { t } = useTranslation();
   const [d, setD] = useState<Detail>();
   const [err, setErr] = useState<string>();
@@ -33,7 +33,7 @@ export function DetailCard({ id, kind, statusLabel, statusColor, onClose, onHist
   }, [id, kind]);
   const battery = (b: number | null | undefined) => (b === null || b === undefined ? '-' : <Tag color={b >= 75 ? 'success' : b >= 25 ? 'warning' : 'error'}>{b}%</Tag>);
   return (
-    <Card size="small" data-testid="map-detail" title={d?.carrier?.sn ?? d?.gps?.sn ?? '…'} extra={<Button size="small" type="text" icon={<CloseOutlined />} onClick={onClose} aria-label={t('map.close')} />} style={{ position: 'absolute', right: 12, top: 12, width: 320, zIndex: 5, boxShadow: '0 6px 16px rgba(0,0,0,.15)' }}>
+    <Card size="small" data-testid="map-detail" title={d?.carrier?.sn ?? d?.gps?.sn ?? '…'} extra={<Button size="small" type="text" icon={<CloseOutlined />} onClick={onClose} aria-label={t('map.close')} />} style={{ position: 'absolute', right: 12, top: 12, width: 'min(320px, calc(100% - 24px))', zIndex: 5, boxShadow: '0 6px 16px rgba(0,0,0,.15)' }}>
       {err ? <Empty description={err} /> : !d ? <Spin /> : (
         <>
           <Descriptions size="small" column={1} colon={false} labelStyle={{ width: 110 }}>
@@ -56,7 +56,8 @@ export function DetailCard({ id, kind, statusLabel, statusColor, onClose, onHist
               {a.message} <span style={{ color: '#8c8c8c' }}>{when(a.time)}</span>
             </div>
           ))}
-          {(d.carrier || d.gps) && (
+          {/* the history link only for users who may open the history page */}
+          {onHistory && (d.carrier || d.gps) && (
             <Button size="small" type="link" style={{ padding: 0, marginTop: 6 }} data-testid="map-detail-history" onClick={() => onHistory(d.carrier ? { carrierId: Number(d.carrier.id) } : { gpsId: d.gps!.id })}>
               {t('map.history')}
             </Button>

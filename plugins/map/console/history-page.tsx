@@ -11,7 +11,7 @@ import { useSearchParams } from 'react-router';
 import { Alert, App, Button, Checkbox, DatePicker, Dropdown, Empty, Radio, Select, Slider, Space, Tag } from 'antd';
 import { CaretRightOutlined, DownloadOutlined, DownOutlined, FilePdfOutlined, PauseOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { request } from '@rti/console/plugin-api';
+import { request, useCan } from '@rti/console/plugin-api';
 import { positionAt } from '@rti/common/track';
 import type { Stop } from '@rti/common/track';
 import { PROVIDER_A, PROVIDER_B, CITIES, DEFAULT_ZOOM } from './map-settings';
@@ -21,7 +21,9 @@ import { SensorCharts, type SensorColumns } from './sensor-charts';
 import { useEnumColors } from './use-status-colors';
 
 interface HistoryAnswer {
-  subject: { carrierId: number | null; carrierSn: string | null; gpsSn: string | null; beaconMac: string | null };
+  subject: { carrierId: number | null; carrierSn: string | null; carrierName: string | null; gpsSn: string | null; gpsName: string | null; beaconMac: string | null };
+  /** with an empty track: the newest known position */
+  last: { t: number; lng: number; lat: number } | null;
   from: string;
   to: string;
   track: { t: number[]; lng: number[]; lat: number[]; speed: (number | null)[]; src: number[] };
@@ -35,6 +37,14 @@ const DAY = 86_400_000;
 /** whole track in 60 s at 1× */
 const SPEEDS = [1, 2, 4, 8, 16];
 
+const carrierLabel = (sn: string | null, name: string | null) => `${sn ?? '-'}${name ? ' · ' + name : ''}`;
+const gpsLabel = (sn: string | null, name: string | null) => `GPS ${sn ?? '-'}${name ? ' · ' + name : ''}`;
+
+/** The subject as people know it (serial and name), from a history answer. */
+function subjectLabel(s: HistoryAnswer['subject']): string {
+  return s.carrierId !== null ? carrierLabel(s.carrierSn, s.carrierName) : gpsLabel(s.gpsSn, s.gpsName);
+}
+
 function useSubjects(search: string) {
   const [opts, setOpts] = useState<Array<{ value: string; label: string }>>([]);
   useEffect(() => {
@@ -43,7 +53,7 @@ function useSubjects(search: string) {
     Promise.all([
       request<{ list: Array<Record<string, any>> }>('/carrier/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
       request<{ list: Array<Record<string, any>> }>('/device-gps/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
-    ]).then(([c, g]) => setOpts([...c.list.map((r) => ({ value: `carrierId:${r.id}`, label: `${r.sn}${r.name ? ' · ' + r.name : ''}` })), ...g.list.map((r) => ({ value: `gpsId:${r.id}`, label: `GPS ${r.sn}` }))]));
+    ]).then(([c, g]) => setOpts([...c.list.map((r) => ({ value: `carrierId:${r.id}`, label: carrierLabel(r.sn, r.name) })), ...g.list.map((r) => ({ value: `gpsId:${r.id}`, label: gpsLabel(r.sn, r.name) }))]));
     return () => ctrl.abort();
   }, [search]);
   return opts;
@@ -56,7 +66,15 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
   const initial = params.get('carrierId') ? `carrierId:${params.get('carrierId')}` : params.get('gpsId') ? `gpsId:${params.get('gpsId')}` : undefined;
   const [subject, setSubject] = useState<string | undefined>(initial);
   const [search, setSearch] = useState('');
-  const options = useSubjects(search);
+  const found = useSubjects(search);
+  // the chosen subject keeps its serial and name even when the search list no longer holds it
+  // (opened from a link, or another search typed since): never a raw "carrierId:17"
+  const [labels, setLabels] = useState<Record<string, string>>({});
+  const options = useMemo(() => {
+    if (!subject || found.some((o) => o.value === subject)) return found;
+    return [{ value: subject, label: labels[subject] ?? t('map.loadingSubject') }, ...found];
+  }, [found, subject, labels, t]);
+
   const [preset, setPreset] = useState<'10' | '30' | 'custom'>('10');
   const [range, setRange] = useState<[Dayjs, Dayjs]>([dayjs().subtract(10, 'day'), dayjs()]);
   const [mix, setMix] = useState(false);
@@ -78,6 +96,8 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [subject, preset, range]);
   const path = `/map/history${mix ? '/mix' : ''}${admin ? '/admin' : ''}`;
+  // export buttons only for users holding the export calls' codes (SPEC §6)
+  const can = { pdf: useCan({ call: `${path}/export/pdf` }), xlsx: useCan({ call: `${path}/export` }), series: useCan({ call: `${path}/export/temperature` }) };
 
   useEffect(() => {
     if (!body) return;
@@ -87,6 +107,7 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
     request<HistoryAnswer>(path, body, { timeoutMs: 120_000 })
       .then((h) => {
         setData(h);
+        setLabels((l) => ({ ...l, [subject!]: subjectLabel(h.subject) }));
         setTime(h.track.t[0] ?? null);
         if (h.track.t.length) {
           let w = 180, s = 90, e = -180, n = -90;
@@ -99,7 +120,21 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
       })
       .catch((e: Error) => setError(e.message))
       .finally(() => setLoading(false));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [body, path]);
+
+  /** an empty period: show the last known position on the map, or the period that holds it */
+  const showLast = () => {
+    const last = data?.last;
+    if (!last) return;
+    setTarget((x) => ({ lng: last.lng, lat: last.lat, zoom: DEFAULT_ZOOM, seq: x.seq + 1 }));
+  };
+  const periodOfLast = () => {
+    const last = data?.last;
+    if (!last) return;
+    setPreset('custom');
+    setRange([dayjs(last.t).subtract(10, 'day'), dayjs(last.t).add(1, 'minute')]);
+  };
 
   const t0 = data?.track.t[0] ?? 0;
   const t1 = data?.track.t[data.track.t.length - 1] ?? 0;
@@ -130,6 +165,8 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
   const overlay = useMemo(() => {
     if (!data) return undefined;
     const tr = data.track;
+    // nothing in the period: the last known position is marked (the map moves there on request)
+    if (!tr.t.length) return data.last ? { path: [], stops: [], events: [], cursor: [data.last.lng, data.last.lat] as [number, number] } : undefined;
     const p = time !== null ? positionAt(tr, time) : null;
     return {
       path: tr.lng.map((x, i) => [x, tr.lat[i]] as [number, number]),
@@ -173,6 +210,7 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
   ];
 
   const fmt = (v: number) => dayjs(v).format('MM-DD HH:mm');
+  const day = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="history-page">
       <Space wrap className="history-toolbar">
@@ -180,11 +218,13 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
         <Radio.Group value={preset} onChange={(e) => setPreset(e.target.value)} optionType="button" data-testid="history-preset" options={[{ value: '10', label: t('map.days10') }, { value: '30', label: t('map.days30') }, { value: 'custom', label: t('map.custom') }]} />
         {preset === 'custom' && <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />}
         <Checkbox checked={mix} onChange={(e) => setMix(e.target.checked)} data-testid="history-mix">{t('map.mix')}</Checkbox>
-        <Button icon={<FilePdfOutlined />} disabled={!data} loading={exporting === '/pdf'} onClick={() => void download('/pdf', 'pdf')} data-testid="history-pdf">PDF</Button>
-        <Button icon={<DownloadOutlined />} disabled={!data} loading={exporting === 'xlsx'} onClick={() => void download('', 'xlsx')} data-testid="history-export">xlsx</Button>
-        <Dropdown disabled={!data} menu={{ items: seriesExports, onClick: ({ key }) => void download(`/${key}`, 'xlsx') }}>
-          <Button icon={<DownOutlined />} loading={!!exporting && !['/pdf', 'xlsx'].includes(exporting)} data-testid="history-export-series">{t('map.exportSeries')}</Button>
-        </Dropdown>
+        {can.pdf && <Button icon={<FilePdfOutlined />} disabled={!data?.track.t.length} loading={exporting === '/pdf'} onClick={() => void download('/pdf', 'pdf')} data-testid="history-pdf">PDF</Button>}
+        {can.xlsx && <Button icon={<DownloadOutlined />} disabled={!data?.track.t.length} loading={exporting === 'xlsx'} onClick={() => void download('', 'xlsx')} data-testid="history-export">xlsx</Button>}
+        {can.series && (
+          <Dropdown disabled={!data?.track.t.length} menu={{ items: seriesExports, onClick: ({ key }) => void download(`/${key}`, 'xlsx') }}>
+            <Button icon={<DownOutlined />} loading={!!exporting && !['/pdf', 'xlsx'].includes(exporting)} data-testid="history-export-series">{t('map.exportSeries')}</Button>
+          </Dropdown>
+        )}
         {data && <span style={{ color: '#595959' }}>{t('map.points', { count: data.total })} · {t('map.stops', { count: data.stops.length })} · {t('map.events', { count: data.events.length })}</span>}
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
@@ -192,6 +232,22 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
         <div style={{ position: 'relative', flex: 3, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
           <MapView provider={provider === PROVIDER_B ? PROVIDER_B : PROVIDER_A} target={target} statusColor={() => [22, 119, 255]} track={overlay} preserveDrawingBuffer />
           {!subject && <Empty style={{ position: 'absolute', top: '40%', width: '100%' }} description={t('map.pickSubject')} />}
+          {subject && data && !loading && !data.track.t.length && (
+            <div className="map-history-empty" data-testid="history-empty" style={{ position: 'absolute', left: '50%', top: 16, transform: 'translateX(-50%)', zIndex: 5, maxWidth: 'calc(100% - 24px)', background: 'rgba(255,255,255,.96)', borderRadius: 6, padding: '10px 14px', boxShadow: '0 6px 16px rgba(0,0,0,.12)', textAlign: 'center' }}>
+              <div style={{ fontWeight: 600 }}>{t('map.noTrack', { from: day(data.from), to: day(data.to) })}</div>
+              {data.last ? (
+                <>
+                  <div style={{ color: '#595959', margin: '4px 0 8px' }}>{t('map.lastKnown', { time: dayjs(data.last.t).format('YYYY-MM-DD HH:mm') })}</div>
+                  <Space wrap style={{ justifyContent: 'center' }}>
+                    <Button size="small" onClick={showLast} data-testid="history-show-last">{t('map.showLast')}</Button>
+                    <Button size="small" type="primary" onClick={periodOfLast} data-testid="history-period-of-last">{t('map.periodOfLast')}</Button>
+                  </Space>
+                </>
+              ) : (
+                <div style={{ color: '#595959', marginTop: 4 }}>{t('map.noPositionEver')}</div>
+              )}
+            </div>
+          )}
         </div>
         <div style={{ flex: 2, minWidth: 280, border: '1px solid #f0f0f0', borderRadius: 6, padding: 4 }}>
           {data && data.sensors.t.length ? <SensorCharts data={data.sensors} cursor={chartCursor} onSeek={setTime} /> : <Empty style={{ marginTop: 80 }} description={t('map.noSensors')} />}

@@ -23,4 +23,6 @@ export default defineConsolePlugin({
     { id: 'map-bing-history-admin', path: '/map/bingHistory/admin', title: 'menu.mapBingHistoryAdmin', component: () => import('./bing-history-admin-page') },
   ],
   headerWidgets: [{ id: 'map-type', component: () => import('./map-type-widget'), viewCode: 'ViewMap', order: 40 }],
+  // carrier → map → history in one place: the detail pages link to both
+  rowActions: [{ id: 'record-map', resources: ['carrier', 'device-gps'], where: ['detail'], component: () => import('./record-map-actions') }],
 });

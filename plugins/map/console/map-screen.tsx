@@ -3,21 +3,24 @@
  * coloured by transport status; warehouses with fences, drawn routes; filters; detail card;
  * live moves. The map chunk (provider A or B) loads only here.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { Alert, Button, Select, Space, Tag, Tooltip } from 'antd';
-import { AimOutlined, ReloadOutlined } from '@ant-design/icons';
-import { request } from '@rti/console/plugin-api';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Alert, Button, Input, Select, Space, Tag, Tooltip } from 'antd';
+import { AimOutlined, DownOutlined, ReloadOutlined, UpOutlined } from '@ant-design/icons';
+import { request, useCan } from '@rti/console/plugin-api';
 import { CITIES, DEFAULT_ZOOM, rgbCss } from './map-settings';
 import type { ViewTarget } from './map-types';
 import { MapView, preloadProvider } from './map-view';
 import { DetailCard } from './detail-card';
+import { StackCard } from './stack-card';
+import { legendPadding } from './legend-padding';
 import { useMapPoints } from './use-map-points';
 import { useProvider } from './use-provider';
 import { useEnumColors } from './use-status-colors';
 
 type Option = { value: number; label: string };
+const LEGEND_KEY = 'admin-map-legend';
 
 function useOptions(path: string, label: string): Option[] {
   const [opts, setOpts] = useState<Option[]>([]);
@@ -48,8 +51,18 @@ export function MapScreen({ admin }: { admin: boolean }) {
   // the provider chunk downloads while /map/list is answered (the map mounts with the answer)
   useEffect(() => preloadProvider(provider), [provider]);
   const { values: statuses, color } = useEnumColors('transportStatus');
-  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  // "Show on map" links carry the serial (?sn=): the map opens filtered to it
+  const [params] = useSearchParams();
+  const [filters, setFilters] = useState<Record<string, unknown>>(() => (params.get('sn') ? { sn: params.get('sn') } : {}));
+  const [snText, setSnText] = useState(params.get('sn') ?? '');
   const { answer, points, loading, error, reload } = useMapPoints(filters, admin);
+  const canHistory = useCan({ open: '/map/history' });
+  // legend: collapsible (kept in this browser; folded by default on a phone), and the fit
+  // leaves room for it so no marker ends up under it
+  const [legendOpen, setLegendOpen] = useState(() => localStorage.getItem(LEGEND_KEY) ?? (window.innerWidth > 600 ? '1' : '0')) ;
+  const legend = useRef<HTMLDivElement>(null);
+  const frame = useRef<HTMLDivElement>(null);
+  const [stack, setStack] = useState<number[] | null>(null);
   const [target, setTarget] = useState<ViewTarget>({ lng: CITIES[0].lng, lat: CITIES[0].lat, zoom: DEFAULT_ZOOM, seq: 0 });
   const [picked, setPicked] = useState<number | null>(null);
   const projects = useOptions('/project/all', 'name');
@@ -60,7 +73,48 @@ export function MapScreen({ admin }: { admin: boolean }) {
   const fitAll = () => {
     if (!points) return;
     const b = boundsOf(points.lng, points.lat);
-    if (b) setTarget((x) => ({ ...x, bounds: b, seq: x.seq + 1 }));
+    const box = legend.current?.getBoundingClientRect();
+    const map = frame.current?.getBoundingClientRect();
+    const padding = legendPadding(map ? { width: map.width, height: map.height } : undefined, box ? { width: box.width, height: box.height } : undefined);
+    if (b) setTarget((x) => ({ ...x, bounds: b, padding, seq: x.seq + 1 }));
+  };
+  // the (kept-alive) map opened again from another record's "Show on map"
+  const linkedSn = params.get('sn');
+  useEffect(() => {
+    if (linkedSn === null) return;
+    setSnText(linkedSn);
+    setFilters((f) => (f.sn === linkedSn ? f : { ...f, sn: linkedSn || undefined }));
+  }, [linkedSn]);
+  // a serial typed in the search box filters the map (after a short pause)
+  useEffect(() => {
+    const sn = snText.trim();
+    if ((filters.sn ?? '') === sn) return;
+    const id = setTimeout(() => setFilters((f) => ({ ...f, sn: sn || undefined })), 400);
+    return () => clearTimeout(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [snText]);
+  // every new filter answer is brought into view, like the first one
+  const fittedFor = useRef<unknown>(null);
+  useEffect(() => {
+    if (!points || !fitted || fittedFor.current === points) return;
+    fittedFor.current = points;
+    setPicked(null);
+    setStack(null);
+    if (points.lng.length) fitAll();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [points]);
+  /** a click on a marker: its card, or for several at one position the list to choose from */
+  const pick = (i: number) => {
+    if (!points) return;
+    const same: number[] = [];
+    for (let j = 0; j < points.id.length; j++) if (points.lng[j] === points.lng[i] && points.lat[j] === points.lat[i]) same.push(j);
+    if (same.length > 1) {
+      setPicked(null);
+      setStack(same);
+    } else {
+      setStack(null);
+      setPicked(i);
+    }
   };
   // first answer: the whole fleet in view (at most the default zoom); an empty map stays on the
   // default city. The map mounts only then, so its first frame is already the fitted view.
@@ -68,6 +122,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
   useEffect(() => {
     if (!points || fitted) return;
     setFitted(true);
+    fittedFor.current = points;
     if (points.lng.length) fitAll();
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [points]);
@@ -85,6 +140,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: 'calc(100vh - 150px)', minHeight: 420 }} data-testid="map-page">
       <Space wrap style={{ marginBottom: 8 }}>
+        <Input.Search allowClear style={{ width: 180 }} placeholder={t('map.snSearch')} value={snText} onChange={(e) => setSnText(e.target.value)} onSearch={(v) => setFilters((f) => ({ ...f, sn: v.trim() || undefined }))} data-testid="map-filter-sn" />
         <Select {...sel} placeholder={t('map.project')} options={projects} onChange={set('projectId')} data-testid="map-filter-project" />
         <Select {...sel} placeholder={t('map.carrierCode')} options={codes} onChange={set('carrierCodeId')} data-testid="map-filter-code" />
         <Select {...sel} placeholder={t('map.warehouse')} options={whs} onChange={set('warehouseId')} data-testid="map-filter-warehouse" />
@@ -102,7 +158,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
         </span>
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 8 }} />}
-      <div style={{ position: 'relative', flex: 1, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
+      <div ref={frame} style={{ position: 'relative', flex: 1, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
         {(fitted || error) && <MapView
           provider={provider}
           target={target}
@@ -110,17 +166,44 @@ export function MapScreen({ admin }: { admin: boolean }) {
           statusColor={color}
           warehouses={answer?.warehouses}
           routes={answer?.routes}
-          onPick={setPicked}
+          onPick={pick}
           onFirstDraw={() => ((window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw = performance.now())}
         />}
-        <div style={{ position: 'absolute', left: 12, bottom: 12, background: 'rgba(255,255,255,.92)', padding: '6px 10px', borderRadius: 6, fontSize: 12, zIndex: 4 }} data-testid="map-legend">
-          {statuses.map((s) => (
-            <div key={String(s.value)}>
-              <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: rgbCss(color(Number(s.value))), marginRight: 6 }} />
-              {t(s.label)} <Tag bordered={false} style={{ marginLeft: 4 }}>{counts.get(Number(s.value)) ?? 0}</Tag>
-            </div>
-          ))}
+        <div ref={legend} style={{ position: 'absolute', left: 12, bottom: 12, background: 'rgba(255,255,255,.92)', padding: '6px 10px', borderRadius: 6, fontSize: 12, zIndex: 4 }} data-testid="map-legend" data-open={legendOpen === '1'}>
+          <Button
+            type="text"
+            size="small"
+            style={{ padding: 0, height: 20, fontSize: 12 }}
+            icon={legendOpen === '1' ? <DownOutlined /> : <UpOutlined />}
+            onClick={() => {
+              const next = legendOpen === '1' ? '0' : '1';
+              localStorage.setItem(LEGEND_KEY, next);
+              setLegendOpen(next);
+            }}
+            aria-expanded={legendOpen === '1'}
+            data-testid="map-legend-toggle"
+          >
+            {t('map.legend')}
+          </Button>
+          {legendOpen === '1' &&
+            statuses.map((s) => (
+              <div key={String(s.value)}>
+                <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: rgbCss(color(Number(s.value))), marginRight: 6 }} />
+                {t(s.label)} <Tag bordered={false} style={{ marginLeft: 4 }}>{counts.get(Number(s.value)) ?? 0}</Tag>
+              </div>
+            ))}
         </div>
+        {stack && points && (
+          <StackCard
+            points={stack.map((i) => ({ index: i, id: points.id[i], kind: points.kind[i], st: points.st[i] }))}
+            statusColor={color}
+            onPick={(i) => {
+              setStack(null);
+              setPicked(i);
+            }}
+            onClose={() => setStack(null)}
+          />
+        )}
         {picked !== null && points && (
           <DetailCard
             id={points.id[picked]}
@@ -128,7 +211,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
             statusLabel={statusLabel}
             statusColor={color}
             onClose={() => setPicked(null)}
-            onHistory={(b) => navigate(`/map/history?${new URLSearchParams(Object.entries(b).map(([k, v]) => [k, String(v)]))}`)}
+            onHistory={canHistory ? (b) => navigate(`/map/history?${new URLSearchParams(Object.entries(b).map(([k, v]) => [k, String(v)]))}`) : undefined}
           />
         )}
       </div>

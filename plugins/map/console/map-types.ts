@@ -28,6 +28,8 @@ export interface ViewTarget {
   zoom: number;
   /** when set, fit these bounds instead: [west, south, east, north] */
   bounds?: [number, number, number, number];
+  /** room (px) kept free around fitted bounds, e.g. for the legend; default 40 on every side */
+  padding?: { top: number; right: number; bottom: number; left: number };
   /** bumped to re-apply the same target */
   seq: number;
 }

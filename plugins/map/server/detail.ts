@@ -9,7 +9,24 @@ import { positionsOf } from './positions';
 type Raw = Record<string, any>;
 const UNHANDLED = 0;
 
+/** names asked for at once (the console's list of points stacked at one position) */
+export const MAX_NAMED_POINTS = 200;
+
+/** Serial and name of several points (`points: [{ kind: 1 | 2, id }]`), through the scoped repositories. */
+async function pointNames(ctx: PluginServerContext, call: RequestContext, points: unknown[]) {
+  if (points.length > MAX_NAMED_POINTS) throw new ApiError(ErrorCode.validation, 'validation.valueBetween', { name: tKey('fields.id'), min: 1, max: MAX_NAMED_POINTS });
+  const ids = (kind: number) => points.flatMap((p) => (p && typeof p === 'object' && (p as Raw).kind === kind && Number.isInteger((p as Raw).id) ? [(p as Raw).id as number] : []));
+  const named = async (kind: number, resource: string) => {
+    const wanted = ids(kind);
+    if (!wanted.length) return [];
+    const rows = (await ctx.repo(resource, call).findAll({ where: { id: wanted }, attributes: ['id', 'sn', 'name'], raw: true })) as unknown as Raw[];
+    return rows.map((r) => ({ kind, id: r.id, sn: r.sn, name: r.name ?? null }));
+  };
+  return { list: [...(await named(1, 'carrier')), ...(await named(2, 'device-gps'))] };
+}
+
 export async function mapDetail(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
+  if (Array.isArray(body.points)) return pointNames(ctx, call, body.points);
   const pos = positionsOf(ctx);
   const pickDevice = (d: Raw | null) => (d ? { id: d.id, sn: d.sn, mac: d.mac ?? null, battery: d.battery ?? null, status: d.status ?? null, lastReportTime: d.lastReportTime ?? null } : null);
   if (body.carrierId !== undefined && body.carrierId !== null) {

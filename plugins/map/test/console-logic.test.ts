@@ -77,3 +77,17 @@ describe('point labels', () => {
     expect(labelsIn(many.slice(0, MAX_LABELS), [119, 29, 122, 31], String)).toHaveLength(MAX_LABELS);
   });
 });
+
+describe('legendPadding (issue 10: "fit all" leaves the legend free)', () => {
+  it('pushes the fit past the legend on the cheaper axis, at most half the map', async () => {
+    const { legendPadding } = await import('../console/legend-padding');
+    // desktop: a tall, narrow legend on a wide map → room on the left
+    expect(legendPadding({ width: 1200, height: 700 }, { width: 130, height: 150 })).toEqual({ top: 40, right: 40, bottom: 40, left: 154 });
+    // phone: the legend is wide relative to the map → room at the bottom
+    expect(legendPadding({ width: 360, height: 600 }, { width: 150, height: 140 })).toEqual({ top: 40, right: 40, bottom: 164, left: 40 });
+    // folded legend (a small button): the default padding covers it
+    expect(legendPadding({ width: 360, height: 600 }, { width: 20, height: 10 })).toEqual({ top: 40, right: 40, bottom: 40, left: 40 });
+    expect(legendPadding({ width: 200, height: 100 }, { width: 180, height: 90 })).toEqual({ top: 40, right: 40, bottom: 40, left: 100 });
+    expect(legendPadding(undefined, undefined)).toEqual({ top: 40, right: 40, bottom: 40, left: 40 });
+  });
+});

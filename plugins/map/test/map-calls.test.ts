@@ -84,6 +84,18 @@ describe('/map/log', () => {
   });
 });
 
+describe('/map/log with points', () => {
+  it('names several points of the own organisation only (the list of a stack)', async () => {
+    const got = await ok(ts.a, '/map/log', { points: [{ kind: 1, id: ids.cA1 }, { kind: 1, id: ids.cB1 }, { kind: 2, id: ids.gpsA }] });
+    expect(got.list).toEqual([
+      { kind: 1, id: ids.cA1, sn: 'A-1', name: null },
+      { kind: 2, id: ids.gpsA, sn: 'G-A', name: 'Tracker A' },
+    ]);
+    const tooMany = await ts.a.call('/map/log', { points: Array.from({ length: 201 }, (_, i) => ({ kind: 1, id: i + 1 })) });
+    expect(tooMany.body.code).toBe(10001);
+  });
+});
+
 describe('/map/history', () => {
   it('returns the GPS track with stops and exports it', async () => {
     const start = Date.now() - 3 * 3600_000;

@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Show } from '@refinedev/antd';
 import { useDelete, useShow } from '@refinedev/core';
 import { Button, Card, Descriptions, Popconfirm, Space, Tooltip, type DescriptionsProps } from 'antd';
-import { useMemo, useState, type FC } from 'react';
+import { Suspense, useMemo, useState, type FC } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { groupFields, showFields } from '../lib/fields';
@@ -15,6 +15,7 @@ import { FieldRenderer } from '../components/field-renderer';
 import { NavButton, editPath } from '../components/row-actions';
 import { StatusAction } from '../components/status-action';
 import { ChildrenSections } from '../components/children-section';
+import { useRowActions } from '../hooks/use-row-actions';
 
 const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
 const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
@@ -34,6 +35,8 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const groups = useMemo(() => groupFields(showFields(resource)), [resource]);
   const label = t(resourceLabelKey(resource));
   const { mutateAsync: deleteOne, mutation } = useDelete();
+  // plugins' actions for this record (e.g. the map's "Show on map" / "Track history")
+  const extra = useRowActions(resource.name, 'detail');
 
   const items = (fields: FieldDef[]): DescriptionsProps['items'] =>
     fields.map((f) => ({
@@ -68,6 +71,12 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           </NavButton>
         ))}
       {access.status && record && <StatusAction resource={resource} record={record} onChanged={() => void query.refetch()} size="middle" />}
+      {record &&
+        extra.map(({ id: key, Component }) => (
+          <Suspense key={key} fallback={null}>
+            <Component resource={resource} record={record} onChanged={() => void query.refetch()} />
+          </Suspense>
+        ))}
       {access.delete && id !== undefined && (
         <Popconfirm
           title={t('meta.deleteConfirmTitle')}

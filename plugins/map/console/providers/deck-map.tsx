@@ -69,7 +69,7 @@ export default function DeckMap(props: MapViewProps) {
       const [w, s, e, n] = target.bounds;
       if (w === e && s === n) return setView({ longitude: w, latitude: s, zoom: target.zoom });
       const vp = new WebMercatorViewport({ width: size.width, height: size.height });
-      const fit = vp.fitBounds([[w, s], [e, n]], { padding: 40 });
+      const fit = vp.fitBounds([[w, s], [e, n]], { padding: target.padding ?? 40 });
       setView({ longitude: fit.longitude, latitude: fit.latitude, zoom: Math.min(fit.zoom, target.zoom) });
     } else setView({ longitude: target.lng, latitude: target.lat, zoom: target.zoom, transitionDuration: 0 });
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -162,7 +162,7 @@ export default function L7MapView(props: MapViewProps) {
     const s = scene.current;
     if (!s) return;
     const t = latest.current.target;
-    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3])) s.fitBounds([[t.bounds[0], t.bounds[1]], [t.bounds[2], t.bounds[3]]] as never, { padding: 40, maxZoom: t.zoom, animate: false } as never);
+    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3])) s.fitBounds([[t.bounds[0], t.bounds[1]], [t.bounds[2], t.bounds[3]]] as never, { padding: t.padding ?? 40, maxZoom: t.zoom, animate: false } as never);
     else s.setZoomAndCenter(t.zoom, t.bounds ? [t.bounds[0], t.bounds[1]] : [t.lng, t.lat]);
   }
 
