@@ -340,6 +340,12 @@ export interface MenuItem {
   resource?: string;
   /** page id registered by a plugin */
   page?: string;
+  /**
+   * API calls (paths) this plugin page's screen makes besides its own plugin's (a plugin's calls
+   * belong to the page whose id is the plugin id). The page's View code grants them all
+   * (docs/ACCESS.md "Page calls"), so ticking a page is enough to use it.
+   */
+  calls?: string[];
   /** not shown in the side menu (still a route) */
   hidden?: boolean;
   /** opened outside the layout (standalone) */

@@ -72,6 +72,12 @@ export interface Catalogue {
   codes: Set<string>;
   /** the tree in one language */
   tree(lang: Language): PermissionNode[];
+  /**
+   * View code of a plugin page → Api codes its screen calls that the tree shows elsewhere (a
+   * call two pages make sits under the first; a picker's resource call under its resource):
+   * holding the page's View code grants them, so a page never needs codes its node lacks.
+   */
+  implied: Map<string, string[]>;
 }
 
 export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate: Translate): Catalogue {
@@ -96,8 +102,9 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
     const tr = (key: string) => translate(lang, key);
     const placed = new Set<string>();
     const placedCalls = new Set<string>();
-    // A plugin's calls without a resource belong to the page the plugin registers (menu item `page` = plugin id).
-    const pluginCalls = (page: string | undefined) => (page ? otherCalls.filter((c) => c.plugin === page) : []);
+    // A plugin's calls without a resource belong to the page the plugin registers (menu item
+    // `page` = plugin id) and to pages declaring them in `calls`; resource calls stay with their resource.
+    const pluginCalls = (item: MenuItem) => (item.page ? otherCalls.filter((c) => c.plugin === item.page || item.calls?.includes(c.path)) : []);
 
     const apiNode = (res: ResourceDef | null, c: { path: string; code: string }): PermissionNode => {
       const suffix = res ? callSuffix(res, c.path) : null;
@@ -129,7 +136,7 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
       const name = routeName(item.path, meta.menu);
       const label = tr(item.label);
       const sub = item.children?.map(itemNode) ?? [];
-      const calls = pluginCalls(item.page).map((c) => apiNode(null, c));
+      const calls = pluginCalls(item).map((c) => apiNode(null, c));
       calls.forEach((c) => placedCalls.add(c.path!));
       const view: PermissionNode = { code: viewCode(name), type: 20, path: item.path, label, ...(calls.length ? { children: calls } : {}) };
       // Hidden routes (create/edit/detail sub-pages) are not menu items: a View code only (SPEC §6).
@@ -170,15 +177,48 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
   };
   walk(build('en-US'));
 
+  const implied = impliedByPages(meta, coded, otherCalls, build('en-US'));
   const cache = new Map<Language, PermissionNode[]>();
   return {
     codes,
+    implied,
     tree(lang) {
       let t = cache.get(lang);
       if (!t) cache.set(lang, (t = build(lang)));
       return t;
     },
   };
+}
+
+/** Every call code a plugin page's screen makes (its plugin's and its declared `calls`), minus those under its own node. */
+function impliedByPages(
+  meta: Metadata,
+  coded: Array<{ path: string; code: string }>,
+  otherCalls: Array<{ path: string; code: string; plugin?: string }>,
+  tree: PermissionNode[],
+): Map<string, string[]> {
+  const viewNodes = new Map<string, PermissionNode>();
+  const walk = (nodes: PermissionNode[]) => {
+    for (const n of nodes) {
+      if (n.type === 20) viewNodes.set(n.code, n);
+      if (n.children) walk(n.children);
+    }
+  };
+  walk(tree);
+  const out = new Map<string, string[]>();
+  const visit = (items: MenuItem[]) => {
+    for (const item of items) {
+      if (item.children) visit(item.children);
+      if (!item.page || item.public) continue;
+      const view = viewCode(routeName(item.path, meta.menu));
+      const own = new Set((viewNodes.get(view)?.children ?? []).map((c) => c.code));
+      const wanted = [...otherCalls.filter((c) => c.plugin === item.page), ...coded.filter((c) => item.calls?.includes(c.path))];
+      const elsewhere = [...new Set(wanted.map((c) => c.code))].filter((code) => !own.has(code));
+      if (elsewhere.length) out.set(view, elsewhere);
+    }
+  };
+  for (const g of meta.menu.groups) visit(g.items);
+  return out;
 }
 
 /**

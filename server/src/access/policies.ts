@@ -17,6 +17,8 @@ import type { AccessTables } from './tables';
 export interface PolicyEngineOptions {
   /** how often versions written by other instances are checked (ms) */
   pollMs?: number;
+  /** codes a held code grants as well: a page's View code → the Api codes its screen calls (Catalogue.implied) */
+  implied?: () => Map<string, string[]>;
 }
 
 export class PolicyEngine {
@@ -30,6 +32,7 @@ export class PolicyEngine {
   private dirtyUntil = new Map<number, number>();
   private polling: Promise<void> | null = null;
   private readonly pollMs: number;
+  private readonly implied: () => Map<string, string[]>;
 
   constructor(
     private readonly directory: Directory,
@@ -37,6 +40,7 @@ export class PolicyEngine {
     opts: PolicyEngineOptions = {},
   ) {
     this.pollMs = opts.pollMs ?? 2000;
+    this.implied = opts.implied ?? (() => new Map());
     this.enforcer = newEnforcer(newModelFromString(CASBIN_MODEL));
   }
 
@@ -130,9 +134,15 @@ export class PolicyEngine {
       this.directory.usersOfOrg(orgId),
     ]);
     const bound = new Set(org?.permissions ?? []);
+    const implied = this.implied();
     const p = new Map<string, string[]>();
     const add = (sub: string, codes: Iterable<string>) => {
-      for (const c of codes) if (bound.has(c)) p.set(`${sub}\u0000${c}`, [sub, dom, c]);
+      for (const c of codes) {
+        if (!bound.has(c)) continue;
+        p.set(`${sub}\u0000${c}`, [sub, dom, c]);
+        // a page the organisation allows brings the calls its screen makes
+        for (const extra of implied.get(c) ?? []) p.set(`${sub}\u0000${extra}`, [sub, dom, extra]);
+      }
     };
     const roleIds = new Set<number>();
     for (const r of roles) {

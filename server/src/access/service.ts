@@ -75,7 +75,7 @@ export function createAccess(opts: AccessOptions): AccessService {
     address: { ...DEFAULT_THROTTLE.address, ...opts.throttle?.address },
     user: { ...DEFAULT_THROTTLE.user, ...opts.throttle?.user },
   });
-  const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs });
+  const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs, implied: () => catalogue().implied });
   const strategies = new AuthStrategies();
   const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies, strategies });
 
