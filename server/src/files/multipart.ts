@@ -127,7 +127,8 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
     });
 
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, parts: 30, fields: 20, fieldSize: 4096, headerPairs: 20, fileSize: rule.maxBytes + 1 } });
+      // Names as UTF-8 (what browsers send); filename*= carries its own charset.
+      bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, parts: 30, fields: 20, fieldSize: 4096, headerPairs: 20, fileSize: rule.maxBytes + 1 } });
     } catch {
       return settle(malformed());
     }
@@ -139,7 +140,7 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
       // For the stream's whole life: a truncated body destroys it with an error.
       stream.on('error', () => settle(malformed()));
       if (settled || part) return void stream.resume();
-      const originalName = Buffer.from(fileInfo.filename ?? '', 'latin1').toString('utf8');
+      const originalName = fileInfo.filename ?? '';
       if (fileNameProblem(originalName)) {
         stream.resume();
         return settle(refuse(msg(lang, 'badName', { bytes: MAX_NAME_BYTES }), 400));

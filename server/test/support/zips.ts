@@ -12,6 +12,8 @@ export interface ZipPart {
   store?: boolean;
   /** the inflated size written in the headers (a bomb declares less than it holds) */
   declaredSize?: number;
+  /** the deflated bytes as written (not deflate data, for a broken part) */
+  body?: Buffer;
 }
 
 export function buildZip(parts: ZipPart[]): Buffer {
@@ -20,7 +22,7 @@ export function buildZip(parts: ZipPart[]): Buffer {
   let offset = 0;
   for (const p of parts) {
     const name = Buffer.from(p.name, 'utf8');
-    const body = p.store ? p.data : deflateRawSync(p.data, { level: 9 });
+    const body = p.body ?? (p.store ? p.data : deflateRawSync(p.data, { level: 9 }));
     const size = p.declaredSize ?? p.data.length;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
