@@ -133,7 +133,7 @@ describe('calls, codes and the console description', () => {
     if (out.kind !== 'report') return;
     expect(out.report).toMatchObject({ rows: 2, text: '2 warehouses', title: 'Warehouse' });
     expect(out.report.attachment.filename).toBe('warehouses.xlsx');
-    const [all] = await sheetsOf(new Response(out.report.attachment.content));
+    const [all] = await sheetsOf(new Response(new Uint8Array(out.report.attachment.content)));
     expect(all.rows.slice(1).map((r) => r[0])).toEqual(['W-B', 'W-C']);
     const none = await task.run({ ...run, task: { battery: 999 } });
     expect(none.kind).toBe('empty');

@@ -5,11 +5,10 @@
  * downsampled (shape kept, stops and ends kept) to MAX_POINTS, sensors to MAX_SENSOR.
  */
 import type { TelemetryStore, SeriesRow } from '@rti/ingest';
-import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, parseTimeRange, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { positionsOf } from './positions';
 import { detectStops, downsample, pick, type Stop } from '@rti/common/track';
 
-const DAY = 86_400_000;
 export const MAX_RANGE_DAYS = 93;
 const MAX_ROWS = 200_000;
 const MAX_POINTS = 5000;
@@ -41,19 +40,9 @@ export interface HistoryAnswer {
   total: number;
 }
 
-function time(v: unknown, field: string): number | undefined {
-  if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : Date.parse(String(v));
-  if (!Number.isFinite(n)) throw new ApiError(ErrorCode.validation, 'validation.type', { name: tKey(`fields.${field}`), type: tKey('validation.types.datetime') }, 400);
-  return n;
-}
-
 export function parseHistory(body: Record<string, unknown>, mix: boolean, now = Date.now()): HistoryQuery {
-  const t = Array.isArray(body.time) ? body.time : [body.startTime, body.endTime];
-  const to = time(t[1], 'endTime') ?? now;
-  const from = time(t[0], 'startTime') ?? to - 10 * DAY;
-  if (from >= to) throw new ApiError(ErrorCode.validation, 'validation.earlier', { earlier: tKey('fields.startTime'), later: tKey('fields.endTime') });
-  if (to - from > MAX_RANGE_DAYS * DAY) throw new ApiError(ErrorCode.validation, 'validation.valueBetween', { name: tKey('fields.time'), min: 1, max: MAX_RANGE_DAYS });
+  // the server's one time-range parameter (the history exports are reports declaring the same)
+  const { from, to } = parseTimeRange(body, { defaultDays: 10, maxDays: MAX_RANGE_DAYS }, now);
   const id = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : Number(v));
   const q: HistoryQuery = { carrierId: id(body.carrierId), gpsId: id(body.gpsId), sn: typeof body.sn === 'string' && body.sn ? body.sn : undefined, from, to, mix };
   if (q.carrierId === undefined && q.gpsId === undefined && !q.sn) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });

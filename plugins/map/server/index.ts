@@ -9,9 +9,8 @@ import { ApiError, ErrorCode, STREAMED, definePlugin, type PluginServerContext, 
 import type { MapApi } from './api';
 import { mapDetail } from './detail';
 import { history, parseHistory, type HistoryAnswer } from './history';
-import { SENSOR_EXPORTS, writeHistoryXlsx, writeSensorXlsx, type SensorExport } from './history-export';
+import { defineHistoryExports, historyOf } from './history-export';
 import { writeHistoryPdf, type ReportSubject } from './history-pdf';
-import { reportLabels } from './report-labels';
 import { mapList } from './map-list';
 
 function install(ctx: PluginServerContext): void {
@@ -31,14 +30,6 @@ function install(ctx: PluginServerContext): void {
   });
   for (const [path, mix] of [['/map/history', false], ['/map/history/admin', false], ['/map/history/mix', true], ['/map/history/mix/admin', true], ['/map/history/mix/all', true]] as const) {
     ctx.addCall({ path, handler: ({ body, ctx: call }) => history(ctx, store(), call, parseHistory(body, mix)) });
-    ctx.addCall({
-      path: `${path}/export`,
-      async handler({ body, ctx: call, res }) {
-        const h = await history(ctx, store(), call, parseHistory(body, mix));
-        await writeHistoryXlsx(res, h, mix ? 'history-mix' : 'history');
-        return STREAMED;
-      },
-    });
     // SPEC "exports as pdf and itext": one server-drawn PDF report under both names (itext is
     // the original product's PDF library; the document is the same)
     for (const kind of ['pdf', 'itext']) {
@@ -56,28 +47,11 @@ function install(ctx: PluginServerContext): void {
         },
       });
     }
-    // SPEC "as blobs for mix, temperature, humidity, shock, pressure"
-    for (const sensor of Object.keys(SENSOR_EXPORTS) as SensorExport[]) {
-      ctx.addCall({
-        path: `${path}/export/${sensor}`,
-        async handler({ body, ctx: call, res }) {
-          const h = await history(ctx, store(), call, parseHistory(body, mix));
-          await writeSensorXlsx(res, h, sensor, reportLabels(ctx.t, call.language), utcOffsetOf(body));
-          return STREAMED;
-        },
-      });
-    }
-    if (!mix) {
-      ctx.addCall({
-        path: `${path}/export/mix`,
-        async handler({ body, ctx: call, res }) {
-          const h = await history(ctx, store(), call, parseHistory(body, true));
-          await writeHistoryXlsx(res, h, 'history-mix');
-          return STREAMED;
-        },
-      });
-    }
   }
+  // the xlsx exports (`<history>/export`, `/export/mix`, `/export/<sensor>`) are report
+  // definitions written by the server's one xlsx writer (SPEC "as blobs for mix, temperature,
+  // humidity, shock, pressure")
+  defineHistoryExports(ctx, historyOf(ctx, store));
 }
 
 /** the caller's UTC offset in minutes (east positive) for printed times; UTC when absent */

@@ -11,7 +11,7 @@ import { databaseSize, resourceCounts } from './database';
 import { directorySize, disksFor } from './disk';
 import { gatewayReport } from './gateways';
 import { HostSampler } from './host-sampler';
-import { logRange, writeLogExport } from './log-export';
+import { defineLogExport } from './log-export';
 import { writePdfReport } from './pdf-report';
 import { diskPaths, snapshot, suggestionsFor, telemetryDir } from './snapshot';
 
@@ -96,14 +96,8 @@ export function installInspection(ctx: PluginServerContext, sampler: HostSampler
     },
   });
 
-  ctx.addCall({
-    path: `${P}/system-log/export`,
-    async handler({ body, ctx: call, res }) {
-      const range = logRange(body); // checked before the first byte so a bad range gets an envelope
-      await writeLogExport(res, ctx, call, range);
-      return STREAMED;
-    },
-  });
+  // the admin and operation logs as xlsx: a report definition (range checked before the first byte)
+  defineLogExport(ctx, `${P}/system-log/export`);
 
   // the whole inspection as a PDF report (SPEC §2 "PDF export")
   ctx.addCall({

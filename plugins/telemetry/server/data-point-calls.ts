@@ -2,14 +2,14 @@
  * SPEC §7 data-points calls over the TelemetryStore of the caller's organisation. The list and
  * base calls of beacons and GPS trackers are ingest's own CallDefs (`dataPointCalls`,
  * docs/TELEMETRY.md §11); this file adds what they lack:
- *   /data-points/{beacon|gps|gateway}/export  { mac | sn | beaconId | gpsId, time: [from, to] } → xlsx (≤ EXPORT_MAX rows)
+ *   /data-points/{beacon|gps|gateway}/export  { mac | sn | beaconId | gpsId, time: [from, to] } → xlsx (≤ EXPORT_MAX rows),
+ *                                             a report definition written by the server's one xlsx writer
  *   /data-points/gateway/list                 { mac | gatewayId, time, page, limit }: a gateway's heartbeat/connection log
  *   /data-points/gateway                      { mac }: its newest heartbeat
  * Newest first; times as ISO strings (`ts` for GPS, as SPEC §3 names it).
  */
-import ExcelJS from 'exceljs';
 import { beaconSeries, dataPointCalls, gatewaySeries, gpsSeries, type SeriesSchema, type TelemetryStore, type SeriesRow } from '@rti/ingest';
-import { ApiError, ErrorCode, STREAMED, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, parseOpenTimeRange, tKey, timeRange, type PluginServerContext, type RequestContext, type TimeRange } from '@rti/server/plugin-api';
 import { canonicalMac } from './fleet-loader';
 
 const EXPORT_MAX = 100_000;
@@ -18,13 +18,6 @@ const KINDS: Array<{ kind: string; schema: SeriesSchema; device: string; idField
   { kind: 'gps', schema: gpsSeries, device: 'device-gps', idField: 'gpsId' },
   { kind: 'gateway', schema: gatewaySeries, device: 'device-slave-gateway', idField: 'gatewayId' },
 ];
-
-function time(v: unknown, field: string): number | undefined {
-  if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : Date.parse(String(v));
-  if (!Number.isFinite(n)) throw new ApiError(ErrorCode.validation, 'validation.type', { name: tKey(`fields.${field}`), type: tKey('validation.types.datetime') }, 400);
-  return n;
-}
 
 function present(k: (typeof KINDS)[number], r: SeriesRow): Record<string, unknown> {
   const { org: _org, time: t, ...rest } = r;
@@ -56,11 +49,8 @@ export function installDataPointCalls(ctx: PluginServerContext, store: () => Tel
     return undefined;
   }
 
-  function range(body: Record<string, unknown>): { from?: number; to?: number } {
-    const t = body.time ?? body.ts;
-    if (Array.isArray(t)) return { from: time(t[0], 'time'), to: time(t[1], 'time') };
-    return { from: time(body.startTime, 'startTime'), to: time(body.endTime, 'endTime') };
-  }
+  /** the server's one time-range parameter, open at either end (`ts` is SPEC §3's name for GPS) */
+  const range = (body: Record<string, unknown>): Partial<TimeRange> => parseOpenTimeRange({ ...body, time: body.time ?? body.ts });
 
   // ingest's list/base calls, over the store the runtime opens once the server is ready
   const lazyStore = {
@@ -91,31 +81,33 @@ export function installDataPointCalls(ctx: PluginServerContext, store: () => Tel
         },
       });
     }
-    ctx.addCall({
-      path: `${base}/export`,
-      async handler({ body, ctx: call, res }) {
+    // the export: a report definition over the store (export only: the list is ingest's call)
+    const columns = [k.kind === 'gps' ? 'ts' : 'time', k.schema.key, ...k.schema.columns.map((c) => c.name).filter((c) => c !== k.schema.key)];
+    // a column with a field label is headed by it in the caller's language, else by its name
+    const labelOf = (c: string) => (ctx.t('en-US', `fields.${c}`) === `fields.${c}` ? c : `fields.${c}`);
+    const cols = columns.map((c) => ({ key: c, label: labelOf(c), width: 18 }));
+    ctx.reports.define<Record<string, unknown> & { time: Partial<TimeRange> }, Record<string, unknown>>({
+      name: `telemetry.data-points-${k.kind}`,
+      title: k.kind === 'gps' ? 'menu.dataPointsGps' : k.kind === 'beacon' ? 'menu.dataPointsBeacon' : `resources.${k.device}`,
+      calls: { list: false, export: `${base}/export` },
+      parameters: [
+        timeRange({ open: true }),
+        ...[...new Set([k.schema.key, 'sn'])].map((name) => ({ name, type: 'string' as const, maxLength: 100 })),
+        { name: k.idField, type: 'ref', ref: { resource: k.device, label: 'sn' } },
+      ],
+      columns: cols,
+      sheets: [{ name: `data-points-${k.kind}`, columns: cols }],
+      async *scan(q) {
         const s = storeOrFail();
-        const q = { series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body) };
-        const columns = [k.kind === 'gps' ? 'ts' : 'time', k.schema.key, ...k.schema.columns.map((c) => c.name).filter((c) => c !== k.schema.key)];
-        res.status(200);
-        res.setHeader('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-        res.setHeader('Content-Disposition', `attachment; filename="data-points-${k.kind}-${new Date().toISOString().slice(0, 10)}.xlsx"`);
-        const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: res, useStyles: false, useSharedStrings: false });
-        const sheet = wb.addWorksheet(`data-points-${k.kind}`);
-        sheet.columns = columns.map((c) => ({ header: c, key: c, width: 18 }));
-        for (let page = 1, written = 0; written < EXPORT_MAX; page++) {
-          const got = await s.query({ ...q, page, limit: 1000 });
-          for (const r of got.list) {
-            const row = present(k, r);
-            sheet.addRow(columns.map((c) => row[c] ?? null)).commit();
-          }
-          written += got.list.length;
-          if (got.list.length < 1000) break;
+        const query = { series: k.schema.name, org: q.ctx.orgId!, key: await keyOf(k, q.params, q.ctx), ...q.params.time };
+        for (let page = 1; ; page++) {
+          const got = await s.query({ ...query, page, limit: 1000 });
+          yield got.list.map((r) => present(k, r));
+          if (got.list.length < 1000) return;
         }
-        sheet.commit();
-        await wb.commit();
-        return STREAMED;
       },
+      maxRows: EXPORT_MAX,
+      fileName: () => `data-points-${k.kind}-${new Date().toISOString().slice(0, 10)}`,
     });
   }
 }

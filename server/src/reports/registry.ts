@@ -119,6 +119,7 @@ export class ReportRegistry {
     }
     for (const s of this.sheetsOf(def)) if (!s.columns.length) throw new Error(`report "${def.name}": sheet "${s.name}" has no column`);
     const { list, exports } = ReportRegistry.paths(def);
+    if (!def.rows && (list || !def.scan)) throw new Error(`report "${def.name}": ${list ? 'a list call needs rows()' : 'rows() or scan() is needed'}`);
     if (!list && !exports.length && !def.schedule) throw new Error(`report "${def.name}": no path, no calls and no schedule — nothing would use it`);
     // calls first: a clash (path taken) stops the start before anything is half-registered
     const calls: CallDef[] = [];
@@ -175,7 +176,7 @@ export class ReportRegistry {
     const limit = paging(body.limit, 10, 'limit', MAX_LIMIT);
     const q = this.query(def, body, ctx);
     const offset = (page - 1) * limit;
-    const got: RowPage<unknown> = await def.rows(q as never, { offset, limit });
+    const got: RowPage<unknown> = await def.rows!(q as never, { offset, limit });
     if (!Array.isArray(got)) return got;
     const total = def.count ? await def.count(q as never) : offset + got.length + (got.length === limit ? 1 : 0);
     return { list: got, total };
@@ -197,16 +198,17 @@ export class ReportRegistry {
   private async *windows(def: ReportDef, q: ReportQuery): AsyncGenerator<unknown[]> {
     const size = def.pageSize ?? DEFAULT_PAGE_SIZE;
     for (let offset = 0; ; offset += size) {
-      const got = await def.rows(q as never, { offset, limit: size });
+      const got = await def.rows!(q as never, { offset, limit: size });
       const rows = Array.isArray(got) ? got : got.list;
       if (rows.length) yield rows;
       if (rows.length < size) return;
     }
   }
 
-  private header(c: ReportColumn, lang: Language): string {
+  private header(c: ReportColumn, q: ReportQuery): string {
     const { t } = this.host;
-    return c.unit ? t(lang, 'server.report.header', { label: tKey(c.label), unit: tKey(unitKey(c.unit)) }) : t(lang, c.label);
+    const unit = c.unitText?.(q) ?? (c.unit ? tKey(unitKey(c.unit)) : undefined);
+    return unit ? t(q.language, 'server.report.header', { label: tKey(c.label), unit }) : t(q.language, c.label);
   }
 
   private cell(c: ReportColumn, row: unknown, q: ReportQuery): CellValue {
@@ -233,13 +235,13 @@ export class ReportRegistry {
   }
 
   /** Writes the workbook of a query: every sheet, rows batch by batch with back-pressure. */
-  private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter, onRow?: (row: unknown) => void): Promise<number> {
+  private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter, batches: AsyncIterable<unknown[]>, onRow?: (row: unknown) => void): Promise<number> {
     const sheets = this.sheetsOf(def).map((s) => ({
       s,
-      out: w.sheet(q.t(s.name), s.columns.map((c) => ({ header: this.header(c, q.language), width: c.width }))),
+      out: w.sheet(q.t(s.name), s.columns.map((c) => ({ header: this.header(c, q), width: c.width }))),
     }));
     let firstRows = 0;
-    for await (const batch of this.scan(def, q)) {
+    for await (const batch of batches) {
       for (const row of batch) {
         onRow?.(row);
         sheets.forEach(({ s, out }, i) => {
@@ -260,12 +262,29 @@ export class ReportRegistry {
     return name.endsWith('.xlsx') ? name : `${name}.xlsx`;
   }
 
-  /** The export call: parameters checked before the first byte, then the workbook streamed. */
+  /**
+   * Every batch, the first one read before anything is written: a source that refuses its
+   * input (a subject not found, another organisation's id) still answers with an envelope.
+   */
+  private async started(def: ReportDef, q: ReportQuery): Promise<AsyncIterable<unknown[]>> {
+    const it = this.scan(def, q)[Symbol.asyncIterator]();
+    const first = await it.next();
+    return {
+      async *[Symbol.asyncIterator]() {
+        if (first.done) return;
+        yield first.value;
+        for (let r = await it.next(); !r.done; r = await it.next()) yield r.value;
+      },
+    };
+  }
+
+  /** The export call: parameters and the first rows before the first byte, then the workbook streamed. */
   async stream(def: ReportDef, body: Record<string, unknown>, ctx: RequestContext, res: Response): Promise<void> {
     const q = this.query(def, body, ctx);
+    const batches = await this.started(def, q);
     xlsxResponse(res, this.fileName(def, q), q.t(def.title));
     const w = xlsxWriter(res);
-    await this.write(def, q, w);
+    await this.write(def, q, w, batches);
     if (!w.closed) await w.commit();
   }
 
@@ -277,8 +296,9 @@ export class ReportRegistry {
 
   private async build(def: ReportDef, q: ReportQuery, fileName?: string, onRow?: (row: unknown) => void): Promise<ReportWorkbook> {
     let rows = 0;
+    const batches = await this.started(def, q);
     const content = await xlsxBuffer(async (w) => {
-      rows = await this.write(def, q, w, onRow);
+      rows = await this.write(def, q, w, batches, onRow);
     });
     const file = fileName ? (fileName.endsWith('.xlsx') ? fileName : `${fileName}.xlsx`) : this.fileName(def, q);
     return { content, rows, params: q.params, fileName: file, title: q.t(def.title) };

@@ -44,6 +44,8 @@ export interface ReportColumn<R = any> {
    * "<label> (<unit>)" in the caller's language
    */
   unit?: string;
+  /** a unit that depends on the query (e.g. "UTC+08:00" for times printed in the caller's zone) */
+  unitText?(q: ReportQuery): string;
   /**
    * how the value is shown: datetime in the query's zone, enum labels (`enum` names the
    * enumeration), bool as yes/no, duration (milliseconds) as hours with two decimals
@@ -151,11 +153,11 @@ export interface ReportDef<P = Record<string, any>, R = any> {
   columns: readonly ReportColumn<R>[];
   /** the workbook's sheets (default: one sheet of `columns` named by the title) */
   sheets?: readonly ReportSheet<R>[];
-  /** a page of rows: the list call's page, the export's batches (offset 0, pageSize, …) */
-  rows(q: ReportQuery<P>, window: RowWindow): Promise<RowPage<R>>;
+  /** a page of rows: the list call's page, the export's batches (offset 0, pageSize, …); needed by a list call */
+  rows?(q: ReportQuery<P>, window: RowWindow): Promise<RowPage<R>>;
   /** the list's total when `rows` answers a bare array */
   count?(q: ReportQuery<P>): Promise<number>;
-  /** every row in batches (export, mail); default: `rows` window after window */
+  /** every row in batches (export, mail); default: `rows` window after window; one of the two is needed */
   scan?(q: ReportQuery<P>): AsyncIterable<R[]>;
   /** rows per batch when scanning (default 200) */
   pageSize?: number;
