@@ -5,6 +5,7 @@
 import type { Database } from '@rti/server';
 import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { positionsOf } from './positions';
+import { assertTrackerVisible } from './scope';
 
 type Raw = Record<string, any>;
 const UNHANDLED = 0;
@@ -58,6 +59,7 @@ export async function mapDetail(ctx: PluginServerContext, db: Database, call: Re
     };
   }
   if (body.gpsId !== undefined && body.gpsId !== null) {
+    await assertTrackerVisible(ctx, call, body.gpsId);
     const gps = await ctx.repo('device-gps', call).get({ id: body.gpsId });
     const g = pos.device('gps', Number(gps.id));
     const alerts = (await ctx.repo('device-gps-alert', call).findAll({ where: { gpsId: gps.id, status: UNHANDLED }, order: [['id', 'DESC']], limit: 10, raw: true })) as unknown as Raw[];

@@ -7,6 +7,8 @@
 import type { TelemetryStore, SeriesRow } from '@rti/ingest';
 import { ApiError, ErrorCode, parseTimeRange, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { positionsOf } from './positions';
+import { assertTrackerVisible, trackerScope } from './scope';
+import { Op } from 'sequelize';
 import { detectStops, downsample, pick, type Stop } from '@rti/common/track';
 
 export const MAX_RANGE_DAYS = 93;
@@ -67,9 +69,12 @@ async function subjectOf(ctx: PluginServerContext, call: RequestContext, q: Hist
     carrier = await ctx.repo('carrier', call).get({ id: q.carrierId });
     if (carrier.gpsId) gps = await ctx.repo('device-gps', call).get({ id: carrier.gpsId });
     if (carrier.beaconId) beacon = await ctx.repo('device-beacon', call).get({ id: carrier.beaconId });
-  } else if (q.gpsId !== undefined) gps = await ctx.repo('device-gps', call).get({ id: q.gpsId });
+  } else if (q.gpsId !== undefined) {
+    await assertTrackerVisible(ctx, call, q.gpsId);
+    gps = await ctx.repo('device-gps', call).get({ id: q.gpsId });
+  }
   else {
-    const found = (await ctx.repo('device-gps', call).findAll({ where: { sn: q.sn }, raw: true })) as unknown as Raw[];
+    const found = (await ctx.repo('device-gps', call).findAll({ where: { [Op.and]: [{ sn: q.sn }, ...(await trackerScope(ctx, call))] }, raw: true })) as unknown as Raw[];
     if (found.length) gps = found[0];
     else {
       const cs = (await ctx.repo('carrier', call).findAll({ where: { sn: q.sn }, raw: true })) as unknown as Raw[];

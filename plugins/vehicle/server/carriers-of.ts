@@ -15,3 +15,6 @@ export async function carrierSnByTracker(ctx: PluginServerContext, call: Request
   for (const r of rows) out.set(Number(r.gpsId), String(r.sn));
   return out;
 }
+
+/** Trackers a warehouse-restricted caller may see: the map plugin's one rule. */
+export { trackerScope } from '@rti/plugin-map/server/scope';

@@ -10,7 +10,7 @@ import { Op, type WhereOptions } from 'sequelize';
 import { dayOf, lastFullDays, timeRange, zoneOffset, type PluginServerContext, type ReportColumn, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
 import { dailyReport, totalOf } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
-import { carrierSnByTracker } from './carriers-of';
+import { carrierSnByTracker, trackerScope } from './carriers-of';
 import { gpsRows, storeOf, toPoint } from './telemetry';
 
 export const MAX_REPORT_DAYS = 31;
@@ -92,7 +92,7 @@ export function defineGpsReport(ctx: PluginServerContext): void {
     rowKey: 'gpsId',
     async rows(q, w) {
       const repo = ctx.repo('device-gps', q.ctx);
-      const where = trackerWhere(q.params);
+      const where = { [Op.and]: [trackerWhere(q.params), ...(await trackerScope(ctx, q.ctx))] };
       const [rows, total] = await Promise.all([repo.findAll({ where, order: [['sn', 'ASC'], ['id', 'ASC']], limit: w.limit, offset: w.offset }), repo.count(where)]);
       return { list: await reportRows(q, await repo.serialize(rows)), total };
     },

@@ -8,7 +8,7 @@ import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import { detectStops, downsample, pick } from '@rti/common/track';
 import type { ScreenShotAnswer, ScreenShotTrack } from '../shared/vehicle-answer';
-import { carrierSnByTracker } from './carriers-of';
+import { carrierSnByTracker, trackerScope } from './carriers-of';
 import { parseRange } from './range';
 import { gpsRows, storeOf, toPoint } from './telemetry';
 
@@ -31,6 +31,7 @@ export async function screenShot(ctx: PluginServerContext, db: Database, call: R
   const ids = listOf(body.gpsId)?.map(Number).filter(Number.isInteger);
   if (sns) where.push({ sn: { [Op.in]: sns } });
   if (ids?.length) where.push({ id: { [Op.in]: ids } });
+  where.push(...(await trackerScope(ctx, call)));
   const repo = ctx.repo('device-gps', call);
   const trackers = await repo.serialize(await repo.findAll({ where: { [Op.and]: where }, order: [['sn', 'ASC']], limit: MAX_TRACKERS }));
   const carrierSn = await carrierSnByTracker(ctx, call, trackers);
