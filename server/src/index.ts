@@ -26,6 +26,8 @@ import { ReportRegistry } from './reports/registry';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
 import { repositoryFactory, type ScopedRepository } from './resources/repository';
+import { DocumentEngine } from './resources/documents';
+import { TransitionRegistry } from './resources/transitions';
 import { ReferenceRegistry } from './resources/references';
 
 export { definePlugin } from './plugin-api';
@@ -55,6 +57,10 @@ export interface RtiServer {
   metadata: Metadata;
   calls: CallRegistry;
   hooks: HookRegistry;
+  /** side effects of workflow steps (ctx.transitions) */
+  transitions: TransitionRegistry;
+  /** header-and-lines documents (ctx.documents) */
+  documents: DocumentEngine;
   jobs: JobRunner;
   translator: Translator;
   t: TFunction;
@@ -94,7 +100,12 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const hooks = new HookRegistry();
   const jobs = new JobRunner(logError);
   const references = new ReferenceRegistry();
-  const repo = repositoryFactory({ db, metadata, hooks, references });
+  const resourceHost = { db, metadata, hooks, references };
+  const repo = repositoryFactory(resourceHost);
+  // workflow steps and header-and-lines documents (ctx.transitions / ctx.documents)
+  const transitions = new TransitionRegistry(() => metadata.resources);
+  const documents = new DocumentEngine(resourceHost);
+  documents.install(hooks);
   const systemContext = (orgId: number, language: Language = 'en-US'): RequestContext => ({
     language,
     user: null,
@@ -104,7 +115,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     via: 'public',
   });
 
-  for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t })) calls.add(def);
+  for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t, transitions: { host: resourceHost, registry: transitions }, documents })) calls.add(def);
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language
   calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }) });
@@ -142,6 +153,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
       workbook: (name, body, ctx, opts) => reports.workbook(name, body, ctx, opts),
     },
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
+    transitions: { on: (r, step, fn) => transitions.on(r, step, fn) },
+    documents: { onLines: (r, fn) => documents.onLines(r, fn) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
     jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
@@ -191,6 +204,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     metadata,
     calls,
     hooks,
+    transitions,
+    documents,
     jobs,
     translator,
     t,

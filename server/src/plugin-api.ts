@@ -13,6 +13,8 @@ import type { ImportValidator } from './import/validators';
 import type { JobFn } from './plugins/jobs';
 import type { HookAction, HookFn } from './resources/hooks';
 import type { ScopedRepository } from './resources/repository';
+import type { TransitionFn } from './resources/transitions';
+import type { LinesFn } from './resources/documents';
 import type { ReportWorkbook } from './reports/registry';
 import type { ReportDef, TaskType } from './reports/types';
 import type { Zone } from './reports/time';
@@ -26,6 +28,9 @@ export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
 export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
 export type { ScopedRepository, ListResult } from './resources/repository';
+export type { TransitionEvent, TransitionFn } from './resources/transitions';
+export type { LinesEvent, LinesFn } from './resources/documents';
+export type { BoundRepository } from './resources/bound-repository';
 export type { DeclaredReference } from './resources/references';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
@@ -89,6 +94,23 @@ export interface PluginServerContext {
   hooks: {
     before(action: HookAction, resource: string | '*', fn: HookFn): () => void;
     after(action: HookAction, resource: string | '*', fn: HookFn): () => void;
+  };
+  transitions: {
+    /**
+     * A side effect of a workflow step (metadata `transitions`, or `statusUpdate` for
+     * `rules.statusUpdate`). Runs after the status change, in the same transaction, with a
+     * transaction-bound scoped repository (`event.repo(resource)`): a throw rolls the status
+     * change and everything written back. Live events and mails go in `event.afterCommit`.
+     */
+    on(resource: string, step: string, fn: TransitionFn): () => void;
+  };
+  documents: {
+    /**
+     * A domain rule over a document's lines (header resource with `children`): sees the lines a
+     * write adds, changes and removes — all of them for `<prefix>/save`, one for single-line
+     * calls — before they are written. Throw an ApiError to refuse.
+     */
+    onLines(resource: string, fn: LinesFn): () => void;
   };
   /**
    * Rows of the plugin's own tables that point at resource rows: deleting a row they still

@@ -29,6 +29,14 @@ export async function rowsInBothOrgs(ts: TestServer): Promise<OrgRows> {
       const f = res.fields.find((x) => x.name === rule.right);
       if (rule.kind === 'different' && f?.ref) secondNeeded.add(f.ref.resource);
     }
+    // so do targets of a line's unique key within its document (a second line needs another)
+    for (const c of res.children ?? []) {
+      const line = ts.server.metadata.resources[c.resource];
+      for (const k of c.uniqueKeys ?? []) {
+        const target = line?.fields.find((f) => f.name === k)?.ref?.resource;
+        if (target) secondNeeded.add(target);
+      }
+    }
   }
   let n = 1;
   for (const res of creationOrder(ts.server.metadata)) {

@@ -5,7 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMetadata, resourceApiPath, type ResourceDef } from '@rti/metadata';
+import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, resourceApiPath, resourceTransitions, type ResourceDef } from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
 import { callSuffix, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
 import { sampleBody } from './support/samples';
@@ -78,6 +78,25 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
     const title = res.titleField;
 
     for (const call of calls) {
+      // workflow steps: B's row is neither moved alone nor in a batch with A's own row
+      const step = resourceTransitions(res).find((t) => t.path === call.path && t.name !== STATUS_UPDATE_STEP);
+      if (step) {
+        expect((await ts.a.call(call.path, { id: b.id })).body.code, call.path).toBe(10002);
+        expect((await ts.a.call(call.path, { ids: [a.id, b.id] })).body.code, call.path).toBe(10002);
+        expect((await ts.b.call(resourceApiPath(res, 'base'), { id: b.id })).body.data[step.field]).toEqual(b[step.field]);
+        continue;
+      }
+      // a document's atomic save: not into B's document; a new one lands in A whatever orgId says
+      if (call.path === documentSavePath(res)) {
+        expect((await ts.a.call(call.path, { id: b.id, lines: {} })).body.code, call.path).toBe(10002);
+        const refs: Record<string, number> = { organization: ts.orgA };
+        for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
+        const made = await ts.a.call(call.path, { ...sampleBody(res, metadata, 9500 + resources.indexOf(res), refs, rows.second.a), orgId: ts.orgB, lines: {} });
+        expect(made.body.code, made.body.message).toBe(0);
+        expect(made.body.data.orgId).toBe(ts.orgA);
+        expect((await ts.b.call(resourceApiPath(res, 'base'), { id: made.body.data.id })).body.code).toBe(10002);
+        continue;
+      }
       const suffix = callSuffix(res, call.path);
       switch (suffix) {
         case 'list':
@@ -137,6 +156,11 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
           if (orgField !== 'orgId') break; // the organisation resource owns itself: no foreign org to claim
           const refs: Record<string, number> = { organization: ts.orgA };
           for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
+          // a line's unique key within its document (children.uniqueKeys) takes A's second row
+          for (const key of resources.flatMap((p) => (p.children ?? []).filter((c) => c.resource === name).flatMap((c) => c.uniqueKeys ?? []))) {
+            const target = res.fields.find((f) => f.name === key)?.ref?.resource;
+            if (target && rows.second.a[target] !== undefined) refs[target] = rows.second.a[target];
+          }
           const body = { ...sampleBody(res, metadata, 9000 + resources.indexOf(res), refs, rows.second.a), orgId: ts.orgB };
           const made = await ts.a.call(call.path, body);
           expect(made.body.code, made.body.message).toBe(0);

@@ -86,7 +86,13 @@ describe('generated calls over every resource', () => {
         if (!calls.includes(call)) expect(ts.server.calls.has(path(res, call)), `${name} ${call} is not offered`).toBe(false);
       }
       const body1 = sampleBody(res, meta, 11, refIds, otherRefIds);
-      const body2 = sampleBody(res, meta, 22, refIds, otherRefIds);
+      // a second line of the same document names another row for its unique key (children.uniqueKeys)
+      const refs2 = { ...refIds };
+      for (const key of Object.values(meta.resources).flatMap((p) => (p.children ?? []).filter((c) => c.resource === name).flatMap((c) => c.uniqueKeys ?? []))) {
+        const target = res.fields.find((f) => f.name === key)?.ref?.resource;
+        if (target && otherRefIds[target] !== undefined) refs2[target] = otherRefIds[target];
+      }
+      const body2 = sampleBody(res, meta, 22, refs2, otherRefIds);
       const created1 = await create({ ...body1, orgId: ts.orgB }, `${name} create`);
       expect(created1.id).toEqual(expect.any(Number));
       for (const f of res.fields) {
@@ -213,7 +219,10 @@ describe('generated calls over every resource', () => {
 
       // delete
       if (calls.includes('delete')) {
-        const doomed = await create(sampleBody(res, meta, 44, refIds, otherRefIds), `${name} create 3`);
+        // a third line goes to the second document (its key is taken in the first)
+        const refs3 = { ...refIds };
+        for (const p of Object.values(meta.resources)) if (p.children?.some((c) => c.resource === name && c.uniqueKeys?.length) && otherRefIds[p.name] !== undefined) refs3[p.name] = otherRefIds[p.name];
+        const doomed = await create(sampleBody(res, meta, 44, refs3, otherRefIds), `${name} create 3`);
         expect(ok(await a.call(path(res, 'delete'), { ids: [doomed.id] }), `${name} delete`)).toEqual({ deleted: 1 });
         expect((await a.call(path(res, 'base'), { id: doomed.id })).body.code).toBe(10002);
         expect((await a.call(path(res, 'delete'), { id: doomed.id })).body.code).toBe(10002);

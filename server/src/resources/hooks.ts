@@ -51,6 +51,14 @@ export class HookRegistry {
     return this.hooks.some((h) => h.phase === phase && h.action === action && h.resource === resource);
   }
 
+  /**
+   * Whether a hook other than `except` listens to writes of exactly this resource in one of
+   * the phases: set-based writers (document saves) fall back to row-by-row writes when one does.
+   */
+  hasOther(phases: HookPhase[], resource: string, except: ReadonlySet<HookFn>): boolean {
+    return this.hooks.some((h) => phases.includes(h.phase) && h.resource === resource && !except.has(h.fn));
+  }
+
   /** Runs matching hooks in registration order. */
   async run(phase: HookPhase, event: HookEvent): Promise<void> {
     for (const h of this.hooks) {

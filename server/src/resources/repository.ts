@@ -10,7 +10,6 @@ import { indexPlan } from '../db/models';
 import { orgFieldOf, snakeCase } from '../db/naming';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { RequestContext } from '../http/types';
-import { tKey } from '../i18n/translator';
 import { fieldError, fieldParam, notFound, typeError } from './errors';
 import type { HookRegistry } from './hooks';
 import { hashPassword } from './password';
@@ -19,7 +18,7 @@ import { ReferenceRegistry, settleReferences } from './references';
 import { scopeWhere } from './scope';
 import { attachLabels, plainRow, type Row } from './serialize';
 import { isId } from './coerce';
-import { checkCompareRules, requiredError, validateValue, validateWrite } from './validate';
+import { checkCompareRules, requiredError, validateWrite } from './validate';
 
 export interface ResourceHost {
   db: Database;
@@ -173,7 +172,8 @@ export class ScopedRepository {
     }, values, opts.transaction);
   }
 
-  async update(body: Record<string, unknown>): Promise<Row> {
+  /** With `transaction`, the write runs in a savepoint of it (documents, transition hooks). */
+  async update(body: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<Row> {
     const id = parseId(body.id);
     const orgField = orgFieldOf(this.resource);
     const values = validateWrite(this.resource, this.enums, body, { mode: 'update', skip: new Set(orgField ? [orgField] : []) });
@@ -182,26 +182,7 @@ export class ScopedRepository {
       const instance = await this.find(id, transaction);
       this.checkStatusRules(instance, this.resource.rules?.editForbidden);
       return this.applyUpdate(instance, values, transaction);
-    }, values);
-  }
-
-  /** `<name>/status/update`: one declared field, its transitions, no edit rules. */
-  async setStatus(body: Record<string, unknown>): Promise<Row> {
-    const rule = this.resource.rules?.statusUpdate;
-    const f = rule && this.field(rule.field);
-    if (!rule || !f) throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path: `/${this.resource.name}/status/update` }, 404);
-    const id = parseId(body.id);
-    if (body[f.name] === undefined || body[f.name] === null || body[f.name] === '') throw requiredError(f);
-    const value = validateValue(f, body[f.name], this.enums);
-    return this.write(async (transaction) => {
-      const instance = await this.find(id, transaction);
-      const current = instance.get(f.name);
-      const allowed = rule.transitions?.[String(current)];
-      if (rule.transitions && !sameValue(current, value) && !(allowed ?? []).some((v) => sameValue(v, value))) {
-        throw new ApiError(ErrorCode.statusForbidden, 'server.validation.transition', { field: fieldParam(f), from: this.enumLabel(f, current), to: this.enumLabel(f, value) });
-      }
-      return this.applyUpdate(instance, { [f.name]: value }, transaction);
-    });
+    }, values, opts.transaction);
   }
 
   async delete(body: Record<string, unknown>): Promise<{ deleted: number }> {
@@ -306,11 +287,6 @@ export class ScopedRepository {
     for (const f of this.resource.fields) {
       if (f.type === 'password' && typeof values[f.name] === 'string') values[f.name] = await hashPassword(values[f.name] as string);
     }
-  }
-
-  private enumLabel(f: FieldDef, v: unknown): unknown {
-    const e = (this.enums[f.enum ?? ''] ?? []).find((x) => sameValue(x.value, v));
-    return e ? tKey(e.label) : v;
   }
 
   private checkStatusRules(instance: Model, rules: StatusRule[] | undefined): void {

@@ -1,0 +1,122 @@
+/**
+ * A scoped repository bound to one open transaction: what transition hooks and document
+ * writers get. Every statement carries the caller's scope (organisation, warehouses) and the
+ * transaction, so a hook cannot forget either; the set-based methods (updateWhere, insertMany,
+ * deleteWhere, count, sum) move thousands of lines in a few statements instead of one per row.
+ */
+import type { ResourceDef } from '@rti/metadata';
+import { Op, type Model, type Transaction, type WhereOptions } from 'sequelize';
+import { orgFieldOf } from '../db/naming';
+import type { RequestContext } from '../http/types';
+import { fieldError } from './errors';
+import type { ResourceHost, ScopedRepository } from './repository';
+import { scopeWhere } from './scope';
+import type { Row } from './serialize';
+
+export type Lock = 'update' | 'share';
+
+/** Rows per INSERT: well under every driver's statement and parameter limits. */
+const INSERT_CHUNK = 1000;
+
+export class BoundRepository {
+  constructor(
+    private readonly host: ResourceHost,
+    readonly resource: ResourceDef,
+    readonly ctx: RequestContext,
+    readonly transaction: Transaction,
+    private readonly scoped: ScopedRepository,
+  ) {}
+
+  private get model() {
+    return this.host.db.models[this.resource.name];
+  }
+
+  /** The caller's scope ANDed with extra conditions. */
+  where(...extra: WhereOptions[]): WhereOptions {
+    return { [Op.and]: [scopeWhere(this.resource, this.ctx), ...extra] };
+  }
+
+  /**
+   * Plain column values of the rows in scope (no labels): the cheap read for set-based work.
+   * `lock` reads the latest committed rows and locks them (MySQL/MariaDB: FOR UPDATE / LOCK IN
+   * SHARE MODE; SQLite has one writer anyway): what a check or total must see under concurrency.
+   */
+  async rows(where: WhereOptions = {}, opts: { attributes?: string[]; order?: Array<[string, 'ASC' | 'DESC']>; limit?: number; lock?: Lock } = {}): Promise<Row[]> {
+    const found = await this.model.findAll({ where: this.where(where), attributes: opts.attributes, order: opts.order, limit: opts.limit, transaction: this.transaction, raw: true, lock: this.lockOf(opts.lock) });
+    return found as unknown as Row[];
+  }
+
+  /** Sequelize's lock option, on the dialects that take one. */
+  lockOf(lock: Lock | undefined): Transaction.LOCK | undefined {
+    if (!lock || this.host.db.dialect !== 'mysql') return undefined;
+    return lock === 'update' ? this.transaction.LOCK.UPDATE : this.transaction.LOCK.SHARE;
+  }
+
+  /** Rows in the API shape (labels attached), e.g. to answer a call. */
+  async list(where: WhereOptions = {}, order: Array<[string, 'ASC' | 'DESC']> = [['id', 'ASC']]): Promise<Row[]> {
+    const found = await this.model.findAll({ where: this.where(where), order, transaction: this.transaction });
+    return this.scoped.serialize(found, this.transaction);
+  }
+
+  /** One row in the API shape; 10002 when it is not in scope. */
+  async get(id: unknown): Promise<Row> {
+    const [row] = await this.scoped.serialize([await this.scoped.find(id, this.transaction)], this.transaction);
+    return row;
+  }
+
+  count(where: WhereOptions = {}, lock?: Lock): Promise<number> {
+    return this.model.count({ where: this.where(where), transaction: this.transaction, lock: this.lockOf(lock) });
+  }
+
+  async sum(field: string, where: WhereOptions = {}): Promise<number> {
+    const v = await this.model.sum(field, { where: this.where(where), transaction: this.transaction });
+    return Number(v ?? 0) || 0;
+  }
+
+  /** One UPDATE over the rows in scope; answers how many rows it matched. */
+  async updateWhere(values: Record<string, unknown>, where: WhereOptions): Promise<number> {
+    const [n] = await this.model.update({ ...values, updatedBy: this.ctx.user?.id ?? null }, { where: this.where(where), transaction: this.transaction });
+    return n;
+  }
+
+  /** One DELETE over the rows in scope (no per-row hooks: the caller owns the consequences). */
+  deleteWhere(where: WhereOptions): Promise<number> {
+    return this.model.destroy({ where: this.where(where), transaction: this.transaction });
+  }
+
+  /**
+   * INSERTs of up to 1,000 rows each, organisation and author stamped from the context. For
+   * rows the code builds (lines, logs, in/out records): values are taken as given, so callers
+   * validate what came from a client (documents do, with the resource's field rules).
+   */
+  async insertMany(rows: Array<Record<string, unknown>>): Promise<number> {
+    if (!rows.length) return 0;
+    const orgField = orgFieldOf(this.resource);
+    const wf = this.resource.warehouseField;
+    const allowed = this.ctx.warehouseIds;
+    const userId = this.ctx.user?.id ?? null;
+    const now = new Date();
+    const values = rows.map((r) => {
+      if (wf && allowed !== null && r[wf] !== null && r[wf] !== undefined && !allowed.includes(Number(r[wf]))) {
+        throw fieldError(this.resource.fields.find((f) => f.name === wf) ?? { name: wf }, 'warehouse');
+      }
+      const v: Record<string, unknown> = { ...r, createdBy: userId, updatedBy: userId, createdAt: now, updatedAt: now };
+      if (orgField && orgField !== 'id') v[orgField] = this.ctx.orgId;
+      return v;
+    });
+    for (let i = 0; i < values.length; i += INSERT_CHUNK) {
+      await this.model.bulkCreate(values.slice(i, i + INSERT_CHUNK), { transaction: this.transaction, validate: false, hooks: false });
+    }
+    return values.length;
+  }
+
+  /** A validated create with the resource's hooks, inside this transaction (a savepoint). */
+  create(body: Record<string, unknown>): Promise<Row> {
+    return this.scoped.create(body, { transaction: this.transaction });
+  }
+
+  /** Model instances in scope, for code that needs them (rare: prefer rows()). */
+  instances(where: WhereOptions = {}): Promise<Model[]> {
+    return this.model.findAll({ where: this.where(where), transaction: this.transaction });
+  }
+}

@@ -1,0 +1,458 @@
+/**
+ * Header-and-lines documents (metadata `children` with inline/cascade/editableWhen/rollUps/
+ * uniqueKeys, and `number`). Everything a module used to hand-write around its lines:
+ *
+ * - the document number, generated in the create's transaction when the field is left empty;
+ * - cascade (done by the delete path's reference rule): lines leaving with their header are
+ *   not frozen and not rolled up;
+ * - freeze: lines change only while the header is in a declared status (10004 otherwise);
+ * - unique keys among the lines of one document (10003), backed by a unique index;
+ * - roll-ups (count, sum) kept in the header by every line write, never taken from a client;
+ * - `<prefix>/save`: header and lines in one call and one transaction, set-based (a few
+ *   statements for thousands of lines), answering the header with its lines.
+ *
+ * Domain rules over lines register with `documents.onLines(header, fn)`: the hook sees the
+ * lines a write adds, changes and removes. For the atomic save that is all of them at once,
+ * for a single-line call (`…-detail/create`, `batch/add`) one line, so one rule serves both.
+ */
+import {
+  documentSavePath,
+  fieldLabelKey,
+  inlineChildren,
+  resourceLabelKey,
+  rollUpFields,
+  type ChildrenDef,
+  type DocumentNumberDef,
+  type FieldDef,
+  type Metadata,
+  type ResourceDef,
+} from '@rti/metadata';
+import { Op, UniqueConstraintError, type Transaction, type WhereOptions } from 'sequelize';
+import { orgFieldOf } from '../db/naming';
+import { ApiError, ErrorCode } from '../http/api-error';
+import type { CallDef, RequestContext } from '../http/types';
+import { tKey } from '../i18n/translator';
+import type { BoundRepository } from './bound-repository';
+import { fieldError, fieldParam, typeError } from './errors';
+import type { HookEvent, HookFn, HookRegistry } from './hooks';
+import { ScopedRepository, type ResourceHost } from './repository';
+import { scopeWhere } from './scope';
+import { nextDocumentNumber } from './sequences';
+import type { Row } from './serialize';
+import { boundRepos } from './transitions';
+import { checkCompareRules, validateWrite } from './validate';
+
+/** Lines one save may hold (a 5,000-carrier ship order fits). */
+export const MAX_LINES = 10000;
+
+export interface LinesEvent {
+  /** the header resource */
+  resource: ResourceDef;
+  /** the line resource and its declaration */
+  child: ChildrenDef;
+  ctx: RequestContext;
+  transaction: Transaction;
+  /** the header as it will be (current row overlaid by this write's header values) */
+  header: Row;
+  /** validated values of new lines (foreign key set) */
+  added: Array<Record<string, unknown>>;
+  /** lines that change: the stored row and the validated values written over it */
+  changed: Array<{ previous: Row; values: Record<string, unknown> }>;
+  /** stored lines that go */
+  removed: Row[];
+  repo(resource: string): BoundRepository;
+}
+
+export type LinesFn = (event: LinesEvent) => Promise<void> | void;
+
+const same = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
+const sameJson = (a: unknown, b: unknown): boolean => {
+  if (a instanceof Date || b instanceof Date) return new Date(a as Date).getTime() === new Date(b as Date).getTime();
+  if (typeof a === 'number' || typeof b === 'number') return a !== null && b !== null && a !== undefined && b !== undefined ? Number(a) === Number(b) : a === b;
+  return JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+};
+
+/** Where each line resource hangs: its header and declaration. */
+function parentsOf(meta: Metadata): Map<string, Array<{ parent: ResourceDef; child: ChildrenDef }>> {
+  const out = new Map<string, Array<{ parent: ResourceDef; child: ChildrenDef }>>();
+  for (const parent of Object.values(meta.resources)) {
+    for (const child of parent.children ?? []) {
+      const list = out.get(child.resource) ?? [];
+      list.push({ parent, child });
+      out.set(child.resource, list);
+    }
+  }
+  return out;
+}
+
+export class DocumentEngine {
+  private readonly lineHooks: Array<{ resource: string; fn: LinesFn }> = [];
+  /** the core's own per-line hooks: the save does their work set-based, so they do not force its slow path */
+  private readonly own = new Set<HookFn>();
+  /** transactions of saves in progress: their line writes were checked and roll up once, at the end */
+  private readonly saving = new WeakSet<Transaction>();
+  /** headers being deleted, per transaction ("resource:id") */
+  private readonly deleting = new WeakMap<Transaction, Set<string>>();
+
+  constructor(private readonly host: ResourceHost) {}
+
+  private get meta() {
+    return this.host.metadata;
+  }
+
+  /** Registers a domain rule over a document's lines (before they are written). */
+  onLines(resource: string, fn: LinesFn): () => void {
+    const res = this.meta.resources[resource];
+    if (!res?.children?.length) throw new Error(`documents.onLines: "${resource}" declares no lines (children)`);
+    const entry = { resource, fn };
+    this.lineHooks.push(entry);
+    return () => {
+      const i = this.lineHooks.indexOf(entry);
+      if (i >= 0) this.lineHooks.splice(i, 1);
+    };
+  }
+
+  private async runLineHooks(event: LinesEvent): Promise<void> {
+    for (const h of this.lineHooks) if (h.resource === event.resource.name) await h.fn(event);
+  }
+
+  /** The core's hooks for every declared document: numbers, cascade, freeze, unique keys, roll-ups. */
+  install(hooks: HookRegistry): void {
+    const add = (phase: 'before' | 'after', action: 'create' | 'update' | 'delete', resource: string, fn: HookFn) => {
+      this.own.add(fn);
+      hooks.on(phase, action, resource, fn);
+    };
+    for (const res of Object.values(this.meta.resources)) {
+      if (res.number) {
+        const numbered = res as ResourceDef & { number: DocumentNumberDef };
+        add('before', 'create', res.name, async (e) => {
+          const data = e.data!;
+          const v = data[numbered.number.field];
+          if (v !== undefined && v !== null && v !== '') return;
+          if (e.ctx.orgId === null) return;
+          const field = numbered.number.field;
+          const model = this.host.db.models[res.name];
+          const orgField = orgFieldOf(res);
+          // A number typed in by hand earlier may sit on the sequence's path: step over it.
+          for (let tries = 0; tries < 1000; tries++) {
+            const candidate = await nextDocumentNumber(this.host.db, numbered, e.ctx.orgId, e.transaction);
+            const taken = await model.count({ where: { [field]: candidate, ...(orgField && orgField !== 'id' ? { [orgField]: e.ctx.orgId } : {}) }, transaction: e.transaction });
+            if (!taken) return void (data[field] = candidate);
+          }
+          throw new Error(`${res.name}: no free document number after 1000 tries`);
+        });
+      }
+      // Cascade itself is the delete path's (references.ts: `cascade: true` lines go with their
+      // header). Lines leaving with their header are neither frozen nor rolled up.
+      if (res.children?.length) {
+        add('before', 'delete', res.name, (e) => {
+          let set = this.deleting.get(e.transaction);
+          if (!set) this.deleting.set(e.transaction, (set = new Set()));
+          set.add(`${res.name}:${e.row!.id}`);
+        });
+      }
+    }
+    for (const [childName, hangs] of parentsOf(this.meta)) {
+      for (const { parent, child } of hangs) {
+        const lineRules = async (e: HookEvent) => {
+          if (this.saving.has(e.transaction)) return;
+          const previous = e.previous ?? (e.action === 'delete' ? e.row : undefined);
+          const values = e.action === 'delete' ? {} : (e.data ?? {});
+          const merged = { ...(previous ?? {}), ...values };
+          const headerIds = new Set([previous?.[child.foreignKey], merged[child.foreignKey]].filter((x) => x !== null && x !== undefined).map(Number));
+          const repos = boundRepos(this.host, e.ctx, e.transaction);
+          for (const headerId of headerIds) {
+            if (this.deleting.get(e.transaction)?.has(`${parent.name}:${headerId}`)) continue;
+            // The header's row lock serialises line writes of one document: checks and totals see them all.
+            const [header] = await repos(parent.name).rows({ id: headerId }, { lock: 'update' });
+            if (!header) continue; // the repository's ref check answers a missing header
+            this.checkEditable(parent, child, header);
+            if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey])) await this.checkUniqueLine(parent, child, repos(childName), header, merged, previous ? Number(previous.id) : null);
+            const event: LinesEvent = {
+              resource: parent,
+              child,
+              ctx: e.ctx,
+              transaction: e.transaction,
+              header,
+              added: e.action === 'create' || (previous && headerId !== Number(previous[child.foreignKey])) ? (e.action === 'delete' ? [] : [merged]) : [],
+              changed: e.action === 'update' && previous && headerId === Number(previous[child.foreignKey]) && headerId === Number(merged[child.foreignKey]) ? [{ previous, values }] : [],
+              removed: e.action === 'delete' || (previous && headerId !== Number(merged[child.foreignKey])) ? [previous!] : [],
+              repo: repos,
+            };
+            await this.runLineHooks(event);
+          }
+        };
+        const rollUp = async (e: HookEvent) => {
+          if (this.saving.has(e.transaction)) return;
+          const ids = new Set([e.row?.[child.foreignKey], e.previous?.[child.foreignKey]].filter((x) => x !== null && x !== undefined).map(Number));
+          const repos = boundRepos(this.host, e.ctx, e.transaction);
+          for (const id of ids) if (!this.deleting.get(e.transaction)?.has(`${parent.name}:${id}`)) await this.rollUp(parent, child, repos, id);
+        };
+        for (const action of ['create', 'update', 'delete'] as const) {
+          add('before', action, childName, lineRules);
+          if (child.rollUps?.length) add('after', action, childName, rollUp);
+        }
+      }
+    }
+  }
+
+  /** 10004 when the header's status freezes its lines. */
+  private checkEditable(parent: ResourceDef, child: ChildrenDef, header: Row): void {
+    const rule = child.editableWhen;
+    if (!rule || rule.values.some((v) => same(v, header[rule.field]))) return;
+    const f = parent.fields.find((x) => x.name === rule.field);
+    const label = (v: unknown) => {
+      const e = (this.meta.enums[f?.enum ?? ''] ?? []).find((x) => same(x.value, v));
+      return e ? tKey(e.label) : String(v);
+    };
+    const wanted = rule.values.map(label);
+    throw new ApiError(ErrorCode.statusForbidden, rule.message ?? 'server.documents.linesFrozen', {
+      resource: tKey(resourceLabelKey(parent)),
+      title: String(header[parent.titleField] ?? `#${header.id}`),
+      field: f ? fieldParam(f) : rule.field,
+      current: label(header[rule.field]),
+      wanted: wanted.length === 1 ? wanted[0] : wanted,
+    });
+  }
+
+  /** 10003 when another line of the same document holds the same unique key values. */
+  private async checkUniqueLine(parent: ResourceDef, child: ChildrenDef, lines: BoundRepository, header: Row, line: Record<string, unknown>, selfId: number | null): Promise<void> {
+    const keys = child.uniqueKeys ?? [];
+    if (!keys.length || keys.some((k) => line[k] === null || line[k] === undefined)) return;
+    const where: WhereOptions[] = [{ [child.foreignKey]: header.id }, ...keys.map((k) => ({ [k]: line[k] }))];
+    if (selfId !== null) where.push({ id: { [Op.ne]: selfId } });
+    if (await lines.count({ [Op.and]: where }, 'share')) throw await this.duplicateLine(parent, child, lines, header, line);
+  }
+
+  private async duplicateLine(parent: ResourceDef, child: ChildrenDef, lines: BoundRepository, header: Row, line: Record<string, unknown>, lineNo?: number): Promise<ApiError> {
+    const childRes = this.meta.resources[child.resource];
+    const keys = child.uniqueKeys ?? [];
+    const fields = keys.map((k) => childRes.fields.find((f) => f.name === k) ?? ({ name: k } as FieldDef));
+    // Show what a person typed: the ref's label (a carrier's sn), not its id.
+    const [labelled] = await new ScopedRepository(this.host, childRes, lines.ctx).serialize([{ ...line, id: line.id ?? 0 } as Row], lines.transaction);
+    const value = fields.map((f) => String((f.type === 'ref' ? labelled[`${f.name}Label`] : undefined) ?? line[f.name])).join(' / ');
+    return new ApiError(ErrorCode.duplicate, lineNo === undefined ? 'server.documents.duplicateLine' : 'server.documents.duplicateLineAt', {
+      field: fields.length === 1 ? fieldParam(fields[0]) : fields.map((f) => tKey(fieldLabelKey(f))),
+      value,
+      resource: tKey(resourceLabelKey(parent)),
+      title: String(header[parent.titleField] ?? `#${header.id}`),
+      line: lineNo,
+    });
+  }
+
+  /** Recomputes the header's roll-ups from its lines: one aggregate query, one UPDATE. */
+  private async rollUp(parent: ResourceDef, child: ChildrenDef, repos: (r: string) => BoundRepository, headerId: number): Promise<void> {
+    if (!child.rollUps?.length) return;
+    const lines = repos(child.resource);
+    const values: Record<string, unknown> = {};
+    const model = this.host.db.models[child.resource];
+    const attrs = child.rollUps.map((r, i) => [r.kind === 'count' ? model.sequelize!.fn('COUNT', model.sequelize!.col('id')) : model.sequelize!.fn('SUM', model.sequelize!.col(model.getAttributes()[r.of!].field!)), `r${i}`] as [unknown, string]);
+    const [agg] = (await model.findAll({ attributes: attrs as never, where: lines.where({ [child.foreignKey]: headerId }), transaction: lines.transaction, raw: true, lock: lines.lockOf('share') })) as unknown as Array<Record<string, unknown>>;
+    child.rollUps.forEach((r, i) => (values[r.field] = Number(agg?.[`r${i}`] ?? 0) || 0));
+    await this.host.db.models[parent.name].update(values, { where: { [Op.and]: [scopeWhere(parent, lines.ctx), { id: headerId }] }, transaction: lines.transaction, silent: true });
+  }
+
+  /** Refuses roll-up fields a client sent (they are computed from the lines). */
+  refuseRollUps(res: ResourceDef, body: Record<string, unknown>): void {
+    for (const name of rollUpFields(res)) {
+      if (body[name] === undefined || body[name] === null) continue;
+      const f = res.fields.find((x) => x.name === name) ?? { name };
+      throw fieldError(f, 'rollUp', {}, 200);
+    }
+  }
+
+  /**
+   * `<prefix>/save`: `{ id?, …header fields, lines: { "<line resource>": [ { id?, …line } ] } }`
+   * (or `lines: [ … ]` when the document has one kind of line). A line list replaces the
+   * document's lines: lines with an id change, without one are added, missing ones go; a
+   * kind of line left out of `lines` stays as it is.
+   */
+  async save(res: ResourceDef, body: Record<string, unknown>, ctx: RequestContext): Promise<Row> {
+    this.refuseRollUps(res, body);
+    const children = inlineChildren(res);
+    const given = this.linesOf(res, children, body.lines);
+    const { lines: _lines, ...headerBody } = body;
+    const scoped = new ScopedRepository(this.host, res, ctx);
+    const isUpdate = headerBody.id !== undefined && headerBody.id !== null;
+    // Every line is validated before the transaction opens: a bad line costs no lock.
+    const validated = new Map<ChildrenDef, Array<{ id: number | null; values: Record<string, unknown> }>>();
+    for (const [child, rows] of given) validated.set(child, this.validateLines(res, child, rows));
+    try {
+      return await this.host.db.sequelize.transaction(async (transaction) => {
+        this.saving.add(transaction);
+        const header = isUpdate ? await scoped.update(headerBody, { transaction }) : await scoped.create(headerBody, { transaction });
+        const headerId = Number(header.id);
+        const repos = boundRepos(this.host, ctx, transaction);
+        const out: Record<string, Row[]> = {};
+        for (const child of children) {
+          const lines = validated.get(child);
+          if (lines) await this.writeLines(res, child, header, lines, repos, transaction);
+          if (child.rollUps?.length) await this.rollUp(res, child, repos, headerId);
+        }
+        const [final] = await scoped.serialize([await scoped.find(headerId, transaction)], transaction);
+        for (const child of children) out[child.resource] = await repos(child.resource).list({ [child.foreignKey]: headerId });
+        return { ...final, lines: out };
+      });
+    } catch (err) {
+      if (err instanceof UniqueConstraintError) throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
+      throw err;
+    }
+  }
+
+  private linesOf(res: ResourceDef, children: ChildrenDef[], raw: unknown): Map<ChildrenDef, Array<Record<string, unknown>>> {
+    const out = new Map<ChildrenDef, Array<Record<string, unknown>>>();
+    if (raw === undefined || raw === null) return out;
+    const linesField = { name: 'lines', label: resourceLabelKey(this.meta.resources[children[0].resource]) };
+    let byName: Record<string, unknown>;
+    if (Array.isArray(raw)) {
+      if (children.length !== 1) throw typeError({ name: 'lines' }, 'object');
+      byName = { [children[0].resource]: raw };
+    } else if (typeof raw === 'object') byName = raw as Record<string, unknown>;
+    else throw typeError(linesField, 'list');
+    for (const [name, rows] of Object.entries(byName)) {
+      const child = children.find((c) => c.resource === name);
+      if (!child) throw new ApiError(ErrorCode.validation, 'server.documents.unknownLines', { name, resource: tKey(resourceLabelKey(res)) }, 400);
+      const field = { name, label: resourceLabelKey(this.meta.resources[name]) };
+      if (!Array.isArray(rows)) throw typeError(field, 'list');
+      if (rows.length > MAX_LINES) throw new ApiError(ErrorCode.validation, 'server.documents.tooManyLines', { max: MAX_LINES }, 400);
+      for (const r of rows) if (r === null || typeof r !== 'object' || Array.isArray(r)) throw typeError(field, 'object');
+      out.set(child, rows as Array<Record<string, unknown>>);
+    }
+    return out;
+  }
+
+  /** Field rules per line; a refusal names the line (1-based) and then the field's own message. */
+  private validateLines(res: ResourceDef, child: ChildrenDef, rows: Array<Record<string, unknown>>): Array<{ id: number | null; values: Record<string, unknown> }> {
+    const childRes = this.meta.resources[child.resource];
+    const orgField = orgFieldOf(childRes);
+    const skip = new Set([child.foreignKey, ...(orgField ? [orgField] : [])]);
+    const keys = child.uniqueKeys ?? [];
+    const seen = new Map<string, number>();
+    return rows.map((row, i) => {
+      try {
+        const id = row.id === undefined || row.id === null ? null : row.id;
+        if (id !== null && (typeof id !== 'number' || !Number.isInteger(id) || id < 1)) throw typeError({ name: 'id' }, 'id');
+        const values = validateWrite(childRes, this.meta.enums, row, { mode: 'create', skip });
+        checkCompareRules(childRes, values);
+        if (keys.length && keys.every((k) => values[k] !== null && values[k] !== undefined)) {
+          const key = JSON.stringify(keys.map((k) => values[k]));
+          if (seen.has(key)) throw Object.assign(new ApiError(ErrorCode.duplicate, 'server.documents.duplicateInSave', { line: i + 1, first: seen.get(key)! + 1, field: keys.map((k) => tKey(fieldLabelKey(childRes.fields.find((f) => f.name === k) ?? { name: k }))) }), { lineNumbered: true });
+          seen.set(key, i);
+        }
+        return { id: id as number | null, values };
+      } catch (err) {
+        throw lineError(err, i + 1, childRes);
+      }
+    });
+  }
+
+  private async writeLines(
+    res: ResourceDef,
+    child: ChildrenDef,
+    header: Row,
+    lines: Array<{ id: number | null; values: Record<string, unknown> }>,
+    repos: (r: string) => BoundRepository,
+    transaction: Transaction,
+  ): Promise<void> {
+    const childRes = this.meta.resources[child.resource];
+    const repo = repos(child.resource);
+    const headerId = Number(header.id);
+    // The header row is locked by its own write above; the lines are read as committed.
+    const stored = await repo.rows({ [child.foreignKey]: headerId }, { lock: 'update' });
+    const byId = new Map(stored.map((r) => [Number(r.id), r]));
+    const added: Array<Record<string, unknown>> = [];
+    const changed: Array<{ previous: Row; values: Record<string, unknown>; line: number }> = [];
+    const kept = new Set<number>();
+    lines.forEach(({ id, values }, i) => {
+      if (id === null) return void added.push({ ...values, [child.foreignKey]: headerId });
+      const previous = byId.get(id);
+      // A line id of another document (or none) is not this document's line.
+      if (!previous) throw lineError(new ApiError(ErrorCode.notFound, 'server.errors.10002'), i + 1, childRes);
+      kept.add(id);
+      // Only what the client sent and differs is written (defaults of absent fields are not).
+      const diff = Object.fromEntries(Object.entries(values).filter(([k, v]) => k in lines[i].values && !sameJson(previous[k], v)));
+      if (Object.keys(diff).length) changed.push({ previous, values: diff, line: i + 1 });
+    });
+    const removed = stored.filter((r) => !kept.has(Number(r.id)));
+    if (!added.length && !changed.length && !removed.length) return;
+    this.checkEditable(res, child, header);
+    await this.checkLineRefs(childRes, [...added, ...changed.map((c) => c.values)], repo.ctx, transaction);
+    await this.checkLineUniques(childRes, child, headerId, added, changed, repo);
+    await this.runLineHooks({ resource: res, child, ctx: repo.ctx, transaction, header, added, changed: changed.map(({ previous, values }) => ({ previous, values })), removed, repo: repos });
+
+    const slow = this.host.hooks.hasOther(['before', 'after'], child.resource, this.own);
+    const scoped = new ScopedRepository(this.host, childRes, repo.ctx);
+    if (slow) {
+      // Other code listens to single line writes: give it each line through the repository.
+      const model = this.host.db.models[childRes.name];
+      for (const row of await scoped.serialize(removed, transaction)) {
+        await this.host.hooks.run('before', { action: 'delete', resource: childRes, ctx: repo.ctx, transaction, row });
+        await model.destroy({ where: repo.where({ id: row.id }), transaction });
+        await this.host.hooks.run('after', { action: 'delete', resource: childRes, ctx: repo.ctx, transaction, row });
+      }
+      for (const c of changed) await scoped.update({ ...c.values, id: Number(c.previous.id) }, { transaction });
+      for (const a of added) await scoped.create(a, { transaction });
+      return;
+    }
+    if (removed.length) await repo.deleteWhere({ id: { [Op.in]: removed.map((r) => Number(r.id)) } });
+    for (const c of changed) await repo.updateWhere(c.values, { id: Number(c.previous.id) });
+    await repo.insertMany(added);
+  }
+
+  /** Every referenced id in the caller's scope: one query per ref field for all lines. */
+  private async checkLineRefs(childRes: ResourceDef, rows: Array<Record<string, unknown>>, ctx: RequestContext, transaction: Transaction): Promise<void> {
+    for (const f of childRes.fields) {
+      if ((f.type !== 'ref' && f.type !== 'refs') || !f.ref) continue;
+      const target = this.meta.resources[f.ref.resource];
+      if (!target) continue;
+      const ids = new Set<number>();
+      for (const r of rows) {
+        const v = r[f.name];
+        if (v === null || v === undefined) continue;
+        for (const id of Array.isArray(v) ? v : [v]) ids.add(Number(id));
+      }
+      if (!ids.size) continue;
+      const found = await this.host.db.models[target.name].count({ where: { [Op.and]: [{ id: { [Op.in]: [...ids] } }, scopeWhere(target, ctx)] }, transaction });
+      if (found !== ids.size) throw fieldError(f, 'refMissing');
+    }
+    const wf = childRes.warehouseField;
+    if (wf && ctx.warehouseIds !== null) {
+      for (const r of rows) if (r[wf] !== null && r[wf] !== undefined && !ctx.warehouseIds.includes(Number(r[wf]))) throw fieldError(childRes.fields.find((f) => f.name === wf) ?? { name: wf }, 'warehouse');
+    }
+  }
+
+  /** Unique line fields (`unique: "org"`) against other documents' lines: one query per field. */
+  private async checkLineUniques(
+    childRes: ResourceDef,
+    child: ChildrenDef,
+    headerId: number,
+    added: Array<Record<string, unknown>>,
+    changed: Array<{ values: Record<string, unknown> }>,
+    repo: BoundRepository,
+  ): Promise<void> {
+    for (const f of childRes.fields) {
+      if (!f.unique) continue;
+      const values = [...added, ...changed.map((c) => c.values)].map((r) => r[f.name]).filter((v) => v !== null && v !== undefined);
+      if (!values.length) continue;
+      const where = { [Op.and]: [{ [f.name]: { [Op.in]: values } }, { [child.foreignKey]: { [Op.ne]: headerId } }] };
+      const clash = f.unique === 'org' ? await repo.rows(where, { attributes: [f.name], limit: 1 }) : ((await this.host.db.models[childRes.name].findAll({ where, attributes: [f.name], limit: 1, raw: true, transaction: repo.transaction })) as unknown as Row[]);
+      if (clash.length) throw new ApiError(ErrorCode.duplicate, 'server.errors.10003', { field: fieldParam(f), value: clash[0][f.name] });
+    }
+  }
+
+  /** The save call of each document resource. */
+  calls(): CallDef[] {
+    return Object.values(this.meta.resources)
+      .filter((r) => inlineChildren(r).length > 0 && r.calls?.create !== false)
+      .map((res) => ({ path: documentSavePath(res), resource: res.name, handler: ({ body, ctx }) => this.save(res, body, ctx) }));
+  }
+}
+
+/** A line's refusal: the same code, the message prefixed with the line number. */
+function lineError(err: unknown, line: number, childRes: ResourceDef): unknown {
+  if (!(err instanceof ApiError) || (err as ApiError & { lineNumbered?: boolean }).lineNumbered) return err;
+  return Object.assign(
+    new ApiError(err.code, 'server.documents.lineError', { resource: tKey(resourceLabelKey(childRes)), line, message: { $t: err.messageKey, params: err.params } }, err.httpStatus),
+    { lineNumbered: true },
+  );
+}
