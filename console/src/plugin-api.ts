@@ -4,7 +4,7 @@
  * its pages into routes, menu entries, palette actions, screen overrides and header widgets.
  * Page components are dynamic imports so each page is its own chunk.
  */
-import type { ComponentType } from 'react';
+import { createElement, type ComponentType } from 'react';
 import type { MenuItem, ResourceDef } from '@rti/metadata/browser';
 
 export type LazyComponent<P = object> = () => Promise<{ default: ComponentType<P> }>;
@@ -143,3 +143,12 @@ export { useShell } from './providers/shell-context';
 export { reloadMetadata } from './providers/app-state';
 export { downloadBlob } from './meta/lib/download';
 export { mayUse } from './lib/guard';
+
+/**
+ * The generated page of a server report definition (ctx.reports.define), as a page component:
+ * `pages: [{ id, path, title, component: reportPage('master-data.inventory-daily') }]`.
+ */
+export const reportPage =
+  (name: string): LazyComponent =>
+  () =>
+    import('./meta/pages/report').then((m) => ({ default: () => createElement(m.ReportPage, { name }) }));

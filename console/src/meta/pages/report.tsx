@@ -1,0 +1,248 @@
+/**
+ * The generated page of a report definition (server: ctx.reports.define): the server describes
+ * the report in the user's language (/report/definition: parameters, columns, calls, chart
+ * hint, texts); the page draws the search form from the parameters, a paged table from the
+ * list call, an export button for the export call and, when hinted, a small chart of the page.
+ * A plugin registers it like any page: `{ path, title, component: reportPage('<report name>') }`.
+ *
+ * Test hooks: report-page, report-search (meta-search-*), report-table, report-export, report-chart.
+ */
+import { ExportOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Form, Space, Table, type TableColumnType } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useCallback, useEffect, useMemo, useState, type FC } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { FieldDef } from '@rti/metadata/browser';
+import { request } from '../../providers/http-client';
+import { SearchForm } from '../components/search-form';
+import { useEnums, useMetaT } from '../hooks/use-meta';
+import { downloadBlob } from '../lib/download';
+import { findEnumValue, formatDate, isEmpty } from '../lib/format';
+
+interface ReportColumn {
+  key: string;
+  label: string;
+  unit?: string;
+  type?: 'string' | 'int' | 'decimal' | 'datetime' | 'date' | 'enum' | 'bool' | 'duration';
+  enum?: string;
+  width?: number;
+}
+
+export interface ReportDescription {
+  name: string;
+  title: string;
+  calls: { list: string | null; export: string | null };
+  parameters: FieldDef[];
+  columns: ReportColumn[];
+  sheets: string[];
+  rowKey?: string;
+  chart?: { type: 'line' | 'bar'; x: string; y: string[] };
+  texts: Record<string, string>;
+}
+
+type Row = Record<string, unknown>;
+
+const PAGE_SIZES = [10, 20, 50, 100];
+const EXPORT_TIMEOUT_MS = 10 * 60_000;
+
+const pick = (row: Row, path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Row)[k] : undefined), row);
+
+/** h:mm of a duration in milliseconds */
+const hoursMinutes = (ms: number) => `${Math.floor(ms / 3_600_000)}:${String(Math.round((ms % 3_600_000) / 60_000)).padStart(2, '0')}`;
+
+/** Search form values → the report's call body (a date range as [start of day, end of day] in ms). */
+export function reportBody(params: FieldDef[], values: Record<string, unknown>): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const p of params) {
+    const v = values[p.name];
+    if (isEmpty(v)) continue;
+    if (p.search === 'range' && Array.isArray(v)) {
+      const [a, b] = v as Array<Dayjs | null>;
+      if (a || b) body[p.name] = [a ? a.startOf('day').valueOf() : null, b ? b.endOf('day').valueOf() : null];
+    } else body[p.name] = v;
+  }
+  return body;
+}
+
+/** A small chart of the page's rows: one series per y column, drawn as SVG (no chart library in the shell). */
+const ReportChart: FC<{ rows: Row[]; chart: NonNullable<ReportDescription['chart']>; label: (key: string) => string }> = ({ rows, chart, label }) => {
+  const W = 640;
+  const H = 180;
+  const pad = 24;
+  const values = rows.map((r) => chart.y.map((k) => Number(pick(r, k)) || 0));
+  const max = Math.max(1, ...values.flat());
+  const colors = ['#1677ff', '#52c41a', '#fa8c16', '#eb2f96'];
+  const step = rows.length ? (W - 2 * pad) / rows.length : 0;
+  const y = (v: number) => H - pad - (v / max) * (H - 2 * pad);
+  return (
+    <div data-testid="report-chart" style={{ marginBottom: 12 }}>
+      <svg viewBox={`0 0 ${W} ${H}`} width="100%" height={H} role="img">
+        <line x1={pad} y1={H - pad} x2={W - pad} y2={H - pad} stroke="#d9d9d9" />
+        {chart.type === 'bar'
+          ? values.map((vs, i) =>
+              vs.map((v, j) => {
+                const w = (step * 0.8) / vs.length;
+                return <rect key={`${i}-${j}`} x={pad + i * step + step * 0.1 + j * w} y={y(v)} width={w} height={H - pad - y(v)} fill={colors[j % colors.length]}><title>{`${String(pick(rows[i], chart.x))} · ${label(chart.y[j])}: ${v}`}</title></rect>;
+              }),
+            )
+          : chart.y.map((_, j) => <polyline key={j} fill="none" stroke={colors[j % colors.length]} strokeWidth={2} points={values.map((vs, i) => `${pad + i * step + step / 2},${y(vs[j])}`).join(' ')} />)}
+        {rows.map((r, i) => (
+          <text key={i} x={pad + i * step + step / 2} y={H - 6} fontSize={10} textAnchor="middle" fill="#8c8c8c">{String(pick(r, chart.x) ?? '')}</text>
+        ))}
+      </svg>
+      <Space size={16}>
+        {chart.y.map((k, j) => (
+          <span key={k} style={{ fontSize: 12 }}><span style={{ display: 'inline-block', width: 10, height: 10, background: colors[j % colors.length], marginRight: 4 }} />{label(k)}</span>
+        ))}
+      </Space>
+    </div>
+  );
+};
+
+export const ReportPage: FC<{ name: string }> = ({ name }) => {
+  const { t, lng } = useMetaT();
+  const { i18n } = useTranslation();
+  const enums = useEnums();
+  const { message } = App.useApp();
+  const [form] = Form.useForm();
+  const [d, setD] = useState<ReportDescription>();
+  const [error, setError] = useState<string>();
+  const [body, setBody] = useState<Record<string, unknown>>({});
+  const [page, setPage] = useState({ page: 1, limit: PAGE_SIZES[0] });
+  const [data, setData] = useState<{ list: Row[]; total: number }>({ list: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  // the description (and its texts) in the user's language
+  useEffect(() => {
+    let live = true;
+    request<ReportDescription>('/report/definition', { name })
+      .then((desc) => {
+        if (!live) return;
+        i18n.addResources(lng, 'translation', desc.texts);
+        setD(desc);
+      })
+      .catch((e: Error) => live && setError(e.message));
+    return () => {
+      live = false;
+    };
+  }, [name, lng, i18n]);
+
+  useEffect(() => {
+    if (!d?.calls.list) return;
+    setLoading(true);
+    setError(undefined);
+    request<{ list: Row[]; total: number }>(d.calls.list, { ...body, ...page }, { timeoutMs: 120_000 })
+      .then(setData)
+      .catch((e: Error) => setError(e.message))
+      .finally(() => setLoading(false));
+  }, [d, body, page]);
+
+  const exportXlsx = useCallback(async () => {
+    if (!d?.calls.export) return;
+    setExporting(true);
+    try {
+      downloadBlob(await request<Blob>(d.calls.export, body, { blob: true, timeoutMs: EXPORT_TIMEOUT_MS }), `${t(d.title)}-${dayjs().format('YYYYMMDDHHmmss')}.xlsx`);
+      void message.success(t('meta.exported'));
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setExporting(false);
+    }
+  }, [d, body, t, message]);
+
+  const header = useCallback((c: ReportColumn) => (c.unit ? `${t(c.label)} (${t(c.unit)})` : t(c.label)), [t]);
+
+  const columns = useMemo<TableColumnType<Row>[]>(
+    () =>
+      (d?.columns ?? []).map((c) => ({
+        key: c.key,
+        title: header(c),
+        width: c.width ? c.width * 8 : undefined,
+        align: c.type === 'int' || c.type === 'decimal' || c.type === 'duration' ? ('right' as const) : undefined,
+        render: (_: unknown, r: Row) => {
+          const v = pick(r, c.key);
+          if (isEmpty(v)) return '—';
+          switch (c.type) {
+            case 'datetime':
+              return formatDate(v, true);
+            case 'date':
+              return formatDate(v, false);
+            case 'duration':
+              return typeof v === 'number' ? hoursMinutes(v) : String(v);
+            case 'decimal':
+              return typeof v === 'number' ? String(Math.round(v * 100) / 100) : String(v);
+            case 'enum': {
+              const e = findEnumValue(enums, c.enum, v);
+              return e ? t(e.label) : String(v);
+            }
+            case 'bool':
+              return t(v ? 'meta.yes' : 'meta.no');
+            default:
+              return String(v);
+          }
+        },
+      })),
+    [d, enums, t, header],
+  );
+
+  if (!d) return error ? <Alert type="error" showIcon message={error} /> : <Card loading />;
+  const byKey = (k: string) => {
+    const c = d.columns.find((x) => x.key === k);
+    return c ? header(c) : k;
+  };
+
+  return (
+    <div data-testid="report-page">
+      {d.parameters.length > 0 && (
+        <Card size="small" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 0 } }} data-testid="report-search">
+          <SearchForm
+            fields={d.parameters}
+            formProps={{ form, onFinish: (values) => (setBody(reportBody(d.parameters, values as Record<string, unknown>)), setPage((p) => ({ ...p, page: 1 }))) }}
+            onReset={() => {
+              form.resetFields();
+              setBody({});
+              setPage((p) => ({ ...p, page: 1 }));
+            }}
+            loading={loading}
+          />
+        </Card>
+      )}
+      <Card
+        size="small"
+        title={t(d.title)}
+        extra={
+          d.calls.export && (
+            <Button icon={<ExportOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="report-export">
+              {t('meta.export')}
+            </Button>
+          )
+        }
+      >
+        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
+        {d.chart && data.list.length > 0 && <ReportChart rows={data.list} chart={d.chart} label={byKey} />}
+        <div data-testid="report-table">
+          <Table<Row>
+            rowKey={(r) => String(d.rowKey ? pick(r, d.rowKey) : JSON.stringify(r))}
+            size="small"
+            loading={loading}
+            dataSource={data.list}
+            columns={columns}
+            scroll={{ x: 'max-content' }}
+            pagination={{
+              current: page.page,
+              pageSize: page.limit,
+              total: data.total,
+              showSizeChanger: true,
+              pageSizeOptions: PAGE_SIZES,
+              showTotal: (total, range) => t('meta.total', { from: range[0], to: range[1], total }),
+              onChange: (p, l) => setPage({ page: p, limit: l }),
+            }}
+          />
+        </div>
+      </Card>
+    </div>
+  );
+};
+
+export default ReportPage;

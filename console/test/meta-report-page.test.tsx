@@ -1,0 +1,121 @@
+/**
+ * The generated report page against a stubbed API: the description's texts label the search
+ * form and the table, a search sends the parameters (a date range as whole days), paging asks
+ * the list call again, the chart hint draws, and Export posts the same body to the export call.
+ */
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { App as AntApp } from 'antd';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Metadata } from '@rti/metadata/browser';
+import { MetadataProvider } from '../src/providers/metadata-context';
+import { ReportPage, reportBody, type ReportDescription } from '../src/meta/pages/report';
+import metaEn from '../src/meta/locales/en-US.json';
+import { enums } from './meta-fixture';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const meta: Metadata = { resources: {}, enums, menu: { groups: [] } };
+const description: ReportDescription = {
+  name: 'demo.stock',
+  title: 'demo.title',
+  calls: { list: '/demo/stock/list', export: '/demo/stock/export' },
+  parameters: [
+    { name: 'time', type: 'datetime', search: 'range' },
+    { name: 'code', type: 'string', search: 'like', label: 'demo.code' },
+  ],
+  columns: [
+    { key: 'code', label: 'demo.code' },
+    { key: 'count', label: 'demo.count', type: 'int', unit: 'units.pieces' },
+    { key: 'total.runningMs', label: 'demo.running', type: 'duration' },
+  ],
+  sheets: ['demo.title'],
+  rowKey: 'code',
+  chart: { type: 'bar', x: 'code', y: ['count'] },
+  texts: { 'demo.title': 'Stock report', 'demo.code': 'Warehouse code', 'demo.count': 'Carriers', 'demo.running': 'Running', 'units.pieces': 'pcs', 'fields.time': 'Time' },
+};
+const rows = Array.from({ length: 12 }, (_, i) => ({ code: `W-${String(i + 1).padStart(2, '0')}`, count: i, total: { runningMs: 5_400_000 } }));
+const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
+
+const envelope = (data: unknown) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { headers: { 'Content-Type': 'application/json' } });
+
+let root: Root | undefined;
+const realFetch = globalThis.fetch;
+
+beforeAll(async () => {
+  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { translation: { ...metaEn } } }, interpolation: { escapeValue: false } });
+  globalThis.fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+    const path = String(url).replace(/^.*\/api/, '');
+    const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
+    calls.push({ path, body });
+    if (path === '/report/definition') return envelope(description);
+    if (path === '/demo/stock/list') {
+      const page = Number(body.page ?? 1);
+      const limit = Number(body.limit ?? 10);
+      return envelope({ list: rows.slice((page - 1) * limit, page * limit), total: rows.length });
+    }
+    if (path === '/demo/stock/export') return new Response(new Uint8Array([0x50, 0x4b]), { headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
+    return new Response('{}', { status: 404 });
+  }) as typeof fetch;
+  URL.createObjectURL = () => 'blob:x';
+  URL.revokeObjectURL = () => undefined;
+});
+afterAll(() => {
+  globalThis.fetch = realFetch;
+  act(() => root?.unmount());
+});
+
+async function waitFor<T>(probe: () => T | null | undefined | false, ms = 5000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await act(async () => {
+      await new Promise((r) => setTimeout(r, 25));
+    });
+  }
+}
+
+describe('the report page', () => {
+  it('draws form, table and chart from the description and pages the list call', async () => {
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    root = createRoot(host);
+    await act(async () => {
+      root!.render(
+        <AntApp>
+          <MetadataProvider value={meta}>
+            <ReportPage name="demo.stock" />
+          </MetadataProvider>
+        </AntApp>,
+      );
+    });
+    await waitFor(() => document.querySelectorAll('[data-testid=report-table] tbody tr.ant-table-row').length === 10);
+    expect(calls.find((c) => c.path === '/report/definition')!.body).toEqual({ name: 'demo.stock' });
+    const headers = [...document.querySelectorAll('[data-testid=report-table] thead th')].map((th) => th.textContent);
+    expect(headers).toEqual(['Warehouse code', 'Carriers (pcs)', 'Running']);
+    const first = [...document.querySelectorAll('[data-testid=report-table] tbody tr.ant-table-row')][0];
+    expect([...first.querySelectorAll('td')].map((td) => td.textContent)).toEqual(['W-01', '0', '1:30']);
+    expect(document.querySelector('[data-testid=report-search]')!.textContent).toContain('Warehouse code');
+    expect(document.querySelectorAll('[data-testid=report-chart] rect')).toHaveLength(10);
+    expect(document.body.textContent).toContain('Stock report');
+    await act(async () => document.querySelector<HTMLElement>('.ant-pagination-item-2')!.click());
+    await waitFor(() => document.querySelectorAll('[data-testid=report-table] tbody tr.ant-table-row').length === 2);
+    expect(calls.filter((c) => c.path === '/demo/stock/list').at(-1)!.body).toEqual({ page: 2, limit: 10 });
+  });
+
+  it('exports with the same parameters', async () => {
+    await act(async () => document.querySelector<HTMLElement>('[data-testid=report-export]')!.click());
+    await waitFor(() => calls.some((c) => c.path === '/demo/stock/export'));
+    expect(calls.find((c) => c.path === '/demo/stock/export')!.body).toEqual({});
+  });
+
+  it('turns a date range into whole days in milliseconds', () => {
+    const dayjs = (s: string) => ({ startOf: () => ({ valueOf: () => Date.parse(`${s}T00:00:00Z`) }), endOf: () => ({ valueOf: () => Date.parse(`${s}T23:59:59.999Z`) }) });
+    const body = reportBody(description.parameters, { time: [dayjs('2026-01-01'), dayjs('2026-01-02')], code: 'W', unknown: 1 });
+    expect(body).toEqual({ time: [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-02T23:59:59.999Z')], code: 'W' });
+  });
+});
