@@ -19,7 +19,8 @@ let carol: Caller;
 let platform: Caller;
 
 beforeAll(async () => {
-  ts = await startTestServer({ plugins: ['open-api'] });
+  // open-api: a plugin call with its own code; monitor and master-data: report definitions' calls
+  ts = await startTestServer({ plugins: ['open-api', 'monitor', 'master-data'] });
   coded = ts.server.calls
     .list()
     .map((c) => ({ ...c, code: callPermission(c)! }))
@@ -53,6 +54,8 @@ describe('permission codes', () => {
     const paths = coded.map((c) => c.path);
     expect(paths).toContain('/permission/all');
     expect(paths).toContain('/organization-token/create');
+    // report definitions' list and export calls, each with its own code
+    for (const p of ['/inventory-report/list', '/inventory-report/export', '/device-alert/gps/report/list', '/device-alert/gps/report/export']) expect(paths).toContain(p);
     for (const res of Object.values(ts.server.metadata.resources)) {
       if (res.calls?.list !== false) expect(paths).toContain(resourceApiPath(res, 'list'));
     }
