@@ -32,6 +32,7 @@ export type { TransitionEvent, TransitionFn } from './resources/transitions';
 export type { LinesEvent, LinesFn } from './resources/documents';
 export type { BoundRepository } from './resources/bound-repository';
 export type { DeclaredReference } from './resources/references';
+export { invalid, type ValidationRule } from './http/invalid';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
 // report definitions (docs/PLUGINS.md "Reports"): the shared time range, zones, row sources

@@ -4,7 +4,7 @@
  * warehouse restriction), aggregated in the database.
  */
 import { Op } from 'sequelize';
-import { ApiError, ErrorCode, definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
+import { definePlugin, invalid, type PluginServerContext } from '@rti/server/plugin-api';
 import { batteryBands } from '@rti/common/battery-bands';
 import { Enums } from '@rti/metadata';
 import { alertMessages, UNSOLVED } from './alerts';
@@ -17,7 +17,7 @@ const TRANSPORT_TIMEOUT = Enums.carrierAlertReason.transportTimeout;
 function limitOf(body: Record<string, unknown>, dflt: number, max: number): number {
   if (body.limit === undefined || body.limit === null) return dflt;
   const n = Number(body.limit);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new ApiError(ErrorCode.validation, 'validation.valueBetween', { name: 'limit', min: 1, max });
+  if (!Number.isInteger(n) || n < 1 || n > max) throw invalid('valueBetween', 'limit', { min: 1, max });
   return n;
 }
 

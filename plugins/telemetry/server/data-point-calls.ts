@@ -9,7 +9,7 @@
  * Newest first; times as ISO strings (`ts` for GPS, as SPEC §3 names it).
  */
 import { beaconSeries, dataPointCalls, gatewaySeries, gpsSeries, type SeriesSchema, type TelemetryStore, type SeriesRow } from '@rti/ingest';
-import { ApiError, ErrorCode, parseOpenTimeRange, tKey, timeRange, type PluginServerContext, type RequestContext, type TimeRange } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, invalid, parseOpenTimeRange, timeRange, type PluginServerContext, type RequestContext, type TimeRange } from '@rti/server/plugin-api';
 import { canonicalMac } from './fleet-loader';
 
 const EXPORT_MAX = 100_000;
@@ -74,7 +74,7 @@ export function installDataPointCalls(ctx: PluginServerContext, store: () => Tel
         path: base,
         async handler({ body, ctx: call }) {
           const key = await keyOf(k, body, call);
-          if (!key) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.mac') });
+          if (!key) throw invalid('required', 'mac');
           const [row] = await storeOrFail().latest(k.schema.name, call.orgId!, [key]);
           if (!row) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
           return present(k, row);

@@ -10,7 +10,7 @@
  */
 import { Op } from 'sequelize';
 import type { Database } from '@rti/server';
-import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
 import type { LocatedCarrier } from '../shared/vehicle-answer';
 import { optId } from './range';
@@ -45,7 +45,7 @@ async function matchingCarrierIds(ctx: PluginServerContext, call: RequestContext
 export async function locate(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>): Promise<{ list: LocatedCarrier[]; total: number }> {
   const carrierId = optId(body.carrierId);
   const keyword = typeof body.keyword === 'string' ? body.keyword.trim() : '';
-  if (carrierId === undefined && !keyword) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });
+  if (carrierId === undefined && !keyword) throw invalid('required', 'sn');
   let ids: number[];
   if (carrierId !== undefined) {
     await ctx.repo('carrier', call).find(carrierId); // 10002 outside the caller's scope

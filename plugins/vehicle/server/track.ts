@@ -5,7 +5,7 @@
  */
 import type { Database } from '@rti/server';
 import type {} from '@rti/plugin-map/api'; // types ctx.use('map')
-import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { dailyReport, totalOf } from '../shared/report';
 import { tripsOf } from '../shared/trips';
 import type { VehicleHistoryAnswer } from '../shared/vehicle-answer';
@@ -18,7 +18,7 @@ export async function vehicleHistory(ctx: PluginServerContext, db: Database, cal
   const { from, to } = parseRange(body, 1, MAX_TRACK_DAYS);
   const carrierId = optId(body.carrierId);
   const gpsId = optId(body.gpsId);
-  if (carrierId === undefined && gpsId === undefined) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });
+  if (carrierId === undefined && gpsId === undefined) throw invalid('required', 'sn');
   const store = storeOf(ctx);
   const h = await ctx.use('map').history(call, { carrierId, gpsId, from, to, mix: false });
   const rows = h.subject.gpsSn ? await gpsRows(store, call.orgId!, h.subject.gpsSn, from, to) : [];

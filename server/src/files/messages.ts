@@ -1,8 +1,9 @@
 /**
- * Upload and import refusals in the three languages. They are translated here and handed to
- * ApiError as ready text, so this area needs no change to the server's message catalogue.
+ * Upload and import refusals in the three languages, in the one mechanism (i18n textTable);
+ * also in the server's translator under `server.files.`.
  */
 import type { Language } from '../http/types';
+import { textTable } from '../i18n/translator';
 
 type Catalogue = Record<string, string>;
 
@@ -92,7 +93,8 @@ const MESSAGES: Record<Language, Catalogue> = {
 
 export type MessageKey = keyof (typeof MESSAGES)['en-US'];
 
+export const FILE_TEXTS = textTable('server.files', MESSAGES);
+
 export function msg(lang: Language, key: MessageKey, params: Record<string, unknown> = {}): string {
-  const text = MESSAGES[lang]?.[key] ?? MESSAGES['en-US'][key];
-  return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  return FILE_TEXTS.t(lang, key, params);
 }

@@ -2,6 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadLocales } from '@rti/metadata';
 import type { Language } from '../http/types';
+import { ACCESS_TEXTS } from '../access/messages';
+import { FILE_TEXTS } from '../files/messages';
+import { OVERLAY_TEXTS } from '../overlays/messages';
 import { createTranslator, LANGUAGES, type Translator } from './translator';
 
 export * from './translator';
@@ -45,7 +48,7 @@ export function pluginMessages(pluginsDir: string): Catalogue[] {
   return out;
 }
 
-/** Metadata locales first, then the plugins' texts, server messages over them (they live under `server.*`). */
+/** Metadata locales first, then the plugins' texts, the areas' tables and the server messages over them (all under `server.*`). */
 export function loadTranslator(metadataDir?: string, pluginsDir?: string): Translator {
-  return createTranslator(loadLocales(metadataDir), ...(pluginsDir ? pluginMessages(pluginsDir) : []), serverMessages());
+  return createTranslator(loadLocales(metadataDir), ...(pluginsDir ? pluginMessages(pluginsDir) : []), ACCESS_TEXTS.catalogue, FILE_TEXTS.catalogue, OVERLAY_TEXTS.catalogue, serverMessages());
 }

@@ -16,8 +16,10 @@ export const DEFAULT_LANGUAGE: Language = 'en-US';
 export interface TranslatableParam {
   $t: string;
   params?: TParams;
+  /** shown when no catalogue has the key (a parameter name that is no metadata field) */
+  fallback?: string;
 }
-export const tKey = (key: string): TranslatableParam => ({ $t: key });
+export const tKey = (key: string, fallback?: string): TranslatableParam => (fallback === undefined ? { $t: key } : { $t: key, fallback });
 
 export type TParams = Record<string, unknown>;
 export type TFunction = (lang: Language, key: string, params?: TParams) => string;
@@ -55,7 +57,7 @@ export function createTranslator(...catalogues: Array<Partial<Record<Language, N
     runtime.get(lang)?.get(key) ?? maps.get(lang)?.get(key) ?? runtime.get(DEFAULT_LANGUAGE)?.get(key) ?? maps.get(DEFAULT_LANGUAGE)?.get(key);
 
   const render = (lang: Language, v: unknown, depth: number): string => {
-    if (isTKey(v)) return v.params && depth < 4 ? t(lang, v.$t, v.params, depth + 1) : (lookup(lang, v.$t) ?? v.$t);
+    if (isTKey(v)) return v.params && depth < 4 ? t(lang, v.$t, v.params, depth + 1) : (lookup(lang, v.$t) ?? v.fallback ?? v.$t);
     if (Array.isArray(v)) return v.map((x) => render(lang, x, depth + 1)).join(lookup(lang, 'server.listSeparator') ?? ', ');
     return v === null || v === undefined ? '' : String(v);
   };
@@ -70,6 +72,39 @@ export function createTranslator(...catalogues: Array<Partial<Record<Language, N
     setRuntimeTexts(texts) {
       runtime = new Map(Object.entries(texts).map(([lang, m]) => [lang as Language, new Map(Object.entries(m))]));
     },
+  };
+}
+
+/** A catalogue of nested texts per language, as the JSON files hold them. */
+export type Catalogue = Partial<Record<Language, Nested>>;
+
+export interface TextTable {
+  /** the texts nested under the table's prefix, for the server's one translator */
+  catalogue: Catalogue;
+  /** a text of this table (key without the prefix); the bare key when no language has it */
+  t(lang: Language, key: string, params?: TParams): string;
+  has(key: string): boolean;
+}
+
+/**
+ * Texts an area keeps beside its code (access, uploads, screen settings) in the one mechanism:
+ * `{{param}}` placeholders, fallback en-US then the key. The same texts are also in the
+ * server's translator under `prefix` (`ctx.t(lang, 'server.access.noPermission')`).
+ */
+export function textTable(prefix: string, tables: Partial<Record<Language, Record<string, string>>>): TextTable {
+  const catalogue: Catalogue = {};
+  for (const [lang, table] of Object.entries(tables) as Array<[Language, Record<string, string>]>) {
+    const nested: Nested = {};
+    let at = nested;
+    const parts = prefix.split('.');
+    parts.forEach((p, i) => (at = (at[p] = i === parts.length - 1 ? { ...table } : {}) as Nested));
+    catalogue[lang] = nested;
+  }
+  const tr = createTranslator(catalogue);
+  return {
+    catalogue,
+    t: (lang, key, params) => (tr.has(lang, `${prefix}.${key}`) ? tr.t(lang, `${prefix}.${key}`, params) : key),
+    has: (key) => tr.has(DEFAULT_LANGUAGE, `${prefix}.${key}`),
   };
 }
 
