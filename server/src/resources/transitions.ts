@@ -160,7 +160,9 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
   const model = host.db.models[res.name];
   const scoped = new ScopedRepository(host, res, ctx);
   const byId = (rows: Model[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
-  const inScope = (transaction: Transaction) => model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }] }, transaction });
+  // `latest` reads the committed rows (MySQL's plain reads see the transaction's snapshot)
+  const inScope = (transaction: Transaction, latest = false) =>
+    model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
 
   const run = async (transaction: Transaction): Promise<Row[]> => {
     const found = byId(await inScope(transaction));
@@ -178,8 +180,8 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
     const [moved] = await model.update(values, { where: { [Op.and]: conditions }, transaction });
     if (moved !== ids.length) {
       // A concurrent step moved a row between our read and our update: name its status now.
-      const now = byId(await inScope(transaction));
-      const row = ordered.map((r) => now.get(Number(r.get('id')))).find((r) => r && fromAllowed && !fromAllowed.some((v) => same(v, r.get(step.field))));
+      const latest = byId(await inScope(transaction, true));
+      const row = ordered.map((r) => latest.get(Number(r.get('id')))).find((r) => r && fromAllowed && !fromAllowed.some((v) => same(v, r.get(step.field))));
       if (row) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed!);
       throw new ApiError(ErrorCode.statusForbidden, 'server.errors.10004');
     }
