@@ -4,6 +4,7 @@
  * trees, carrier bind orders (SPEC §8 reason 301) and the domain rule over their lines (300).
  */
 import { Op, type Transaction } from 'sequelize';
+import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, type HookEvent, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { orgRepo, str } from './helpers';
 
@@ -11,8 +12,8 @@ import { orgRepo, str } from './helpers';
 const merged = (e: HookEvent): Record<string, unknown> => ({ ...(e.previous ?? {}), ...(e.data ?? {}) });
 const selfCondition = (e: HookEvent) => (e.previous ? { id: { [Op.ne]: Number(e.previous.id) } } : {});
 
-const BIND_NEW = 10;
-const BIND_CLOSED = 30;
+const BIND_NEW = Enums.carrierBindStatus.new;
+const BIND_CLOSED = Enums.carrierBindStatus.closed;
 
 export function installRecordRules(ctx: PluginServerContext): void {
   // Dictionary: one value per category and organisation.
