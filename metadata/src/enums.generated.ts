@@ -104,6 +104,13 @@ export const Enums = {
     supplementary: 3,
     return: 4,
   },
+  shipOrderLineStatus: {
+    pending: 10,
+    shipped: 20,
+    received: 30,
+    missing: 40,
+    extra: 50,
+  },
   shipPlanStatus: {
     new: 10,
     released: 20,
