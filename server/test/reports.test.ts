@@ -98,6 +98,20 @@ describe('the export', () => {
   });
 });
 
+describe('large workbooks', () => {
+  it('keeps every row of every sheet, interleaved or one sheet after another, whatever the pace of the source', async () => {
+    for (const path of ['/reporting/big/export', '/reporting/big-sheets/export']) {
+      const sheets = await sheetsOf(await ts.a.fetch(path, {}));
+      expect(sheets.map((s) => s.name), path).toEqual(['one', 'two']);
+      for (const s of sheets) {
+        expect(s.rows, `${path} ${s.name}`).toHaveLength(30_001);
+        expect(s.rows[30_000][0]).toBe(29_999);
+      }
+      expect(String(sheets[1].rows[1][1])).toMatch(path.includes('sheets') ? /^two-0-/ : /^row-0-/);
+    }
+  }, 120_000);
+});
+
 describe('calls, codes and the console description', () => {
   it('gives each call its own permission code and refuses callers without it', async () => {
     const codes = ['/reporting/warehouses/list', '/reporting/warehouses/export'].map((path) => callPermission(ts.server.calls.get(path)!));

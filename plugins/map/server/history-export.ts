@@ -42,6 +42,13 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
   const timeColumn = { key: 't', label: `${L}.time`, type: 'datetime' as const, width: 22, unitText: (q: ReportQuery) => offsetText(Number(q.zone) || 0) };
 
   for (const mix of [false, true]) {
+    // the history of one export, read once for its three sheets
+    const answers = new WeakMap<object, Promise<HistoryAnswer>>();
+    const once = (q: ReportQuery<Params>) => {
+      let h = answers.get(q);
+      if (!h) answers.set(q, (h = history$(q, mix)));
+      return h;
+    };
     // the points, sensors and events of one history
     ctx.reports.define<Params, HistoryRow>({
       name: mix ? 'map.history-mix' : 'map.history',
@@ -53,32 +60,34 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
       parameters: HISTORY_PARAMETERS,
       zone: (p) => p.utcOffset ?? 0,
       columns: [timeColumn],
+      // a sheet each for the points, the sensor readings and the events, written one after another
       sheets: [
         {
           name: `${L}.track`,
           columns: [timeColumn, { key: 'lng', label: `${L}.longitude`, type: 'decimal' }, { key: 'lat', label: `${L}.latitude`, type: 'decimal' }, { key: 'speed', label: `${L}.speed`, type: 'decimal' }, { key: 'source', label: `${L}.source` }],
-          rows: (r) => (r.kind === 'track' ? [r] : []),
+          async *scan(q) {
+            const h = await once(q);
+            const source = { 1: q.t(`${L}.gps`), 2: q.t(`${L}.beacon`) } as Record<number, string>;
+            const tr = h.track;
+            yield tr.t.map((t, i) => ({ kind: 'track' as const, t, lng: tr.lng[i], lat: tr.lat[i], speed: tr.speed[i], source: source[tr.src[i]] ?? '' }));
+          },
         },
         {
           name: `${L}.sensors`,
           columns: [timeColumn, { key: 'temp', label: `${L}.temperature`, type: 'decimal' }, { key: 'hum', label: `${L}.humidity`, type: 'decimal' }, { key: 'shock', label: `${L}.shock`, type: 'decimal' }, { key: 'pres', label: `${L}.pressure`, type: 'decimal' }],
-          rows: (r) => (r.kind === 'sensor' ? [r] : []),
+          async *scan(q) {
+            const s = (await once(q)).sensors;
+            yield s.t.map((t, i) => ({ kind: 'sensor' as const, t, temp: s.temp[i], hum: s.hum[i], shock: s.shock[i], pres: s.pres[i] }));
+          },
         },
         {
           name: `${L}.events`,
           columns: [timeColumn, { key: 'code', label: `${L}.code` }, { key: 'value', label: `${L}.value` }, { key: 'lng', label: `${L}.longitude`, type: 'decimal' }, { key: 'lat', label: `${L}.latitude`, type: 'decimal' }],
-          rows: (r) => (r.kind === 'event' ? [r] : []),
+          async *scan(q) {
+            yield (await once(q)).events.map((e) => ({ kind: 'event' as const, ...e }));
+          },
         },
       ],
-      async *scan(q) {
-        const h = await history$(q, mix);
-        const source = { 1: q.t(`${L}.gps`), 2: q.t(`${L}.beacon`) } as Record<number, string>;
-        const tr = h.track;
-        yield tr.t.map((t, i) => ({ kind: 'track' as const, t, lng: tr.lng[i], lat: tr.lat[i], speed: tr.speed[i], source: source[tr.src[i]] ?? '' }));
-        const s = h.sensors;
-        yield s.t.map((t, i) => ({ kind: 'sensor' as const, t, temp: s.temp[i], hum: s.hum[i], shock: s.shock[i], pres: s.pres[i] }));
-        yield h.events.map((e) => ({ kind: 'event' as const, ...e }));
-      },
       maxRows: 1_000_000,
       fileName: (q) => `${mix ? 'history-mix' : 'history'}-${formatTime(q.params.time.from).slice(0, 10)}-${formatTime(q.params.time.to).slice(0, 10)}`,
     });

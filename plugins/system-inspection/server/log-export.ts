@@ -32,21 +32,22 @@ export function defineLogExport(ctx: PluginServerContext, path: string): void {
     calls: { list: false, export: path },
     parameters: [timeRange({ defaultDays: 7 })],
     columns: sheets[0].columns.map(column),
-    sheets: sheets.map((s) => ({ name: s.resource, columns: s.columns.map(column), rows: (r: LogRow) => (r.log === s.resource ? [r] : []) })),
-    async *scan(q) {
-      const { from, to } = q.params.time;
-      for (const s of sheets) {
+    // a sheet per log, each read on its own and written after the other
+    sheets: sheets.map((s) => ({
+      name: s.resource,
+      columns: s.columns.map(column),
+      async *scan(q) {
+        const { from, to } = (q.params as { time: TimeRange }).time;
         let n = 0;
-        const repo = ctx.repo(s.resource, q.ctx);
-        for await (const rows of repositoryScan(repo, { where: { time: { [Op.between]: [new Date(from), new Date(to)] } }, order: [['time', 'DESC'], ['id', 'DESC']] }, 500)) {
+        for await (const rows of repositoryScan(ctx.repo(s.resource, q.ctx), { where: { time: { [Op.between]: [new Date(from), new Date(to)] } }, order: [['time', 'DESC'], ['id', 'DESC']] }, 500)) {
           const take = rows.slice(0, LOG_EXPORT_CAP - n);
           n += take.length;
           yield take.map((r) => ({ ...r, log: s.resource }));
-          if (n >= LOG_EXPORT_CAP) break;
+          if (n >= LOG_EXPORT_CAP) return;
         }
-      }
-    },
-    maxRows: LOG_EXPORT_CAP * SHEETS.length,
+      },
+    })),
+    maxRows: LOG_EXPORT_CAP,
     fileName: () => `system-log-${new Date().toISOString().slice(0, 10)}`,
   });
 }

@@ -118,8 +118,10 @@ export class ReportRegistry {
       names.add(p.name);
     }
     for (const s of this.sheetsOf(def)) if (!s.columns.length) throw new Error(`report "${def.name}": sheet "${s.name}" has no column`);
+    const own = def.sheets?.filter((s) => s.scan).length ?? 0;
+    if (own && own !== def.sheets!.length) throw new Error(`report "${def.name}": either every sheet has its own scan() or none has`);
     const { list, exports } = ReportRegistry.paths(def);
-    if (!def.rows && (list || !def.scan)) throw new Error(`report "${def.name}": ${list ? 'a list call needs rows()' : 'rows() or scan() is needed'}`);
+    if (!def.rows && (list || !(def.scan || this.ownSources(def)))) throw new Error(`report "${def.name}": ${list ? 'a list call needs rows()' : 'rows(), scan() or a scan() per sheet is needed'}`);
     if (!list && !exports.length && !def.schedule) throw new Error(`report "${def.name}": no path, no calls and no schedule — nothing would use it`);
     // calls first: a clash (path taken) stops the start before anything is half-registered
     const calls: CallDef[] = [];
@@ -182,17 +184,26 @@ export class ReportRegistry {
     return { list: got, total };
   }
 
-  /** Every row of the report in batches, at most maxRows. */
-  async *scan(def: ReportDef, q: ReportQuery): AsyncGenerator<unknown[]> {
+  /** Every row of a source in batches, at most maxRows. */
+  async *scan(def: ReportDef, q: ReportQuery, source?: AsyncIterable<unknown[]>): AsyncGenerator<unknown[]> {
     const max = def.maxRows ?? DEFAULT_MAX_ROWS;
     let seen = 0;
-    const source: AsyncIterable<unknown[]> = def.scan ? def.scan(q as never) : this.windows(def, q);
-    for await (const batch of source) {
+    for await (const batch of source ?? (def.scan ? def.scan(q as never) : this.windows(def, q))) {
       const take = batch.length > max - seen ? batch.slice(0, max - seen) : batch;
       seen += take.length;
       if (take.length) yield take;
       if (seen >= max) return;
     }
+  }
+
+  /** Sheets with their own rows (every sheet has `scan`) are written one after another. */
+  private ownSources(def: ReportDef): boolean {
+    return Boolean(def.sheets?.length && def.sheets.every((s) => s.scan));
+  }
+
+  /** The first pass's source: the report's rows, or the first sheet's own. */
+  private firstSource(def: ReportDef, q: ReportQuery): AsyncIterable<unknown[]> {
+    return this.scan(def, q, this.ownSources(def) ? def.sheets![0].scan!(q) : undefined);
   }
 
   private async *windows(def: ReportDef, q: ReportQuery): AsyncGenerator<unknown[]> {
@@ -235,24 +246,35 @@ export class ReportRegistry {
   }
 
   /** Writes the workbook of a query: every sheet, rows batch by batch with back-pressure. */
-  private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter, batches: AsyncIterable<unknown[]>, onRow?: (row: unknown) => void): Promise<number> {
-    const sheets = this.sheetsOf(def).map((s) => ({
-      s,
-      out: w.sheet(q.t(s.name), s.columns.map((c) => ({ header: this.header(c, q), width: c.width }))),
-    }));
+  /**
+   * Writes the workbook: one pass over the report's rows feeding every sheet (a sheet may expand
+   * a row into its own rows), or, when each sheet has its own rows, one pass per sheet, each
+   * sheet ended before the next starts so only the active one is held in the zip. Back-pressure
+   * after every batch; a closed target stops the work.
+   */
+  private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter, first: AsyncIterable<unknown[]>, onRow?: (row: unknown) => void): Promise<number> {
+    const sheets = this.sheetsOf(def);
+    const outs = sheets.map((s) => w.sheet(q.t(s.name), s.columns.map((c) => ({ header: this.header(c, q), width: c.width }))));
+    const passes = this.ownSources(def)
+      ? sheets.map((sh, i) => ({ idx: [i], source: () => (i === 0 ? first : this.scan(def, q, sh.scan!(q))) }))
+      : [{ idx: sheets.map((_, i) => i), source: () => first }];
     let firstRows = 0;
-    for await (const batch of batches) {
-      for (const row of batch) {
-        onRow?.(row);
-        sheets.forEach(({ s, out }, i) => {
-          for (const r of s.rows ? s.rows(row) : [row]) {
-            out.add(s.columns.map((c) => this.cell(c, r, q)));
-            if (i === 0) firstRows++;
+    for (const [p, pass] of passes.entries()) {
+      for await (const batch of pass.source()) {
+        for (const row of batch) {
+          if (p === 0) onRow?.(row);
+          for (const i of pass.idx) {
+            const sh = sheets[i];
+            for (const r of sh.rows ? sh.rows(row) : [row]) {
+              outs[i].add(sh.columns.map((c) => this.cell(c, r, q)));
+              if (i === 0) firstRows++;
+            }
           }
-        });
+        }
+        await w.taken();
+        if (w.closed) return firstRows;
       }
-      await w.taken();
-      if (w.closed) return firstRows;
+      for (const i of pass.idx) outs[i].commit();
     }
     return firstRows;
   }
@@ -267,7 +289,7 @@ export class ReportRegistry {
    * input (a subject not found, another organisation's id) still answers with an envelope.
    */
   private async started(def: ReportDef, q: ReportQuery): Promise<AsyncIterable<unknown[]>> {
-    const it = this.scan(def, q)[Symbol.asyncIterator]();
+    const it = this.firstSource(def, q)[Symbol.asyncIterator]();
     const first = await it.next();
     return {
       async *[Symbol.asyncIterator]() {

@@ -66,6 +66,11 @@ export interface ReportSheet<R = any> {
   columns: ReportColumn[];
   /** this sheet's rows for one source row (default: the row itself); [] skips it */
   rows?(row: R): Iterable<unknown>;
+  /**
+   * the sheet's own rows in batches, instead of the report's: then every sheet has one and
+   * the sheets are written one after another (the report's `scan`/`rows` serve the list call)
+   */
+  scan?(q: ReportQuery<any>): AsyncIterable<R[]>;
 }
 
 /** What a row source is asked with. */

@@ -96,6 +96,8 @@ export interface XlsxColumn {
 export interface XlsxSheet {
   /** one row of cells in column order, written (committed) at once */
   add(cells: CellValue[]): void;
+  /** ends the sheet: its zip entry closes and the next sheet's starts streaming */
+  commit(): void;
 }
 
 /**
@@ -135,26 +137,37 @@ export function xlsxWriter(out: Writable): XlsxWriter {
       const ws = workbook.addWorksheet(unique);
       ws.columns = columns.map((c) => ({ header: c.header, width: c.width ?? 16 }));
       sheets.push(ws);
-      return { add: (cells) => ws.addRow(cells).commit() };
+      let open = true;
+      return {
+        add: (cells) => ws.addRow(cells).commit(),
+        commit: () => {
+          if (open) ws.commit();
+          open = false;
+        },
+      };
     },
     async taken() {
-      const zipInputs = sheets.map((ws) => ((ws as unknown as { stream?: { pipes?: Drainable[] } }).stream?.pipes ?? [])[0]).filter((s): s is Drainable => !!s);
+      // Only the entry the zip is reading (its input flowing) can drain; a sheet queued behind
+      // it waits for its turn, and a 'data' listener on it would take its bytes from the zip.
+      const zipInputs = sheets
+        .map((ws) => ((ws as unknown as { stream?: { pipes?: Array<Drainable & { readableFlowing?: boolean | null }> } }).stream?.pipes ?? [])[0])
+        .filter((s): s is Drainable & { readableFlowing?: boolean | null } => !!s && s.readableFlowing === true);
       for (;;) {
         if (target.destroyed) return;
         if (target.writableNeedDrain) {
           await first(target, ['drain', 'close'], 1000);
           continue;
         }
-        const full = zipInputs.find((s) => backlog(s) > ZIP_BACKLOG);
+        const full = zipInputs.find((s) => s.readableFlowing === true && backlog(s) > ZIP_BACKLOG);
         if (!full) return;
-        await first(full, ['drain', 'data'], 50);
+        await first(full, ['drain'], 50);
       }
     },
     get closed() {
       return Boolean(target.destroyed);
     },
     async commit() {
-      for (const ws of sheets) ws.commit();
+      for (const ws of sheets) if (!(ws as unknown as { committed?: boolean }).committed) ws.commit();
       await workbook.commit();
     },
   };

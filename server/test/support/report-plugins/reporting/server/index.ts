@@ -48,5 +48,16 @@ export default definePlugin({
         summary: (run, r) => `${r.rows} warehouses`,
       },
     });
+
+    // big workbooks from a source that never waits (rows built in memory): interleaved sheets
+    // and sheets with their own rows must both come out whole
+    const BIG = 30_000;
+    const text = 'x'.repeat(80);
+    const big = async function* (tag: string) {
+      for (let i = 0; i < BIG; i += 5000) yield Array.from({ length: 5000 }, (_, j) => ({ n: i + j, text: `${tag}-${i + j}-${text}` }));
+    };
+    const cols = [{ key: 'n', label: 'n', type: 'int' as const }, { key: 'text', label: 'text' }];
+    ctx.reports.define({ name: 'reporting.big', title: 'big', calls: { export: '/reporting/big/export' }, parameters: [], columns: cols, sheets: [{ name: 'one', columns: cols }, { name: 'two', columns: cols }], scan: () => big('row') });
+    ctx.reports.define({ name: 'reporting.big-sheets', title: 'big', calls: { export: '/reporting/big-sheets/export' }, parameters: [], columns: cols, sheets: [{ name: 'one', columns: cols, scan: () => big('one') }, { name: 'two', columns: cols, scan: () => big('two') }] });
   },
 });
