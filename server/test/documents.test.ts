@@ -55,15 +55,19 @@ describe('atomic save', () => {
     const scope = numberScope('BD{date:YYYYMMDD}{seq:4}', new Date());
     expect(saved.bindNo).toMatch(new RegExp(`^${scope.replace('{seq}', '')}\\d{4}$`));
     expect(saved).toMatchObject({ carrierId: main, status: 10, totalAmount: 5, remark: 'one call', orgId: ts.orgA });
-    expect(saved.lines[LINES].map((l: any) => [l.carrierId, l.qty, l.carrierBindId])).toEqual([[c1, 2, saved.id], [c2, 3, saved.id]]);
-    expect(saved.lines[LINES][0].carrierIdLabel).toBeTruthy();
+    // the answer names the lines by id; the rows page through the line resource's list
+    const listed = await ok(ts.a, `/${LINES}/list`, { carrierBindId: saved.id });
+    expect(saved.lines[LINES]).toEqual({ total: 2, ids: listed.list.map((l: any) => l.id) });
+    expect(listed.list.map((l: any) => [l.carrierId, l.qty, l.carrierBindId])).toEqual([[c1, 2, saved.id], [c2, 3, saved.id]]);
+    expect(listed.list[0].carrierIdLabel).toBeTruthy();
   });
 
   it('replaces the lines: changed, added and removed in one transaction; the total follows', async () => {
     const [main, c1, c2, c3] = await carriers(4);
     const saved = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: { [LINES]: [{ carrierId: c1, qty: 1 }, { carrierId: c2, qty: 1 }] } });
-    const [l1] = saved.lines[LINES];
-    const again = await ok(ts.a, '/carrier-bind/save', { id: saved.id, remark: 'edited', lines: [{ id: l1.id, carrierId: c1, qty: 7 }, { carrierId: c3, qty: 4 }] });
+    const [l1] = saved.lines[LINES].ids;
+    const again = await ok(ts.a, '/carrier-bind/save', { id: saved.id, remark: 'edited', lines: [{ id: l1, carrierId: c1, qty: 7 }, { carrierId: c3, qty: 4 }] });
+    expect(again.lines[LINES].ids[0]).toBe(l1);
     expect(again).toMatchObject({ id: saved.id, bindNo: saved.bindNo, remark: 'edited', totalAmount: 11 });
     expect(await linesOf(saved.id)).toEqual([{ carrierId: c1, qty: 7 }, { carrierId: c3, qty: 4 }]);
     // header-only save leaves the lines alone
@@ -96,7 +100,7 @@ describe('atomic save', () => {
     try {
       const [main, c1, c2, c3] = await carriers(4);
       const doc = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }, { carrierId: c2 }] });
-      await ok(ts.a, '/carrier-bind/save', { id: doc.id, lines: [{ id: doc.lines[LINES][0].id, carrierId: c1, qty: 9 }] });
+      await ok(ts.a, '/carrier-bind/save', { id: doc.id, lines: [{ id: doc.lines[LINES].ids[0], carrierId: c1, qty: 9 }] });
       await ok(ts.a, `/${LINES}/create`, { carrierBindId: doc.id, carrierId: c3 });
       expect(seen).toEqual([[2, 0, 0], [0, 1, 1], [1, 0, 0]]);
     } finally {
@@ -156,7 +160,7 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
   it('lines of a released document are frozen: save, create, update and delete answer 10004', async () => {
     const [main, c1, c2] = await carriers(3);
     const doc = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1, qty: 2 }] });
-    const line = doc.lines[LINES][0];
+    const line = { id: doc.lines[LINES].ids[0] };
     await ok(ts.a, '/carrier-bind/release', { id: doc.id });
     for (const lang of LANGS) {
       const frozen = t(lang, 'rules.bindNotEditable');
@@ -204,7 +208,7 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     const [main, c1, main2, c2] = await carriers(4);
     const mine = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }] });
     const other = await ok(ts.a, '/carrier-bind/save', { carrierId: main2, lines: [{ carrierId: c2 }] });
-    const steal = await ts.a.call('/carrier-bind/save', { id: mine.id, lines: [{ id: other.lines[LINES][0].id, carrierId: c2 }] });
+    const steal = await ts.a.call('/carrier-bind/save', { id: mine.id, lines: [{ id: other.lines[LINES].ids[0], carrierId: c2 }] });
     expect(steal.body.code).toBe(10002);
     const foreign = await carrier('b');
     const cross = await ts.a.call('/carrier-bind/save', { id: mine.id, lines: [{ carrierId: foreign.id }] });

@@ -8,8 +8,10 @@ import {
   menuCode,
   resourceApiPrefix,
   resourceMenuCode,
+  resourceTransitions,
   resourceViewCode,
   routeName,
+  transitionLabelKey,
   viewCode,
   type CrudPage,
   type Metadata,
@@ -109,7 +111,10 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
     const apiNode = (res: ResourceDef | null, c: { path: string; code: string }): PermissionNode => {
       const suffix = res ? callSuffix(res, c.path) : null;
       const verb = suffix === null ? undefined : API_VERBS[suffix];
-      return { code: c.code, type: 30, path: c.path, label: verb ? `${msg(lang, `permission.api.${verb}`)} (${c.path})` : c.path };
+      // a workflow step is named by its button's label
+      const step = !verb && res ? resourceTransitions(res).find((t) => t.path === c.path) : undefined;
+      const label = verb ? `${msg(lang, `permission.api.${verb}`)} (${c.path})` : step ? `${tr(transitionLabelKey(step))} (${c.path})` : c.path;
+      return { code: c.code, type: 30, path: c.path, label };
     };
 
     const resourceNode = (res: ResourceDef): PermissionNode => {

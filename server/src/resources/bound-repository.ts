@@ -104,8 +104,13 @@ export class BoundRepository {
       if (orgField && orgField !== 'id') v[orgField] = this.ctx.orgId;
       return v;
     });
-    for (let i = 0; i < values.length; i += INSERT_CHUNK) {
-      await this.model.bulkCreate(values.slice(i, i + INSERT_CHUNK), { transaction: this.transaction, validate: false, hooks: false });
+    // Straight to the query interface: bulkCreate would build a model instance per row first.
+    const attrs = this.model.getAttributes();
+    const byField = (this.model as unknown as { fieldRawAttributesMap: Record<string, unknown> }).fieldRawAttributesMap;
+    const records = values.map((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [attrs[k]?.field ?? k, x])));
+    const qi = this.host.db.sequelize.getQueryInterface();
+    for (let i = 0; i < records.length; i += INSERT_CHUNK) {
+      await qi.bulkInsert(this.model.getTableName() as string, records.slice(i, i + INSERT_CHUNK), { transaction: this.transaction }, byField);
     }
     return values.length;
   }

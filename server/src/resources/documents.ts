@@ -9,7 +9,7 @@
  * - unique keys among the lines of one document (10003), backed by a unique index;
  * - roll-ups (count, sum) kept in the header by every line write, never taken from a client;
  * - `<prefix>/save`: header and lines in one call and one transaction, set-based (a few
- *   statements for thousands of lines), answering the header with its lines.
+ *   statements for thousands of lines), answering the header and its lines' ids (ascending).
  *
  * Domain rules over lines register with `documents.onLines(header, fn)`: the hook sees the
  * lines a write adds, changes and removes. For the atomic save that is all of them at once,
@@ -283,14 +283,19 @@ export class DocumentEngine {
         const header = isUpdate ? await scoped.update(headerBody, { transaction }) : await scoped.create(headerBody, { transaction });
         const headerId = Number(header.id);
         const repos = boundRepos(this.host, ctx, transaction);
-        const out: Record<string, Row[]> = {};
+        const out: Record<string, { total: number; ids: number[] }> = {};
         for (const child of children) {
           const lines = validated.get(child);
           if (lines) await this.writeLines(res, child, header, lines, repos, transaction);
           if (child.rollUps?.length) await this.rollUp(res, child, repos, headerId);
         }
         const [final] = await scoped.serialize([await scoped.find(headerId, transaction)], transaction);
-        for (const child of children) out[child.resource] = await repos(child.resource).list({ [child.foreignKey]: headerId });
+        // The lines' ids in document order, not the rows: a 5,000-line save need not echo them
+        // (the client has them; `<line>/list` with the foreign key pages through them).
+        for (const child of children) {
+          const ids = (await repos(child.resource).rows({ [child.foreignKey]: headerId }, { attributes: ['id'], order: [['id', 'ASC']] })).map((r) => Number(r.id));
+          out[child.resource] = { total: ids.length, ids };
+        }
         return { ...final, lines: out };
       });
     } catch (err) {
