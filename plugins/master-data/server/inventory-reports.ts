@@ -5,6 +5,7 @@
  * theoretical inventory, the difference to theory and the level; the weekly report adds the
  * inbound and outbound carrier movements of the range (default the last 7 days).
  */
+import { Enums } from '@rti/metadata';
 import { Op } from 'sequelize';
 import { dayOf, formatTime, timeRange, type PluginServerContext, type ReportColumn, type ReportQuery, type ScheduledRun, type TimeRange } from '@rti/server/plugin-api';
 
@@ -40,13 +41,7 @@ interface InventoryRow {
 }
 
 export function defineInventoryReports(ctx: PluginServerContext): void {
-  const direction = (key: string) => {
-    const v = ctx.metadata.enums.inoutDirection?.find((e) => e.label === `enums.inoutDirection.${key}`)?.value;
-    if (v === undefined) throw new Error(`enums.json has no inoutDirection "${key}" value`);
-    return v;
-  };
-  const INBOUND = direction('inbound');
-  const OUTBOUND = direction('outbound');
+  const { inbound: INBOUND, outbound: OUTBOUND } = Enums.inoutDirection;
 
   const warehouseWhere = (q: ReportQuery<Params>) => (q.params.code ? { [Op.or]: [{ code: { [Op.like]: `%${q.params.code}%` } }, { name: { [Op.like]: `%${q.params.code}%` } }] } : undefined);
 

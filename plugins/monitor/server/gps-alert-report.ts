@@ -6,6 +6,7 @@
  * above `envHumidity` %, |acceleration| at or above `accSpeed` G. No threshold: every
  * unsolved alert of the range. A task-config row's own settings are the thresholds of its mail.
  */
+import { Enums } from '@rti/metadata';
 import { Op } from 'sequelize';
 import { DAY_MS, dayOf, formatTime, timeRange, type PluginServerContext, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
 
@@ -72,8 +73,7 @@ export function matchesSettings(f: AlertFigures, t: Partial<AlertThresholds>): b
 }
 
 export function defineGpsAlertReport(ctx: PluginServerContext): void {
-  const unsolved = ctx.metadata.enums.alertStatus?.find((e) => e.label === 'enums.alertStatus.unsolved')?.value;
-  if (unsolved === undefined) throw new Error('enums.json has no alertStatus "unsolved" value');
+  const unsolved = Enums.alertStatus.unsolved;
 
   /** The matching alerts, newest first (the thresholds need each reading, so they apply here). */
   async function alerts(q: ReportQuery<Params>) {
