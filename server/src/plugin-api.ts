@@ -35,6 +35,8 @@ export type { DeclaredReference } from './resources/references';
 export { invalid, type ValidationRule } from './http/invalid';
 export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
+// typed readers of hand-written calls' parameters, bounded like the generated calls (docs/SERVER.md "Input limits")
+export { readId, readIds, readInt, readOneOf, readPaging, readText, type Paging, type ParamOptions } from './http/params';
 // report definitions (docs/PLUGINS.md "Reports"): the shared time range, zones, row sources
 export type { ReportDef, ReportColumn, ReportSheet, ReportParameter, ReportQuery, ReportSchedule, RowWindow, RowPage, ScheduledRun, TaskOutcome, TaskType, TimeRangeParameter, TimeRange } from './reports/types';
 export type { ReportWorkbook, ReportDescription } from './reports/registry';

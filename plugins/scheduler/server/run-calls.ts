@@ -4,7 +4,7 @@
  * Both stay inside the caller's organisation: the row is looked up through the scoped
  * repository (another organisation's id answers 10002) and run records are filtered by org.
  */
-import { ApiError, ErrorCode, tKey, type PluginServerContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, readPaging, tKey, type PluginServerContext } from '@rti/server/plugin-api';
 import { Op, type WhereOptions } from 'sequelize';
 import type { createRunner, RunStatus } from './runner';
 import { runRecordOf } from './runner';
@@ -12,13 +12,6 @@ import type { JobModel } from './tables';
 
 const MAX_LIMIT = 100;
 const STATUSES: RunStatus[] = ['running', 'succeeded', 'empty', 'skipped', 'failed'];
-
-function intParam(v: unknown, def: number, key: 'page' | 'limit'): number {
-  if (v === undefined || v === null || v === '') return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || (key === 'limit' && n > MAX_LIMIT)) throw new ApiError(ErrorCode.validation, `server.validation.${key}`, { max: MAX_LIMIT }, 400);
-  return n;
-}
 
 export function installRunCalls(ctx: PluginServerContext, runs: JobModel, runner: ReturnType<typeof createRunner>): void {
   ctx.addCall({
@@ -34,8 +27,7 @@ export function installRunCalls(ctx: PluginServerContext, runs: JobModel, runner
     path: '/task-config/run/list',
     resource: 'task-config',
     async handler({ body, ctx: call }) {
-      const page = intParam(body.page, 1, 'page');
-      const limit = intParam(body.limit, 10, 'limit');
+      const { limit, offset } = readPaging(body, { maxLimit: MAX_LIMIT });
       const where: WhereOptions[] = [{ orgId: call.orgId }];
       if (body.taskId !== undefined && body.taskId !== null && body.taskId !== '') {
         const row = await ctx.repo('task-config', call).find(body.taskId);
@@ -47,7 +39,7 @@ export function installRunCalls(ctx: PluginServerContext, runs: JobModel, runner
         if (bad !== undefined) throw new ApiError(ErrorCode.validation, 'server.validation.enum', { field: tKey('fields.status'), value: String(bad) });
         where.push({ status: { [Op.in]: wanted as string[] } });
       }
-      const { rows, count } = await runs.findAndCountAll({ where: { [Op.and]: where }, order: [['startedAt', 'DESC'], ['id', 'DESC']], limit, offset: (page - 1) * limit });
+      const { rows, count } = await runs.findAndCountAll({ where: { [Op.and]: where }, order: [['startedAt', 'DESC'], ['id', 'DESC']], limit, offset });
       return { list: rows.map(runRecordOf), total: count };
     },
   });

@@ -6,6 +6,7 @@
  * minutes east of UTC (what a browser sends).
  */
 import { tKey } from '../i18n/translator';
+import { isStorableTime } from '../resources/coerce';
 import { fieldError, typeError } from '../resources/errors';
 
 export const DAY_MS = 86_400_000;
@@ -33,8 +34,9 @@ const END = { name: 'endTime' };
 
 function instant(v: unknown, field: { name: string; label?: string }): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Date.parse(v) : NaN;
-  if (!Number.isFinite(n)) throw typeError(field, 'datetime');
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && v.length <= 64 ? Date.parse(v) : NaN;
+  // 1e300 or year 275760 is no time a row holds (and Date cannot print it)
+  if (!Number.isFinite(n) || !isStorableTime(n)) throw typeError(field, 'datetime');
   return n;
 }
 

@@ -19,10 +19,9 @@ export const MAX_ID = INT_MAX;
 const DATE_MIN = Date.UTC(1000, 0, 1);
 const DATE_MAX = Date.UTC(10000, 0, 1) - 1;
 
-const inDateRange = (d: Date) => {
-  const ms = d.getTime();
-  return ms >= DATE_MIN && ms <= DATE_MAX;
-};
+/** An epoch-ms time both databases store (DATETIME years 1000–9999) and Date can print. */
+export const isStorableTime = (ms: number): boolean => ms >= DATE_MIN && ms <= DATE_MAX;
+const inDateRange = (d: Date) => isStorableTime(d.getTime());
 
 export function toDateOnly(f: FieldDef, v: unknown): string {
   if (typeof v === 'number' && Number.isFinite(v) && inDateRange(new Date(v))) return new Date(v).toISOString().slice(0, 10);

@@ -1,0 +1,497 @@
+/**
+ * Hostile input on EVERY registered call (generated, core and plugin), signed in as an
+ * administrator with every permission: malformed JSON, wrong types, strings with NUL, lone
+ * surrogates, bidi and other control characters, emoji, 300 KB strings, huge, negative and
+ * non-finite numbers, 10,000-level nesting, unknown keys and sort fields, prototype keys —
+ * into every field the call's resource declares, the common parameters and every body key
+ * the handler was seen to read. The server runs as a child process: the suite fails on any
+ * 5xx, any code 10000, any broken or unanswered request, and any change of the server's
+ * process, while a second user's loop measures the worst stall and the child's peak RSS is
+ * read from /proc. docs/SERVER.md "Input limits" states the bounds checked here.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+interface CallInfo {
+  path: string;
+  resource: string | null;
+  plugin: string | null;
+  raw: boolean;
+  public: boolean;
+  /** permission code; null = any signed-in caller (or a token of its own) */
+  permission: string | null;
+  fields: string[];
+}
+interface Ready {
+  url: string;
+  pid: number;
+  dialect: string;
+  attacker: { token: string; orgId: number };
+  bystander: { token: string; orgId: number };
+  calls: CallInfo[];
+  /** resource → field name → its shape */
+  fields: Record<string, Record<string, { type: string; search?: string; enum?: string }>>;
+}
+
+/** Every answer must come within this (exports and PDFs included). */
+const REQUEST_TIMEOUT_MS = 15_000;
+/** Requests in flight at once: enough to overlap, few enough for a 2-core machine. */
+const CONCURRENCY = 4;
+/** The documented bound (docs/SERVER.md "Input limits"). */
+const RSS_BOUND_MB = 768;
+
+const LANGS = ['en-US', 'zh-CN', 'ja-JP'];
+const LONG = 'x'.repeat(300 * 1024);
+const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+/** Values that must be refused (10001) wherever they appear in a JSON body. */
+const REFUSED_STRINGS: Record<string, string> = {
+  nul: 'a\u0000b',
+  surrogate: 'a\ud800b',
+  lowSurrogate: '\udc00',
+  bidi: 'abc\u202Edef',
+  isolate: '\u2066abc\u2069',
+  control: 'a\u0007b',
+  long: LONG,
+};
+/** Values that may be accepted or refused, but never fail the server. */
+const ODD_VALUES: Record<string, unknown> = {
+  emoji: '😀 テスト 中文',
+  huge: 1e300,
+  negHuge: -1e300,
+  negative: -1,
+  zero: 0,
+  fraction: 1.5,
+  unsafeInt: 2 ** 53 + 2,
+  beyondInt32: 2 ** 31,
+  maxDate: 8.64e15,
+  nanText: 'NaN',
+  infText: 'Infinity',
+  expText: '1e300',
+  badDate: '2026-02-30T25:61:00Z',
+  farYear: '+275760-09-13T00:00:00.000Z',
+  bool: true,
+  emptyObject: {},
+  operator: { $gt: 0, gt: 0 },
+  hugeRange: [1e300, -1e300],
+  mixedList: ['x', {}, null, 1e300],
+  nulList: ['\u0000'],
+  longList: Array.from({ length: 20_000 }, (_, i) => i),
+};
+/** Prefix of the keys the suite invents: handlers that copy the body "read" them, they are no parameters. */
+const JUNK = 'zzJunk';
+/** Keys JavaScript itself reads on any object (spread, JSON.stringify, await): not parameters. */
+const OBJECT_KEYS = new Set(['toJSON', 'then', 'constructor', '__proto__', 'valueOf', 'toString', 'hasOwnProperty', 'length']);
+/** Parameters many calls take, sent to every call. */
+const COMMON = ['page', 'limit', 'id', 'ids', 'sort', 'keyword', 'name', 'code', 'startTime', 'endTime', 'time', 'timeRange', 'date', 'orgId', 'warehouseId', 'importId', 'resource', 'columns', 'fields', 'fileName', 'sortById', 'sortByNope'];
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+let child: ChildProcess;
+let ready: Ready;
+let stderr = '';
+let exited: { code: number | null; signal: string | null } | null = null;
+
+function startChild(): Promise<Ready> {
+  child = spawn(process.execPath, ['--import', 'tsx', 'test/support/hostile-server.ts'], {
+    cwd: root,
+    // no MQTT port (parallel suites), no demo fleet writing in the background
+    env: { ...process.env, MQTT_PORT: '0', SIMULATOR_DEVICES: '0' },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    if (stderr.length > 2_000_000) stderr = stderr.slice(-1_000_000);
+  });
+  child.on('exit', (code, signal) => (exited = { code, signal }));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`hostile server did not start:\n${stderr.slice(-4000)}`)), 90_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      // only a whole line: the READY line spans several chunks
+      const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('READY '));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line.slice(6)) as Ready);
+      }
+    });
+    child.on('exit', () => reject(new Error(`hostile server exited before it was ready:\n${stderr.slice(-4000)}`)));
+  });
+}
+
+const readKeys = (): Promise<Record<string, string[]>> =>
+  new Promise((resolve) => {
+    child.once('message', (m: { keys: Record<string, string[]> }) => resolve(m.keys));
+    child.send({ type: 'keys' });
+  });
+
+/** CPU seconds the child has used (user + system), from /proc. */
+function cpuSeconds(): number {
+  try {
+    const fields = readFileSync(`/proc/${ready.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident set (current and peak) of the child, from /proc. */
+function rss(): { now: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${ready.pid}/status`, 'utf8');
+    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+    return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+  } catch {
+    return { now: 0, peak: 0 };
+  }
+}
+
+interface Probe {
+  path: string;
+  /** raw request body */
+  body: string;
+  label: string;
+  /** the answer must be a 10001 refusal */
+  mustRefuse?: boolean;
+}
+
+type Outcome = { kind: 'answer'; status: number; code: number | null; message: string } | { kind: 'file'; status: number } | { kind: 'stream' } | { kind: 'broken'; error: string } | { kind: 'hang' };
+
+/** calls that take an organisation API token (ingest), and that token */
+const tokenCalls = new Set<string>();
+let orgToken = '';
+
+async function send(probe: Probe, lang: string): Promise<Outcome> {
+  const headers = tokenCalls.has(probe.path)
+    ? { 'Content-Type': 'application/json', Token: orgToken, Language: lang }
+    : { 'Content-Type': 'application/json', Token: ready.attacker.token, OrgId: String(ready.attacker.orgId), Language: lang };
+  const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  let res: Response;
+  try {
+    res = await fetch(`${ready.url}/api${probe.path}`, { method: 'POST', headers, body: probe.body, signal });
+  } catch (err) {
+    return signal.aborted ? { kind: 'hang' } : { kind: 'broken', error: String((err as Error).cause ?? err) };
+  }
+  const type = res.headers.get('content-type') ?? '';
+  try {
+    if (type.includes('text/event-stream')) {
+      await res.body?.cancel();
+      return { kind: 'stream' };
+    }
+    if (!type.includes('json')) {
+      await res.arrayBuffer();
+      return { kind: 'file', status: res.status };
+    }
+    const text = await res.text();
+    let code: number | null = null;
+    let message = '';
+    try {
+      const parsed = JSON.parse(text) as { code?: unknown; message?: unknown };
+      code = typeof parsed.code === 'number' ? parsed.code : null;
+      message = String(parsed.message ?? '');
+    } catch {
+      // a JSON content type with a body that is not JSON: counted below as a fault
+    }
+    return { kind: 'answer', status: res.status, code, message };
+  } catch (err) {
+    return signal.aborted ? { kind: 'hang' } : { kind: 'broken', error: String((err as Error).cause ?? err) };
+  }
+}
+
+const json = (v: unknown) => JSON.stringify(v);
+
+/** Body-level attacks, the same for every call (`n` rotates the variants of one kind). */
+function bodyProbes(path: string, n: number): Probe[] {
+  const p = (label: string, body: string, mustRefuse = false): Probe => ({ path, label, body, mustRefuse });
+  const notObject = ['[1,2]', '"x"', '1e300', 'null', 'true'][n % 5];
+  return [
+    p('empty', '{}'),
+    p('malformed JSON', ['{"page": 1,', '{"a":"\\u00"}', '{,}', '\u0000'][n % 4]),
+    p(`not an object ${notObject}`, notObject),
+    n % 2 ? p('nesting 10,000 deep (arrays)', `{"x":${deep(10_000)}}`, true) : p('nesting 10,000 deep (objects)', '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_000), true),
+    n % 2 ? p('prototype keys', '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}', true) : p('prototype key nested', '{"filter":{"__proto__":{"polluted":1}}}', true),
+    p('unknown keys and sort fields', json({ [`${JUNK}nope`]: 1, [`${JUNK}a.b`]: 2, [JUNK]: 3, sortByNope: true, sortByZzJunk: 'x' })),
+    n % 2 ? p('300 KB key', json({ [LONG]: 1 }), true) : p('20,000 keys', json(Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`${JUNK}${i}`, i])))),
+  ];
+}
+
+/**
+ * Per key: the long string and one refused kind, then one value of each odd kind; kinds with
+ * several variants rotate with the key's position, so every variant is sent across the suite.
+ */
+const ODD_GROUPS: string[][] = [
+  ['emoji'],
+  ['huge', 'negHuge'],
+  ['negative'],
+  ['unsafeInt', 'beyondInt32', 'maxDate', 'fraction', 'zero'],
+  ['nanText', 'infText', 'expText'],
+  ['badDate', 'farYear'],
+  ['emptyObject', 'operator', 'bool'],
+  ['hugeRange'],
+  ['mixedList', 'longList', 'nulList'],
+];
+const REFUSED_KINDS = Object.keys(REFUSED_STRINGS).filter((k) => k !== 'long');
+
+function* keyProbes(path: string, keys: string[], offset = 0): Generator<Probe> {
+  for (const [j, key] of keys.entries()) {
+    const i = j + offset;
+    const kind = REFUSED_KINDS[i % REFUSED_KINDS.length];
+    yield { path, label: `${key}=${kind}`, body: json({ [key]: REFUSED_STRINGS[kind] }), mustRefuse: true };
+    yield { path, label: `${key}=long`, body: json({ [key]: LONG }), mustRefuse: true };
+    for (const group of ODD_GROUPS) {
+      const name = group[i % group.length];
+      yield { path, label: `${key}=${name}`, body: json({ [key]: ODD_VALUES[name] }) };
+    }
+  }
+}
+
+/** Every declared and common key at once: a refused string (rotating), then a few odd values. */
+function allKeyProbes(path: string, keys: string[], n: number): Probe[] {
+  const every = (v: unknown) => json(Object.fromEntries(keys.map((k) => [k, v])));
+  const kind = REFUSED_KINDS[n % REFUSED_KINDS.length];
+  const odd = ['huge', 'negative', 'operator', 'hugeRange', 'farYear', 'emoji'];
+  return [
+    { path, label: `all=${kind}`, body: every(REFUSED_STRINGS[kind]), mustRefuse: true },
+    { path, label: 'all=nested', body: `{${keys.map((k) => `"${k}":${deep(40)}`).join(',')}}`, mustRefuse: true },
+    ...odd.map((name) => ({ path, label: `all=${name}`, body: every(ODD_VALUES[name]) })),
+  ];
+}
+
+interface Tally {
+  sent: number;
+  byCode: Record<string, number>;
+  fiveHundreds: string[];
+  internal: string[];
+  broken: string[];
+  hangs: string[];
+  notRefused: string[];
+}
+
+const slow: Array<[number, string]> = [];
+const rawCalls = new Set<string>();
+/** Sends the probes CONCURRENCY at a time; they are built lazily (300 KB bodies add up). */
+async function run(probes: Iterable<Probe>, tally: Tally): Promise<void> {
+  const it = probes[Symbol.iterator]();
+  let i = 0;
+  const worker = async () => {
+    for (;;) {
+      const next = it.next();
+      if (next.done) return;
+      const probe = next.value;
+      i++;
+      const t0 = performance.now();
+      const outcome = await send(probe, LANGS[i % LANGS.length]);
+      if (process.env.HOSTILE_DEBUG) slow.push([performance.now() - t0, `${probe.path} [${probe.label}]`]);
+      tally.sent++;
+      if (process.env.HOSTILE_DEBUG && tally.sent % 200 === 0) console.error(tally.sent, probe.path, probe.label, Math.round(process.memoryUsage().heapUsed / 1e6));
+      const where = `${probe.path} [${probe.label}]`;
+      if (outcome.kind === 'hang') tally.hangs.push(where);
+      else if (outcome.kind === 'broken') tally.broken.push(`${where}: ${outcome.error}`);
+      else if (outcome.kind === 'stream') tally.byCode.stream = (tally.byCode.stream ?? 0) + 1;
+      else if (outcome.kind === 'file') {
+        tally.byCode[`file ${outcome.status}`] = (tally.byCode[`file ${outcome.status}`] ?? 0) + 1;
+        if (outcome.status >= 500) tally.fiveHundreds.push(where);
+        if (probe.mustRefuse) tally.notRefused.push(`${where}: a file`);
+      } else {
+        const key = outcome.code === null ? `HTTP ${outcome.status} (no code)` : String(outcome.code);
+        tally.byCode[key] = (tally.byCode[key] ?? 0) + 1;
+        if (outcome.status >= 500) tally.fiveHundreds.push(`${where}: HTTP ${outcome.status} ${outcome.message}`);
+        if (outcome.code === 10000 || outcome.code === null) tally.internal.push(`${where}: ${outcome.code} ${outcome.message}`);
+        if (outcome.code === 10005 && process.env.HOSTILE_DEBUG) console.error('10005', where, outcome.message);
+        // multipart calls do not read JSON: any refusal of theirs will do
+        const refused = rawCalls.has(probe.path) ? outcome.code !== 0 : outcome.code === 10001;
+        if (probe.mustRefuse && !refused) tally.notRefused.push(`${where}: ${outcome.code} ${outcome.message}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+}
+
+/** A second user's calls during the suite: each must succeed; the slowest is the worst stall. */
+function bystanderLoop() {
+  let stop = false;
+  let worst = 0;
+  let count = 0;
+  const failures: string[] = [];
+  const paths = ['/account/info', '/device-beacon/list', '/carrier/list'];
+  const done = (async () => {
+    while (!stop) {
+      const path = paths[count % paths.length];
+      const started = performance.now();
+      try {
+        const res = await fetch(`${ready.url}/api${path}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Token: ready.bystander.token, OrgId: String(ready.bystander.orgId) },
+          body: '{"limit":20}',
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+        const body = (await res.json()) as { code: number; message: string };
+        if (body.code !== 0) failures.push(`${path}: ${body.code} ${body.message}`);
+      } catch (err) {
+        failures.push(`${path}: ${String(err)}`);
+      }
+      worst = Math.max(worst, performance.now() - started);
+      count++;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  return {
+    async stop() {
+      stop = true;
+      await done;
+      return { worst, count, failures };
+    },
+  };
+}
+
+beforeAll(async () => {
+  ready = await startChild();
+}, 120_000);
+
+afterAll(async () => {
+  if (child && !exited) {
+    child.kill('SIGTERM');
+    await new Promise((r) => {
+      child.once('exit', r);
+      setTimeout(r, 10_000);
+    });
+  }
+});
+
+describe('hostile input on every registered call', () => {
+  it('answers every request with a refusal or a result, never a failure, and keeps serving', async () => {
+    // logout ends the attacker's session: it goes last, alone
+    const calls = ready.calls.filter((c) => c.path !== '/account/logout');
+    for (const c of calls) if (c.raw) rawCalls.add(c.path);
+    // ingest takes an organisation token, not a session: the bystander's organisation issues
+    // one (the suite's own calls to /organization-token/* replace and revoke the attacker's)
+    const issued = await fetch(`${ready.url}/api/organization-token/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: ready.bystander.token, OrgId: String(ready.bystander.orgId) }, body: '{}' });
+    orgToken = ((await issued.json()) as { data: { token: string } }).data.token;
+    expect(orgToken).toMatch(/\w{20}/);
+    for (const c of calls.filter((x) => x.permission === null && !x.public)) {
+      const tried = await send({ path: c.path, label: 'session?', body: '{}' }, 'en-US');
+      if (tried.kind === 'answer' && tried.code === 10005) tokenCalls.add(c.path);
+    }
+    const pluginCount = calls.filter((c) => c.plugin).length;
+    expect(pluginCount).toBeGreaterThan(50);
+    const tally: Tally = { sent: 0, byCode: {}, fiveHundreds: [], internal: [], broken: [], hangs: [], notRefused: [] };
+    let peakSeen = 0;
+    const sampler = setInterval(() => (peakSeen = Math.max(peakSeen, rss().now)), 250);
+    const loop = bystanderLoop();
+    const started = Date.now();
+    const cpuAtStart = cpuSeconds();
+    const rssAtStart = rss().now;
+
+    // round 1: body-level attacks and every declared and common key at once, to every call;
+    // the handlers' reads are recorded meanwhile
+    const onlyPaths = process.env.HOSTILE_ONLY ? new RegExp(process.env.HOSTILE_ONLY) : null;
+    const targets = onlyPaths ? calls.filter((c) => onlyPaths.test(c.path)) : calls;
+    await run(
+      (function* () {
+        for (const [n, c] of targets.entries()) {
+          yield* bodyProbes(c.path, n);
+          yield* allKeyProbes(c.path, [...new Set([...c.fields, ...COMMON])], n);
+        }
+      })(),
+      tally,
+    );
+    // then each key a handler was seen to read, alone, until no new key shows up. Generated
+    // calls run the same code for every resource: one call per (call kind, field shape) is
+    // enough; plugin exports of one family (…/export/<kind>) share their parameter parsing.
+    const shapes = new Set<string>();
+    const shapeOf = (c: CallInfo, key: string) => {
+      if (!c.plugin && c.resource) {
+        const f = ready.fields[c.resource]?.[key];
+        // list, all and export parse one query; create and update validate one write
+        const last = c.path.split('/').pop()!;
+        const kind = ['list', 'all', 'export'].includes(last) ? 'query' : ['create', 'update'].includes(last) ? 'write' : last;
+        return `generated ${kind} ${f ? `${f.type}/${f.search ?? '-'}/${f.enum ? 'enum' : ''}` : key}`;
+      }
+      return `${c.plugin ?? 'core'} ${family.get(c.path) ?? c.path} ${key}`;
+    };
+    // hand-written calls of one plugin that read the same parameters share their parsing
+    // (map history and its exports, list and admin list): one of them gets the keys alone
+    const family = new Map<string, string>();
+    const sentKeys = new Map<string, Set<string>>(targets.map((c) => [c.path, new Set()]));
+    let offset = 0;
+    for (let round = 0; round < 3; round++) {
+      const read = await readKeys();
+      if (round === 0) for (const c of targets) if (c.plugin) family.set(c.path, [...(read[c.path] ?? [])].filter((k) => !k.startsWith(JUNK)).sort().join(','));
+      const fresh = targets.map((c) => {
+        const keys = (read[c.path] ?? []).filter((k) => !sentKeys.get(c.path)!.has(k) && !OBJECT_KEYS.has(k) && !k.startsWith(JUNK) && !k.startsWith('sortByNope'));
+        for (const k of keys) sentKeys.get(c.path)!.add(k);
+        const unseen = keys.filter((k) => !shapes.has(shapeOf(c, k)));
+        for (const k of unseen) shapes.add(shapeOf(c, k));
+        return [c.path, unseen] as const;
+      });
+      if (!fresh.some(([, keys]) => keys.length)) break;
+      await run(
+        (function* () {
+          for (const [path, keys] of fresh) {
+            yield* keyProbes(path, keys, offset);
+            offset += keys.length;
+          }
+        })(),
+        tally,
+      );
+    }
+    const keysSent = shapes.size;
+    const logout = await send({ path: '/account/logout', label: 'logout', body: json({ x: REFUSED_STRINGS.nul }) }, 'en-US');
+    tally.sent++;
+
+    const seconds = (Date.now() - started) / 1000;
+    clearInterval(sampler);
+    const stall = await loop.stop();
+    const memory = rss();
+    const aliveAndSame = exited === null && child.pid === ready.pid;
+    const report = {
+      command: 'npx vitest run --project server test/hostile-input.test.ts',
+      database: ready.dialect,
+      calls: targets.length + 1,
+      keyShapesProbedAlone: keysSent,
+      pluginCalls: pluginCount,
+      requestsSent: tally.sent,
+      seconds: Math.round(seconds),
+      answersByCode: Object.fromEntries(Object.entries(tally.byCode).sort(([a], [b]) => a.localeCompare(b))),
+      fiveHundreds: tally.fiveHundreds.length,
+      internalErrors: tally.internal.length,
+      broken: tally.broken.length,
+      hangs: tally.hangs.length,
+      notRefused: tally.notRefused.length,
+      restarts: aliveAndSame ? 0 : 1,
+      bystanderRequests: stall.count,
+      worstStallMs: Math.round(stall.worst),
+      peakRssMb: Math.round(Math.max(memory.peak, peakSeen)),
+      rssAtStartMb: Math.round(rssAtStart),
+      serverCpuSeconds: Math.round(cpuSeconds() - cpuAtStart),
+      loadAverage: loadavg().map((x) => Math.round(x * 10) / 10),
+    };
+    console.log('[hostile-input]', JSON.stringify(report, null, 2));
+    if (process.env.HOSTILE_DEBUG) {
+      const byPath = new Map<string, number>();
+      for (const [ms, where] of slow) byPath.set(where.replace(/ \[.*/, ''), (byPath.get(where.replace(/ \[.*/, '')) ?? 0) + ms);
+      console.log([...byPath].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([p, ms]) => `${Math.round(ms)} ${p}`).join('\n'));
+      console.log(slow.sort((a, b) => b[0] - a[0]).slice(0, 15).map(([ms, w]) => `${Math.round(ms)} ${w}`).join('\n'));
+    }
+    const sample = (xs: string[]) => xs.slice(0, 30).join('\n');
+    for (const [name, list] of Object.entries({ '5xx': tally.fiveHundreds, 'internal errors': tally.internal, broken: tally.broken, unanswered: tally.hangs, 'not refused': tally.notRefused })) {
+      if (list.length) console.log(`[hostile-input] ${name}:\n${sample(list)}`);
+    }
+    if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length) console.log('[hostile-input] server log tail:\n' + stderr.slice(-6000));
+
+    expect(aliveAndSame, `server process changed: ${JSON.stringify(exited)}\n${stderr.slice(-4000)}`).toBe(true);
+    expect(stderr).not.toContain('[hostile-server] unhandled');
+    expect(stderr).not.toContain('[hostile-server] uncaught');
+    expect(sample(tally.fiveHundreds), '5xx').toBe('');
+    expect(sample(tally.internal), 'internal errors').toBe('');
+    expect(sample(tally.broken), 'broken answers').toBe('');
+    expect(sample(tally.hangs), 'unanswered').toBe('');
+    expect(sample(tally.notRefused), 'not refused').toBe('');
+    expect(logout.kind === 'answer' && logout.code).toBe(10001);
+    expect(stall.failures.slice(0, 10)).toEqual([]);
+    expect(report.peakRssMb).toBeLessThan(RSS_BOUND_MB);
+  }, 600_000);
+});

@@ -1,0 +1,89 @@
+/**
+ * The server under the hostile-input suite, as a child process of its own (so a crash, an
+ * unhandled rejection or a memory blow-up shows as a dead or swollen process, not as a test
+ * runner that died with it): every plugin, a fresh database, two signed-in administrators
+ * with every permission (one sends the hostile input, the other runs the concurrent loop).
+ * Prints one `READY {json}` line on stdout, then serves until it is sent SIGTERM.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callPermission } from '../../src/http/registry';
+import { createServer } from '../../src/index';
+import { createTestDatabase } from './test-database';
+
+// Node's default already ends the process on both; saying so in the log names the cause.
+process.on('unhandledRejection', (err) => {
+  console.error('[hostile-server] unhandled rejection', err);
+  process.exit(70);
+});
+process.on('uncaughtException', (err) => {
+  console.error('[hostile-server] uncaught exception', err);
+  process.exit(70);
+});
+
+const dataDir = mkdtempSync(join(tmpdir(), 'rti-hostile-'));
+const db = await createTestDatabase();
+// Every 5xx is logged to stderr with its stack: the suite prints them when it fails.
+const server = await createServer({ databaseUrl: db.url, plugins: true, config: { dataDir }, logError: (m, e) => console.error('[server]', m, e ?? '') });
+const { url } = await server.listen(0);
+
+const models = server.db.models;
+const codes = server.listPermissionCodes();
+const org = async (code: string) => Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
+const orgA = await org('HOSTA');
+const orgB = await org('HOSTB');
+const session = async (orgId: number, name: string) => {
+  const role = Number((await models.role.create({ orgId, name: `all-${name}`, pcPermissions: codes })).get('id'));
+  const user = await models.user.create({ orgId, name, realName: name, roleIds: [role], organizationIds: [orgId], sysOrgUser: true });
+  await server.access.policies.changed([orgId], undefined);
+  const { token } = await server.access.sessions.create({ userId: Number(user.get('id')), loginOrgId: orgId, loginEntryCode: null });
+  return { token, orgId };
+};
+const attacker = await session(orgA, 'mallory');
+const bystander = await session(orgB, 'bystander');
+
+/**
+ * Which body keys each handler reads (get, has, own-property checks): the suite sends hostile
+ * values into them as well, so plugin parameters no metadata declares are reached too.
+ */
+const readKeys = new Map<string, Set<string>>();
+for (const def of server.calls.list()) {
+  const handler = def.handler;
+  const seen = readKeys.set(def.path, new Set()).get(def.path)!;
+  const note = (key: string | symbol) => {
+    if (typeof key === 'string') seen.add(key);
+  };
+  def.handler = (input) =>
+    handler({
+      ...input,
+      body: new Proxy(input.body, {
+        get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
+        has: (target, key) => (note(key), Reflect.has(target, key)),
+        getOwnPropertyDescriptor: (target, key) => (note(key), Reflect.getOwnPropertyDescriptor(target, key)),
+      }),
+    });
+}
+process.on('message', (msg: { type?: string }) => {
+  if (msg?.type === 'keys') process.send?.({ type: 'keys', keys: Object.fromEntries([...readKeys].map(([path, keys]) => [path, [...keys]])) });
+});
+
+const fieldsOf = (resource?: string) => (resource ? (server.metadata.resources[resource]?.fields ?? []).map((f) => f.name) : []);
+const calls = server.calls.list().map((c) => ({ path: c.path, resource: c.resource ?? null, plugin: c.plugin ?? null, raw: Boolean(c.raw), public: Boolean(c.public), permission: callPermission(c), fields: fieldsOf(c.resource) }));
+const fields = Object.fromEntries(
+  Object.values(server.metadata.resources).map((r) => [r.name, Object.fromEntries(r.fields.map((f) => [f.name, { type: f.type, search: f.search, enum: f.enum }]))]),
+);
+process.stdout.write(`READY ${JSON.stringify({ url, pid: process.pid, dialect: db.dialect, attacker, bystander, calls, fields })}\n`);
+
+let stopping = false;
+process.on('SIGTERM', () => {
+  if (stopping) return;
+  stopping = true;
+  server
+    .close()
+    .then(() => db.drop())
+    .finally(() => {
+      rmSync(dataDir, { recursive: true, force: true });
+      process.exit(0);
+    });
+});
