@@ -1,0 +1,272 @@
+/**
+ * SPEC §7's extra ship-order, delivery and receipt calls. Every read and write goes through
+ * the caller's scoped repository, so a serial of another organisation is "not found" exactly
+ * like a serial nobody has (no existence leak), and line writes pass the documents' rules
+ * (frozen lines, unique carrier per document, the shipping rules of index.ts).
+ */
+import { Enums } from '@rti/metadata';
+import { ApiError, ErrorCode, invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { Op, type WhereOptions } from 'sequelize';
+import { IN_STOCK } from './movement';
+
+type Body = Record<string, unknown>;
+type Row = Record<string, any>;
+
+/** Serials / rows one batch call takes (a 5,000-carrier order fits in one). */
+const MAX_BATCH = 5000;
+const Order = Enums.shipOrderStatus;
+const Line = Enums.shipOrderLineStatus;
+const Reason = Enums.sharedImportError;
+
+function id(body: Body, key: string): number {
+  const v = body[key];
+  if (v === undefined || v === null || v === '') throw invalid('required', key);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 2 ** 31 - 1) throw invalid('type', key, { expected: 'id' });
+  return v;
+}
+
+function strings(body: Body, key: string, opts: { required?: boolean } = {}): string[] {
+  const v = body[key];
+  if (v === undefined || v === null) {
+    if (opts.required) throw invalid('required', key);
+    return [];
+  }
+  if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' && typeof x !== 'number')) throw invalid('type', key, { expected: 'list' });
+  if (v.length > MAX_BATCH) throw invalid('lengthMax', key, { max: MAX_BATCH });
+  return v.map((x) => String(x).trim());
+}
+
+function paging(body: Body): { page: number; limit: number } {
+  const page = body.page === undefined ? 1 : Number(body.page);
+  const limit = body.limit === undefined ? 20 : Number(body.limit);
+  if (!Number.isInteger(page) || page < 1 || page > 1_000_000) throw invalid('valueBetween', 'page', { min: 1, max: 1_000_000 });
+  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('valueBetween', 'limit', { min: 1, max: 1000 });
+  return { page, limit };
+}
+
+/** A failure of one row of a batch: SPEC §8 reason code and the message in the caller's language. */
+function failure(ctx: PluginServerContext, call: RequestContext, err: unknown): { code: number; message: string } {
+  if (err instanceof ApiError) return { code: err.code, message: ctx.t(call.language, err.messageKey, err.params) };
+  throw err;
+}
+
+const reasonText = (ctx: PluginServerContext, call: RequestContext, reason: number) => {
+  const key = Object.entries(Reason).find(([, v]) => v === reason)?.[0];
+  return ctx.t(call.language, `enums.sharedImportError.${key}`);
+};
+
+export function registerCalls(ctx: PluginServerContext): void {
+  /**
+   * Adds carriers to a new ship order by serial (scanned or typed) or by id (the picker):
+   * `{ shipOrderId, sns?: string[], carrierIds?: number[], containerNo?, deliveryNo?, msn?, remark? }`.
+   * Each carrier goes through the document's rules; the answer lists every refused row with
+   * its SPEC §8 reason (20 not found, 60 duplicated, 70 remark over 200, 80 not in the shipper
+   * warehouse, 10 unavailable or on another open order).
+   */
+  ctx.addCall({
+    path: '/ship-order-detail/batch/add',
+    resource: 'ship-order-detail',
+    async handler({ body, ctx: call }) {
+      const shipOrderId = id(body, 'shipOrderId');
+      const sns = strings(body, 'sns');
+      const idsGiven = (Array.isArray(body.carrierIds) ? body.carrierIds : []).map((v, i) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : (() => { throw invalid('type', `carrierIds[${i}]`, { expected: 'id' }); })()));
+      if (!sns.length && !idsGiven.length) throw invalid('required', 'carrierSn');
+      if (sns.length + idsGiven.length > MAX_BATCH) throw invalid('lengthMax', 'sns', { max: MAX_BATCH });
+      await ctx.repo('ship-order', call).find(shipOrderId);
+      const extra: Row = {};
+      for (const k of ['containerNo', 'deliveryNo', 'msn', 'remark']) if (body[k] !== undefined && body[k] !== null) extra[k] = body[k];
+      const carriers = ctx.repo('carrier', call);
+      const found = new Map<string, Row>();
+      if (sns.length) for (const c of await carriers.findAll({ where: { sn: { [Op.in]: sns } }, attributes: ['id', 'sn'], raw: true }) as unknown as Row[]) found.set(String(c.sn), c);
+      const picked = idsGiven.length ? new Map((await carriers.findAll({ where: { id: { [Op.in]: idsGiven } }, attributes: ['id', 'sn'], raw: true }) as unknown as Row[]).map((c) => [Number(c.id), c])) : new Map<number, Row>();
+      const rows: Array<{ sn: string; carrier?: Row }> = [...sns.map((sn) => ({ sn, carrier: found.get(sn) })), ...idsGiven.map((cid) => ({ sn: String(picked.get(cid)?.sn ?? cid), carrier: picked.get(cid) }))];
+      const lines = ctx.repo('ship-order-detail', call);
+      const seen = new Set<number>();
+      let added = 0;
+      const failed: Array<{ row: number; sn: string; reason?: number; code: number; message: string }> = [];
+      const refuse = (i: number, sn: string, reason: number, code: number = ErrorCode.validation) => failed.push({ row: i + 1, sn, reason, code, message: reasonText(ctx, call, reason) });
+      for (const [i, r] of rows.entries()) {
+        if (!r.sn) { refuse(i, r.sn, Reason.carrierSnEmpty); continue; }
+        if (!r.carrier) { refuse(i, r.sn, Reason.carrierSnNotFound, ErrorCode.notFound); continue; }
+        if (seen.has(Number(r.carrier.id))) { refuse(i, r.sn, Reason.duplicated, ErrorCode.duplicate); continue; }
+        if (typeof extra.remark === 'string' && extra.remark.length > 200) { refuse(i, r.sn, Reason.remarkTooLong); continue; }
+        seen.add(Number(r.carrier.id));
+        try {
+          await lines.create({ ...extra, shipOrderId, carrierId: Number(r.carrier.id), carrierSn: r.carrier.sn });
+          added++;
+        } catch (err) {
+          const f = failure(ctx, call, err);
+          const reason = err instanceof ApiError && err.messageKey === 'shipping.notInWarehouse' ? Reason.carrierNotInWarehouse : err instanceof ApiError && err.messageKey === 'shipping.onOtherOrder' ? Reason.carrierUnavailable : err instanceof ApiError && err.code === ErrorCode.duplicate ? Reason.duplicated : undefined;
+          failed.push({ row: i + 1, sn: r.sn, reason, ...f });
+        }
+      }
+      return { added, failed };
+    },
+  });
+
+  /** Containerize: puts the chosen lines into one container `{ ids, containerNo }` (new orders only). */
+  ctx.addCall({
+    path: '/ship-order-detail/batch/update',
+    resource: 'ship-order-detail',
+    async handler({ body, ctx: call }) {
+      const ids = Array.isArray(body.ids) ? body.ids : [];
+      if (!ids.length) throw invalid('required', 'ids');
+      if (ids.length > MAX_BATCH) throw invalid('lengthMax', 'ids', { max: MAX_BATCH });
+      const values: Row = {};
+      for (const k of ['containerNo', 'deliveryNo', 'msn', 'remark']) if (body[k] !== undefined) values[k] = body[k];
+      if (!Object.keys(values).length) throw invalid('required', 'containerNo');
+      const lines = ctx.repo('ship-order-detail', call);
+      const out: Row[] = [];
+      // through the repository: each line passes the document's freeze and field rules
+      for (const lineId of ids) out.push(await lines.update({ ...values, id: lineId }));
+      return { updated: out.length };
+    },
+  });
+
+  /** Containers of an order with their carrier count. */
+  ctx.addCall({
+    path: '/ship-order-detail/getcontainers',
+    resource: 'ship-order-detail',
+    async handler({ body, ctx: call }) {
+      const shipOrderId = id(body, 'shipOrderId');
+      await ctx.repo('ship-order', call).find(shipOrderId);
+      const rows = (await ctx.repo('ship-order-detail', call).findAll({ where: { shipOrderId }, attributes: ['containerNo', 'status'], raw: true })) as unknown as Row[];
+      const by = new Map<string, { containerNo: string | null; total: number; received: number }>();
+      for (const r of rows) {
+        const k = r.containerNo ?? '';
+        const e = by.get(k) ?? { containerNo: r.containerNo ?? null, total: 0, received: 0 };
+        e.total++;
+        if (r.status === Line.received) e.received++;
+        by.set(k, e);
+      }
+      return [...by.values()].sort((a, b) => String(a.containerNo ?? '').localeCompare(String(b.containerNo ?? '')));
+    },
+  });
+
+  /** Lines of an order, optionally of some containers: `{ shipOrderId, containerNos? }`. */
+  ctx.addCall({
+    path: '/ship-order-detail/getcarriers',
+    resource: 'ship-order-detail',
+    async handler({ body, ctx: call }) {
+      const shipOrderId = id(body, 'shipOrderId');
+      await ctx.repo('ship-order', call).find(shipOrderId);
+      const containers = strings(body, 'containerNos');
+      const where: WhereOptions = containers.length ? { shipOrderId, containerNo: { [Op.in]: containers } } : { shipOrderId };
+      const repo = ctx.repo('ship-order-detail', call);
+      return repo.serialize(await repo.findAll({ where, order: [['id', 'ASC']], limit: MAX_BATCH }));
+    },
+  });
+
+  /** Warehouses for the order form (SPEC's spelling `wareshouse` kept). */
+  ctx.addCall({
+    path: '/ship-order/all/wareshouse',
+    resource: 'ship-order',
+    async handler({ ctx: call }) {
+      return ctx.repo('warehouse', call).all({});
+    },
+  });
+
+  /** Warehouses with how many carriers stand in each (the picker's warehouse list). */
+  ctx.addCall({
+    path: '/warehouse/listwithcarrier',
+    resource: 'ship-order',
+    async handler({ ctx: call }) {
+      const whs = await ctx.repo('warehouse', call).all({});
+      const rows = (await ctx.repo('carrier', call).findAll({ where: { warehouseId: { [Op.in]: whs.map((w) => Number(w.id)) }, transportStatus: { [Op.in]: IN_STOCK } }, attributes: ['warehouseId'], raw: true })) as unknown as Row[];
+      const count = new Map<number, number>();
+      for (const r of rows) count.set(Number(r.warehouseId), (count.get(Number(r.warehouseId)) ?? 0) + 1);
+      return whs.map((w) => ({ ...w, carrierCount: count.get(Number(w.id)) ?? 0 }));
+    },
+  });
+
+  /**
+   * The carrier picker of an order: carriers standing in its shipper warehouse that are not on
+   * an open order, paged `{ shipOrderId, sn?, carrierCodeId?, page, limit }`.
+   */
+  ctx.addCall({
+    path: '/ship-order/all/carrier',
+    resource: 'ship-order',
+    async handler({ body, ctx: call }) {
+      const shipOrderId = id(body, 'shipOrderId');
+      const { page, limit } = paging(body);
+      const [order] = await ctx.repo('ship-order', call).serialize([await ctx.repo('ship-order', call).find(shipOrderId)]);
+      const busyLines = (await ctx.repo('ship-order-detail', call).findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
+      const openOrders = new Set(((await ctx.repo('ship-order', call).findAll({ where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: [Order.new, Order.released, Order.delivered] } }, attributes: ['id'], raw: true })) as unknown as Row[]).map((o) => Number(o.id)));
+      const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));
+      const filters: Row = { warehouseId: order.shipperWarehouseId, transportStatus: { [Op.in]: IN_STOCK }, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
+      if (typeof body.sn === 'string' && body.sn.trim()) filters.sn = { [Op.like]: `%${body.sn.trim().replace(/[%_\\]/g, '')}%` };
+      if (typeof body.carrierCodeId === 'number') filters.carrierCodeId = body.carrierCodeId;
+      const repo = ctx.repo('carrier', call);
+      const total = await repo.count(filters);
+      const list = await repo.serialize(await repo.findAll({ where: filters, order: [['sn', 'ASC']], offset: (page - 1) * limit, limit }));
+      return { list, total };
+    },
+  });
+
+  /** Orders a receipt can be made for: released or delivered. */
+  ctx.addCall({
+    path: '/ship-order/allshiporder4receipt',
+    resource: 'ship-order',
+    async handler({ body, ctx: call }) {
+      const repo = ctx.repo('ship-order', call);
+      const where: Row = { status: { [Op.in]: [Order.released, Order.delivered] } };
+      if (typeof body.receiverWarehouseId === 'number') where.receiverWarehouseId = body.receiverWarehouseId;
+      return repo.serialize(await repo.findAll({ where, order: [['id', 'DESC']], limit: 5000 }));
+    },
+  });
+
+  /** Carriers a delivery of an order can still ship: the order's pending lines. */
+  ctx.addCall({
+    path: '/delivery/all/carrier',
+    resource: 'delivery',
+    async handler({ body, ctx: call }) {
+      const shipOrderId = id(body, 'shipOrderId');
+      await ctx.repo('ship-order', call).find(shipOrderId);
+      const repo = ctx.repo('ship-order-detail', call);
+      return repo.serialize(await repo.findAll({ where: { shipOrderId, status: Line.pending }, order: [['id', 'ASC']], limit: MAX_BATCH }));
+    },
+  });
+
+  // Receipt lines from what arrived: whole containers of the order, or carriers by serial.
+  const receiptLines = async (call: RequestContext, receiptId: number, carriers: Array<{ id: number; sn: string; containerNo?: string | null }>) => {
+    const lines = ctx.repo('receipt-detail', call);
+    let added = 0;
+    const failed: Array<{ row: number; sn: string; code: number; message: string }> = [];
+    for (const [i, c] of carriers.entries()) {
+      try {
+        await lines.create({ receiptId, carrierId: c.id, carrierSn: c.sn, containerNo: c.containerNo ?? null });
+        added++;
+      } catch (err) {
+        failed.push({ row: i + 1, sn: c.sn, ...failure(ctx, call, err) });
+      }
+    }
+    return { added, failed };
+  };
+
+  ctx.addCall({
+    path: '/receipt-detail/batchcreatebycontainer',
+    resource: 'receipt-detail',
+    async handler({ body, ctx: call }) {
+      const receiptId = id(body, 'receiptId');
+      const containers = strings(body, 'containerNos', { required: true });
+      const receipt = await ctx.repo('receipt', call).find(receiptId);
+      const shipped = (await ctx.repo('ship-order-detail', call).findAll({ where: { shipOrderId: receipt.get('shipOrderId'), containerNo: { [Op.in]: containers }, status: Line.shipped }, attributes: ['carrierId', 'carrierSn', 'containerNo'], raw: true })) as unknown as Row[];
+      if (!shipped.length) throw new ApiError(ErrorCode.notFound, 'shipping.noContainerLines', { containers: containers.join(', ') });
+      return receiptLines(call, receiptId, shipped.map((l) => ({ id: Number(l.carrierId), sn: String(l.carrierSn), containerNo: l.containerNo })));
+    },
+  });
+
+  ctx.addCall({
+    path: '/receipt-detail/batchcreatebycarrier',
+    resource: 'receipt-detail',
+    async handler({ body, ctx: call }) {
+      const receiptId = id(body, 'receiptId');
+      const sns = strings(body, 'sns', { required: true });
+      await ctx.repo('receipt', call).find(receiptId);
+      const found = new Map(((await ctx.repo('carrier', call).findAll({ where: { sn: { [Op.in]: sns } }, attributes: ['id', 'sn'], raw: true })) as unknown as Row[]).map((c) => [String(c.sn), Number(c.id)]));
+      const missing = sns.map((sn, i) => ({ sn, i })).filter((x) => !found.has(x.sn));
+      const res = await receiptLines(call, receiptId, sns.filter((sn) => found.has(sn)).map((sn) => ({ id: found.get(sn)!, sn })));
+      return { ...res, failed: [...missing.map((m) => ({ row: m.i + 1, sn: m.sn, reason: Reason.carrierSnNotFound, code: ErrorCode.notFound, message: reasonText(ctx, call, Reason.carrierSnNotFound) })), ...res.failed] };
+    },
+  });
+}

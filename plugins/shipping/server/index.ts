@@ -1,0 +1,181 @@
+/**
+ * Shipping: the domain side effects of the ship-order, delivery and receipt documents
+ * (metadata/resources/ship-order). The documents, their numbers, lines, frozen states and
+ * status steps are metadata; this plugin only adds what carriers do when a step runs
+ * (movement.ts), the rules over lines, and SPEC's extra calls (calls.ts).
+ */
+import { Enums } from '@rti/metadata';
+import { ApiError, ErrorCode, definePlugin, tKey, type PluginServerContext, type TransitionEvent } from '@rti/server/plugin-api';
+import type {} from '@rti/plugin-telemetry/api';
+import { Op } from 'sequelize';
+import { registerCalls } from './calls';
+import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
+
+const Order = Enums.shipOrderStatus;
+const Line = Enums.shipOrderLineStatus;
+/** orders whose carriers are spoken for: a carrier sits on at most one of them */
+export const OPEN_ORDER = [Order.new, Order.released, Order.delivered];
+const OPEN_LINE = [Line.pending, Line.shipped];
+/** carrier statuses that may be shipped */
+const USABLE: number[] = [Enums.carrierStatus.new, Enums.carrierStatus.inUse, Enums.carrierStatus.standby];
+
+type Row = Record<string, any>;
+
+export default definePlugin({
+  id: 'shipping',
+  optionalDependsOn: ['telemetry'],
+  server(ctx) {
+    const dialect = ctx.database.dialect;
+    const move = (e: TransitionEvent, order: Row): MoveOptions => ({ repo: e.repo, ctx: e.ctx, order, now: new Date(), dialect });
+    // The derived-state engine re-reads carriers once the move is committed, so its warehouse
+    // and transport state agree with the documents (else the next gateway pass would undo them).
+    const refreshTelemetry = (e: TransitionEvent) => e.afterCommit(() => ctx.tryUse('telemetry')?.refresh());
+
+    // ---- ship order steps ------------------------------------------------------------------
+    ctx.transitions.on('ship-order', 'release', async (e) => {
+      for (const order of e.rows) await shipLines(move(e, order));
+      refreshTelemetry(e);
+    });
+    ctx.transitions.on('ship-order', 'receive', async (e) => {
+      for (const order of e.rows) await receiveCarriers(move(e, order));
+      refreshTelemetry(e);
+    });
+    ctx.transitions.on('ship-order', 'close', async (e) => {
+      for (const order of e.rows) await markMissing(e.repo, order);
+    });
+
+    // ---- delivery: ships its lines of the linked order ---------------------------------------
+    ctx.transitions.on('delivery', 'release', async (e) => {
+      for (const delivery of e.rows) {
+        const order = await linkedOrder(e, delivery, [Order.new, Order.released], 'delivery');
+        const carrierIds = (await e.repo('delivery-detail').rows({ deliveryId: delivery.id }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId));
+        if (!carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(delivery.deliveryNo) });
+        const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: Line.pending }, { attributes: ['id'] });
+        if (lines.length !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notPending', { title: String(order.orderNo) });
+        const now = new Date();
+        await shipLines({ ...move(e, order), now }, lines.map((l) => Number(l.id)));
+        // the first delivery releases its order
+        if (order.status === Order.new) await e.repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: e.ctx.user?.realName || e.ctx.user?.username || null }, { id: order.id, status: Order.new });
+      }
+      refreshTelemetry(e);
+    });
+
+    // ---- receipt: receives its lines at the order's receiver ---------------------------------
+    ctx.transitions.on('receipt', 'receive', async (e) => {
+      for (const receipt of e.rows) {
+        const order = await linkedOrder(e, receipt, [Order.released, Order.delivered], 'receipt');
+        const lines = await e.repo('receipt-detail').rows({ receiptId: receipt.id }, { attributes: ['carrierId', 'containerNo'] });
+        if (!lines.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToReceive', { title: String(receipt.receiptNo) });
+        await receiveCarriers(move(e, order), lines.map((l) => Number(l.carrierId)), new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null])));
+      }
+      refreshTelemetry(e);
+    });
+    ctx.transitions.on('receipt', 'close', async (e) => {
+      for (const receipt of e.rows) {
+        const order = await linkedOrder(e, receipt, [Order.released, Order.delivered, Order.received], 'receipt');
+        // Receiving is done: what was shipped and not received is the difference.
+        await markMissing(e.repo, order);
+        if (order.status !== Order.received) await e.repo('ship-order').updateWhere({ status: Order.received, tor: new Date() }, { id: order.id, status: { [Op.in]: [Order.released, Order.delivered] } });
+      }
+    });
+
+    // ---- documents linked to an order --------------------------------------------------------
+    for (const [resource, allowed, side] of [
+      ['delivery', [Order.new, Order.released], 'shipperWarehouseId'],
+      ['receipt', [Order.released, Order.delivered], 'receiverWarehouseId'],
+    ] as const) {
+      ctx.hooks.before('create', resource, async (e) => {
+        const data = e.data!;
+        const order = await orderFor(ctx, e.ctx, data.shipOrderId, e.transaction);
+        checkOrderStatus(order, allowed as readonly number[], resource);
+        // the document's own warehouse is the order's side it works on
+        if (Number(data.warehouseId) !== Number(order[side])) {
+          throw new ApiError(ErrorCode.validation, 'shipping.warehouseMismatch', { field: tKey('fields.warehouse'), expected: String(order[`${side}Label`] ?? order[side]) });
+        }
+      });
+    }
+
+    // ---- rules over lines ----------------------------------------------------------------------
+    ctx.documents.onLines('ship-order', async (e) => {
+      if (!e.added.length && !e.changed.some((c) => 'carrierId' in c.values)) return;
+      const incoming = [...e.added, ...e.changed.filter((c) => 'carrierId' in c.values).map((c) => c.values)];
+      const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
+      const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'] });
+      const byId = new Map(carriers.map((c) => [Number(c.id), c]));
+      const shipper = Number(e.header.shipperWarehouseId);
+      const away = carriers.filter((c) => Number(c.warehouseId) !== shipper || !IN_STOCK.includes(Number(c.transportStatus)));
+      if (away.length) {
+        const [wh] = await e.repo('warehouse').rows({ id: shipper }, { attributes: ['name'] });
+        throw notInWarehouse(away, { shipperWarehouseIdLabel: wh?.name ?? shipper }, 'shipperWarehouse');
+      }
+      const unusable = carriers.filter((c) => c.status !== null && c.status !== undefined && !USABLE.includes(Number(c.status)));
+      if (unusable.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.carrierUnavailable', { sns: snList(unusable.map((c) => String(c.sn))) });
+      await refuseOnOtherOrder(e.repo, ids, Number(e.header.id), byId);
+      // the shipping list shows serial and carrier code as they were when shipped
+      for (const l of incoming) {
+        const c = byId.get(Number(l.carrierId));
+        if (c) Object.assign(l, { carrierSn: c.sn, carrierCodeId: c.carrierCodeId ?? null });
+      }
+    });
+    for (const resource of ['delivery', 'receipt'] as const) {
+      ctx.documents.onLines(resource, async (e) => {
+        const incoming = [...e.added, ...e.changed.filter((c) => 'carrierId' in c.values).map((c) => c.values)];
+        if (!incoming.length) return;
+        const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
+        const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId'] });
+        const byId = new Map(carriers.map((c) => [Number(c.id), c]));
+        if (resource === 'delivery') {
+          // a delivery ships lines of its order: its carriers must be pending there
+          const pending = new Set((await e.repo('ship-order-detail').rows({ shipOrderId: e.header.shipOrderId, carrierId: { [Op.in]: ids }, status: Line.pending }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId)));
+          const foreign = ids.filter((id) => !pending.has(id));
+          if (foreign.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', { sns: snList(foreign.map((id) => String(byId.get(id)?.sn ?? id))) });
+        }
+        for (const l of incoming) {
+          const c = byId.get(Number(l.carrierId));
+          if (c) Object.assign(l, { carrierSn: c.sn, carrierCodeId: c.carrierCodeId ?? null });
+        }
+      });
+    }
+
+    registerCalls(ctx);
+  },
+});
+
+/** The ship order a delivery/receipt points at, locked; its status must allow the step. */
+async function linkedOrder(e: TransitionEvent, doc: Row, allowed: readonly number[], kind: 'delivery' | 'receipt'): Promise<Row> {
+  if (!doc.shipOrderId) throw new ApiError(ErrorCode.statusForbidden, 'shipping.noShipOrder');
+  const [found] = await e.repo('ship-order').rows({ id: doc.shipOrderId }, { lock: 'update' });
+  if (!found) throw new ApiError(ErrorCode.statusForbidden, 'shipping.noShipOrder');
+  const [order] = await e.repo('ship-order').list({ id: doc.shipOrderId });
+  checkOrderStatus(order, allowed, kind);
+  return order;
+}
+
+async function orderFor(ctx: PluginServerContext, call: TransitionEvent['ctx'], id: unknown, transaction: TransitionEvent['transaction']): Promise<Row> {
+  if (id === null || id === undefined) throw new ApiError(ErrorCode.statusForbidden, 'shipping.noShipOrder');
+  const repo = ctx.repo('ship-order', call);
+  const [row] = await repo.serialize([await repo.find(id, transaction)], transaction);
+  return row;
+}
+
+function checkOrderStatus(order: Row, allowed: readonly number[], kind: string): void {
+  if (allowed.includes(Number(order.status))) return;
+  const key = Object.entries(Enums.shipOrderStatus).find(([, n]) => n === Number(order.status))?.[0];
+  const label = () => (key ? tKey(`enums.shipOrderStatus.${key}`) : String(order.status));
+  throw new ApiError(ErrorCode.statusForbidden, 'shipping.orderNotOpen', {
+    title: String(order.orderNo),
+    status: label(),
+    doc: tKey(`resources.${kind}`),
+  });
+}
+
+/** A carrier sits on at most one open ship order. */
+async function refuseOnOtherOrder(repo: TransitionEvent['repo'], ids: number[], orderId: number, byId: Map<number, Row>): Promise<void> {
+  const others = await repo('ship-order-detail').rows({ carrierId: { [Op.in]: ids }, shipOrderId: { [Op.ne]: orderId }, status: { [Op.in]: OPEN_LINE } }, { attributes: ['carrierId', 'shipOrderId'] });
+  if (!others.length) return;
+  const open = await repo('ship-order').rows({ id: { [Op.in]: [...new Set(others.map((o) => Number(o.shipOrderId)))] }, status: { [Op.in]: OPEN_ORDER } }, { attributes: ['id', 'orderNo'] });
+  if (!open.length) return;
+  const openIds = new Map(open.map((o) => [Number(o.id), String(o.orderNo)]));
+  const clash = others.filter((o) => openIds.has(Number(o.shipOrderId)));
+  throw new ApiError(ErrorCode.duplicate, 'shipping.onOtherOrder', { sns: snList(clash.map((c) => String(byId.get(Number(c.carrierId))?.sn ?? c.carrierId))), order: openIds.get(Number(clash[0].shipOrderId)) });
+}
