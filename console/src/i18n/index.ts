@@ -14,7 +14,9 @@ import { loadAntdLocale } from './antd-locale';
 type Loader = () => Promise<unknown>;
 const metaEager = import.meta.glob('../../../metadata/locales/en-US.json', { eager: true, import: 'default' });
 const screensEager = import.meta.glob('../meta/locales/en-US.json', { eager: true, import: 'default' });
-const pluginEager = import.meta.glob('../../../plugins/*/console/locales/en-US.json', { eager: true, import: 'default' });
+// Plugin strings are used only after login, by plugin code that loads then: their en-US set is
+// fetched with the plugins (loadPluginTexts), not shipped in the first page's entry.
+const pluginEnUS = import.meta.glob('../../../plugins/*/console/locales/en-US.json', { import: 'default' }) as Record<string, Loader>;
 // en-US ships with the shell (above and the static import); the lazy sets leave it out.
 const metaLazy = import.meta.glob(['../../../metadata/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
 const consoleLazy = import.meta.glob(['../locales/*.json', '../meta/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
@@ -31,7 +33,6 @@ async function loadBundle(lng: Locale): Promise<Dict> {
       ...(Object.values(metaEager) as Dict[]),
       consoleEnUS as Dict,
       ...(Object.values(screensEager) as Dict[]),
-      ...(Object.values(pluginEager) as Dict[]),
     );
   }
   const parts = await Promise.all(
@@ -60,6 +61,17 @@ export function storeLocale(lng: Locale): void {
   localStorage.setItem(LOCALE_KEY, lng);
   const uid = session.userId();
   if (uid) localStorage.setItem(`${LOCALE_KEY}:${uid}`, lng);
+}
+
+let pluginTexts: Dict | undefined;
+
+/**
+ * The plugins' en-US strings (also the fallback of every other language), loaded beside the
+ * plugins' own code; added once i18next is initialised (the first signed-in render waits for both).
+ */
+export async function loadPluginTexts(): Promise<void> {
+  pluginTexts = mergeDicts(...((await Promise.all(Object.values(pluginEnUS).map((l) => l()))) as Dict[]));
+  if (i18n.isInitialized) i18n.addResourceBundle(DEFAULT_LOCALE, 'translation', pluginTexts, true, true);
 }
 
 /** Texts served with the metadata (administrators' overlay labels), flat key → text per language. */
@@ -94,6 +106,7 @@ export async function initI18n(): Promise<typeof i18n> {
     returnNull: false,
     showSupportNotice: false,
   });
+  if (pluginTexts) i18n.addResourceBundle(DEFAULT_LOCALE, 'translation', pluginTexts, true, true);
   if (runtimeTexts[DEFAULT_LOCALE]) i18n.addResources(DEFAULT_LOCALE, 'translation', runtimeTexts[DEFAULT_LOCALE]);
   if (lng !== DEFAULT_LOCALE) {
     await ensureLocale(lng);

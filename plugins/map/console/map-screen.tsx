@@ -10,7 +10,7 @@ import { Alert, Button, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { AimOutlined, DownOutlined, ReloadOutlined, UpOutlined } from '@ant-design/icons';
 import { request, useCan } from '@rti/console/plugin-api';
 import { CITIES, DEFAULT_ZOOM, rgbCss } from './map-settings';
-import type { ViewTarget } from './map-types';
+import type { PointSet, ViewTarget } from './map-types';
 import { MapView, preloadProvider } from './map-view';
 import { DetailCard } from './detail-card';
 import { StackCard } from './stack-card';
@@ -102,6 +102,10 @@ export function MapScreen({ admin }: { admin: boolean }) {
     setStack(null);
     if (points.lng.length) fitAll();
     // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [points]);
+  // test hook beside the providers' __mapProject: the positions on the map
+  useEffect(() => {
+    (window as unknown as { __mapPoints?: PointSet }).__mapPoints = points;
   }, [points]);
   /** a click on a marker: its card, or for several at one position the list to choose from */
   const pick = (i: number) => {

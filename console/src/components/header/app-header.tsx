@@ -15,6 +15,8 @@ import { UserMenu } from './user-menu';
 import { ReloadButton } from './reload-button';
 
 interface Props {
+  /** phone layout (SPEC §9, up to 600 px): only what fits, the user menu always in reach */
+  mobile?: boolean;
   collapsed?: boolean;
   onToggle?: () => void;
   /** the user's "hide the header on scroll" setting */
@@ -22,8 +24,14 @@ interface Props {
   onAutoHideChange?: (on: boolean) => void;
 }
 
-/** Light fixed header: trigger, breadcrumb, then the widgets of SPEC §1. */
-export function AppHeader({ collapsed, onToggle, autoHide, onAutoHideChange }: Props) {
+/**
+ * Light fixed header: trigger, breadcrumb, then the widgets of SPEC §1. The widgets scroll
+ * sideways when they do not fit; the user menu and reload button sit outside that strip, so
+ * logging out and changing the password stay reachable at any width. On a phone the
+ * breadcrumb, page search, fullscreen and language buttons give way (the palette finds pages,
+ * the user menu switches language).
+ */
+export function AppHeader({ mobile, collapsed, onToggle, autoHide, onAutoHideChange }: Props) {
   const { t } = useTranslation();
   const { plugins, access } = useShell();
   const visible = useMemo(
@@ -48,23 +56,27 @@ export function AppHeader({ collapsed, onToggle, autoHide, onAutoHideChange }: P
           onClick={onToggle}
         />
       )}
-      <AppBreadcrumb />
-      <Space className="header-widgets" size={4}>
-        <HeaderSearch />
-        <PaletteButton />
-        <LogButton />
-        <FullscreenButton />
-        {ownBell && <NotificationsBell />}
-        {widgets.map(({ id, Component }) => (
-          <Suspense key={id} fallback={null}>
-            <Component />
-          </Suspense>
-        ))}
-        <OrgSwitcher />
-        <LanguageMenu />
+      {!mobile && <AppBreadcrumb />}
+      <div className="header-widgets" data-testid="header-widgets">
+        <Space size={4}>
+          {!mobile && <HeaderSearch />}
+          <PaletteButton />
+          <LogButton />
+          {!mobile && <FullscreenButton />}
+          {ownBell && <NotificationsBell />}
+          {widgets.map(({ id, Component }) => (
+            <Suspense key={id} fallback={null}>
+              <Component />
+            </Suspense>
+          ))}
+          <OrgSwitcher />
+          {!mobile && <LanguageMenu />}
+        </Space>
+      </div>
+      <div className="header-end">
         <UserMenu autoHide={autoHide} onAutoHideChange={onAutoHideChange} />
         <ReloadButton />
-      </Space>
+      </div>
     </Layout.Header>
   );
 }

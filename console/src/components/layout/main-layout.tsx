@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'react-router';
-import { App as AntdApp, Layout } from 'antd';
+import { App as AntdApp, Drawer, Layout } from 'antd';
 import { KBarProvider } from '@refinedev/kbar';
 import { UnsavedChangesNotifier } from '@refinedev/react-router';
 import { SIDER_COLLAPSED_WIDTH, SIDER_WIDTH, TABLET_MAX_WIDTH } from '../../constants';
+import './layout.css';
 import { matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
 import { useImageUrl } from '../../lib/use-image-url';
@@ -14,10 +15,15 @@ import { KeepAliveOutlet } from '../tabs/keep-alive-outlet';
 import { CommandPalette } from '../palette/command-palette';
 import { SideMenu } from './side-menu';
 import { useHeaderAutoHideSetting, useHeaderHidden } from './use-header-auto-hide';
+import { useViewport } from './use-viewport';
 
 const isTablet = (): boolean => window.innerWidth <= TABLET_MAX_WIDTH;
 
-/** Dark fixed sider (200 px / 40 px), light fixed header (optionally hiding on scroll), tabs, keep-alive content. */
+/**
+ * Dark fixed sider (200 px / 40 px), light fixed header (optionally hiding on scroll), tabs,
+ * keep-alive content. On a phone (SPEC §9: up to 600 px) the menu is a drawer over the page
+ * instead of a sider beside it, so opening it never narrows or widens the page.
+ */
 export default function MainLayout() {
   const { routes, theme, user } = useShell();
   const { pathname } = useLocation();
@@ -30,9 +36,14 @@ export default function MainLayout() {
     return () => window.removeEventListener('resize', onResize);
   }, []);
 
+  const mobile = useViewport() === 'mobile';
+  const [drawer, setDrawer] = useState(false);
+  // a page chosen in the drawer (or anywhere) closes it
+  useEffect(() => setDrawer(false), [pathname]);
+
   const hideSider = Boolean(matchRoute(pathname, routes)?.route.hideSider);
-  const siderWidth = hideSider ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
-  const logo = useImageUrl(collapsed ? theme?.smallLogo : theme?.largeLogo);
+  const siderWidth = hideSider || mobile ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
+  const logo = useImageUrl(collapsed && !mobile ? theme?.smallLogo : theme?.largeLogo);
   const orgName = user.orgName || user.loginOrgName;
   const [autoHide, setAutoHide] = useHeaderAutoHideSetting(user.userId);
   const headerHidden = useHeaderHidden(autoHide);
@@ -42,8 +53,26 @@ export default function MainLayout() {
     <TabsProvider>
       {/* The palette lives with the layout so its code loads after login. */}
       <KBarProvider options={{ disableScrollbarManagement: true }}>
-      <Layout className="shell">
-        {!hideSider && (
+      <Layout className={mobile ? 'shell shell-mobile' : 'shell'}>
+        {!hideSider && mobile && (
+          <Drawer
+            placement="left"
+            open={drawer}
+            onClose={() => setDrawer(false)}
+            width={SIDER_WIDTH + 40}
+            closable={false}
+            className="app-drawer"
+            styles={{ body: { padding: 0 } }}
+          >
+            <div data-testid="sider-drawer">
+              <div className="sider-logo" title={orgName}>
+                {logo ? <img src={logo} alt={orgName} /> : <span className="sider-logo-text">{orgName || 'RTI'}</span>}
+              </div>
+              <SideMenu collapsed={false} />
+            </div>
+          </Drawer>
+        )}
+        {!hideSider && !mobile && (
           <Layout.Sider
             className="app-sider"
             theme="dark"
@@ -61,7 +90,13 @@ export default function MainLayout() {
         )}
         <Layout className="shell-main" style={{ marginLeft: siderWidth }}>
           <div className={headerHidden ? 'shell-top header-hidden' : 'shell-top'} style={{ left: siderWidth }} data-testid="shell-top" data-header-hidden={headerHidden}>
-            <AppHeader collapsed={collapsed} onToggle={hideSider ? undefined : () => setCollapsed((c) => !c)} autoHide={autoHide} onAutoHideChange={setAutoHide} />
+            <AppHeader
+              mobile={mobile}
+              collapsed={mobile ? !drawer : collapsed}
+              onToggle={hideSider ? undefined : mobile ? () => setDrawer((o) => !o) : () => setCollapsed((c) => !c)}
+              autoHide={autoHide}
+              onAutoHideChange={setAutoHide}
+            />
             <TabsBar />
           </div>
           <Layout.Content className="shell-content">

@@ -29,7 +29,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
     const toItem = (n: NavNode): Item => {
       const badge = badges[n.path];
       const label = (
-        <span data-testid={`menu:${n.path || n.key}`}>
+        <span data-testid={`menu:${n.path || n.key}`} title={t(n.label)}>
           {t(n.label)}
           {badge !== undefined && !n.children && <Badge className="menu-badge" count={badge} size="small" />}
         </span>

@@ -1,0 +1,129 @@
+// Issue 10 as users meet it: buttons without permission are gone (operator), the palette says a
+// carrier exists but needs a permission, the map history names its subject and offers the last
+// known position, the map legend folds and fit-all keeps markers out from under it, the carrier
+// detail leads to the map, and the settings route no longer spins.
+import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { baseUrl, launch, login, shot } from './support/browser';
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => browser?.close());
+beforeEach(async () => {
+  await context?.close();
+  context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  page = await context.newPage();
+});
+
+const api = (path: string, body: unknown = {}) =>
+  page.evaluate(
+    async ([p, b]) => {
+      const cookie = (n: string) => document.cookie.split('; ').find((c) => c.startsWith(n + '='))?.split('=')[1] ?? '';
+      const r = await fetch(`/api${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: JSON.stringify(b) });
+      return (await r.json()) as { code: number; data: any };
+    },
+    [path, body] as const,
+  );
+
+test('an operator sees no button leading to a page or call they lack, and the palette says a carrier needs a permission', async () => {
+  await login(page, 'operator.demo', 'Operator@12345', 'demo');
+  await page.goto(`${baseUrl()}/dashboard-home`);
+  await page.getByTestId('dashboard-reload').waitFor();
+  expect(await page.getByTestId('dashboard-open-big-screen').count()).toBe(0);
+  // every console link on the pages of the operator's menu opens without a 403
+  const paths = await page.locator('[data-testid^="menu:/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(5)));
+  expect(paths.length).toBeGreaterThan(3);
+  const links = new Set<string>();
+  for (const p of paths.filter((x) => !x.startsWith('/map') && !x.startsWith('/vehicle') && !x.startsWith('/locating'))) {
+    await page.goto(`${baseUrl()}${p}`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('page-403').count(), p).toBe(0);
+    for (const href of await page.locator('.shell-content a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) links.add(href.replace(/\/\d+$/, '/1'));
+  }
+  for (const href of [...links].slice(0, 12)) {
+    await page.goto(`${baseUrl()}${href}`);
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByTestId('page-403').count(), href).toBe(0);
+  }
+  // the operator lists carriers but may not open one: the hit is shown, marked
+  const sn = (await api('/carrier/list', { page: 1, limit: 1 })).data.list[0].sn as string;
+  await page.keyboard.press('Control+k');
+  await page.getByTestId('palette-input').fill(sn);
+  const hit = page.locator('[data-testid^="palette-item:find:carrier:"]').first();
+  await hit.waitFor();
+  expect(await hit.textContent()).toMatch(/may not open/);
+  await shot(page, 'palette-needs-permission');
+});
+
+test('map history names the subject and offers the last known position for an empty period', async () => {
+  await login(page, 'admin', 'Admin@12345');
+  const carrier = (await api('/carrier/list', { page: 1, limit: 1 })).data.list[0];
+  await page.goto(`${baseUrl()}/map/history?carrierId=${carrier.id}`);
+  const subject = page.getByTestId('history-subject');
+  await expect.poll(() => subject.textContent(), { timeout: 20000 }).toContain(carrier.sn);
+  expect(await subject.textContent()).not.toContain('carrierId');
+  // a custom period long ago: no track, the empty state says so
+  await page.getByTestId('history-preset').getByText(/custom/i).click();
+  await page.locator('.ant-picker-range input').first().fill('2001-01-01 00:00:00');
+  await page.locator('.ant-picker-range input').nth(1).fill('2001-01-05 00:00:00');
+  await page.keyboard.press('Enter');
+  await page.getByTestId('history-empty').waitFor({ timeout: 20000 });
+  await shot(page, 'history-empty');
+  const text = await page.getByTestId('history-empty').textContent();
+  expect(text).toMatch(/No position between \d{4}-\d\d-\d\d \d\d:\d\d and /);
+  if (await page.getByTestId('history-period-of-last').count()) {
+    await page.getByTestId('history-period-of-last').click();
+    await expect.poll(() => page.getByTestId('history-empty').count(), { timeout: 20000 }).toBe(0);
+  } else expect(text).toMatch(/No position has been recorded/);
+});
+
+test('map: the legend folds, fit-all keeps markers out from under it, the carrier detail leads to the map', { timeout: 180_000 }, async () => {
+  await login(page, 'admin', 'Admin@12345');
+  await page.goto(`${baseUrl()}/map`);
+  const canvas = page.getByTestId('map-canvas');
+  await canvas.waitFor({ timeout: 60000 });
+  await expect.poll(() => page.evaluate(() => Boolean((window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw)), { timeout: 60000 }).toBe(true);
+  await page.getByTestId('map-fit').click();
+  await page.waitForTimeout(800);
+  const legend = (await page.getByTestId('map-legend').boundingBox())!;
+  const frame = (await canvas.boundingBox())!;
+  // no marker position of the fleet lies under the legend after the fit
+  const under = await page.evaluate(
+    ([l, f]) => {
+      const project = (window as unknown as { __mapProject?: (lng: number, lat: number) => number[] }).__mapProject!;
+      const pts = (window as unknown as { __mapPoints?: { lng: number[]; lat: number[] } }).__mapPoints;
+      if (!pts) return -1;
+      let n = 0;
+      for (let i = 0; i < pts.lng.length; i++) {
+        const [x, y] = project(pts.lng[i], pts.lat[i]);
+        if (f.x + x >= l.x && f.x + x <= l.x + l.width && f.y + y >= l.y && f.y + y <= l.y + l.height) n++;
+      }
+      return n;
+    },
+    [legend, frame] as const,
+  );
+  expect(under).toBe(0);
+  await shot(page, 'map-fit-legend');
+  await page.getByTestId('map-legend-toggle').click();
+  expect(await page.getByTestId('map-legend').getAttribute('data-open')).toBe('false');
+  expect((await page.getByTestId('map-legend').boundingBox())!.height).toBeLessThan(legend.height);
+
+  const carrier = (await api('/carrier/list', { page: 1, limit: 1 })).data.list[0];
+  await page.goto(`${baseUrl()}/carrier/management/carrier/detail/${carrier.id}`);
+  await page.getByTestId('record-show-on-map').click();
+  const snBox = () => page.getByTestId('map-filter-sn').evaluate((el) => (el instanceof HTMLInputElement ? el : el.querySelector('input'))!.value);
+  await expect.poll(snBox, { timeout: 30000 }).toBe(carrier.sn);
+  await expect.poll(() => page.getByTestId('map-count').getAttribute('data-count'), { timeout: 30000 }).toBe('1');
+});
+
+test('the settings route has no list screen that would spin; the settings page works', async () => {
+  await login(page, 'admin', 'Admin@12345');
+  await page.goto(`${baseUrl()}/system/config/settings`);
+  await page.getByTestId('page-404').waitFor();
+  await page.goto(`${baseUrl()}/system/config`);
+  await page.getByTestId('config-save').waitFor();
+});
