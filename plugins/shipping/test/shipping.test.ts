@@ -1,0 +1,239 @@
+/**
+ * Carriers really move with the shipping documents: release → receive end to end, and every
+ * refusal leaves every carrier where it was (status, warehouse, in/out rows, logs).
+ */
+import { Enums } from '@rti/metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+
+let ts: TestServer;
+let shanghai: number;
+let osaka: number;
+let carrierCodeId: number;
+let seq = 0;
+const Status = Enums.shipOrderStatus;
+
+async function ok<T = any>(caller: Caller, path: string, body: unknown = {}): Promise<T> {
+  const got = await caller.call<T>(path, body);
+  if (got.body.code !== 0) throw new Error(`${path}: ${got.body.code} ${got.body.message}`);
+  return got.body.data;
+}
+
+/** n carriers standing in a warehouse: their ids and serials */
+async function carriers(n: number, warehouseId: number, caller: Caller = ts.a, codeId = carrierCodeId): Promise<Array<{ id: number; sn: string }>> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const sn = `BOX-${++seq}`;
+    out.push({ id: (await ok(caller, '/carrier/create', { sn, carrierCodeId: codeId, warehouseId, status: 10 })).id as number, sn });
+  }
+  return out;
+}
+
+const inWarehouse = async (warehouseId: number) => (await ok(ts.a, '/carrier/list', { warehouseId, page: 1, limit: 1 })).total as number;
+const carrier = async (id: number) => ok(ts.a, '/carrier', { id });
+const order = async (id: number) => ok(ts.a, '/ship-order', { id });
+
+async function newOrder(ids: number[], extra: Record<string, unknown> = {}) {
+  return ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, ...extra, lines: ids.map((carrierId) => ({ carrierId })) });
+}
+
+/** What a failed step must not have touched. */
+async function snapshot(ids: number[]) {
+  const rows = await Promise.all(ids.map(carrier));
+  const inout = (await ok(ts.a, '/carrier-inout/list', { page: 1, limit: 1 })).total;
+  const logs = (await ok(ts.a, '/carrier-log/list', { page: 1, limit: 1 })).total;
+  return { carriers: rows.map((r) => [r.id, r.warehouseId, r.transportStatus, r.cycleCount]), inout, logs };
+}
+
+beforeAll(async () => {
+  ts = await startTestServer({ plugins: ['shipping'] });
+  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
+  carrierCodeId = (await ok(ts.a, '/carrier-code/create', { code: 'CC-1', name: 'Box', projectId, type: 10, available: true })).id;
+  shanghai = (await ok(ts.a, '/warehouse/create', { code: 'SH', name: 'Shanghai Hub' })).id;
+  osaka = (await ok(ts.a, '/warehouse/create', { code: 'OS', name: 'Osaka' })).id;
+  await ok(ts.a, '/route/create', { routeName: 'SH-OS', fromWarehouseId: shanghai, toWarehouseId: osaka, transportType: 20, transportTime: 600 });
+});
+afterAll(() => ts?.close());
+
+describe('release → receive', () => {
+  it('moves exactly the shipped carriers from the shipper to the receiver warehouse', async () => {
+    const boxes = await carriers(12, shanghai);
+    const staying = boxes.slice(10);
+    const shipped = boxes.slice(0, 10);
+    const beforeSh = await inWarehouse(shanghai);
+    const beforeOs = await inWarehouse(osaka);
+    const doc = await newOrder(shipped.map((b) => b.id), { remark: '400 boxes to Osaka' });
+    expect(doc.orderNo).toMatch(/^SO\d{8}\d{4}$/);
+    expect(doc.totalAmount).toBe(10);
+
+    const released = await ok(ts.a, '/ship-order/release', { id: doc.id });
+    expect(released.status).toBe(Status.released);
+    expect(released.atd).toBeTruthy();
+    // the route's transport time (600 min) starts at departure
+    expect(new Date(released.dueAt).getTime() - new Date(released.atd).getTime()).toBeGreaterThanOrEqual(600 * 60_000 - 1000);
+    expect(await inWarehouse(shanghai)).toBe(beforeSh - 10);
+    const moving = await carrier(shipped[0].id);
+    expect(moving).toMatchObject({ warehouseId: null, transportStatus: Enums.transportStatus.inTransit, outboundWarehouseId: shanghai });
+    expect((await carrier(staying[0].id)).warehouseId).toBe(shanghai);
+    const out = await ok(ts.a, '/carrier-inout/list', { shipOrderNo: doc.orderNo, page: 1, limit: 100 });
+    expect(out.total).toBe(10);
+    expect(out.list.every((r: any) => r.direction === Enums.inoutDirection.outbound && r.warehouseId === shanghai)).toBe(true);
+    const logs = await ok(ts.a, '/carrier-log/list', { carrierId: shipped[0].id, page: 1, limit: 10 });
+    expect(logs.list.some((l: any) => l.event === Enums.carrierLogEvent.transportStatusChange && l.newValue === String(Enums.transportStatus.inTransit))).toBe(true);
+
+    const received = await ok(ts.a, '/ship-order/receive', { id: doc.id });
+    expect(received).toMatchObject({ status: Status.received, receivedAmount: 10, missingAmount: 0, extraAmount: 0 });
+    expect(await inWarehouse(osaka)).toBe(beforeOs + 10);
+    expect(await inWarehouse(shanghai)).toBe(beforeSh - 10);
+    expect(await carrier(shipped[0].id)).toMatchObject({ warehouseId: osaka, transportStatus: Enums.transportStatus.inWarehouse, inboundWarehouseId: osaka, cycleCount: 1 });
+    const inbound = await ok(ts.a, '/carrier-inout/list', { shipOrderNo: doc.orderNo, direction: Enums.inoutDirection.inbound, page: 1, limit: 100 });
+    expect(inbound.total).toBe(10);
+    const lines = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 100 });
+    expect(lines.list.every((l: any) => l.status === Enums.shipOrderLineStatus.received && l.receiptTime && l.deliveryTime)).toBe(true);
+    expect(lines.list[0].carrierSn).toBe(shipped[0].sn);
+  });
+
+  it('a delivery ships its lines and a receipt keeps missing and extra carriers', async () => {
+    const boxes = await carriers(5, shanghai);
+    const [stray] = await carriers(1, osaka);
+    const doc = await newOrder(boxes.map((b) => b.id));
+    const delivery = await ok(ts.a, '/delivery/save', { shipOrderId: doc.id, warehouseId: shanghai, receiverWarehouseId: osaka, lines: boxes.map((b) => ({ carrierId: b.id })) });
+    expect(delivery.deliveryNo).toMatch(/^DN/);
+    await ok(ts.a, '/delivery/load', { id: delivery.id });
+    await ok(ts.a, '/delivery/release', { id: delivery.id });
+    expect((await order(doc.id)).status).toBe(Status.released);
+    expect((await carrier(boxes[0].id)).transportStatus).toBe(Enums.transportStatus.inTransit);
+
+    // four arrive, one is missing, and a carrier that was not on the order turns up
+    const receipt = await ok(ts.a, '/receipt/create', { shipOrderId: doc.id, warehouseId: osaka });
+    const added = await ok(ts.a, '/receipt-detail/batchcreatebycarrier', { receiptId: receipt.id, sns: [...boxes.slice(0, 4).map((b) => b.sn), stray.sn, 'NO-SUCH-BOX'] });
+    expect(added.added).toBe(5);
+    expect(added.failed).toEqual([expect.objectContaining({ sn: 'NO-SUCH-BOX', reason: 20 })]);
+    await ok(ts.a, '/receipt/receive', { id: receipt.id });
+    await ok(ts.a, '/receipt/close', { id: receipt.id });
+    const after = await order(doc.id);
+    expect(after).toMatchObject({ status: Status.received, receivedAmount: 4, missingAmount: 1, extraAmount: 1 });
+    expect((await carrier(boxes[4].id)).transportStatus).toBe(Enums.transportStatus.inTransit);
+    expect((await carrier(boxes[0].id)).warehouseId).toBe(osaka);
+  });
+});
+
+describe('refusals leave every carrier where it was', () => {
+  it('wrong-status steps answer 10004 naming current and wanted status, in the caller language', async () => {
+    const boxes = await carriers(2, shanghai);
+    const doc = await newOrder(boxes.map((b) => b.id));
+    const before = await snapshot(boxes.map((b) => b.id));
+    const early = await ts.a.call('/ship-order/receive', { id: doc.id });
+    expect(early.body.code).toBe(10004);
+    expect(early.body.message).toContain('New');
+    const zh = await ts.a.call('/ship-order/close', { id: doc.id }, { language: 'zh-CN' });
+    expect(zh.body.code).toBe(10004);
+    expect(zh.body.message).toMatch(/[\u4e00-\u9fff]/);
+    expect(await snapshot(boxes.map((b) => b.id))).toEqual(before);
+    await ok(ts.a, '/ship-order/release', { id: doc.id });
+    const again = await ts.a.call('/ship-order/release', { id: doc.id });
+    expect(again.body.code).toBe(10004);
+    // lines are frozen once released
+    const [extra] = await carriers(1, shanghai);
+    const frozen = await ts.a.call('/ship-order-detail/batch/add', { shipOrderId: doc.id, sns: [extra.sn] });
+    expect(frozen.body.data.added).toBe(0);
+    expect(frozen.body.data.failed[0].code).toBe(10004);
+  });
+
+  it('two concurrent releases sharing a carrier: one wins, the other moves nothing', async () => {
+    const [shared, a1, b1] = await carriers(3, shanghai);
+    const first = await newOrder([shared.id, a1.id]);
+    const second = await newOrder([b1.id]);
+    // the add-time rule keeps a carrier on one open order; put it on both behind its back
+    const model = ts.server.db.models['ship-order-detail'];
+    await model.create({ orgId: ts.orgA, shipOrderId: second.id, carrierId: shared.id, carrierSn: shared.sn, status: Enums.shipOrderLineStatus.pending });
+    const results = await Promise.all([ts.a.call('/ship-order/release', { id: first.id }), ts.a.call('/ship-order/release', { id: second.id })]);
+    const codes = results.map((r) => r.body.code).sort();
+    expect(codes).toEqual([0, 10004]);
+    const loser = results[0].body.code === 0 ? second : first;
+    const loserOwn = loser === second ? b1 : a1;
+    expect((await order(loser.id)).status).toBe(Status.new);
+    expect(await carrier(loserOwn.id)).toMatchObject({ warehouseId: shanghai });
+    expect((await ok(ts.a, '/carrier-inout/list', { shipOrderNo: loser.orderNo, page: 1, limit: 1 })).total).toBe(0);
+  });
+
+  it('a carrier not in the shipper warehouse is refused with reason 80, one on another open order too', async () => {
+    const [there] = await carriers(1, osaka);
+    const [mine] = await carriers(1, shanghai);
+    const doc = await newOrder([mine.id]);
+    const other = await newOrder([]);
+    const got = await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: other.id, sns: [there.sn, mine.sn] });
+    expect(got.added).toBe(0);
+    expect(got.failed.map((f: any) => f.reason)).toEqual([80, 10]);
+    expect(got.failed[1].message).toContain(doc.orderNo);
+    const saved = await ts.a.call('/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: there.id }] });
+    expect(saved.body.code).toBe(10004);
+  });
+
+  it('a serial of another organisation is not found, exactly like a serial nobody has', async () => {
+    const bProject = (await ok(ts.b, '/project/create', { name: 'B pool' })).id;
+    const bCode = (await ok(ts.b, '/carrier-code/create', { code: 'CC-B', name: 'B box', projectId: bProject, type: 10, available: true })).id;
+    const bWh = (await ok(ts.b, '/warehouse/create', { code: 'BW', name: 'B warehouse' })).id;
+    const [foreign] = await carriers(1, bWh, ts.b, bCode);
+    const doc = await newOrder([]);
+    const got = await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: doc.id, sns: [foreign.sn, 'NEVER-MADE'] });
+    expect(got.added).toBe(0);
+    expect(got.failed.map((f: any) => [f.reason, f.code, f.message])).toEqual([
+      [20, 10002, got.failed[1].message],
+      [20, 10002, got.failed[1].message],
+    ]);
+    const byId = await ts.a.call('/ship-order/save', { id: doc.id, lines: [{ carrierId: foreign.id }] });
+    expect(byId.body.code).not.toBe(0);
+    expect((await order(doc.id)).totalAmount).toBe(0);
+  });
+
+  it('a receipt for a cancelled order and a delivery without ship order are refused', async () => {
+    const [box] = await carriers(1, shanghai);
+    const doc = await newOrder([box.id]);
+    await ok(ts.a, '/ship-order/cancel', { id: doc.id, remark: 'customer called off' });
+    const receipt = await ts.a.call('/receipt/create', { shipOrderId: doc.id, warehouseId: osaka });
+    expect(receipt.body.code).toBe(10004);
+    expect(receipt.body.message).toContain(doc.orderNo);
+    expect((await ok(ts.a, '/receipt/list', { shipOrderId: doc.id, page: 1, limit: 1 })).total).toBe(0);
+    const noOrder = await ts.a.call('/delivery/create', { warehouseId: shanghai, receiverWarehouseId: osaka });
+    expect(noOrder.body.code).toBe(10001);
+    const cancelledDelivery = await ts.a.call('/delivery/create', { shipOrderId: doc.id, warehouseId: shanghai });
+    expect(cancelledDelivery.body.code).toBe(10004);
+    expect((await carrier(box.id)).warehouseId).toBe(shanghai);
+  });
+
+  it('a remark over 200 characters is refused (order and shipping-list rows)', async () => {
+    const [box] = await carriers(1, shanghai);
+    const long = 'x'.repeat(201);
+    const header = await ts.a.call('/ship-order/create', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, remark: long });
+    expect(header.body.code).toBe(10001);
+    const doc = await newOrder([]);
+    const got = await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: doc.id, sns: [box.sn], remark: long });
+    expect(got.failed).toEqual([expect.objectContaining({ reason: 70 })]);
+    expect((await order(doc.id)).totalAmount).toBe(0);
+  });
+});
+
+describe('extra calls', () => {
+  it('picker, containers and receivable orders', async () => {
+    const boxes = await carriers(3, shanghai);
+    const doc = await newOrder([]);
+    const picker = await ok(ts.a, '/ship-order/all/carrier', { shipOrderId: doc.id, page: 1, limit: 100 });
+    expect(picker.list.map((c: any) => c.id)).toEqual(expect.arrayContaining(boxes.map((b) => b.id)));
+    await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: doc.id, carrierIds: boxes.map((b) => b.id) });
+    const after = await ok(ts.a, '/ship-order/all/carrier', { shipOrderId: doc.id, page: 1, limit: 100 });
+    expect(after.list.map((c: any) => c.id)).not.toContain(boxes[0].id);
+    const lines = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 });
+    await ok(ts.a, '/ship-order-detail/batch/update', { ids: lines.list.slice(0, 2).map((l: any) => l.id), containerNo: 'CONT-1' });
+    const containers = await ok(ts.a, '/ship-order-detail/getcontainers', { shipOrderId: doc.id });
+    expect(containers).toEqual([{ containerNo: null, total: 1, received: 0 }, { containerNo: 'CONT-1', total: 2, received: 0 }]);
+    await ok(ts.a, '/ship-order/release', { id: doc.id });
+    const receivable = await ok(ts.a, '/ship-order/allshiporder4receipt', {});
+    expect(receivable.map((o: any) => o.id)).toContain(doc.id);
+    const receipt = await ok(ts.a, '/receipt/create', { shipOrderId: doc.id, warehouseId: osaka });
+    const byContainer = await ok(ts.a, '/receipt-detail/batchcreatebycontainer', { receiptId: receipt.id, containerNos: ['CONT-1'] });
+    expect(byContainer.added).toBe(2);
+    const whs = await ok(ts.a, '/warehouse/listwithcarrier', {});
+    expect(whs.find((w: any) => w.id === shanghai).carrierCount).toBe(await inWarehouse(shanghai));
+  });
+});
