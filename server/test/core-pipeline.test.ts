@@ -11,6 +11,25 @@ beforeAll(async () => {
   ts.server.calls.add({ path: '/test/refuse', permission: null, handler: () => { throw new ApiError(10004, 'rules.deviceEnabledNoDelete'); } });
   ts.server.calls.add({ path: '/test/echo', permission: null, handler: ({ body, ctx }) => ({ body, orgId: ctx.orgId, language: ctx.language }) });
   ts.server.calls.add({ path: '/test/guarded', permission: 'ApiTestGuardedCode', handler: () => 'never' });
+  // an export that fails before its first byte, and one that fails after it
+  ts.server.calls.add({
+    path: '/test/export-early',
+    permission: null,
+    handler: ({ res }) => {
+      res.setHeader('Content-Disposition', 'attachment; filename="x.xlsx"');
+      throw new Error('failed before the first byte');
+    },
+  });
+  ts.server.calls.add({
+    path: '/test/export-late',
+    permission: null,
+    handler: async ({ res }) => {
+      res.status(200).setHeader('Content-Type', 'application/octet-stream');
+      res.write(Buffer.alloc(64 * 1024, 1));
+      await new Promise((r) => setTimeout(r, 50));
+      throw new Error('failed after the first byte');
+    },
+  });
 });
 afterAll(() => ts?.close());
 
@@ -138,5 +157,23 @@ describe('/metadata', () => {
     expect(Object.keys(r.body.data.resources)).toEqual(Object.keys(ts.server.metadata.resources));
     expect(r.body.data.enums.deviceStatus.length).toBeGreaterThan(0);
     expect(r.body.data.menu.groups.length).toBeGreaterThan(0);
+  });
+});
+
+describe('streamed answers that fail', () => {
+  it('answers a plain envelope, not an attachment, when nothing was sent yet', async () => {
+    const r = await ts.a.call('/test/export-early', {});
+    expect(r.status).toBe(500);
+    expect(r.body.code).toBe(10000);
+    expect(r.headers.get('content-disposition')).toBeNull();
+  });
+
+  it('cuts the connection once bytes were sent, so the download fails instead of looking whole, and logs it', async () => {
+    const before = errors.length;
+    const res = await ts.a.fetch('/test/export-late', {});
+    expect(res.status).toBe(200);
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    expect(errors.length).toBe(before + 1);
+    expect(String(errors[before])).toContain('failed after the first byte');
   });
 });

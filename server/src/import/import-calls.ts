@@ -10,6 +10,7 @@ import type { Model, ModelStatic } from 'sequelize';
 import { msg } from '../files/messages';
 import { DEFAULT_UPLOAD_TIMEOUTS, receiveFile, type UploadTimeouts } from '../files/multipart';
 import { ApiError, ErrorCode } from '../http/api-error';
+import { readId } from '../http/params';
 import { STREAMED, type CallDef } from '../http/types';
 import type { TFunction } from '../i18n/translator';
 import { IMPORT_PROCESSING, toStatus } from './import-jobs';
@@ -87,8 +88,9 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
       path: resourceApiPath(res, 'import/status'),
       resource: res.name,
       handler: async ({ body, ctx }) => {
-        const id = body.importId ?? body.id;
-        const job = typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)) ? await deps.jobs.findOne({ where: { id: Number(id), resource: res.name, orgId: ctx.orgId } }) : null;
+        // an id no column holds (1e30, -1, "x") is refused naming the parameter, not looked up
+        const id = body.importId !== undefined ? readId(body, 'importId', { required: true }) : readId(body, 'id', { required: true });
+        const job = await deps.jobs.findOne({ where: { id, resource: res.name, orgId: ctx.orgId } });
         if (!job) throw new ApiError(ErrorCode.notFound, msg(ctx.language, 'importNotFound'));
         return toStatus(job);
       },
