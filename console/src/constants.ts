@@ -23,3 +23,5 @@ export const DEFAULT_LOCALE: Locale = 'en-US';
 export const DEFAULT_PRIMARY_COLOR = '#f5822a';
 export const DEFAULT_MENU_COLOR = '#001529';
 export const INVALID_SESSION_CODE = 10006;
+/** the server's validation refusal (docs/API.md): the message names the field and the rule */
+export const VALIDATION_CODE = 10001;

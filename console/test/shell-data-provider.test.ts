@@ -4,7 +4,7 @@ import { createDataProvider, filtersToBody, sortersToBody } from '../src/provide
 import { ApiError, request, setInvalidSessionHandler } from '../src/providers/http-client';
 import { initI18n } from '../src/i18n';
 import { setCookie } from '../src/lib/cookies';
-import { errorLog } from '../src/lib/error-log';
+import { countedErrors, errorLog } from '../src/lib/error-log';
 
 interface Call {
   url: string;
@@ -129,6 +129,18 @@ describe('transport', () => {
     expect((err as ApiError).code).toBe(10003);
     expect(errorLog.entries().length).toBe(before + 1);
     expect(errorLog.entries()[0].message).toContain('SN already exists');
+  });
+
+  it('logs a validation refusal the user was shown without counting it as an error in the badge', async () => {
+    const counted = countedErrors(errorLog.entries());
+    const before = errorLog.entries().length;
+    answer(200, { code: 10001, message: 'The format of SN is wrong', data: null });
+    await expect(request('/device-beacon/create', {})).rejects.toMatchObject({ code: 10001 });
+    expect(errorLog.entries().length).toBe(before + 1);
+    expect(countedErrors(errorLog.entries())).toBe(counted);
+    answer(500, { code: 10000, message: 'boom', data: null });
+    await expect(request('/device-beacon/create', {})).rejects.toMatchObject({ statusCode: 500 });
+    expect(countedErrors(errorLog.entries())).toBe(counted + 1);
   });
 
   it('code 10006 calls the invalid-session handler', async () => {

@@ -13,7 +13,15 @@ export interface LogEntry {
   detail?: string;
   user?: string;
   page: string;
+  /**
+   * false for refusals the user was already shown and can act on (a validation message, an
+   * expired session): kept in the log for diagnosis, left out of the badge's error count
+   */
+  counted?: boolean;
 }
+
+/** Entries the header badge counts: real errors, not refusals the user already saw. */
+export const countedErrors = (list: readonly LogEntry[]): number => list.reduce((n, e) => (e.counted === false ? n : n + 1), 0);
 
 const MAX_ENTRIES = 200;
 const STORAGE_KEY = 'admin-error-log';
@@ -48,7 +56,7 @@ export const errorLog = {
   setUser(label: string | undefined): void {
     userLabel = label;
   },
-  push(kind: LogKind, message: string, detail?: string): void {
+  push(kind: LogKind, message: string, detail?: string, counted = true): void {
     const entry: LogEntry = {
       id: nextId++,
       time: Date.now(),
@@ -57,6 +65,7 @@ export const errorLog = {
       detail,
       user: userLabel,
       page: typeof location === 'undefined' ? '' : location.pathname + location.search,
+      ...(counted ? {} : { counted: false }),
     };
     entries = [entry, ...entries].slice(0, MAX_ENTRIES);
     save();

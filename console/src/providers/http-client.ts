@@ -1,4 +1,4 @@
-import { API_BASE, INVALID_SESSION_CODE, REQUEST_TIMEOUT_MS } from '../constants';
+import { API_BASE, INVALID_SESSION_CODE, REQUEST_TIMEOUT_MS, VALIDATION_CODE } from '../constants';
 import { errorLog } from '../lib/error-log';
 import { session } from '../lib/session';
 import { takeBootCall } from '../lib/boot-calls';
@@ -68,8 +68,11 @@ export function httpMessage(status: number, url: string): string {
   return i18n.t(key, { url, status });
 }
 
+/** answer codes the user is shown and can act on: validation refusals, an expired session */
+const SEEN_CODES = new Set([VALIDATION_CODE, INVALID_SESSION_CODE]);
+
 function fail(message: string, statusCode: number, code: number, url: string, detail?: string): never {
-  errorLog.push('api', `${url}: ${message}`, detail);
+  errorLog.push('api', `${url}: ${message}`, detail, !SEEN_CODES.has(code));
   if (code === INVALID_SESSION_CODE) invalidSession();
   throw new ApiError(message, { statusCode, code, url });
 }

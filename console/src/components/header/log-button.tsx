@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge, Button, Tooltip } from 'antd';
 import { BugOutlined } from '@ant-design/icons';
 import { LOG_BADGE_OVERFLOW } from '../../constants';
-import { errorLog } from '../../lib/error-log';
+import { countedErrors, errorLog } from '../../lib/error-log';
 import { canOpen, matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
 
@@ -12,13 +12,15 @@ export function LogButton() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const entries = useSyncExternalStore(errorLog.subscribe, errorLog.entries);
+  const count = countedErrors(entries);
   const { routes, access } = useShell();
-  // Header entries needing an access value the user lacks are hidden (SPEC §2).
+  // Header entries needing an access value the user lacks are hidden (SPEC §2): the badge is
+  // for those who may read the log (administrators), and counts real errors only.
   const logRoute = matchRoute('/log', routes)?.route;
   if (!logRoute || !canOpen(logRoute, access)) return null;
   return (
     <Tooltip title={t('header.log')}>
-      <Badge count={entries.length} overflowCount={LOG_BADGE_OVERFLOW} size="small" data-testid="log-badge" data-count={entries.length}>
+      <Badge count={count} overflowCount={LOG_BADGE_OVERFLOW} size="small" data-testid="log-badge" data-count={count}>
         <Button type="text" icon={<BugOutlined />} onClick={() => navigate('/log')} aria-label={t('header.log')} data-testid="log-button" />
       </Badge>
     </Tooltip>
