@@ -12,24 +12,28 @@ const enums = JSON.parse(readFileSync(src, 'utf8'));
 
 const literal = (v) => (typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(v));
 
+const pascal = (name) => name[0].toUpperCase() + name.slice(1);
 const lines = [
   '// Generated from metadata/enums.json by metadata/scripts/gen-enums.mjs (`npm run gen:enums`).',
   '// Do not edit: change enums.json and run the generator; npm test checks this file is current.',
+  '// One const per enum (`CarrierBindStatusEnum.new`), so a browser bundle keeps only the enums',
+  '// it uses, and `Enums` holding them all (`Enums.carrierBindStatus.new`) for server code.',
   '',
-  'export const Enums = {',
 ];
 for (const [name, items] of Object.entries(enums)) {
   const seen = new Set();
-  lines.push(`  ${name}: {`);
+  lines.push(`export const ${pascal(name)}Enum = {`);
   for (const it of items) {
     const m = new RegExp(`^enums\\.${name}\\.([A-Za-z_]\\w*)$`).exec(it.label);
     if (!m) throw new Error(`enums.json ${name}: label "${it.label}" must be enums.${name}.<identifier>`);
     if (seen.has(m[1])) throw new Error(`enums.json ${name}: two values named ${m[1]}`);
     seen.add(m[1]);
-    lines.push(`    ${m[1]}: ${literal(it.value)},`);
+    lines.push(`  ${m[1]}: ${literal(it.value)},`);
   }
-  lines.push('  },');
+  lines.push('} as const;');
 }
+lines.push('', 'export const Enums = {');
+for (const name of Object.keys(enums)) lines.push(`  ${name}: ${pascal(name)}Enum,`);
 lines.push(
   '} as const;',
   '',

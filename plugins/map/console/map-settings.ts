@@ -1,4 +1,4 @@
-import { Enums } from '@rti/metadata/browser';
+import { MapProviderEnum } from '@rti/metadata/browser';
 /**
  * Map settings shared by every map screen.
  *
@@ -11,8 +11,8 @@ import { Enums } from '@rti/metadata/browser';
  *   Earth basemap shipped with the console (world-atlas, land and borders).
  * - SPEC §3 geographic default list: four cities, Shanghai the default; default zoom 15 (§9).
  */
-export const PROVIDER_A = Enums.mapProvider.amap;
-export const PROVIDER_B = Enums.mapProvider.bing;
+export const PROVIDER_A = MapProviderEnum.amap;
+export const PROVIDER_B = MapProviderEnum.bing;
 export type ProviderId = typeof PROVIDER_A | typeof PROVIDER_B;
 
 const key = (userId: string | number | undefined) => `admin-map-type:${userId ?? ''}`;

@@ -3,7 +3,7 @@
  * fields, screens and process call are. Keys match the telemetry plugin's
  * /device-alert/unsolved answer.
  */
-import { apiCode, Enums } from '@rti/metadata/browser';
+import { apiCode, AlertStatusEnum } from '@rti/metadata/browser';
 
 export interface AlertKind {
   category: 'carrier' | 'beacon' | 'gps' | 'slaveGateway' | 'masterGateway';
@@ -32,7 +32,7 @@ export const processCode = (k: AlertKind) => apiCode(`${k.api}/process`);
 export const FEED_PATH = '/device-alert/unsolved';
 export const FEED_CODE = apiCode(FEED_PATH);
 /** SPEC §4 alert status */
-export const UNSOLVED = Enums.alertStatus.unsolved;
+export const UNSOLVED = AlertStatusEnum.unsolved;
 /** SPEC §9: notification menu items per category */
 export const PER_CATEGORY = 15;
 

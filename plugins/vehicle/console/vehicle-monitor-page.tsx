@@ -17,7 +17,7 @@ import type { PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
 import { MapView } from '@rti/plugin-map/console/map-view';
 import { useProvider } from '@rti/plugin-map/console/use-provider';
 import { haversine } from '@rti/common/track';
-import { Enums } from '@rti/metadata/browser';
+import { DeviceStatusEnum } from '@rti/metadata/browser';
 import type { VehiclePositionsAnswer } from '../shared/vehicle-answer';
 import { MOTION_CODE, MOVING_KMH } from '../shared/vehicle-status';
 import { boundsOf, fmtNum, fmtTime } from './format';
@@ -25,7 +25,7 @@ import { MOTIONS, MOTION_BY_CODE, MOTION_RGB, motionRgb } from './motion';
 
 const RELOAD_MS = 60_000;
 const MOVE_M = 30;
-const DEVICE_OFFLINE = Enums.deviceStatus.offline;
+const DEVICE_OFFLINE = DeviceStatusEnum.offline;
 
 export default function VehicleMonitorPage() {
   const { t } = useTranslation();

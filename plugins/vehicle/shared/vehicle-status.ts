@@ -1,4 +1,4 @@
-import { Enums } from '@rti/metadata/browser';
+import { DeviceStatusEnum } from '@rti/metadata/browser';
 /**
  * A vehicle's live state as the monitor counts it: offline when its tracker is offline
  * (device status 20) or silent for longer than OFFLINE_AFTER_MS, moving when its last speed
@@ -6,7 +6,7 @@ import { Enums } from '@rti/metadata/browser';
  */
 export const MOVING_KMH = 5;
 export const OFFLINE_AFTER_MS = 30 * 60_000;
-const DEVICE_OFFLINE = Enums.deviceStatus.offline;
+const DEVICE_OFFLINE = DeviceStatusEnum.offline;
 
 export type Motion = 'moving' | 'stopped' | 'offline';
 
