@@ -9,6 +9,7 @@ import { ApiError, ErrorCode, definePlugin, tKey, type PluginServerContext, type
 import type {} from '@rti/plugin-telemetry/api';
 import { Op } from 'sequelize';
 import { registerCalls } from './calls';
+import { registerMapCalls } from './map-calls';
 import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
 const Order = Enums.shipOrderStatus;
@@ -138,6 +139,7 @@ export default definePlugin({
     }
 
     registerCalls(ctx);
+    registerMapCalls(ctx);
   },
 });
 

@@ -236,4 +236,21 @@ describe('extra calls', () => {
     const whs = await ok(ts.a, '/warehouse/listwithcarrier', {});
     expect(whs.find((w: any) => w.id === shanghai).carrierCount).toBe(await inWarehouse(shanghai));
   });
+
+  it('monitor: orders in transit with both ends, due time and lateness, legend counts', async () => {
+    const [box] = await carriers(1, shanghai);
+    const doc = await newOrder([box.id]);
+    await ok(ts.a, '/ship-order/release', { id: doc.id });
+    const rows = await ok(ts.a, '/ship-order/list4map', {});
+    const mine = rows.find((r: any) => r.id === doc.id);
+    expect(mine).toMatchObject({ orderNo: doc.orderNo, late: false, from: { id: shanghai, name: 'Shanghai Hub' }, to: { id: osaka, name: 'Osaka' } });
+    expect(mine.dueAt).toBeTruthy();
+    const legend = await ok(ts.a, '/ship-order/listlegend4map', {});
+    expect(legend.map((l: any) => l.key)).toEqual(['2', '3', 'late']);
+    expect(legend[0].count).toBe(rows.filter((r: any) => r.status === Status.released && !r.late).length);
+    const one = await ok(ts.a, '/ship-order/get4map', { id: doc.id });
+    expect(one.lines).toEqual({ [Enums.shipOrderLineStatus.shipped]: 1 });
+    expect((await ts.b.call('/ship-order/get4map', { id: doc.id })).body.code).toBe(10002);
+    expect((await ok(ts.b, '/ship-order/list4map', {})).map((r: any) => r.id)).not.toContain(doc.id);
+  });
 });
