@@ -106,6 +106,11 @@ export interface RowAction {
   width?: number;
   /** where it shows: the list's actions column (default) and/or the detail page's header */
   where?: Array<'list' | 'detail'>;
+  /**
+   * name of a workflow step (metadata `transitions`) this action takes the place of: the
+   * generated button of that step is not shown on these resources' rows and detail pages
+   */
+  replaces?: string;
 }
 
 /** A menu entry added by a plugin to an existing menu.json group (by key). */

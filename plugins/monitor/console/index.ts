@@ -17,6 +17,6 @@ export default defineConsolePlugin({
     { id: 'data-points-gps-detail', path: '/monitor/data-points-gps/detail', title: 'menu.dataPointsGpsDetail', component: () => dataPoints().then((m) => ({ default: m.GpsDataPoint })) },
   ],
   overrides: Object.fromEntries(ALERT_KINDS.map((k) => [k.resource, { show: () => import('./alert-show') }])),
-  rowActions: ALERT_KINDS.map((k) => ({ id: `process-${k.category}`, resources: [k.resource], viewCode: processCode(k), width: 90, component: () => import('./process-row-action') })),
+  rowActions: ALERT_KINDS.map((k) => ({ id: `process-${k.category}`, resources: [k.resource], viewCode: processCode(k), width: 90, replaces: 'process', component: () => import('./process-row-action') })),
   headerWidgets: [{ id: 'unsolved-alerts', component: () => import('./alert-bell'), viewCode: FEED_CODE, order: 35, replaces: 'notifications' }],
 });

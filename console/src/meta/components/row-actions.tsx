@@ -8,6 +8,8 @@ import { deleteForbidden, editForbidden } from '../lib/status-rules';
 import type { ResourceAccess } from '../hooks/use-resource-access';
 import type { Translate } from '../lib/format';
 import { StatusAction } from './status-action';
+import { TransitionButtons } from './transition-actions';
+import type { ResolvedTransition } from '@rti/metadata/browser';
 import type { ResolvedRowAction } from '../hooks/use-row-actions';
 
 export const detailPath = (res: ResourceDef, id: BaseKey) => `${res.route}/detail/${encodeURIComponent(String(id))}`;
@@ -53,13 +55,15 @@ export interface RowActionsProps {
   onChanged: () => void;
   /** plugins' extra actions for this resource (use-row-actions) */
   extra?: ResolvedRowAction[];
+  /** workflow steps the user may take (useTransitions); shown when the row's status allows */
+  steps?: ResolvedTransition[];
 }
 
 /**
  * Detail / Edit / Delete of one row. Access is decided once per table (props), so rendering
  * a page of rows costs no checks; actions the user may not take are not rendered at all.
  */
-export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting, onChanged, extra }) => {
+export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting, onChanged, extra, steps }) => {
   const id = record.id;
   if (id === undefined || id === null) return null;
   const noEdit = editForbidden(resource, record);
@@ -84,6 +88,7 @@ export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, o
           </NavButton>
         ))}
       {access.status && <StatusAction resource={resource} record={record} onChanged={onChanged} />}
+      {steps && steps.length > 0 && <TransitionButtons resource={resource} record={record} steps={steps} onChanged={onChanged} />}
       {extra?.map(({ id: key, Component }) => (
         <Suspense key={key} fallback={null}>
           <Component resource={resource} record={record} onChanged={onChanged} />

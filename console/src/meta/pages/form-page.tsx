@@ -2,7 +2,7 @@ import { Create, Edit, useForm } from '@refinedev/antd';
 import { Alert } from 'antd';
 import { useMemo, type FC } from 'react';
 import { useParams } from 'react-router';
-import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
+import { isDocument, resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { fieldOfMessage, formFields, type FormMode } from '../lib/fields';
 import { fromFormValues, toFormValues } from '../lib/form-values';
 import { editForbidden } from '../lib/status-rules';
@@ -10,9 +10,13 @@ import { routeId } from '../lib/resource-calls';
 import { useMetaT } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
 import { ChildrenSections } from '../components/children-section';
+import { DocumentFormPage } from './document-form-page';
 
-/** Shared body of MetaCreate and MetaEdit. */
-export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
+/** Shared body of MetaCreate and MetaEdit; a document (inline lines) edits header and lines on one page. */
+export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) =>
+  isDocument(resource) ? <DocumentFormPage resource={resource} mode={mode} /> : <RecordFormPage resource={resource} mode={mode} />;
+
+const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
   const { t, fieldLabel } = useMetaT();
   const params = useParams();
   const id = routeId(params.id);

@@ -13,6 +13,7 @@ import { useEnums, useMetaT, useUserId } from '../hooks/use-meta';
 import { useColumnVisibility } from '../hooks/use-column-visibility';
 import { useResourceAccess } from '../hooks/use-resource-access';
 import { useRowActions } from '../hooks/use-row-actions';
+import { useTransitions } from '../hooks/use-transitions';
 import { renderFieldValue } from '../components/field-renderer';
 import { SearchForm } from '../components/search-form';
 import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
@@ -36,6 +37,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const userId = useUserId();
   const access = useResourceAccess(resource);
   const extraActions = useRowActions(resource.name);
+  const steps = useTransitions(resource);
   const search = useMemo(() => searchFields(resource), [resource]);
   const specs = useMemo(() => columnSpecs(resource), [resource]);
   const { visibility, set: setColumn, reset: resetColumns } = useColumnVisibility(specs, userId, resource.name);
@@ -91,12 +93,12 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
           ) : null) : render(v, r, idx);
       });
     }
-    if (access.show || access.edit || access.delete || access.status || extraActions.length > 0) {
+    if (access.show || access.edit || access.delete || access.status || extraActions.length > 0 || steps.length > 0) {
       cols.push({
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
-        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraActions.reduce((w, a) => w + a.width, 0),
+        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraActions.reduce((w, a) => w + a.width, 0) + 80 * steps.length,
         onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
         render: (_: unknown, record: BaseRecord) => isGroupRow(record) ? null : (
           <RowActions
@@ -108,13 +110,14 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
             deleting={mutation.isPending}
             onChanged={() => void tableQuery.refetch()}
             extra={extraActions}
+            steps={steps}
           />
         ),
       });
     }
     return cols;
     // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
-  }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending, extraActions]);
+  }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending, extraActions, steps]);
 
   // tree (metadata `tree`) or warehouse groups (`listGroupBy`) over the page's rows
   const rows = tableProps.dataSource;

@@ -14,6 +14,8 @@ import { useResourceAccess } from '../hooks/use-resource-access';
 import { FieldRenderer } from '../components/field-renderer';
 import { NavButton, editPath } from '../components/row-actions';
 import { StatusAction } from '../components/status-action';
+import { TransitionButtons } from '../components/transition-actions';
+import { useTransitions } from '../hooks/use-transitions';
 import { ChildrenSections } from '../components/children-section';
 import { useRowActions } from '../hooks/use-row-actions';
 
@@ -37,6 +39,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const { mutateAsync: deleteOne, mutation } = useDelete();
   // plugins' actions for this record (e.g. the map's "Show on map" / "Track history")
   const extra = useRowActions(resource.name, 'detail');
+  const steps = useTransitions(resource);
 
   const items = (fields: FieldDef[]): DescriptionsProps['items'] =>
     fields.map((f) => ({
@@ -71,6 +74,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           </NavButton>
         ))}
       {access.status && record && <StatusAction resource={resource} record={record} onChanged={() => void query.refetch()} size="middle" />}
+      {record && steps.length > 0 && <TransitionButtons resource={resource} record={record} steps={steps} onChanged={() => void query.refetch()} size="middle" />}
       {record &&
         extra.map(({ id: key, Component }) => (
           <Suspense key={key} fallback={null}>

@@ -1,0 +1,19 @@
+/** The workflow steps (metadata `transitions`) a user may take on a resource, checked once per screen. */
+import { useMemo } from 'react';
+import { apiCode, resourceTransitions, type ResolvedTransition, type ResourceDef } from '@rti/metadata/browser';
+import { useOptionalShell } from '../../providers/shell-context';
+
+/**
+ * Steps with a fixed target whose call code the user holds, minus those a plugin's row action
+ * replaces (`RowAction.replaces`). The status call (`rules.statusUpdate`, target chosen by the
+ * user) keeps its own menu (StatusAction).
+ */
+export function useTransitions(res: ResourceDef): ResolvedTransition[] {
+  const shell = useOptionalShell();
+  const access = shell?.access;
+  const plugins = shell?.plugins;
+  return useMemo(() => {
+    const replaced = new Set((plugins ?? []).flatMap((p) => p.rowActions ?? []).filter((a) => a.replaces && a.resources.includes(res.name)).map((a) => a.replaces!));
+    return resourceTransitions(res).filter((t) => !t.choose && !replaced.has(t.name) && Boolean(access?.has(apiCode(t.path))));
+  }, [res, access, plugins]);
+}
