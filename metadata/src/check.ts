@@ -217,6 +217,11 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
       if ((f.type === 'password' || f.writeOnly) && (f.search || (f.list !== undefined && f.list !== false)))
         at(`${fp}/${f.search ? 'search' : 'list'}`, 'a write-only field cannot be listed or searched');
       if (f.scale !== undefined && f.type !== 'decimal') at(`${fp}/scale`, 'scale applies to decimal fields only');
+      if (f.textFrom !== undefined) {
+        const source = res.fields.find((x) => x.name === f.textFrom);
+        if (f.type !== 'string' && f.type !== 'text') at(`${fp}/textFrom`, 'textFrom applies to string and text fields only');
+        else if (source?.type !== 'json') at(`${fp}/textFrom`, `"${f.textFrom}" is not a json field of ${res.name}`);
+      }
       if (f.default !== undefined && !(f.enum && !enums[f.enum])) {
         const problem = valueProblem(f, f.default, enums);
         if (problem) at(`${fp}/default`, `default ${JSON.stringify(f.default)} ${problem}`);
@@ -388,6 +393,24 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
         else if (!want.includes(sf.type)) at(`${tp}/stamp/${kind}`, `a ${kind} stamp needs a ${want.join(' or ')} field; "${name}" is ${sf.type}`);
       }
     });
+
+    // A shared status call picks its step by target: one step per target, all on one field.
+    const shared = new Map<string, number[]>();
+    res.transitions?.forEach((t, i) => {
+      if (t.statusCall === undefined) return;
+      shared.set(t.statusCall, [...(shared.get(t.statusCall) ?? []), i]);
+      if (generated.has(t.statusCall) || t.statusCall === resourceApiPath(res, 'base')) at(`/transitions/${i}/statusCall`, `${t.statusCall} is a generated call of ${res.name}`);
+      else if (res.transitions!.some((o) => transitionApiPath(res, o) === t.statusCall)) at(`/transitions/${i}/statusCall`, `${t.statusCall} is the call of a step`);
+    });
+    for (const idx of shared.values()) {
+      idx.forEach((i, k) => {
+        const t = res.transitions![i];
+        const first = res.transitions![idx[0]];
+        if (t.field !== first.field) at(`/transitions/${i}/field`, `steps sharing ${t.statusCall} must move one field ("${first.field}", /transitions/${idx[0]})`);
+        const twin = idx.slice(0, k).find((j) => String(res.transitions![j].to) === String(t.to));
+        if (twin !== undefined) at(`/transitions/${i}/to`, `${JSON.stringify(t.to)} is also the target of /transitions/${twin} on ${t.statusCall}: the call could not tell them apart`);
+      });
+    }
 
     /** Values must belong to the enumeration of the (enum) field. */
     function enumValuesOk(field: string, values: Array<string | number>, pointer: string, single = false): void {

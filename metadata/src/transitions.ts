@@ -48,6 +48,13 @@ export function resourceTransitions(res: ResourceDef): ResolvedTransition[] {
   return out;
 }
 
+/** Shared status calls (`statusCall`): path → the steps it dispatches to, by target. */
+export function statusCalls(res: ResourceDef): Map<string, ResolvedTransition[]> {
+  const out = new Map<string, ResolvedTransition[]>();
+  for (const t of resourceTransitions(res)) if (t.statusCall) out.set(t.statusCall, [...(out.get(t.statusCall) ?? []), t]);
+  return out;
+}
+
 export const findTransition = (res: ResourceDef, step: string): ResolvedTransition | undefined => resourceTransitions(res).find((t) => t.name === step);
 
 const same = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);

@@ -105,6 +105,13 @@ export interface FieldDef {
   form?: boolean | FormHint;
   /** shown on the detail screen (default true unless writeOnly/hidden) */
   show?: boolean;
+  /**
+   * A server text users read (string/text field): the json field named here holds what it says
+   * as `{ key, params }` (an i18n key of the server's catalogues and its `{{param}}` values),
+   * and the text is rendered from it on every read in the caller's language; a row whose json
+   * field is empty shows the stored text as written (docs/METADATA.md "Translated texts").
+   */
+  textFrom?: string;
 }
 
 /** Statuses in which an operation is refused; message is an i18n key. */
@@ -217,6 +224,12 @@ export interface TransitionDef {
   name: string;
   /** SPEC's path when it names one, e.g. "/carrier-alert/process" */
   path?: string;
+  /**
+   * Also reachable through one status call shared by several steps (SPEC's
+   * "/delivery/updatestatus"): it takes `{ id | ids, <field>: target }` and runs the step of
+   * that path whose `to` is the target, exactly as the step's own call would.
+   */
+  statusCall?: string;
   label?: string;
   /** the enum field holding the status */
   field: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadMetadata } from '../src/load';
 import { apiCode } from '../src/permissions';
-import { numberPatternProblem, numberScope, renderNumber, resourceTransitions, transitionAllowed, transitionApiPath, transitionInputs } from '../src/transitions';
+import { numberPatternProblem, numberScope, renderNumber, resourceTransitions, statusCalls, transitionAllowed, transitionApiPath, transitionInputs } from '../src/transitions';
 import { edit, faultsOf, scratchCopy } from './helpers';
 
 const BIND = 'resources/carrier/carrier-bind.json';
@@ -46,6 +46,23 @@ describe('transitions', () => {
     expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/3/stamp/time', problem: 'a time stamp needs a datetime field; "remark" is text' }));
     expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/4/name', problem: '/carrier-bind/list is a generated call of carrier-bind' }));
     expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/4/to', problem: expect.stringContaining('also a "from" status') }));
+  });
+
+  it('a shared status call dispatches by target: one step per target, one field, its own path', () => {
+    const calls = (name: string) => [...statusCalls(meta.resources[name])].map(([path, steps]) => [path, steps.map((t) => [t.name, t.to])]);
+    expect(calls('delivery')).toEqual([['/delivery/updatestatus', [['load', 20], ['release', 30], ['close', 40]]]]);
+    expect(calls('receipt')).toEqual([['/receipt/updatestatus', [['receive', 20], ['close', 30]]]]);
+    const dir = scratchCopy();
+    edit(dir, BIND, (r) => {
+      for (const t of r.transitions) t.statusCall = '/carrier-bind/updatestatus';
+      r.transitions.push({ name: 'again', statusCall: '/carrier-bind/updatestatus', field: 'status', from: [10], to: r.transitions[0].to });
+      r.transitions.push({ name: 'clash', statusCall: '/carrier-bind/release', field: 'status', from: [10], to: r.transitions[0].to });
+      r.transitions.push({ name: 'listed', statusCall: '/carrier-bind/list', field: 'status', from: [20], to: 10 });
+    });
+    const faults = faultsOf(() => loadMetadata(dir));
+    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/2/to', problem: expect.stringContaining('also the target of /transitions/0 on /carrier-bind/updatestatus') }));
+    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/3/statusCall', problem: '/carrier-bind/release is the call of a step' }));
+    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/4/statusCall', problem: '/carrier-bind/list is a generated call of carrier-bind' }));
   });
 
   it('a status outside the enum is refused', () => {

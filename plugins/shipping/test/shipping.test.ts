@@ -118,6 +118,42 @@ describe('release → receive', () => {
   });
 });
 
+describe('one status call per document (SPEC /delivery/updatestatus, /receipt/updatestatus)', () => {
+  it('runs the step reaching the status sent; a wrong or unreachable status moves nothing', async () => {
+    const boxes = await carriers(2, shanghai);
+    const doc = await newOrder(boxes.map((b) => b.id));
+    const delivery = await ok(ts.a, '/delivery/save', { shipOrderId: doc.id, warehouseId: shanghai, receiverWarehouseId: osaka, lines: boxes.map((b) => ({ carrierId: b.id })) });
+    const D = Enums.deliveryStatus;
+    // released needs delivering first: the release step's own refusal, named in the caller's language
+    const early = await ts.a.call('/delivery/updatestatus', { id: delivery.id, status: D.released });
+    expect(early.body.code).toBe(10004);
+    expect(early.body.message).toContain('New');
+    const unreachable = await ts.a.call('/delivery/updatestatus', { id: delivery.id, status: D.new }, { language: 'ja-JP' });
+    expect(unreachable.body.code).toBe(10001);
+    expect(unreachable.body.message).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+    expect((await ts.a.call('/delivery/updatestatus', { id: delivery.id, status: 99 })).body.code).toBe(10001);
+    expect((await ts.a.call('/delivery/updatestatus', { id: delivery.id })).body.code).toBe(10001);
+    expect((await carrier(boxes[0].id)).warehouseId).toBe(shanghai);
+
+    expect((await ok(ts.a, '/delivery/updatestatus', { id: delivery.id, status: D.delivering })).status).toBe(D.delivering);
+    // the release step's hook ships the carriers exactly as /delivery/release does
+    expect((await ok(ts.a, '/delivery/updatestatus', { id: delivery.id, status: D.released })).realDate).toBeTruthy();
+    expect((await carrier(boxes[0].id)).transportStatus).toBe(Enums.transportStatus.inTransit);
+    expect((await order(doc.id)).status).toBe(Status.released);
+    expect((await ok(ts.a, '/delivery/updatestatus', { ids: [delivery.id], status: D.closed }))[0].status).toBe(D.closed);
+    // another organisation's document is not found
+    expect((await ts.b.call('/delivery/updatestatus', { id: delivery.id, status: D.closed })).body.code).toBe(10002);
+
+    const R = Enums.receiptStatus;
+    const receipt = await ok(ts.a, '/receipt/create', { shipOrderId: doc.id, warehouseId: osaka });
+    await ok(ts.a, '/receipt-detail/batchcreatebycarrier', { receiptId: receipt.id, sns: boxes.map((b) => b.sn) });
+    expect((await ok(ts.a, '/receipt/updatestatus', { id: receipt.id, status: R.receiving })).status).toBe(R.receiving);
+    expect((await carrier(boxes[1].id)).warehouseId).toBe(osaka);
+    expect((await ok(ts.a, '/receipt/updatestatus', { id: receipt.id, status: R.closed })).status).toBe(R.closed);
+    expect(await order(doc.id)).toMatchObject({ status: Status.received, receivedAmount: 2, missingAmount: 0 });
+  });
+});
+
 describe('refusals leave every carrier where it was', () => {
   it('wrong-status steps answer 10004 naming current and wanted status, in the caller language', async () => {
     const boxes = await carriers(2, shanghai);

@@ -57,7 +57,7 @@ function pageOfCall(res: ResourceDef, path: string): CrudPage {
 
 const API_VERBS: Record<string, string> = {
   list: 'list', '': 'base', get: 'base', create: 'create', update: 'update', delete: 'delete', all: 'all',
-  export: 'export', import: 'import', 'import/status': 'importStatus', 'status/update': 'statusUpdate',
+  export: 'export', import: 'import', 'import/status': 'importStatus', 'status/update': 'statusUpdate', updatestatus: 'statusUpdate',
 };
 
 function resourceOfCall(resources: ResourceDef[], path: string): ResourceDef | undefined {

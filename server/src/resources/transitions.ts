@@ -1,6 +1,7 @@
 /**
  * Named workflow steps (metadata `transitions`, and `rules.statusUpdate` as the step
- * `statusUpdate`). One call per step. Its body is `{ id }` or `{ ids }` plus the step's inputs.
+ * `statusUpdate`). One call per step, plus any shared status call (`statusCall`) that picks
+ * the step by the target the caller sends. Its body is `{ id }` or `{ ids }` plus the step's inputs.
  * It runs in one transaction:
  *
  *   1. the inputs are validated like fields, and the rows must be in the caller's scope (10002);
@@ -19,6 +20,7 @@ import {
   fieldLabelKey,
   resourceLabelKey,
   resourceTransitions,
+  statusCalls,
   transitionInputs,
   transitionLabelKey,
   type FieldDef,
@@ -30,7 +32,7 @@ import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
 import { BoundRepository } from './bound-repository';
-import { fieldParam, notFound, typeError } from './errors';
+import { fieldError, fieldParam, notFound, typeError } from './errors';
 import { MAX_LIMIT } from './query';
 import { ScopedRepository, type ResourceHost } from './repository';
 import { scopeWhere } from './scope';
@@ -258,11 +260,33 @@ function wrongStatus(res: ResourceDef, enums: Enums, step: ResolvedTransition, f
   });
 }
 
-/** One call per step of a resource (the status call included). */
+/**
+ * A shared status call (`statusCall`): the caller names the target in the step field, the step
+ * reaching it runs as its own call would (inputs, wrong-status refusal, hooks). A target no
+ * step of the call reaches is refused like a value outside the field's enumeration.
+ */
+export function runStatusCall(deps: TransitionDeps, res: ResourceDef, steps: ResolvedTransition[], body: Record<string, unknown>, ctx: RequestContext): Promise<Row | Row[]> {
+  const field = res.fields.find((f) => f.name === steps[0].field);
+  if (!field) throw new Error(`${res.name}: step ${steps[0].name} moves unknown field ${steps[0].field}`);
+  const raw = body[field.name];
+  if (raw === undefined || raw === null || raw === '') throw requiredError(field);
+  const target = validateValue(field, raw, deps.host.metadata.enums);
+  const step = steps.find((s) => same(s.to, target));
+  if (!step) throw fieldError(field, 'enum', { value: enumLabel(field, target, deps.host.metadata.enums) });
+  return runTransition(deps, res, step, body, ctx);
+}
+
+/** One call per step of a resource (the status call included), and each shared status call. */
 export function transitionCalls(res: ResourceDef, deps: TransitionDeps): CallDef[] {
-  return resourceTransitions(res).map((step) => ({
+  const own: CallDef[] = resourceTransitions(res).map((step) => ({
     path: step.path,
     resource: res.name,
     handler: ({ body, ctx }) => runTransition(deps, res, step, body, ctx),
   }));
+  const shared: CallDef[] = [...statusCalls(res)].map(([path, steps]) => ({
+    path,
+    resource: res.name,
+    handler: ({ body, ctx }) => runStatusCall(deps, res, steps, body, ctx),
+  }));
+  return [...own, ...shared];
 }
