@@ -122,11 +122,19 @@ function startChild(): Promise<Ready> {
   });
 }
 
-const readKeys = (): Promise<Record<string, string[]>> =>
-  new Promise((resolve) => {
-    child.once('message', (m: { keys: Record<string, string[]> }) => resolve(m.keys));
-    child.send({ type: 'keys' });
+/** Asks the child over IPC and waits for its answer of the same type. */
+function askChild<T>(type: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: { type?: string }) => {
+      if (m?.type !== type) return;
+      child.off('message', on);
+      resolve(m as T);
+    };
+    child.on('message', on);
+    child.send({ type });
   });
+}
+const readKeys = async () => (await askChild<{ keys: Record<string, string[]> }>('keys')).keys;
 
 /** CPU seconds the child has used (user + system), from /proc. */
 function cpuSeconds(): number {
@@ -165,7 +173,7 @@ const tokenCalls = new Set<string>();
 let orgToken = '';
 
 async function send(probe: Probe, lang: string): Promise<Outcome> {
-  const headers = tokenCalls.has(probe.path)
+  const headers: Record<string, string> = tokenCalls.has(probe.path)
     ? { 'Content-Type': 'application/json', Token: orgToken, Language: lang }
     : { 'Content-Type': 'application/json', Token: ready.attacker.token, OrgId: String(ready.attacker.orgId), Language: lang };
   const signal = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
@@ -457,6 +465,7 @@ describe('hostile input on every registered call', () => {
     const sampler = setInterval(() => (peakSeen = Math.max(peakSeen, rss().now)), 250);
     const loop = bystanderLoop();
     const started = Date.now();
+    child.send({ type: 'loop-start' });
     const cpuAtStart = cpuSeconds();
     const rssAtStart = rss().now;
 
@@ -521,6 +530,7 @@ describe('hostile input on every registered call', () => {
     clearInterval(sampler);
     const stall = await loop.stop();
     const memory = rss();
+    const loopDelay = await askChild<{ maxMs: number; p99Ms: number; blocked: Array<{ ms: number; calls: string[] }> }>('loop');
     const aliveAndSame = exited === null && child.pid === ready.pid;
     const report = {
       command: 'npx vitest run --project server test/hostile-input.test.ts',
@@ -539,6 +549,8 @@ describe('hostile input on every registered call', () => {
       restarts: aliveAndSame ? 0 : 1,
       bystanderRequests: stall.count,
       worstStallMs: Math.round(stall.worst),
+      eventLoopBlockedMaxMs: Math.round(loopDelay.maxMs),
+      eventLoopDelayP99Ms: Math.round(loopDelay.p99Ms),
       peakRssMb: Math.round(Math.max(memory.peak, peakSeen)),
       rssAtStartMb: Math.round(rssAtStart),
       serverCpuSeconds: Math.round(cpuSeconds() - cpuAtStart),
@@ -546,6 +558,7 @@ describe('hostile input on every registered call', () => {
     };
     console.log('[hostile-input]', JSON.stringify(report, null, 2));
     if (process.env.HOSTILE_DEBUG) {
+      console.log('[hostile-input] event loop blocked ≥ 150 ms while these calls ran:\n' + loopDelay.blocked.map((b) => `${b.ms} ms: ${b.calls.join(' | ')}`).join('\n'));
       const byPath = new Map<string, number>();
       for (const [ms, where] of slow) byPath.set(where.replace(/ \[.*/, ''), (byPath.get(where.replace(/ \[.*/, '')) ?? 0) + ms);
       console.log([...byPath].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([p, ms]) => `${Math.round(ms)} ${p}`).join('\n'));

@@ -49,10 +49,10 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
   const { t } = deps.translator;
 
   /** A refused body names the field: its label when the key is a declared field (or has a common label), else the key path. */
-  const inputError = (problem: InputProblem, call: CallDef, lang: Language): ApiError => {
+  const inputError = (problem: InputProblem, call: CallDef): ApiError => {
     const top = /^[^.[]*$/.test(problem.path) ? problem.path : null;
-    const label = top ? (deps.fieldLabel?.(call, top) ?? (deps.translator.has(lang, `fields.${top}`) ? `fields.${top}` : undefined)) : undefined;
-    const field = label ? tKey(label) : problem.path || '-';
+    const label = top ? deps.fieldLabel?.(call, top) : undefined;
+    const field = label ? tKey(label) : top ? tKey(`fields.${top}`, top) : problem.path || '-';
     return new ApiError(ErrorCode.validation, `server.validation.input.${problem.kind}`, { field, max: 'max' in problem ? problem.max : undefined }, 400);
   };
 
@@ -84,7 +84,7 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       const code = callPermission(call);
       if (code) await guard.authorize(ctx, code);
       // refused after the permission check: a caller without the call learns nothing more
-      if (problem) throw inputError(problem, call, lang);
+      if (problem) throw inputError(problem, call);
       const data = await call.handler({ body, ctx, req, res });
       if (data === STREAMED) return;
       const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };

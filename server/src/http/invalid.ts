@@ -24,7 +24,9 @@ export type ValidationRule =
   | 'later'
   | 'smaller'
   | 'different'
-  | 'rangeDays';
+  | 'rangeDays'
+  | 'filterLength'
+  | 'filterValues';
 
 /**
  * `field` is a field name (labelled `fields.<name>` from the metadata locales, the name itself

@@ -2,12 +2,14 @@
  * Typed readers for the parameters of hand-written calls (plugins above all), with the same
  * bounds as the generated calls (docs/SERVER.md "Input limits"): ids a column can hold,
  * bounded text, page and limit, integers in a range. A bad value is a 10001 naming the
- * parameter in the caller's language, never a driver error or a 500 further down.
+ * parameter in the caller's language (through `invalid`, the one way plugins refuse input),
+ * never a driver error or a 500 further down.
  */
 import { tKey } from '../i18n/translator';
 import { MAX_ID } from '../resources/coerce';
 import { FILTER_MAX_LENGTH, FILTER_MAX_VALUES, MAX_LIMIT, MAX_PAGE } from '../resources/query';
 import { ApiError, ErrorCode } from './api-error';
+import { invalid, type ValidationRule } from './invalid';
 
 export interface ParamOptions {
   /** i18n key naming the parameter in refusals (default: the parameter's name) */
@@ -18,16 +20,14 @@ export interface ParamOptions {
 
 type Body = Record<string, unknown>;
 
-const fieldOf = (key: string, opts?: ParamOptions) => (opts?.label ? tKey(opts.label) : key);
 const missing = (v: unknown) => v === undefined || v === null || v === '';
-
-function refuse(key: string, opts: ParamOptions | undefined, rule: string, params: Record<string, unknown> = {}, httpStatus = 400): ApiError {
-  return new ApiError(ErrorCode.validation, `server.validation.${rule}`, { field: fieldOf(key, opts), ...params }, httpStatus);
-}
-const wrongType = (key: string, opts: ParamOptions | undefined, expected: string) => refuse(key, opts, 'type', { expected: tKey(`server.validation.expected.${expected}`) });
+/** The parameter as `invalid` names it: the given label, else `fields.<key>` or the key itself. */
+const fieldOf = (key: string, opts?: ParamOptions) => (opts?.label ? tKey(opts.label) : key);
+const refuse = (key: string, opts: ParamOptions | undefined, rule: ValidationRule, params: Record<string, unknown> = {}) => invalid(rule, fieldOf(key, opts), params);
+const wrongType = (key: string, opts: ParamOptions | undefined, expected: string) => refuse(key, opts, 'type', { expected });
 
 function absent(key: string, opts: ParamOptions | undefined): undefined {
-  if (opts?.required) throw refuse(key, opts, 'required', {}, 200);
+  if (opts?.required) throw refuse(key, opts, 'required');
   return undefined;
 }
 
@@ -59,7 +59,7 @@ export function readInt(body: Body, key: string, opts: ParamOptions & { min: num
   if (missing(v)) return absent(key, opts);
   const n = numeric(v);
   if (!Number.isInteger(n)) throw wrongType(key, opts, 'integer');
-  if (n < opts.min || n > opts.max) throw refuse(key, opts, 'valueBetween', { min: opts.min, max: opts.max }, 200);
+  if (n < opts.min || n > opts.max) throw refuse(key, opts, 'valueBetween', { min: opts.min, max: opts.max });
   return n;
 }
 
@@ -70,7 +70,7 @@ export function readText(body: Body, key: string, opts?: ParamOptions & { max?: 
   if (typeof v !== 'string' && !(typeof v === 'number' && Number.isFinite(v))) throw wrongType(key, opts, 'string');
   const s = opts?.trim === false ? String(v) : String(v).trim();
   const max = opts?.max ?? FILTER_MAX_LENGTH;
-  if (s.length > max) throw refuse(key, opts, 'filterLength', { max }, 200);
+  if (s.length > max) throw refuse(key, opts, 'filterLength', { max });
   return s === '' ? absent(key, opts) : s;
 }
 
@@ -79,7 +79,7 @@ export function readOneOf<T extends string | number>(body: Body, key: string, al
   const v = body[key];
   if (missing(v)) return absent(key, opts);
   const hit = allowed.find((a) => String(a) === String(v));
-  if (hit === undefined) throw refuse(key, opts, 'enum', { value: typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, 64) : typeof v }, 200);
+  if (hit === undefined) throw refuse(key, opts, 'enum', { value: typeof v === 'string' || typeof v === 'number' ? String(v).slice(0, 64) : typeof v });
   return hit;
 }
 

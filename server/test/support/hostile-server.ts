@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { callPermission } from '../../src/http/registry';
 import { createServer } from '../../src/index';
 import { createTestDatabase } from './test-database';
@@ -43,6 +44,26 @@ const session = async (orgId: number, name: string) => {
 const attacker = await session(orgA, 'mallory');
 const bystander = await session(orgB, 'bystander');
 
+/** Calls in flight, and what was in flight whenever the event loop was blocked ≥ 150 ms (diagnostics). */
+const inFlight = new Map<number, string>();
+let nextRequest = 0;
+const blocked: Array<{ ms: number; calls: string[] }> = [];
+async function tracked<T>(path: string, body: unknown, fn: () => T | Promise<T>): Promise<T> {
+  const id = nextRequest++;
+  inFlight.set(id, `${path} ${JSON.stringify(body).slice(0, 80)}`);
+  try {
+    return await fn();
+  } finally {
+    inFlight.delete(id);
+  }
+}
+let tick = performance.now();
+setInterval(() => {
+  const now = performance.now();
+  if (now - tick > 150 + 20) blocked.push({ ms: Math.round(now - tick - 20), calls: [...inFlight.values()] });
+  tick = now;
+}, 20).unref();
+
 /**
  * Which body keys each handler reads (get, has, own-property checks): the suite sends hostile
  * values into them as well, so plugin parameters no metadata declares are reached too.
@@ -55,17 +76,21 @@ for (const def of server.calls.list()) {
     if (typeof key === 'string') seen.add(key);
   };
   def.handler = (input) =>
-    handler({
+    tracked(def.path, input.body, () => handler({
       ...input,
       body: new Proxy(input.body, {
         get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
         has: (target, key) => (note(key), Reflect.has(target, key)),
         getOwnPropertyDescriptor: (target, key) => (note(key), Reflect.getOwnPropertyDescriptor(target, key)),
       }),
-    });
+    }));
 }
+// the longest the event loop was blocked: the server's own share of a stall other users see
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 process.on('message', (msg: { type?: string }) => {
   if (msg?.type === 'keys') process.send?.({ type: 'keys', keys: Object.fromEntries([...readKeys].map(([path, keys]) => [path, [...keys]])) });
+  if (msg?.type === 'loop-start') loopDelay.enable();
+  if (msg?.type === 'loop') process.send?.({ type: 'loop', maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6, blocked: blocked.sort((a, b) => b.ms - a.ms).slice(0, 10) });
 });
 
 const fieldsOf = (resource?: string) => (resource ? (server.metadata.resources[resource]?.fields ?? []).map((f) => f.name) : []);
