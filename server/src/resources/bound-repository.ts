@@ -5,7 +5,7 @@
  * deleteWhere, count, sum) move thousands of lines in a few statements instead of one per row.
  */
 import type { ResourceDef } from '@rti/metadata';
-import { Op, type Model, type Transaction, type WhereOptions } from 'sequelize';
+import { Op, type CountOptions, type LOCK, type Model, type Transaction, type WhereOptions } from 'sequelize';
 import { orgFieldOf } from '../db/naming';
 import type { RequestContext } from '../http/types';
 import { fieldError } from './errors';
@@ -47,7 +47,7 @@ export class BoundRepository {
   }
 
   /** Sequelize's lock option, on the dialects that take one. */
-  lockOf(lock: Lock | undefined): Transaction.LOCK | undefined {
+  lockOf(lock: Lock | undefined): LOCK | undefined {
     if (!lock || this.host.db.dialect !== 'mysql') return undefined;
     return lock === 'update' ? this.transaction.LOCK.UPDATE : this.transaction.LOCK.SHARE;
   }
@@ -65,7 +65,9 @@ export class BoundRepository {
   }
 
   count(where: WhereOptions = {}, lock?: Lock): Promise<number> {
-    return this.model.count({ where: this.where(where), transaction: this.transaction, lock: this.lockOf(lock) });
+    // count() passes `lock` on to its SELECT; its options type does not list it
+    const options = { where: this.where(where), transaction: this.transaction, lock: this.lockOf(lock) } as CountOptions;
+    return this.model.count(options);
   }
 
   async sum(field: string, where: WhereOptions = {}): Promise<number> {
@@ -110,7 +112,7 @@ export class BoundRepository {
     const records = values.map((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [attrs[k]?.field ?? k, x])));
     const qi = this.host.db.sequelize.getQueryInterface();
     for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-      await qi.bulkInsert(this.model.getTableName() as string, records.slice(i, i + INSERT_CHUNK), { transaction: this.transaction }, byField);
+      await qi.bulkInsert(this.model.getTableName() as string, records.slice(i, i + INSERT_CHUNK), { transaction: this.transaction }, byField as never);
     }
     return values.length;
   }
