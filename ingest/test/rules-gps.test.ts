@@ -77,6 +77,8 @@ describe('geofence rule', () => {
     rig2.gps([at(11)]);
     rig2.gps([at(0.001, 0.001)]);
     expect(rig2.alerts('gps').map((a) => [a.code, a.message])).toEqual([[GPS_CODE.fenceEnter, 'entered fence Yard']]);
+    // what it says, as a message id and values the server renders in each reader's language
+    expect(rig2.alerts('gps').map((a) => a.text)).toEqual([{ id: 'fenceEnter', params: { fence: 'Yard' } }]);
   });
 
   it('fence rows of the organisation raise Y/N and a fence-log effect', () => {

@@ -30,6 +30,20 @@ describe('metadata faults name the file and the JSON pointer', () => {
     expect(faultsOf(() => loadMetadata(dir))).toContainEqual({ file: BEACON, pointer: '/', problem: 'missing required property "titleField"' });
   });
 
+  it('textFrom names a json field of the resource, on a string or text field', () => {
+    const dir = scratchCopy();
+    const ALERT = 'resources/monitor/carrier-alert.json';
+    let message = 0;
+    edit(dir, ALERT, (r) => {
+      message = fieldIndex(r, 'message');
+      r.fields[message].textFrom = 'carrierSn';
+      r.fields[fieldIndex(r, 'createdTime')].textFrom = 'messageKey';
+    });
+    const faults = faultsOf(() => loadMetadata(dir));
+    expect(faults).toContainEqual({ file: ALERT, pointer: `/fields/${message}/textFrom`, problem: '"carrierSn" is not a json field of carrier-alert' });
+    expect(faults).toContainEqual(expect.objectContaining({ file: ALERT, problem: 'textFrom applies to string and text fields only' }));
+  });
+
   it('unknown enum', () => {
     const dir = scratchCopy();
     let i = 0;

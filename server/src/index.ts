@@ -100,7 +100,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const hooks = new HookRegistry();
   const jobs = new JobRunner(logError);
   const references = new ReferenceRegistry();
-  const resourceHost = { db, metadata, hooks, references };
+  const resourceHost = { db, metadata, hooks, references, t };
   const repo = repositoryFactory(resourceHost);
   // workflow steps and header-and-lines documents (ctx.transitions / ctx.documents)
   const transitions = new TransitionRegistry(() => metadata.resources);

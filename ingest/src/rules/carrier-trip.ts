@@ -6,13 +6,15 @@
  * when a carrier leaves a warehouse while scrapped, in maintenance or damaged (cleared when it
  * is back in a warehouse).
  */
-import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT } from '../state/effects';
+import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT, type AlertText } from '../state/effects';
 import type { CarrierInfo, WarehouseInfo } from '../state/fleet';
 import { clear, raise, type CarrierState } from '../state/subject-state';
 import type { RuleContext } from './context';
 
 /** carrier statuses (SPEC §4) in which leaving a warehouse is misuse (carrier alert 10) */
 const MUST_NOT_TRAVEL: Record<number, string> = { 30: 'scrapped', 50: 'in maintenance', 60: 'damaged' };
+/** the carrier status enum's label of the statuses above (the alert text names the status in the reader's language) */
+const STATUS_LABEL: Record<number, string> = { 30: 'enums.carrierStatus.scrapped', 50: 'enums.carrierStatus.maintenance', 60: 'enums.carrierStatus.damaged' };
 
 export function setTransport(ctx: RuleContext, c: CarrierInfo, s: CarrierState, status: number, time: number): void {
   if (s.transportStatus === status) return;
@@ -21,8 +23,8 @@ export function setTransport(ctx: RuleContext, c: CarrierInfo, s: CarrierState, 
   ctx.touchCarrier(c, s);
 }
 
-export function openCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, reason: number, time: number, message: string, warehouseId: number | null): void {
-  ctx.emit({ type: 'alert', orgId: c.orgId, kind: 'carrier', subjectId: c.id, sn: c.sn, reason, warehouseId, message, time });
+export function openCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, reason: number, time: number, message: string, warehouseId: number | null, text?: AlertText): void {
+  ctx.emit({ type: 'alert', orgId: c.orgId, kind: 'carrier', subjectId: c.id, sn: c.sn, reason, warehouseId, message, text, time });
   ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: reason === CARRIER_REASON.idle ? CARRIER_LOG.longIdle : CARRIER_LOG.abnormal, newValue: String(reason), time, remark: message });
 }
 
@@ -55,7 +57,7 @@ export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   let status: number = TRANSPORT.inWarehouse;
   if (from !== null && from !== w.id && ctx.fleet.routesFromWarehouse(from).length > 0 && !ctx.fleet.route(from, w.id) && raise(s, 'route', time)) {
     const fromName = ctx.fleet.warehouses.get(from)?.name ?? String(from);
-    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `arrived at ${w.name} from ${fromName}: no route between them`, w.id);
+    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `arrived at ${w.name} from ${fromName}: no route between them`, w.id, { id: 'noRoute', params: { warehouse: w.name, from: fromName } });
   }
   if (s.open.route !== undefined) status = TRANSPORT.abnormal;
   setTransport(ctx, c, s, status, time);
@@ -76,7 +78,7 @@ export function depart(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   closeCarrierAlert(ctx, c, s, 'idle', CARRIER_REASON.idle, time);
   const forbidden = c.status != null ? MUST_NOT_TRAVEL[c.status] : undefined;
   if (forbidden && raise(s, 'misuse', time)) {
-    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `left ${w.name} while ${forbidden}`, w.id);
+    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `left ${w.name} while ${forbidden}`, w.id, { id: 'leftWhile', params: { warehouse: w.name, status: { $t: STATUS_LABEL[c.status!] } } });
     setTransport(ctx, c, s, TRANSPORT.abnormal, time);
   } else setTransport(ctx, c, s, TRANSPORT.inTransit, time);
   ctx.touchCarrier(c, s);

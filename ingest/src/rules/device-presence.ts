@@ -28,13 +28,17 @@ export function presenceTick(ctx: RuleContext, d: DeviceInfo, s: DeviceState, no
   if (s.status === DEVICE_STATUS.online && silent > offlineMin * MINUTE) {
     statusChange(ctx, d, s, DEVICE_STATUS.offline, now);
     if ((d.kind === 'slave-gateway' || d.kind === 'master-gateway') && raise(s, 'disconnected', now)) {
-      openDeviceAlert(ctx, d, now, { reason: GATEWAY_REASON.offline }, `no heartbeat for ${Math.round(silent / MINUTE)} min`);
+      const minutes = Math.round(silent / MINUTE);
+      openDeviceAlert(ctx, d, now, { reason: GATEWAY_REASON.offline }, `no heartbeat for ${minutes} min`, undefined, { id: 'noHeartbeat', params: { minutes } });
     }
   }
   if ((d.kind === 'beacon' || d.kind === 'gps') && silent > DATA_MISSING_MS && raise(s, 'missing', now)) {
-    const what = `no data for ${Math.round(silent / MINUTE)} min (last ${new Date(s.lastSeen).toISOString()})`;
-    if (d.kind === 'beacon') openDeviceAlert(ctx, d, now, { reason: BEACON_REASON.clientOffline }, what);
-    else openDeviceAlert(ctx, d, now, { code: GPS_CODE.dataMissing }, what);
+    const minutes = Math.round(silent / MINUTE);
+    const what = `no data for ${minutes} min (last ${new Date(s.lastSeen).toISOString()})`;
+    // the last reading's time is the device's last report time: the translated text leaves it out
+    const text = { id: 'noData', params: { minutes } };
+    if (d.kind === 'beacon') openDeviceAlert(ctx, d, now, { reason: BEACON_REASON.clientOffline }, what, undefined, text);
+    else openDeviceAlert(ctx, d, now, { code: GPS_CODE.dataMissing }, what, undefined, text);
   }
 }
 
@@ -52,7 +56,7 @@ export function gatewayBack(ctx: RuleContext, d: DeviceInfo, s: DeviceState, tim
   s.connection = 10;
   if (clear(s, 'disconnected')) {
     closeDeviceAlert(ctx, d, time, { reason: GATEWAY_REASON.offline });
-    openDeviceAlert(ctx, d, time, { reason: GATEWAY_REASON.connection }, 'gateway reconnected');
+    openDeviceAlert(ctx, d, time, { reason: GATEWAY_REASON.connection }, 'gateway reconnected', undefined, { id: 'gatewayReconnected' });
     // a reconnection is a single event: it is over as soon as it is recorded
     closeDeviceAlert(ctx, d, time, { reason: GATEWAY_REASON.connection });
   }

@@ -8,6 +8,16 @@ import type { DeviceKind } from './fleet';
 
 export type AlertKind = 'carrier' | DeviceKind;
 
+/**
+ * What an alert says, as a message id and its values: the server renders it in each reader's
+ * language (telemetry's catalogue `telemetry.alerts.<id>`); `message` is the same in English
+ * for readers without the catalogue. A parameter `{ $t: key }` is itself an i18n key.
+ */
+export interface AlertText {
+  id: string;
+  params?: Record<string, string | number | { $t: string }>;
+}
+
 export interface AlertEffect {
   type: 'alert';
   orgId: number;
@@ -20,6 +30,7 @@ export interface AlertEffect {
   code?: string;
   warehouseId: number | null;
   message: string;
+  text?: AlertText;
   time: number;
   raw?: unknown;
 }

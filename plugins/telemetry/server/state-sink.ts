@@ -15,6 +15,9 @@ import { saveStates } from './state-table';
 const LOG_RESOURCE = { carrier: ['carrier-log', 'carrierId'], beacon: ['device-beacon-log', 'beaconId'], gps: ['device-gps-log', 'gpsId'] } as const;
 const DEVICE_RESOURCE = { beacon: 'device-beacon', gps: 'device-gps', 'slave-gateway': 'device-slave-gateway', 'master-gateway': 'device-master-gateway' } as const;
 
+/** alert texts in the plugin's catalogue (server/messages/<lang>.json) */
+export const ALERT_TEXT_PREFIX = 'telemetry.alerts';
+
 /** lastReportTime alone is rewritten at most this often per device (status/battery changes go at once) */
 const LAST_REPORT_WRITE_MS = 60_000;
 
@@ -49,6 +52,8 @@ export class StateSink {
           case 'alert': {
             const r = alertResource(e.kind);
             const values: Record<string, unknown> = { orgId: e.orgId, [r.idField]: e.subjectId, [r.snField]: e.sn, [r.timeField]: new Date(e.time), warehouseId: e.warehouseId, message: e.message.slice(0, 500), status: ALERT_STATUS.unhandled, rawData: e.raw ?? null };
+            // what it says as a key and values: rendered in each reader's language when read (metadata textFrom)
+            if (e.text) values.messageKey = { key: `${ALERT_TEXT_PREFIX}.${e.text.id}`, params: e.text.params ?? {} };
             if (e.kind === 'gps') {
               values.code = e.code;
               values.dataType = 20;

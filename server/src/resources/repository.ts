@@ -10,13 +10,14 @@ import { indexPlan } from '../db/models';
 import { orgFieldOf, snakeCase } from '../db/naming';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { RequestContext } from '../http/types';
+import type { TFunction } from '../i18n/translator';
 import { fieldError, fieldParam, notFound, typeError } from './errors';
 import type { HookRegistry } from './hooks';
 import { hashPassword } from './password';
 import { MAX_LIMIT, parseQuery, type ListQuery } from './query';
 import { ReferenceRegistry, settleReferences } from './references';
 import { scopeWhere } from './scope';
-import { attachLabels, plainRow, type Row } from './serialize';
+import { attachLabels, plainRow, renderTexts, type Row } from './serialize';
 import { isId } from './coerce';
 import { checkCompareRules, requiredError, validateWrite } from './validate';
 
@@ -26,6 +27,8 @@ export interface ResourceHost {
   hooks: HookRegistry;
   /** references plugins declare on top of the metadata's (resources/references.ts) */
   references?: ReferenceRegistry;
+  /** renders `textFrom` texts in the caller's language (serialize.ts renderTexts) */
+  t?: TFunction;
 }
 
 const NO_DECLARED_REFERENCES = new ReferenceRegistry();
@@ -87,6 +90,7 @@ export class ScopedRepository {
   async serialize(instances: Array<Model | Row>, transaction?: Transaction): Promise<Row[]> {
     const rows = instances.map((i) => plainRow(this.resource, i));
     await attachLabels(this.host.db, this.host.metadata, this.resource, rows, this.ctx, transaction);
+    if (this.host.t) renderTexts(this.resource, rows, this.ctx.language, this.host.t);
     return rows;
   }
 

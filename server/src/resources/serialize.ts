@@ -1,12 +1,14 @@
 /**
  * Rows → API shape (docs/API.md): declared fields minus secrets, orgId, timestamps as ISO,
- * and `<ref>Label` / `<refs>Labels` loaded in one query per referenced resource.
+ * `<ref>Label` / `<refs>Labels` loaded in one query per referenced resource, and texts
+ * declared `textFrom` rendered in the caller's language.
  */
 import type { FieldDef, Metadata, ResourceDef } from '@rti/metadata';
 import { Op, type Model, type Transaction } from 'sequelize';
 import type { Database } from '../db';
 import { orgFieldOf } from '../db/naming';
-import type { RequestContext } from '../http/types';
+import type { Language, RequestContext } from '../http/types';
+import type { TFunction, TParams } from '../i18n/translator';
 import { scopeWhere } from './scope';
 import { isSecret } from './validate';
 
@@ -77,6 +79,44 @@ export async function attachLabels(db: Database, meta: Metadata, res: ResourceDe
       const v = row[f.name];
       if (f.type === 'ref') row[`${f.name}Label`] = typeof v === 'number' ? label(v) : null;
       else row[`${f.name}Labels`] = asIds(v).map(label);
+    }
+  }
+}
+
+/** What a `textFrom` json field holds: an i18n key of the server's catalogues and its parameters. */
+export interface StoredText {
+  key: string;
+  params?: TParams;
+}
+
+function storedText(v: unknown): StoredText | null {
+  let x = v;
+  if (typeof x === 'string') {
+    try {
+      x = JSON.parse(x);
+    } catch {
+      return null;
+    }
+  }
+  if (!x || typeof x !== 'object' || typeof (x as StoredText).key !== 'string') return null;
+  const params = (x as StoredText).params;
+  return { key: (x as StoredText).key, params: params && typeof params === 'object' && !Array.isArray(params) ? params : undefined };
+}
+
+/**
+ * Server texts are stored as a key and parameters and rendered when read, in the reader's
+ * language (never frozen in the language of the process that wrote them). A row without a
+ * stored key, or with a key no catalogue knows, keeps the text as written.
+ */
+export function renderTexts(res: ResourceDef, rows: Row[], lang: Language, t: TFunction): void {
+  const fields = res.fields.filter((f) => f.textFrom && !isSecret(f));
+  if (!fields.length) return;
+  for (const row of rows) {
+    for (const f of fields) {
+      const stored = storedText(row[f.textFrom!]);
+      if (!stored) continue;
+      const text = t(lang, stored.key, stored.params);
+      if (text !== stored.key) row[f.name] = text;
     }
   }
 }
