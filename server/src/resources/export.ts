@@ -85,6 +85,14 @@ const first = (stream: Drainable, events: string[], ms: number) =>
     for (const e of events) stream.once(e, done);
   });
 
+/** A sheet's entry stream in the zip (archiver's readable-stream PassThrough). */
+type ZipInput = Drainable & { _readableState?: { length: number; pipesCount?: number; pipes?: unknown } };
+/** Piped into the archive: readable-stream 2 counts pipes, Node's streams list them. */
+const piped = (s: ZipInput) => {
+  const st = s._readableState;
+  return Boolean(st && ((st.pipesCount ?? 0) > 0 || (Array.isArray(st.pipes) ? st.pipes.length > 0 : st.pipes)));
+};
+
 export type CellValue = string | number | boolean | null;
 
 export interface XlsxColumn {
@@ -147,20 +155,20 @@ export function xlsxWriter(out: Writable): XlsxWriter {
       };
     },
     async taken() {
-      // Only the entry the zip is reading (its input flowing) can drain; a sheet queued behind
-      // it waits for its turn, and a 'data' listener on it would take its bytes from the zip.
-      const zipInputs = sheets
-        .map((ws) => ((ws as unknown as { stream?: { pipes?: Array<Drainable & { readableFlowing?: boolean | null }> } }).stream?.pipes ?? [])[0])
-        .filter((s): s is Drainable & { readableFlowing?: boolean | null } => !!s && s.readableFlowing === true);
+      // Only the entry the zip is reading (its input piped into the archive) can drain. Its next
+      // chunk taken ('data') lets the next page be read while deflate works; a sheet queued
+      // behind it is left alone: a 'data' listener there would set it flowing into nothing,
+      // taking its bytes from the zip.
+      const zipInputs = sheets.map((ws) => ((ws as unknown as { stream?: { pipes?: ZipInput[] } }).stream?.pipes ?? [])[0]).filter((s): s is ZipInput => !!s && piped(s));
       for (;;) {
         if (target.destroyed) return;
         if (target.writableNeedDrain) {
           await first(target, ['drain', 'close'], 1000);
           continue;
         }
-        const full = zipInputs.find((s) => s.readableFlowing === true && backlog(s) > ZIP_BACKLOG);
+        const full = zipInputs.find((s) => piped(s) && backlog(s) > ZIP_BACKLOG);
         if (!full) return;
-        await first(full, ['drain'], 50);
+        await first(full, ['drain', 'data'], 50);
       }
     },
     get closed() {
