@@ -127,6 +127,11 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const guard = opts.guard ?? access.guard;
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
   const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts });
+  // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)
+  for (const res of Object.values(metadata.resources)) {
+    const handler = res.import ? documents.importLines(res.name) : null;
+    if (handler) imports.validators.add(res.name, handler, { last: true });
+  }
   for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts })) calls.add(def);
   const reports = new ReportRegistry({ calls, metadata, t });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });

@@ -9,6 +9,7 @@ import { ApiError, ErrorCode, definePlugin, tKey, type PluginServerContext, type
 import type {} from '@rti/plugin-telemetry/api';
 import { Op } from 'sequelize';
 import { registerCalls } from './calls';
+import { shippingListImport } from './import';
 import { registerMapCalls } from './map-calls';
 import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
@@ -107,10 +108,11 @@ export default definePlugin({
       const away = carriers.filter((c) => Number(c.warehouseId) !== shipper || !IN_STOCK.includes(Number(c.transportStatus)));
       if (away.length) {
         const [wh] = await e.repo('warehouse').rows({ id: shipper }, { attributes: ['name'] });
-        throw notInWarehouse(away, { shipperWarehouseIdLabel: wh?.name ?? shipper }, 'shipperWarehouse');
+        // importCode: the reason a shipping-list import row redone alone is reported with
+        throw withReason(notInWarehouse(away, { shipperWarehouseIdLabel: wh?.name ?? shipper }, 'shipperWarehouse'), Enums.sharedImportError.carrierNotInWarehouse);
       }
       const unusable = carriers.filter((c) => c.status !== null && c.status !== undefined && !USABLE.includes(Number(c.status)));
-      if (unusable.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.carrierUnavailable', { sns: snList(unusable.map((c) => String(c.sn))) });
+      if (unusable.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.carrierUnavailable', { sns: snList(unusable.map((c) => String(c.sn))), importCode: Enums.sharedImportError.carrierUnavailable });
       await refuseOnOtherOrder(e.repo, ids, Number(e.header.id), byId);
       // the shipping list shows serial and carrier code as they were when shipped
       for (const l of incoming) {
@@ -137,6 +139,9 @@ export default definePlugin({
         }
       });
     }
+
+    // shipping-list import: per-row SPEC §8 reasons a chunk at a time (import.ts)
+    ctx.imports.validator('ship-order-detail', shippingListImport(ctx));
 
     registerCalls(ctx);
     registerMapCalls(ctx);
@@ -179,5 +184,10 @@ async function refuseOnOtherOrder(repo: TransitionEvent['repo'], ids: number[], 
   if (!open.length) return;
   const openIds = new Map(open.map((o) => [Number(o.id), String(o.orderNo)]));
   const clash = others.filter((o) => openIds.has(Number(o.shipOrderId)));
-  throw new ApiError(ErrorCode.duplicate, 'shipping.onOtherOrder', { sns: snList(clash.map((c) => String(byId.get(Number(c.carrierId))?.sn ?? c.carrierId))), order: openIds.get(Number(clash[0].shipOrderId)) });
+  throw new ApiError(ErrorCode.duplicate, 'shipping.onOtherOrder', { sns: snList(clash.map((c) => String(byId.get(Number(c.carrierId))?.sn ?? c.carrierId))), order: openIds.get(Number(clash[0].shipOrderId)), importCode: Enums.sharedImportError.carrierUnavailable });
+}
+
+function withReason(err: ApiError, importCode: number): ApiError {
+  err.params.importCode = importCode;
+  return err;
 }

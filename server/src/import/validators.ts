@@ -58,10 +58,14 @@ export interface ImportChunkHandler {
 export type ImportValidator = ImportRowValidator | ImportChunkHandler;
 
 export class ImportValidators {
-  private readonly entries: Array<{ resource: string; fn: ImportValidator }> = [];
+  private readonly entries: Array<{ resource: string; fn: ImportValidator; last?: boolean }> = [];
 
-  add(resource: string, fn: ImportValidator): () => void {
-    const entry = { resource, fn };
+  /**
+   * `last`: a chunk handler that runs after every other one, on the rows they accepted (the
+   * document engine's set-based line checks come after a plugin's per-row reasons).
+   */
+  add(resource: string, fn: ImportValidator, options: { last?: boolean } = {}): () => void {
+    const entry = { resource, fn, last: options.last };
     this.entries.push(entry);
     return () => {
       const i = this.entries.indexOf(entry);
@@ -80,7 +84,8 @@ export class ImportValidators {
 
   /** The chunk handlers of the resource, in registration order. */
   chunkHandlers(resource: string): ImportChunkHandler[] {
-    return this.matching(resource).flatMap((e) => (typeof e.fn === 'function' ? [] : [e.fn]));
+    const handlers = this.matching(resource).filter((e) => typeof e.fn !== 'function');
+    return [...handlers.filter((e) => !e.last), ...handlers.filter((e) => e.last)].map((e) => e.fn as ImportChunkHandler);
   }
 
   /** The first refusal of the per-row validators, or null. */

@@ -34,9 +34,10 @@ import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
 import type { BoundRepository } from './bound-repository';
 import { fieldError, fieldParam, typeError } from './errors';
+import type { ImportChunkHandler } from '../import/validators';
 import type { HookEvent, HookFn, HookRegistry } from './hooks';
 import { ScopedRepository, type ResourceHost } from './repository';
-import { scopeWhere } from './scope';
+import { scopeWhere, warehouseRefusal } from './scope';
 import { nextDocumentNumber } from './sequences';
 import type { Row } from './serialize';
 import { boundRepos } from './transitions';
@@ -194,6 +195,53 @@ export class DocumentEngine {
         }
       }
     }
+  }
+
+  /**
+   * Imported lines, a chunk at a time (the import engine's chunk handler, registered to run
+   * after plugins' own): the per-line hooks stand aside for the chunk's transaction and their
+   * work is done set-based — each header locked once, frozen lines and duplicate line keys
+   * refused, `onLines` hooks run once per header with all its added lines, roll-ups once per
+   * header. A refusal here throws, and the engine redoes the chunk row by row through those
+   * per-line hooks, which name each row's problem.
+   */
+  importLines(childName: string): ImportChunkHandler | null {
+    const hangs = parentsOf(this.meta).get(childName);
+    if (!hangs?.length) return null;
+    const touched = new WeakMap<Transaction, Array<{ parent: ResourceDef; child: ChildrenDef; headerId: number }>>();
+    return {
+      beforeCreateMany: async (e) => {
+        this.saving.add(e.transaction);
+        const repos = boundRepos(this.host, e.ctx, e.transaction);
+        const done: Array<{ parent: ResourceDef; child: ChildrenDef; headerId: number }> = [];
+        for (const { parent, child } of hangs) {
+          const byHeader = new Map<number, Array<Record<string, unknown>>>();
+          for (const r of e.rows) {
+            const id = r.values[child.foreignKey];
+            if (id === null || id === undefined) continue;
+            byHeader.set(Number(id), [...(byHeader.get(Number(id)) ?? []), r.values]);
+          }
+          for (const [headerId, added] of byHeader) {
+            const [header] = await repos(parent.name).rows({ id: headerId }, { lock: 'update' });
+            if (!header) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+            this.checkEditable(parent, child, header);
+            const keys = child.uniqueKeys ?? [];
+            if (keys.length === 1) {
+              const values = added.map((a) => a[keys[0]]).filter((v) => v !== null && v !== undefined);
+              const lines = repos(child.resource);
+              if (values.length && (await lines.count({ [child.foreignKey]: headerId, [keys[0]]: { [Op.in]: values } }, 'share'))) throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
+            }
+            await this.runLineHooks({ resource: parent, child, ctx: e.ctx, transaction: e.transaction, header, added, changed: [], removed: [], repo: repos });
+            done.push({ parent, child, headerId });
+          }
+        }
+        touched.set(e.transaction, done);
+      },
+      afterCreateMany: async (e) => {
+        const repos = boundRepos(this.host, e.ctx, e.transaction);
+        for (const { parent, child, headerId } of touched.get(e.transaction) ?? []) await this.rollUp(parent, child, repos, headerId);
+      },
+    };
   }
 
   /** 10004 when the header's status freezes its lines. */
@@ -420,9 +468,9 @@ export class DocumentEngine {
       const found = await this.host.db.models[target.name].count({ where: { [Op.and]: [{ id: { [Op.in]: [...ids] } }, scopeWhere(target, ctx)] }, transaction });
       if (found !== ids.size) throw fieldError(f, 'refMissing');
     }
-    const wf = childRes.warehouseField;
-    if (wf && ctx.warehouseIds !== null) {
-      for (const r of rows) if (r[wf] !== null && r[wf] !== undefined && !ctx.warehouseIds.includes(Number(r[wf]))) throw fieldError(childRes.fields.find((f) => f.name === wf) ?? { name: wf }, 'warehouse');
+    for (const r of rows) {
+      const refused = warehouseRefusal(childRes, ctx, r);
+      if (refused) throw fieldError(childRes.fields.find((f) => f.name === refused) ?? { name: refused }, 'warehouse');
     }
   }
 
