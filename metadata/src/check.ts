@@ -229,7 +229,8 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
     });
 
     needField('/titleField', res.titleField, 'titleField');
-    needField('/warehouseField', res.warehouseField, 'warehouseField');
+    if (Array.isArray(res.warehouseField)) res.warehouseField.forEach((w, i) => needField(`/warehouseField/${i}`, w, 'warehouseField'));
+    else needField('/warehouseField', res.warehouseField, 'warehouseField');
     needField('/paletteSearch', res.paletteSearch, 'paletteSearch');
     if (res.tree) {
       needField('/tree/keyField', res.tree.keyField, 'tree.keyField');

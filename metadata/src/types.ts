@@ -292,8 +292,12 @@ export interface ResourceDef {
    * organisation resource itself (a user sees only the organisations they belong to)
    */
   orgField?: string;
-  /** field holding the row's warehouse, for warehouse-restricted users */
-  warehouseField?: string;
+  /**
+   * Field holding the row's warehouse, for warehouse-restricted users; several for rows between
+   * warehouses (a transfer: shipper and receiver): a restricted user sees the row when ANY of
+   * them is one of the user's warehouses.
+   */
+  warehouseField?: string | string[];
   /** field used as the row's title (breadcrumb, pickers, palette) */
   titleField: string;
   /**

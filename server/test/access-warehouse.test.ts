@@ -37,7 +37,15 @@ it('has resources with a warehouse field to check', () => {
 
 describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restriction of %s', (name, res) => {
   it('shows and changes only rows of the assigned warehouses', async () => {
-    const field = res.warehouseField!;
+    // several warehouse fields (a transfer: shipper and receiver): a row is in scope through any of them
+    const fields = [res.warehouseField!].flat();
+    const field = fields[0];
+    const inScope = (r: Row) => fields.some((f) => (f === 'id' ? r.id : r[f]) === w1);
+    const refs: Record<string, number> = { organization: ts.orgA };
+    for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
+    // warehouses other than w1, one per field (rows may require them to differ)
+    const others = [w2, rows.second.a.warehouse].filter((w) => w !== undefined && w !== w1);
+    const rowWith = async (values: Record<string, number>, seed: number) => createRow(ts, ts.a, res, { ...sampleBody(res, metadata, seed, refs, rows.second.a), ...values });
     let inside: Row;
     let outside: Row;
     if (field === 'id') {
@@ -46,11 +54,16 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
     } else {
       inside = rows.a[name];
       expect(inside[field]).toBe(w1);
-      const refs: Record<string, number> = { organization: ts.orgA };
-      for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
-      outside = await createRow(ts, ts.a, res, { ...sampleBody(res, metadata, 4321, refs, rows.second.a), [field]: w2 });
+      expect(others.length).toBeGreaterThanOrEqual(fields.length);
+      outside = await rowWith(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4321);
     }
     expect(outside[field === 'id' ? 'id' : field]).toBe(w2);
+    expect(inScope(outside)).toBe(false);
+    // one row in scope through each further field alone
+    const through: Row[] = [];
+    for (const [i, f] of fields.slice(1).entries()) {
+      through.push(await rowWith(Object.fromEntries(fields.map((g, k) => [g, g === f ? w1 : others[k]])), 4400 + i));
+    }
 
     // the unrestricted caller sees both: the filter below is the restriction, not missing data
     const everything = await ts.a.call(resourceApiPath(res, 'list'), { limit: 1000 });
@@ -64,20 +77,33 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
       const got = await wendy.call(resourceApiPath(res, call), { limit: 1000, [field]: w2 });
       expect(got.body.code, got.body.message).toBe(0);
       const list: Row[] = call === 'list' ? got.body.data.list : got.body.data;
-      for (const r of list) expect([w1]).toContain(r[field]);
+      for (const r of list) expect(inScope(r)).toBe(true);
       const plain = await wendy.call(resourceApiPath(res, call), { limit: 1000 });
       const ids = (call === 'list' ? plain.body.data.list : plain.body.data).map((r: Row) => r.id);
       expect(ids).toContain(inside.id);
+      for (const r of through) expect(ids).toContain(r.id);
       expect(ids).not.toContain(outside.id);
     }
     if (enabled.includes('base')) {
       expect((await wendy.call(resourceApiPath(res, 'base'), { id: inside.id })).body.code).toBe(0);
+      for (const r of through) expect((await wendy.call(resourceApiPath(res, 'base'), { id: r.id })).body.code).toBe(0);
       expect((await wendy.call(resourceApiPath(res, 'base'), { id: outside.id })).body.code).toBe(10002);
     }
     if (enabled.includes('update')) {
       expect((await wendy.call(resourceApiPath(res, 'update'), { id: outside.id, [res.titleField]: inside[res.titleField] })).body.code).toBe(10002);
     }
     if (enabled.includes('delete')) expect((await wendy.call(resourceApiPath(res, 'delete'), { id: outside.id })).body.code).toBe(10002);
+    if (fields.length > 1 && enabled.includes('create')) {
+      // a restricted user writes rows of its warehouses: one warehouse field of its own is enough
+      const body = (values: Record<string, number>, seed: number) => ({ ...sampleBody(res, metadata, seed, refs, rows.second.a), ...values });
+      for (const [i, f] of fields.entries()) {
+        const own = await wendy.call(resourceApiPath(res, 'create'), body(Object.fromEntries(fields.map((g, k) => [g, g === f ? w1 : others[k]])), 4500 + i));
+        expect(own.body.code, own.body.message).toBe(0);
+      }
+      const foreign = await wendy.call(resourceApiPath(res, 'create'), body(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4600));
+      expect(foreign.body.code).toBe(10001);
+      expect(foreign.body.message).toContain('you may only use your own warehouses');
+    }
 
     if (enabled.includes('export')) {
       // a text value only the outside row carries (ids and numbers would match by chance)

@@ -7,10 +7,7 @@ import { col, fn, type WhereOptions } from 'sequelize';
 import type { Sequelize } from 'sequelize';
 import type { ScopedRepository } from '@rti/server/plugin-api';
 
-export async function countBy(repo: ScopedRepository, field: string, where?: WhereOptions): Promise<Map<number | string | null, number>> {
-  const rows = (await repo.findAll({ where, attributes: [field, [fn('COUNT', col('id')), 'n']], group: [field], raw: true })) as unknown as Array<Record<string, unknown>>;
-  return new Map(rows.map((r) => [(r[field] ?? null) as number | string | null, Number(r.n)]));
-}
+export const countBy = (repo: ScopedRepository, field: string, where?: WhereOptions): Promise<Map<number | string | null, number>> => repo.countBy(field, where);
 
 /** the UTC day (YYYY-MM-DD) of a datetime column, in the dialect at hand */
 export function dayOf(db: Sequelize, column: string) {
@@ -20,8 +17,8 @@ export function dayOf(db: Sequelize, column: string) {
 
 export async function countByDay(db: Sequelize, repo: ScopedRepository, attribute: string, where: WhereOptions): Promise<Map<string, number>> {
   // the table's column name (attributes are camelCase, columns snake_case)
-  const column = repo.model.getAttributes()[attribute]?.field ?? attribute;
-  const rows = (await repo.findAll({ where, attributes: [[dayOf(db, column), 'day'], [fn('COUNT', col('id')), 'n']], group: ['day'], raw: true })) as unknown as Array<{ day: string; n: number }>;
+  const column = repo.column(attribute);
+  const rows = await repo.rows(where, { attributes: [[dayOf(db, column), 'day'], [fn('COUNT', col('id')), 'n']], group: ['day'] });
   return new Map(rows.map((r) => [String(r.day), Number(r.n)]));
 }
 

@@ -78,7 +78,7 @@ export function installCarrierCalls(ctx: PluginServerContext): void {
     resource: 'carrier-code',
     async handler({ ctx: call }) {
       const carriers = orgRepo(ctx, 'carrier', call);
-      const used = (await carriers.model.findAll({ where: carriers.where(), attributes: ['carrierCodeId'], group: ['carrierCodeId'] })).map((r) => Number(r.get('carrierCodeId')));
+      const used = [...(await carriers.countBy('carrierCodeId')).keys()].map(Number);
       const codes = ctx.repo('carrier-code', call);
       return codes.serialize(await codes.findAll({ where: used.length ? { id: { [Op.notIn]: used } } : {}, order: [['code', 'ASC']], limit: 5000 }));
     },

@@ -34,9 +34,9 @@ export function installConfigCalls(ctx: PluginServerContext): void {
       // loser is folded into it here so the organisation keeps one row.
       const created = await repo.create(fields);
       const all = orgRepo(ctx, 'config', call);
-      const first = await all.model.findOne({ where: all.where(), order: [['id', 'ASC']] });
+      const first = await all.findOne({}, { order: [['id', 'ASC']] });
       if (first && Number(first.get('id')) !== created.id) {
-        await all.model.destroy({ where: all.where({ id: created.id }) });
+        await all.deleteWhere({ id: created.id });
         return repo.update({ ...fields, id: Number(first.get('id')) });
       }
       return created;

@@ -47,20 +47,17 @@ const idOf = (v: unknown): number | null => (v === undefined || v === null || v 
 export function installDeviceBinding(ctx: PluginServerContext): void {
   const carrierSn = async (call: RequestContext, id: unknown, transaction: Transaction): Promise<string> => {
     const repo = orgRepo(ctx, 'carrier', call);
-    const row = await repo.model.findOne({ where: repo.where({ id: Number(id) }), transaction });
+    const row = await repo.findOne({ id: Number(id) }, { transaction });
     return row ? String(row.get('sn')) : `#${id}`;
   };
 
   /** Refuses a device already bound to a carrier other than `selfId`. */
   async function checkFree(kind: DeviceKind, call: RequestContext, deviceId: number, selfId: number | null, transaction: Transaction, carriersOnly = false): Promise<void> {
     const devices = orgRepo(ctx, kind.resource, call);
-    const device = await devices.model.findOne({ where: devices.where({ id: deviceId }), transaction });
+    const device = await devices.findOne({ id: deviceId }, { transaction });
     if (!device) return; // the repository's ref check answers a missing device
     const carriers = orgRepo(ctx, 'carrier', call);
-    const other = await carriers.model.findOne({
-      where: carriers.where({ [kind.field]: deviceId, ...(selfId !== null ? { id: { [Op.ne]: selfId } } : {}) }),
-      transaction,
-    });
+    const other = await carriers.findOne({ [kind.field]: deviceId, ...(selfId !== null ? { id: { [Op.ne]: selfId } } : {}) }, { transaction });
     const boundTo = other ? other.get('id') : carriersOnly ? null : device.get('carrierId');
     if (boundTo !== null && boundTo !== undefined && Number(boundTo) !== selfId) {
       throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction), importCode: kind.importCode });
@@ -73,7 +70,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     // name the same device, which only shows once both exist.
     if (bind) await checkFree(kind, call, deviceId, carrierId, transaction, true);
     const devices = orgRepo(ctx, kind.resource, call);
-    await devices.model.update({ carrierId: bind ? carrierId : null }, { where: devices.where({ id: deviceId }), transaction });
+    await devices.updateWhere({ carrierId: bind ? carrierId : null }, { id: deviceId }, { transaction });
     await appendLog(ctx, 'carrier-log', call, { carrierId, event: bind ? kind.bind : kind.unbind, [kind.field]: deviceId }, transaction);
     await appendLog(ctx, kind.log, call, { [kind.logField]: deviceId, carrierId, event: bind ? DeviceEvent.bind : DeviceEvent.unbind }, transaction);
   }
@@ -128,11 +125,11 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
   const boundAmong = async (kind: DeviceKind, e: ChunkEvent, ids: number[]) => {
     const devices = orgRepo(ctx, kind.resource, e.ctx);
     const carriers = orgRepo(ctx, 'carrier', e.ctx);
-    const found = await devices.model.findAll({ attributes: ['id', 'carrierId'], where: devices.where({ id: { [Op.in]: ids } }), transaction: e.transaction, raw: true });
-    const holders = await carriers.model.findAll({ attributes: [kind.field], where: carriers.where({ [kind.field]: { [Op.in]: ids } }), transaction: e.transaction, raw: true });
+    const found = await devices.rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'carrierId'], transaction: e.transaction });
+    const holders = await carriers.rows({ [kind.field]: { [Op.in]: ids } }, { attributes: [kind.field], transaction: e.transaction });
     const bound = new Set<number>();
-    for (const d of found as unknown as Array<Record<string, unknown>>) if (idOf(d.carrierId) !== null) bound.add(Number(d.id));
-    for (const c of holders as unknown as Array<Record<string, unknown>>) bound.add(Number(c[kind.field]));
+    for (const d of found) if (idOf(d.carrierId) !== null) bound.add(Number(d.id));
+    for (const c of holders) bound.add(Number(c[kind.field]));
     return bound;
   };
 
@@ -167,7 +164,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
         const devices = orgRepo(ctx, kind.resource, e.ctx);
         // One UPDATE … SET carrier_id = CASE id WHEN … for the chunk (ids are integers).
         const cases = pairs.map(([device, carrier]) => `WHEN ${device} THEN ${carrier}`).join(' ');
-        await devices.model.update({ carrierId: ctx.db.literal(`CASE id ${cases} END`) }, { where: devices.where({ id: { [Op.in]: pairs.map((p) => p[0]) } }), transaction: e.transaction });
+        await devices.updateWhere({ carrierId: ctx.db.literal(`CASE id ${cases} END`) }, { id: { [Op.in]: pairs.map((p) => p[0]) } }, { transaction: e.transaction });
         for (const [device, carrier] of pairs) carrierLogs.push({ carrierId: carrier, event: kind.bind, [kind.field]: device });
         await appendLogs(ctx, kind.log, e.ctx, pairs.map(([device, carrier]) => ({ [kind.logField]: device, carrierId: carrier, event: DeviceEvent.bind })), e.transaction);
       }

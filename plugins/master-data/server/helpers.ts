@@ -47,18 +47,10 @@ export async function appendLog(
   values: Record<string, unknown>,
   transaction: Transaction,
 ): Promise<void> {
-  const repo = ctx.repo(resource, call);
-  await repo.model.create(
-    { ...values, orgId: call.orgId, time: new Date(), operator: call.user?.username ?? null, createdBy: call.user?.id ?? null, updatedBy: call.user?.id ?? null },
-    { transaction },
-  );
+  await ctx.repo(resource, call).insertMany([{ ...values, time: new Date(), operator: call.user?.username ?? null }], { transaction });
 }
 
-/**
- * appendLog for many rows: one multi-row insert (import chunks). Rows go straight to the query
- * interface — mapped to columns through the model's attributes and setters — instead of through
- * bulkCreate, which builds a Model instance per log row only to read its values back out.
- */
+/** appendLog for many rows: multi-row inserts (import chunks), one time stamp for all. */
 export async function appendLogs(
   ctx: PluginServerContext,
   resource: string,
@@ -67,24 +59,11 @@ export async function appendLogs(
   transaction: Transaction,
 ): Promise<void> {
   if (!rows.length) return;
-  const model = ctx.repo(resource, call).model;
-  const now = new Date();
-  const stamp = { orgId: call.orgId, time: now, operator: call.user?.username ?? null, createdBy: call.user?.id ?? null, updatedBy: call.user?.id ?? null, createdAt: now, updatedAt: now };
-  type Attribute = { field?: string; set?: (this: { setDataValue(k: string, v: unknown): void }, v: unknown) => void };
-  const attributes = model.getAttributes() as Record<string, Attribute>;
-  const records = rows.map((values) => {
-    const row: Record<string, unknown> = { ...values, ...stamp };
-    const out: Record<string, unknown> = {};
-    for (const [name, attr] of Object.entries(attributes)) {
-      if (row[name] === undefined) continue;
-      const field = attr.field ?? name;
-      if (attr.set) attr.set.call({ setDataValue: (_k, v) => (out[field] = v) }, row[name]);
-      else out[field] = row[name];
-    }
-    return out;
-  });
-  const byField = Object.fromEntries(Object.entries(attributes).map(([name, attr]) => [attr.field ?? name, attr]));
-  await ctx.db.getQueryInterface().bulkInsert(model.getTableName() as string, records, { transaction }, byField as never);
+  const time = new Date();
+  await ctx.repo(resource, call).insertMany(
+    rows.map((values) => ({ ...values, time, operator: call.user?.username ?? null })),
+    { transaction },
+  );
 }
 
 export const str = (v: unknown): string | null => (v === undefined || v === null ? null : String(v));

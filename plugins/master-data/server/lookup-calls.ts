@@ -62,8 +62,8 @@ export function installLookupCalls(ctx: PluginServerContext): void {
     async handler({ body, ctx: call }) {
       const repo = ctx.repo('user', call);
       const q = repo.parse(body);
-      const where = repo.where(...q.where, { sysOrgUser: true });
-      const [rows, total] = await Promise.all([repo.model.findAll({ where, order: q.order, limit: q.limit, offset: (q.page - 1) * q.limit }), repo.model.count({ where })]);
+      const where = { [Op.and]: [...q.where, { sysOrgUser: true }] };
+      const [rows, total] = await Promise.all([repo.findAll({ where, order: q.order, limit: q.limit, offset: (q.page - 1) * q.limit }), repo.count(where)]);
       return { list: await repo.serialize(rows), total };
     },
   });

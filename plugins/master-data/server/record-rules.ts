@@ -20,7 +20,7 @@ export function installRecordRules(ctx: PluginServerContext): void {
   const dictionaryUnique = async (e: HookEvent) => {
     const v = merged(e);
     const repo = orgRepo(ctx, 'dictionary', e.ctx);
-    const clash = await repo.model.count({ where: repo.where({ category: v.category, value: v.value }, selfCondition(e)), transaction: e.transaction });
+    const clash = await repo.count({ [Op.and]: [{ category: v.category, value: v.value }, selfCondition(e)] }, e.transaction);
     if (clash) throw new ApiError(ErrorCode.duplicate, 'rules.dictionaryValueExists', { value: v.value });
   };
   ctx.hooks.before('create', 'dictionary', dictionaryUnique);
@@ -32,14 +32,14 @@ export function installRecordRules(ctx: PluginServerContext): void {
     const repo = orgRepo(ctx, 'part', e.ctx);
     const t = e.transaction;
     const sameCode = { carrierCodeId: v.carrierCodeId };
-    if (await repo.model.count({ where: repo.where(sameCode, { code: v.code }, selfCondition(e)), transaction: t })) {
+    if (await repo.count({ [Op.and]: [sameCode, { code: v.code }, selfCondition(e)] }, t)) {
       throw new ApiError(ErrorCode.duplicate, 'rules.partCodeExists', { code: v.code });
     }
     if (v.parentCode === null || v.parentCode === undefined || v.parentCode === '') return;
     if (v.parentCode === v.code) throw new ApiError(ErrorCode.validation, 'rules.partParentCycle');
     const parents = new Map<string, string | null>();
-    for (const p of await repo.model.findAll({ where: repo.where(sameCode, selfCondition(e)), attributes: ['code', 'parentCode'], transaction: t })) {
-      parents.set(String(p.get('code')), str(p.get('parentCode')));
+    for (const p of await repo.rows({ [Op.and]: [sameCode, selfCondition(e)] }, { attributes: ['code', 'parentCode'], transaction: t })) {
+      parents.set(String(p.code), str(p.parentCode));
     }
     if (!parents.has(String(v.parentCode))) throw new ApiError(ErrorCode.validation, 'rules.partParentMissing', { code: v.parentCode });
     // Walk up from the new parent; meeting this part's code again would close a loop.
@@ -56,13 +56,13 @@ export function installRecordRules(ctx: PluginServerContext): void {
     const prev = e.previous!;
     if (e.data?.code !== undefined && e.data.code !== prev.code) {
       const repo = orgRepo(ctx, 'part', e.ctx);
-      await repo.model.update({ parentCode: e.data.code }, { where: repo.where({ carrierCodeId: prev.carrierCodeId, parentCode: prev.code }), transaction: e.transaction });
+      await repo.updateWhere({ parentCode: e.data.code }, { carrierCodeId: prev.carrierCodeId, parentCode: prev.code }, { transaction: e.transaction });
     }
   });
   ctx.hooks.before('delete', 'part', async (e) => {
     const row = e.row!;
     const repo = orgRepo(ctx, 'part', e.ctx);
-    if (await repo.model.count({ where: repo.where({ carrierCodeId: row.carrierCodeId, parentCode: row.code }), transaction: e.transaction })) {
+    if (await repo.count({ carrierCodeId: row.carrierCodeId, parentCode: row.code }, e.transaction)) {
       throw new ApiError(ErrorCode.statusForbidden, 'rules.partHasChildren', { code: row.code });
     }
   });
@@ -70,7 +70,7 @@ export function installRecordRules(ctx: PluginServerContext): void {
   // Carrier bind orders.
   const carrierSn = async (call: RequestContext, id: unknown, t: Transaction) => {
     const repo = orgRepo(ctx, 'carrier', call);
-    const row = await repo.model.findOne({ where: repo.where({ id: Number(id) }), transaction: t });
+    const row = await repo.findOne({ id: Number(id) }, { transaction: t });
     return row ? String(row.get('sn')) : `#${id}`;
   };
 
@@ -79,7 +79,7 @@ export function installRecordRules(ctx: PluginServerContext): void {
     const v = merged(e);
     if (e.previous && e.data?.carrierId === undefined) return;
     const repo = orgRepo(ctx, 'carrier-bind', e.ctx);
-    const open = await repo.model.findOne({ where: repo.where({ carrierId: v.carrierId, status: BIND_NEW }, selfCondition(e)), transaction: e.transaction });
+    const open = await repo.findOne({ [Op.and]: [{ carrierId: v.carrierId, status: BIND_NEW }, selfCondition(e)] }, { transaction: e.transaction });
     if (open) throw new ApiError(ErrorCode.duplicate, 'rules.unreleasedBindExists', { sn: await carrierSn(e.ctx, v.carrierId, e.transaction), bindNo: open.get('bindNo'), importCode: 301 });
   };
   ctx.hooks.before('create', 'carrier-bind', bindRules);

@@ -42,7 +42,7 @@ function attributes(res: ResourceDef, meta: Metadata, dialect: string): ModelAtt
 function wantsIndex(res: ResourceDef, f: FieldDef): boolean {
   if (!isIndexable(f)) return false;
   const sortable = typeof f.list === 'object' && f.list.sortable;
-  return Boolean(f.index || f.unique || f.search || sortable || f.type === 'ref' || res.warehouseField === f.name);
+  return Boolean(f.index || f.unique || f.search || sortable || f.type === 'ref' || [res.warehouseField].flat().includes(f.name));
 }
 
 /**

@@ -10,7 +10,7 @@ import { orgFieldOf } from '../db/naming';
 import type { RequestContext } from '../http/types';
 import { fieldError } from './errors';
 import type { ResourceHost, ScopedRepository } from './repository';
-import { scopeWhere } from './scope';
+import { scopeWhere, warehouseRefusal } from './scope';
 import type { Row } from './serialize';
 
 export type Lock = 'update' | 'share';
@@ -94,14 +94,11 @@ export class BoundRepository {
   async insertMany(rows: Array<Record<string, unknown>>): Promise<number> {
     if (!rows.length) return 0;
     const orgField = orgFieldOf(this.resource);
-    const wf = this.resource.warehouseField;
-    const allowed = this.ctx.warehouseIds;
     const userId = this.ctx.user?.id ?? null;
     const now = new Date();
     const values = rows.map((r) => {
-      if (wf && allowed !== null && r[wf] !== null && r[wf] !== undefined && !allowed.includes(Number(r[wf]))) {
-        throw fieldError(this.resource.fields.find((f) => f.name === wf) ?? { name: wf }, 'warehouse');
-      }
+      const refused = warehouseRefusal(this.resource, this.ctx, r);
+      if (refused) throw fieldError(this.resource.fields.find((f) => f.name === refused) ?? { name: refused }, 'warehouse');
       const v: Record<string, unknown> = { ...r, createdBy: userId, updatedBy: userId, createdAt: now, updatedAt: now };
       if (orgField && orgField !== 'id') v[orgField] = this.ctx.orgId;
       return v;

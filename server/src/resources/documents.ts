@@ -37,7 +37,7 @@ import { fieldError, fieldParam, typeError } from './errors';
 import type { ImportChunkHandler } from '../import/validators';
 import type { HookEvent, HookFn, HookRegistry } from './hooks';
 import { ScopedRepository, type ResourceHost } from './repository';
-import { scopeWhere, warehouseRefusal } from './scope';
+import { refScopeWhere, scopeWhere, warehouseRefusal } from './scope';
 import { nextDocumentNumber } from './sequences';
 import type { Row } from './serialize';
 import { boundRepos } from './transitions';
@@ -465,7 +465,7 @@ export class DocumentEngine {
         for (const id of Array.isArray(v) ? v : [v]) ids.add(Number(id));
       }
       if (!ids.size) continue;
-      const found = await this.host.db.models[target.name].count({ where: { [Op.and]: [{ id: { [Op.in]: [...ids] } }, scopeWhere(target, ctx)] }, transaction });
+      const found = await this.host.db.models[target.name].count({ where: { [Op.and]: [{ id: { [Op.in]: [...ids] } }, refScopeWhere(childRes, f.name, target, ctx)] }, transaction });
       if (found !== ids.size) throw fieldError(f, 'refMissing');
     }
     for (const r of rows) {

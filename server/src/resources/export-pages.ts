@@ -4,7 +4,7 @@
  * (no OFFSET scanning past every earlier row), whatever the sort and however deep it goes.
  */
 import { Op, type Model, type WhereOptions } from 'sequelize';
-import type { ScopedRepository } from './repository';
+import { modelOf, type ScopedRepository } from './repository';
 import type { Row } from './serialize';
 
 /** Small pages: a page's rows die young (scavenged), instead of being promoted and piling up until a full GC. */
@@ -38,7 +38,7 @@ export async function* exportPages(repo: ScopedRepository, body: Record<string, 
   let last: Record<string, unknown> | null = null;
   for (;;) {
     const after: WhereOptions[] = last ? [afterCondition(order, last)] : [];
-    const rows: Model[] = await repo.model.findAll({ where: repo.where(...q.where, ...after), order, limit: size });
+    const rows: Model[] = await modelOf(repo).findAll({ where: repo.where(...q.where, ...after), order, limit: size });
     if (!rows.length) return;
     const tail = rows[rows.length - 1];
     last = Object.fromEntries(attributes.map((f) => [f, tail.get(f)]));
