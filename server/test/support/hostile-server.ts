@@ -101,7 +101,7 @@ const fields = Object.fromEntries(
 process.stdout.write(`READY ${JSON.stringify({ url, pid: process.pid, dialect: db.dialect, attacker, bystander, calls, fields })}\n`);
 
 let stopping = false;
-process.on('SIGTERM', () => {
+const stop = () => {
   if (stopping) return;
   stopping = true;
   server
@@ -111,4 +111,7 @@ process.on('SIGTERM', () => {
       rmSync(dataDir, { recursive: true, force: true });
       process.exit(0);
     });
-});
+};
+process.on('SIGTERM', stop);
+// the suite went away without stopping us (its worker crashed): do not outlive it
+process.on('disconnect', stop);
