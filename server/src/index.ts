@@ -27,7 +27,7 @@ import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
 import { repositoryFactory, type ScopedRepository } from './resources/repository';
 import { DocumentEngine } from './resources/documents';
-import { TransitionRegistry } from './resources/transitions';
+import { boundRepos, TransitionRegistry } from './resources/transitions';
 import { ReferenceRegistry } from './resources/references';
 
 export { definePlugin } from './plugin-api';
@@ -159,6 +159,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
     transitions: { on: (r, step, fn) => transitions.on(r, step, fn) },
+    transaction: (call, fn) => db.sequelize.transaction((transaction) => fn(boundRepos(resourceHost, call, transaction), transaction)),
     documents: { onLines: (r, fn) => documents.onLines(r, fn) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },

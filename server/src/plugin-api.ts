@@ -4,7 +4,8 @@
  * tenancy and i18n as the core and never re-implements them.
  */
 import type { Metadata } from '@rti/metadata';
-import type { Sequelize } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
+import type { BoundRepository as BoundRepo } from './resources/bound-repository';
 import type { ServerConfig } from './config';
 import type { Database, Migration } from './db';
 import type { CallDef, Language, RequestContext } from './http/types';
@@ -107,6 +108,12 @@ export interface PluginServerContext {
      */
     on(resource: string, step: string, fn: TransitionFn): () => void;
   };
+  /**
+   * Runs fn in one transaction with the caller's scoped repositories bound to it, as a step's
+   * hooks get them (`repo(resource)`): a throw rolls back everything fn wrote. For hand-written
+   * calls that move several resources at once.
+   */
+  transaction<T>(ctx: RequestContext, fn: (repo: (resource: string) => BoundRepo, transaction: Transaction) => Promise<T>): Promise<T>;
   documents: {
     /**
      * A domain rule over a document's lines (header resource with `children`): sees the lines a

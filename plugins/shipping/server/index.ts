@@ -10,6 +10,7 @@ import type {} from '@rti/plugin-telemetry/api';
 import { Op } from 'sequelize';
 import { registerCalls } from './calls';
 import { shippingListImport } from './import';
+import { registerLineCalls } from './line-calls';
 import { registerMapCalls } from './map-calls';
 import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
@@ -144,6 +145,7 @@ export default definePlugin({
     ctx.imports.validator('ship-order-detail', shippingListImport(ctx));
 
     registerCalls(ctx);
+    registerLineCalls(ctx);
     registerMapCalls(ctx);
   },
 });

@@ -154,6 +154,67 @@ describe('one status call per document (SPEC /delivery/updatestatus, /receipt/up
   });
 });
 
+describe('calls on chosen lines (SPEC §7)', () => {
+  it('fetch/order/id finds an order by its number in the caller organisation only', async () => {
+    const doc = await newOrder([]);
+    expect(await ok(ts.a, '/ship-order/fetch/order/id', { orderNo: doc.orderNo })).toEqual({ id: doc.id, orderNo: doc.orderNo, status: Status.new });
+    expect((await ts.b.call('/ship-order/fetch/order/id', { orderNo: doc.orderNo })).body.code).toBe(10002);
+    expect((await ts.a.call('/ship-order/fetch/order/id', {})).body.code).toBe(10001);
+  });
+
+  it('batch/delivery ships chosen lines (releasing the order), batch/receipt receives chosen ones; wrong lines move nothing', async () => {
+    const boxes = await carriers(4, shanghai);
+    const doc = await newOrder(boxes.map((b) => b.id));
+    const lines = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 })).list;
+    const ids = lines.map((l: any) => l.id);
+    // receiving lines never shipped: refused, nothing moved
+    const before = await snapshot(boxes.map((b) => b.id));
+    expect((await ts.a.call('/ship-order-detail/batch/receipt', { shipOrderId: doc.id, ids: ids.slice(0, 1) })).body.code).toBe(10004);
+    // a line of another order is not found
+    const other = await newOrder((await carriers(1, shanghai)).map((b) => b.id));
+    const otherLine = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: other.id, page: 1, limit: 1 })).list[0].id;
+    expect((await ts.a.call('/ship-order-detail/batch/delivery', { shipOrderId: doc.id, ids: [ids[0], otherLine] })).body.code).toBe(10002);
+    expect(await snapshot(boxes.map((b) => b.id))).toEqual(before);
+
+    const sent = await ok(ts.a, '/ship-order-detail/batch/delivery', { shipOrderId: doc.id, ids: ids.slice(0, 3) });
+    expect(sent.shipped).toBe(3);
+    expect(sent.order).toMatchObject({ status: Status.released });
+    expect(sent.order.atd).toBeTruthy();
+    expect((await carrier(boxes[0].id)).transportStatus).toBe(Enums.transportStatus.inTransit);
+    expect((await carrier(boxes[3].id)).warehouseId).toBe(shanghai);
+    const again = await ts.a.call('/ship-order-detail/batch/delivery', { shipOrderId: doc.id, ids: ids.slice(0, 1) }, { language: 'zh-CN' });
+    expect(again.body.code).toBe(10004);
+    expect(again.body.message).toContain(boxes[0].sn);
+
+    const got = await ok(ts.a, '/ship-order-detail/batch/receipt', { shipOrderId: doc.id, ids: ids.slice(0, 2) });
+    expect(got).toMatchObject({ received: 2, extra: 0, order: { receivedAmount: 2, status: Status.released } });
+    expect(await carrier(boxes[0].id)).toMatchObject({ warehouseId: osaka, cycleCount: 1 });
+    expect((await carrier(boxes[2].id)).transportStatus).toBe(Enums.transportStatus.inTransit);
+    // a cancelled order takes no departures
+    const cancelled = await newOrder((await carriers(1, shanghai)).map((b) => b.id));
+    await ok(ts.a, '/ship-order/cancel', { id: cancelled.id });
+    const cLine = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: cancelled.id, page: 1, limit: 1 })).list[0].id;
+    const refused = await ts.a.call('/ship-order-detail/batch/delivery', { shipOrderId: cancelled.id, ids: [cLine] });
+    expect(refused.body.code).toBe(10004);
+    expect(refused.body.message).toContain(cancelled.orderNo);
+    expect((await ts.b.call('/ship-order-detail/batch/delivery', { shipOrderId: doc.id, ids: ids.slice(3) })).body.code).toBe(10002);
+  });
+
+  it('batch/adddelivery puts chosen pending lines of the order on a delivery', async () => {
+    const boxes = await carriers(3, shanghai);
+    const doc = await newOrder(boxes.map((b) => b.id));
+    const ids = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 })).list.map((l: any) => l.id);
+    const delivery = await ok(ts.a, '/delivery/create', { shipOrderId: doc.id, warehouseId: shanghai, receiverWarehouseId: osaka });
+    const added = await ok(ts.a, '/ship-order-detail/batch/adddelivery', { deliveryId: delivery.id, ids: ids.slice(0, 2) });
+    expect(added.added).toBe(2);
+    expect(added.delivery.totalAmount).toBe(2);
+    // the same carrier twice on one delivery: refused whole
+    const twice = await ts.a.call('/ship-order-detail/batch/adddelivery', { deliveryId: delivery.id, ids: ids.slice(1) });
+    expect(twice.body.code).not.toBe(0);
+    expect((await ok(ts.a, '/delivery', { id: delivery.id })).totalAmount).toBe(2);
+  });
+});
+
 describe('refusals leave every carrier where it was', () => {
   it('wrong-status steps answer 10004 naming current and wanted status, in the caller language', async () => {
     const boxes = await carriers(2, shanghai);
