@@ -125,6 +125,58 @@ const noEnumLiterals = {
   },
 };
 
+/** resource names of the metadata: the models plugins must not reach past their repositories */
+const resourceNames = new Set();
+const walk = (dir) => {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.isDirectory()) walk(join(dir, e.name));
+    else if (e.name.endsWith('.json')) resourceNames.add(JSON.parse(readFileSync(join(dir, e.name), 'utf8')).name);
+  }
+};
+walk(join(root, 'metadata/resources'));
+
+/**
+ * Plugins read and write resource rows through ctx.repo(), whose every statement carries the
+ * caller's organisation and warehouses (docs/PLUGINS.md "Scope"). A resource's Sequelize model
+ * (`db.models.carrier`, `database.models[name]`, a repository's `['model']`) would skip that
+ * scope, so reaching one is an error; a plugin's own tables (`sequelize.models.SysLicence`)
+ * are its own business. Code that must see every organisation by design (platform-wide licence
+ * counts, ingest) says so in an eslint-disable comment with its reason.
+ */
+const noRawModels = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'plugins reach resource rows only through the scoped repository' },
+    schema: [],
+    messages: {
+      models: "'{{text}}' reaches a resource model past its scope: use ctx.repo(resource, call) and its scoped methods (docs/PLUGINS.md \"Scope\")",
+      model: "'{{text}}' reaches a repository's raw model: use its scoped methods (findAll, rows, count, sum, countBy, updateWhere, deleteWhere, insertMany, …)",
+    },
+  },
+  create(context) {
+    const name = (node) => (node.computed ? (node.property.type === 'Literal' ? String(node.property.value) : null) : node.property.name);
+    const text = (node) => context.sourceCode.getText(node).slice(0, 60);
+    return {
+      MemberExpression(node) {
+        if (node.computed && node.property.type === 'Literal' && node.property.value === 'model') {
+          context.report({ node, messageId: 'model', data: { text: text(node) } });
+          return;
+        }
+        if (name(node) !== 'models') return;
+        const parent = node.parent;
+        // `x.models.OwnTable`: a model the plugin defined itself, not a resource's
+        if (parent?.type === 'MemberExpression' && parent.object === node) {
+          const next = name(parent);
+          if (next !== null && !resourceNames.has(next)) return;
+          context.report({ node: parent, messageId: 'models', data: { text: text(parent) } });
+          return;
+        }
+        context.report({ node, messageId: 'models', data: { text: text(node) } });
+      },
+    };
+  },
+};
+
 export default [
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'test-output/**', 'data/**', '**/*.d.ts', 'console/public/**'],
@@ -137,7 +189,7 @@ export default [
     },
     linterOptions: { reportUnusedDisableDirectives: 'off' },
     plugins: {
-      rti: { rules: { boundaries, 'no-enum-literals': noEnumLiterals } },
+      rti: { rules: { boundaries, 'no-enum-literals': noEnumLiterals, 'no-raw-models': noRawModels } },
       '@stylistic': stylistic,
       // the code names these rules in disable comments; their plugins are not part of this lint
       // yet, so they are declared (never reported) rather than the comments removed
@@ -162,6 +214,6 @@ export default [
   {
     files: ['plugins/**/*.{ts,tsx}', 'common/**/*.{ts,tsx}'],
     ignores: ['**/test/**', '**/*.test.ts', '**/*.e2e.ts'],
-    rules: { 'rti/no-enum-literals': 'error' },
+    rules: { 'rti/no-enum-literals': 'error', 'rti/no-raw-models': 'error' },
   },
 ];

@@ -56,4 +56,26 @@ describe('lint rules', () => {
     const found = await problems('plugins/master-data/server/x.ts', 'export const BIND_NEW = 10;\nexport const INBOUND = 10;\nexport const PAGE_SIZE = 10;\n');
     expect(found).toEqual([expect.stringContaining('BIND_NEW = 10 re-types Enums.carrierBindStatus.new'), expect.stringContaining('INBOUND = 10 re-types Enums.inoutDirection.inbound')]);
   });
+
+  it('refuses resource models reached past the scoped repository in plugins', async () => {
+    const code = [
+      'export async function f(ctx: any, call: any) {',
+      "  const repo = ctx.repo('carrier', call);",
+      "  await repo['model'].findAll();",
+      '  await ctx.db.models.carrier.findAll();',
+      "  await ctx.database.models['device-gps'].count();",
+      '  const all = ctx.database.models;',
+      '  await ctx.db.models[call.resource].count();',
+      '  return [all, ctx.db.models.SysLicence, await repo.count({ sn: 1 })];',
+      '}',
+      '',
+    ].join('\n');
+    const found = await problems('plugins/map/server/x.ts', code);
+    expect(found).toHaveLength(5);
+    expect(found[0]).toContain("repo['model']");
+    expect(found[1]).toContain("'ctx.db.models.carrier' reaches a resource model past its scope");
+    // a plugin's own table (not a resource) and the plugin's tests are its own business
+    expect(found.join('\n')).not.toContain('SysLicence');
+    expect(await problems('plugins/map/test/x.test.ts', code)).toEqual([]);
+  });
 });

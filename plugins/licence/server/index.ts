@@ -62,6 +62,7 @@ export default definePlugin({
       down: ({ queryInterface }) => queryInterface.dropTable(LICENCE_TABLE),
     });
     const store = licenceStore(ctx.db);
+    // eslint-disable-next-line rti/no-raw-models -- licence quantities count every organisation's rows together
     const models = ctx.database.models;
 
     let cached: { at: number; value: InstalledLicence | null } | null = null;

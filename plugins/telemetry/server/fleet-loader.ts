@@ -17,6 +17,7 @@ export function canonicalMac(v: unknown): string {
 const n = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
 
 async function rows(db: Database, resource: string, attributes: string[]): Promise<Row[]> {
+  // eslint-disable-next-line rti/no-raw-models -- the ingest engine's fleet spans every organisation
   const model = db.models[resource];
   if (!model) return [];
   return (await model.findAll({ attributes, raw: true })) as unknown as Row[];

@@ -43,6 +43,8 @@ export class StateSink {
     this.queue = [];
     if (!effects.length && !dump.devices.length && !dump.carriers.length) return;
     const live: Array<Parameters<EventBus['publish']>[0]> = [];
+    // ingest writes the states of every organisation's devices (ids from the device directory)
+    // eslint-disable-next-line rti/no-raw-models -- platform-wide by design, no caller to scope by
     const m = this.db.models;
     await this.db.sequelize.transaction(async (transaction) => {
       const devices = new Map<string, Extract<Effect, { type: 'device' }>>();
@@ -122,6 +124,7 @@ export class StateSink {
       if (w && w.status === d.status && w.battery === battery && d.lastReportTime - w.time < LAST_REPORT_WRITE_MS) continue;
       const values: Record<string, unknown> = { status: d.status, lastReportTime: new Date(d.lastReportTime) };
       if (battery !== null) values.battery = battery;
+      // eslint-disable-next-line rti/no-raw-models -- ingest: every organisation's devices
       await this.db.models[DEVICE_RESOURCE[d.kind]].update(values, { where: { id: d.id }, transaction });
       this.written.set(key, { status: d.status, battery, time: d.lastReportTime });
       this.counts.devices++;
@@ -133,6 +136,7 @@ export class StateSink {
       const values: Record<string, unknown> = { warehouseId: c.warehouseId, transportStatus: c.transportStatus };
       if (c.inboundWarehouseId) Object.assign(values, { inboundWarehouseId: c.inboundWarehouseId, inboundTime: new Date(c.inboundTime!) });
       if (c.outboundWarehouseId) Object.assign(values, { outboundWarehouseId: c.outboundWarehouseId, outboundTime: new Date(c.outboundTime!) });
+      // eslint-disable-next-line rti/no-raw-models -- ingest: every organisation's carriers
       await this.db.models.carrier.update(values, { where: { id: c.id, status: { [Op.ne]: 30 } }, transaction });
       this.counts.carriers++;
     }
