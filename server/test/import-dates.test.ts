@@ -71,7 +71,8 @@ describe('an import reads cells by their type, in the organisation time zone', (
       ],
     );
     const r = await importFile(ts, ts.a, 'device-beacon', file);
-    expect(r.importErrors).toEqual([{ row: 5, code: 60, reason: expect.any(String) }]);
+    // the reason names the column and the value the cell held (issue 10)
+    expect(r.importErrors).toEqual([{ row: 5, code: 60, reason: expect.stringContaining('08:30:00'), column: 'Start time', value: '08:30:00' }]);
     expect(r.successVolume).toBe(3);
     const saved = await rowsOf('device-beacon', ['B-D1', '12345', 'B-D3']);
     // 08:30 in Shanghai (UTC+8) is 00:30 UTC

@@ -96,7 +96,8 @@ export interface ImportResult {
   successVolume: number;
   failedVolume: number;
   processedVolume: number;
-  importErrors: Array<{ row: number; code: number | null; reason: string }>;
+  totalVolume: number | null;
+  importErrors: Array<{ row: number; code: number | null; reason: string; column?: string; value?: string }>;
   message: string | null;
 }
 

@@ -120,6 +120,9 @@ function asText(v: CellValue): string {
   return String(v);
 }
 
+/** A cell as the file showed it (reasons, the result workbook); null when empty. */
+export const cellText = (v: CellValue): string | null => (v === null ? null : asText(v));
+
 const LOCAL_DATETIME = /^(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** A cell as a wall-clock time (UTC fields), or null when it holds none. */

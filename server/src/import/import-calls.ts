@@ -1,20 +1,26 @@
 /**
  * The import calls of every resource with an `import` definition: `/<name>/import`
- * (multipart upload, answers at once with the job id), `/<name>/import/status` and
- * `/<name>/import/template`. Jobs run one after another in the background.
+ * (multipart upload, answers at once with the job id), `/<name>/import/status` (counts of
+ * the total while running, reasons once finished, in the reader's language),
+ * `/<name>/import/template` and `/<name>/import/result` (the refused rows as a workbook with
+ * a reason column). Jobs run one after another in the background.
  */
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { apiCode, resourceApiPath, type Metadata } from '@rti/metadata';
+import { apiCode, fieldLabelKey, resourceApiPath, resourceLabelKey, type Metadata, type ResourceDef } from '@rti/metadata';
 import type { Model, ModelStatic } from 'sequelize';
+import type { Response } from 'express';
 import { msg } from '../files/messages';
 import { DEFAULT_UPLOAD_TIMEOUTS, receiveFile, type UploadTimeouts } from '../files/multipart';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { readId } from '../http/params';
-import { STREAMED, type CallDef } from '../http/types';
+import { STREAMED, type CallDef, type Language } from '../http/types';
 import type { TFunction } from '../i18n/translator';
-import { IMPORT_PROCESSING, toStatus } from './import-jobs';
-import { writeTemplate } from './template';
+import { xlsxResponse, xlsxWriter } from '../resources/export';
+import { importPlan } from './columns';
+import { IMPORT_PROCESSING, storedErrors, toStatus } from './import-jobs';
+import { renderError, renderReason } from './reasons';
+import { templateHeader, writeTemplate } from './template';
 import { checkWorkbook, WORKBOOK_LIMITS, type WorkbookProblem } from './workbook';
 
 /** SPEC §9: import files at most 5120 KB. */
@@ -69,7 +75,8 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           throw new ApiError(ErrorCode.validation, msg(ctx.language, 'xlsUnsupported'));
         }
         // Bombs and workbooks beyond the limits are refused here, before a job exists.
-        const problem = await checkWorkbook(upload.path).catch(async (err) => {
+        const seen = { rows: 0 };
+        const problem = await checkWorkbook(upload.path, WORKBOOK_LIMITS, seen).catch(async (err) => {
           await unlink(upload.path).catch(() => undefined);
           throw err;
         });
@@ -77,11 +84,13 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           await unlink(upload.path).catch(() => undefined);
           throw workbookRefusal(problem, ctx.language);
         }
-        const values = { orgId: ctx.orgId, userId: ctx.user?.id ?? null, resource: res.name, fileName: upload.originalName.slice(0, 255), language: ctx.language, status: IMPORT_PROCESSING };
+        // the rows counted in the sheet, less its header: what the progress counts towards
+        const totalVolume = Math.max(0, seen.rows - 1);
+        const values = { orgId: ctx.orgId, userId: ctx.user?.id ?? null, resource: res.name, fileName: upload.originalName.slice(0, 255), language: ctx.language, status: IMPORT_PROCESSING, totalVolume };
         const job = await deps.jobs.sequelize!.transaction((transaction) => deps.jobs.create(values, { transaction }));
         const importId = Number(job.get('id'));
         deps.enqueue(importId, res.name, ctx, upload.path);
-        return { importId, status: IMPORT_PROCESSING };
+        return { importId, status: IMPORT_PROCESSING, totalVolume };
       },
     });
     out.push({
@@ -89,10 +98,14 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
       resource: res.name,
       handler: async ({ body, ctx }) => {
         // an id no column holds (1e30, -1, "x") is refused naming the parameter, not looked up
-        const id = body.importId !== undefined ? readId(body, 'importId', { required: true }) : readId(body, 'id', { required: true });
-        const job = await deps.jobs.findOne({ where: { id, resource: res.name, orgId: ctx.orgId } });
+        const id = jobIdOf(body);
+        // polled every second while running: the errors column is read only once it is finished
+        let job = await deps.jobs.findOne({ attributes: { exclude: ['importErrors'] }, where: { id, resource: res.name, orgId: ctx.orgId } });
         if (!job) throw new ApiError(ErrorCode.notFound, msg(ctx.language, 'importNotFound'));
-        return toStatus(job);
+        if (Number(job.get('status')) !== IMPORT_PROCESSING) job = (await deps.jobs.findOne({ where: { id, resource: res.name, orgId: ctx.orgId } })) ?? job;
+        const lang = ctx.language;
+        const fields = importPlan(res, deps.metadata).fields;
+        return toStatus(job, { error: (e) => renderError(res, fields, e, lang, deps.t), message: (m) => deps.t(lang, m.key, m.params) });
       },
     });
     out.push({
@@ -105,6 +118,49 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
         return STREAMED;
       },
     });
+    out.push({
+      path: resourceApiPath(res, 'import/result'),
+      resource: res.name,
+      // whoever may see the job's status may download its refused rows
+      permission: apiCode(resourceApiPath(res, 'import/status')),
+      handler: async ({ body, ctx, res: response }) => {
+        const id = jobIdOf(body);
+        const job = await deps.jobs.findOne({ where: { id, resource: res.name, orgId: ctx.orgId } });
+        if (!job) throw new ApiError(ErrorCode.notFound, msg(ctx.language, 'importNotFound'));
+        await writeResult(res, deps, job, ctx.language, response);
+        return STREAMED;
+      },
+    });
   }
   return out;
+}
+
+/** an id no column holds (1e30, -1, "x") is refused naming the parameter, not looked up */
+const jobIdOf = (body: Record<string, unknown>): number => (body.importId !== undefined ? readId(body, 'importId', { required: true }) : readId(body, 'id', { required: true }))!;
+
+/**
+ * The refused rows of a job as a workbook, through the server's one xlsx writer: the file's
+ * row number, the import's columns under the template's headers (the sheet imports again once
+ * fixed: unknown columns are ignored), the column at fault, its value and the reason, all in
+ * the reader's language.
+ */
+async function writeResult(res: ResourceDef, deps: ImportCallDeps, job: Model, lang: Language, out: Response): Promise<void> {
+  const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, key, params);
+  const fields = importPlan(res, deps.metadata).fields;
+  const title = t('server.import.resultTitle', { resource: t(resourceLabelKey(res)) });
+  xlsxResponse(out, `${res.name}-import-${Number(job.get('id'))}.xlsx`, title);
+  const workbook = xlsxWriter(out);
+  const sheet = workbook.sheet(title, [
+    { header: t('server.import.row'), width: 8 },
+    ...fields.map((f) => ({ header: templateHeader(res, f, lang, deps.t), width: 20 })),
+    { header: t('server.import.column'), width: 18 },
+    { header: t('server.import.value'), width: 24 },
+    { header: t('server.import.reason'), width: 60 },
+  ]);
+  for (const e of storedErrors(job)) {
+    const f = e.column ? (fields.find((x) => x.name === e.column) ?? res.fields.find((x) => x.name === e.column)) : undefined;
+    const column = e.column ? (f ? t(fieldLabelKey(f)) : e.column) : null;
+    sheet.add([e.row, ...fields.map((x) => e.cells?.[x.name] ?? null), column, e.value ?? null, renderReason(e, lang, deps.t)]);
+  }
+  await workbook.commit();
 }

@@ -11,11 +11,35 @@ export const IMPORT_FINISHED = 20;
 /** Reasons kept per job; failedVolume still counts every failed row. */
 export const MAX_STORED_ERRORS = 5000;
 
+/** One refused row as `import/status` answers it, in the reader's language. */
 export interface ImportError {
   row: number;
   /** SPEC §8 reason code; null when the reason is a generic validation message */
   code: number | null;
+  /** why, naming the offending value when the row had one */
   reason: string;
+  /** the column it is about, by its label */
+  column?: string;
+  /** the offending value as the file held it */
+  value?: string;
+}
+
+/** A cell of a refused row as stored for the result workbook. */
+export type StoredCell = string | number | boolean | null;
+
+/** One refused row as the job keeps it: what the reason says, so it renders in any language. */
+export interface StoredImportError {
+  row: number;
+  code: number | null;
+  /** the reason in the upload's language (all that rows stored before keys existed hold) */
+  reason: string;
+  /** what the reason says: an i18n key and its values */
+  text?: { key: string; params?: Record<string, unknown> };
+  /** the column (field name) it is about */
+  column?: string;
+  value?: string;
+  /** the row's cells by column (the result workbook) */
+  cells?: Record<string, StoredCell>;
 }
 
 export interface ImportStatus {
@@ -24,14 +48,19 @@ export interface ImportStatus {
   fileName: string;
   status: number;
   processedVolume: number;
+  /** rows the file holds (counted at upload; blank rows included), null for jobs from before */
+  totalVolume: number | null;
   successVolume: number;
   failedVolume: number;
+  /** every refused row once finished; while processing, none (the counts say how far it is) */
   importErrors: ImportError[];
   /** set when the whole file failed (unreadable, interrupted) */
   message: string | null;
 }
 
 export const IMPORT_TABLE = 'import_job';
+/** the stored message of a job a restart interrupted */
+export const INTERRUPTED: StoredMessage = { key: 'server.files.interrupted' };
 
 export const importJobsMigration: Migration = {
   name: '2026-11-22-import-jobs',
@@ -57,6 +86,16 @@ export const importJobsMigration: Migration = {
   },
 };
 
+/** Jobs say how many rows their file holds, and why a whole file failed as a key (rendered on read). */
+export const importProgressMigration: Migration = {
+  name: '2026-11-24-import-job-progress',
+  async up({ queryInterface, DataTypes: T }) {
+    const columns = await queryInterface.describeTable(IMPORT_TABLE);
+    if (!columns.total_volume) await queryInterface.addColumn(IMPORT_TABLE, 'total_volume', { type: T.INTEGER, allowNull: true });
+    if (!columns.message_text) await queryInterface.addColumn(IMPORT_TABLE, 'message_text', { type: T.TEXT, allowNull: true });
+  },
+};
+
 export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
   return sequelize.define(
     'importJob',
@@ -69,10 +108,12 @@ export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
       language: { type: DataTypes.STRING(10), allowNull: false },
       status: { type: DataTypes.INTEGER, allowNull: false },
       processedVolume: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      totalVolume: { type: DataTypes.INTEGER },
       successVolume: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       failedVolume: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
       importErrors: { type: sequelize.getDialect() === 'mysql' ? DataTypes.TEXT('long') : DataTypes.TEXT },
       message: { type: DataTypes.TEXT },
+      messageText: { type: DataTypes.TEXT },
       createdAt: { type: DataTypes.DATE(3), allowNull: false },
       updatedAt: { type: DataTypes.DATE(3), allowNull: false },
     },
@@ -80,30 +121,58 @@ export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
   );
 }
 
-export function toStatus(job: Model): ImportStatus {
-  const g = (k: string) => job.get(k);
-  let errors: ImportError[] = [];
+/** The refused rows a job keeps (stored form). */
+export function storedErrors(job: Model): StoredImportError[] {
   try {
-    errors = JSON.parse(String(g('importErrors') ?? '[]'));
+    const parsed = JSON.parse(String(job.get('importErrors') ?? '[]'));
+    return Array.isArray(parsed) ? (parsed as StoredImportError[]) : [];
   } catch {
-    errors = [];
+    return [];
   }
+}
+
+/** Why a whole file failed, stored as a key and values: the text in the reader's language. */
+export interface StoredMessage {
+  key: string;
+  params?: Record<string, unknown>;
+}
+
+export function storedMessage(job: Model): StoredMessage | null {
+  try {
+    const m = JSON.parse(String(job.get('messageText') ?? 'null'));
+    return m && typeof m.key === 'string' ? (m as StoredMessage) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The job as `import/status` answers it; `render` turns stored reasons (and a stored message)
+ * into the reader's language. A job still processing answers its counts without reasons:
+ * its errors column is not even read (polled every second, it may hold thousands).
+ */
+export function toStatus(job: Model, render: { error(e: StoredImportError): ImportError; message(m: StoredMessage): string }): ImportStatus {
+  const g = (k: string) => job.get(k);
+  const status = Number(g('status'));
+  const message = storedMessage(job);
+  const total = g('totalVolume');
   return {
     importId: Number(g('id')),
     resource: String(g('resource')),
     fileName: String(g('fileName')),
-    status: Number(g('status')),
+    status,
     processedVolume: Number(g('processedVolume')),
+    totalVolume: total === null || total === undefined ? null : Number(total),
     successVolume: Number(g('successVolume')),
     failedVolume: Number(g('failedVolume')),
-    importErrors: errors,
-    message: (g('message') as string | null) ?? null,
+    importErrors: status === IMPORT_PROCESSING ? [] : storedErrors(job).map((e) => render.error(e)),
+    message: message ? render.message(message) : ((g('message') as string | null) ?? null),
   };
 }
 
 /** Jobs a previous process left in processing end as finished with the interruption noted. */
 export async function closeInterrupted(model: ModelStatic<Model>, message: (language: string) => string): Promise<number> {
-  const stuck = await model.findAll({ where: { status: { [Op.eq]: IMPORT_PROCESSING } } });
-  for (const job of stuck) await job.update({ status: IMPORT_FINISHED, message: message(String(job.get('language'))) });
+  const stuck = await model.findAll({ attributes: { exclude: ['importErrors'] }, where: { status: { [Op.eq]: IMPORT_PROCESSING } } });
+  for (const job of stuck) await job.update({ status: IMPORT_FINISHED, message: message(String(job.get('language'))), messageText: JSON.stringify(INTERRUPTED) });
   return stuck.length;
 }

@@ -15,7 +15,7 @@ import type { TFunction } from '../i18n/translator';
 import type { HookRegistry } from '../resources/hooks';
 import type { ScopedRepository } from '../resources/repository';
 import { importCalls } from './import-calls';
-import { closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration } from './import-jobs';
+import { closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration, importProgressMigration, INTERRUPTED } from './import-jobs';
 import { runImport, type ImportCounts, type RunnerDeps } from './runner';
 import { ImportValidators } from './validators';
 
@@ -52,6 +52,7 @@ export function installImports(host: ImportHost): ImportEngine {
   const validators = new ImportValidators();
   const jobs = defineImportJob(host.db.sequelize);
   host.db.addMigration(importJobsMigration);
+  host.db.addMigration(importProgressMigration);
   let queue: Promise<void> = Promise.resolve();
   let stopping = false;
   const interrupted = (language: string) => msg(language as Language, 'interrupted');
@@ -84,7 +85,7 @@ export function installImports(host: ImportHost): ImportEngine {
         await runImport(deps, { jobId, resource: host.metadata.resources[resource], ctx, path });
       } catch (err) {
         host.log(`[import] job ${jobId} failed`, err);
-        await host.db.sequelize.transaction((transaction) => jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language) }, { where: { id: jobId }, transaction })).catch(() => undefined);
+        await host.db.sequelize.transaction((transaction) => jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language), messageText: JSON.stringify(INTERRUPTED) }, { where: { id: jobId }, transaction })).catch(() => undefined);
       } finally {
         await unlink(path).catch(() => undefined);
       }

@@ -2,12 +2,17 @@
  * Row problems → SPEC §8 reasons: the resource's `import.codes` names the catalogue code of a
  * column's problem; the catalogue enum's label is the translated reason. Problems without a
  * code keep the generic validation message, which names the field.
+ *
+ * A reason is stored as what it says (an i18n key and its values), the column it is about and
+ * the offending value as the file held it, and rendered when read in the reader's language
+ * (renderError): never frozen in the language of the upload. Rows stored before keys existed
+ * keep their text.
  */
 import { fieldLabelKey, type FieldDef, type ImportProblem, type Metadata, type ResourceDef } from '@rti/metadata';
 import { ApiError } from '../http/api-error';
 import type { Language } from '../http/types';
-import type { TFunction } from '../i18n/translator';
-import type { ImportError } from './import-jobs';
+import type { TFunction, TParams } from '../i18n/translator';
+import type { ImportError, StoredImportError } from './import-jobs';
 
 export class RowProblem extends Error {
   constructor(
@@ -38,15 +43,68 @@ export function problemOf(res: ResourceDef, err: ApiError): RowProblem {
   return new RowProblem(column, problem, err);
 }
 
-/** `fields`: the import's columns as fields (lookup columns are not fields of the resource). */
-export function reasonFor(meta: Metadata, res: ResourceDef, p: RowProblem, row: number, lang: Language, t: TFunction, fields: FieldDef[] = res.fields): ImportError {
+/** JSON-safe parameters (a refusal's params may hold dates). */
+const storable = (params: Record<string, unknown>): TParams => JSON.parse(JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))) as TParams;
+
+/** The one column whose declared codes include `code` (a validator's code names no column itself). */
+function columnOfCode(res: ResourceDef, code: number): string | null {
+  const columns = Object.entries(res.import?.codes ?? {}).filter(([, m]) => Object.values(m ?? {}).includes(code));
+  return columns.length === 1 ? columns[0][0] : null;
+}
+
+/** Values of a reason longer than this are cut (a reason names the value, it does not copy a paragraph). */
+const VALUE_CHARS = 100;
+
+/**
+ * `fields`: the import's columns as fields (lookup columns are not fields of the resource).
+ * `valueOf`: the offending value of a column as the file held it (null when empty).
+ */
+export function reasonFor(
+  meta: Metadata,
+  res: ResourceDef,
+  p: RowProblem,
+  row: number,
+  lang: Language,
+  t: TFunction,
+  fields: FieldDef[] = res.fields,
+  valueOf: (column: string) => string | null = () => null,
+): StoredImportError {
   const code = p.code ?? (p.column && p.problem ? (res.import?.codes?.[p.column]?.[p.problem] ?? null) : null);
   const catalogue = res.import?.errors ? meta.enums[res.import.errors] : undefined;
   const entry = code !== null ? catalogue?.find((e) => e.value === code) : undefined;
-  if (entry) return { row, code, reason: t(lang, entry.label) };
-  if (p.cause) return { row, code, reason: t(lang, p.cause.messageKey, p.cause.params) };
-  const f = fields.find((x) => x.name === p.column) ?? res.fields.find((x) => x.name === p.column);
-  const params = { field: { $t: f ? fieldLabelKey(f) : p.column }, name: { $t: f ? fieldLabelKey(f) : p.column } };
-  const key = p.problem === 'required' ? 'server.validation.required' : p.problem === 'notFound' ? 'server.validation.refMissing' : p.problem === 'exists' || p.problem === 'duplicate' ? 'server.errors.duplicate' : 'server.validation.format';
-  return { row, code, reason: t(lang, key, params) };
+  let text: { key: string; params?: TParams };
+  if (entry) text = { key: entry.label };
+  else if (p.cause) text = { key: p.cause.messageKey, params: storable(p.cause.params) };
+  else {
+    const f = fields.find((x) => x.name === p.column) ?? res.fields.find((x) => x.name === p.column);
+    const params = { field: { $t: f ? fieldLabelKey(f) : p.column }, name: { $t: f ? fieldLabelKey(f) : p.column } };
+    const key = p.problem === 'required' ? 'server.validation.required' : p.problem === 'notFound' ? 'server.validation.refMissing' : p.problem === 'exists' || p.problem === 'duplicate' ? 'server.errors.duplicate' : 'server.validation.format';
+    text = { key, params };
+  }
+  const column = p.column ?? (code !== null ? columnOfCode(res, code) : null);
+  const raw = column ? valueOf(column) : null;
+  const value = raw === null || raw === '' ? undefined : raw.length > VALUE_CHARS ? `${raw.slice(0, VALUE_CHARS - 1)}…` : raw;
+  const stored: StoredImportError = { row, code, reason: '', text, ...(column ? { column } : {}), ...(value !== undefined ? { value } : {}) };
+  stored.reason = renderReason(stored, lang, t);
+  return stored;
+}
+
+/** A stored reason in `lang`: what it says, naming the offending value when there is one. */
+export function renderReason(e: StoredImportError, lang: Language, t: TFunction): string {
+  if (!e.text) return e.reason;
+  const said = t(lang, e.text.key, e.text.params);
+  // a message that already quotes the value (10003 "… X already exists") is not told it twice
+  return e.value === undefined || said.includes(e.value) ? said : t(lang, 'server.import.reasonValue', { reason: said, value: e.value });
+}
+
+/** A stored reason as `import/status` answers it, in the reader's language (the column by its label). */
+export function renderError(res: ResourceDef, fields: FieldDef[], e: StoredImportError, lang: Language, t: TFunction): ImportError {
+  const f = e.column ? (fields.find((x) => x.name === e.column) ?? res.fields.find((x) => x.name === e.column)) : undefined;
+  return {
+    row: e.row,
+    code: e.code,
+    reason: renderReason(e, lang, t),
+    ...(e.column ? { column: f ? t(lang, fieldLabelKey(f)) : e.column } : {}),
+    ...(e.value !== undefined ? { value: e.value } : {}),
+  };
 }

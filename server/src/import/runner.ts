@@ -32,9 +32,9 @@ import { checkCompareRules, isSecret, validateValue, validateWrite } from '../re
 import { importPlan } from './columns';
 import { insertRows } from './insert';
 import { mustFill } from './template';
-import { fieldReader, headerMatcher, readCell, type CellValue, type FieldReader } from './cells';
+import { cellText, fieldReader, headerMatcher, readCell, type CellValue, type FieldReader } from './cells';
 import { openWorkbook, WORKBOOK_LIMITS } from './workbook';
-import { IMPORT_FINISHED, MAX_STORED_ERRORS, type ImportError } from './import-jobs';
+import { IMPORT_FINISHED, MAX_STORED_ERRORS, type StoredCell, type StoredImportError, type StoredMessage } from './import-jobs';
 import { problemOf, reasonFor, RowProblem } from './reasons';
 import type { ImportValidators } from './validators';
 
@@ -42,7 +42,11 @@ export const CHUNK_ROWS = 1000;
 /** Rows per write transaction when create hooks run per row. */
 const HOOKED_BATCH = 50;
 const PROBLEM_ORDER: ImportProblem[] = ['required', 'invalid', 'notFound', 'duplicate', 'exists'];
-/** Counts and errors are rewritten at most this often while running. */
+/**
+ * Counts and errors are rewritten at most this often while running: the dialog polls every
+ * second, and each save is a write transaction. Progress is saved after every part written
+ * (HOOKED_BATCH rows when hooks run per row), so a big file moves at least once a second.
+ */
 const ERRORS_FLUSH_MS = 1000;
 
 export interface RunnerDeps {
@@ -75,6 +79,17 @@ export interface ImportCounts {
   failed: number;
 }
 
+/** A whole-file failure: its text in the upload's language, and what it says (rendered on read). */
+class FileProblem extends Error {
+  constructor(
+    lang: Language,
+    readonly text: StoredMessage,
+  ) {
+    super(msg(lang, text.key.replace(/^server\.files\./, '') as Parameters<typeof msg>[1], text.params ?? {}));
+  }
+}
+const fileProblem = (lang: Language, key: string, params?: Record<string, unknown>) => new FileProblem(lang, { key: `server.files.${key}`, ...(params ? { params } : {}) });
+
 interface SheetRow {
   row: number;
   cells: Record<string, CellValue>;
@@ -82,8 +97,6 @@ interface SheetRow {
   values: Record<string, unknown>;
   problems: Array<{ index: number; p: RowProblem }>;
 }
-
-class FileProblem extends Error {}
 
 /** How a transaction ended ('commit' / 'rollback'), waiting while it still runs; null = never began. */
 async function settled(t: Transaction | null): Promise<string | null> {
@@ -110,20 +123,31 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
   for (const l of plan.lookups) columnIndex.set(l.field, Math.max(...Object.keys(l.by).map((c) => columnIndex.get(c) ?? -1)));
   const repo = deps.repo(res.name, ctx);
   const counts = { processed: 0, success: 0, failed: 0 };
-  const errors: ImportError[] = [];
+  const errors: StoredImportError[] = [];
   let errorsDirty = false;
   let flushedAt = Date.now();
 
-  const report = (row: number, p: RowProblem) => {
+  /** The offending value of a column as the file held it; a lookup's by its columns together. */
+  const valueOf = (r: SheetRow) => (column: string): string | null => {
+    if (column in r.cells) return cellText(r.cells[column]);
+    const l = plan.lookups.find((x) => x.field === column);
+    const parts = l ? Object.keys(l.by).map((c) => cellText(r.cells[c] ?? null)).filter((v): v is string => v !== null) : [];
+    return parts.length ? parts.join(' / ') : null;
+  };
+
+  const report = (r: SheetRow, p: RowProblem) => {
     counts.failed++;
     if (errors.length < MAX_STORED_ERRORS) {
-      errors.push(reasonFor(deps.metadata, res, p, row, lang, deps.t, fields));
+      const e = reasonFor(deps.metadata, res, p, r.row, lang, deps.t, fields, valueOf(r));
+      // the row as read, for the result workbook (fix and import it again)
+      e.cells = Object.fromEntries(fields.map((f) => [f.name, storedCell(r.cells[f.name] ?? null)]));
+      errors.push(e);
       errorsDirty = true;
     }
   };
 
   let savedAt = 0;
-  const saveProgress = async (final: boolean, message: string | null = null) => {
+  const saveProgress = async (final: boolean, message: FileProblem | null = null) => {
     if (task.dryRun) return;
     // Counts while running at most every ERRORS_FLUSH_MS: each save is a write transaction.
     if (!final && Date.now() - savedAt < ERRORS_FLUSH_MS) return;
@@ -134,7 +158,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       errorsDirty = false;
       flushedAt = Date.now();
     }
-    if (final) Object.assign(patch, { status: IMPORT_FINISHED, message, ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}) });
+    if (final) Object.assign(patch, { status: IMPORT_FINISHED, message: message?.message ?? null, messageText: message ? JSON.stringify(message.text) : null, ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}) });
     // In a managed transaction: queued behind other writers rather than busy-waiting (SQLite).
     await deps.db.sequelize.transaction((transaction) => deps.jobs.update(patch, { where: { id: task.jobId }, transaction }));
   };
@@ -447,20 +471,20 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       else {
         // The transaction itself failed: none of its rows were kept.
         deps.log(`[import] ${res.name} job ${task.jobId}: rows rolled back`, err);
-        const failure = new ApiError(10000, msg(lang, 'rowFailed', { message: (err as Error).message ?? String(err) }));
+        const failure = new ApiError(10000, 'server.files.rowFailed', { message: (err as Error).message ?? String(err) });
         outcome.length = 0;
         for (const _ of ready) outcome.push(new RowProblem(null, null, failure));
       }
     }
     ready.forEach((r, i) => {
       const p = outcome[i];
-      if (p) report(r.row, p);
+      if (p) report(r, p);
       else counts.success++;
     });
   };
 
   const processChunk = async (rows: SheetRow[]) => {
-    if (deps.shouldStop?.()) throw new FileProblem(msg(lang, 'interrupted'));
+    if (deps.shouldStop?.()) throw fileProblem(lang, 'interrupted');
     labelCache.clear();
     for (const r of rows) parse(r);
     await resolveRefs(rows);
@@ -471,28 +495,31 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     for (const r of rows) {
       if (!r.problems.length) checkRules(r);
       const p = firstProblem(r);
-      if (p) report(r.row, p);
+      if (p) report(r, p);
       else ready.push(r);
     }
+    // rows refused by the checks are done; the others count once their part is written
+    counts.processed += rows.length - ready.length;
     // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
     // transactions let other writers in between.
     const size = bulkInsert && (chunkHandlers.length || !deps.hooks.has('after', 'create', res.name)) ? CHUNK_ROWS : HOOKED_BATCH;
     if (task.dryRun) {
       counts.success += ready.length;
-      counts.processed += rows.length;
+      counts.processed += ready.length;
       return;
     }
     for (let i = 0; i < ready.length; i += size) {
       const part = ready.slice(i, i + size);
       const outcome = fastPath ? await writeChunkFast(part) : null;
-      if (outcome) part.forEach((r, k) => (outcome[k] ? report(r.row, outcome[k]) : counts.success++));
+      if (outcome) part.forEach((r, k) => (outcome[k] ? report(r, outcome[k]) : counts.success++));
       else await writeRowByRow(part);
+      counts.processed += part.length;
+      await saveProgress(false);
     }
-    counts.processed += rows.length;
     await saveProgress(false);
   };
 
-  let message: string | null = null;
+  let message: FileProblem | null = null;
   const limits = WORKBOOK_LIMITS;
   let source: Awaited<ReturnType<typeof openWorkbook>> | null = null;
   try {
@@ -500,7 +527,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     let columnAt: Array<string | null> | null = null;
     let chunk: SheetRow[] = [];
     let rowsRead = 0;
-    const tooLarge = () => new FileProblem(msg(lang, 'xlsxRows', { rows: limits.maxRows, columns: limits.maxColumns }));
+    const tooLarge = () => fileProblem(lang, 'xlsxRows', { rows: limits.maxRows, columns: limits.maxColumns });
     // Only the parts read, in reading order (workbook.ts): styles first, so date formats are known.
     source = await openWorkbook(task.path, limits);
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
@@ -519,7 +546,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
         if (!filled) continue;
         if (!columnAt) {
           columnAt = Array.from(cells, (c) => match(c ?? null));
-          if (!columnAt.some(Boolean)) throw new FileProblem(msg(lang, 'noHeader'));
+          if (!columnAt.some(Boolean)) throw fileProblem(lang, 'noHeader');
           continue;
         }
         if (++rowsRead > limits.maxRows) throw tooLarge();
@@ -535,17 +562,22 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       }
       break; // the first sheet only
     }
-    if (!columnAt) throw new FileProblem(msg(lang, 'noHeader'));
+    if (!columnAt) throw fileProblem(lang, 'noHeader');
     if (chunk.length) await processChunk(chunk);
   } catch (err) {
-    if (err instanceof FileProblem) message = err.message;
+    if (err instanceof FileProblem) message = err;
     else {
       deps.log(`[import] ${res.name} job ${task.jobId} failed`, err);
-      message = msg(lang, 'unreadable');
+      message = fileProblem(lang, 'unreadable');
     }
   } finally {
     source?.destroy();
   }
   await saveProgress(true, message);
-  return { ...counts, message };
+  return { ...counts, message: message?.message ?? null };
+}
+
+/** A cell as stored for the result workbook: dates as the wall-clock text the import reads back. */
+function storedCell(v: CellValue): StoredCell {
+  return v instanceof Date ? cellText(v) : v;
 }

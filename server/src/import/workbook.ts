@@ -89,8 +89,11 @@ class Refusal extends Error {
   }
 }
 
-/** null when the workbook at `path` may be imported, else why not. */
-export async function checkWorkbook(path: string, limits: WorkbookLimits = WORKBOOK_LIMITS): Promise<WorkbookProblem | null> {
+/**
+ * null when the workbook at `path` may be imported, else why not. `seen.rows` gets the rows of
+ * the sheet counted on the way (header and blank rows included): the job's total for progress.
+ */
+export async function checkWorkbook(path: string, limits: WorkbookLimits = WORKBOOK_LIMITS, seen?: { rows: number }): Promise<WorkbookProblem | null> {
   try {
     const parts = partsOf(parseZip(await readFile(path), limits));
     for (const e of [parts.rels, parts.workbook, parts.styles]) if (e) await verifyEntry(path, e);
@@ -113,6 +116,7 @@ export async function checkWorkbook(path: string, limits: WorkbookLimits = WORKB
       }
       if (rows.reduce((n, c) => n + c.push(chunk), 0) > limits.maxRows + 1) throw new Refusal({ kind: 'rows' });
     });
+    if (seen) seen.rows = rows.reduce((n, c) => n + c.count, 0);
     return null;
   } catch (err) {
     if (err instanceof Refusal) return err.problem;
