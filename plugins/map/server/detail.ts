@@ -3,7 +3,7 @@
  * tracker (battery, status, last report), position and place, open alerts and recent log.
  */
 import type { Database } from '@rti/server';
-import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { positionsOf } from './positions';
 import { assertTrackerVisible } from './scope';
 
@@ -15,7 +15,7 @@ export const MAX_NAMED_POINTS = 200;
 
 /** Serial and name of several points (`points: [{ kind: 1 | 2, id }]`), through the scoped repositories. */
 async function pointNames(ctx: PluginServerContext, call: RequestContext, points: unknown[]) {
-  if (points.length > MAX_NAMED_POINTS) throw new ApiError(ErrorCode.validation, 'validation.valueBetween', { name: tKey('fields.id'), min: 1, max: MAX_NAMED_POINTS });
+  if (points.length > MAX_NAMED_POINTS) throw invalid('valueBetween', 'id', { min: 1, max: MAX_NAMED_POINTS });
   const ids = (kind: number) => points.flatMap((p) => (p && typeof p === 'object' && (p as Raw).kind === kind && Number.isInteger((p as Raw).id) ? [(p as Raw).id as number] : []));
   const named = async (kind: number, resource: string) => {
     const wanted = ids(kind);
@@ -76,5 +76,5 @@ export async function mapDetail(ctx: PluginServerContext, db: Database, call: Re
       log: [],
     };
   }
-  throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });
+  throw invalid('required', 'sn');
 }

@@ -5,7 +5,7 @@
  * downsampled (shape kept, stops and ends kept) to MAX_POINTS, sensors to MAX_SENSOR.
  */
 import type { TelemetryStore, SeriesRow } from '@rti/ingest';
-import { ApiError, ErrorCode, parseTimeRange, tKey, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, invalid, parseTimeRange, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { positionsOf } from './positions';
 import { assertTrackerVisible, trackerScope } from './scope';
 import { Op } from 'sequelize';
@@ -47,7 +47,7 @@ export function parseHistory(body: Record<string, unknown>, mix: boolean, now = 
   const { from, to } = parseTimeRange(body, { defaultDays: 10, maxDays: MAX_RANGE_DAYS }, now);
   const id = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : Number(v));
   const q: HistoryQuery = { carrierId: id(body.carrierId), gpsId: id(body.gpsId), sn: typeof body.sn === 'string' && body.sn ? body.sn : undefined, from, to, mix };
-  if (q.carrierId === undefined && q.gpsId === undefined && !q.sn) throw new ApiError(ErrorCode.validation, 'validation.required', { name: tKey('fields.sn') });
+  if (q.carrierId === undefined && q.gpsId === undefined && !q.sn) throw invalid('required', 'sn');
   return q;
 }
 

@@ -113,6 +113,9 @@ describe('/map/history', () => {
     expect(foreign.body.code).toBe(10002);
     const bad = await ts.a.call('/map/history', { gpsId: ids.gpsA, time: [Date.now(), Date.now() - 1000] });
     expect(bad.body.code).toBe(10001);
+    // no subject: the one validation helper, the field by its label, in the caller's language
+    expect((await ts.a.call('/map/history', {}, { language: 'ja-JP' })).body).toMatchObject({ code: 10001, message: 'シリアル番号を入力してください' });
+    expect((await ts.a.call('/map/history', {})).body).toMatchObject({ code: 10001, message: 'Please input SN' });
     const res = await ts.a.fetch('/map/history/export', { gpsId: ids.gpsA, time: [start - 1000, Date.now()] });
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
     const buf = Buffer.from(await res.arrayBuffer());

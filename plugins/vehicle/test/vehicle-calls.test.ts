@@ -107,6 +107,11 @@ describe('/jimi/history and trips', () => {
     expect(t.total).toBe(1);
     const bad = await ts.a.call('/jimi/history', { carrierId: ids.truckA1, time: [Date.now(), Date.now() - 1000] });
     expect(bad.body.code).toBe(10001);
+    // refusals through the one validation helper, fields named by their labels, in the caller's language
+    const notId = await ts.a.call('/jimi/history', { carrierId: 'x' }, { language: 'zh-CN' });
+    expect(notId.body).toMatchObject({ code: 10001, message: 'ID必须是整数' });
+    const zone = await ts.a.call('/jimi/history', { carrierId: ids.truckA1, tz: 900 });
+    expect(zone.body).toMatchObject({ code: 10001, message: 'tz: value between -840 and 840' });
   });
 });
 
