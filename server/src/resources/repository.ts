@@ -133,12 +133,12 @@ export class ScopedRepository {
   }
 
   /** Model instances in scope: conditions, columns, sort, paging and grouping; the scope is always added. */
-  findAll(options: ScopedFindOptions = {}): Promise<Model[]> {
+  async findAll(options: ScopedFindOptions = {}): Promise<Model[]> {
     return this[MODEL].findAll(this.findOptions(options));
   }
 
   /** The first instance in scope matching `where` (with `order`), or null. */
-  findOne(where: WhereOptions = {}, options: ReadOptions = {}): Promise<Model | null> {
+  async findOne(where: WhereOptions = {}, options: ReadOptions = {}): Promise<Model | null> {
     return this[MODEL].findOne(this.findOptions({ ...options, where }));
   }
 
