@@ -5,7 +5,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, resourceApiPath, resourceTransitions, type ResourceDef } from '@rti/metadata';
+import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, resourceApiPath, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
 import { callSuffix, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
 import { sampleBody } from './support/samples';
@@ -84,6 +84,16 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
         expect((await ts.a.call(call.path, { id: b.id })).body.code, call.path).toBe(10002);
         expect((await ts.a.call(call.path, { ids: [a.id, b.id] })).body.code, call.path).toBe(10002);
         expect((await ts.b.call(resourceApiPath(res, 'base'), { id: b.id })).body.data[step.field]).toEqual(b[step.field]);
+        continue;
+      }
+      // a shared status call (statusCall): B's row is not moved through any of its targets
+      const shared = statusCalls(res).get(call.path);
+      if (shared) {
+        for (const t of shared) {
+          expect((await ts.a.call(call.path, { id: b.id, [t.field]: t.to })).body.code, call.path).toBe(10002);
+          expect((await ts.a.call(call.path, { ids: [a.id, b.id], [t.field]: t.to })).body.code, call.path).toBe(10002);
+        }
+        expect((await ts.b.call(resourceApiPath(res, 'base'), { id: b.id })).body.data[shared[0].field]).toEqual(b[shared[0].field]);
         continue;
       }
       // a document's atomic save: not into B's document; a new one lands in A whatever orgId says
@@ -182,6 +192,16 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
         case 'import/status': // with import above
           expect(calls.map((c) => c.path)).toContain(resourceApiPath(res, 'import'));
           break;
+        case 'import/result': {
+          // the refused rows of B's job stay B's; A's own come back as a workbook
+          const bJob = await upload(ts.b, resourceApiPath(res, 'import'), resourceApiPath(res, 'import/template'));
+          const aJob = await upload(ts.a, resourceApiPath(res, 'import'), resourceApiPath(res, 'import/template'));
+          expect((await ts.a.call(call.path, { importId: bJob })).body.code).toBe(10002);
+          const own = await ts.a.fetch(call.path, { importId: aJob });
+          expect(own.headers.get('content-type')).toContain('spreadsheetml');
+          await own.arrayBuffer();
+          break;
+        }
         case 'import/template': {
           const res2 = await ts.a.fetch(call.path, {});
           expect(res2.status).toBe(200);
