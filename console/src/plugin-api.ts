@@ -147,6 +147,7 @@ export { useMetadata } from './providers/metadata-context';
 export { useShell } from './providers/shell-context';
 export { reloadMetadata } from './providers/app-state';
 export { downloadBlob } from './meta/lib/download';
+export { formatDateTime, fileStamp, DATE_FORMAT, DATETIME_FORMAT, MINUTE_FORMAT, TIME_FORMAT, type DateTimeKind } from './lib/date-format';
 export { mayUse } from './lib/guard';
 
 /**

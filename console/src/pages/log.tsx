@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { errorLog, type LogEntry } from '../lib/error-log';
+import { formatDateTime } from '../lib/date-format';
 
 /** /log: every API and script error of this browser session. */
 export default function LogPage() {
@@ -29,7 +29,7 @@ export default function LogPage() {
           expandedRowRender: (r) => <Typography.Text code className="log-detail">{r.detail}</Typography.Text>,
         }}
         columns={[
-          { title: t('log.time'), dataIndex: 'time', width: 170, render: (v: number) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+          { title: t('log.time'), dataIndex: 'time', width: 170, render: (v: number) => formatDateTime(v) },
           {
             title: t('log.kind'),
             dataIndex: 'kind',

@@ -5,6 +5,7 @@ import dayjs from 'dayjs';
 import { useDashboard } from './dashboard-data';
 import { kpis } from './kpis';
 import { useDashboardPanels } from './panels';
+import { formatDateTime } from '@rti/console/plugin-api';
 
 const REFRESH_MS = 30_000;
 
@@ -32,9 +33,9 @@ export default function BigScreen() {
     <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
       <div data-testid="dashboard-big-screen" style={{ minHeight: '100vh', background: 'radial-gradient(circle at 50% 0, #0d2a5c, #050b1a 70%)', color: '#d6e4ff', padding: 16, boxSizing: 'border-box' }}>
         <header style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 12 }}>
-          <span style={{ opacity: 0.8 }}>{data ? t('dashboard.updated', { time: dayjs(data.loadedAt).format('HH:mm:ss') }) : ''}</span>
+          <span style={{ opacity: 0.8 }}>{data ? t('dashboard.updated', { time: formatDateTime(data.loadedAt, 'time') }) : ''}</span>
           <h1 style={{ margin: 0, fontSize: 28, letterSpacing: 4, color: '#e6f4ff' }}>{t('dashboard.bigScreenTitle')}</h1>
-          <span style={{ fontVariantNumeric: 'tabular-nums', fontSize: 18 }}>{now.format('YYYY-MM-DD HH:mm:ss')}</span>
+          <span style={{ fontVariantNumeric: 'tabular-nums', fontSize: 18 }}>{formatDateTime(now)}</span>
         </header>
         {error && <div style={{ ...box, color: '#ff7875', marginBottom: 12 }}>{error}</div>}
         <Spin spinning={!data}>

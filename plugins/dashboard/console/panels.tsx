@@ -1,8 +1,7 @@
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, List, Table, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
-import { useMetadata } from '@rti/console/plugin-api';
+import { useMetadata, formatDateTime } from '@rti/console/plugin-api';
 import { EChart } from '@rti/common/echart';
 import { batteryOption, bars, CATEGORY_COLOURS, donut, inventoryOption, lifeCycleOption, mapOption, trendOption, type EnumLabel } from './chart-options';
 import type { DashboardData } from './dashboard-data';
@@ -39,7 +38,7 @@ export function useDashboardPanels(data: DashboardData | undefined, dark: boolea
   const chart = (key: string, option: object, empty: boolean) =>
     empty ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} style={{ height: chartHeight - 40 }} /> : <EChart option={{ backgroundColor: 'transparent', ...option }} height={chartHeight} theme={theme} testId={`chart:${key}`} />;
   const s = data.summary;
-  const timeText = (v: string) => dayjs(v).format('MM-DD HH:mm');
+  const timeText = (v: string) => formatDateTime(v, 'minute');
   const textStyle = dark ? { color: '#d6e4ff' } : undefined;
 
   return [

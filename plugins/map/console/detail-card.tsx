@@ -3,8 +3,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button, Card, Descriptions, Empty, Spin, Tag } from 'antd';
 import { CloseOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
-import { request } from '@rti/console/plugin-api';
+import { request, formatDateTime } from '@rti/console/plugin-api';
 import { rgbCss } from './map-settings';
 
 interface Detail {
@@ -18,7 +17,7 @@ interface Detail {
   alerts: Array<{ category: string; message: string; time: string }>;
 }
 
-const when = (v: string | null | undefined) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+const when = (v: string | null | undefined) => formatDateTime(v, 'datetime', '-');
 
 export function DetailCard({ id, kind, statusLabel, statusColor, onClose, onHistory }: { id: number; kind: number; statusLabel: (v: number) => string; statusColor: (v: number) => [number, number, number]; onClose: () => void; onHistory?: (body: Record<string, number>) => void }) {
   const { t } = useTranslation();

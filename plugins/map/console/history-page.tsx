@@ -11,7 +11,7 @@ import { useSearchParams } from 'react-router';
 import { Alert, App, Button, Checkbox, DatePicker, Dropdown, Empty, Radio, Select, Slider, Space, Tag } from 'antd';
 import { CaretRightOutlined, DownloadOutlined, DownOutlined, FilePdfOutlined, PauseOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { request, useCan } from '@rti/console/plugin-api';
+import { request, useCan, formatDateTime } from '@rti/console/plugin-api';
 import { positionAt } from '@rti/common/track';
 import type { Stop } from '@rti/common/track';
 import { PROVIDER_A, PROVIDER_B, CITIES, DEFAULT_ZOOM } from './map-settings';
@@ -209,8 +209,8 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
     ...(mix ? [] : [{ key: 'mix', label: t('map.mix') }]),
   ];
 
-  const fmt = (v: number) => dayjs(v).format('MM-DD HH:mm');
-  const day = (iso: string) => dayjs(iso).format('YYYY-MM-DD HH:mm');
+  const fmt = (v: number) => formatDateTime(v, 'minute');
+  const day = (iso: string) => formatDateTime(iso, 'minute');
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="history-page">
       <Space wrap className="history-toolbar">
@@ -237,7 +237,7 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
               <div style={{ fontWeight: 600 }}>{t('map.noTrack', { from: day(data.from), to: day(data.to) })}</div>
               {data.last ? (
                 <>
-                  <div style={{ color: '#595959', margin: '4px 0 8px' }}>{t('map.lastKnown', { time: dayjs(data.last.t).format('YYYY-MM-DD HH:mm') })}</div>
+                  <div style={{ color: '#595959', margin: '4px 0 8px' }}>{t('map.lastKnown', { time: formatDateTime(data.last.t, 'minute') })}</div>
                   <Space wrap style={{ justifyContent: 'center' }}>
                     <Button size="small" onClick={showLast} data-testid="history-show-last">{t('map.showLast')}</Button>
                     <Button size="small" type="primary" onClick={periodOfLast} data-testid="history-period-of-last">{t('map.periodOfLast')}</Button>

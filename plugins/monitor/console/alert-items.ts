@@ -1,9 +1,9 @@
 /** Alert rows → notification menu items: device serial, reason, created or report time. */
-import dayjs from 'dayjs';
 import type { EnumsFile } from '@rti/metadata/browser';
 import type { NotificationItem } from '@rti/console/plugin-api';
 import type { AlertKind } from './alert-kinds';
 import type { AlertRow } from './alert-kinds';
+import { formatDateTime } from '@rti/console/plugin-api';
 
 type T = (key: string) => string;
 
@@ -21,7 +21,7 @@ export function alertItem(kind: AlertKind, row: AlertRow, enums: EnumsFile | und
     key: `${kind.category}:${row.id}`,
     title: String(row[kind.snField] ?? ''),
     description: [reasonText(kind, row, enums, t), typeof row.message === 'string' ? row.message : ''].filter(Boolean).join(' — '),
-    time: time ? dayjs(time as string).format('YYYY-MM-DD HH:mm:ss') : undefined,
+    time: time ? formatDateTime(time as string) : undefined,
     path: `${kind.route}/detail/${row.id}`,
   };
 }

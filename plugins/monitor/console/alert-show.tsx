@@ -7,7 +7,7 @@ import { CheckCircleOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@rti/metadata/browser';
 import { MetaShow } from '@rti/console/plugin-meta';
 import { routeId } from '@rti/console/plugin-meta';
-import { useShell } from '@rti/console/plugin-api';
+import { useShell, formatDateTime } from '@rti/console/plugin-api';
 import { kindOfResource, processCode, UNSOLVED } from './alert-kinds';
 import { useProcessAlert } from './use-process-alert';
 
@@ -39,7 +39,7 @@ const AlertShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
             <Space wrap>
               <Tag color={solved ? 'success' : 'error'}>{t(solved ? 'enums.alertStatus.solved' : 'enums.alertStatus.unsolved')}</Tag>
               {solved
-                ? t('monitor.processedBy', { by: String(row.processedBy ?? '-'), at: row.processedAt ? new Date(String(row.processedAt)).toLocaleString() : '-' })
+                ? t('monitor.processedBy', { by: String(row.processedBy ?? '-'), at: formatDateTime(row.processedAt as string | null, 'datetime', '-') })
                 : t('monitor.unsolvedHint')}
             </Space>
           }

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { App, Button, Card, DatePicker, Descriptions, Empty, Input, Space, Spin, Table } from 'antd';
 import { DownloadOutlined, SearchOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Guarded, request, useCan } from '@rti/console/plugin-api';
+import { Guarded, request, useCan, formatDateTime } from '@rti/console/plugin-api';
 import { DATA_POINT_KINDS, detailHref, type DataPointKind } from './data-point-kinds';
 
 type Row = Record<string, unknown>;
-const fmt = (v: unknown, field: string) => (v === null || v === undefined || v === '' ? '-' : field === 'time' || field === 'ts' ? dayjs(String(v)).format('YYYY-MM-DD HH:mm:ss') : String(v));
+const fmt = (v: unknown, field: string) => (v === null || v === undefined || v === '' ? '-' : field === 'time' || field === 'ts' ? formatDateTime(String(v)) : String(v));
 
 function useLabel() {
   const { t } = useTranslation();

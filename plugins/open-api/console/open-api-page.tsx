@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Descriptions, Empty, Input, Space, Spin, Typography } from 'antd';
 import { CopyOutlined, DeleteOutlined, KeyOutlined, ReloadOutlined } from '@ant-design/icons';
-import dayjs from 'dayjs';
-import { Guarded } from '@rti/console/plugin-api';
+import { Guarded, formatDateTime } from '@rti/console/plugin-api';
 import { useOrgToken } from './use-org-token';
 
-const when = (v: string | null | undefined): string => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '-');
+const when = (v: string | null | undefined): string => formatDateTime(v, 'datetime', '-');
 
 /** Generate, refresh (confirmed) and delete (confirmed) the organisation token; the clear token shows once. */
 export default function OpenApiPage() {

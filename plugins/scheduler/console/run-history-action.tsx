@@ -2,11 +2,11 @@ import { useEffect, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
 import { App, Button, Modal, Table, Tag, Tooltip } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
-import { request, type RowActionProps } from '@rti/console/plugin-api';
+import { request, type RowActionProps, formatDateTime } from '@rti/console/plugin-api';
 import { STATUS_COLOR, type TaskRun } from './run-types';
 
 const PAGE_SIZE = 10;
-const time = (v: string | null) => (v ? new Date(v).toLocaleString() : '');
+const time = (v: string | null) => formatDateTime(v);
 
 /** "Runs" in a task-config row: the row's run history, newest first, paged on the server. */
 const RunHistoryAction: FC<RowActionProps> = ({ record }) => {

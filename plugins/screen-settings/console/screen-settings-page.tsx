@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Checkbox, Input, InputNumber, Select, Space, Switch, Table, Tag, Typography, type TableColumnType } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import { fieldLabelKey, OVERLAY_LANGUAGES, resourceLabelKey, type ResourceDef, type ResourceOverlay } from '@rti/metadata/browser';
-import { request } from '@rti/console/plugin-api';
+import { request, formatDateTime } from '@rti/console/plugin-api';
 import { useShell } from '@rti/console/plugin-api';
 import { reloadMetadata } from '@rti/console/plugin-api';
 import { move, overlayOf, rowsOf, type FieldRow } from './overlay-rows';
@@ -192,7 +192,7 @@ export default function ScreenSettingsPage() {
             data-testid="screen-settings-resource"
           />
           {stored?.updatedAt && (
-            <Typography.Text type="secondary">{t('screenSettings.changedBy', { by: stored.updatedBy ?? '-', at: new Date(stored.updatedAt).toLocaleString() })}</Typography.Text>
+            <Typography.Text type="secondary">{t('screenSettings.changedBy', { by: stored.updatedBy ?? '-', at: formatDateTime(stored.updatedAt) })}</Typography.Text>
           )}
         </Space>
         {stored && (

@@ -1,10 +1,10 @@
 /** ECharts options of the inspection page (pure). */
 import type { EChartsCoreOption } from 'echarts/core';
-import dayjs from 'dayjs';
 import { formatBytes, type Inspection } from './inspection-data';
+import { formatDateTime } from '@rti/console/plugin-api';
 
 type L = (k: string) => string;
-const axisTime = (ts: number[]) => ts.map((t) => dayjs(t).format('HH:mm'));
+const axisTime = (ts: number[]) => ts.map((t) => formatDateTime(t, 'clock'));
 
 export function gaugeOption(value: number, name: string): EChartsCoreOption {
   return {

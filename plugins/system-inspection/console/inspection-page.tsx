@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Col, DatePicker, Descriptions, Empty, Progress, Row, Space, Spin, Statistic, Table, Typography } from 'antd';
 import { DownloadOutlined, FilePdfOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
-import { Guarded, request } from '@rti/console/plugin-api';
+import { Guarded, request, formatDateTime } from '@rti/console/plugin-api';
 import { EChart } from '@rti/common/echart';
 import { batteryOption, cpuOption, dbOption, gaugeOption, memOption, occupancyOption } from './inspection-charts';
 import { formatBytes, useInspection, type GatewayKind } from './inspection-data';
@@ -67,7 +67,7 @@ export default function InspectionPage() {
           { title: 'SN', dataIndex: 'sn' },
           { title: t('systemInspection.name'), dataIndex: 'name' },
           { title: t('systemInspection.warehouse'), dataIndex: 'warehouse', render: (v) => v ?? '-' },
-          { title: t('systemInspection.lastSeen'), dataIndex: 'lastReportTime', render: (v) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm') : t('systemInspection.never')) },
+          { title: t('systemInspection.lastSeen'), dataIndex: 'lastReportTime', render: (v) => formatDateTime(v, 'minute', t('systemInspection.never')) },
         ]}
       />
     </Card>
@@ -76,7 +76,7 @@ export default function InspectionPage() {
   return (
     <div data-testid="system-inspection">
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
-        <Typography.Text type="secondary">{data ? t('systemInspection.updated', { time: dayjs(data.loadedAt).format('HH:mm:ss') }) : ''}</Typography.Text>
+        <Typography.Text type="secondary">{data ? t('systemInspection.updated', { time: formatDateTime(data.loadedAt, 'time') }) : ''}</Typography.Text>
         <Space wrap>
           <Button icon={<ReloadOutlined />} loading={loading} onClick={() => void reload()}>
             {t('systemInspection.refresh')}

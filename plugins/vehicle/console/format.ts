@@ -1,7 +1,7 @@
 /** Display helpers of the vehicle screens. */
-import dayjs from 'dayjs';
+import { formatDateTime } from '@rti/console/plugin-api';
 
-export const fmtTime = (v: string | number | null | undefined) => (v ? dayjs(v).format('YYYY-MM-DD HH:mm:ss') : '—');
+export const fmtTime = (v: string | number | null | undefined) => formatDateTime(v, 'datetime', '—');
 export const fmtNum = (v: number | null | undefined, digits = 1) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 /** milliseconds as h:mm */
 export function fmtDuration(ms: number): string {

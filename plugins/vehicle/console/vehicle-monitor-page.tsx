@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Button, Card, Space, Spin, Tag } from 'antd';
 import { AimOutlined, CloseOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
-import { Guarded, request } from '@rti/console/plugin-api';
+import { Guarded, request, formatDateTime } from '@rti/console/plugin-api';
 import { useLivePoints } from '@rti/plugin-map/console/use-live-points';
 import { CITIES, DEFAULT_ZOOM, rgbCss } from '@rti/plugin-map/console/map-settings';
 import type { PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
@@ -114,7 +114,7 @@ export default function VehicleMonitorPage() {
             </span>
           ))}
           <Button size="small" icon={<AimOutlined />} onClick={fitAll}>{t('vehicle.fitAll')}</Button>
-          <span style={{ fontVariantNumeric: 'tabular-nums', opacity: 0.8 }}>{now.format('YYYY-MM-DD HH:mm:ss')}</span>
+          <span style={{ fontVariantNumeric: 'tabular-nums', opacity: 0.8 }}>{formatDateTime(now)}</span>
         </Space>
       </header>
       {error && <div style={{ color: '#ff7875', padding: '0 16px 8px' }}>{error}</div>}

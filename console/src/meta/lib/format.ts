@@ -1,9 +1,9 @@
 /** Display formats (SPEC §9) for values coming back from the API. */
-import dayjs from 'dayjs';
 import type { EnumValue, EnumsFile, FieldDef } from '@rti/metadata/browser';
+import { DATE_FORMAT, DATETIME_FORMAT, formatDateTime } from '../../lib/date-format';
 
-export const DATE_FORMAT = 'YYYY-MM-DD';
-export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+// the console's one date-time format (lib/date-format.ts)
+export { DATE_FORMAT, DATETIME_FORMAT };
 
 export const isEmpty = (v: unknown): boolean =>
   v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
@@ -11,8 +11,7 @@ export const isEmpty = (v: unknown): boolean =>
 /** ISO string, epoch ms or date-only string → local display text; '' when empty or invalid. */
 export function formatDate(v: unknown, withTime: boolean): string {
   if (isEmpty(v)) return '';
-  const d = dayjs(v as string | number);
-  return d.isValid() ? d.format(withTime ? DATETIME_FORMAT : DATE_FORMAT) : String(v);
+  return formatDateTime(v as string | number, withTime ? 'datetime' : 'date');
 }
 
 export function formatNumber(v: unknown, scale?: number): string {
