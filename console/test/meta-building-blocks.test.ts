@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_MAX_BYTES, IMPORT_POLL_MS, importFileProblem, importReducer, processedVolume, shouldPoll, type ImportState } from '../src/meta/lib/import-job';
+import { IMPORT_FIRST_POLL_MS, IMPORT_MAX_BYTES, IMPORT_POLL_MS, importFileProblem, importProgress, importReducer, pollDelay, processedVolume, shouldPoll, type ImportState } from '../src/meta/lib/import-job';
 import { findByUniqueKeys, planUpsert } from '../src/meta/lib/unique-key';
 import { buildTree, parentKeys } from '../src/meta/lib/tree';
 import { groupRows, groupedTreeData } from '../src/meta/lib/row-groups';
@@ -11,7 +11,9 @@ describe('import file checks (SPEC §5, §9)', () => {
     expect(importFileProblem({ name: 'a.XLSX', size: IMPORT_MAX_BYTES })).toBeNull();
     expect(importFileProblem({ name: 'a.xls', size: 10 })).toBeNull();
     expect(IMPORT_MAX_BYTES).toBe(5242880);
-    expect(IMPORT_POLL_MS).toBe(5000);
+    // issue 10: progress moves at least once a second, a small file answers well before 5 s
+    expect(IMPORT_POLL_MS).toBeLessThanOrEqual(1000);
+    expect(IMPORT_FIRST_POLL_MS).toBeLessThan(IMPORT_POLL_MS);
   });
   it('refuses other formats and larger files with the import limit message', () => {
     expect(importFileProblem({ name: 'a.csv', size: 10 })).toEqual({ key: 'validation.importLimit', reason: 'format', params: { size: 5120 } });
@@ -35,6 +37,19 @@ describe('import status state machine', () => {
     expect(done.phase).toBe('finished');
     expect(shouldPoll(done)).toBe(false);
     if (done.phase === 'finished') expect(processedVolume(done.result)).toBe(3);
+  });
+  it('asks soon after the upload, then once a second, and counts towards the file total', () => {
+    const processing = run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 7, totalVolume: 4000 }]);
+    expect(pollDelay(processing)).toBe(IMPORT_FIRST_POLL_MS);
+    expect(importProgress(processing)).toEqual({ processed: 0, total: 4000, percent: 0 });
+    const half = importReducer(processing, { type: 'status', status: { importId: 7, status: 10, processedVolume: 2000, totalVolume: 4000 } });
+    expect(pollDelay(half)).toBe(IMPORT_POLL_MS);
+    expect(importProgress(half)).toEqual({ processed: 2000, total: 4000, percent: 50 });
+    // the total counts blank rows too: never 100 % before the job says it is finished
+    const all = importReducer(half, { type: 'status', status: { importId: 7, status: 10, processedVolume: 4000, totalVolume: 4000 } });
+    expect(importProgress(all)?.percent).toBe(99);
+    // a server that counts no total: no bar, the count alone
+    expect(importProgress(run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 8 }]))).toBeNull();
   });
   it('ignores answers of another import and stray events', () => {
     const processing = run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 7 }]);

@@ -1,13 +1,14 @@
 import { DownloadOutlined, ImportOutlined, InboxOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Descriptions, Modal, Result, Space, Spin, Table, Upload } from 'antd';
+import { Alert, App, Button, Descriptions, Modal, Progress, Result, Space, Spin, Table, Upload } from 'antd';
 import { useEffect, useReducer, useRef, useState, type FC } from 'react';
 import { resourceApiPath, resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
 import {
   IMPORT_ACCEPT,
-  IMPORT_POLL_MS,
   importFileProblem,
+  importProgress,
   importReducer,
+  pollDelay,
   processedVolume,
   shouldPoll,
   type ImportStatus,
@@ -18,7 +19,8 @@ import { useMetaT } from '../hooks/use-meta';
 
 /**
  * Import dialog (SPEC §2, §5, §7): template download, xls/xlsx upload ≤ 5,242,880 bytes,
- * status polling every 5000 ms while processing, then the volumes and per-row reasons.
+ * status polling while processing (the first soon, then every second) with processed of total,
+ * then the volumes and per-row reasons (column, value, reason), downloadable as a workbook.
  */
 export const ImportButton: FC<{ resource: ResourceDef; onFinished?: () => void }> = ({ resource, onFinished }) => {
   const { t } = useMetaT();
@@ -52,7 +54,7 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
       request<ImportStatus>(resourceApiPath(resource, 'import/status'), { importId })
         .then((status) => live && dispatch({ type: 'status', status }))
         .catch((e: unknown) => live && dispatch({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
-    }, IMPORT_POLL_MS);
+    }, pollDelay(state));
     return () => {
       live = false;
       clearTimeout(timer);
@@ -83,12 +85,13 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
       return;
     }
     dispatch({ type: 'upload', fileName: file.name });
-    postFile<{ importId: number }>(resourceApiPath(resource, 'import'), file, file.name)
-      .then((d) => dispatch({ type: 'accepted', importId: d.importId }))
+    postFile<{ importId: number; totalVolume?: number | null }>(resourceApiPath(resource, 'import'), file, file.name)
+      .then((d) => dispatch({ type: 'accepted', importId: d.importId, totalVolume: d.totalVolume }))
       .catch((e: unknown) => dispatch({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
   };
 
   const busy = state.phase === 'uploading' || state.phase === 'processing';
+  const progress = importProgress(state);
   return (
     <Modal
       open
@@ -134,25 +137,44 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
         )}
         {busy && (
           <div style={{ textAlign: 'center', padding: 32 }}>
-            <Spin />
+            {progress ? <Progress percent={progress.percent} status="active" data-testid="meta-import-progress" /> : <Spin />}
             <div style={{ marginTop: 12 }}>
               {t(state.phase === 'uploading' ? 'meta.uploading' : 'meta.importProcessing', { file: state.fileName })}
             </div>
-            {state.phase === 'processing' && state.status && (
-              <div style={{ color: 'rgba(0,0,0,.45)' }}>{t('meta.importProgress', { count: processedVolume(state.status) })}</div>
+            {state.phase === 'processing' && (progress || state.status) && (
+              <div style={{ color: 'rgba(0,0,0,.45)' }} data-testid="meta-import-count">
+                {progress
+                  ? t('meta.importProgressOf', { processed: progress.processed, total: progress.total })
+                  : t('meta.importProgress', { count: processedVolume(state.status!) })}
+              </div>
             )}
           </div>
         )}
         {state.phase === 'failed' && <Alert type="error" showIcon message={t('meta.importFailed')} description={state.message} data-testid="meta-import-error" />}
-        {state.phase === 'finished' && <ImportResult result={state.result} />}
+        {state.phase === 'finished' && <ImportResult resource={resource} result={state.result} />}
       </div>
     </Modal>
   );
 };
 
-const ImportResult: FC<{ result: ImportStatus }> = ({ result }) => {
+const ImportResult: FC<{ resource: ResourceDef; result: ImportStatus }> = ({ resource, result }) => {
   const { t } = useMetaT();
+  const { message } = App.useApp();
+  const [downloading, setDownloading] = useState(false);
   const failed = result.failedVolume ?? 0;
+  const hasColumns = result.importErrors?.some((e) => e.column !== undefined || e.value !== undefined) ?? false;
+  // the refused rows with their reasons, in the user's language, as the server's workbook
+  const download = async () => {
+    setDownloading(true);
+    try {
+      const blob = await request<Blob>(resourceApiPath(resource, 'import/result'), { importId: result.importId }, { blob: true });
+      downloadBlob(blob, `${t(resourceLabelKey(resource))}-${t('meta.reason')}.xlsx`);
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+    } finally {
+      setDownloading(false);
+    }
+  };
   return (
     <div data-testid="meta-import-result">
       <Result
@@ -169,6 +191,11 @@ const ImportResult: FC<{ result: ImportStatus }> = ({ result }) => {
         ]}
       />
       {(result.importErrors?.length ?? 0) > 0 && (
+        <Button style={{ marginTop: 12 }} icon={<DownloadOutlined />} loading={downloading} onClick={download} data-testid="meta-import-download-result">
+          {t('meta.downloadResult')}
+        </Button>
+      )}
+      {(result.importErrors?.length ?? 0) > 0 && (
         <Table
           style={{ marginTop: 12 }}
           size="small"
@@ -176,7 +203,13 @@ const ImportResult: FC<{ result: ImportStatus }> = ({ result }) => {
           dataSource={result.importErrors}
           pagination={{ pageSize: 10, size: 'small', hideOnSinglePage: true }}
           columns={[
-            { key: 'row', dataIndex: 'row', title: t('meta.row'), width: 80 },
+            { key: 'row', dataIndex: 'row', title: t('meta.row'), width: 70 },
+            ...(hasColumns
+              ? [
+                  { key: 'column', dataIndex: 'column', title: t('meta.importColumn'), width: 120 },
+                  { key: 'value', dataIndex: 'value', title: t('meta.importValue'), width: 140, ellipsis: true },
+                ]
+              : []),
             { key: 'reason', dataIndex: 'reason', title: t('meta.reason') },
           ]}
           data-testid="meta-import-errors"
