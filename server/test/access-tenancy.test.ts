@@ -1,14 +1,15 @@
 /**
  * Tenancy over every generated call of every resource: a user of organisation A never
  * reads, lists, exports, changes or deletes a row of organisation B, whatever ids, filters
- * or headers it sends; rows it creates always land in A.
+ * or headers it sends; rows it creates always land in A. Every plugin call (all plugins
+ * loaded) is re-run by the other organisation with the first one's ids in its body.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, resourceApiPath, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
-import { callSuffix, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
-import { sampleBody } from './support/samples';
+import { callSuffix, createRow, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
+import { creationOrder, sampleBody } from './support/samples';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
 const metadata = loadMetadata();
@@ -234,4 +235,248 @@ describe('organisation header', () => {
       expect(got.body.code).toBe(10007);
     }
   });
+});
+
+/**
+ * Every plugin call, re-run as organisation B with organisation A's ids in the body: each body
+ * key a handler reads is filled from A's rows (ids of the call's resource and of the resources
+ * `<name>Id(s)` refers to, A's texts for text fields such as sn), round after round while the
+ * handler reads keys not yet filled. No answer may carry a row of A (its organisation or a
+ * text only A's rows hold), and no row of A may change.
+ */
+describe('plugin calls as another organisation', () => {
+  let tp: TestServer;
+  let prow: OrgRows;
+  /** body keys each plugin handler read */
+  const readKeys = new Map<string, Set<string>>();
+
+  beforeAll(async () => {
+    // the demo fleet simulator provisions rows into the first organisation a few seconds after start
+    const simulator = process.env.SIMULATOR_DEVICES;
+    process.env.SIMULATOR_DEVICES = '0';
+    try {
+      tp = await startTestServer({ metadata, plugins: true });
+    } finally {
+      if (simulator === undefined) delete process.env.SIMULATOR_DEVICES;
+      else process.env.SIMULATOR_DEVICES = simulator;
+    }
+    for (const def of tp.server.calls.list()) {
+      if (!def.plugin) continue;
+      const handler = def.handler;
+      const seen = readKeys.set(def.path, new Set()).get(def.path)!;
+      const note = (key: string | symbol) => void (typeof key === 'string' && seen.add(key));
+      def.handler = (input) =>
+        handler({
+          ...input,
+          body: new Proxy(input.body, {
+            get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
+            has: (target, key) => (note(key), Reflect.has(target, key)),
+            getOwnPropertyDescriptor: (target, key) => (note(key), Reflect.getOwnPropertyDescriptor(target, key)),
+          }),
+        });
+    }
+    prow = await tolerantRows(tp);
+    // the plugins' own domain rules may refuse a generic sample row; most resources still have one
+    expect(Object.keys(prow.a).length).toBeGreaterThan(resources.length * 0.8);
+  }, 180_000);
+
+  /**
+   * Two rows of every resource in each organisation, like rowsInBothOrgs, but with the plugins'
+   * domain rules live: a body a rule refuses (a device bound twice, a line naming its header's
+   * carrier) is retried on the second rows of its references, then without optional references.
+   */
+  async function tolerantRows(t: TestServer): Promise<OrgRows> {
+    const out: OrgRows = { a: {}, b: {}, second: { a: {}, b: {} } };
+    const refs: Record<'a' | 'b', Record<string, number>> = { a: { organization: t.orgA }, b: { organization: t.orgB } };
+    let n = 1;
+    for (const res of creationOrder(metadata)) {
+      for (const side of ['a', 'b'] as const) {
+        const caller = t[side];
+        if (res.orgField === 'id') {
+          out[side][res.name] = (await caller.call(resourceApiPath(res, 'base'), { id: caller.orgId })).body.data as Row;
+          continue;
+        }
+        for (const which of ['first', 'second'] as const) {
+          const seed = (n++) * 7 + (side === 'a' ? 0 : 3);
+          const second = out.second[side];
+          const bare = (body: Record<string, unknown>) => {
+            for (const f of res.fields) if ((f.type === 'ref' || f.type === 'refs') && !f.required && !(res.rules?.compare ?? []).some((r) => r.left === f.name || r.right === f.name)) delete body[f.name];
+            return body;
+          };
+          const attempts = [
+            () => sampleBody(res, metadata, seed, refs[side], second),
+            () => sampleBody(res, metadata, seed + 1, { ...refs[side], ...second }, refs[side]),
+            () => bare(sampleBody(res, metadata, seed + 2, { ...refs[side], ...second }, refs[side])),
+          ];
+          let row: Row | null = null;
+          for (const attempt of attempts) {
+            // a resource whose required reference could not be made is skipped (sampleBody throws)
+            row = await (async () => createRow(t, caller, res, attempt()))().catch(() => null);
+            if (row) break;
+          }
+          if (!row) continue;
+          if (which === 'first') {
+            out[side][res.name] = row;
+            refs[side][res.name] = row.id;
+          } else second[res.name] = row.id;
+        }
+      }
+    }
+    return out;
+  }
+  afterAll(() => tp?.close());
+
+  /** Every row of an organisation, per resource, as the database holds it. */
+  async function snapshot(orgId: number): Promise<Record<string, Row[]>> {
+    await tp.server.audit.flush(); // request and operation logs are written in batches
+    const out: Record<string, Row[]> = {};
+    for (const res of resources) {
+      const orgField = orgFieldOf(res);
+      if (!orgField) continue;
+      const model = tp.server.db.models[res.name];
+      out[res.name] = (await model.findAll({ where: { [orgField]: orgId }, order: [['id', 'ASC']], raw: true })) as unknown as Row[];
+    }
+    return out;
+  }
+
+  /** The resource whose rows a key names: `carrierId` → carrier, `gpsIds` → device-gps (the metadata's refs). */
+  const refTargets = new Map<string, string>();
+  for (const res of resources) for (const f of res.fields) if (f.ref && f.type === 'ref' && !refTargets.has(f.name)) refTargets.set(f.name, f.ref.resource);
+  const kebab = (s: string) => s.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase());
+
+  /** A's value for a body key, or undefined when the key names nothing of A. */
+  function fill(key: string, own: string | undefined): unknown {
+    const a = prow.a;
+    const idOf = (resource: string | undefined) => (resource && a[resource] ? a[resource].id : undefined);
+    if (key === 'orgId') return tp.orgA;
+    if (key === 'id') return idOf(own);
+    if (key === 'ids') return own && a[own] ? [a[own].id] : undefined;
+    const one = /^(.+)Ids$/.exec(key);
+    if (one) {
+      const id = idOf(refTargets.get(`${one[1]}Id`) ?? kebab(one[1]));
+      return id === undefined ? undefined : [id];
+    }
+    if (key.endsWith('Id')) return idOf(refTargets.get(key) ?? kebab(key.slice(0, -2)));
+    // a list of rows of a resource (`carriers: [{ sn, … }]`): A's row by its id and identifying texts
+    const listed = key.endsWith('s') ? kebab(key.slice(0, -1)) : null;
+    if (listed && a[listed] && metadata.resources[listed]) {
+      const res = metadata.resources[listed];
+      const keys = res.fields.filter((f) => f.name === res.titleField || f.unique).map((f) => f.name);
+      return [Object.fromEntries([['id', a[listed].id], ...keys.map((k) => [k, a[listed][k]])])];
+    }
+    // texts that identify a row (sn, code, orderNo…): the call's own resource first
+    const plural = key.endsWith('s') ? key.slice(0, -1) : null;
+    for (const res of [own, ...Object.keys(a)]) {
+      const row = res ? a[res] : undefined;
+      const def = res ? metadata.resources[res] : undefined;
+      if (!row || !def) continue;
+      for (const name of [key, plural]) {
+        const f = name && def.fields.find((x) => x.name === name && (x.type === 'string' || x.type === 'text'));
+        if (f && typeof row[f.name] === 'string' && row[f.name]) return name === key ? row[f.name] : [row[f.name]];
+      }
+    }
+    return undefined;
+  }
+
+  /**
+   * Strings that identify a row of A and no row of B (titles and unique texts: sn, codes, names,
+   * order numbers, user names — the operator of A's log rows), to find A's rows in any answer.
+   * Free texts and logs' titles (paths, messages) are shared by both organisations' rows.
+   */
+  function marksOf(a: Record<string, Row[]>, b: Record<string, Row[]>): Set<string> {
+    const texts = (snap: Record<string, Row[]>) => {
+      const out = new Set<string>();
+      for (const [name, list] of Object.entries(snap)) {
+        const res = metadata.resources[name];
+        if (res.calls?.create === false) continue; // system-written logs: their titles (request paths) are shared
+        const fields = res.fields.filter((f) => (f.type === 'string' || f.type === 'text') && !f.writeOnly && (f.name === res.titleField || f.unique));
+        for (const r of list) for (const f of fields) if (typeof r[f.name] === 'string' && (r[f.name] as string).length >= 4) out.add(r[f.name] as string);
+      }
+      return out;
+    };
+    const fromB = texts(b);
+    return new Set([...texts(a)].filter((t) => !fromB.has(t)));
+  }
+
+  /** Every string value and organisation id in an answer (JSON, or the cells of a workbook). */
+  async function answerOf(res: Response): Promise<{ kind: string; strings: string[]; orgIds: number[]; code?: number }> {
+    const type = res.headers.get('content-type') ?? '';
+    const strings: string[] = [];
+    const orgIds: number[] = [];
+    if (type.includes('json')) {
+      const body = (await res.json()) as { code: number };
+      const walk = (v: unknown, key?: string) => {
+        if (typeof v === 'string') strings.push(v);
+        else if (typeof v === 'number' && key === 'orgId') orgIds.push(v);
+        else if (Array.isArray(v)) for (const x of v) walk(x, key);
+        else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+      };
+      walk(body);
+      return { kind: 'json', strings, orgIds, code: body.code };
+    }
+    if (type.includes('spreadsheetml')) {
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+      wb.eachSheet((ws) => ws.eachRow((row) => row.eachCell((c) => void strings.push(String(c.text ?? c.value)))));
+      return { kind: 'xlsx', strings, orgIds };
+    }
+    await res.body?.cancel();
+    return { kind: type.split(';')[0] || 'empty', strings, orgIds };
+  }
+
+  it('answers no row of the first organisation and changes nothing of it', async () => {
+    const calls = tp.server.calls.list().filter((c) => c.plugin && !c.public);
+    expect(calls.length).toBeGreaterThan(50);
+    const before = await snapshot(tp.orgA);
+    const marks = marksOf(before, await snapshot(tp.orgB));
+    expect(marks.size).toBeGreaterThan(20);
+    const tally = { calls: 0, requests: 0, filled: 0, refused: 0, answered: 0, files: 0, other: 0 };
+    for (const call of calls) {
+      tally.calls++;
+      const own = call.resource ?? call.path.split('/')[1];
+      const body: Record<string, unknown> = {};
+      // round after round: fill what the handler read, until it reads nothing new that names A's rows
+      for (let round = 0; round < 5; round++) {
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), 15_000);
+        let answer: Awaited<ReturnType<typeof answerOf>>;
+        try {
+          const headers = { 'Content-Type': 'application/json', Token: tp.b.token, OrgId: String(tp.b.orgId) };
+          answer = await answerOf(await fetch(`${tp.url}/api${call.path}`, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal }));
+        } catch (err) {
+          if (controller.signal.aborted) break; // a stream (live events) or a slow call: nothing came back
+          throw err;
+        } finally {
+          clearTimeout(timer);
+        }
+        tally.requests++;
+        if (answer.kind === 'json') tally[answer.code === 0 ? 'answered' : 'refused']++;
+        else if (answer.kind === 'xlsx') tally.files++;
+        else tally.other++;
+        // what B itself sent may come back (a refusal naming the sn it did not find)
+        const sent = new Set<string>();
+        const collect = (v: unknown): void => void (typeof v === 'string' ? sent.add(v) : v && typeof v === 'object' && Object.values(v).forEach(collect));
+        collect(body);
+        const leaked = answer.strings.filter((s) => marks.has(s) && !sent.has(s));
+        expect(leaked, `${call.path} ${JSON.stringify(body)}`).toEqual([]);
+        expect(answer.orgIds, `${call.path} ${JSON.stringify(body)}`).not.toContain(tp.orgA);
+        let added = false;
+        for (const key of readKeys.get(call.path) ?? []) {
+          if (key in body) continue;
+          const v = fill(key, own);
+          if (v === undefined) continue;
+          body[key] = v;
+          added = true;
+          tally.filled++;
+        }
+        if (!added) break;
+      }
+    }
+    // B's caller still works, and nothing of A changed (nor was anything added to A)
+    expect((await tp.b.call('/permission/list', {})).body.code).toBe(0);
+    const after = await snapshot(tp.orgA);
+    for (const name of Object.keys(before)) expect(after[name], `${name} of the first organisation`).toEqual(before[name]);
+    console.info(`[tenancy] plugin calls as organisation B: ${JSON.stringify(tally)}`);
+    expect(tally.filled).toBeGreaterThan(calls.length / 4);
+  }, 600_000);
 });
