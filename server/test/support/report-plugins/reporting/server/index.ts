@@ -2,7 +2,7 @@
  * A test plugin declaring one report over warehouse rows: a time range, a text filter and a
  * numeric one; two sheets (every warehouse, and those below their minimum); a schedule.
  */
-import { Op } from 'sequelize';
+import { Op, type WhereOptions } from 'sequelize';
 import { definePlugin, repositoryPage, repositoryScan, timeRange, type RepositoryQuery, type ReportQuery } from '../../../../../src/plugin-api';
 
 interface Params {
@@ -15,7 +15,7 @@ export default definePlugin({
   id: 'reporting',
   server(ctx) {
     const query = (q: ReportQuery<Params>): RepositoryQuery => {
-      const where: object[] = [{ createdAt: { [Op.between]: [new Date(q.params.time.from), new Date(q.params.time.to)] } }];
+      const where: WhereOptions[] = [{ createdAt: { [Op.between]: [new Date(q.params.time.from), new Date(q.params.time.to)] } }];
       if (q.params.code) where.push({ code: { [Op.like]: `%${q.params.code}%` } });
       if (q.params.minInventory !== undefined) where.push({ minInventory: { [Op.gte]: q.params.minInventory } });
       return { where: { [Op.and]: where }, order: [['code', 'ASC']], serialize: true };
