@@ -220,3 +220,68 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     expect(await linesOf(mine.id)).toHaveLength(1);
   });
 });
+
+describe('cascade of lines', () => {
+  /** DELETE statements on the lines' table while `fn` runs */
+  async function deletesOfLines(fn: () => Promise<void>): Promise<number> {
+    const seq = ts.server.db.sequelize;
+    const table = String(ts.server.db.models[LINES].getTableName());
+    const original = seq.query.bind(seq);
+    let n = 0;
+    (seq as any).query = (sql: unknown, ...rest: unknown[]) => {
+      const text = typeof sql === 'string' ? sql : String((sql as { query?: string })?.query ?? '');
+      if (/^\s*DELETE\b/i.test(text) && text.includes(table)) n++;
+      return (original as any)(sql, ...rest);
+    };
+    try {
+      await fn();
+    } finally {
+      (seq as any).query = original;
+    }
+    return n;
+  }
+
+  it('is set-based when no hook acts on a single line: one DELETE for every line, other documents untouched', async () => {
+    expect(ts.server.hooks.hearsCascadedDelete(LINES, 'carrier-bind')).toBe(false);
+    const [main, other, ...cs] = await carriers(14);
+    const doc = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: cs.slice(0, 10).map((carrierId) => ({ carrierId, qty: 1 })) });
+    const kept = await ok(ts.a, '/carrier-bind/save', { carrierId: other, lines: cs.slice(10).map((carrierId) => ({ carrierId, qty: 2 })) });
+    const n = await deletesOfLines(() => ok(ts.a, '/carrier-bind/delete', { id: doc.id }));
+    expect(n).toBe(1);
+    expect(await linesOf(doc.id)).toEqual([]);
+    expect(await linesOf(kept.id)).toEqual([{ carrierId: cs[10], qty: 2 }, { carrierId: cs[11], qty: 2 }]);
+    expect((await header(kept.id)).totalAmount).toBe(4);
+  });
+
+  it('goes line by line, hooks and all, when a hook listens to deletes of the lines', async () => {
+    const [main, ...cs] = await carriers(6);
+    const doc = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: cs.map((carrierId) => ({ carrierId })) });
+    const seen: number[] = [];
+    const off = ts.server.hooks.before('delete', LINES, (e) => void seen.push(Number(e.row!.carrierId)));
+    try {
+      expect(ts.server.hooks.hearsCascadedDelete(LINES, 'carrier-bind')).toBe(true);
+      const n = await deletesOfLines(() => ok(ts.a, '/carrier-bind/delete', { id: doc.id }));
+      expect(n).toBe(cs.length);
+      expect(seen.sort((a, b) => a - b)).toEqual([...cs].sort((a, b) => a - b));
+      expect(await linesOf(doc.id)).toEqual([]);
+    } finally {
+      off();
+    }
+  });
+
+  it('a hook refusing one line rolls back the header and every line', async () => {
+    const [main, c1, c2] = await carriers(3);
+    const doc = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }, { carrierId: c2 }] });
+    const off = ts.server.hooks.before('delete', LINES, (e) => {
+      if (Number(e.row!.carrierId) === c2) throw new Error('refused');
+    });
+    try {
+      const r = await ts.a.call('/carrier-bind/delete', { id: doc.id });
+      expect(r.body.code).not.toBe(0);
+    } finally {
+      off();
+    }
+    expect(await header(doc.id)).toMatchObject({ id: doc.id });
+    expect(await linesOf(doc.id)).toHaveLength(2);
+  });
+});

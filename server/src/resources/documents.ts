@@ -193,6 +193,9 @@ export class DocumentEngine {
           add('before', action, childName, lineRules);
           if (child.rollUps?.length) add('after', action, childName, rollUp);
         }
+        // both skip lines whose header is being deleted: a cascade from it need not run them per line
+        hooks.quietWhenCascaded(lineRules, parent.name);
+        hooks.quietWhenCascaded(rollUp, parent.name);
       }
     }
   }

@@ -59,6 +59,22 @@ export class HookRegistry {
     return this.hooks.some((h) => phases.includes(h.phase) && h.resource === resource && !except.has(h.fn));
   }
 
+  /** Hooks that do nothing for a row leaving with its header (the documents engine's line rules): fn -> header resource. */
+  private readonly quietOnCascade = new WeakMap<HookFn, string>();
+
+  /** Marks `fn` as doing nothing for rows deleted by a cascade from rows of `from` (their header). */
+  quietWhenCascaded(fn: HookFn, from: string): void {
+    this.quietOnCascade.set(fn, from);
+  }
+
+  /**
+   * Whether a delete hook registered for exactly this resource would act on a row deleted by a
+   * cascade from `from`: when none would, the cascade deletes set-based (no statement per line).
+   */
+  hearsCascadedDelete(resource: string, from: string): boolean {
+    return this.hooks.some((h) => h.action === 'delete' && h.resource === resource && this.quietOnCascade.get(h.fn) !== from);
+  }
+
   /** Runs matching hooks in registration order. */
   async run(phase: HookPhase, event: HookEvent): Promise<void> {
     for (const h of this.hooks) {
