@@ -112,6 +112,11 @@ export const ShipOrderLineStatusEnum = {
   missing: 40,
   extra: 50,
 } as const;
+export const ConfirmSourceEnum = {
+  hand: 10,
+  beacon: 20,
+  gps: 30,
+} as const;
 export const ShipPlanStatusEnum = {
   new: 10,
   released: 20,
@@ -548,6 +553,7 @@ export const Enums = {
   shipOrderStatus: ShipOrderStatusEnum,
   shipOrderType: ShipOrderTypeEnum,
   shipOrderLineStatus: ShipOrderLineStatusEnum,
+  confirmSource: ConfirmSourceEnum,
   shipPlanStatus: ShipPlanStatusEnum,
   shipPlanType: ShipPlanTypeEnum,
   receiptStatus: ReceiptStatusEnum,

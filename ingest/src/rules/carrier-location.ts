@@ -41,10 +41,10 @@ export function beaconSighting(ctx: RuleContext, c: CarrierInfo, s: CarrierState
     if (w.bleDeDup && lastInOut !== undefined && Math.abs(time - lastInOut) < DEDUP_MS) return;
     if (s.warehouseId === w.id) {
       if (!w.bleOutbound) return;
-      depart(ctx, c, s, w, time, true);
+      depart(ctx, c, s, w, time, 'gate');
     } else {
       if (!w.bleInbound) return;
-      arrive(ctx, c, s, w, time, true);
+      arrive(ctx, c, s, w, time, 'gate');
     }
     s.lastInOut[key] = time;
     return;

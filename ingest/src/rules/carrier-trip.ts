@@ -6,7 +6,7 @@
  * when a carrier leaves a warehouse while scrapped, in maintenance or damaged (cleared when it
  * is back in a warehouse).
  */
-import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT, type AlertText } from '../state/effects';
+import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT, type AlertText, type InOutVia } from '../state/effects';
 import type { CarrierInfo, WarehouseInfo } from '../state/fleet';
 import { clear, raise, type CarrierState } from '../state/subject-state';
 import type { RuleContext } from './context';
@@ -32,14 +32,15 @@ export function closeCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierSt
   if (clear(s, key)) ctx.emit({ type: 'alert-cleared', orgId: c.orgId, kind: 'carrier', subjectId: c.id, reason, time });
 }
 
-function inout(ctx: RuleContext, c: CarrierInfo, direction: number, warehouseId: number, time: number): void {
-  ctx.emit({ type: 'inout', orgId: c.orgId, carrierId: c.id, sn: c.sn, name: c.name, carrierCodeId: c.carrierCodeId, direction, warehouseId, time });
+function inout(ctx: RuleContext, c: CarrierInfo, direction: number, warehouseId: number, time: number, via: InOutVia): void {
+  ctx.emit({ type: 'inout', orgId: c.orgId, carrierId: c.id, sn: c.sn, name: c.name, carrierCodeId: c.carrierCodeId, direction, warehouseId, time, via });
 }
 
-export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: boolean): void {
+/** `record`: the pass writes an in/out row, seen by a gate gateway or a GPS fence; false only places the carrier */
+export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: false | InOutVia): void {
   const from = s.departedFrom ?? (s.warehouseId !== null && s.warehouseId !== w.id ? s.warehouseId : null);
   if (record) {
-    inout(ctx, c, DIRECTION.inbound, w.id, time);
+    inout(ctx, c, DIRECTION.inbound, w.id, time, record);
     s.inboundWarehouseId = w.id;
     s.inboundTime = time;
   }
@@ -64,9 +65,10 @@ export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   ctx.touchCarrier(c, s);
 }
 
-export function depart(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: boolean): void {
+/** `record`: the pass writes an in/out row, seen by a gate gateway or a GPS fence; false only places the carrier */
+export function depart(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: false | InOutVia): void {
   if (record) {
-    inout(ctx, c, DIRECTION.outbound, w.id, time);
+    inout(ctx, c, DIRECTION.outbound, w.id, time, record);
     s.outboundWarehouseId = w.id;
     s.outboundTime = time;
   }

@@ -52,7 +52,7 @@ export function geofenceRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, ln
     const w = f.warehouseId ? ctx.fleet.warehouses.get(f.warehouseId) : undefined;
     if (!c || !w) continue;
     const cs = ctx.carrier(c);
-    if (is && w.gpsInbound && cs.warehouseId !== w.id) arrive(ctx, c, cs, w, time, true);
-    else if (!is && w.gpsOutbound && cs.warehouseId === w.id) depart(ctx, c, cs, w, time, true);
+    if (is && w.gpsInbound && cs.warehouseId !== w.id) arrive(ctx, c, cs, w, time, 'gps');
+    else if (!is && w.gpsOutbound && cs.warehouseId === w.id) depart(ctx, c, cs, w, time, 'gps');
   }
 }

@@ -70,7 +70,11 @@ export interface InOutEffect {
   direction: number;
   warehouseId: number;
   time: number;
+  /** what saw the pass: a gate gateway (beacon) or a GPS tracker crossing the warehouse fence */
+  via?: InOutVia;
 }
+
+export type InOutVia = 'gate' | 'gps';
 
 export interface DeviceEffect {
   type: 'device';

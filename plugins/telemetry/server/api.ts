@@ -4,6 +4,7 @@
  * module's types brings the typed `ctx.use('telemetry')` with them.
  */
 import type { TelemetryStore } from '@rti/ingest';
+import type { InOutEffect } from '@rti/ingest/state/effects';
 import type { CarrierState, DeviceState } from '@rti/ingest/state/subject-state';
 
 /** last known states from the derived-state engine, read-only (never creates a state) */
@@ -20,7 +21,17 @@ export interface TelemetryApi {
   positions: Positions;
   /** re-reads master data (devices, carriers, warehouses, routes) into the state engine */
   refresh(): Promise<void>;
+  /**
+   * Carrier in/out passes the rules recorded (gate gateway or GPS fence), handed over once per
+   * state flush after its rows are committed — every organisation's at once, so work on them
+   * set-based and act inside each pass's organisation (`ctx.systemContext(orgId)`). Returns a
+   * function that stops listening.
+   */
+  onInOut(fn: (passes: InOutPass[]) => Promise<void> | void): () => void;
 }
+
+/** one in/out pass: carrier, warehouse, direction (10 in, 20 out), time (epoch ms), what saw it */
+export type InOutPass = Readonly<InOutEffect>;
 
 declare module '@rti/server/plugin-api' {
   interface PluginServices {

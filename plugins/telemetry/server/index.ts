@@ -32,6 +32,7 @@ export default definePlugin({
       },
       positions: { carrier: (id) => rt.engine.peekCarrier(id), device: (kind, id) => rt.engine.peekDevice(kind, id) },
       refresh: () => rt.refresh(),
+      onInOut: (fn) => rt.sink.onInOut(fn),
     };
     ctx.provide('telemetry', api);
   },

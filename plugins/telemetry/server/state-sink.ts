@@ -5,7 +5,7 @@
  * live subscribers. Column writes are coalesced per subject per flush, never per reading.
  */
 import type { Database } from '@rti/server';
-import type { Effect } from '@rti/ingest/state/effects';
+import type { Effect, InOutEffect } from '@rti/ingest/state/effects';
 import type { StateDump } from '@rti/ingest/state/state-engine';
 import { Op, type Transaction } from 'sequelize';
 import { alertResource, ALERT_STATUS } from './alert-kinds';
@@ -26,12 +26,25 @@ export class StateSink {
   /** what the device row holds, to skip UPDATEs that would only move lastReportTime a little */
   private readonly written = new Map<string, { status: number; battery: number | null; time: number }>();
   readonly counts = { alerts: 0, cleared: 0, logs: 0, inouts: 0, devices: 0, carriers: 0, flushes: 0 };
+  /** other plugins' listeners to the in/out passes of each flush (telemetry service `onInOut`) */
+  private readonly inOutListeners = new Set<(passes: InOutEffect[]) => Promise<void> | void>();
 
   constructor(private readonly db: Database, private readonly bus: EventBus, private readonly log: (m: string, e?: unknown) => void) {}
 
   push = (e: Effect): void => {
     this.queue.push(e);
   };
+
+  /**
+   * Called after each flush has committed, with that flush's in/out passes (every
+   * organisation, at most one call per flush): a listener sees passes by the thousand at once
+   * and should work on them set-based. It runs after the flush, so a slow or failing listener
+   * delays no reading and loses no row.
+   */
+  onInOut(fn: (passes: InOutEffect[]) => Promise<void> | void): () => void {
+    this.inOutListeners.add(fn);
+    return () => void this.inOutListeners.delete(fn);
+  }
 
   get pending(): number {
     return this.queue.length;
@@ -112,6 +125,16 @@ export class StateSink {
         this.bus.publish(e);
       } catch (err) {
         this.log('[telemetry] live event failed', err);
+      }
+    }
+    const passes = effects.filter((e): e is InOutEffect => e.type === 'inout');
+    if (passes.length) {
+      for (const fn of this.inOutListeners) {
+        try {
+          await fn(passes);
+        } catch (err) {
+          this.log('[telemetry] in/out listener failed', err);
+        }
       }
     }
   }
