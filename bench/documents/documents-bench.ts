@@ -17,7 +17,11 @@
  * --rounds (default 5) of each, their ratio (target ≤ 3×) and absolute time (target < 1 s),
  * and how many SQL statements the server ran for each call (set-based: not one per line).
  *
- *   node bench/documents/run.mjs [--lines=5000] [--saveLines=2000] [--rounds=5]
+ *   3. Deleting a 5,000-line document: `/carrier-bind/delete`, the lines cascading set-based.
+ *      Raw floor: the header read, DELETE of the lines by header, DELETE of the header. Plus
+ *      one round of the same delete line by line (a delete hook listening), for comparison.
+ *
+ *   node bench/documents/run.mjs [--lines=5000] [--saveLines=2000] [--deleteLines=5000] [--perLine=0] [--rounds=5]
  *   TEST_MYSQL_URL=mysql://… node bench/documents/run.mjs    (on MariaDB/MySQL instead of SQLite)
  */
 import { cpus, loadavg } from 'node:os';
@@ -28,6 +32,9 @@ const arg = (name: string, def: number) => Number(process.argv.find((a) => a.sta
 const LINES = arg('lines', 5000);
 const SAVE_LINES = arg('saveLines', 2000);
 const ROUNDS = arg('rounds', 5);
+const DELETE_LINES = arg('deleteLines', 5000);
+/** --perLine=0 skips the one round of the per-line delete (slow by design) */
+const PER_LINE = arg('perLine', 1) !== 0;
 const CHUNK = 1000;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -180,6 +187,48 @@ async function main() {
       saveStatements = statements;
     }
 
+    // 3. deleting a DELETE_LINES-line document: its lines cascade set-based (no hook acts on a
+    // single line); once more with a listening hook, the per-line path, for comparison
+    const rawDelete = async (id: number) =>
+      sequelize.transaction(async (t: Transaction) => {
+        const opts = { transaction: t };
+        await sequelize.query(`SELECT ${q('id')} FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, { ...opts, replacements: [ts.orgA, id], type: QueryTypes.SELECT });
+        await sequelize.query(`DELETE FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`, { ...opts, replacements: [ts.orgA, id] });
+        await sequelize.query(`DELETE FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, { ...opts, replacements: [ts.orgA, id] });
+      });
+    const deleteCarriers = await carriers(DELETE_LINES, 'D-');
+    const apiDelete: number[] = [];
+    const rawDeleteMs: number[] = [];
+    let deleteStatements = 0;
+    for (let r = 0; r <= ROUNDS; r++) {
+      const a = await document(deleteCarriers);
+      const b = await document(deleteCarriers);
+      let t = performance.now();
+      const { statements } = await counted(() => ok('/carrier-bind/delete', { id: a }));
+      const api = performance.now() - t;
+      t = performance.now();
+      await rawDelete(b);
+      const raw = performance.now() - t;
+      if (r === 0) continue;
+      apiDelete.push(api);
+      rawDeleteMs.push(raw);
+      deleteStatements = statements;
+    }
+    const left = await models['carrier-bind-detail'].count({ where: { carrierId: { [Op.in]: deleteCarriers.slice(0, 10) } } });
+    if (left) throw new Error(`${left} lines left after the deletes`);
+    let perLine: { ms: number; statements: number } | null = null;
+    if (PER_LINE) {
+      const off = ts.server.hooks.before('delete', 'carrier-bind-detail', () => undefined);
+      try {
+        const a = await document(deleteCarriers);
+        const t = performance.now();
+        const { statements } = await counted(() => ok('/carrier-bind/delete', { id: a }));
+        perLine = { ms: performance.now() - t, statements };
+      } finally {
+        off();
+      }
+    }
+
     // Medians and bests: on a shared machine the best of the rounds is the least disturbed one.
     const row = (label: string, api: number[], raw: number[], statements: number) => {
       console.log(`\n${label}`);
@@ -189,6 +238,8 @@ async function main() {
     };
     row(`transition /carrier-bind/release of a ${LINES.toLocaleString('en')}-line document (status + ${LINES.toLocaleString('en')} carriers moved, ${LINES.toLocaleString('en')} log rows, lines marked)`, apiRelease, rawReleaseMs, releaseStatements);
     row(`atomic save /carrier-bind/save of a ${SAVE_LINES.toLocaleString('en')}-line document (number, header, lines, refs, roll-up, line ids answered)`, apiSave, rawSaveMs, saveStatements);
+    row(`delete /carrier-bind/delete of a ${DELETE_LINES.toLocaleString('en')}-line document (lines cascade set-based: no hook acts on a single line)`, apiDelete, rawDeleteMs, deleteStatements);
+    if (perLine) console.log(`  the same delete line by line (a delete hook listening on the lines): ${ms(perLine.ms)}, ${perLine.statements} SQL statements (one round)`);
   } finally {
     await ts.close();
   }
