@@ -149,6 +149,8 @@ export { reloadMetadata } from './providers/app-state';
 export { downloadBlob } from './meta/lib/download';
 export { formatDateTime, fileStamp, DATE_FORMAT, DATETIME_FORMAT, MINUTE_FORMAT, TIME_FORMAT, type DateTimeKind } from './lib/date-format';
 export { mayUse } from './lib/guard';
+/** The generic import dialog (template, upload, progress, refused rows), loaded on demand so plugin entries stay small. */
+export const loadImportDialog = () => import('./meta/components/import-dialog').then((m) => m.ImportDialog);
 
 /**
  * The generated page of a server report definition (ctx.reports.define), as a page component:

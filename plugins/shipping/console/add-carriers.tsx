@@ -1,0 +1,234 @@
+/**
+ * "Add carriers" on a new ship order's detail page: by scanned or typed serials, by picking
+ * carriers standing in the shipper warehouse (selection kept across pages), or through the
+ * generic shipping-list import. Every way ends in the server's line rules; refused rows are
+ * listed with their SPEC §8 reason, and the document's lines and totals reload.
+ */
+import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useInvalidate } from '@refinedev/core';
+import { Alert, App, Button, Input, Modal, Space, Table, Tabs, Typography } from 'antd';
+import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
+import { ShipOrderStatusEnum } from '@rti/metadata/browser';
+import { loadImportDialog, request, useMetadata, type RowActionProps } from '@rti/console/plugin-api';
+import { parseSerials, type BatchAddAnswer } from './serials';
+
+type Row = Record<string, unknown>;
+const PAGE_SIZE = 10;
+
+export default function AddCarriers({ record, onChanged }: RowActionProps) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  // lines can be added while the order is new (metadata freezes them afterwards)
+  if (record.status !== ShipOrderStatusEnum.new || record.id == null) return null;
+  return (
+    <>
+      <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="ship-add-carriers">
+        {t('shipping.addCarriers')}
+      </Button>
+      {open && <AddCarriersDialog record={record} onClose={() => setOpen(false)} onChanged={onChanged} />}
+    </>
+  );
+}
+
+function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClose: () => void; onChanged: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const invalidate = useInvalidate();
+  const { resources } = useMetadata();
+  const shipOrderId = Number(record.id);
+  const [tab, setTab] = useState('serials');
+  const [busy, setBusy] = useState(false);
+  const [answer, setAnswer] = useState<BatchAddAnswer>();
+  const [text, setText] = useState('');
+  const [containerNo, setContainerNo] = useState('');
+  const [ImportDialog, setImportDialog] = useState<ComponentType<{ resource: never; onClose: () => void; onFinished?: () => void }>>();
+
+  const refresh = useCallback(() => {
+    void invalidate({ resource: 'ship-order-detail', invalidates: ['list'] });
+    onChanged();
+  }, [invalidate, onChanged]);
+
+  const add = async (body: { sns?: string[]; carrierIds?: number[] }): Promise<BatchAddAnswer | undefined> => {
+    setBusy(true);
+    try {
+      const a = await request<BatchAddAnswer>('/ship-order-detail/batch/add', { shipOrderId, ...body, ...(containerNo.trim() ? { containerNo: containerNo.trim() } : {}) });
+      setAnswer(a);
+      if (a.added) {
+        void message.success(t('shipping.added', { count: a.added }));
+        refresh();
+      }
+      return a;
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const serials = useMemo(() => parseSerials(text), [text]);
+  const addSerials = async () => {
+    if (!serials.length) return void message.warning(t('shipping.nothingToAdd'));
+    const a = await add({ sns: serials });
+    // keep only the refused serials in the box, to fix and send again
+    if (a) setText(a.failed.map((f) => f.sn).join('\n'));
+  };
+
+  const openImport = async () => {
+    const C = await loadImportDialog();
+    setImportDialog(() => C as never);
+  };
+
+  const container = (
+    <Input style={{ maxWidth: 260 }} placeholder={t('shipping.containerNo')} value={containerNo} maxLength={50} onChange={(e) => setContainerNo(e.target.value)} data-testid="ship-add-container" />
+  );
+
+  return (
+    <Modal open width={760} title={t('shipping.addCarriersTitle', { orderNo: String(record.orderNo ?? '') })} onCancel={onClose} footer={null} destroyOnHidden data-testid="ship-add-dialog">
+      <Tabs
+        activeKey={tab}
+        onChange={(k) => {
+          setTab(k);
+          setAnswer(undefined);
+        }}
+        items={[
+          {
+            key: 'serials',
+            label: <span data-testid="ship-add-tab-serials">{t('shipping.bySerial')}</span>,
+            children: (
+              <Space direction="vertical" style={{ width: '100%' }}>
+                <Typography.Text type="secondary">{t('shipping.serialsHint')}</Typography.Text>
+                <Input.TextArea autoFocus rows={6} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('shipping.serialsPlaceholder')} data-testid="ship-add-serials" />
+                <Space wrap>
+                  {container}
+                  <Typography.Text type="secondary">{t('shipping.serialCount', { count: serials.length })}</Typography.Text>
+                  <Button type="primary" loading={busy} disabled={!serials.length} onClick={() => void addSerials()} data-testid="ship-add-serials-submit">
+                    {t('shipping.add')}
+                  </Button>
+                </Space>
+              </Space>
+            ),
+          },
+          {
+            key: 'picker',
+            label: <span data-testid="ship-add-tab-picker">{t('shipping.byPicker')}</span>,
+            children: <Picker record={record} busy={busy} container={container} onAdd={(ids) => add({ carrierIds: ids })} />,
+          },
+          {
+            key: 'import',
+            label: <span data-testid="ship-add-tab-import">{t('shipping.byImport')}</span>,
+            children: (
+              <Space direction="vertical">
+                <Typography.Text type="secondary">{t('shipping.importHint')}</Typography.Text>
+                <Button icon={<ImportOutlined />} onClick={() => void openImport()} disabled={!resources['ship-order-detail']} data-testid="ship-add-import">
+                  {t('shipping.openImport')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {answer && answer.failed.length > 0 && <Refused answer={answer} />}
+      {ImportDialog && resources['ship-order-detail'] && <ImportDialog resource={resources['ship-order-detail'] as never} onClose={() => setImportDialog(undefined)} onFinished={refresh} />}
+    </Modal>
+  );
+}
+
+function Refused({ answer }: { answer: BatchAddAnswer }) {
+  const { t } = useTranslation();
+  return (
+    <div style={{ marginTop: 16 }} data-testid="ship-add-refused">
+      <Alert type="warning" showIcon message={t('shipping.refusedTitle', { count: answer.failed.length })} style={{ marginBottom: 8 }} />
+      <Table
+        size="small"
+        rowKey={(r) => `${r.row}:${r.sn}`}
+        pagination={answer.failed.length > 10 ? { pageSize: 10, size: 'small' } : false}
+        dataSource={answer.failed}
+        columns={[
+          { key: 'row', dataIndex: 'row', title: t('shipping.row'), width: 70 },
+          { key: 'sn', dataIndex: 'sn', title: t('shipping.serial'), width: 180 },
+          { key: 'message', dataIndex: 'message', title: t('shipping.reason') },
+        ]}
+      />
+    </div>
+  );
+}
+
+/** Carriers in the shipper warehouse on no open order, paged by the server; the selection survives paging. */
+function Picker({ record, busy, container, onAdd }: { record: Row; busy: boolean; container: React.ReactNode; onAdd: (ids: number[]) => Promise<BatchAddAnswer | undefined> }) {
+  const { t } = useTranslation();
+  const shipOrderId = Number(record.id);
+  const [page, setPage] = useState(1);
+  const [sn, setSn] = useState('');
+  const [data, setData] = useState<{ list: Row[]; total: number }>({ list: [], total: 0 });
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string>();
+  const [selected, setSelected] = useState<number[]>([]);
+  const [seq, setSeq] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setLoading(true);
+    request<{ list: Row[]; total: number }>('/ship-order/all/carrier', { shipOrderId, page, limit: PAGE_SIZE, ...(sn ? { sn } : {}) })
+      .then((d) => live && (setData(d), setError(undefined)))
+      .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [shipOrderId, page, sn, seq]);
+
+  const submit = async () => {
+    const a = await onAdd(selected);
+    if (!a) return;
+    setSelected([]);
+    // added carriers leave the picker (they are on this open order now)
+    setPage(1);
+    setSeq((s) => s + 1);
+  };
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Typography.Text type="secondary">{t('shipping.pickerHint', { warehouse: String(record.shipperWarehouseIdLabel ?? record.shipperWarehouseId ?? '') })}</Typography.Text>
+      <Input.Search
+        allowClear
+        style={{ maxWidth: 260 }}
+        placeholder={t('shipping.pickerSearch')}
+        onSearch={(v) => {
+          setPage(1);
+          setSn(v.trim());
+        }}
+        data-testid="ship-picker-search"
+      />
+      {error && <Alert type="error" showIcon message={error} />}
+      <Table
+        size="small"
+        rowKey={(r) => Number(r.id)}
+        loading={loading}
+        dataSource={data.list}
+        scroll={{ x: 480 }}
+        data-testid="ship-picker-table"
+        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys.map(Number)) }}
+        pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, size: 'small', showSizeChanger: false, onChange: setPage }}
+        columns={[
+          { key: 'sn', dataIndex: 'sn', title: t('shipping.serial'), width: 180 },
+          { key: 'name', dataIndex: 'name', title: t('fields.name') },
+          { key: 'carrierCode', title: t('fields.carrierCode'), render: (_: unknown, r: Row) => String(r.carrierCodeIdLabel ?? r.carrierCodeId ?? '') },
+        ]}
+      />
+      <Space wrap>
+        {container}
+        <Typography.Text type="secondary" data-testid="ship-picker-selected">{t('shipping.selectedCount', { count: selected.length })}</Typography.Text>
+        {selected.length > 0 && (
+          <Button size="small" onClick={() => setSelected([])}>
+            {t('shipping.clearSelection')}
+          </Button>
+        )}
+        <Button type="primary" loading={busy} disabled={!selected.length} onClick={() => void submit()} data-testid="ship-picker-submit">
+          {t('shipping.addSelected', { count: selected.length })}
+        </Button>
+      </Space>
+    </Space>
+  );
+}
