@@ -5,6 +5,7 @@
  */
 import { definePlugin } from '@rti/server/plugin-api';
 import { installCarrierCalls } from './carrier-calls';
+import { installCarrierDefaults } from './carrier-defaults';
 import { installConfigCalls } from './config-calls';
 import { installDeviceBinding } from './device-binding';
 import { defineInventoryReports } from './inventory-reports';
@@ -15,6 +16,7 @@ import { installWarehouseCalls } from './warehouse-calls';
 export default definePlugin({
   id: 'master-data',
   server(ctx) {
+    installCarrierDefaults(ctx);
     installDeviceBinding(ctx);
     installRecordRules(ctx);
     installLookupCalls(ctx);
