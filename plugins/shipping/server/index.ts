@@ -12,6 +12,9 @@ import { registerCalls } from './calls';
 import { shippingListImport } from './import';
 import { registerLineCalls } from './line-calls';
 import { registerMapCalls } from './map-calls';
+import { registerInfo } from './info';
+import { registerPrint } from './print';
+import { registerTrucks } from './trucks';
 import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
 const Order = Enums.shipOrderStatus;
@@ -147,6 +150,9 @@ export default definePlugin({
     registerCalls(ctx);
     registerLineCalls(ctx);
     registerMapCalls(ctx);
+    // trucks report, the public order page and the printed delivery note with its code
+    registerTrucks(ctx);
+    registerPrint(ctx, registerInfo(ctx));
   },
 });
 
