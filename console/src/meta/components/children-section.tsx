@@ -8,6 +8,8 @@ import { columnSpecs } from '../lib/columns';
 import { formFields } from '../lib/fields';
 import { fromFormValues, toFormValues } from '../lib/form-values';
 import { planUpsert } from '../lib/unique-key';
+import { linesEditable } from '../lib/document-lines';
+import { DocumentLinesView } from './document-lines';
 import { useEnums, useMetaT, useMetadata } from '../hooks/use-meta';
 import { useResourceAccess } from '../hooks/use-resource-access';
 import { renderFieldValue } from './field-renderer';
@@ -15,15 +17,31 @@ import { MetaForm } from './meta-form';
 
 /**
  * Sub-rows of a record (metadata `children`), one card per child resource: the child's rows
- * scoped by the foreign key, added and edited in a drawer with the child's generated form.
+ * scoped by the foreign key, added and edited in a drawer with the child's generated form
+ * while the parent's status lets them change (`editableWhen`). A document's lines (`inline`)
+ * show read-only instead, edited with their header on the one-page editor.
  */
-export const ChildrenSections: FC<{ parent: ResourceDef; parentId: BaseKey; readOnly?: boolean; onChanged?: () => void }> = ({ parent, parentId, readOnly, onChanged }) => {
+export const ChildrenSections: FC<{
+  parent: ResourceDef;
+  parentId: BaseKey;
+  /** the parent's row: its status freezes lines (`editableWhen`) */
+  record?: Record<string, unknown>;
+  readOnly?: boolean;
+  /** the parent's edit screen, when the user may edit it now: a document's lines are edited there */
+  editTo?: string;
+  onChanged?: () => void;
+}> = ({ parent, parentId, record, readOnly, editTo, onChanged }) => {
   const { resources } = useMetadata();
   return (
     <>
-      {(parent.children ?? []).map((c) =>
-        resources[c.resource] ? <ChildRows key={c.resource} def={c} child={resources[c.resource]} parentId={parentId} readOnly={readOnly} onChanged={onChanged} /> : null,
-      )}
+      {(parent.children ?? []).map((c) => {
+        const child = resources[c.resource];
+        if (!child) return null;
+        const frozen = Boolean(readOnly) || !linesEditable(c, record);
+        // a document's lines (inline) are saved with their header on the one-page editor
+        if (c.inline) return <DocumentLinesView key={c.resource} parent={parent} def={c} child={child} parentId={parentId} header={record ?? {}} frozen={frozen} editTo={editTo} />;
+        return <ChildRows key={c.resource} def={c} child={child} parentId={parentId} readOnly={frozen} onChanged={onChanged} />;
+      })}
     </>
   );
 };

@@ -1,11 +1,16 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTable } from '@refinedev/antd';
+import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, Typography, type TableColumnType } from 'antd';
 import { useMemo, useState, type FC } from 'react';
 import { resourceLabelKey, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
+import { columnSpecs } from '../lib/columns';
 import { duplicateLines, emptyLine, rollUpPreview, type EditorLine } from '../lib/document-lines';
 import { knownRefLabels } from './ref-select';
-import { useMetaT } from '../hooks/use-meta';
+import { useEnums, useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+import { renderFieldValue } from './field-renderer';
+import { NavButton } from './row-actions';
 
 const PAGE_SIZE = 20;
 
@@ -111,6 +116,75 @@ export const DocumentLines: FC<{
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: t('meta.noLines') }}
         pagination={{ current: page, pageSize: PAGE_SIZE, onChange: setPage, hideOnSinglePage: true, showSizeChanger: false, size: 'small' }}
+      />
+    </Card>
+  );
+};
+
+/**
+ * The lines of a document on its detail page: read-only, paged by the server (a 5,000-line
+ * document loads one page), with the header's roll-ups. Lines change only on the one-page
+ * editor (`editTo`, offered when the header's status lets them: `editableWhen`), never one
+ * line at a time in a drawer: the document is saved whole, in one call.
+ */
+export const DocumentLinesView: FC<{
+  parent: ResourceDef;
+  def: ChildrenDef;
+  child: ResourceDef;
+  parentId: BaseKey;
+  header: Record<string, unknown>;
+  frozen: boolean;
+  /** the one-page editor of this document, when the user may edit it now */
+  editTo?: string;
+}> = ({ parent, def, child, parentId, header, frozen, editTo }) => {
+  const { t, fieldLabel } = useMetaT();
+  const enums = useEnums();
+  const scope = useMemo(() => [{ field: def.foreignKey, operator: 'eq' as const, value: parentId }], [def.foreignKey, parentId]);
+  const { tableProps, tableQuery } = useTable({ resource: child.name, syncWithLocation: false, pagination: { pageSize: PAGE_SIZE }, filters: { permanent: scope } });
+  const columns = useMemo(
+    () =>
+      columnSpecs(child)
+        .filter((s) => s.defaultVisible && s.key !== def.foreignKey)
+        .map((s) => ({ key: s.key, dataIndex: s.key, title: fieldLabel(s.field), width: s.width, render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums) })),
+    [child, def.foreignKey, fieldLabel, t, enums],
+  );
+  const total = tableQuery.data?.total;
+  const summary = (def.rollUps ?? [])
+    .map((r) => {
+      const f = parent.fields.find((x) => x.name === r.field);
+      const v = header[r.field];
+      return v === undefined || v === null ? '' : `${f ? fieldLabel(f) : r.field}: ${String(v)}`;
+    })
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <Card
+      size="small"
+      title={t(resourceLabelKey(child))}
+      style={{ marginTop: 16 }}
+      data-testid={`document-lines-${child.name}`}
+      extra={
+        <Space>
+          <Typography.Text type="secondary" data-testid="document-lines-summary">
+            {[total === undefined ? '' : t('meta.lineCount', { count: total }), summary].filter(Boolean).join(' · ')}
+          </Typography.Text>
+          {!frozen && editTo && (
+            <NavButton to={editTo} icon={<EditOutlined />} testId="document-lines-edit" size="small" type="primary">
+              {t('meta.editLines')}
+            </NavButton>
+          )}
+        </Space>
+      }
+    >
+      {frozen && <Alert type="info" showIcon message={t('meta.linesFrozen')} style={{ marginBottom: 12 }} data-testid="document-lines-frozen" />}
+      <Table
+        {...tableProps}
+        rowKey="id"
+        size="small"
+        columns={columns}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: t('meta.noLines') }}
+        pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true, showSizeChanger: false } : false}
       />
     </Card>
   );

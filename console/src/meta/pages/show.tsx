@@ -125,7 +125,9 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           );
         })}
       </div>
-      {record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(noEdit)} onChanged={() => void query.refetch()} /> : null}
+      {record && id !== undefined && resource.children?.length ? (
+        <ChildrenSections parent={resource} parentId={id} record={record} readOnly={Boolean(noEdit)} editTo={access.edit && !noEdit ? editPath(resource, id) : undefined} onChanged={() => void query.refetch()} />
+      ) : null}
     </Show>
   );
 };
