@@ -15,6 +15,9 @@ import { registerMapCalls } from './map-calls';
 import { registerInfo } from './info';
 import { registerPrint } from './print';
 import { registerTrucks } from './trucks';
+import { installMaritime } from './maritime';
+import { installTelemetryAgreement } from './telemetry-agreement';
+import { clearTimeoutAlerts, installTransportClock } from './transport-clock';
 import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
 const Order = Enums.shipOrderStatus;
@@ -44,6 +47,7 @@ export default definePlugin({
     });
     ctx.transitions.on('ship-order', 'receive', async (e) => {
       for (const order of e.rows) await receiveCarriers(move(e, order));
+      await clearTimeoutAlerts(e.repo, e.rows.map((o) => Number(o.id)));
       refreshTelemetry(e);
     });
     ctx.transitions.on('ship-order', 'close', async (e) => {
@@ -82,6 +86,7 @@ export default definePlugin({
         // Receiving is done: what was shipped and not received is the difference.
         await markMissing(e.repo, order);
         if (order.status !== Order.received) await e.repo('ship-order').updateWhere({ status: Order.received, tor: new Date() }, { id: order.id, status: { [Op.in]: [Order.released, Order.delivered] } });
+        await clearTimeoutAlerts(e.repo, [Number(order.id)]);
       }
     });
 
@@ -153,6 +158,10 @@ export default definePlugin({
     // trucks report, the public order page and the printed delivery note with its code
     registerTrucks(ctx);
     registerPrint(ctx, registerInfo(ctx));
+    // gate passes confirm the shipping lists; the transport clock; vessels (maritime)
+    installTelemetryAgreement(ctx);
+    installTransportClock(ctx);
+    installMaritime(ctx);
   },
 });
 

@@ -64,7 +64,8 @@ export async function shipLines(o: MoveOptions, lineIds?: number[]): Promise<num
 
   const container = new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null]));
   await writeTrail(o, carriers, Enums.inoutDirection.outbound, shipper, container, (c) => String(c.transportStatus ?? ''), Transport.inTransit);
-  await repo('ship-order-detail').updateWhere({ status: Line.shipped, deliveryBy: operatorOf(ctx), deliveryTime: now }, { id: { [Op.in]: lines.map((l) => Number(l.id)) } });
+  // departure confirmed by hand until a gate pass confirms it by beacon (telemetry-agreement.ts)
+  await repo('ship-order-detail').updateWhere({ status: Line.shipped, deliveryBy: operatorOf(ctx), deliveryTime: now, departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: now }, { id: { [Op.in]: lines.map((l) => Number(l.id)) } });
 
   // The route's transport-time clock: the order is due this long after it left.
   const minutes = await routeMinutes(repo, order);
@@ -92,7 +93,8 @@ export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], con
   const carriers = await repo('carrier').rows({ id: { [Op.in]: wanted } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'inboundTime'], lock: 'update' });
   if (carriers.length !== wanted.length) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(wanted.filter((id) => !carriers.some((c) => Number(c.id) === id)).map(String)) });
   const shippedHere = new Set(onOrder);
-  const notMoving = carriers.filter((c) => shippedHere.has(Number(c.id)) && !MOVING.includes(Number(c.transportStatus)));
+  // a carrier a gate already saw arriving at the receiver stands there: it is received like one in transit
+  const notMoving = carriers.filter((c) => shippedHere.has(Number(c.id)) && !MOVING.includes(Number(c.transportStatus)) && Number(c.warehouseId) !== receiver);
   if (notMoving.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notInTransit', { sns: snList(notMoving.map((c) => String(c.sn))), title: String(order.orderNo) });
 
   const values = {
@@ -105,7 +107,7 @@ export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], con
     turnoverDays: literal(turnoverExpr(o.dialect, now)),
   };
   if (onOrder.length) {
-    const moved = await repo('carrier').updateWhere(values, { id: { [Op.in]: onOrder }, transportStatus: { [Op.in]: MOVING } });
+    const moved = await repo('carrier').updateWhere(values, { id: { [Op.in]: onOrder }, [Op.or]: [{ transportStatus: { [Op.in]: MOVING } }, { warehouseId: receiver }] });
     if (moved !== onOrder.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
   }
   if (extra.length) await repo('carrier').updateWhere(values, { id: { [Op.in]: extra } });
@@ -116,13 +118,15 @@ export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], con
 
   const stamp = { receiptBy: operatorOf(ctx), receiptTime: now };
   if (onOrder.length) await repo('ship-order-detail').updateWhere({ status: Line.received, ...stamp }, { shipOrderId: order.id, carrierId: { [Op.in]: onOrder } });
+  // arrival confirmed by hand where no gate or GPS fence confirmed it first
+  await repo('ship-order-detail').updateWhere({ arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: now }, { shipOrderId: order.id, carrierId: { [Op.in]: wanted }, arrivalConfirmedBy: null });
   if (extra.length) {
     // an extra carrier already listed (pending or missing) changes its line; others get a new line
     const listed = extra.filter((id) => lineOf.has(id));
     if (listed.length) await repo('ship-order-detail').updateWhere({ status: Line.extra, ...stamp }, { shipOrderId: order.id, carrierId: { [Op.in]: listed } });
     const byId = new Map(carriers.map((c) => [Number(c.id), c]));
     await repo('ship-order-detail').insertMany(
-      extra.filter((id) => !lineOf.has(id)).map((id) => ({ shipOrderId: order.id, carrierId: id, carrierSn: byId.get(id)!.sn, carrierCodeId: byId.get(id)!.carrierCodeId ?? null, containerNo: containers.get(id) ?? null, status: Line.extra, ...stamp })),
+      extra.filter((id) => !lineOf.has(id)).map((id) => ({ shipOrderId: order.id, carrierId: id, carrierSn: byId.get(id)!.sn, carrierCodeId: byId.get(id)!.carrierCodeId ?? null, containerNo: containers.get(id) ?? null, status: Line.extra, ...stamp, arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: now })),
     );
   }
   await recount(repo, order.id);
