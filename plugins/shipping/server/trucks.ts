@@ -55,7 +55,7 @@ interface Params {
   status?: number;
   fromWarehouseId?: number;
   toWarehouseId?: number;
-  time?: { from: number; to: number };
+  time?: { from?: number | null; to?: number | null };
 }
 
 const days = (from: unknown, to: unknown, now: number): number | null => {
@@ -98,7 +98,11 @@ export function registerTrucks(ctx: PluginServerContext): void {
     if (p.status !== undefined && p.status !== null) w.status = { [Op.in]: ORDERS_OF_TRUCK(Number(p.status)) };
     if (p.fromWarehouseId) w.shipperWarehouseId = p.fromWarehouseId;
     if (p.toWarehouseId) w.receiverWarehouseId = p.toWarehouseId;
-    if (p.time) w.createdAt = { [Op.gte]: new Date(p.time.from), [Op.lte]: new Date(p.time.to) };
+    // an open range: either end may be missing
+    const range: Row = {};
+    if (p.time?.from !== undefined && p.time.from !== null) range[Op.gte] = new Date(p.time.from);
+    if (p.time?.to !== undefined && p.time.to !== null) range[Op.lte] = new Date(p.time.to);
+    if (Object.getOwnPropertySymbols(range).length) w.createdAt = range;
     return w;
   };
   const order: Array<[string, 'ASC' | 'DESC']> = [['id', 'DESC']];
