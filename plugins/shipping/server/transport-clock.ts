@@ -43,7 +43,7 @@ export async function raiseOverdue(ctx: PluginServerContext, now: Date): Promise
 
 async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now: Date): Promise<number> {
   const sys = ctx.systemContext(orgId);
-  return ctx.transaction(sys, async (repo) => {
+  return ctx.transaction(sys, async (repo, transaction) => {
     const orders = await repo('ship-order').rows(due, { attributes: ['id', 'orderNo', 'shipperWarehouseId', 'receiverWarehouseId', 'atd', 'dueAt', 'totalAmount'], order: [['dueAt', 'ASC']], limit: BATCH, lock: 'update' });
     if (!orders.length) return 0;
     const ids = orders.map((o) => Number(o.id));
@@ -73,7 +73,8 @@ async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now
         rawData: { shipOrderId: Number(o.id), orderNo: o.orderNo, dueAt: o.dueAt },
       });
     }
-    if (alerts.length) await repo('carrier-alert').insertMany(alerts);
+    // the scoped repository's insertMany writes json columns (messageKey, rawData) as the model does
+    if (alerts.length) await ctx.repo('carrier-alert', sys).insertMany(alerts, { transaction });
     // insertMany answers a count: the new rows are found again by their subject and time
     const written = alerts.length ? await repo('carrier-alert').rows({ carrierId: { [Op.in]: [...subjectOf.values()] }, reason: Enums.carrierAlertReason.transportTimeout, createdTime: now }, { attributes: ['id', 'carrierId'] }) : [];
     const alertOf = new Map(written.map((a) => [Number(a.carrierId), Number(a.id)]));

@@ -1,0 +1,184 @@
+/**
+ * Telemetry and documents agree (real server with the telemetry runtime: intake, store, rules,
+ * state flush): a gate pass at the shipper confirms a released order's departure, one at the
+ * receiver its arrival (by beacon; lines nothing saw stay "by hand"); a carrier arriving at a
+ * warehouse that is not its order's receiver raises one misuse alert; an overdue order gets one
+ * transport-timeout alert, cleared when it is received.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Enums } from '@rti/metadata';
+import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+
+let ts: TestServer;
+let rt: TelemetryRuntime;
+let dir: string;
+let modelId: number;
+let codeId: number;
+const wh: Record<'A' | 'B' | 'C', number> = { A: 0, B: 0, C: 0 };
+const GATE = { A: 'AC233FC0A002', B: 'AC233FC0B002', C: 'AC233FC0C002' };
+const HALL_A = 'AC233FC0A001';
+const Confirm = Enums.confirmSource;
+let seq = 0;
+let clock = Date.now() - 60 * 60_000;
+
+async function ok<T = any>(caller: Caller, p: string, body: unknown = {}): Promise<T> {
+  const got = await caller.call<T>(p, body);
+  if (got.body.code !== 0) throw new Error(`${p}: ${got.body.code} ${got.body.message}`);
+  return got.body.data;
+}
+
+/** carriers with a beacon each, standing in warehouse A */
+async function boxes(n: number): Promise<Array<{ id: number; sn: string; mac: string }>> {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const k = ++seq;
+    const mac = `E2C56DB5${k.toString(16).toUpperCase().padStart(4, '0')}`;
+    const beaconId = (await ok(ts.a, '/device-beacon/create', { sn: `BK-${k}`, mac, deviceModelId: modelId, useStatus: 20 })).id;
+    const sn = `TA-${k}`;
+    const id = (await ok(ts.a, '/carrier/create', { sn, carrierCodeId: codeId, warehouseId: wh.A, status: 10, beaconId })).id;
+    // master-data's binding hook does this in production; this server loads shipping and telemetry only
+    await ts.server.db.models['device-beacon'].update({ carrierId: id }, { where: { id: beaconId } });
+    out.push({ id, sn, mac });
+  }
+  await rt.refresh();
+  return out;
+}
+
+/** beacons heard by a gateway (one frame), through the real intake, then applied and flushed */
+async function heard(gatewayMac: string, macs: string[]): Promise<void> {
+  clock += 5 * 60_000;
+  const time = clock;
+  const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${gatewayMac}/scan`, Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })));
+  if (r.status !== 'accepted') throw new Error(`scan refused: ${r.status}`);
+  await rt.ingest!.pipeline.drained();
+  await rt.flush();
+}
+
+const lines = async (shipOrderId: number) => (await ok(ts.a, '/ship-order-detail/list', { shipOrderId, page: 1, limit: 100 })).list as any[];
+const release = async (ids: number[], receiver = wh.B) => {
+  const doc = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: wh.A, receiverWarehouseId: receiver, lines: ids.map((carrierId) => ({ carrierId })) });
+  await ok(ts.a, '/ship-order/release', { id: doc.id });
+  await rt.refresh();
+  return doc;
+};
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-ship-telemetry-'));
+  Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments', SHIP_ORDER_CLOCK_MS: '150' });
+  ts = await startTestServer({ plugins: ['telemetry', 'shipping'], config: { dataDir: dir } });
+  rt = telemetryRuntime(ts.server.db)!;
+  await rt.ready;
+  modelId = (await ok(ts.a, '/device-model/create', { name: 'Tag', batteryThreshold: 20, offlineCheckTime: 600 })).id;
+  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
+  codeId = (await ok(ts.a, '/carrier-code/create', { code: 'CC-T', name: 'Box', projectId, type: 10, available: true })).id;
+  let lng = 120;
+  for (const k of ['A', 'B', 'C'] as const) {
+    const locationId = (await ok(ts.a, '/location/create', { name: `Site ${k}`, longitude: lng++, latitude: 31, fenceRadius: 500, type: 0 })).id;
+    wh[k] = (await ok(ts.a, '/warehouse/create', { code: `W${k}`, name: `Warehouse ${k}`, locationId, bleInboundEnabled: true, bleOutboundEnabled: true })).id;
+    await ok(ts.a, '/device-slave-gateway/create', { sn: `GATE-${k}`, name: `Gate ${k}`, mac: GATE[k], deviceModelId: modelId, warehouseId: wh[k], purpose: 20, useStatus: 20 });
+  }
+  await ok(ts.a, '/device-slave-gateway/create', { sn: 'HALL-A', name: 'Hall A', mac: HALL_A, deviceModelId: modelId, warehouseId: wh.A, purpose: 10, useStatus: 20 });
+  // A → C is a route too: an arrival at C is not the engine's "no route" but the order's wrong warehouse
+  await ok(ts.a, '/route/create', { routeName: 'A-B', fromWarehouseId: wh.A, toWarehouseId: wh.B, transportType: 20, transportTime: 600 });
+  await ok(ts.a, '/route/create', { routeName: 'A-C', fromWarehouseId: wh.A, toWarehouseId: wh.C, transportType: 20, transportTime: 600 });
+  await rt.refresh();
+});
+afterAll(async () => {
+  await ts?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('gate passes confirm the shipping list', () => {
+  it('release → gate pass at the shipper confirms departure → gate pass at the receiver confirms arrival → receipt', async () => {
+    const [seen, unseen] = await boxes(2);
+    await heard(HALL_A, [seen.mac]); // it sits in A, as the hall antennas say
+    const doc = await release([seen.id, unseen.id]);
+    let rows = await lines(doc.id);
+    // released: both left by the clerk's word
+    expect(rows.map((l) => l.departureConfirmedBy)).toEqual([Confirm.hand, Confirm.hand]);
+
+    await heard(GATE.A, [seen.mac]);
+    rows = await lines(doc.id);
+    const line = (id: number) => rows.find((l) => l.carrierId === id);
+    expect(line(seen.id)).toMatchObject({ departureConfirmedBy: Confirm.beacon, arrivalConfirmedBy: null });
+    expect(Date.parse(line(seen.id).departureConfirmedTime)).toBe(Math.floor(clock / 1000) * 1000);
+    expect(line(unseen.id).departureConfirmedBy).toBe(Confirm.hand);
+    const gateOut = await ok(ts.a, '/carrier-inout/list', { carrierId: seen.id, direction: Enums.inoutDirection.outbound, warehouseId: wh.A });
+    expect(gateOut.list.some((r: any) => !r.shipOrderNo)).toBe(true); // the gate's own row beside the document's
+
+    // a second pass at the same gate does not move the confirmation time
+    const departed = line(seen.id).departureConfirmedTime;
+    await heard(GATE.A, [seen.mac]);
+    expect((await lines(doc.id)).find((l) => l.carrierId === seen.id).departureConfirmedTime).toBe(departed);
+
+    await heard(GATE.B, [seen.mac]);
+    rows = await lines(doc.id);
+    expect(line(seen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.beacon });
+    expect(Date.parse(line(seen.id).arrivalConfirmedTime)).toBe(Math.floor(clock / 1000) * 1000);
+    expect(line(unseen.id).arrivalConfirmedBy).toBeNull();
+    // the gate placed it at the receiver already; the receipt still takes it (and the unseen one)
+    expect((await ok(ts.a, '/carrier', { id: seen.id })).warehouseId).toBe(wh.B);
+    const received = await ok(ts.a, '/ship-order/receive', { id: doc.id });
+    expect(received).toMatchObject({ status: Enums.shipOrderStatus.received, receivedAmount: 2, missingAmount: 0 });
+    rows = await lines(doc.id);
+    expect(line(seen.id).arrivalConfirmedBy).toBe(Confirm.beacon); // the receipt does not overwrite the beacon
+    expect(line(unseen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.hand, status: Enums.shipOrderLineStatus.received });
+    expect((await ok(ts.a, '/carrier/list', { warehouseId: wh.B, page: 1, limit: 10 })).total).toBe(2);
+  });
+
+  it('a carrier arriving at a warehouse that is not its order\'s receiver raises one misuse alert', async () => {
+    const [stray, other] = await boxes(2);
+    await heard(HALL_A, [stray.mac, other.mac]);
+    const doc = await release([stray.id, other.id]);
+    await heard(GATE.A, [stray.mac, other.mac]);
+    await heard(GATE.C, [stray.mac]);
+    const alerts = await ok(ts.a, '/carrier-alert/list', { carrierId: stray.id, page: 1, limit: 10 });
+    expect(alerts.total).toBe(1);
+    expect(alerts.list[0]).toMatchObject({ reason: Enums.carrierAlertReason.invalidRoute, warehouseId: wh.C, status: 0 });
+    expect(alerts.list[0].message).toBe(`Arrived at Warehouse C, but ship order ${doc.orderNo} goes to Warehouse B`);
+    const zh = await ts.a.call<any>('/carrier-alert/list', { carrierId: stray.id, page: 1, limit: 10 }, { language: 'zh-CN' });
+    expect(zh.body.data.list[0].message).toContain('收货仓库');
+    // the carrier lingering at the wrong gate does not pile up alerts
+    clock += 3 * 60_000;
+    await heard(GATE.C, [stray.mac]);
+    expect((await ok(ts.a, '/carrier-alert/list', { carrierId: stray.id, page: 1, limit: 10 })).total).toBe(1);
+    expect((await ok(ts.a, '/carrier-alert/list', { carrierId: other.id, page: 1, limit: 10 })).total).toBe(0);
+    // nothing confirms an arrival at the wrong warehouse, and another organisation sees none of it
+    expect((await lines(doc.id)).find((l) => l.carrierId === stray.id).arrivalConfirmedBy).toBeNull();
+    expect((await ok(ts.b, '/carrier-alert/list', { page: 1, limit: 10 })).total).toBe(0);
+  });
+});
+
+describe('the transport-time clock from the document', () => {
+  it('an overdue order raises one transport-timeout alert, cleared when it is received', async () => {
+    const carriers = await boxes(3);
+    const doc = await release(carriers.map((c) => c.id));
+    const released = await ok(ts.a, '/ship-order', { id: doc.id });
+    expect(Math.abs(Date.parse(released.dueAt) - Date.parse(released.atd) - 600 * 60_000)).toBeLessThan(1000);
+    // not yet due: nothing
+    await new Promise((r) => setTimeout(r, 500));
+    const timeouts = () => ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, carrierId: carriers[0].id, page: 1, limit: 10 });
+    expect((await timeouts()).total).toBe(0);
+
+    // the route's time passes (moved back in the database: the job reads the clock)
+    await ts.server.db.models['ship-order'].update({ atd: new Date(Date.now() - 601 * 60_000), dueAt: new Date(Date.now() - 60_000) }, { where: { id: doc.id } });
+    for (let i = 0; i < 50 && (await timeouts()).total === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 800)); // several more runs of the job
+    const raised = await timeouts();
+    expect(raised.total).toBe(1);
+    expect(raised.list[0]).toMatchObject({ carrierSn: carriers[0].sn, warehouseId: wh.A, status: 0, clearedAt: null });
+    expect(raised.list[0].message).toBe(`Ship order ${doc.orderNo} from Warehouse A to Warehouse B: 3 carrier(s) in transit for more than 600 min (the route's transport time)`);
+    const all = await ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, page: 1, limit: 50 });
+    expect(all.list.filter((a: any) => a.message.includes(doc.orderNo))).toHaveLength(1);
+
+    await ok(ts.a, '/ship-order/receive', { id: doc.id });
+    const after = await timeouts();
+    expect(after.total).toBe(1);
+    expect(after.list[0].clearedAt).toBeTruthy();
+    expect((await ok(ts.b, '/carrier-alert/list', { page: 1, limit: 10 })).total).toBe(0);
+  });
+});
