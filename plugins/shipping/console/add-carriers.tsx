@@ -202,13 +202,13 @@ function Picker({ record, busy, container, onAdd }: { record: Row; busy: boolean
         data-testid="ship-picker-search"
       />
       {error && <Alert type="error" showIcon message={error} />}
+      <div data-testid="ship-picker-table">
       <Table
         size="small"
         rowKey={(r) => Number(r.id)}
         loading={loading}
         dataSource={data.list}
         scroll={{ x: 480 }}
-        data-testid="ship-picker-table"
         rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys.map(Number)) }}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, size: 'small', showSizeChanger: false, onChange: setPage }}
         columns={[
@@ -217,6 +217,7 @@ function Picker({ record, busy, container, onAdd }: { record: Row; busy: boolean
           { key: 'carrierCode', title: t('fields.carrierCode'), render: (_: unknown, r: Row) => String(r.carrierCodeIdLabel ?? r.carrierCodeId ?? '') },
         ]}
       />
+      </div>
       <Space wrap>
         {container}
         <Typography.Text type="secondary" data-testid="ship-picker-selected">{t('shipping.selectedCount', { count: selected.length })}</Typography.Text>

@@ -1,0 +1,56 @@
+/** Pure logic of the shipping console: serial parsing and the monitor's position and times. */
+import { describe, expect, it } from 'vitest';
+import { parseSerials } from '../console/serials';
+import { boundsOf, hoursLeft, LATE, markerStatus, orderPosition, progress, type MapOrder } from '../console/monitor-logic';
+
+const H = 3_600_000;
+const base = (o: Partial<MapOrder> = {}): MapOrder => ({
+  id: 1,
+  orderNo: 'SO1',
+  status: 2,
+  late: false,
+  atd: new Date(0).toISOString(),
+  dueAt: new Date(10 * H).toISOString(),
+  from: { id: 1, name: 'Shanghai', longitude: 120, latitude: 30 },
+  to: { id: 2, name: 'Osaka', longitude: 130, latitude: 40 },
+  ...o,
+});
+
+describe('parseSerials', () => {
+  it('splits scans and typed lists, keeps repeats for the server to refuse', () => {
+    expect(parseSerials('C-1\r\nC-2\n\n C-3 ,C-4;C-5\tC-1，C-6')).toEqual(['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-1', 'C-6']);
+    expect(parseSerials('  \n ')).toEqual([]);
+  });
+});
+
+describe('monitor logic', () => {
+  it('progress is the share of transport time spent, clamped', () => {
+    expect(progress(base(), 5 * H)).toBe(0.5);
+    expect(progress(base(), 20 * H)).toBe(1);
+    expect(progress(base(), -H)).toBe(0);
+    expect(progress(base({ dueAt: null }), H)).toBeNull();
+    expect(progress(base({ dueAt: new Date(0).toISOString() }), H)).toBeNull();
+  });
+
+  it('hours left are negative when overdue', () => {
+    expect(hoursLeft(new Date(10 * H).toISOString(), 7.5 * H)).toBe(2.5);
+    expect(hoursLeft(new Date(10 * H).toISOString(), 13 * H)).toBe(-3);
+    expect(hoursLeft(null, 0)).toBeNull();
+  });
+
+  it('a reported position wins; else the route point matching the time spent (estimated)', () => {
+    expect(orderPosition(base({ position: { longitude: 125.5, latitude: 33 } }), 5 * H)).toEqual({ lng: 125.5, lat: 33, estimated: false });
+    expect(orderPosition(base(), 5 * H)).toEqual({ lng: 125, lat: 35, estimated: true });
+    // not departed yet on the clock: at the shipper; no receiver coordinates: at the shipper
+    expect(orderPosition(base({ atd: null }), 5 * H)).toEqual({ lng: 120, lat: 30, estimated: true });
+    expect(orderPosition(base({ to: { id: 2, name: 'Osaka', longitude: null, latitude: null } }), 5 * H)).toEqual({ lng: 120, lat: 30, estimated: true });
+    expect(orderPosition(base({ from: null }), 5 * H)).toBeNull();
+  });
+
+  it('late orders get the late marker; bounds cover every point', () => {
+    expect(markerStatus(base({ late: true }))).toBe(LATE);
+    expect(markerStatus(base({ status: 3 }))).toBe(3);
+    expect(boundsOf([[120, 30], [130, 40], [125, 20]])).toEqual([120, 20, 130, 40]);
+    expect(boundsOf([])).toBeNull();
+  });
+});
