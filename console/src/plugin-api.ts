@@ -149,6 +149,7 @@ export { reloadMetadata } from './providers/app-state';
 export { downloadBlob } from './meta/lib/download';
 export { formatDateTime, fileStamp, DATE_FORMAT, DATETIME_FORMAT, MINUTE_FORMAT, TIME_FORMAT, type DateTimeKind } from './lib/date-format';
 export { mayUse } from './lib/guard';
+export type { PublicPage } from './routes/public-pages';
 /** The generic import dialog (template, upload, progress, refused rows), loaded on demand so plugin entries stay small. */
 export const loadImportDialog = () => import('./meta/components/import-dialog').then((m) => m.ImportDialog);
 

@@ -8,6 +8,7 @@ import type { Shell } from '../providers/shell-context';
 import { lazyWithTimeout } from './lazy-with-timeout';
 import { RoutePage } from './route-page';
 import { PageSpinner } from './page-spinner';
+import { PublicRoute, publicPages } from './public-pages';
 
 const LoginPage = lazy(lazyWithTimeout(() => import('../pages/login')));
 const NotFoundPage = lazy(lazyWithTimeout(() => import('../pages/errors/not-found')));
@@ -40,6 +41,10 @@ export function AppRoutes({ shell }: { shell?: Shell }) {
     <Suspense fallback={<PageSpinner />}>
       <Routes>
         <Route path="/:entryCode?/login" element={<LoginPage />} />
+        {/* public pages (SPEC /info …): no session needed, before the signed-in routes */}
+        {publicPages.map((p) => (
+          <Route key={p.path} path={p.path} element={<PublicRoute page={p} />} />
+        ))}
         {shell ? (
           <>
             {shell.routes

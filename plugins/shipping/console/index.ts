@@ -1,4 +1,4 @@
-import { defineConsolePlugin } from '@rti/console/plugin-api';
+import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
 
 /**
  * Shipping's console half: "Add carriers" (serials, warehouse picker, import) and
@@ -8,9 +8,15 @@ import { defineConsolePlugin } from '@rti/console/plugin-api';
  */
 export default defineConsolePlugin({
   id: 'shipping',
-  pages: [{ id: 'ship-order-monitor', path: '/ship-order/monitor', title: 'menu.shipOrderMonitor', component: () => import('./monitor-page') }],
+  pages: [
+    { id: 'ship-order-monitor', path: '/ship-order/monitor', title: 'menu.shipOrderMonitor', component: () => import('./monitor-page') },
+    // trucks: the generated page of the server's report definition, and one shipment's detail
+    { id: 'truck', path: '/report/truck', title: 'menu.truck', component: reportPage('shipping.trucks') },
+    { id: 'truck-detail', path: '/report/truck/detail', title: 'menu.truckDetail', component: () => import('./truck-detail') },
+  ],
   rowActions: [
     { id: 'ship-order-add-carriers', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchAdd', component: () => import('./add-carriers') },
     { id: 'ship-order-containerize', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchUpdate', component: () => import('./containerize') },
+    { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
 });

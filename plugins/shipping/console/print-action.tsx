@@ -1,0 +1,76 @@
+/**
+ * "Print" on a ship order's detail page: the delivery note / packing manifest PDF (server
+ * /ship-order/print, with the QR code of the public page) for the whole order, one container
+ * or one manifest per container, and the public page's link to copy or open.
+ */
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { App, Button, Input, Modal, Radio, Space, Typography } from 'antd';
+import { PrinterOutlined } from '@ant-design/icons';
+import { downloadBlob, request, type RowActionProps } from '@rti/console/plugin-api';
+
+type Mode = 'order' | 'container' | 'perContainer';
+
+export default function PrintAction({ record }: RowActionProps) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [open, setOpen] = useState(false);
+  const [mode, setMode] = useState<Mode>('order');
+  const [containerNo, setContainerNo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [link, setLink] = useState<string | null>(null);
+  if (record.id == null) return null;
+  const id = Number(record.id);
+
+  const print = async () => {
+    if (mode === 'container' && !containerNo.trim()) {
+      void message.warning(t('shipping.print.containerRequired'));
+      return;
+    }
+    setBusy(true);
+    try {
+      const body = { id, utcOffset: -new Date().getTimezoneOffset(), ...(mode === 'container' ? { containerNo: containerNo.trim() } : {}), ...(mode === 'perContainer' ? { perContainer: true } : {}) };
+      const blob = await request<Blob>('/ship-order/print', body, { blob: true });
+      downloadBlob(blob, `${String(record.orderNo)}${mode === 'container' ? `-${containerNo.trim()}` : ''}.pdf`);
+      setOpen(false);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const showLink = async () => {
+    const got = await request<{ path: string }>('/ship-order/info/link', { id });
+    setLink(location.origin + got.path);
+  };
+
+  return (
+    <>
+      <Button icon={<PrinterOutlined />} onClick={() => setOpen(true)} data-testid="ship-print">
+        {t('shipping.print.button')}
+      </Button>
+      <Modal open={open} title={t('shipping.print.dialogTitle', { orderNo: String(record.orderNo) })} onCancel={() => setOpen(false)} onOk={print} okText={t('shipping.print.download')} confirmLoading={busy} destroyOnHidden>
+        <Space direction="vertical" style={{ width: '100%' }}>
+          <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
+            <Space direction="vertical">
+              <Radio value="order">{t('shipping.print.wholeOrder')}</Radio>
+              <Radio value="perContainer">{t('shipping.print.perContainer')}</Radio>
+              <Radio value="container">{t('shipping.print.oneContainer')}</Radio>
+            </Space>
+          </Radio.Group>
+          {mode === 'container' && <Input maxLength={50} value={containerNo} onChange={(e) => setContainerNo(e.target.value)} placeholder={t('shipping.print.containerPlaceholder')} />}
+          <Typography.Text type="secondary">{t('shipping.print.qrHint')}</Typography.Text>
+          {link ? (
+            <Typography.Paragraph copyable={{ text: link }} style={{ wordBreak: 'break-all' }}>
+              <a href={link} target="_blank" rel="noreferrer">
+                {link}
+              </a>
+            </Typography.Paragraph>
+          ) : (
+            <Button size="small" onClick={showLink}>
+              {t('shipping.print.showLink')}
+            </Button>
+          )}
+        </Space>
+      </Modal>
+    </>
+  );
+}
