@@ -9,11 +9,11 @@
  * (beacons bouncing between gate antennas). A channel whose inbound/outbound flag is off does
  * not move carriers through that warehouse's gate.
  */
-import { TRANSPORT } from '../state/effects';
+import { DIRECTION, TRANSPORT } from '../state/effects';
 import { PURPOSE, type CarrierInfo, type DeviceInfo } from '../state/fleet';
 import type { CarrierState } from '../state/subject-state';
 import { MINUTE, type RuleContext } from './context';
-import { arrive, depart, setTransport } from './carrier-trip';
+import { arrive, confirmExpected, depart, setTransport } from './carrier-trip';
 
 export const PASS_GAP_MS = 2 * MINUTE;
 export const DEDUP_MS = 10 * MINUTE;
@@ -37,6 +37,13 @@ export function beaconSighting(ctx: RuleContext, c: CarrierInfo, s: CarrierState
     if (last !== undefined && time < last) return; // a late sighting belongs to a pass already counted
     s.gateSeen[key] = time;
     if (last !== undefined && time - last < PASS_GAP_MS) return;
+    // a move a document booked (released, or received before the gate saw it): this pass is it
+    const expected = s.expectedPass;
+    if (expected && expected.warehouseId === w.id && (expected.direction === DIRECTION.outbound ? w.bleOutbound : w.bleInbound)) {
+      confirmExpected(ctx, c, s, w, time, 'gate');
+      s.lastInOut[key] = time;
+      return;
+    }
     const lastInOut = s.lastInOut[key];
     if (w.bleDeDup && lastInOut !== undefined && Math.abs(time - lastInOut) < DEDUP_MS) return;
     if (s.warehouseId === w.id) {
@@ -52,5 +59,7 @@ export function beaconSighting(ctx: RuleContext, c: CarrierInfo, s: CarrierState
   // seen inside a warehouse: it is there, whatever the gates said — except just after it left
   // through that warehouse's gate (the inside antennas still hear it at the dock)
   if (s.departedFrom === w.id && s.departedAt !== null && time - s.departedAt < DEDUP_MS) return;
+  // booked out of this warehouse and not through its gate yet: loading at the dock
+  if (s.expectedPass && s.expectedPass.warehouseId === w.id && s.expectedPass.direction === DIRECTION.outbound) return;
   if (s.warehouseId !== w.id) arrive(ctx, c, s, w, time, false);
 }

@@ -36,6 +36,28 @@ function inout(ctx: RuleContext, c: CarrierInfo, direction: number, warehouseId:
   ctx.emit({ type: 'inout', orgId: c.orgId, carrierId: c.id, sn: c.sn, name: c.name, carrierCodeId: c.carrierCodeId, direction, warehouseId, time, via });
 }
 
+/**
+ * The pass a document booked (state `expectedPass`) seen by a device at its warehouse: the
+ * in/out row in the booked direction, the state already being where the document put it.
+ * False when the pass is not the expected one (the caller goes on with the usual rules).
+ */
+export function confirmExpected(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, via: InOutVia): boolean {
+  const e = s.expectedPass;
+  if (!e || e.warehouseId !== w.id) return false;
+  s.expectedPass = null;
+  inout(ctx, c, e.direction, w.id, time, via);
+  if (e.direction === DIRECTION.outbound) {
+    s.outboundWarehouseId = w.id;
+    s.outboundTime = time;
+    s.departedAt = time;
+  } else {
+    s.inboundWarehouseId = w.id;
+    s.inboundTime = time;
+  }
+  ctx.touchCarrier(c, s);
+  return true;
+}
+
 /** `record`: the pass writes an in/out row, seen by a gate gateway or a GPS fence; false only places the carrier */
 export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, record: false | InOutVia): void {
   const from = s.departedFrom ?? (s.warehouseId !== null && s.warehouseId !== w.id ? s.warehouseId : null);

@@ -6,12 +6,12 @@
  * fence of a warehouse moves the carrier bound to the tracker in or out of it when the
  * warehouse's GPS inbound/outbound flag is on.
  */
-import { GPS_CODE } from '../state/effects';
+import { DIRECTION, GPS_CODE } from '../state/effects';
 import type { DeviceInfo, FenceInfo } from '../state/fleet';
 import type { DeviceState } from '../state/subject-state';
 import type { RuleContext } from './context';
 import { openDeviceAlert } from './device-alerts';
-import { arrive, depart } from './carrier-trip';
+import { arrive, confirmExpected, depart } from './carrier-trip';
 
 const EARTH_M = 6_371_000;
 
@@ -52,6 +52,12 @@ export function geofenceRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, ln
     const w = f.warehouseId ? ctx.fleet.warehouses.get(f.warehouseId) : undefined;
     if (!c || !w) continue;
     const cs = ctx.carrier(c);
+    // a move a document booked: leaving the shipper's fence, or entering the receiver's
+    const e = cs.expectedPass;
+    if (e && e.warehouseId === w.id && (e.direction === DIRECTION.outbound ? !is && w.gpsOutbound : is && w.gpsInbound)) {
+      confirmExpected(ctx, c, cs, w, time, 'gps');
+      continue;
+    }
     if (is && w.gpsInbound && cs.warehouseId !== w.id) arrive(ctx, c, cs, w, time, 'gps');
     else if (!is && w.gpsOutbound && cs.warehouseId === w.id) depart(ctx, c, cs, w, time, 'gps');
   }

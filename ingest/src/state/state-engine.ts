@@ -14,8 +14,9 @@ import { presenceTick, seen } from '../rules/device-presence';
 import { gatewayRow } from '../rules/gateway-connection';
 import { geofenceRule } from '../rules/geofence';
 import { altitudeRule, sensorRules, vendorEvent } from '../rules/gps-sensors';
+import { closeCarrierAlert } from '../rules/carrier-trip';
 import { transportTick } from '../rules/transport';
-import type { Effect } from './effects';
+import { CARRIER_REASON, DIRECTION, type Effect } from './effects';
 import { cachesOf, emptyFleet, setCache, type CarrierInfo, type DeviceInfo, type Fleet } from './fleet';
 import { newCarrierState, newDeviceState, type CarrierState, type DeviceState } from './subject-state';
 
@@ -63,6 +64,18 @@ function record(f: Flushed | undefined, s: DeviceState): Flushed {
 export interface StateEngineOptions {
   onEffect: (e: Effect) => void;
   now?: () => number;
+}
+
+/** A carrier moved by a document (shipped out of / received at a warehouse), for placeCarriers. */
+export interface CarrierPlacement {
+  id: number;
+  orgId: number;
+  /** outbound 20: shipped from `warehouseId` (now in transit); inbound 10: received at it */
+  direction: number;
+  warehouseId: number;
+  transportStatus: number;
+  /** epoch ms of the document step */
+  time: number;
 }
 
 export interface StateDump {
@@ -130,6 +143,42 @@ export class StateEngine {
     for (const c of this.fleet.snapshot.carriers) if ((c as { cacheEngine?: object }).cacheEngine === this) (c as { cacheEngine?: object }).cacheEngine = undefined;
     for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
     for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
+  }
+
+  /**
+   * Documents moved these carriers (the business database already says so): the state follows,
+   * so later readings are read against where they are and a flush never writes the old place
+   * back. The device pass still to come at that warehouse — the gate or fence the carrier
+   * physically leaves through after its release, or arrives through when the receipt was
+   * booked first — is expected: it confirms the move instead of being read as one the other way.
+   */
+  placeCarriers(moves: readonly CarrierPlacement[]): void {
+    for (const m of moves) {
+      const c = this.fleet.carriers.get(m.id);
+      let s = c ? this.carrierState(c) : this.carriers.get(m.id);
+      if (!s) this.carriers.set(m.id, (s = newCarrierState(m.id, m.orgId, null, m.transportStatus, m.time)));
+      s.transportStatus = m.transportStatus;
+      s.placedAt = m.time;
+      s.expectedPass = { warehouseId: m.warehouseId, direction: m.direction };
+      if (m.direction === DIRECTION.outbound) {
+        s.warehouseId = null;
+        s.departedFrom = m.warehouseId;
+        s.departedAt = m.time;
+        s.outboundWarehouseId = m.warehouseId;
+        s.outboundTime = m.time;
+      } else {
+        s.warehouseId = m.warehouseId;
+        s.departedFrom = null;
+        s.departedAt = null;
+        s.inboundWarehouseId = m.warehouseId;
+        s.inboundTime = m.time;
+      }
+      if (!c) continue;
+      // the trip's alerts end with the document's move, as with a device's
+      closeCarrierAlert(this.ctx, c, s, 'idle', CARRIER_REASON.idle, m.time);
+      if (m.direction === DIRECTION.inbound) closeCarrierAlert(this.ctx, c, s, 'timeout', CARRIER_REASON.transportTimeout, m.time);
+      this.ctx.touchCarrier(c, s);
+    }
   }
 
   /** Read-only lookups for other readers (maps): never create a state. */

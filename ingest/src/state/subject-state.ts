@@ -46,6 +46,12 @@ export interface CarrierState {
   /** warehouse id → time of the last in/out event there (BLE de-duplication) */
   lastInOut: Record<string, number>;
   open: Record<string, number>;
+  /**
+   * A move a document booked before the devices saw it (placeCarriers): the next gate pass or
+   * GPS fence crossing at that warehouse is that move (an in/out row in its direction), not a
+   * move the other way. Absent in states saved before it existed.
+   */
+  expectedPass?: { warehouseId: number; direction: number } | null;
 }
 
 export function newDeviceState(kind: DeviceKind, id: number, orgId: number): DeviceState {

@@ -16,7 +16,7 @@ import { registerInfo } from './info';
 import { registerPrint } from './print';
 import { registerTrucks } from './trucks';
 import { installMaritime } from './maritime';
-import { installTelemetryAgreement } from './telemetry-agreement';
+import { followInTelemetry, installTelemetryAgreement } from './telemetry-agreement';
 import { clearTimeoutAlerts, installTransportClock } from './transport-clock';
 import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
@@ -36,19 +36,20 @@ export default definePlugin({
   server(ctx) {
     const dialect = ctx.database.dialect;
     const move = (e: TransitionEvent, order: Row): MoveOptions => ({ repo: e.repo, ctx: e.ctx, order, now: new Date(), dialect });
-    // The derived-state engine re-reads carriers once the move is committed, so its warehouse
-    // and transport state agree with the documents (else the next gateway pass would undo them).
-    const refreshTelemetry = (e: TransitionEvent) => e.afterCommit(() => ctx.tryUse('telemetry')?.refresh());
+    // The derived-state engine re-reads carriers once the move is committed and follows the
+    // carriers moved, so its warehouse and transport state agree with the documents (else the
+    // next gateway pass would undo them) and the gate pass still to come confirms the move.
+    const refreshTelemetry = (e: TransitionEvent, orderIds: number[], direction: 'out' | 'in') => e.afterCommit(() => followInTelemetry(ctx, e.ctx, orderIds, direction));
 
     // ---- ship order steps ------------------------------------------------------------------
     ctx.transitions.on('ship-order', 'release', async (e) => {
       for (const order of e.rows) await shipLines(move(e, order));
-      refreshTelemetry(e);
+      refreshTelemetry(e, e.rows.map((o) => Number(o.id)), 'out');
     });
     ctx.transitions.on('ship-order', 'receive', async (e) => {
       for (const order of e.rows) await receiveCarriers(move(e, order));
       await clearTimeoutAlerts(e.repo, e.rows.map((o) => Number(o.id)));
-      refreshTelemetry(e);
+      refreshTelemetry(e, e.rows.map((o) => Number(o.id)), 'in');
     });
     ctx.transitions.on('ship-order', 'close', async (e) => {
       for (const order of e.rows) await markMissing(e.repo, order);
@@ -67,7 +68,7 @@ export default definePlugin({
         // the first delivery releases its order
         if (order.status === Order.new) await e.repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: e.ctx.user?.realName || e.ctx.user?.username || null }, { id: order.id, status: Order.new });
       }
-      refreshTelemetry(e);
+      refreshTelemetry(e, e.rows.map((d) => Number(d.shipOrderId)), 'out');
     });
 
     // ---- receipt: receives its lines at the order's receiver ---------------------------------
@@ -78,7 +79,7 @@ export default definePlugin({
         if (!lines.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToReceive', { title: String(receipt.receiptNo) });
         await receiveCarriers(move(e, order), lines.map((l) => Number(l.carrierId)), new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null])));
       }
-      refreshTelemetry(e);
+      refreshTelemetry(e, e.rows.map((r) => Number(r.shipOrderId)), 'in');
     });
     ctx.transitions.on('receipt', 'close', async (e) => {
       for (const receipt of e.rows) {

@@ -16,6 +16,7 @@ import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, invalid, readId, readIds, readText, tKey, type BoundRepository, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
 import { receiveCarriers, shipLines, snList } from './movement';
+import { followInTelemetry } from './telemetry-agreement';
 
 type Row = Record<string, any>;
 type Repo = (resource: string) => BoundRepository;
@@ -74,7 +75,7 @@ export function registerLineCalls(ctx: PluginServerContext): void {
         }
         return shipLines({ repo, ctx: call, order, now, dialect }, ids);
       });
-      ctx.tryUse('telemetry')?.refresh();
+      void followInTelemetry(ctx, call, [shipOrderId], 'out');
       return { shipped, order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
     },
   });
@@ -91,7 +92,7 @@ export function registerLineCalls(ctx: PluginServerContext): void {
         const [full] = await repo('ship-order').rows({ id: order.id });
         return receiveCarriers({ repo, ctx: call, order: full, now: new Date(), dialect }, lines.map((l) => Number(l.carrierId)));
       });
-      ctx.tryUse('telemetry')?.refresh();
+      void followInTelemetry(ctx, call, [shipOrderId], 'in');
       return { ...result, order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
     },
   });

@@ -16,7 +16,7 @@
  * the shipper is its departure.
  */
 import { Enums } from '@rti/metadata';
-import type { PluginServerContext } from '@rti/server/plugin-api';
+import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import type { InOutPass } from '@rti/plugin-telemetry/api';
 import { Op } from 'sequelize';
 
@@ -34,6 +34,46 @@ export interface AgreementResult {
   departures: number;
   arrivals: number;
   misuse: number;
+}
+
+/**
+ * After a document step has committed: the telemetry engine re-reads master data and follows
+ * the carriers the step moved — shipped lines still confirmed "by hand" leave the shipper,
+ * received ones arrive at the receiver — so a later gate pass confirms the move instead of
+ * undoing it. Errors are logged: the step has committed already.
+ */
+export async function followInTelemetry(ctx: PluginServerContext, call: RequestContext, orderIds: number[], direction: 'out' | 'in'): Promise<void> {
+  const telemetry = ctx.tryUse('telemetry');
+  if (!telemetry) return;
+  try {
+    await telemetry.refresh();
+    const ids = [...new Set(orderIds)].filter((id) => Number.isFinite(id));
+    const orgId = call.orgId;
+    if (!ids.length || orgId === null) return;
+    const sys = ctx.systemContext(orgId);
+    const out = direction === 'out';
+    const orders = new Map((await ctx.repo('ship-order', sys).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] })).map((o) => [Number(o.id), o]));
+    const lines = await ctx.repo('ship-order-detail', sys).rows(
+      out ? { shipOrderId: { [Op.in]: ids }, status: Line.shipped, departureConfirmedBy: Confirm.hand } : { shipOrderId: { [Op.in]: ids }, status: { [Op.in]: [Line.received, Line.extra] }, arrivalConfirmedBy: Confirm.hand },
+      { attributes: ['shipOrderId', 'carrierId'] },
+    );
+    const time = Date.now();
+    telemetry.placeCarriers(
+      lines.map((l) => {
+        const o = orders.get(Number(l.shipOrderId))!;
+        return {
+          id: Number(l.carrierId),
+          orgId,
+          direction: out ? Enums.inoutDirection.outbound : Enums.inoutDirection.inbound,
+          warehouseId: Number(out ? o.shipperWarehouseId : o.receiverWarehouseId),
+          transportStatus: out ? Enums.transportStatus.inTransit : Enums.transportStatus.inWarehouse,
+          time,
+        };
+      }),
+    );
+  } catch (err) {
+    ctx.log('[shipping] telemetry could not follow a document step', err);
+  }
 }
 
 export function installTelemetryAgreement(ctx: PluginServerContext): void {

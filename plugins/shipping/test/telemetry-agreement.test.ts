@@ -59,12 +59,22 @@ async function heard(gatewayMac: string, macs: string[]): Promise<void> {
 }
 
 const lines = async (shipOrderId: number) => (await ok(ts.a, '/ship-order-detail/list', { shipOrderId, page: 1, limit: 100 })).list as any[];
+/** the engine has followed a document step (after its commit) for these carriers */
+async function followed(ids: number[], direction: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (ids.every((id) => rt.engine.peekCarrier(id)?.expectedPass?.direction === direction)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`the telemetry engine did not follow the document (${direction})`);
+}
 const release = async (ids: number[], receiver = wh.B) => {
   const doc = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: wh.A, receiverWarehouseId: receiver, lines: ids.map((carrierId) => ({ carrierId })) });
   await ok(ts.a, '/ship-order/release', { id: doc.id });
-  await rt.refresh();
+  await followed(ids, Enums.inoutDirection.outbound);
   return doc;
 };
+const carrier = (id: number) => ok(ts.a, '/carrier', { id });
+const gateRows = async (id: number) => ((await ok(ts.a, '/carrier-inout/list', { carrierId: id, page: 1, limit: 50 })).list as any[]).filter((r) => !r.shipOrderNo).sort((x, y) => x.id - y.id).map((r) => [r.direction, r.warehouseId]);
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-ship-telemetry-'));
@@ -128,6 +138,30 @@ describe('gate passes confirm the shipping list', () => {
     expect(line(seen.id).arrivalConfirmedBy).toBe(Confirm.beacon); // the receipt does not overwrite the beacon
     expect(line(unseen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.hand, status: Enums.shipOrderLineStatus.received });
     expect((await ok(ts.a, '/carrier/list', { warehouseId: wh.B, page: 1, limit: 10 })).total).toBe(2);
+  });
+
+  it('the engine follows the documents: released unseen, it leaves through the shipper gate; received first, its gate pass at the receiver is its arrival', async () => {
+    const [box] = await boxes(1);
+    const doc = await release([box.id]);
+    const inTransit = { warehouseId: null, transportStatus: Enums.transportStatus.inTransit };
+    expect(await carrier(box.id)).toMatchObject(inTransit);
+    // loading at the dock: the hall antennas hear it, it stays booked out
+    await heard(HALL_A, [box.mac]);
+    expect(await carrier(box.id)).toMatchObject(inTransit);
+    // never placed by a gateway before, its first gate pass is still its departure, not an arrival
+    await heard(GATE.A, [box.mac]);
+    expect(await gateRows(box.id)).toEqual([[Enums.inoutDirection.outbound, wh.A]]);
+    expect(await carrier(box.id)).toMatchObject(inTransit);
+    expect((await lines(doc.id))[0].departureConfirmedBy).toBe(Confirm.beacon);
+
+    // the receiver books the receipt before the gate reports it
+    await ok(ts.a, '/ship-order/receive', { id: doc.id });
+    await followed([box.id], Enums.inoutDirection.inbound);
+    await heard(GATE.B, [box.mac]);
+    expect(await gateRows(box.id)).toEqual([[Enums.inoutDirection.outbound, wh.A], [Enums.inoutDirection.inbound, wh.B]]);
+    expect(await carrier(box.id)).toMatchObject({ warehouseId: wh.B, transportStatus: Enums.transportStatus.inWarehouse });
+    // the beacon replaces the receipt's "by hand"
+    expect((await lines(doc.id))[0]).toMatchObject({ arrivalConfirmedBy: Confirm.beacon, status: Enums.shipOrderLineStatus.received });
   });
 
   it('a carrier arriving at a warehouse that is not its order\'s receiver raises one misuse alert', async () => {

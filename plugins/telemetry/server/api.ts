@@ -5,6 +5,9 @@
  */
 import type { TelemetryStore } from '@rti/ingest';
 import type { InOutEffect } from '@rti/ingest/state/effects';
+import type { CarrierPlacement } from '@rti/ingest/state/state-engine';
+
+export type { CarrierPlacement };
 import type { CarrierState, DeviceState } from '@rti/ingest/state/subject-state';
 
 /** last known states from the derived-state engine, read-only (never creates a state) */
@@ -28,6 +31,12 @@ export interface TelemetryApi {
    * function that stops listening.
    */
   onInOut(fn: (passes: InOutPass[]) => Promise<void> | void): () => void;
+  /**
+   * Documents moved these carriers (committed): the derived state follows, and the device
+   * pass still to come at that warehouse confirms the move instead of being read as the
+   * opposite one (docs/TELEMETRY.md "Documents and the engine"). Call after `refresh()`.
+   */
+  placeCarriers(moves: readonly CarrierPlacement[]): void;
 }
 
 /** one in/out pass: carrier, warehouse, direction (10 in, 20 out), time (epoch ms), what saw it */

@@ -33,6 +33,7 @@ export default definePlugin({
       positions: { carrier: (id) => rt.engine.peekCarrier(id), device: (kind, id) => rt.engine.peekDevice(kind, id) },
       refresh: () => rt.refresh(),
       onInOut: (fn) => rt.sink.onInOut(fn),
+      placeCarriers: (moves) => rt.engine.placeCarriers(moves),
     };
     ctx.provide('telemetry', api);
   },
