@@ -11,6 +11,8 @@ import type { Writable } from 'node:stream';
 export type PdfLanguage = 'en-US' | 'zh-CN' | 'ja-JP';
 
 export const CJK_FONT_FILE = () => process.env.PDF_FONT ?? process.env.MAP_PDF_FONT ?? '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+/** whether the CJK font is installed (else documents are worded in English) */
+export const cjkFontAvailable = (): boolean => fs.existsSync(CJK_FONT_FILE());
 /** face inside the Noto CJK collection whose glyph shapes suit the language */
 const FACE: Record<PdfLanguage, string> = { 'zh-CN': 'NotoSansCJKsc-Regular', 'ja-JP': 'NotoSansCJKjp-Regular', 'en-US': 'NotoSansCJKsc-Regular' };
 
@@ -31,7 +33,7 @@ export interface OpenPdf {
 /** Starts an A4 document piped into out, with the body font chosen for the language. */
 export function openPdf(out: Writable, o: { language: PdfLanguage; title: string; margin?: number }): OpenPdf {
   const file = CJK_FONT_FILE();
-  const cjk = fs.existsSync(file);
+  const cjk = cjkFontAvailable();
   const doc = new PDFDocument({ size: 'A4', margin: o.margin ?? 40, info: { Title: o.title, Author: 'RTI Console' } });
   const done = new Promise<void>((resolve, reject) => {
     out.on('finish', resolve);

@@ -3,11 +3,10 @@
  * Natural Earth outline fitted to the track's bounding box (start, end, stops and events
  * marked, scale bar), a summary table, the stops and events, and the temperature, humidity,
  * shock and pressure series as line charts. Words in the caller's language with the Noto CJK
- * font (fonts-noto-cjk; MAP_PDF_FONT overrides the path); without that font the report falls
+ * font (@rti/common/pdf: fonts-noto-cjk; PDF_FONT or MAP_PDF_FONT overrides the path); without that font the report falls
  * back to Helvetica with English words, and characters outside Latin-1 print as "?".
  */
-import fs from 'node:fs';
-import PDFDocument from 'pdfkit';
+import { cjkFontAvailable, openPdf, pdfTable } from '@rti/common/pdf';
 import type { Writable } from 'node:stream';
 import type { Language, PluginServerContext } from '@rti/server/plugin-api';
 import { haversine } from '@rti/common/track';
@@ -32,9 +31,6 @@ export interface ReportOptions {
   subject: ReportSubject;
 }
 
-const FONT_FILE = () => process.env.MAP_PDF_FONT ?? '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
-/** face inside the Noto CJK collection whose glyph shapes suit the language */
-const FACE: Record<Language, string> = { 'zh-CN': 'NotoSansCJKsc-Regular', 'ja-JP': 'NotoSansCJKjp-Regular', 'en-US': 'NotoSansCJKsc-Regular' };
 
 const C = { water: '#d6e6f2', land: '#f4f2ec', border: '#b9b4a8', track: '#1677ff', beacon: '#722ed1', start: '#52c41a', end: '#cf1322', stop: '#faad14', event: '#ff4d4f', ink: '#1f2a44', text: '#262626', muted: '#8c8c8c', rule: '#d9d9d9', grid: '#f0f0f0' };
 const SERIES = [
@@ -59,23 +55,12 @@ function step(range: number, count: number): number {
 }
 
 export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOptions): Promise<void> {
-  const file = FONT_FILE();
-  const cjk = fs.existsSync(file);
   // without the CJK font only English can be drawn
-  const L: ReportLabels = reportLabels(opts.t, cjk ? opts.language : 'en-US');
+  const L: ReportLabels = reportLabels(opts.t, cjkFontAvailable() ? opts.language : 'en-US');
   const s = opts.subject;
   const subjectName = s.carrierSn ?? s.gpsSn ?? s.beaconMac ?? '-';
-  const doc = new PDFDocument({ size: 'A4', margin: 40, info: { Title: `${L.title} ${subjectName}`, Author: 'RTI Console' } });
-  const done = new Promise<void>((resolve, reject) => {
-    out.on('finish', resolve);
-    out.on('error', reject);
-  });
-  doc.pipe(out);
-  if (cjk) doc.registerFont('body', file, /\.(ttc|otc)$/i.test(file) ? FACE[opts.language] : undefined);
-  const font = cjk ? 'body' : 'Helvetica';
-  const txt = (v: unknown) => (v === null || v === undefined || v === '' ? '-' : cjk ? String(v) : String(v).replace(/[^\x20-\xff]/g, '?'));
+  const { doc, txt, done } = openPdf(out, { language: opts.language, title: `${L.title} ${subjectName}` });
   const when = (t: number) => new Date(t + opts.utcOffset * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-  doc.font(font);
 
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
@@ -113,18 +98,18 @@ export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOpt
     [L.stops, `${h.stops.length} · ${L.events} ${h.events.length}`],
   ];
   heading(doc, L.summary);
-  table(doc, [0.18, 0.32, 0.18, 0.32], Array.from({ length: Math.ceil(pairs.length / 2) }, (_, r) => [...pairs[2 * r], ...(pairs[2 * r + 1] ?? ['', ''])]), { labelCols: [0, 2] });
+  pdfTable(doc, [0.18, 0.32, 0.18, 0.32], Array.from({ length: Math.ceil(pairs.length / 2) }, (_, r) => [...pairs[2 * r], ...(pairs[2 * r + 1] ?? ['', ''])]), { labelCols: [0, 2] });
 
   // stops and events
   const MAX_ROWS = 12;
   if (h.stops.length) {
     heading(doc, L.stops);
-    table(doc, [0.06, 0.26, 0.26, 0.16, 0.26], [['#', L.start, L.end, L.durationCol, L.position], ...h.stops.slice(0, MAX_ROWS).map((st, i) => [String(i + 1), when(st.start), when(st.end), durationText(st.end - st.start), `${st.lng.toFixed(5)}, ${st.lat.toFixed(5)}`])], { header: true });
+    pdfTable(doc, [0.06, 0.26, 0.26, 0.16, 0.26], [['#', L.start, L.end, L.durationCol, L.position], ...h.stops.slice(0, MAX_ROWS).map((st, i) => [String(i + 1), when(st.start), when(st.end), durationText(st.end - st.start), `${st.lng.toFixed(5)}, ${st.lat.toFixed(5)}`])], { header: true });
     if (h.stops.length > MAX_ROWS) doc.fontSize(8).fillColor(C.muted).text(L.more.replace('{n}', String(h.stops.length - MAX_ROWS)), left);
   }
   if (h.events.length) {
     heading(doc, L.events);
-    table(doc, [0.3, 0.2, 0.2, 0.3], [[L.time, L.code, L.value, L.position], ...h.events.slice(0, MAX_ROWS).map((e) => [when(e.t), txt(e.code), txt(e.value), e.lng === null || e.lat === null ? '-' : `${e.lng.toFixed(5)}, ${e.lat.toFixed(5)}`])], { header: true });
+    pdfTable(doc, [0.3, 0.2, 0.2, 0.3], [[L.time, L.code, L.value, L.position], ...h.events.slice(0, MAX_ROWS).map((e) => [when(e.t), txt(e.code), txt(e.value), e.lng === null || e.lat === null ? '-' : `${e.lng.toFixed(5)}, ${e.lat.toFixed(5)}`])], { header: true });
     if (h.events.length > MAX_ROWS) doc.fontSize(8).fillColor(C.muted).text(L.more.replace('{n}', String(h.events.length - MAX_ROWS)), left);
   }
 
@@ -145,25 +130,6 @@ export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOpt
     if (d.y > d.page.height - 120) d.addPage();
     d.moveDown(0.5).fontSize(11).fillColor(C.ink).text(t, left);
     d.moveDown(0.2);
-  }
-
-  function table(d: PDFKit.PDFDocument, fr: number[], rows: string[][], o: { header?: boolean; labelCols?: number[] }) {
-    const rowH = 16;
-    for (const [ri, row] of rows.entries()) {
-      if (d.y + rowH > d.page.height - d.page.margins.bottom) d.addPage();
-      const y0 = d.y;
-      if (o.header && ri === 0) d.rect(left, y0, width, rowH).fill('#fafafa');
-      let x = left;
-      for (const [ci, cell] of row.entries()) {
-        const w = fr[ci] * width;
-        const muted = (o.header && ri === 0) || o.labelCols?.includes(ci);
-        d.fontSize(8.5).fillColor(muted ? C.muted : C.text).text(cell, x + 4, y0 + 4, { width: w - 8, height: rowH - 4, lineBreak: false, ellipsis: true });
-        x += w;
-      }
-      d.moveTo(left, y0 + rowH).lineTo(left + width, y0 + rowH).lineWidth(0.5).strokeColor(C.rule).stroke();
-      d.x = left;
-      d.y = y0 + rowH;
-    }
   }
 }
 
