@@ -59,6 +59,8 @@ export default function TruckDetailPage() {
         <Descriptions.Item label={t('shipping.truck.departure')}>{formatDateTime(truck.departure, 'datetime', '-')}</Descriptions.Item>
         <Descriptions.Item label={t('shipping.truck.arrival')}>{formatDateTime(truck.arrival, 'datetime', '-')}</Descriptions.Item>
         <Descriptions.Item label={t('shipping.truck.difference')}>{diff(truck.difference)}</Descriptions.Item>
+        <Descriptions.Item label={t('shipping.truck.position')}>{truck.position ?? '-'}</Descriptions.Item>
+        <Descriptions.Item label={t('shipping.truck.positionTime')}>{formatDateTime(truck.positionTime, 'datetime', '-')}</Descriptions.Item>
       </Descriptions>
       <Typography.Title level={5} style={{ marginTop: 16 }}>{t('fields.carrierCode')}</Typography.Title>
       <Table size="small" pagination={false} rowKey={(r) => r.carrierCode ?? ''} dataSource={truck.carrierCodes} columns={[{ title: t('fields.carrierCode'), dataIndex: 'carrierCode', render: (v) => v ?? '-' }, ...partColumns]} />

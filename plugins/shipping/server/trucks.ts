@@ -5,7 +5,9 @@
  * status is the order's status seen from the road (new = loading, released = in transit,
  * delivered = receiving, received/closed = finished, cancelled = deleted); quantities are the
  * order's shipped, received and missing/extra roll-ups; transport days run from departure to
- * receipt (or to now while on the road).
+ * receipt (or to now while on the road). The truck's position is its vehicle's: the carrier
+ * whose serial is the conveyance number, placed by its bound GPS device (telemetry's derived
+ * state, when the telemetry plugin runs).
  */
 import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, invalid, repositoryPage, repositoryScan, type PluginServerContext, type ReportColumn, type ReportQuery } from '@rti/server/plugin-api';
@@ -47,6 +49,9 @@ export interface TruckRow {
   departure: string | null;
   arrival: string | null;
   transportDays: number | null;
+  /** the truck's last GPS fix: "lng, lat" and when */
+  position: string | null;
+  positionTime: string | null;
 }
 
 interface Params {
@@ -85,6 +90,8 @@ export function truckRow(o: Row, now = Date.now()): TruckRow {
     departure: o.atd ?? null,
     arrival: o.tor ?? o.ata ?? null,
     transportDays: days(o.atd, o.tor, now),
+    position: null,
+    positionTime: null,
   };
 }
 
@@ -99,13 +106,34 @@ export function registerTrucks(ctx: PluginServerContext): void {
     if (p.fromWarehouseId) w.shipperWarehouseId = p.fromWarehouseId;
     if (p.toWarehouseId) w.receiverWarehouseId = p.toWarehouseId;
     // an open range: either end may be missing
-    const range: Row = {};
+    const range: Record<symbol, Date> = {};
     if (p.time?.from !== undefined && p.time.from !== null) range[Op.gte] = new Date(p.time.from);
     if (p.time?.to !== undefined && p.time.to !== null) range[Op.lte] = new Date(p.time.to);
     if (Object.getOwnPropertySymbols(range).length) w.createdAt = range;
     return w;
   };
   const order: Array<[string, 'ASC' | 'DESC']> = [['id', 'DESC']];
+
+  /** Fills each row's truck position from the vehicle carrier with that serial and its GPS. */
+  async function withPositions(q: { ctx: ReportQuery['ctx'] }, rows: TruckRow[]): Promise<TruckRow[]> {
+    const positions = ctx.tryUse('telemetry')?.positions;
+    const sns = [...new Set(rows.map((r) => r.sn).filter((x): x is string => !!x))];
+    if (!positions || !sns.length) return rows;
+    const vehicles = await ctx.repo('carrier', q.ctx).rows({ sn: { [Op.in]: sns } }, { attributes: ['id', 'sn', 'gpsId'] });
+    const bySn = new Map(vehicles.map((v) => [String(v.sn), v]));
+    for (const r of rows) {
+      const v = r.sn ? bySn.get(r.sn) : undefined;
+      if (!v) continue;
+      const state = positions.carrier(Number(v.id));
+      const gps = v.gpsId ? positions.device('gps', Number(v.gpsId)) : undefined;
+      const lng = gps?.longitude ?? state?.longitude ?? null;
+      const lat = gps?.latitude ?? state?.latitude ?? null;
+      if (lng === null || lat === null) continue;
+      r.position = `${lng.toFixed(5)}, ${lat.toFixed(5)}`;
+      r.positionTime = gps?.lastSeen ? new Date(gps.lastSeen).toISOString() : null;
+    }
+    return rows;
+  }
 
   const columns: ReportColumn<TruckRow>[] = [
     { key: 'orderNo', label: 'fields.orderNo', width: 20 },
@@ -119,6 +147,8 @@ export function registerTrucks(ctx: PluginServerContext): void {
     { key: 'transportDays', label: `${K}.transportDays`, type: 'decimal', width: 12 },
     { key: 'departure', label: `${K}.departure`, type: 'datetime', width: 18 },
     { key: 'arrival', label: `${K}.arrival`, type: 'datetime', width: 18 },
+    { key: 'position', label: `${K}.position`, width: 22 },
+    { key: 'positionTime', label: `${K}.positionTime`, type: 'datetime', width: 18 },
   ];
 
   ctx.reports.define<Params, TruckRow>({
@@ -138,11 +168,11 @@ export function registerTrucks(ctx: PluginServerContext): void {
     async rows(q: ReportQuery<Params>, w) {
       const page = await repositoryPage(ctx.repo('ship-order', q.ctx), { where: where(q.params), order, serialize: true }, w);
       const now = Date.now();
-      return { list: page.list.map((o) => truckRow(o, now)), total: page.total };
+      return { list: await withPositions(q, page.list.map((o) => truckRow(o, now))), total: page.total };
     },
     async *scan(q: ReportQuery<Params>) {
       const now = Date.now();
-      for await (const batch of repositoryScan(ctx.repo('ship-order', q.ctx), { where: where(q.params), order, serialize: true })) yield batch.map((o) => truckRow(o, now));
+      for await (const batch of repositoryScan(ctx.repo('ship-order', q.ctx), { where: where(q.params), order, serialize: true })) yield await withPositions(q, batch.map((o) => truckRow(o, now)));
     },
     fileName: () => `trucks-${new Date().toISOString().slice(0, 10)}`,
   });
@@ -183,7 +213,8 @@ export function registerTrucks(ctx: PluginServerContext): void {
         }
       }
       const withDiff = <T extends { quantity: number; arrivalQuantity: number }>(r: T) => ({ ...r, difference: r.arrivalQuantity - r.quantity });
-      return { ...truckRow(o), carrierCodes: [...byCode.values()].map(withDiff), containers: [...byContainer.values()].map(withDiff) };
+      const [row] = await withPositions({ ctx: call }, [truckRow(o)]);
+      return { ...row, carrierCodes: [...byCode.values()].map(withDiff), containers: [...byContainer.values()].map(withDiff) };
     },
   });
 }

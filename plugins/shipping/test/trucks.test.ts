@@ -27,7 +27,7 @@ describe('trucks report', () => {
 
     let rows = await row();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ orderNo: o.orderNo, sn: 'SH-TRK-88', status: Truck.loading, quantity: 4, arrivalQuantity: 0, difference: 0, fromWarehouse: 'Shanghai Hub A', toWarehouse: 'Osaka A', transportDays: null });
+    expect(rows[0]).toMatchObject({ orderNo: o.orderNo, sn: 'SH-TRK-88', status: Truck.loading, quantity: 4, arrivalQuantity: 0, difference: 0, fromWarehouse: 'Shanghai Hub A', toWarehouse: 'Osaka A', transportDays: null, position: null });
     expect((await ok(ts.a, '/truck/list', { sn: 'VESSEL', page: 1, limit: 20 })).total).toBe(0);
 
     await ok(ts.a, '/ship-order/release', { id: o.id });
