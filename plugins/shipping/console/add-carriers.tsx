@@ -86,6 +86,8 @@ function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClos
 
   return (
     <Modal open width={760} title={t('shipping.addCarriersTitle', { orderNo: String(record.orderNo ?? '') })} onCancel={onClose} footer={null} destroyOnHidden data-testid="ship-add-dialog">
+      {/* the container the added carriers are packed in, for serials and picker alike */}
+      {tab !== 'import' && container}
       <Tabs
         activeKey={tab}
         onChange={(k) => {
@@ -101,7 +103,6 @@ function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClos
                 <Typography.Text type="secondary">{t('shipping.serialsHint')}</Typography.Text>
                 <Input.TextArea autoFocus rows={6} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('shipping.serialsPlaceholder')} data-testid="ship-add-serials" />
                 <Space wrap>
-                  {container}
                   <Typography.Text type="secondary">{t('shipping.serialCount', { count: serials.length })}</Typography.Text>
                   <Button type="primary" loading={busy} disabled={!serials.length} onClick={() => void addSerials()} data-testid="ship-add-serials-submit">
                     {t('shipping.add')}
@@ -113,7 +114,7 @@ function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClos
           {
             key: 'picker',
             label: <span data-testid="ship-add-tab-picker">{t('shipping.byPicker')}</span>,
-            children: <Picker record={record} busy={busy} container={container} onAdd={(ids) => add({ carrierIds: ids })} />,
+            children: <Picker record={record} busy={busy} onAdd={(ids) => add({ carrierIds: ids })} />,
           },
           {
             key: 'import',
@@ -156,7 +157,7 @@ function Refused({ answer }: { answer: BatchAddAnswer }) {
 }
 
 /** Carriers in the shipper warehouse on no open order, paged by the server; the selection survives paging. */
-function Picker({ record, busy, container, onAdd }: { record: Row; busy: boolean; container: React.ReactNode; onAdd: (ids: number[]) => Promise<BatchAddAnswer | undefined> }) {
+function Picker({ record, busy, onAdd }: { record: Row; busy: boolean; onAdd: (ids: number[]) => Promise<BatchAddAnswer | undefined> }) {
   const { t } = useTranslation();
   const shipOrderId = Number(record.id);
   const [page, setPage] = useState(1);
@@ -219,7 +220,6 @@ function Picker({ record, busy, container, onAdd }: { record: Row; busy: boolean
       />
       </div>
       <Space wrap>
-        {container}
         <Typography.Text type="secondary" data-testid="ship-picker-selected">{t('shipping.selectedCount', { count: selected.length })}</Typography.Text>
         {selected.length > 0 && (
           <Button size="small" onClick={() => setSelected([])}>

@@ -1,0 +1,229 @@
+/**
+ * Shipping screens in headless chromium on a real server (temp SQLite): a clerk creates a ship
+ * order with a line on one page, adds carriers by the warehouse picker (across pages) and by
+ * typed serials (an unknown serial is refused with its reason), containerizes, releases with
+ * the confirmation, sees the order on the ship-order monitor (a late one highlighted), and the
+ * receiver takes a receipt of all but one carrier: the order shows the missing carrier.
+ * Screenshots go to test-output/screenshots/.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
+import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+
+let ts: TestServer;
+let dir: string;
+let cb: ConsoleBrowser;
+let page: Page;
+let shanghai: number;
+let osaka: number;
+let orderId: number;
+let orderNo: string;
+const ROUTE = '/ship-order-manage/ship-order';
+
+async function ok<T = any>(c: Caller, p: string, body: unknown = {}): Promise<T> {
+  const r = await c.call<T>(p, body);
+  if (r.body.code !== 0) throw new Error(`${p}: ${r.body.code} ${r.body.message}`);
+  return r.body.data;
+}
+
+const sn = (i: number) => `C-${String(i).padStart(3, '0')}`;
+
+/** Opens an antd select (a ref field), types to search and picks the option showing `text`. */
+async function pick(select: Locator, text: string): Promise<void> {
+  await select.click();
+  const input = select.locator('input');
+  await input.fill(text);
+  // this select's own dropdown (its listbox id), not one still closing from the previous pick
+  const listId = await input.getAttribute('aria-controls');
+  const option = page.locator(`.ant-select-dropdown:has([id="${listId}"]) .ant-select-item-option`).filter({ hasText: text }).first();
+  await option.waitFor({ timeout: 20000 });
+  await option.click();
+  await select.locator('.ant-select-selection-item').filter({ hasText: text }).waitFor({ timeout: 10000 });
+}
+
+const formSelect = (name: string) => page.locator(`.ant-form-item:has(#${name}) .ant-select`).first();
+
+async function order() {
+  return ok(ts.a, '/ship-order', { id: orderId });
+}
+
+async function runStep(name: string): Promise<void> {
+  await page.getByTestId(`meta-step-${name}`).click();
+  await page.getByTestId('meta-step-warning').waitFor();
+  await page.getByTestId('meta-step-ok').click();
+  await page.getByTestId('meta-step-warning').waitFor({ state: 'hidden', timeout: 20000 });
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-shipping-e2e-'));
+  ts = await startTestServer({ plugins: ['shipping'], config: { dataDir: dir } });
+  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
+  const carrierCodeId = (await ok(ts.a, '/carrier-code/create', { code: 'BOX-60', name: 'Box 60', projectId, type: 10, available: true })).id;
+  const site = async (code: string, name: string, longitude: number, latitude: number) => {
+    const locationId = (await ok(ts.a, '/location/create', { name, longitude, latitude, fenceRadius: 500, type: 0 })).id;
+    return (await ok(ts.a, '/warehouse/create', { code, name, locationId })).id as number;
+  };
+  shanghai = await site('SH', 'Shanghai Hub', 121.47, 31.23);
+  osaka = await site('OS', 'Osaka DC', 135.5, 34.69);
+  await ok(ts.a, '/route/create', { routeName: 'SH-OS', fromWarehouseId: shanghai, toWarehouseId: osaka, transportType: 20, transportTime: 600 });
+  for (let i = 1; i <= 30; i++) await ok(ts.a, '/carrier/create', { sn: sn(i), carrierCodeId, warehouseId: shanghai, status: 10 });
+  // a second order, released long ago: late on the monitor
+  const late = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: (await ok(ts.a, '/carrier/list', { sn: sn(30), page: 1, limit: 1 })).list[0].id }] });
+  await ok(ts.a, '/ship-order/release', { id: late.id });
+  await ts.server.db.models['ship-order'].update({ atd: new Date(Date.now() - 30 * 3_600_000), dueAt: new Date(Date.now() - 20 * 3_600_000) }, { where: { id: late.id } });
+  await grantWholeCatalogue(ts);
+  cb = await openConsole(ts, ts.a);
+  page = cb.page;
+  page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url(), r.request().postData()));
+});
+afterAll(async () => {
+  await cb?.close();
+  await ts?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ship order screens', () => {
+  it('creates a ship order with a line on one page', async () => {
+    await page.goto(`${ts.url}${ROUTE}/create`);
+    await page.getByTestId('document-form').waitFor({ timeout: 60000 });
+    await pick(formSelect('shipperWarehouseId'), 'Shanghai Hub');
+    await pick(formSelect('receiverWarehouseId'), 'Osaka DC');
+    await page.getByTestId('document-line-add').click();
+    const line = page.getByTestId('document-lines-ship-order-detail').locator('tr.ant-table-row').first();
+    await pick(line.locator('.ant-select').first(), sn(1));
+    await expect.poll(() => page.getByTestId('document-lines-summary').innerText()).toContain('1');
+    await page.getByTestId('meta-save').click();
+    // the save returns to the list, where the new order is the first row
+    await page.waitForURL((u) => u.pathname === ROUTE, { timeout: 30000 });
+    const list = await ok(ts.a, '/ship-order/list', { page: 1, limit: 5, status: [1] });
+    expect(list.total).toBe(1);
+    orderId = list.list[0].id;
+    orderNo = list.list[0].orderNo;
+    expect(orderNo).toMatch(/^SO\d{8}\d{4}$/);
+    await page.getByTestId('meta-table').getByText(orderNo).waitFor({ timeout: 30000 });
+    expect((await order()).totalAmount).toBe(1);
+  });
+
+  it('adds carriers by the warehouse picker across pages and by typed serials', async () => {
+    await page.goto(`${ts.url}${ROUTE}/detail/${orderId}`);
+    await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
+    await page.getByTestId('ship-add-carriers').click();
+    await page.getByTestId('ship-add-tab-picker').click();
+    const table = page.getByTestId('ship-picker-table');
+    // C-001 is on this order and C-030 on the late one: 28 free carriers, page 1 starts at C-002
+    await table.getByText(sn(2), { exact: true }).waitFor({ timeout: 20000 });
+    expect(await table.getByText(sn(1), { exact: true }).count()).toBe(0);
+    const rowOf = (s: string) => table.locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) });
+    for (const s of [sn(2), sn(3), sn(4)]) await rowOf(s).locator('.ant-checkbox-input').check();
+    await table.locator('.ant-pagination-item-2').click();
+    await table.getByText(sn(12), { exact: true }).waitFor();
+    for (const s of [sn(12), sn(13)]) await rowOf(s).locator('.ant-checkbox-input').check();
+    await expect.poll(() => page.getByTestId('ship-picker-selected').innerText()).toContain('5');
+    await page.getByTestId('ship-picker-submit').click();
+    await page.locator('.ant-message').getByText('5 carriers added').waitFor({ timeout: 20000 });
+    expect((await order()).totalAmount).toBe(6);
+
+    await page.getByTestId('ship-add-tab-serials').click();
+    await page.getByTestId('ship-add-serials').fill(`${sn(5)}\n${sn(6)}\nNOPE-1`);
+    await page.getByTestId('ship-add-container').fill('CT-1');
+    await page.getByTestId('ship-add-serials-submit').click();
+    await page.locator('.ant-message').getByText('2 carriers added').waitFor({ timeout: 20000 });
+    const refused = page.getByTestId('ship-add-refused');
+    await refused.getByText('NOPE-1').waitFor();
+    expect(await refused.locator('tr.ant-table-row').count()).toBe(1);
+    // only the refused serial stays in the box
+    expect(await page.getByTestId('ship-add-serials').inputValue()).toBe('NOPE-1');
+    await cb.shot('ship-order-add-carriers');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('ship-add-serials').waitFor({ state: 'detached' });
+    expect((await order()).totalAmount).toBe(8);
+    // the detail's lines and total follow without a reload
+    await page.getByTestId('meta-show').getByText('8', { exact: true }).first().waitFor({ timeout: 20000 });
+  });
+
+  it('containerizes lines', async () => {
+    await page.getByTestId('ship-containerize').click();
+    const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('ship-containerize-no') });
+    await dialog.getByText(sn(2), { exact: true }).waitFor({ timeout: 20000 });
+    for (const s of [sn(2), sn(3)]) await dialog.locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) }).locator('.ant-checkbox-input').check();
+    await page.getByTestId('ship-containerize-no').fill('CT-2');
+    await page.getByTestId('ship-containerize-submit').click();
+    await page.getByTestId('ship-container:CT-2').waitFor({ timeout: 20000 });
+    expect(await page.getByTestId('ship-container:CT-2').innerText()).toContain('2');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('ship-containerize-no').waitFor({ state: 'detached' });
+    const containers = await ok(ts.a, '/ship-order-detail/getcontainers', { shipOrderId: orderId });
+    expect(containers.find((c: any) => c.containerNo === 'CT-2')?.total).toBe(2);
+    expect(containers.find((c: any) => c.containerNo === 'CT-1')?.total).toBe(2);
+  });
+
+  it('releases with the confirmation: carriers leave Shanghai', async () => {
+    await runStep('release');
+    await expect.poll(async () => (await order()).status, { timeout: 20000 }).toBe(2);
+    // lines are frozen now: no more adding
+    await page.getByTestId('ship-add-carriers').waitFor({ state: 'detached', timeout: 20000 });
+    const c = (await ok(ts.a, '/carrier/list', { sn: sn(2), page: 1, limit: 1 })).list[0];
+    expect(c.transportStatus).not.toBe(10);
+    expect((await order()).dueAt).toBeTruthy();
+  });
+
+  it('shows the order on the ship-order monitor, the late one highlighted', async () => {
+    await page.goto(`${ts.url}/ship-order/monitor`);
+    const item = page.getByTestId(`ship-monitor-item:${orderNo}`);
+    await item.waitFor({ timeout: 60000 });
+    expect(await item.getAttribute('data-late')).toBe('false');
+    const late = page.locator('[data-testid^="ship-monitor-item:"][data-late="true"]');
+    expect(await late.count()).toBe(1);
+    // late orders come first
+    expect(await page.locator('[data-testid^="ship-monitor-item:"]').first().getAttribute('data-late')).toBe('true');
+    await page.getByTestId('ship-monitor-legend:late').getByText('(1)').waitFor();
+    await page.getByTestId('ship-monitor-map').locator('canvas').first().waitFor({ timeout: 30000 });
+    await item.click();
+    const detail = page.getByTestId('ship-monitor-detail');
+    await detail.waitFor();
+    await detail.getByText('Shanghai Hub → Osaka DC').waitFor();
+    expect(await page.getByTestId('ship-monitor-due').innerText()).toMatch(/\d{4}-\d{2}-\d{2}/);
+    await page.waitForTimeout(800); // map tiles and layers settle for the screenshot
+    await cb.shot('ship-order-monitor');
+    await page.getByTestId('ship-monitor-open').click();
+    await page.waitForURL((u) => u.pathname === `${ROUTE}/detail/${orderId}`, { timeout: 30000 });
+  });
+
+  it('receives all but one carrier by a receipt: the order shows the missing one', async () => {
+    await page.goto(`${ts.url}/ship-order-manage/receipt/create`);
+    await page.getByTestId('document-form').waitFor({ timeout: 60000 });
+    await pick(formSelect('shipOrderId'), orderNo);
+    await pick(formSelect('warehouseId'), 'Osaka DC');
+    const shipped = [sn(1), sn(2), sn(3), sn(4), sn(12), sn(13), sn(5)]; // C-006 never arrives
+    for (const [i, s] of shipped.entries()) {
+      await page.getByTestId('document-line-add').click();
+      await pick(page.getByTestId('document-lines-receipt-detail').locator('tr.ant-table-row').nth(i).locator('.ant-select').first(), s);
+    }
+    await page.getByTestId('meta-save').click();
+    await page.waitForURL((u) => u.pathname === '/ship-order-manage/receipt', { timeout: 30000 });
+    const receipt = (await ok(ts.a, '/receipt/list', { page: 1, limit: 1 })).list[0];
+    expect(receipt.totalAmount).toBe(7);
+    await page.goto(`${ts.url}/ship-order-manage/receipt/detail/${receipt.id}`);
+    await page.getByTestId('meta-show').waitFor({ timeout: 60000 });
+    await runStep('receive');
+    await expect.poll(async () => (await ok(ts.a, '/receipt', { id: receipt.id })).status, { timeout: 20000 }).toBe(20);
+    await runStep('close');
+    await expect.poll(async () => (await ok(ts.a, '/receipt', { id: receipt.id })).status, { timeout: 20000 }).toBe(30);
+
+    const o = await order();
+    expect(o.status).toBe(4);
+    expect(o.missingAmount).toBe(1);
+    await page.goto(`${ts.url}${ROUTE}/detail/${orderId}`);
+    const show = page.getByTestId('meta-show');
+    await show.getByText(orderNo).waitFor({ timeout: 60000 });
+    const missing = show.locator('th.ant-descriptions-item-label', { hasText: /^Missing$/ }).locator('xpath=following-sibling::td[1]');
+    await expect.poll(() => missing.innerText(), { timeout: 20000 }).toBe('1');
+    await cb.shot('ship-order-received-difference');
+    // inventory moved by exactly the received quantity
+    expect((await ok(ts.a, '/carrier/list', { warehouseId: osaka, page: 1, limit: 1 })).total).toBe(7);
+  });
+});
