@@ -51,8 +51,11 @@ export class InfoTokens {
     if (found) return found.get('token') as string;
     try {
       await m.create({ token: randomBytes(24).toString('base64url'), orgId, shipOrderId });
-    } catch {
-      // a concurrent first print made it: use theirs
+    } catch (err) {
+      // a concurrent first print made it (unique org + order): use theirs; anything else fails
+      const theirs = await m.findOne({ where: { orgId, shipOrderId } });
+      if (!theirs) throw err;
+      return theirs.get('token') as string;
     }
     return (await m.findOne({ where: { orgId, shipOrderId } }))!.get('token') as string;
   }
