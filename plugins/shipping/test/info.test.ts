@@ -67,6 +67,12 @@ describe('/info/ship-order', () => {
     expect(page.text).not.toContain('Hub A');
   });
 
+  it('concurrent first prints of an order agree on one token', async () => {
+    const o = await shipOrder(ts.a, w, 1);
+    const tokens = await Promise.all(Array.from({ length: 5 }, () => ok(ts.a, '/ship-order/info/link', { id: o.id })));
+    expect(new Set(tokens.map((t) => t.token)).size).toBe(1);
+  });
+
   it('is rate-limited per client address with a translated message', async () => {
     let last: any;
     for (let i = 0; i <= INFO_RATE; i++) last = await ts.call('/info/ship-order', { token: 'y'.repeat(32) }, { language: 'ja-JP' });
