@@ -187,6 +187,47 @@ describe('gate passes confirm the shipping list', () => {
   });
 });
 
+describe('by the thousand', () => {
+  it('2,000 carriers through the shipper gate in one flush: every line confirmed with a few statements', async () => {
+    const N = 2000;
+    const m = ts.server.db.models;
+    const org = (await ok(ts.a, '/warehouse', { id: wh.A })).orgId;
+    const base = 100_000;
+    // set up in bulk (the API one by one would take minutes); the documents run through the API
+    const beacons = await m['device-beacon'].bulkCreate(Array.from({ length: N }, (_, i) => ({ orgId: org, sn: `BB-${i}`, mac: `E2C5${(base + i).toString(16).toUpperCase().padStart(8, '0')}`, deviceModelId: modelId, useStatus: 20 })));
+    const made = await m.carrier.bulkCreate(beacons.map((b: any, i: number) => ({ orgId: org, sn: `BULK-${i}`, carrierCodeId: codeId, warehouseId: wh.A, status: 10, transportStatus: Enums.transportStatus.inWarehouse, beaconId: b.id })));
+    await Promise.all(made.map((c: any, i: number) => beacons[i].update({ carrierId: c.id })));
+    await rt.refresh();
+    const ids = made.map((c: any) => Number(c.id));
+    const doc = await release(ids);
+    const macs = beacons.map((b: any) => String(b.mac));
+    clock += 5 * 60_000;
+    for (let i = 0; i < N; i += 1000) {
+      const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${GATE.A}/scan`, Buffer.from(JSON.stringify({ gatewayMac: GATE.A, time: clock, readings: macs.slice(i, i + 1000).map((mac) => ({ mac, rssi: -60, time: clock })) })));
+      expect(r.status).toBe('accepted');
+    }
+    await rt.ingest!.pipeline.drained();
+    // live events go out right after the sink's commit, then the in/out listeners run in order
+    // (shipping's first): the last live event to the test's listener is shipping's share
+    let lastLive = 0;
+    let confirmedAt = 0;
+    const unsubscribe = rt.bus.subscribe(org, () => void (lastLive = performance.now()));
+    const stop = rt.sink.onInOut(() => void (confirmedAt = performance.now()));
+    const t0 = performance.now();
+    await rt.flush(); // in/out rows, carrier columns, then the shipping confirmation
+    const ms = performance.now() - t0;
+    unsubscribe();
+    stop();
+    const share = confirmedAt - lastLive;
+    const confirmed = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, departureConfirmedBy: [Confirm.beacon], page: 1, limit: 1 });
+    expect(confirmed.total).toBe(N);
+    expect(await ok(ts.a, '/carrier/list', { warehouseId: wh.A, sn: 'BULK-', page: 1, limit: 1 })).toMatchObject({ total: 0 });
+    console.log(`[telemetry-agreement] ${N} gate passes in one flush: ${ms.toFixed(0)} ms, of which the shipping confirmation ${share.toFixed(0)} ms`);
+    expect(share).toBeGreaterThan(0);
+    expect(share).toBeLessThan(1000);
+  });
+});
+
 describe('the transport-time clock from the document', () => {
   it('an overdue order raises one transport-timeout alert, cleared when it is received', async () => {
     const carriers = await boxes(3);
