@@ -24,7 +24,8 @@ export function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: numb
   qr.addData(text, 'Byte');
   qr.make();
   const n = qr.getModuleCount();
-  const quiet = 2;
+  // the 4-module quiet zone ISO 18004 asks for, so phone scanners find the code on any paper
+  const quiet = 4;
   const cell = size / (n + 2 * quiet);
   doc.save();
   doc.rect(x, y, size, size).fill('#ffffff');

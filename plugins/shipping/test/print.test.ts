@@ -54,12 +54,18 @@ describe('/ship-order/print', () => {
     const qr = qrcode(0, 'M');
     qr.addData(`https://rti.example.com/info/ship-order?token=${token}`, 'Byte');
     qr.make();
-    let dark = 0;
-    for (let r = 0; r < qr.getModuleCount(); r++) for (let c = 0; c < qr.getModuleCount(); c++) if (qr.isDark(r, c)) dark++;
-    const content = streams(pdf);
-    const squares = (content.match(/ re\n/g) ?? []).length;
-    expect(squares).toBeGreaterThanOrEqual(dark);
-    expect(squares).toBeLessThan(dark + 40);
+    const n = qr.getModuleCount();
+    const expected = new Set<string>();
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) expected.add(`${r},${c}`);
+    // the module squares drawn (all the same size: 110 pt over the modules and a 4-module quiet zone)
+    const cell = 110 / (n + 8);
+    const squares = [...streams(pdf).matchAll(/([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re/g)]
+      .map((m) => m.slice(1, 5).map(Number))
+      .filter(([, , w, h]) => Math.abs(w - cell) < 0.01 && Math.abs(h - cell) < 0.01);
+    const x0 = Math.min(...squares.map((q) => q[0]));
+    const y0 = Math.min(...squares.map((q) => q[1]));
+    const drawn = new Set(squares.map(([x, y]) => `${Math.round((y - y0) / cell)},${Math.round((x - x0) / cell)}`));
+    expect(drawn).toEqual(expected);
     // and the public page of that token shows this order
     expect((await ts.call('/info/ship-order', { token })).body.data).toMatchObject({ order: { orderNo: o.orderNo } });
   });
