@@ -94,8 +94,11 @@ export default function ShipOrderMonitorPage() {
 
   const focus = (o: MapOrder) => {
     setSelected(o.id);
+    // the whole route with the order's position on it
     const at = orderPosition(o, now);
-    if (at) setTarget((tg) => ({ lng: at.lng, lat: at.lat, zoom: Math.max(8, tg.zoom), seq: tg.seq + 1 }));
+    const ends = [o.from, o.to].filter((e) => e?.longitude != null && e.latitude != null).map((e) => [e!.longitude!, e!.latitude!] as [number, number]);
+    const b = boundsOf([...ends, ...(at ? [[at.lng, at.lat] as [number, number]] : [])]);
+    if (b) setTarget((tg) => ({ lng: (b[0] + b[2]) / 2, lat: (b[1] + b[3]) / 2, zoom: 12, bounds: b, padding: { top: 60, right: narrow ? 60 : 380, bottom: 60, left: 60 }, seq: tg.seq + 1 }));
   };
 
   const detailPath = (id: number) => `${resources['ship-order']?.route ?? '/ship-order-manage/ship-order'}/detail/${id}`;
