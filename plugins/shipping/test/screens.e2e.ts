@@ -226,4 +226,21 @@ describe('ship order screens', () => {
     // inventory moved by exactly the received quantity
     expect((await ok(ts.a, '/carrier/list', { warehouseId: osaka, page: 1, limit: 1 })).total).toBe(7);
   });
+
+  it('the monitor stacks map and list on a phone without overflowing', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${ts.url}/ship-order/monitor`);
+      const late = page.locator('[data-testid^="ship-monitor-item:"][data-late="true"]').first();
+      await late.waitFor({ timeout: 60000 });
+      const map = await page.getByTestId('ship-monitor-map').boundingBox();
+      const list = await page.getByTestId('ship-monitor-list').boundingBox();
+      expect(map!.width).toBeGreaterThan(300);
+      expect(list!.y).toBeGreaterThanOrEqual(map!.y + map!.height - 1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+      await cb.shot('ship-order-monitor-phone');
+    } finally {
+      await page.setViewportSize({ width: 1600, height: 1000 });
+    }
+  });
 });
