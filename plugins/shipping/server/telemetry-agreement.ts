@@ -212,6 +212,19 @@ async function raiseMisuse(ctx: PluginServerContext, orgId: number, found: Array
       rawData: { shipOrderId: Number(order.id), orderNo: order.orderNo },
     });
   }
-  if (rows.length) await alerts.insertMany(rows);
+  if (!rows.length) return 0;
+  await alerts.insertMany(rows);
+  await publishAlerts(ctx, orgId, { carrierId: { [Op.in]: rows.map((r) => r.carrierId) }, reason: Enums.carrierAlertReason.invalidRoute, createdTime: { [Op.in]: [...new Set(rows.map((r) => (r.createdTime as Date).getTime()))].map((t) => new Date(t)) } });
   return rows.length;
+}
+
+/**
+ * Carrier alerts shipping raised (committed), found by `where`, pushed to the live streams as
+ * the rules' alerts are (the notification banner shows them at once).
+ */
+export async function publishAlerts(ctx: PluginServerContext, orgId: number, where: Row): Promise<void> {
+  const telemetry = ctx.tryUse('telemetry');
+  if (!telemetry) return;
+  const rows = await ctx.repo('carrier-alert', ctx.systemContext(orgId)).rows(where);
+  for (const row of rows) telemetry.publish({ type: 'alert', orgId, warehouseId: row.warehouseId === null || row.warehouseId === undefined ? null : Number(row.warehouseId), data: { category: 'carrier', resource: 'carrier-alert', ...row } });
 }

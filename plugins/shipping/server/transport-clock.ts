@@ -9,6 +9,7 @@
 import { Enums } from '@rti/metadata';
 import type { BoundRepository, PluginServerContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
+import { publishAlerts } from './telemetry-agreement';
 
 type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
@@ -33,7 +34,10 @@ export async function raiseOverdue(ctx: PluginServerContext, now: Date): Promise
   let raised = 0;
   for (const { orgId } of orgRows) {
     try {
-      raised += await raiseInOrg(ctx, Number(orgId), due, now);
+      const n = await raiseInOrg(ctx, Number(orgId), due, now);
+      // committed: the streams hear of them as of the rules' alerts
+      if (n) await publishAlerts(ctx, Number(orgId), { reason: Enums.carrierAlertReason.transportTimeout, createdTime: now });
+      raised += n;
     } catch (err) {
       ctx.log(`[shipping] transport clock failed for organisation ${orgId}`, err);
     }

@@ -169,7 +169,12 @@ describe('gate passes confirm the shipping list', () => {
     await heard(HALL_A, [stray.mac, other.mac]);
     const doc = await release([stray.id, other.id]);
     await heard(GATE.A, [stray.mac, other.mac]);
+    const live: any[] = [];
+    const unsubscribe = rt.bus.subscribe(ts.orgA, (e) => void (e.type === 'alert' && live.push(e)));
     await heard(GATE.C, [stray.mac]);
+    unsubscribe();
+    // the streams hear of it at once, as of the rules' alerts
+    expect(live).toEqual([expect.objectContaining({ warehouseId: wh.C, data: expect.objectContaining({ category: 'carrier', resource: 'carrier-alert', carrierId: stray.id, reason: Enums.carrierAlertReason.invalidRoute }) })]);
     const alerts = await ok(ts.a, '/carrier-alert/list', { carrierId: stray.id, page: 1, limit: 10 });
     expect(alerts.total).toBe(1);
     expect(alerts.list[0]).toMatchObject({ reason: Enums.carrierAlertReason.invalidRoute, warehouseId: wh.C, status: 0 });
@@ -191,7 +196,7 @@ describe('by the thousand', () => {
   it('2,000 carriers through the shipper gate in one flush: every line confirmed with a few statements', async () => {
     const N = 2000;
     const m = ts.server.db.models;
-    const org = (await ok(ts.a, '/warehouse', { id: wh.A })).orgId;
+    const org = ts.orgA;
     const base = 100_000;
     // set up in bulk (the API one by one would take minutes); the documents run through the API
     const beacons = await m['device-beacon'].bulkCreate(Array.from({ length: N }, (_, i) => ({ orgId: org, sn: `BB-${i}`, mac: `E2C5${(base + i).toString(16).toUpperCase().padStart(8, '0')}`, deviceModelId: modelId, useStatus: 20 })));
@@ -239,6 +244,8 @@ describe('the transport-time clock from the document', () => {
     const timeouts = () => ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, carrierId: carriers[0].id, page: 1, limit: 10 });
     expect((await timeouts()).total).toBe(0);
 
+    const live: any[] = [];
+    const unsubscribe = rt.bus.subscribe(ts.orgA, (e) => void (e.type === 'alert' && e.data && (e.data as any).reason === Enums.carrierAlertReason.transportTimeout && live.push(e)));
     // the route's time passes (moved back in the database: the job reads the clock)
     await ts.server.db.models['ship-order'].update({ atd: new Date(Date.now() - 601 * 60_000), dueAt: new Date(Date.now() - 60_000) }, { where: { id: doc.id } });
     for (let i = 0; i < 50 && (await timeouts()).total === 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -247,6 +254,8 @@ describe('the transport-time clock from the document', () => {
     expect(raised.total).toBe(1);
     expect(raised.list[0]).toMatchObject({ carrierSn: carriers[0].sn, warehouseId: wh.A, status: 0, clearedAt: null });
     expect(raised.list[0].message).toBe(`Ship order ${doc.orderNo} from Warehouse A to Warehouse B: 3 carrier(s) in transit for more than 600 min (the route's transport time)`);
+    unsubscribe();
+    expect(live.map((e) => e.data.carrierId)).toEqual([carriers[0].id]);
     const all = await ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, page: 1, limit: 50 });
     expect(all.list.filter((a: any) => a.message.includes(doc.orderNo))).toHaveLength(1);
 

@@ -7,7 +7,9 @@ import type { TelemetryStore } from '@rti/ingest';
 import type { InOutEffect } from '@rti/ingest/state/effects';
 import type { CarrierPlacement } from '@rti/ingest/state/state-engine';
 
-export type { CarrierPlacement };
+import type { LiveEvent } from './event-bus';
+
+export type { CarrierPlacement, LiveEvent };
 import type { CarrierState, DeviceState } from '@rti/ingest/state/subject-state';
 
 /** last known states from the derived-state engine, read-only (never creates a state) */
@@ -37,6 +39,12 @@ export interface TelemetryApi {
    * opposite one (docs/TELEMETRY.md "Documents and the engine"). Call after `refresh()`.
    */
   placeCarriers(moves: readonly CarrierPlacement[]): void;
+  /**
+   * Pushes a live event to the organisation's event streams (restricted users get it only for
+   * their warehouses), e.g. an alert row another plugin raised — call it after that row is
+   * committed. `alert` data: `{ category, resource, ...row }` as the rules' alerts.
+   */
+  publish(event: LiveEvent): void;
 }
 
 /** one in/out pass: carrier, warehouse, direction (10 in, 20 out), time (epoch ms), what saw it */

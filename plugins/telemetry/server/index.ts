@@ -34,6 +34,7 @@ export default definePlugin({
       refresh: () => rt.refresh(),
       onInOut: (fn) => rt.sink.onInOut(fn),
       placeCarriers: (moves) => rt.engine.placeCarriers(moves),
+      publish: (event) => rt.bus.publish(event),
     };
     ctx.provide('telemetry', api);
   },
