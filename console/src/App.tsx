@@ -1,10 +1,11 @@
-import { useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { BrowserRouter, useNavigate } from 'react-router';
 import { Refine } from '@refinedev/core';
-import routerProvider from '@refinedev/react-router';
-import { ConfigProvider, notification } from 'antd';
+import { ConfigProvider } from 'antd';
+import type { NotificationInstance } from 'antd/es/notification/interface';
 import { useTranslation } from 'react-i18next';
 import { authProvider } from './providers/auth-provider';
+import { routerProvider } from './providers/router-provider';
 import { createDataProvider } from './providers/data-provider';
 import { createAccessControlProvider } from './providers/access-control-provider';
 import { i18nProvider } from './providers/i18n-provider';
@@ -20,6 +21,8 @@ import { isLoginPath, loginPath, session } from './lib/session';
 import { refineResources } from './lib/refine-resources';
 import { AppRoutes } from './routes/app-routes';
 import type { AppState } from './providers/app-state';
+
+const NotificationHolder = lazy(() => import('./providers/notification-holder'));
 
 const dataProvider = createDataProvider((name) => appState.get().metadata?.resources[name]);
 
@@ -40,9 +43,14 @@ function InvalidSessionRedirect() {
 
 function RefineRoot({ shell }: { shell?: Shell }) {
   const { t } = useTranslation();
-  // Notifications only at the root: antd's App (modal, message) comes with the layout chunk.
-  const [api, holder] = notification.useNotification();
-  const notificationProvider = useMemo(() => createNotificationProvider(api), [api]);
+  // Notifications only at the root: antd's App (modal, message) comes with the layout chunk; the
+  // notification code itself loads after the first render (a notification raised earlier waits).
+  const [notifications] = useState(() => {
+    let ready!: (api: NotificationInstance) => void;
+    const api = new Promise<NotificationInstance>((r) => (ready = r));
+    return { api, ready, provider: createNotificationProvider(api) };
+  });
+  const notificationProvider = notifications.provider;
   const routes = shell?.routes;
   const accessControlProvider = useMemo(() => createAccessControlProvider(() => routes ?? []), [routes]);
   const resources = useMemo(() => (routes ? refineResources(routes, t) : []), [routes, t]);
@@ -57,7 +65,9 @@ function RefineRoot({ shell }: { shell?: Shell }) {
       resources={resources}
       options={{ disableTelemetry: true, warnWhenUnsavedChanges: true, syncWithLocation: true }}
     >
-      {holder}
+      <Suspense fallback={null}>
+        <NotificationHolder onApi={notifications.ready} />
+      </Suspense>
       <InvalidSessionRedirect />
       <AppRoutes shell={shell} />
     </Refine>

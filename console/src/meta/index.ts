@@ -33,3 +33,5 @@ export { QUANTITY_MIN, QUANTITY_DEFAULT, normalizeQuantity, type QuantityLine } 
 export { buildTree } from './lib/tree';
 export { useResourceAccess } from './hooks/use-resource-access';
 export { formatFieldText, formatDate, DATE_FORMAT, DATETIME_FORMAT } from './lib/format';
+// routes/preload-page.ts: a list opened straight from the address bar asks for its first page early
+export { startEarlyList } from './lib/early-list';

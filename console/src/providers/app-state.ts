@@ -43,12 +43,33 @@ export async function loadOrgTheme(user: UserInfo | undefined): Promise<OrgTheme
   }
 }
 
+const themeKey = (user: UserInfo): string => `admin-theme:${user.userId}:${session.orgId() ?? String(user.loginOrgId ?? '')}`;
+
+/** The theme seen last time for this user and organisation (undefined: never seen). */
+function cachedTheme(user: UserInfo): OrgTheme | null | undefined {
+  try {
+    const raw = localStorage.getItem(themeKey(user));
+    return raw === null ? undefined : (JSON.parse(raw) as OrgTheme | null);
+  } catch {
+    return undefined;
+  }
+}
+
+function storeTheme(user: UserInfo, theme: OrgTheme | null): void {
+  try {
+    localStorage.setItem(themeKey(user), JSON.stringify(theme));
+  } catch {
+    /* storage full or blocked: the next load asks again */
+  }
+}
+
 export async function loadPermissions(): Promise<{ access: string[]; permissions: string[] }> {
   const p = await request<{ access?: string[]; permissions?: string[] }>('/permission/list', { identification: 0 });
   return { access: p.access ?? [], permissions: p.permissions ?? [] };
 }
 
-export function loadAppState(force = false): Promise<AppState> {
+/** `path`: the page about to open when it is not the current one (right after login: the redirect target) */
+export function loadAppState(force = false, path?: string): Promise<AppState> {
   const cur = appState.get();
   if (!force && cur.status === 'ready') return Promise.resolve(cur);
   if (!force && inflight) return inflight;
@@ -64,8 +85,20 @@ export function loadAppState(force = false): Promise<AppState> {
       performance.mark('shell:session');
       setRuntimeTexts(metadata.texts);
       // the page's chunk loads while the theme is asked for and the layout renders
-      if (typeof location !== 'undefined') preloadPage(location.pathname, metadata, plugins, new Set(perms.access));
-      const theme = await loadOrgTheme(user);
+      const opening = path ?? (typeof location === 'undefined' ? undefined : location.pathname + location.search);
+      if (opening !== undefined) preloadPage(opening, metadata, plugins, new Set(perms.access));
+      // the organisation's colours from the last visit paint the shell now; the answer replaces them
+      const fresh = loadOrgTheme(user).then((t) => {
+        storeTheme(user, t);
+        return t;
+      });
+      const cached = cachedTheme(user);
+      const theme = cached === undefined ? await fresh : cached;
+      if (cached !== undefined) {
+        void fresh.then((t) => {
+          if (JSON.stringify(t) !== JSON.stringify(cached)) appState.set((s) => (s.status === 'ready' && s.user === user ? { ...s, theme: t } : s));
+        });
+      }
       errorLog.setUser(user.realName || user.username || String(user.userId));
       const next: AppState = {
         status: 'ready',

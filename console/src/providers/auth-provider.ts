@@ -28,6 +28,8 @@ export const authProvider: AuthProvider = {
         await ensureLocale(lng);
         await i18n.changeLanguage(lng);
       }
+      // the session's calls and the first page's chunk and calls start now, not after the redirect has rendered
+      void loadAppState(false, safeRedirect(redirect));
       return { success: true, redirectTo: safeRedirect(redirect) };
     } catch (e) {
       return { success: false, error: { name: i18n.t('login.failed'), message: e instanceof Error ? e.message : String(e) } };

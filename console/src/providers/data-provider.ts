@@ -4,6 +4,8 @@ import { resourceApiPath } from '@rti/metadata/browser';
 import { API_BASE } from '../constants';
 import { request } from './http-client';
 import { recordEvents } from '../lib/record-events';
+import { takeEarly } from './early-calls';
+import { noteTitles } from './record-titles';
 
 export const DEFAULT_PAGE_SIZE = 10;
 
@@ -86,27 +88,39 @@ export function createDataProvider(lookup: ResourceLookup = () => undefined): Da
       }
       if (mode === 'off') {
         const rows = await request<BaseRecord[]>(callPath(resource, 'all'), body);
+        noteTitles(lookup(resource), rows);
         return { data: rows as never, total: rows.length };
       }
-      const data = await request<{ list: BaseRecord[]; total: number }>(callPath(resource, 'list'), body);
+      const path = callPath(resource, 'list');
+      // a list opened straight from the address bar: its call may already be under way (meta/lib/early-list.ts)
+      const early = takeEarly<{ list: BaseRecord[]; total: number }>(path, body);
+      const data = early ? await early.catch(() => request<{ list: BaseRecord[]; total: number }>(path, body)) : await request<{ list: BaseRecord[]; total: number }>(path, body);
+      noteTitles(lookup(resource), data.list);
       return { data: data.list as never, total: data.total };
     },
 
     async getOne({ resource, id }) {
-      return { data: (await request<BaseRecord>(basePath(resource), { id: recordId(id) })) as never };
+      const row = await request<BaseRecord>(basePath(resource), { id: recordId(id) });
+      noteTitles(lookup(resource), [row]);
+      return { data: row as never };
     },
 
     async getMany({ resource, ids }) {
       const rows = await Promise.all(ids.map((id) => request<BaseRecord>(basePath(resource), { id: recordId(id) })));
+      noteTitles(lookup(resource), rows);
       return { data: rows as never };
     },
 
     async create({ resource, variables }) {
-      return { data: (await request<BaseRecord>(callPath(resource, 'create'), variables)) as never };
+      const row = await request<BaseRecord>(callPath(resource, 'create'), variables);
+      noteTitles(lookup(resource), [{ ...(variables as object), ...row }]);
+      return { data: row as never };
     },
 
     async update({ resource, id, variables }) {
-      return { data: (await request<BaseRecord>(callPath(resource, 'update'), { ...(variables as object), id: recordId(id) })) as never };
+      const row = await request<BaseRecord>(callPath(resource, 'update'), { ...(variables as object), id: recordId(id) });
+      noteTitles(lookup(resource), [{ ...(variables as object), ...(row && typeof row === 'object' ? row : {}), id: recordId(id) }]);
+      return { data: row as never };
     },
 
     async deleteOne({ resource, id }) {

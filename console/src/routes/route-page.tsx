@@ -9,8 +9,9 @@ import type { ResourceDef } from '@rti/metadata/browser';
 import type { ConsolePlugin, ScreenKind } from '../plugin-api';
 import { lazyWithTimeout } from './lazy-with-timeout';
 import { PageErrorBoundary } from './page-error-boundary';
-import { metaScreen } from './meta-screens';
+import { loadedMetaScreen, metaScreen } from './meta-screens';
 import { pageTitle } from './page-title';
+import { useRecordTitles } from '../providers/record-titles';
 
 type PageComponent = ComponentType<{ resource?: ResourceDef }>;
 
@@ -26,7 +27,17 @@ const builtins: Record<string, () => Promise<PageModule>> = {
 
 // One lazy component per page, created once so React keeps its state between renders. Its
 // loader keeps the first import's promise, so preloadRoute's fetch is the one React awaits.
-const cache = new Map<string, { load: () => Promise<PageModule>; comp: LazyExoticComponent<PageComponent> }>();
+// A page whose module has already arrived (preloaded, or a generated screen of another
+// resource) renders its component directly: a lazy one suspends once even then, and React
+// holds back revealing the page up to 300 ms after the fallback it showed meanwhile.
+interface Entry {
+  load: () => Promise<PageModule>;
+  comp: LazyExoticComponent<PageComponent>;
+  loaded?: PageComponent;
+  /** what this page renders, fixed at its first render (switching would re-mount the page) */
+  view?: PageComponent | LazyExoticComponent<PageComponent>;
+}
+const cache = new Map<string, Entry>();
 
 function entryFor(route: PageRoute, plugins: ConsolePlugin[]) {
   const hit = cache.get(route.key);
@@ -42,19 +53,29 @@ function entryFor(route: PageRoute, plugins: ConsolePlugin[]) {
   let started: Promise<PageModule> | undefined;
   const once = () => {
     // a failed import may be retried by the error boundary: keep only a success
-    started ??= load().catch((e: unknown) => {
-      started = undefined;
-      throw e;
-    });
+    started ??= load().then(
+      (m) => {
+        entry.loaded = m.default;
+        return m;
+      },
+      (e: unknown) => {
+        started = undefined;
+        throw e;
+      },
+    );
     return started;
   };
-  const entry = { load: once, comp: lazy(lazyWithTimeout(once)) };
+  const entry: Entry = { load: once, comp: lazy(lazyWithTimeout(once)) };
+  const override = route.kind === 'resource' && route.screen ? screenOverrides(plugins)[route.resource!.name]?.[route.screen] : undefined;
+  if (route.kind === 'resource' && route.screen && !override) entry.loaded = loadedMetaScreen(route.screen) as PageComponent | undefined;
   cache.set(route.key, entry);
   return entry;
 }
 
-function componentFor(route: PageRoute, plugins: ConsolePlugin[]): LazyExoticComponent<PageComponent> {
-  return entryFor(route, plugins).comp;
+function componentFor(route: PageRoute, plugins: ConsolePlugin[]): PageComponent | LazyExoticComponent<PageComponent> {
+  const entry = entryFor(route, plugins);
+  entry.view ??= entry.loaded ?? entry.comp;
+  return entry.view;
 }
 
 /**
@@ -65,18 +86,25 @@ export function preloadRoute(route: PageRoute, plugins: ConsolePlugin[]): void {
   entryFor(route, plugins).load().catch(() => undefined);
 }
 
+/** The window title; its own component, so a record title arriving re-renders only this. */
+function DocumentTitle({ route, params, allowed }: { route: PageRoute; params: Record<string, string | undefined>; allowed: boolean }) {
+  const { t } = useTranslation();
+  const titles = useRecordTitles();
+  useEffect(() => {
+    document.title = (allowed ? pageTitle(route, params, t) : t('pages.forbidden')) + TITLE_SUFFIX;
+  }, [allowed, route, params, t, titles]);
+  return null;
+}
+
 /** Route guard, part two: the page's View code, then the page itself (lazy, titled). */
 export function RoutePage({ route }: { route: PageRoute }) {
   const { access, plugins } = useShell();
-  const { t } = useTranslation();
   const params = useParams();
   const allowed = canOpen(route, access);
-  useEffect(() => {
-    document.title = (allowed ? pageTitle(route, params, t) : t('pages.forbidden')) + TITLE_SUFFIX;
-  });
   if (!allowed) {
     return (
       <Suspense fallback={<PageSpinner />}>
+        <DocumentTitle route={route} params={params} allowed={false} />
         <ForbiddenPage />
       </Suspense>
     );
@@ -84,6 +112,7 @@ export function RoutePage({ route }: { route: PageRoute }) {
   const Page = componentFor(route, plugins);
   return (
     <PageErrorBoundary>
+      <DocumentTitle route={route} params={params} allowed />
       <Suspense fallback={<PageSpinner />}>
         <Page resource={route.resource} />
       </Suspense>

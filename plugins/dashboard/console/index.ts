@@ -1,10 +1,12 @@
 import { defineConsolePlugin } from '@rti/console/plugin-api';
+import { loadDashboardEarly } from './dashboard-data';
 
 /** Dashboards: the landing page /dashboard-home and the big screen /dashboard (new window). */
 export default defineConsolePlugin({
   id: 'dashboard',
   pages: [
-    { id: 'dashboard-home', path: '/dashboard-home', title: 'menu.dashboardHome', component: () => import('./home-page') },
+    // opened straight (or right after login), its five calls start with the page chunk, not after it rendered
+    { id: 'dashboard-home', path: '/dashboard-home', title: 'menu.dashboardHome', component: () => import('./home-page'), preload: () => loadDashboardEarly() },
     { id: 'dashboard', path: '/dashboard', title: 'menu.dashboard', component: () => import('./big-screen'), standalone: true },
   ],
   paletteActions: [

@@ -5,6 +5,7 @@ import { BREADCRUMB_MAX_WIDTH } from '../../constants';
 import { matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
 import { pageTitle } from '../../routes/page-title';
+import { useRecordTitles } from '../../providers/record-titles';
 
 /** Menu group › resource › screen, at most 560 px wide (SPEC §9). */
 export function AppBreadcrumb() {
@@ -12,6 +13,8 @@ export function AppBreadcrumb() {
   const { routes, meta } = useShell();
   const { pathname } = useLocation();
   useParams();
+  // the record's title replaces "#id" once its row arrives
+  useRecordTitles();
   const m = matchRoute(pathname, routes);
   if (!m) return null;
   const group = meta.menu.groups.find((g) => g.key === m.route.group);

@@ -9,7 +9,7 @@ export interface Tab {
   path: string;
   /** i18n key of the page title */
   title: string;
-  /** interpolation for the title, e.g. the record id */
+  /** interpolation for the title: `title`, the record's title (tab-store retitle) */
   titleArgs?: Record<string, string>;
   /** kept mounted while open */
   cached?: boolean;

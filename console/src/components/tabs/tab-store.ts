@@ -13,6 +13,8 @@ export interface TabStore extends Store<TabsState> {
   /** re-mount counter per tab: the reload button bumps it */
   version(key: string): number;
   bump(key: string): void;
+  /** records the record title a tab shows, so a restored tab names it before its row is read again */
+  retitle(key: string, title: string): void;
 }
 
 /** Tabs of one user, saved in localStorage under `admin-tabs:<userId>`. */
@@ -55,6 +57,14 @@ export function createTabStore(userId: string, index: Tab, resolve: (t: Tab) => 
     },
     drop: (keys) => apply((s) => dropTabs(s, keys)),
     version: (key) => versions.get(key) ?? 0,
+    retitle: (key, title) =>
+      apply((s) => {
+        const i = s.tabs.findIndex((t) => t.key === key);
+        if (i < 0 || s.tabs[i].titleArgs?.title === title) return s;
+        const tabs = [...s.tabs];
+        tabs[i] = { ...tabs[i], titleArgs: { ...tabs[i].titleArgs, title } };
+        return { ...s, tabs };
+      }),
     bump(key) {
       versions.set(key, (versions.get(key) ?? 0) + 1);
       store.set({ ...store.get() });

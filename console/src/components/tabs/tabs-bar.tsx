@@ -7,6 +7,8 @@ import { useShell } from '../../providers/shell-context';
 import { pageTitle } from '../../routes/page-title';
 import type { TabAction } from './tab-store';
 import { useTabStore, useTabsState, useTrackTabs } from './tabs-context';
+import { recordTitle, useRecordTitles } from '../../providers/record-titles';
+import { useEffect } from 'react';
 
 const ACTIONS: TabAction[] = ['close', 'closeLeft', 'closeRight', 'closeOthers', 'closeAll'];
 
@@ -20,6 +22,15 @@ export function TabsBar() {
   const navigate = useNavigate();
 
   useTrackTabs();
+  const titles = useRecordTitles();
+  // a record tab keeps the title it showed (saved with the tabs), for after a reload
+  useEffect(() => {
+    for (const tab of state.tabs) {
+      const m = matchRoute(tab.key, routes);
+      const title = m?.route.resource && m.params.id ? recordTitle(m.route.resource.name, m.params.id) : undefined;
+      if (title && title !== tab.titleArgs?.title) store.retitle(tab.key, title);
+    }
+  }, [titles, state.tabs, routes, store]);
 
   const run = (action: TabAction, key: string): void => {
     store.act(action, key);
@@ -52,9 +63,9 @@ export function TabsBar() {
     };
   };
 
-  const titleOf = (key: string, fallback: string): string => {
+  const titleOf = (key: string, fallback: string, known?: string): string => {
     const m = matchRoute(key, routes);
-    return m ? pageTitle(m.route, m.params, t) : t(fallback);
+    return m ? pageTitle(m.route, m.params, t, known) : t(fallback);
   };
 
   return (
@@ -77,7 +88,7 @@ export function TabsBar() {
           label: (
             <Dropdown menu={menuFor(tab.key)} trigger={['contextMenu']}>
               <span data-testid={`tab:${tab.key}`} data-active={tab.key === state.active ? 'true' : 'false'}>
-                {titleOf(tab.key, tab.title)}
+                {titleOf(tab.key, tab.title, tab.titleArgs?.title)}
               </span>
             </Dropdown>
           ),

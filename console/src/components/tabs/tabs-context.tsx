@@ -20,7 +20,8 @@ export function TabsProvider({ children }: { children: ReactNode }) {
         const pathname = t.key;
         const m = matchRoute(pathname, routes);
         if (!m || !canOpen(m.route, access)) return undefined;
-        return { key: pathname, path: t.path, title: m.route.title, cached: m.route.cached };
+        const title = typeof t.titleArgs?.title === 'string' ? t.titleArgs.title : undefined;
+        return { key: pathname, path: t.path, title: m.route.title, cached: m.route.cached, ...(title ? { titleArgs: { title } } : {}) };
       }),
     [user.userId, routes, access],
   );

@@ -14,6 +14,7 @@ import { useEnums, useMetaT, useMetadata } from '../hooks/use-meta';
 import { useResourceAccess } from '../hooks/use-resource-access';
 import { renderFieldValue } from './field-renderer';
 import { MetaForm } from './meta-form';
+import { deleteQuestion } from '../lib/record-name';
 
 /**
  * Sub-rows of a record (metadata `children`), one card per child resource: the child's rows
@@ -133,7 +134,7 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
             )}
             {access.delete && (
               <Popconfirm
-                title={t('meta.deleteConfirmTitle')}
+                title={deleteQuestion(t, child, r)}
                 description={t('meta.deleteConfirm')}
                 okText={t('meta.delete')}
                 cancelText={t('meta.cancel')}

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import type { BaseKey } from '@refinedev/core';
 import type { ResourceDef } from '@rti/metadata/browser';
 import { deleteForbidden, editForbidden } from '../lib/status-rules';
+import { deleteQuestion } from '../lib/record-name';
 import type { ResourceAccess } from '../hooks/use-resource-access';
 import type { Translate } from '../lib/format';
 import { StatusAction } from './status-action';
@@ -103,7 +104,7 @@ export const RowActions: FC<RowActionsProps> = ({ resource, record, access, t, o
           </Tooltip>
         ) : (
           <Popconfirm
-            title={t('meta.deleteConfirmTitle')}
+            title={deleteQuestion(t, resource, record)}
             description={t('meta.deleteConfirm')}
             okText={t('meta.delete')}
             cancelText={t('meta.cancel')}

@@ -4,7 +4,7 @@ import { Button, Card, Space, Table, type TableColumnType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { useEffect, useMemo, useState, type FC, type Key } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs, sortOrderOf } from '../lib/columns';
 import { searchFields } from '../lib/fields';
@@ -21,6 +21,9 @@ import { ExportButton } from '../components/export-button';
 import { RowActions, createPath } from '../components/row-actions';
 import { ImportButton } from '../components/import-dialog';
 import { buildTree, parentKeys } from '../lib/tree';
+import { earlyQueryOptions, takeArrivedList } from '../lib/early-list';
+import { canonical } from '../../providers/early-calls';
+import { filtersToBody, sortersToBody } from '../../providers/data-provider';
 import { groupRows, groupedTreeData } from '../lib/row-groups';
 
 /** Marks the header rows of a grouped list (they carry no record). */
@@ -43,12 +46,21 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const { visibility, set: setColumn, reset: resetColumns } = useColumnVisibility(specs, userId, resource.name);
   const [density, setDensity] = useState<SizeType>('small');
 
-  const { tableProps, searchFormProps, filters, sorters, setFilters, setCurrentPage, tableQuery } = useTable({
+  // opened straight from the address bar, the first page may have arrived already (rows in the first render)
+  const { search: query } = useLocation();
+  const [early] = useState(() => takeArrivedList(resource, query, PAGE_SIZES[0]));
+  const { tableProps, searchFormProps, filters, sorters, setFilters, setCurrentPage, tableQuery, currentPage, pageSize } = useTable({
     resource: resource.name,
     pagination: { pageSize: PAGE_SIZES[0] },
+    queryOptions: early ? earlyQueryOptions(early) : undefined,
     sorters: { initial: defaultSorters(resource) },
     onSearch: (values) => searchToFilters(search, values as Record<string, unknown>),
   });
+
+  // the early answer was asked for this screen's first request; should the table have asked for another, it asks again
+  useEffect(() => {
+    if (early && canonical(early.body) !== canonical({ ...filtersToBody(filters), ...sortersToBody(sorters), page: currentPage, limit: pageSize })) void tableQuery.refetch();
+  }, []);
 
   // filters restored from the URL show up in the form too
   useEffect(() => {

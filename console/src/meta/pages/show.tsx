@@ -18,6 +18,7 @@ import { TransitionButtons } from '../components/transition-actions';
 import { useTransitions } from '../hooks/use-transitions';
 import { ChildrenSections } from '../components/children-section';
 import { useRowActions } from '../hooks/use-row-actions';
+import { deleteQuestion } from '../lib/record-name';
 
 const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
 const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
@@ -83,7 +84,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
         ))}
       {access.delete && id !== undefined && (
         <Popconfirm
-          title={t('meta.deleteConfirmTitle')}
+          title={deleteQuestion(t, resource, record)}
           description={t('meta.deleteConfirm')}
           okText={t('meta.delete')}
           cancelText={t('meta.cancel')}
