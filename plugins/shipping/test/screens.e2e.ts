@@ -1,7 +1,7 @@
 /**
  * Shipping screens in headless chromium on a real server (temp SQLite): a clerk creates a ship
- * order with a line on one page, adds carriers by the warehouse picker (across pages) and by
- * typed serials (an unknown serial is refused with its reason), containerizes, releases with
+ * order with a line on one page, adds carriers by the warehouse picker (across pages), by
+ * typed serials and by import (an unknown serial is refused with its reason each time), containerizes, releases with
  * the confirmation, sees the order on the ship-order monitor (a late one highlighted), and the
  * receiver takes a receipt of all but one carrier: the order shows the missing carrier.
  * Screenshots go to test-output/screenshots/.
@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import ExcelJS from 'exceljs';
+import { xlsx } from '../../../server/test/import-fixtures';
 import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 
@@ -108,7 +110,7 @@ describe('ship order screens', () => {
     expect((await order()).totalAmount).toBe(1);
   });
 
-  it('adds carriers by the warehouse picker across pages and by typed serials', async () => {
+  it('adds carriers by the warehouse picker across pages, by typed serials and by import', async () => {
     await page.goto(`${ts.url}${ROUTE}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
     await page.getByTestId('ship-add-carriers').click();
@@ -138,11 +140,29 @@ describe('ship order screens', () => {
     // only the refused serial stays in the box
     expect(await page.getByTestId('ship-add-serials').inputValue()).toBe('NOPE-1');
     await cb.shot('ship-order-add-carriers');
-    await page.keyboard.press('Escape');
-    await page.getByTestId('ship-add-serials').waitFor({ state: 'detached' });
-    expect((await order()).totalAmount).toBe(8);
+
+    // by import: the template's columns, one good row pair and an unknown serial
+    const res = await ts.request('/ship-order-detail/import/template', {}, { token: ts.a.token, orgId: ts.a.orgId });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    const headers = (wb.worksheets[0].getRow(1).values as unknown[]).slice(1).map(String);
+    const file = await xlsx(headers, [[orderNo, sn(7), null, null, null, null], [orderNo, sn(8), null, null, null, null], [orderNo, 'NOPE-2', null, null, null, null]]);
+    await page.getByTestId('ship-add-tab-import').click();
+    await page.getByTestId('ship-add-import').click();
+    await page.getByTestId('meta-import-dialog').locator('input[type=file]').setInputFiles({ name: 'shipping-list.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    await page.getByTestId('meta-import-result').waitFor({ timeout: 30000 });
+    expect(await page.getByTestId('meta-import-success').innerText()).toBe('2');
+    expect(await page.getByTestId('meta-import-failed').innerText()).toBe('1');
+    await page.getByTestId('meta-import-errors').getByText('NOPE-2').first().waitFor();
+    await page.getByTestId('meta-import-close').click();
+    await page.getByTestId('meta-import-dialog').waitFor({ state: 'detached' });
+
+    // focus left with the import dialog: close by the button, not Escape
+    await page.locator('.ant-modal-wrap').filter({ has: page.getByTestId('ship-add-import') }).locator('.ant-modal-close').click();
+    await page.getByTestId('ship-add-import').waitFor({ state: 'detached' });
+    expect((await order()).totalAmount).toBe(10);
     // the detail's lines and total follow without a reload
-    await page.getByTestId('meta-show').getByText('8', { exact: true }).first().waitFor({ timeout: 20000 });
+    await page.getByTestId('meta-show').getByText('10', { exact: true }).first().waitFor({ timeout: 20000 });
   });
 
   it('containerizes lines', async () => {
@@ -198,7 +218,7 @@ describe('ship order screens', () => {
     await page.getByTestId('document-form').waitFor({ timeout: 60000 });
     await pick(formSelect('shipOrderId'), orderNo);
     await pick(formSelect('warehouseId'), 'Osaka DC');
-    const shipped = [sn(1), sn(2), sn(3), sn(4), sn(12), sn(13), sn(5)]; // C-006 never arrives
+    const shipped = [sn(1), sn(2), sn(3), sn(4), sn(12), sn(13), sn(5), sn(7), sn(8)]; // C-006 never arrives
     for (const [i, s] of shipped.entries()) {
       await page.getByTestId('document-line-add').click();
       await pick(page.getByTestId('document-lines-receipt-detail').locator('tr.ant-table-row').nth(i).locator('.ant-select').first(), s);
@@ -206,7 +226,7 @@ describe('ship order screens', () => {
     await page.getByTestId('meta-save').click();
     await page.waitForURL((u) => u.pathname === '/ship-order-manage/receipt', { timeout: 30000 });
     const receipt = (await ok(ts.a, '/receipt/list', { page: 1, limit: 1 })).list[0];
-    expect(receipt.totalAmount).toBe(7);
+    expect(receipt.totalAmount).toBe(9);
     await page.goto(`${ts.url}/ship-order-manage/receipt/detail/${receipt.id}`);
     await page.getByTestId('meta-show').waitFor({ timeout: 60000 });
     await runStep('receive');
@@ -224,7 +244,7 @@ describe('ship order screens', () => {
     await expect.poll(() => missing.innerText(), { timeout: 20000 }).toBe('1');
     await cb.shot('ship-order-received-difference');
     // inventory moved by exactly the received quantity
-    expect((await ok(ts.a, '/carrier/list', { warehouseId: osaka, page: 1, limit: 1 })).total).toBe(7);
+    expect((await ok(ts.a, '/carrier/list', { warehouseId: osaka, page: 1, limit: 1 })).total).toBe(9);
   });
 
   it('the monitor stacks map and list on a phone without overflowing', async () => {
