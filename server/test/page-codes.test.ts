@@ -63,7 +63,7 @@ function literalsFrom(entry: string): Set<string> {
 
 /** The module a page id's component comes from, in the console index of the plugin that registers it. */
 function pageEntry(pageId: string): string | null {
-  for (const plugin of ['dashboard', 'licence', 'map', 'master-data', 'monitor', 'open-api', 'scheduler', 'screen-settings', 'system-inspection', 'telemetry', 'vehicle']) {
+  for (const plugin of ['dashboard', 'licence', 'map', 'master-data', 'monitor', 'open-api', 'scheduler', 'screen-settings', 'shipping', 'system-inspection', 'telemetry', 'vehicle']) {
     const index = join(root, 'plugins', plugin, 'console', 'index.ts');
     if (!existsSync(index)) continue;
     const text = readFileSync(index, 'utf8');

@@ -15,8 +15,8 @@ export default defineConsolePlugin({
     { id: 'truck-detail', path: '/report/truck/detail', title: 'menu.truckDetail', component: () => import('./truck-detail') },
   ],
   rowActions: [
-    { id: 'ship-order-add-carriers', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchAdd', component: () => import('./add-carriers') },
-    { id: 'ship-order-containerize', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchUpdate', component: () => import('./containerize') },
+    { id: 'shipping-add-carriers', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchAdd', component: () => import('./add-carriers') },
+    { id: 'shipping-containerize', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchUpdate', component: () => import('./containerize') },
     { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
 });
