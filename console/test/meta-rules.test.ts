@@ -47,7 +47,12 @@ describe('field rules', () => {
     expect(await check(fieldRules(field('count'), 'C', 'create', t), 3)).toEqual([]);
   });
   it('applies named patterns with their messages', async () => {
-    expect(await check(fieldRules(field('mac'), 'MAC', 'create', t), 'zz')).toEqual(['validation.format(name=MAC)']);
+    // (issue 10: a named pattern's message says the format; it was validation.format before)
+    expect(await check(fieldRules(field('mac'), 'MAC', 'create', t), 'zz')).toEqual(['validation.mac(name=MAC)']);
+    const code = { name: 'sn', type: 'string', pattern: 'code', maxLength: 64 } as const;
+    expect(await check(fieldRules(code, 'SN', 'create', t), 'A B')).toEqual(['validation.codeMax(name=SN,max=64)']);
+    expect(await check(fieldRules({ ...code, maxLength: undefined }, 'SN', 'create', t), '-A')).toEqual(['validation.code(name=SN)']);
+    expect(await check(fieldRules({ name: 'x', type: 'string', pattern: '^[0-9]+$' }, 'X', 'create', t), 'a')).toEqual(['validation.format(name=X)']);
     expect(await check(fieldRules(field('mac'), 'MAC', 'create', t), 'AA:BB:CC:DD:EE:FF')).toEqual([]);
     expect(await check(fieldRules(field('secret'), 'PW', 'create', t), 'abcdefgh')).toEqual(['validation.password(name=PW)']);
     expect(await check(fieldRules(field('secret'), 'PW', 'create', t), 'abc12345!')).toEqual([]);

@@ -32,8 +32,21 @@ export function patternRegExp(pattern: string): RegExp {
   return isNamedPattern(pattern) ? namedPatterns[pattern] : new RegExp(pattern);
 }
 
-/** Validation message key for a pattern mismatch (validation.password, validation.format …). */
-export function patternMessageKey(pattern: string): string {
-  if (pattern === 'password' || pattern === 'mqttPassword' || pattern === 'color') return `validation.${pattern}`;
-  return 'validation.format';
+/** Named patterns whose mismatch message says the expected format (a regular expression only says "wrong format"). */
+const DESCRIBED = new Set<string>(['password', 'mqttPassword', 'color', 'mac', 'email', 'mobile', 'code', 'cron', 'url']);
+
+/**
+ * The rule of a pattern mismatch — `password`, `code`, … or `format` for a regular expression —
+ * `codeMax` for a code with a maximum length (the one message then says both: "SN: letters,
+ * digits, - _ and . …, up to 64 characters"). Keys under `validation.` (console, metadata
+ * texts) and `server.validation.` (server), with `max` as parameter.
+ */
+export function patternRule(pattern: string, maxLength?: number): string {
+  if (!DESCRIBED.has(pattern)) return 'format';
+  return pattern === 'code' && maxLength !== undefined ? 'codeMax' : pattern;
+}
+
+/** Validation message key for a pattern mismatch (validation.password, validation.codeMax, validation.format …). */
+export function patternMessageKey(pattern: string, maxLength?: number): string {
+  return `validation.${patternRule(pattern, maxLength)}`;
 }

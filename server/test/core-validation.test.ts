@@ -74,6 +74,8 @@ describe('messages name the field in the caller language', () => {
     const cases: Array<[string, Record<string, unknown>, string, string, Record<string, unknown>]> = [
       ['/device-beacon/create', beacon(3, { sn: 'S'.repeat(65) }), 'lengthMax', 'fields.sn', { max: 64 }],
       ['/device-beacon/create', beacon(3, { mac: 'zz:zz' }), 'mac', 'fields.mac', {}],
+      // a code's refusal says the format and the length (issue 10: "SN: letters, digits, - _ and . …, up to 64 characters")
+      ['/device-beacon/create', beacon(3, { sn: 'S N' }), 'codeMax', 'fields.sn', { max: 64 }],
       ['/device-beacon/create', beacon(3, { useStatus: 999 }), 'enum', 'fields.useStatus', { value: 999 }],
       ['/device-model/create', { name: 'm', batteryThreshold: 101 }, 'valueBetween', 'fields.batteryThreshold', { min: 0, max: 100 }],
       ['/device-model/create', { name: 'm', ipLevel: 'waterproof' }, 'format', 'fields.ipLevel', {}],

@@ -5,8 +5,9 @@ import { loadDashboardEarly } from './dashboard-data';
 export default defineConsolePlugin({
   id: 'dashboard',
   pages: [
-    // opened straight (or right after login), its five calls start with the page chunk, not after it rendered
-    { id: 'dashboard-home', path: '/dashboard-home', title: 'menu.dashboardHome', component: () => import('./home-page'), preload: () => loadDashboardEarly() },
+    // opened straight (or right after login), its five calls start once the page's code is in, before
+    // the shell and the page have rendered (not earlier: on one machine they would hold up the chunks)
+    { id: 'dashboard-home', path: '/dashboard-home', title: 'menu.dashboardHome', component: () => import('./home-page'), preload: () => void import('./home-page').then(loadDashboardEarly, () => undefined) },
     { id: 'dashboard', path: '/dashboard', title: 'menu.dashboard', component: () => import('./big-screen'), standalone: true },
   ],
   paletteActions: [

@@ -3,7 +3,7 @@
  * then checked against required, lengths, ranges, patterns and cross-field rules. Messages
  * name the field by its label key, translated by the dispatcher in the caller's language.
  */
-import { isNamedPattern, namedPatterns, type EnumsFile, type FieldDef, type ResourceDef } from '@rti/metadata';
+import { isNamedPattern, namedPatterns, patternRule, type EnumsFile, type FieldDef, type ResourceDef } from '@rti/metadata';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { coerceValue } from './coerce';
 import { fieldError, fieldParam } from './errors';
@@ -11,7 +11,6 @@ import { fieldError, fieldParam } from './errors';
 const SELECT_TYPES = new Set(['enum', 'enums', 'ref', 'refs', 'image', 'file', 'bool', 'date', 'datetime', 'lnglat']);
 const STRING_TYPES = new Set(['string', 'text', 'password', 'color']);
 /** Patterns with a message of their own; others read "the format of X is wrong". */
-const OWN_MESSAGE = new Set(['mac', 'email', 'mobile', 'password', 'mqttPassword', 'color']);
 
 /** Secrets: accepted on write, never returned, kept when an update leaves them empty. */
 export const isSecret = (f: FieldDef): boolean => f.type === 'password' || Boolean(f.writeOnly);
@@ -46,7 +45,8 @@ function checkPattern(f: FieldDef, s: string): void {
   if (!pattern) return;
   const re = isNamedPattern(pattern) ? namedPatterns[pattern] : new RegExp(pattern);
   if (re.test(s)) return;
-  throw fieldError(f, OWN_MESSAGE.has(pattern) ? pattern : 'format');
+  // the message says the expected format (and a code's maximum length), not only "wrong format"
+  throw fieldError(f, patternRule(pattern, f.maxLength), { max: f.maxLength });
 }
 
 /** Validates one non-empty value and returns it typed. */

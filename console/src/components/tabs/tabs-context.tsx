@@ -7,7 +7,8 @@ import { useShell } from '../../providers/shell-context';
 import { createTabStore, type TabStore } from './tab-store';
 import type { Tab, TabsState } from './tab-rules';
 
-const TabsContext = createContext<TabStore | undefined>(undefined);
+/** exported for screens tested without the shell */
+export const TabsContext = createContext<TabStore | undefined>(undefined);
 
 export const INDEX_TAB: Tab = { key: HOME_PATH, path: HOME_PATH, title: 'pages.home' };
 
@@ -41,6 +42,11 @@ export function useTabStore(): TabStore {
   const s = useContext(TabsContext);
   if (!s) throw new Error('useTabStore() outside TabsProvider');
   return s;
+}
+
+/** The tab store, or undefined outside the shell (screens rendered on their own, tests). */
+export function useOptionalTabStore(): TabStore | undefined {
+  return useContext(TabsContext);
 }
 
 export function useTabsState(): TabsState {

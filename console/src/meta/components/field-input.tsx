@@ -6,7 +6,7 @@ import type { FormMode } from '../lib/fields';
 import { keepsOldWhenEmpty } from '../lib/rules';
 import { useEnums, useMetaT } from '../hooks/use-meta';
 import { LngLatInput } from './lnglat-input';
-import { RefSelect } from './ref-select';
+import { RefSelect, type RefOwner } from './ref-select';
 import { RefsInput } from './refs-input';
 
 // rarely used, heavy inputs load with the first form that needs them
@@ -27,6 +27,8 @@ export interface FieldInputProps {
   /** labels of the current ref value(s) */
   knownLabels?: Record<string, string>;
   placeholder?: string;
+  /** the record the form edits: a picker marks options held by another record of its resource */
+  owner?: RefOwner;
 }
 
 /** Enum options translated, memoised per enum and language. */
@@ -37,7 +39,7 @@ export function useEnumOptions(name: string | undefined) {
 }
 
 /** The input of one field by type; a drop-in child of antd Form.Item (value/onChange). */
-export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', context = 'form', value, onChange, disabled, id, knownLabels, placeholder }) => {
+export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', context = 'form', value, onChange, disabled, id, knownLabels, placeholder, owner }) => {
   const { t } = useMetaT();
   const enumOptions = useEnumOptions(field.enum);
   const unit = field.unit ? t(`units.${field.unit}`) : undefined;
@@ -142,6 +144,7 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
           field={field}
           multiple={context === 'search' && field.search === 'in'}
           knownLabels={knownLabels}
+          owner={context === 'form' ? owner : undefined}
           value={value as never}
           onChange={onChange}
         />

@@ -24,6 +24,8 @@ export const CONFIRM_SUFFIX = '__confirm';
 export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps, record, disabled }) => {
   const { t, fieldLabel, groupTitle } = useMetaT();
   const groups = useMemo(() => groupFields(fields), [fields]);
+  // pickers mark the rows another record of this resource already holds (ref-select.tsx)
+  const owner = useMemo(() => ({ resource: resource.name, id: record?.id }), [resource.name, record?.id]);
   const cross = useMemo(
     () => compareRules(resource.rules, (name) => { const f = fieldByName(resource, name); return f ? fieldLabel(f) : name; }, t),
     [resource, fieldLabel, t],
@@ -45,7 +47,7 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
           extra={help}
           required={f.required && !(mode === 'edit' && (f.writeOnly || f.type === 'password'))}
         >
-          <FieldInput field={f} mode={mode} disabled={disabled || f.readOnly} knownLabels={knownRefLabels(f, record)} />
+          <FieldInput field={f} mode={mode} disabled={disabled || f.readOnly} knownLabels={knownRefLabels(f, record)} owner={owner} />
         </Form.Item>
       </Col>,
     ];

@@ -2,29 +2,51 @@ import { Select, type SelectProps } from 'antd';
 import { useMemo, useState, type FC } from 'react';
 import { useSelect } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
-import type { FieldDef } from '@rti/metadata/browser';
+import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { asArray, isEmpty } from '../lib/format';
+import { useMetadata, useMetaT } from '../hooks/use-meta';
+import { labelInSentence } from '../lib/record-name';
 
 /** SPEC §9 picker page size. */
 const PICKER_PAGE_SIZE = 20;
 
+/** The record a form edits (its id once it exists). */
+export interface RefOwner {
+  resource: string;
+  id?: unknown;
+}
+
+/**
+ * The field of the picked resource that points back at the owner's resource, read-only (kept
+ * by the server: a beacon's carrierId follows the carrier's beaconId). A row whose back
+ * reference names another record is held by it: the server would refuse it, so the picker
+ * shows it marked and disabled, naming the holder.
+ */
+export function backReference(target: ResourceDef | undefined, owner: string): FieldDef | undefined {
+  return target?.fields.find((f) => f.type === 'ref' && f.readOnly && f.ref?.resource === owner);
+}
+
 export interface RefSelectProps extends Omit<SelectProps, 'options' | 'mode'> {
   field: FieldDef;
+  owner?: RefOwner;
   multiple?: boolean;
   /** labels of the current value(s), from the row's `<field>Label(s)`; avoids a lookup per id */
   knownLabels?: Record<string, string>;
 }
 
 /** Searchable select over a ref target's list call; typing searches its label field. */
-export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, value, ...rest }) => {
+export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, value, owner, ...rest }) => {
   const ref = field.ref;
+  const { t, lng } = useMetaT();
+  const { resources } = useMetadata();
+  const back = owner && ref ? backReference(resources[ref.resource], owner.resource) : undefined;
   // options load on first focus: a search form or a form full of refs costs no calls until used
   const [active, setActive] = useState(false);
   const permanent = useMemo<CrudFilter[]>(
     () => Object.entries(ref?.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })),
     [ref],
   );
-  const { selectProps } = useSelect({
+  const { selectProps, query } = useSelect({
     resource: ref?.resource ?? '',
     optionLabel: (ref?.label ?? 'id') as never,
     optionValue: 'id' as never,
@@ -36,6 +58,21 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     queryOptions: { enabled: Boolean(ref) && active },
   });
 
+  // rows held by another record: "B-0001 (bound to carrier C-7)", not selectable
+  const held = useMemo(() => {
+    const out = new Map<string, string>();
+    if (!back || !owner) return out;
+    const ownerDef = resources[owner.resource];
+    const ownerName = labelInSentence(t(ownerDef ? resourceLabelKey(ownerDef) : owner.resource), lng);
+    for (const row of (query.data?.data ?? []) as Array<Record<string, unknown>>) {
+      const holder = row[back.name];
+      if (isEmpty(holder) || String(holder) === String(owner.id ?? '')) continue;
+      const holderTitle = String(row[`${back.name}Label`] ?? `#${String(holder)}`);
+      out.set(String(row.id), t('meta.refHeld', { label: String(row[ref?.label ?? 'id'] ?? row.id), owner: ownerName, title: holderTitle }));
+    }
+    return out;
+  }, [back, owner, resources, query.data, ref, t, lng]);
+
   // keep the chosen values labelled even when they are not on the first page of options
   const options = useMemo(() => {
     const opts = [...((selectProps.options ?? []) as Array<{ label: unknown; value: unknown }>)];
@@ -44,8 +81,11 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
       if (isEmpty(id) || have.has(String(id))) continue;
       opts.push({ value: id, label: knownLabels?.[String(id)] ?? String(id) });
     }
-    return opts.map((o) => ({ value: o.value as string | number, label: String(o.label ?? o.value) }));
-  }, [selectProps.options, value, knownLabels]);
+    return opts.map((o) => {
+      const taken = held.get(String(o.value));
+      return taken ? { value: o.value as string | number, label: taken, disabled: true, title: taken } : { value: o.value as string | number, label: String(o.label ?? o.value) };
+    });
+  }, [selectProps.options, value, knownLabels, held]);
 
   return (
     <Select

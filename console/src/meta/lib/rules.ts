@@ -65,7 +65,8 @@ export function fieldRules(f: FieldDef, name: string, mode: FormMode, t: Transla
   }
   const pattern = f.pattern ?? (f.type === 'color' ? 'color' : undefined);
   if (pattern) {
-    rules.push({ pattern: patternRegExp(pattern), message: t(patternMessageKey(pattern), { name }) });
+    // the message says the format (and a code's maximum length), as the server's refusal does
+    rules.push({ pattern: patternRegExp(pattern), message: t(patternMessageKey(pattern, f.maxLength), { name, ...(f.maxLength !== undefined ? { max: f.maxLength } : {}) }) });
   }
   if (f.type === 'json') {
     rules.push({

@@ -2,7 +2,7 @@ import { Create, Edit } from '@refinedev/antd';
 import { useInvalidate, useShow } from '@refinedev/core';
 import { Alert, App, Form, Spin } from 'antd';
 import { useEffect, useMemo, useState, type FC } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { documentSavePath, inlineChildren, resourceApiPath, resourceLabelKey, type ChildrenDef, type ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
 import { fieldOfMessage, formFields, type FormMode } from '../lib/fields';
@@ -13,6 +13,7 @@ import { lineFields, linesBody, linesEditable, toEditorLines, type EditorLine } 
 import { useMetaT, useMetadata } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
 import { DocumentLines } from '../components/document-lines';
+import { useReturnToList } from '../lib/list-return';
 
 /** Lines asked per page when an edit screen loads a document (the list call's largest page). */
 const LOAD_PAGE = 1000;
@@ -27,7 +28,6 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
   const { t, fieldLabel } = useMetaT();
   const { resources } = useMetadata();
   const { message } = App.useApp();
-  const navigate = useNavigate();
   const invalidate = useInvalidate();
   const params = useParams();
   const id = routeId(params.id);
@@ -73,6 +73,7 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
 
   const forbidden = mode === 'edit' ? editForbidden(resource, record) : undefined;
   const [saving, setSaving] = useState(false);
+  const back = useReturnToList(resource, mode);
   const save = async () => {
     const values = (await form.validateFields()) as Record<string, unknown>;
     const body: Record<string, unknown> = { ...fromFormValues(fields, values, mode), ...(mode === 'edit' ? { id } : {}) };
@@ -83,13 +84,14 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
       void message.success(t(mode === 'create' ? 'meta.created' : 'meta.updated'));
       await invalidate({ resource: resource.name, invalidates: ['list', 'detail'], id: saved.id });
       for (const c of children) await invalidate({ resource: c.resource, invalidates: ['list'] });
-      void navigate(resource.route);
+      back(saved.id);
     } catch (e) {
       const text = e instanceof Error ? e.message : String(e);
       // a header field's refusal shows under its input too; a line's names its line number
       const field = fieldOfMessage(fields, fieldLabel, text);
+      // said once: under the field it names, else as a toast
       if (field) form.setFields([{ name: field.name, errors: [text] }]);
-      void message.error(text);
+      else void message.error(text);
     } finally {
       setSaving(false);
     }

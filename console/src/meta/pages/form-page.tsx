@@ -11,6 +11,7 @@ import { useMetaT } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
 import { ChildrenSections } from '../components/children-section';
 import { DocumentFormPage } from './document-form-page';
+import { useReturnToList } from '../lib/list-return';
 
 /** Shared body of MetaCreate and MetaEdit; a document (inline lines) edits header and lines on one page. */
 export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) =>
@@ -23,6 +24,7 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
   const fields = useMemo(() => formFields(resource, mode), [resource, mode]);
   const label = t(resourceLabelKey(resource));
 
+  const back = useReturnToList(resource, mode);
   const { formProps, saveButtonProps, query, onFinish, formLoading, form } = useForm({
     resource: resource.name,
     // the API names the offending field in its message: show it under that input as well
@@ -32,9 +34,12 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
     },
     action: mode,
     id: mode === 'edit' ? id : undefined,
-    redirect: 'list',
+    // back to the list as it was left (filters, page), the saved row highlighted, the create tab closed
+    redirect: false,
+    onMutationSuccess: (data) => back(mode === 'create' ? (data?.data as { id?: unknown } | undefined)?.id : id),
     successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated') }),
-    errorNotification: (error) => ({ type: 'error', message: t('meta.saveFailed'), description: error?.message }),
+    // a refusal naming a field is said once, under that field (onMutationError), not also as a toast
+    errorNotification: (error) => (fieldOfMessage(fields, fieldLabel, error?.message) ? false : { type: 'error', message: t('meta.saveFailed'), description: error?.message }),
   });
 
   const record = query?.data?.data as Record<string, unknown> | undefined;

@@ -22,12 +22,16 @@ import { RowActions, createPath } from '../components/row-actions';
 import { ImportButton } from '../components/import-dialog';
 import { buildTree, parentKeys } from '../lib/tree';
 import { earlyQueryOptions, takeArrivedList } from '../lib/early-list';
+import { rememberListUrl, takeSaved } from '../lib/list-return';
 import { canonical } from '../../providers/early-calls';
 import { filtersToBody, sortersToBody } from '../../providers/data-provider';
 import { groupRows, groupedTreeData } from '../lib/row-groups';
 
 /** Marks the header rows of a grouped list (they carry no record). */
 const isGroupRow = (r: BaseRecord): boolean => typeof r.id === 'string' && r.id.startsWith('group:');
+
+/** how long the row just saved stays highlighted */
+const SAVED_HIGHLIGHT_MS = 4000;
 
 /** SPEC §9 page sizes. */
 const PAGE_SIZES = [10, 20, 50, 100];
@@ -47,7 +51,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const [density, setDensity] = useState<SizeType>('small');
 
   // opened straight from the address bar, the first page may have arrived already (rows in the first render)
-  const { search: query } = useLocation();
+  const { search: query, pathname } = useLocation();
   const [early] = useState(() => takeArrivedList(resource, query, PAGE_SIZES[0]));
   const { tableProps, searchFormProps, filters, sorters, setFilters, setCurrentPage, tableQuery, currentPage, pageSize } = useTable({
     resource: resource.name,
@@ -61,6 +65,15 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   useEffect(() => {
     if (early && canonical(early.body) !== canonical({ ...filtersToBody(filters), ...sortersToBody(sorters), page: currentPage, limit: pageSize })) void tableQuery.refetch();
   }, []);
+
+  // a save comes back to the list as it is now (filters, sort, page) and highlights the saved row a moment
+  useEffect(() => rememberListUrl(resource.name, pathname + query), [resource.name, pathname, query]);
+  const [saved, setSaved] = useState(() => takeSaved(resource.name));
+  useEffect(() => {
+    if (saved === undefined) return;
+    const timer = setTimeout(() => setSaved(undefined), SAVED_HIGHLIGHT_MS);
+    return () => clearTimeout(timer);
+  }, [saved]);
 
   // filters restored from the URL show up in the form too
   useEffect(() => {
@@ -201,6 +214,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
             dataSource={shaped ?? tableProps.dataSource}
             expandable={shaped ? { expandedRowKeys: expanded, onExpandedRowsChange: (keys) => setExpanded([...keys]) } : undefined}
             rowKey="id"
+            rowClassName={(r: BaseRecord) => (saved !== undefined && String(r.id) === String(saved) ? 'meta-row-saved' : '')}
             size={density}
             columns={columns}
             pagination={pagination}
