@@ -232,6 +232,22 @@ async function profiled<T>(page: Page, label: string, fn: () => Promise<T>): Pro
   return out;
 }
 
+/** --waterfall: the requests (beyond cached scripts) and long tasks between a click and what it waited for, ms after the click. */
+async function afterClick(page: Page, label: string, step: string, clicked: number, shown: number): Promise<void> {
+  const rows = (await page.evaluate(`(() => {
+    const t0 = ${clicked} - performance.timeOrigin;
+    const res = performance.getEntriesByType('resource').filter((e) => e.startTime >= t0 && !(e.transferSize === 0 && /\\/assets\\//.test(e.name)));
+    const scripts = performance.getEntriesByType('resource').filter((e) => e.startTime >= t0 && /\\/assets\\//.test(e.name));
+    const lines = [
+      ...res.map((e) => [e.startTime, e.name.replace(/^https?:\\/\\/[^/]+/, '').replace(/-[\\w-]{8}\\.(m?js|css)$/, '.$1') + ' ' + (e.startTime - t0).toFixed(0) + '→' + (e.responseEnd - t0).toFixed(0)]),
+      ...performance.getEntriesByType('mark').filter((e) => e.name.startsWith('shell:') && e.startTime >= t0).map((e) => [e.startTime, '[' + e.name + '] ' + (e.startTime - t0).toFixed(0)]),
+      ...(window.__long || []).filter((x) => x[0] >= t0).map((x) => [x[0], '(long task ' + (x[0] - t0).toFixed(0) + '→' + (x[0] + x[1] - t0).toFixed(0) + ')']),
+    ];
+    return [...lines.sort((a, b) => a[0] - b[0]).map((x) => x[1]), scripts.length + ' script requests after the click, the last answered ' + Math.max(0, ...scripts.map((e) => e.responseEnd - t0)).toFixed(0)];
+  })()`)) as string[];
+  console.log(`${label}: ${step}: ${(shown - clicked).toFixed(0)} ms after the click; requests and long tasks (ms after the click):\n    ${rows.join('\n    ')}`);
+}
+
 const STEPS = ['login page load', 'login → dashboard numbers', 'list opened directly → rows', 'in-app navigation → rows'] as const;
 type Step = (typeof STEPS)[number];
 interface Variant {
@@ -275,7 +291,9 @@ async function round(browser: Browser, v: Variant, run: number): Promise<void> {
     rec.take();
     await page.getByTestId('login-submit').click();
     const numbers = await seen(page, 'dashboard');
-    await note('login → dashboard numbers', numbers - (await clickAt(page)));
+    const loginClick = await clickAt(page);
+    await note('login → dashboard numbers', numbers - loginClick);
+    if (last && flag('waterfall')) await afterClick(page, v.label, 'login → dashboard numbers', loginClick, numbers);
     await settle(page);
     rec.take();
 
@@ -298,8 +316,7 @@ async function round(browser: Browser, v: Variant, run: number): Promise<void> {
       const clicked = await clickAt(page);
       await note('in-app navigation → rows', shown - clicked);
       if (last && flag('waterfall')) {
-        const after = await page.evaluate(`(() => { const t0 = ${clicked} - performance.timeOrigin; return [...performance.getEntriesByType('resource').filter((e) => e.startTime >= t0).map((e) => e.name.replace(/^https?:\\/\\/[^/]+/, '') + ' ' + (e.startTime - t0).toFixed(0) + '→' + (e.responseEnd - t0).toFixed(0)), ...(window.__long || []).filter((x) => x[0] >= t0).map((x) => '(long task ' + (x[0] - t0).toFixed(0) + '→' + (x[0] + x[1] - t0).toFixed(0) + ')')]; })()`);
-        console.log(`${v.label}: navigation to ${path}: rows ${(shown - clicked).toFixed(0)} ms after the click; requests and long tasks after the click (ms):\n    ${(after as string[]).join('\n    ')}`);
+        await afterClick(page, v.label, `navigation to ${path}`, clicked, shown);
       }
       await settle(page);
       rec.take();

@@ -76,8 +76,16 @@ export function loadAppState(force = false, path?: string): Promise<AppState> {
   appState.set((s) => ({ ...s, status: 'loading', error: undefined }));
   inflight = (async () => {
     try {
+      const who = request<UserInfo>('/account/info', {});
+      // the theme call needs only the user: it starts when they are known, beside the other session calls
+      const fresh = who.then(async (u) => {
+        const t = await loadOrgTheme(u);
+        storeTheme(u, t);
+        return t;
+      });
+      fresh.catch(() => undefined);
       const [user, perms, metadata, plugins] = await Promise.all([
-        request<UserInfo>('/account/info', {}),
+        who,
         loadPermissions(),
         request<Metadata & { texts?: Record<string, Record<string, string>> }>('/metadata', {}),
         loadPlugins(),
@@ -88,10 +96,6 @@ export function loadAppState(force = false, path?: string): Promise<AppState> {
       const opening = path ?? (typeof location === 'undefined' ? undefined : location.pathname + location.search);
       if (opening !== undefined) preloadPage(opening, metadata, plugins, new Set(perms.access));
       // the organisation's colours from the last visit paint the shell now; the answer replaces them
-      const fresh = loadOrgTheme(user).then((t) => {
-        storeTheme(user, t);
-        return t;
-      });
       const cached = cachedTheme(user);
       const theme = cached === undefined ? await fresh : cached;
       if (cached !== undefined) {
