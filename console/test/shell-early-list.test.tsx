@@ -155,15 +155,18 @@ describe('the early list request', () => {
     expect(canonical(early.body)).toBe(canonical(screen[0].body));
   });
 
-  it('arrived before the screen: rows in the first render, no second call', async () => {
+  // The answered call is no longer the table's initialData (that left Refine's loading overlay on in
+  // the browser, see EARLY_ARRIVED in meta/pages/list.tsx): the data provider takes the settled call.
+  it('arrived before the screen: the data provider takes the answer, no second call, no overlay left', async () => {
     serve();
     startEarlyList(gadget, '?currentPage=1&pageSize=10');
     await settle(50);
     expect(listCalls()).toHaveLength(1);
     await mount(`${gadget.route}?currentPage=1&pageSize=10`);
-    expect(host.querySelectorAll('.ant-table-row')).toHaveLength(2);
     await settle();
-    expect(queries).toBe(0);
+    expect(host.querySelectorAll('.ant-table-row')).toHaveLength(2);
+    expect(host.querySelector('.ant-spin-spinning')).toBeNull();
+    expect(queries).toBe(1);
     expect(listCalls()).toHaveLength(1);
   });
 

@@ -35,6 +35,10 @@ const SAVED_HIGHLIGHT_MS = 4000;
 
 /** SPEC §9 page sizes. */
 const PAGE_SIZES = [10, 20, 50, 100];
+// An early answer that had already arrived became the table's initialData; with Refine 5's useTable that
+// left the table's loading overlay on (rows shown, clicks blocked) in the browser tests, so only the
+// pending early call is used (the data provider takes it): the list call still starts with the session.
+const EARLY_ARRIVED = false;
 
 /** Paged search table of any resource, generated from its metadata. */
 export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
@@ -52,7 +56,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
 
   // opened straight from the address bar, the first page may have arrived already (rows in the first render)
   const { search: query, pathname } = useLocation();
-  const [early] = useState(() => takeArrivedList(resource, query, PAGE_SIZES[0]));
+  const [early] = useState(() => (EARLY_ARRIVED ? takeArrivedList(resource, query, PAGE_SIZES[0]) : undefined));
   const { tableProps, searchFormProps, filters, sorters, setFilters, setCurrentPage, tableQuery, currentPage, pageSize } = useTable({
     resource: resource.name,
     pagination: { pageSize: PAGE_SIZES[0] },
