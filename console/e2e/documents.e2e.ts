@@ -42,10 +42,10 @@ async function pick(select: ReturnType<Page['locator']>, text: string) {
 
 const rows = () => page.locator('[data-testid=meta-table] tbody tr.ant-table-row');
 
-// KNOWN DEFECT (2026-11-24, left for the next session): since the late-session console changes,
-// the carrier picker of a NEW line closes before its option can be clicked (option found, then
-// "not stable" / "not visible"), so both tests of this file fail; the header picker still works.
-// Skipped so the rest lands; the closing note of issue 11 names it. Un-skip when fixed.
+// SKIPPED (2026-11-24, for the next session): the third line's carrier dropdown opens upwards and
+// moves while the page scrolls it into view, so the pointer click on its option fails. Choosing with
+// the keyboard (fill, Enter) gets past that, but then 2 duplicate marks show where 1 is expected
+// (both lines holding the repeated carrier). Decide the intended marking, fix, and un-skip both tests.
 test.skip('creates a bind order with its lines on one page, saved in one call', async () => {
   const code = (await api<{ list: Array<{ id: number }> }>('/carrier-code/list', { limit: 1 })).list[0].id;
   for (const sn of ['M', 'L1', 'L2']) await api('/carrier/create', { sn: `E2E-${tag}-${sn}`, carrierCodeId: code });
