@@ -25,7 +25,7 @@ export function setTransport(ctx: RuleContext, c: CarrierInfo, s: CarrierState, 
 
 export function openCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, reason: number, time: number, message: string, warehouseId: number | null, text?: AlertText): void {
   ctx.emit({ type: 'alert', orgId: c.orgId, kind: 'carrier', subjectId: c.id, sn: c.sn, reason, warehouseId, message, text, time });
-  ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: reason === CARRIER_REASON.idle ? CARRIER_LOG.longIdle : CARRIER_LOG.abnormal, newValue: String(reason), time, remark: message });
+  ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: reason === CARRIER_REASON.idle ? CARRIER_LOG.longIdle : CARRIER_LOG.abnormal, newValue: String(reason), time, remark: message, text });
 }
 
 export function closeCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, key: string, reason: number, time: number): void {

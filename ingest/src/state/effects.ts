@@ -56,7 +56,10 @@ export interface LogEffect {
   newValue?: string | null;
   carrierId?: number | null;
   time: number;
+  /** English, for readers without the catalogue (and what a search of the column finds) */
   remark?: string;
+  /** what the remark says as a message id and values: rendered in each reader's language (metadata textFrom) */
+  text?: AlertText;
 }
 
 export interface InOutEffect {

@@ -158,9 +158,12 @@ async function writeTrail(o: MoveOptions, carriers: Row[], direction: number, wa
     carriers.map((c) => ({ carrierId: c.id, sn: c.sn, name: c.name ?? null, carrierCodeId: c.carrierCodeId ?? null, direction, warehouseId, confirmTime: now, shipOrderNo: order.orderNo, containerNo: container.get(Number(c.id)) ?? null })),
   );
   const operator = operatorOf(ctx);
-  const remark = `${order.orderNo}`;
+  // the remark as a key and values, rendered in the reader's language (metadata textFrom); the text for searches
+  const shipped = direction === Enums.inoutDirection.outbound;
+  const remark = `${shipped ? 'Shipped' : 'Received'} with ship order ${order.orderNo}`;
+  const remarkKey = { key: shipped ? 'shipping.logs.shipped' : 'shipping.logs.received', params: { order: String(order.orderNo) } };
   await repo('carrier-log').insertMany(
-    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: oldValue(c), newValue: String(to), operator, time: now, remark })),
+    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: oldValue(c), newValue: String(to), operator, time: now, remark, remarkKey })),
   );
 }
 

@@ -92,6 +92,8 @@ export class StateSink {
             const [resource, idField] = LOG_RESOURCE[e.kind];
             const values: Record<string, unknown> = { orgId: e.orgId, [idField]: e.subjectId, event: e.event, oldValue: e.oldValue ?? null, newValue: e.newValue ?? null, operator: 'system', time: new Date(e.time), remark: e.remark?.slice(0, 500) ?? null };
             if (e.kind !== 'carrier') values.carrierId = e.carrierId ?? null;
+            // the remark says what the alert says: rendered in the reader's language when read (metadata textFrom)
+            if (e.text) values.remarkKey = { key: `${ALERT_TEXT_PREFIX}.${e.text.id}`, params: e.text.params ?? {} };
             await m[resource].create(values, { transaction });
             this.counts.logs++;
             break;
