@@ -4,7 +4,6 @@
  * Counted through the caller's scoped repository; beacons that never reported a level are
  * counted apart rather than guessed into a band.
  */
-import { Op } from 'sequelize';
 import type { ScopedRepository } from '@rti/server/plugin-api';
 
 export interface BatteryBand {
@@ -36,12 +35,9 @@ export interface BatteryBands {
   total: number;
 }
 
-export async function batteryBands(beacons: ScopedRepository): Promise<BatteryBands> {
-  const bands: BatteryBand[] = [];
-  for (const b of BATTERY_BANDS) {
-    const range = b.band === 'high' ? { [Op.gte]: b.from } : { [Op.gte]: b.from, [Op.lt]: b.to };
-    bands.push({ ...b, count: await beacons.count({ battery: range }) });
-  }
-  const unknown = await beacons.count({ battery: { [Op.is]: null } });
-  return { bands, unknown, total: bands.reduce((n, b) => n + b.count, unknown) };
+/** the bands of the beacons in the caller's scope, in one scan (the top band includes 100) */
+export async function batteryBands(beacons: Pick<ScopedRepository, 'countRanges'>): Promise<BatteryBands> {
+  const { counts, nulls } = await beacons.countRanges('battery', BATTERY_BANDS.map((b) => (b.band === 'high' ? { gte: b.from } : { gte: b.from, lt: b.to })));
+  const bands = BATTERY_BANDS.map((b, i) => ({ ...b, count: counts[i] }));
+  return { bands, unknown: nulls, total: bands.reduce((n, b) => n + b.count, nulls) };
 }

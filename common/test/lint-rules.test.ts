@@ -37,7 +37,7 @@ describe('lint rules', () => {
       [
         "import { definePlugin } from '@rti/server/plugin-api';",
         "import type { TelemetryApi } from '@rti/plugin-telemetry/api';",
-        "import { haversine } from '@rti/common/track';",
+        "import { haversine } from '@rti/common';",
         "import { request } from '@rti/console/plugin-api';",
         "import { y } from '../shared/report';",
         'export const x = [definePlugin, haversine, request, y] as unknown as TelemetryApi;',

@@ -28,7 +28,7 @@ export { ApiError, ErrorCode } from './http/api-error';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
 export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
-export type { ScopedRepository, ListResult, ReadOptions, ScopedFindOptions, WriteOptions } from './resources/repository';
+export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFindOptions, WriteOptions } from './resources/repository';
 export type { TransitionEvent, TransitionFn } from './resources/transitions';
 export type { LinesEvent, LinesFn } from './resources/documents';
 export type { BoundRepository } from './resources/bound-repository';

@@ -48,6 +48,18 @@ describe('scoped methods in organisation A never reach a row of B', () => {
     expect([...(await repo.countBy('orgId')).keys()]).toEqual([ts.orgA]);
   });
 
+  it('countRanges: one scan per scope, ranges in order, nulls apart, bad bounds refused', async () => {
+    const repo = ts.server.repo('carrier', ctxA);
+    const both = { id: { [Op.in]: [a, b] } };
+    // B's carrier counts in no range: the scope is ANDed with the ranges
+    const { counts, nulls } = await repo.countRanges('id', [{ gte: a }, { lt: a }, { gte: a, lt: a + 1 }, {}], both);
+    expect(counts).toEqual([1, 0, 1, 1]);
+    expect(nulls).toBe(0);
+    expect((await repo.countRanges('id', [{ gte: a }], { id: b })).counts).toEqual([0]);
+    await expect(repo.countRanges('id', [{ gte: Number.NaN }])).rejects.toThrow(/range gte NaN/);
+    await expect(repo.countRanges('nope', [{}])).rejects.toThrow(/no field "nope"/);
+  });
+
   it('writes: updateWhere, increment and deleteWhere leave B untouched', async () => {
     const repo = ts.server.repo('carrier', ctxA);
     const before = await carrierOfB();

@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Empty, List, Table, Tag, Typography } from 'antd';
 import { useMetadata, formatDateTime } from '@rti/console/plugin-api';
-import { EChart } from '@rti/common/echart';
+import { EChart } from '@rti/console/echart';
 import { batteryOption, bars, CATEGORY_COLOURS, donut, inventoryOption, lifeCycleOption, mapOption, trendOption, type EnumLabel } from './chart-options';
 import type { DashboardData } from './dashboard-data';
 

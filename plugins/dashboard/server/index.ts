@@ -5,7 +5,7 @@
  */
 import { Op } from 'sequelize';
 import { definePlugin, invalid, type PluginServerContext } from '@rti/server/plugin-api';
-import { batteryBands } from '@rti/common/battery-bands';
+import { batteryBands } from '@rti/common';
 import { Enums } from '@rti/metadata';
 import { alertMessages, UNSOLVED } from './alerts';
 import { dashboardSummary, IN_STOCK } from './summary';

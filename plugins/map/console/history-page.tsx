@@ -12,8 +12,8 @@ import { Alert, App, Button, Checkbox, DatePicker, Dropdown, Empty, Radio, Selec
 import { CaretRightOutlined, DownloadOutlined, DownOutlined, FilePdfOutlined, PauseOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { request, useCan, formatDateTime } from '@rti/console/plugin-api';
-import { positionAt } from '@rti/common/track';
-import type { Stop } from '@rti/common/track';
+import { positionAt } from '@rti/common';
+import type { Stop } from '@rti/common';
 import { PROVIDER_A, PROVIDER_B, CITIES, DEFAULT_ZOOM } from './map-settings';
 import type { ViewTarget } from './map-types';
 import { MapView } from './map-view';

@@ -1,5 +1,5 @@
 /** What a provider draws: the contract between the screens and the two map providers. */
-import type { Stop } from '@rti/common/track';
+import type { Stop } from '@rti/common';
 import type { MapRoute, MapWarehouse } from '../shared/map-answer';
 
 export type { MapRoute, MapWarehouse } from '../shared/map-answer';

@@ -6,7 +6,7 @@
  */
 import { useEffect, useRef, type Dispatch, type SetStateAction } from 'react';
 import type { PointSet } from './map-types';
-import { openLiveStream } from '@rti/common/live-stream';
+import { openLiveStream } from '@rti/console/live-stream';
 
 const PUBLISH_MS = 1000;
 

@@ -3,13 +3,13 @@
  * Natural Earth outline fitted to the track's bounding box (start, end, stops and events
  * marked, scale bar), a summary table, the stops and events, and the temperature, humidity,
  * shock and pressure series as line charts. Words in the caller's language with the Noto CJK
- * font (@rti/common/pdf: fonts-noto-cjk; PDF_FONT or MAP_PDF_FONT overrides the path); without that font the report falls
+ * font (@rti/server/pdf: fonts-noto-cjk; PDF_FONT or MAP_PDF_FONT overrides the path); without that font the report falls
  * back to Helvetica with English words, and characters outside Latin-1 print as "?".
  */
-import { cjkFontAvailable, openPdf, pdfTable } from '@rti/common/pdf';
+import { cjkFontAvailable, openPdf, pdfTable } from '@rti/server/pdf';
 import type { Writable } from 'node:stream';
 import type { Language, PluginServerContext } from '@rti/server/plugin-api';
-import { haversine } from '@rti/common/track';
+import { haversine } from '@rti/common';
 import type { HistoryAnswer } from './history';
 import { outline, type Ring } from './outline';
 import { reportLabels, type ReportLabels } from './report-labels';

@@ -9,7 +9,7 @@ import { ApiError, ErrorCode, invalid, parseTimeRange, type PluginServerContext,
 import { positionsOf } from './positions';
 import { assertTrackerVisible, trackerScope } from './scope';
 import { Op } from 'sequelize';
-import { detectStops, downsample, pick, type Stop } from '@rti/common/track';
+import { detectStops, downsample, pick, type Stop } from '@rti/common';
 
 export const MAX_RANGE_DAYS = 93;
 const MAX_ROWS = 200_000;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
 import { decodeIds } from '../server/map-list';
-import { pdfPages, pdfText } from '@rti/common/pdf-text';
+import { pdfPages, pdfText } from '@rti/server/pdf-text';
 
 let ts: TestServer;
 let rt: TelemetryRuntime;

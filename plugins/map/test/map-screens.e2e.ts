@@ -14,7 +14,7 @@ import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
 import type { SeriesRow } from '@rti/ingest';
-import { positionAt } from '@rti/common/track';
+import { positionAt } from '@rti/common';
 
 let ts: TestServer;
 let dir: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectStops, downsample, haversine, indexAt, positionAt, type Track } from '@rti/common/track';
+import { detectStops, downsample, haversine, indexAt, positionAt, type Track } from '@rti/common';
 import { buildClusters, countsOf, dominant } from '../shared/cluster';
 
 const MIN = 60_000;

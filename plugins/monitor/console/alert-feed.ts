@@ -7,7 +7,7 @@
 import { request } from '@rti/console/plugin-api';
 import { FEED_PATH } from './alert-kinds';
 export { unsolvedTotal } from './alert-kinds';
-import { openLiveStream } from '@rti/common/live-stream';
+import { openLiveStream } from '@rti/console/live-stream';
 
 export type { AlertRow, CategoryFeed } from './alert-kinds';
 export type { FeedState } from './alert-kinds';

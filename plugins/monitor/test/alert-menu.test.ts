@@ -1,6 +1,6 @@
 /** Notification menu logic: SSE framing, item wording, badge total, process permission codes. */
 import { describe, expect, it } from 'vitest';
-import { parseSse, type StreamEvent } from '@rti/common/sse-parse';
+import { parseSse, type StreamEvent } from '@rti/console/live-stream';
 import { alertItem, reasonText } from '../console/alert-items';
 import { ALERT_KINDS, FEED_CODE, PER_CATEGORY, processCode, unsolvedTotal } from '../console/alert-kinds';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { telemetryRuntime } from '@rti/plugin-telemetry/testing';
-import { haversine } from '@rti/common/track';
+import { haversine } from '@rti/common';
 import { zoneOffset } from '@rti/server/plugin-api';
 import { ok, xlsxAttachment } from './support';
 

@@ -3,11 +3,11 @@
  * of the public page (`/info/ship-order?token=…`, info.ts) that a driver or receiver scans, the
  * containers and the carriers — for the whole order, for one container (`containerNo`), or one
  * manifest page per container (`perContainer`). Drawn with the shared PDF primitives
- * (@rti/common/pdf: the caller's language with the CJK font, Latin-only fallback).
+ * (@rti/server/pdf: the caller's language with the CJK font, Latin-only fallback).
  */
 import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, STREAMED, invalid, type Language, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { PDF_COLORS, openPdf, pdfTable } from '@rti/common/pdf';
+import { PDF_COLORS, openPdf, pdfTable } from '@rti/server/pdf';
 import qrcode from 'qrcode-generator';
 import type { Request } from 'express';
 import type { Writable } from 'node:stream';

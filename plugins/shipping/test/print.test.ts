@@ -6,7 +6,7 @@
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import qrcode from 'qrcode-generator';
-import { pdfText } from '@rti/common/pdf-text';
+import { pdfText } from '@rti/server/pdf-text';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { ok, shipOrder, world, type World } from './support-orders';
 

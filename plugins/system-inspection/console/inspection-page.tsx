@@ -4,7 +4,7 @@ import { Alert, App, Button, Card, Col, DatePicker, Descriptions, Empty, Progres
 import { DownloadOutlined, FilePdfOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { Guarded, request, formatDateTime } from '@rti/console/plugin-api';
-import { EChart } from '@rti/common/echart';
+import { EChart } from '@rti/console/echart';
 import { batteryOption, cpuOption, dbOption, gaugeOption, memOption, occupancyOption } from './inspection-charts';
 import { formatBytes, useInspection, type GatewayKind } from './inspection-data';
 

@@ -6,7 +6,7 @@
  */
 import os from 'node:os';
 import { definePlugin, STREAMED, type PluginServerContext } from '@rti/server/plugin-api';
-import { batteryBands } from '@rti/common/battery-bands';
+import { batteryBands } from '@rti/common';
 import { databaseSize, resourceCounts } from './database';
 import { directorySize, disksFor } from './disk';
 import { gatewayReport } from './gateways';

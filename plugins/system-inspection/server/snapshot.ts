@@ -3,7 +3,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { Op } from 'sequelize';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
-import { batteryBands, type BatteryBands } from '@rti/common/battery-bands';
+import { batteryBands, type BatteryBands } from '@rti/common';
 import { databaseSize, resourceCounts, type DatabaseSize, type ResourceCount } from './database';
 import { directorySize, disksFor, type DiskInfo } from './disk';
 import { gatewayReport, type GatewayKindReport } from './gateways';

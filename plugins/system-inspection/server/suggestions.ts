@@ -3,7 +3,7 @@
  * beacons in the low battery band, and clear space on a disk above the threshold. Each comes
  * as an i18n key with parameters; the console words it in the user's language.
  */
-import type { BatteryBands } from '@rti/common/battery-bands';
+import type { BatteryBands } from '@rti/common';
 import type { DiskInfo } from './disk';
 
 export const SUGGESTION_TYPE = { beacon: 10, disk: 20 } as const;

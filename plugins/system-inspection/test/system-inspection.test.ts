@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
-import { bandOf } from '@rti/common/battery-bands';
+import { bandOf } from '@rti/common';
 import { cpuPercent } from '../server/host-sampler';
 import { suggestions } from '../server/suggestions';
 import { logRange } from '../server/log-export';

@@ -20,7 +20,7 @@ import type { MapRoute, MapWarehouse, PointSet, TrackOverlay, ViewTarget } from 
 import { MapView } from '@rti/plugin-map/console/map-view';
 import { toPointSet, type MapListAnswer } from '@rti/plugin-map/console/point-set';
 import { useEnumColors } from '@rti/plugin-map/console/use-status-colors';
-import type { Stop } from '@rti/common/track';
+import type { Stop } from '@rti/common';
 import type { ScreenShotAnswer } from '../shared/vehicle-answer';
 import { boundsOf } from './format';
 

@@ -16,7 +16,7 @@ import { CITIES, DEFAULT_ZOOM, rgbCss } from '@rti/plugin-map/console/map-settin
 import type { PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
 import { MapView } from '@rti/plugin-map/console/map-view';
 import { useProvider } from '@rti/plugin-map/console/use-provider';
-import { haversine } from '@rti/common/track';
+import { haversine } from '@rti/common';
 import { DeviceStatusEnum } from '@rti/metadata/browser';
 import type { VehiclePositionsAnswer } from '../shared/vehicle-answer';
 import { MOTION_CODE, MOVING_KMH } from '../shared/vehicle-status';

@@ -6,7 +6,7 @@
 import { Op, type WhereOptions } from 'sequelize';
 import type { Database } from '@rti/server';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
-import { detectStops, downsample, pick } from '@rti/common/track';
+import { detectStops, downsample, pick } from '@rti/common';
 import type { ScreenShotAnswer, ScreenShotTrack } from '../shared/vehicle-answer';
 import { carrierSnByTracker, trackerScope } from './carriers-of';
 import { parseRange } from './range';

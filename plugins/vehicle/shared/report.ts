@@ -12,7 +12,7 @@
  * - intervals crossing midnight (in the caller's time zone) are split between the two days.
  * - alarms: event rows (GPS data type 20); temperature: probe 1 minimum and maximum.
  */
-import { haversine } from '@rti/common/track';
+import { haversine } from '@rti/common';
 
 export interface GpsPoint {
   t: number;

@@ -4,7 +4,7 @@
  * speed. The track before the first stop and after the last one are trips too when the
  * vehicle moved there.
  */
-import { haversine, indexAt, type Stop } from '@rti/common/track';
+import { haversine, indexAt, type Stop } from '@rti/common';
 
 export interface Trip {
   start: number;

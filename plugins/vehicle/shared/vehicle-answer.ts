@@ -1,5 +1,5 @@
 /** Wire contracts of the vehicle calls, shared by the server and the console. */
-import type { Stop } from '@rti/common/track';
+import type { Stop } from '@rti/common';
 import type { DayReport } from './report';
 import type { Trip } from './trips';
 import type { Motion } from './vehicle-status';

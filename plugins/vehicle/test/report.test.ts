@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { dailyReport, totalOf, type GpsPoint } from '../shared/report';
 import { tripsOf } from '../shared/trips';
-import { detectStops } from '@rti/common/track';
+import { detectStops } from '@rti/common';
 import { motionOf } from '../shared/vehicle-status';
 
 const MIN = 60_000;

@@ -4,7 +4,7 @@
  * organisation, checks refs/uniqueness/status rules and runs hooks in one transaction.
  */
 import type { FieldDef, Metadata, ResourceDef, StatusRule } from '@rti/metadata';
-import { Op, QueryTypes, UniqueConstraintError, Utils, col, fn, type FindAttributeOptions, type GroupOption, type LOCK, type Model, type ModelStatic, type Order, type Transaction, type WhereOptions } from 'sequelize';
+import { Op, QueryTypes, UniqueConstraintError, Utils, col, fn, literal, type FindAttributeOptions, type GroupOption, type LOCK, type Model, type ModelStatic, type Order, type Transaction, type WhereOptions } from 'sequelize';
 import type { Database } from '../db';
 import { indexPlan } from '../db/models';
 import { orgFieldOf, snakeCase } from '../db/naming';
@@ -67,6 +67,12 @@ export function modelOf(repo: ScopedRepository): ModelStatic<Model> {
 }
 
 export type Lock = 'update' | 'share';
+
+/** a numeric range for `countRanges`: lower bound inclusive, upper bound exclusive, either may be open */
+export interface NumericRange {
+  gte?: number;
+  lt?: number;
+}
 
 /**
  * What a scoped read may ask for besides its conditions. No `include`: a join would read
@@ -177,6 +183,27 @@ export class ScopedRepository {
   async countBy(field: string, where: WhereOptions = {}, options: WriteOptions = {}): Promise<Map<number | string | null, number>> {
     const found = await this.rows(where, { attributes: [field, [fn('COUNT', col('id')), 'n']], group: [field], transaction: options.transaction });
     return new Map(found.map((r) => [(r[field] ?? null) as number | string | null, Number(r.n)]));
+  }
+
+  /**
+   * Rows in scope per numeric range of a field, in one scan (a histogram): `[{ gte: 75 }, { gte: 25, lt: 75 }]`
+   * answers one count per range, in order, plus the rows whose value is null. Ranges may overlap.
+   * Plugins use it without building operator objects themselves.
+   */
+  async countRanges(field: string, ranges: ReadonlyArray<NumericRange>, where: WhereOptions = {}, options: WriteOptions = {}): Promise<{ counts: number[]; nulls: number }> {
+    if (!this[MODEL].getAttributes()[field]) throw new Error(`${this.resource.name}: no field "${field}" to count ranges of`);
+    const qi = this.host.db.sequelize.getQueryInterface();
+    const c = qi.quoteIdentifier(this.column(field));
+    const bound = (n: number | undefined, what: string) => {
+      if (n !== undefined && !Number.isFinite(n)) throw new Error(`${this.resource.name}.${field}: range ${what} ${n}`);
+      return n;
+    };
+    const cases = ranges.map((r, i) => {
+      const parts = [bound(r.gte, 'gte') !== undefined ? `${c} >= ${Number(r.gte)}` : null, bound(r.lt, 'lt') !== undefined ? `${c} < ${Number(r.lt)}` : null].filter(Boolean);
+      return [literal(`SUM(CASE WHEN ${parts.length ? parts.join(' AND ') : `${c} IS NOT NULL`} THEN 1 ELSE 0 END)`), `r${i}`] as [ReturnType<typeof literal>, string];
+    });
+    const [row] = await this.rows(where, { attributes: [...cases, [literal(`SUM(CASE WHEN ${c} IS NULL THEN 1 ELSE 0 END)`), 'nulls']], transaction: options.transaction });
+    return { counts: ranges.map((_, i) => Number(row?.[`r${i}`] ?? 0)), nulls: Number(row?.nulls ?? 0) };
   }
 
   /** The table column of a field (attributes are camelCase, columns snake_case), for SQL expressions. */

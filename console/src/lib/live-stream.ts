@@ -5,10 +5,11 @@
  * failures; stops on dispose. With `onUnavailable`, a call that does not exist or is refused
  * ends the stream and tells the caller (who falls back to polling); without it, it retries.
  */
-import { API_BASE, apiHeaders } from '@rti/console/plugin-api';
-import { parseSse, type StreamEvent } from '@rti/common/sse-parse';
+import { API_BASE } from '../constants';
+import { apiHeaders } from '../providers/http-client';
+import { parseSse, type StreamEvent } from './sse-parse';
 
-export type { StreamEvent };
+export { parseSse, type StreamEvent };
 
 export interface LiveStreamOptions {
   onUnavailable?: () => void;
