@@ -15,6 +15,11 @@ export const BREADCRUMB_MAX_WIDTH = 560;
 /** scroll distance after which the header hides, when the user enabled it */
 export const HEADER_HIDE_AFTER_PX = 300;
 export const LOG_BADGE_OVERFLOW = 99;
+/**
+ * The system's request log (System → Admin log): whoever may open it is an administrator
+ * (docs/ACCESS.md "Administrators"); the header's error-log badge is for them only.
+ */
+export const ADMIN_LOG_PATH = '/system/admin-log';
 export const HOME_PATH = '/dashboard-home';
 export const LOCALES = ['en-US', 'zh-CN', 'ja-JP'] as const;
 export type Locale = (typeof LOCALES)[number];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Metadata, ResourceDef } from '@rti/metadata/browser';
 import { buildRoutes, canOpen, matchRoute } from '../src/lib/routes';
 import { buildSideMenu, flattenMenu, mergedMenu } from '../src/lib/menu';
-import { canDo, resourceActionCode } from '../src/lib/access';
+import { canDo, isAdministrator, resourceActionCode } from '../src/lib/access';
 import { showOrgSwitcher } from '../src/lib/org-switcher';
 import { defineConsolePlugin } from '../src/plugin-api';
 import { refineResources } from '../src/lib/refine-resources';
@@ -86,7 +86,9 @@ describe('routes', () => {
     expect(byPath('/map')).toMatchObject({ kind: 'page', viewCode: 'ViewMap', cached: true });
     expect(byPath('/open-api').viewCode).toBe('ViewOpenApi');
     expect(byPath('/dashboard-home')).toMatchObject({ kind: 'builtin', viewCode: 'ViewDashboardHome', title: 'menu.dashboardHome' });
-    expect(byPath('/log')).toMatchObject({ viewCode: 'ViewLog', hideSider: true });
+    // the error log opens inside the shell (header, side menu, tabs), in the home group
+    expect(byPath('/log')).toMatchObject({ viewCode: 'ViewLog', group: 'home' });
+    expect(byPath('/log').hideSider).toBeUndefined();
     expect(byPath('/403').viewCode).toBeUndefined();
   });
 
@@ -151,6 +153,25 @@ describe('access control', () => {
     expect(canDo(meta, routes, ALL, 'page:open-api', 'list')).toBe(true);
     expect(canDo(meta, routes, new Set(), 'page:open-api', 'list')).toBe(false);
     expect(canDo(meta, routes, ALL, 'ghost', 'list')).toBe(false);
+  });
+});
+
+describe('administrators (the error-log badge)', () => {
+  const withAdminLog: Metadata = {
+    ...meta,
+    resources: { ...meta.resources, 'admin-log': res('admin-log', 'system', '/system/admin-log') },
+    menu: { groups: meta.menu.groups.map((g) => (g.key === 'system' ? { ...g, items: [...g.items, { path: '/system/admin-log', label: 'menu.adminLog', resource: 'admin-log' }] } : g)) },
+  };
+  const adminRoutes = buildRoutes(withAdminLog, [plugin]);
+
+  it('is whoever may open the system request log, not whoever holds the error log page code', () => {
+    expect(isAdministrator(adminRoutes, new Set([...ALL, 'ViewAdminLog']))).toBe(true);
+    expect(isAdministrator(adminRoutes, ALL)).toBe(false); // ViewLog alone: an operator given the page
+    expect(isAdministrator(adminRoutes, new Set(['MenuAdminLog']))).toBe(false);
+  });
+
+  it('is nobody when the request log page is not registered', () => {
+    expect(isAdministrator(routes, new Set([...ALL, 'ViewAdminLog']))).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Metadata } from '@rti/metadata/browser';
 import { apiCode, resourceApiPath, resourceViewCode } from '@rti/metadata/browser';
-import type { PageRoute } from './routes';
+import { ADMIN_LOG_PATH } from '../constants';
+import { canOpen, matchRoute, type PageRoute } from './routes';
 
 /**
  * Access value a Refine action on a resource needs (SPEC §6): the screens' View codes,
@@ -45,4 +46,14 @@ export function canDo(meta: Metadata, routes: PageRoute[], access: Set<string>, 
   }
   const code = resourceActionCode(meta, resource, action);
   return code !== undefined && access.has(code);
+}
+
+/**
+ * An administrator (docs/ACCESS.md "Administrators"): may open the system's request log. Roles
+ * have no admin flag; the system log management code is what administrators hold and
+ * operators (nothing of the System group) lack. Without that page registered, nobody is.
+ */
+export function isAdministrator(routes: PageRoute[], access: Set<string>): boolean {
+  const adminLog = matchRoute(ADMIN_LOG_PATH, routes)?.route;
+  return Boolean(adminLog?.viewCode) && canOpen(adminLog!, access);
 }

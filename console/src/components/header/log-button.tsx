@@ -5,6 +5,7 @@ import { Badge, Button, Tooltip } from 'antd';
 import { BugOutlined } from '@ant-design/icons';
 import { LOG_BADGE_OVERFLOW } from '../../constants';
 import { countedErrors, errorLog } from '../../lib/error-log';
+import { isAdministrator } from '../../lib/access';
 import { canOpen, matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
 
@@ -15,9 +16,9 @@ export function LogButton() {
   const count = countedErrors(entries);
   const { routes, access } = useShell();
   // Header entries needing an access value the user lacks are hidden (SPEC §2): the badge is
-  // for those who may read the log (administrators), and counts real errors only.
+  // for administrators who may also open the log page, and counts real errors only.
   const logRoute = matchRoute('/log', routes)?.route;
-  if (!logRoute || !canOpen(logRoute, access)) return null;
+  if (!logRoute || !canOpen(logRoute, access) || !isAdministrator(routes, access)) return null;
   return (
     <Tooltip title={t('header.log')}>
       <Badge count={count} overflowCount={LOG_BADGE_OVERFLOW} size="small" data-testid="log-badge" data-count={count}>
