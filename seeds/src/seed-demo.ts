@@ -7,12 +7,14 @@
 import type { Sequelize } from 'sequelize';
 import type { Metadata } from '@rti/metadata';
 import type { PermissionNode } from '@rti/server/access/catalogue';
+import type { RequestContext } from '@rti/server/http/types';
 import { DEMO_ORGS, OPERATOR_WAREHOUSES, logoUrl } from './demo-data';
 import { operatorCodes } from './operator-codes';
 import { BulkWriter } from './bulk-writer';
 import { scaleFromEnv, type SeedScale } from './scale';
 import { gatewaySerials, seedVolume } from './seed-volume';
 import { gatewayMqttPassword } from './gateway-credentials';
+import { seedShipping } from './seed-shipping';
 
 export interface SeedInput {
   sequelize: Sequelize;
@@ -23,6 +25,12 @@ export interface SeedInput {
   scale?: SeedScale;
   /** the seeding clock (device report times, start dates are relative to it) */
   now?: number;
+  /**
+   * Runs one of the server's registered calls in-process (no HTTP, no guard). With it, and
+   * when the server has the shipping calls, the demo gets its ship orders, deliveries and
+   * receipts through the documents' own steps (seed-shipping.ts).
+   */
+  call?: (path: string, body: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>;
 }
 
 export interface SeedResult {
@@ -30,6 +38,8 @@ export interface SeedResult {
   organizations: Record<string, number>;
   created: number;
   scale: SeedScale['name'];
+  /** ship orders of the demo plans (0 without the shipping calls) */
+  shipOrders: number;
 }
 
 /**
@@ -47,6 +57,7 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
   const operator = operatorCodes(input.catalogue.tree);
   const orgIds: Record<string, number> = {};
   const adminRoles: number[] = [];
+  const orgWarehouses: number[][] = [];
 
   // Gateway MQTT passwords not stored yet: hashed in the background while the rest is written.
   const known = new Set<string>();
@@ -78,6 +89,7 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
     ]);
     adminRoles.push(adminRole);
     const { warehouseIds } = await seedVolume(bw, org, index, orgId, scale.orgs[index], now);
+    orgWarehouses.push(warehouseIds);
 
     if (org.operatorLogin) {
       await bw.step(() => bw.ensure('user', { name: `operator.${org.entryCode}` }, {
@@ -96,7 +108,7 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
   }
 
   const ids = DEMO_ORGS.map((o) => orgIds[o.entryCode]);
-  await bw.step(() => bw.ensure('user', { name: 'admin' }, {
+  const adminId = await bw.step(() => bw.ensure('user', { name: 'admin' }, {
     orgId: ids[0],
     realName: 'Platform Administrator',
     password: 'Admin@12345',
@@ -108,7 +120,21 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
     pcPermissions: [],
     pdaPermissions: [],
   }));
-  return { organizations: orgIds, created: bw.created, scale: scale.name };
+
+  // Documents last: they ship the carriers seeded above, as the administrator would.
+  let created = bw.created;
+  let shipOrders = 0;
+  const call = input.call;
+  if (call) {
+    for (const [index, org] of DEMO_ORGS.entries()) {
+      const orgId = orgIds[org.entryCode];
+      const ctx: RequestContext = { language: 'en-US', user: { id: adminId, username: 'admin', realName: 'Platform Administrator', sysOrgUser: true }, orgId, orgIds: ids, warehouseIds: null, via: 'session' };
+      const r = await seedShipping(input.sequelize, (path, body) => call(path, body, ctx), org, orgId, orgWarehouses[index], scale.name);
+      created += r.created;
+      shipOrders += r.orders;
+    }
+  }
+  return { organizations: orgIds, created, scale: scale.name, shipOrders };
 }
 
 /** True when no organisation exists yet (npm start seeds only then). */

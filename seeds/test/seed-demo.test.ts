@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceApiPath, type ResourceDef } from '@rti/metadata';
 import { createServer, verifyPassword, type RtiServer } from '@rti/server';
 import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
-import { CITIES, DEMO_LOGINS, DEMO_ORGS, SCALES, gatewayMqttPassword, gatewayMqttUsername, isServerEmpty, scaleTotals, seedServer } from '../src/index';
+import { CITIES, DEMO_LOGINS, DEMO_ORGS, SCALES, SHIP_PLANS, gatewayMqttPassword, gatewayMqttUsername, isServerEmpty, scaleTotals, seedServer } from '../src/index';
 import { distanceKm } from '../src/random';
+import { Enums } from '@rti/metadata';
+import { Op } from 'sequelize';
 
 const SMALL = SCALES.small;
 let server: RtiServer;
@@ -30,7 +32,7 @@ const count = (resource: string, where: Record<string, unknown> = {}) => server.
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await createServer({ databaseUrl: db.url, plugins: ['open-api', 'master-data'], logError: () => undefined });
+  server = await createServer({ databaseUrl: db.url, plugins: ['open-api', 'master-data', 'shipping'], logError: () => undefined });
   ({ url } = await server.listen(0));
 });
 afterAll(async () => {
@@ -63,8 +65,9 @@ describe('seedDemo (SEED_SCALE=small)', () => {
       expect(await count('device-beacon', { orgId })).toBe(v.carriers + v.spareBeacons);
       expect(await count('device-gps', { orgId })).toBe(v.gps);
       expect(await count('carrier-bind', { orgId })).toBe(v.carrierBinds);
-      // register + bind beacon per carrier, bind GPS per tracked truck
-      expect(await count('carrier-log', { orgId })).toBe(2 * v.carriers + v.gps);
+      // register + bind beacon per carrier, bind GPS per tracked truck (the shipping steps'
+      // transport-status logs are counted in the shipping test below)
+      expect(await count('carrier-log', { orgId, event: { [Op.ne]: Enums.carrierLogEvent.transportStatusChange } })).toBe(2 * v.carriers + v.gps);
     }
     const totals = scaleTotals(SMALL);
     expect(await count('carrier')).toBe(totals.carriers);
@@ -158,6 +161,127 @@ describe('seedDemo (SEED_SCALE=small)', () => {
     const ids = new Set(mine.list.map((w: { id: number }) => w.id));
     expect(carriers.total).toBeGreaterThan(0);
     expect(carriers.list.every((c: { warehouseId: number }) => ids.has(c.warehouseId))).toBe(true);
+  });
+});
+
+/**
+ * The shipping demo (seed-shipping.ts): documents in every status, made through the steps, so
+ * the carriers, in/out rows, logs and inventory say the same as the documents.
+ */
+describe('shipping demo', () => {
+  const Order = Enums.shipOrderStatus;
+  const Line = Enums.shipOrderLineStatus;
+  const Dir = Enums.inoutDirection;
+  const rows = async (resource: string, where: Record<string, unknown>) => (await server.db.sequelize.models[resource].findAll({ where, raw: true })) as any[];
+  const values = (list: any[], field: string) => [...new Set(list.map((r) => Number(r[field])))].sort((a, b) => a - b);
+
+  it('holds ship orders, deliveries and receipts in every status in every organisation', async () => {
+    for (const org of DEMO_ORGS) {
+      const orgId = orgIds[org.entryCode];
+      const orders = await rows('ship-order', { orgId });
+      expect(orders.length, org.code).toBe(SHIP_PLANS.length);
+      expect(values(orders, 'status')).toEqual(Object.values(Order).sort((a, b) => a - b));
+      expect(values(await rows('delivery', { orgId }), 'status')).toEqual(Object.values(Enums.deliveryStatus).sort((a, b) => a - b));
+      expect(values(await rows('receipt', { orgId }), 'status')).toEqual(Object.values(Enums.receiptStatus).sort((a, b) => a - b));
+      for (const o of orders) {
+        expect(o.orderNo).toMatch(/^SO\d{12}$/);
+        expect(o.sourcePlanNo).toMatch(new RegExp(`^${org.code}-SP\\d{2}$`));
+        // moved by the steps: stamped by the administrator, the route's transport clock started
+        if (o.status !== Order.new && o.status !== Order.cancelled) {
+          expect(o.atd, o.orderNo).toBeTruthy();
+          expect(o.releasedBy).toBe('Platform Administrator');
+          expect(o.dueAt, o.orderNo).toBeTruthy();
+        }
+      }
+      // a partial receipt, a missing and an extra carrier, a cancelled order with its reason
+      expect(orders.some((o) => o.missingAmount > 0 && o.extraAmount > 0 && o.status === Order.received)).toBe(true);
+      expect(orders.find((o) => o.status === Order.cancelled)?.remark).toMatch(/cancelled/i);
+      const receiving = (await rows('receipt', { orgId, status: Enums.receiptStatus.receiving }))[0];
+      const partial = await rows('ship-order-detail', { shipOrderId: receiving.shipOrderId });
+      expect(partial.some((l) => l.status === Line.received) && partial.some((l) => l.status === Line.shipped)).toBe(true);
+    }
+  });
+
+  it('spreads the orders over the four cities', async () => {
+    const orgId = orgIds.demo;
+    const orders = await rows('ship-order', { orgId });
+    const whs = new Map((await rows('warehouse', { orgId })).map((w) => [w.id, w]));
+    const locs = new Map((await rows('location', { orgId })).map((l) => [l.id, l]));
+    const cityOf = (whId: number) => {
+      const l = locs.get(whs.get(whId)!.locationId)!;
+      return Object.entries(CITIES).sort(([, a], [, b]) => distanceKm(a, l) - distanceKm(b, l))[0][0];
+    };
+    const cities = new Set(orders.flatMap((o) => [cityOf(o.shipperWarehouseId), cityOf(o.receiverWarehouseId)]));
+    expect([...cities].sort()).toEqual(Object.keys(CITIES).sort());
+    // land trips name the truck (a tracked truck carrier) that carries them
+    const trucks = new Set((await rows('carrier', { orgId, type: Enums.carrierType.truck })).map((c) => c.sn));
+    const land = orders.filter((o) => o.transportType === Enums.transportType.land);
+    expect(land.length).toBeGreaterThan(0);
+    for (const o of land) expect(trucks.has(o.conveyanceNo), o.orderNo).toBe(true);
+  });
+
+  it('moved the carriers as the documents say: in/out rows, carrier logs, states and inventory agree', async () => {
+    for (const org of DEMO_ORGS) {
+      const orgId = orgIds[org.entryCode];
+      const carriers = new Map((await rows('carrier', { orgId })).map((c) => [c.id, c]));
+      const inout = await rows('carrier-inout', { orgId });
+      const logs = await rows('carrier-log', { orgId, event: Enums.carrierLogEvent.transportStatusChange });
+      let inTransit = 0;
+      for (const o of await rows('ship-order', { orgId })) {
+        const lines = await rows('ship-order-detail', { shipOrderId: o.id });
+        const mine = inout.filter((r) => r.shipOrderNo === o.orderNo);
+        const out = (id: number) => mine.filter((r) => r.carrierId === id && r.direction === Dir.outbound && r.warehouseId === o.shipperWarehouseId).length;
+        const inn = (id: number) => mine.filter((r) => r.carrierId === id && r.direction === Dir.inbound && r.warehouseId === o.receiverWarehouseId).length;
+        for (const l of lines) {
+          const c = carriers.get(l.carrierId);
+          const where = `${o.orderNo} ${l.carrierSn} line ${l.status}`;
+          if (l.status === Line.pending) {
+            expect([c.warehouseId, out(c.id), inn(c.id)], where).toEqual([o.shipperWarehouseId, 0, 0]);
+          } else if (l.status === Line.shipped || l.status === Line.missing) {
+            expect([c.warehouseId, c.transportStatus, out(c.id), inn(c.id)], where).toEqual([null, Enums.transportStatus.inTransit, 1, 0]);
+            expect(l.departureConfirmedBy).toBe(Enums.confirmSource.hand);
+            inTransit++;
+          } else if (l.status === Line.received) {
+            expect([c.warehouseId, c.transportStatus, out(c.id), inn(c.id)], where).toEqual([o.receiverWarehouseId, Enums.transportStatus.inWarehouse, 1, 1]);
+            expect(c.cycleCount).toBeGreaterThan(0);
+            expect(l.receiptBy).toBe('Platform Administrator');
+          } else {
+            expect(l.status).toBe(Line.extra);
+            expect([c.warehouseId, out(c.id), inn(c.id)], where).toEqual([o.receiverWarehouseId, 0, 1]);
+          }
+        }
+        // one transport-status log per in/out row of the order, each naming it
+        expect(logs.filter((g) => String(g.remark).includes(o.orderNo)).length, o.orderNo).toBe(mine.length);
+        const count = (status: number) => lines.filter((l) => l.status === status).length;
+        expect([o.receivedAmount, o.missingAmount, o.extraAmount], o.orderNo).toEqual([count(Line.received), count(Line.missing), count(Line.extra)]);
+        expect(o.totalAmount).toBe(lines.length - count(Line.extra));
+      }
+      // every seeded carrier stood in a warehouse: exactly the shipped ones are on the road now,
+      // and each warehouse holds what it held, less what left and plus what came in
+      expect([...carriers.values()].filter((c) => c.warehouseId === null).length, org.code).toBe(inTransit);
+      expect(inTransit).toBeGreaterThan(0);
+      for (const w of await rows('warehouse', { orgId })) {
+        const here = [...carriers.values()].filter((c) => c.warehouseId === w.id).length;
+        const left = inout.filter((r) => r.warehouseId === w.id && r.direction === Dir.outbound).length;
+        const came = inout.filter((r) => r.warehouseId === w.id && r.direction === Dir.inbound).length;
+        const before = here + left - came;
+        expect(before, w.name).toBeGreaterThanOrEqual(left);
+      }
+    }
+  });
+
+  it('shows the documents to the API as a clerk would see them', async () => {
+    const op = await login('operator.demo', 'Operator@12345', 'demo');
+    const admin = await login('admin', 'Admin@12345', 'demo');
+    const all = (await call('/ship-order/list', { limit: 100 }, { Token: admin.token })).data;
+    expect(all.total).toBe(SHIP_PLANS.length);
+    // the operator sees the orders touching its two warehouses (the hub among them): not all
+    const mine = (await call('/ship-order/list', { limit: 100 }, { Token: op.token })).data;
+    expect(mine.total).toBeGreaterThan(0);
+    expect(mine.total).toBeLessThan(all.total);
+    const released = all.list.find((o: any) => o.status === Order.released);
+    const lines = (await call('/ship-order-detail/list', { shipOrderId: released.id, limit: 100 }, { Token: admin.token })).data;
+    expect(lines.total).toBe(released.totalAmount);
   });
 });
 
