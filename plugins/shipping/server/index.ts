@@ -14,6 +14,7 @@ import { registerLineCalls } from './line-calls';
 import { registerMapCalls } from './map-calls';
 import { registerInfo } from './info';
 import { registerPrint } from './print';
+import { registerShipPlan } from './ship-plan';
 import { registerTrucks } from './trucks';
 import { installMaritime } from './maritime';
 import { followInTelemetry, installTelemetryAgreement } from './telemetry-agreement';
@@ -156,6 +157,7 @@ export default definePlugin({
     registerCalls(ctx);
     registerLineCalls(ctx);
     registerMapCalls(ctx);
+    registerShipPlan(ctx);
     // trucks report, the public order page and the printed delivery note with its code
     registerTrucks(ctx);
     registerPrint(ctx, registerInfo(ctx));
