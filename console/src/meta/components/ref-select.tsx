@@ -1,5 +1,5 @@
 import { Select, type SelectProps } from 'antd';
-import { useMemo, useState, type FC } from 'react';
+import { useEffect, useMemo, useRef, useState, type FC } from 'react';
 import { useSelect } from '@refinedev/antd';
 import type { CrudFilter } from '@refinedev/core';
 import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
@@ -26,6 +26,18 @@ export function backReference(target: ResourceDef | undefined, owner: string): F
   return target?.fields.find((f) => f.type === 'ref' && f.readOnly && f.ref?.resource === owner);
 }
 
+/** Text folded for matching: case, accents and full-width forms ignored (as the database's collation does). */
+const fold = (s: string): string =>
+  s
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase();
+
+/** Whether an option's label contains the typed text, before the server has answered it. */
+export function labelMatches(label: unknown, typed: string): boolean {
+  return fold(String(label ?? '')).includes(fold(typed.trim()));
+}
+
 export interface RefSelectProps extends Omit<SelectProps, 'options' | 'mode'> {
   field: FieldDef;
   owner?: RefOwner;
@@ -42,6 +54,12 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
   const back = owner && ref ? backReference(resources[ref.resource], owner.resource) : undefined;
   // options load on first focus: a search form or a form full of refs costs no calls until used
   const [active, setActive] = useState(false);
+  // The search goes to the server after a 300 ms pause; until its answer arrives the list holds
+  // the previous answer. Those rows are narrowed to the typed text meanwhile, so the list does not
+  // show rows that don't match and then jump (a dropdown opened upwards moved from under the
+  // pointer, and Enter picked the stale first row). The server's own answer is shown as it is.
+  const requested = useRef('');
+  const [answered, setAnswered] = useState('');
   const permanent = useMemo<CrudFilter[]>(
     () => Object.entries(ref?.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })),
     [ref],
@@ -52,11 +70,17 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     optionValue: 'id' as never,
     filters: permanent,
     pagination: { currentPage: 1, pageSize: PICKER_PAGE_SIZE, mode: 'server' },
-    onSearch: (text) => [{ field: ref?.label ?? 'id', operator: 'contains', value: text || undefined }],
+    onSearch: (text) => {
+      requested.current = text;
+      return [{ field: ref?.label ?? 'id', operator: 'contains', value: text || undefined }];
+    },
     debounce: 300,
     errorNotification: false,
     queryOptions: { enabled: Boolean(ref) && active },
   });
+
+  // new options are the answer to the search last sent
+  useEffect(() => setAnswered(requested.current), [selectProps.options]);
 
   // rows held by another record: "B-0001 (bound to carrier C-7)", not selectable
   const held = useMemo(() => {
@@ -100,7 +124,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
       mode={multiple ? 'multiple' : undefined}
       allowClear
       showSearch
-      filterOption={false}
+      filterOption={(input, option) => input === answered || labelMatches(option?.label, input)}
       style={{ width: '100%', ...rest.style }}
     />
   );
