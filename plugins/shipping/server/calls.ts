@@ -5,7 +5,7 @@
  * (frozen lines, unique carrier per document, the shipping rules of index.ts).
  */
 import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, invalid, readId, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op, type WhereOptions } from 'sequelize';
 import { IN_STOCK } from './movement';
 
@@ -50,6 +50,22 @@ function failure(ctx: PluginServerContext, call: RequestContext, err: unknown): 
   throw err;
 }
 
+/**
+ * InnoDB may pick a writer as a deadlock victim when line writes of two documents meet on a
+ * carrier (its whole transaction is rolled back): run it again, a few times.
+ */
+async function retryDeadlock<T>(fn: () => Promise<T>, tries = 5): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      const errno = (err as { parent?: { errno?: number } })?.parent?.errno;
+      if (i >= tries || (errno !== 1213 && errno !== 1205)) throw err;
+      await new Promise((r) => setTimeout(r, 10 * i + Math.random() * 20));
+    }
+  }
+}
+
 const reasonText = (ctx: PluginServerContext, call: RequestContext, reason: number) => {
   const key = Object.entries(Reason).find(([, v]) => v === reason)?.[0];
   return ctx.t(call.language, `enums.sharedImportError.${key}`);
@@ -91,8 +107,16 @@ export function registerCalls(ctx: PluginServerContext): void {
         if (seen.has(Number(r.carrier.id))) { refuse(i, r.sn, Reason.duplicated, ErrorCode.duplicate); continue; }
         if (typeof extra.remark === 'string' && extra.remark.length > 200) { refuse(i, r.sn, Reason.remarkTooLong); continue; }
         seen.add(Number(r.carrier.id));
+        const carrierId = Number(r.carrier.id);
         try {
-          await lines.create({ ...extra, shipOrderId, carrierId: Number(r.carrier.id), carrierSn: r.carrier.sn });
+          // One transaction per row (a refused row fails alone). The carrier row is locked
+          // before the document's own locks: a concurrent add of this carrier to another order
+          // waits here holding nothing, then the line rules' locking read sees this line and
+          // refuses it (index.ts) — exactly one open order gets the carrier.
+          await retryDeadlock(() => ctx.transaction(call, async (repo, transaction) => {
+            await repo('carrier').rows({ id: carrierId }, { attributes: ['id'], lock: 'update' });
+            await lines.create({ ...extra, shipOrderId, carrierId, carrierSn: r.carrier!.sn }, { transaction });
+          }));
           added++;
         } catch (err) {
           const f = failure(ctx, call, err);
@@ -163,6 +187,74 @@ export function registerCalls(ctx: PluginServerContext): void {
     resource: 'ship-order',
     async handler({ ctx: call }) {
       return ctx.repo('warehouse', call).all({});
+    },
+  });
+
+  /**
+   * `/ship-order/setup` `{ shipperWarehouseId?, receiverWarehouseId?, etd? }`: what a new order
+   * form needs before the clerk types anything (README "New order form"):
+   * - `shipperWarehouses`: the warehouses the caller may ship from (a warehouse-restricted
+   *   user: theirs), with carriers standing there (`inStock`) and those already on new orders
+   *   (`reserved`), so the clerk sees what can still go;
+   * - `receiverWarehouses`: every warehouse of the organisation (an order may go to any);
+   * - `routes` with transport type and time; `vessels` (`/shipper`) for sea shipments;
+   * - `defaults`: type, the shipper when there is only one, the receiver when the shipper's
+   *   routes lead to one place, the route the release will time the order by (the same choice
+   *   as the release's clock), its transport type, etd (given or now) and eta = etd + the
+   *   route's transport time. The order number is assigned on save (no number is held).
+   */
+  ctx.addCall({
+    path: '/ship-order/setup',
+    resource: 'ship-order',
+    async handler({ body, ctx: call }) {
+      const shipperId = readId(body, 'shipperWarehouseId');
+      const receiverId = readId(body, 'receiverWarehouseId');
+      const etdRaw = body.etd;
+      const etd = etdRaw === undefined || etdRaw === null || etdRaw === '' ? new Date() : new Date(etdRaw as string);
+      if ((typeof etdRaw !== 'string' && typeof etdRaw !== 'number' && etdRaw !== undefined && etdRaw !== null && etdRaw !== '') || !Number.isFinite(etd.getTime())) throw invalid('type', 'etd', { expected: 'datetime' });
+
+      const whAttrs = ['id', 'code', 'name', 'available'];
+      const mine = await ctx.repo('warehouse', call).rows({}, { attributes: whAttrs, order: [['code', 'ASC']], limit: 5000 });
+      // receivers: the organisation's warehouses, whatever the caller's own are (names only)
+      const all = call.warehouseIds === null || call.orgId === null ? mine : await ctx.repo('warehouse', ctx.systemContext(call.orgId, call.language)).rows({}, { attributes: whAttrs, order: [['code', 'ASC']], limit: 5000 });
+      const mineIds = mine.map((w) => Number(w.id));
+      if (shipperId !== undefined && !mineIds.includes(shipperId)) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+      if (receiverId !== undefined && !all.some((w) => Number(w.id) === receiverId)) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+
+      const inStock = mineIds.length ? await ctx.repo('carrier', call).countBy('warehouseId', { warehouseId: { [Op.in]: mineIds }, transportStatus: { [Op.in]: IN_STOCK } }) : new Map();
+      const newOrders = mineIds.length ? await ctx.repo('ship-order', call).rows({ status: Order.new, shipperWarehouseId: { [Op.in]: mineIds } }, { attributes: ['id', 'shipperWarehouseId'], limit: 10000 }) : [];
+      const reservedBy = newOrders.length ? await ctx.repo('ship-order-detail', call).countBy('shipOrderId', { shipOrderId: { [Op.in]: newOrders.map((o) => Number(o.id)) }, status: Line.pending }) : new Map();
+      const reserved = new Map<number, number>();
+      for (const o of newOrders) reserved.set(Number(o.shipperWarehouseId), (reserved.get(Number(o.shipperWarehouseId)) ?? 0) + (reservedBy.get(Number(o.id)) ?? 0));
+
+      const routes = await ctx.repo('route', call).rows({}, { attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'transportType', 'transportTime', 'distance'], order: [['id', 'ASC']], limit: 5000 });
+      const vessels = await ctx.repo('shipper', call).rows({}, { attributes: ['id', 'name', 'mmsi', 'imo'], order: [['name', 'ASC']], limit: 1000 });
+
+      const usable = mine.filter((w) => w.available !== false && w.available !== 0);
+      const shipper = shipperId ?? (usable.length === 1 ? Number(usable[0].id) : null);
+      const fromShipper = shipper === null ? [] : routes.filter((r) => Number(r.fromWarehouseId) === shipper);
+      const places = [...new Set(fromShipper.map((r) => Number(r.toWarehouseId)))];
+      const receiver = receiverId ?? (places.length === 1 ? places[0] : null);
+      // the release times the order by the first route shipper → receiver (movement.ts routeMinutes)
+      const route = shipper !== null && receiver !== null ? (fromShipper.find((r) => Number(r.toWarehouseId) === receiver) ?? null) : null;
+      const minutes = Number(route?.transportTime ?? 0) || 0;
+      const typeField = ctx.metadata.resources['ship-order'].fields.find((f) => f.name === 'type');
+      return {
+        defaults: {
+          type: typeField?.default ?? null,
+          shipperWarehouseId: shipper,
+          receiverWarehouseId: receiver,
+          routeId: route ? Number(route.id) : null,
+          transportType: route?.transportType ?? null,
+          transportTime: route ? minutes : null,
+          etd: etd.toISOString(),
+          eta: minutes ? new Date(etd.getTime() + minutes * 60_000).toISOString() : null,
+        },
+        shipperWarehouses: mine.map((w) => ({ id: Number(w.id), code: w.code, name: w.name, available: w.available !== false && w.available !== 0, inStock: inStock.get(Number(w.id)) ?? 0, reserved: reserved.get(Number(w.id)) ?? 0 })),
+        receiverWarehouses: all.map((w) => ({ id: Number(w.id), code: w.code, name: w.name, available: w.available !== false && w.available !== 0 })),
+        routes: routes.map((r) => ({ id: Number(r.id), routeName: r.routeName, fromWarehouseId: Number(r.fromWarehouseId), toWarehouseId: Number(r.toWarehouseId), transportType: r.transportType ?? null, transportTime: r.transportTime ?? null, distance: r.distance ?? null })),
+        vessels: vessels.map((v) => ({ id: Number(v.id), name: v.name, mmsi: v.mmsi ?? null, imo: v.imo ?? null })),
+      };
     },
   });
 

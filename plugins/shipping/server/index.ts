@@ -30,6 +30,8 @@ const OPEN_LINE = [Line.pending, Line.shipped];
 const USABLE: number[] = [Enums.carrierStatus.new, Enums.carrierStatus.inUse, Enums.carrierStatus.standby];
 
 type Row = Record<string, any>;
+/** who a stamp names: the user's real name, else the login (the stamp columns hold 50) */
+const operatorOf = (call: TransitionEvent['ctx']): string => (call.user?.realName || call.user?.username || 'system').slice(0, 50);
 
 export default definePlugin({
   id: 'shipping',
@@ -49,6 +51,8 @@ export default definePlugin({
     });
     ctx.transitions.on('ship-order', 'receive', async (e) => {
       for (const order of e.rows) await receiveCarriers(move(e, order));
+      // received without a "delivered" step: it arrived when it was received
+      await e.repo('ship-order').updateWhere({ ata: e.rows[0]?.tor ? new Date(e.rows[0].tor as string) : new Date() }, { id: { [Op.in]: e.rows.map((o) => Number(o.id)) }, ata: null });
       await clearTimeoutAlerts(e.repo, e.rows.map((o) => Number(o.id)));
       refreshTelemetry(e, e.rows.map((o) => Number(o.id)), 'in');
     });
@@ -67,7 +71,7 @@ export default definePlugin({
         const now = new Date();
         await shipLines({ ...move(e, order), now }, lines.map((l) => Number(l.id)));
         // the first delivery releases its order
-        if (order.status === Order.new) await e.repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: e.ctx.user?.realName || e.ctx.user?.username || null }, { id: order.id, status: Order.new });
+        if (order.status === Order.new) await e.repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: operatorOf(e.ctx) }, { id: order.id, status: Order.new });
       }
       refreshTelemetry(e, e.rows.map((d) => Number(d.shipOrderId)), 'out');
     });
@@ -87,7 +91,11 @@ export default definePlugin({
         const order = await linkedOrder(e, receipt, [Order.released, Order.delivered, Order.received], 'receipt');
         // Receiving is done: what was shipped and not received is the difference.
         await markMissing(e.repo, order);
-        if (order.status !== Order.received) await e.repo('ship-order').updateWhere({ status: Order.received, tor: new Date() }, { id: order.id, status: { [Op.in]: [Order.released, Order.delivered] } });
+        // the order is received by whoever closes its receipt, like the order's own receive step
+        // stamps it; arrival is when receiving began (the receipt's real date) if nobody stamped it
+        const now = new Date();
+        if (order.status !== Order.received) await e.repo('ship-order').updateWhere({ status: Order.received, tor: now, receivedBy: operatorOf(e.ctx) }, { id: order.id, status: { [Op.in]: [Order.released, Order.delivered] } });
+        await e.repo('ship-order').updateWhere({ ata: receipt.realDate ? new Date(receipt.realDate as string) : now }, { id: order.id, ata: null });
         await clearTimeoutAlerts(e.repo, [Number(order.id)]);
       }
     });
@@ -113,7 +121,10 @@ export default definePlugin({
       if (!e.added.length && !e.changed.some((c) => 'carrierId' in c.values)) return;
       const incoming = [...e.added, ...e.changed.filter((c) => 'carrierId' in c.values).map((c) => c.values)];
       const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
-      const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'] });
+      // The carrier rows are the lock two writers adding one carrier to two orders both take:
+      // the second waits here until the first commits, then its locking read below sees the
+      // first's line (one open order per carrier holds under concurrency, not just in sequence).
+      const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'], lock: 'update' });
       const byId = new Map(carriers.map((c) => [Number(c.id), c]));
       const shipper = Number(e.header.shipperWarehouseId);
       const away = carriers.filter((c) => Number(c.warehouseId) !== shipper || !IN_STOCK.includes(Number(c.transportStatus)));
@@ -198,9 +209,10 @@ function checkOrderStatus(order: Row, allowed: readonly number[], kind: string):
 
 /** A carrier sits on at most one open ship order. */
 async function refuseOnOtherOrder(repo: TransitionEvent['repo'], ids: number[], orderId: number, byId: Map<number, Row>): Promise<void> {
-  const others = await repo('ship-order-detail').rows({ carrierId: { [Op.in]: ids }, shipOrderId: { [Op.ne]: orderId }, status: { [Op.in]: OPEN_LINE } }, { attributes: ['carrierId', 'shipOrderId'] });
+  // locking reads: the latest committed lines, not the transaction's snapshot (MariaDB)
+  const others = await repo('ship-order-detail').rows({ carrierId: { [Op.in]: ids }, shipOrderId: { [Op.ne]: orderId }, status: { [Op.in]: OPEN_LINE } }, { attributes: ['carrierId', 'shipOrderId'], lock: 'share' });
   if (!others.length) return;
-  const open = await repo('ship-order').rows({ id: { [Op.in]: [...new Set(others.map((o) => Number(o.shipOrderId)))] }, status: { [Op.in]: OPEN_ORDER } }, { attributes: ['id', 'orderNo'] });
+  const open = await repo('ship-order').rows({ id: { [Op.in]: [...new Set(others.map((o) => Number(o.shipOrderId)))] }, status: { [Op.in]: OPEN_ORDER } }, { attributes: ['id', 'orderNo'], lock: 'share' });
   if (!open.length) return;
   const openIds = new Map(open.map((o) => [Number(o.id), String(o.orderNo)]));
   const clash = others.filter((o) => openIds.has(Number(o.shipOrderId)));

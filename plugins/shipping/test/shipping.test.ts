@@ -118,6 +118,42 @@ describe('release → receive', () => {
   });
 });
 
+describe('stamps and codes on the shipping list', () => {
+  it('batch/add and receipt lines carry the carrier code; closing the receipt stamps who received the order and when', async () => {
+    const boxes = await carriers(3, shanghai);
+    const doc = await newOrder([]);
+    const added = await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: doc.id, sns: [boxes[0].sn], carrierIds: [boxes[1].id, boxes[2].id] });
+    expect(added).toEqual({ added: 3, failed: [] });
+    const lines = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 })).list;
+    expect(lines.map((l: any) => [l.carrierSn, l.carrierCodeId, l.carrierCodeIdLabel])).toEqual(boxes.map((b) => [b.sn, carrierCodeId, 'CC-1']));
+    await ok(ts.a, '/ship-order/release', { id: doc.id });
+    const receipt = await ok(ts.a, '/receipt/create', { shipOrderId: doc.id, warehouseId: osaka });
+    await ok(ts.a, '/receipt-detail/batchcreatebycarrier', { receiptId: receipt.id, sns: boxes.map((b) => b.sn) });
+    const rLines = (await ok(ts.a, '/receipt-detail/list', { receiptId: receipt.id, page: 1, limit: 10 })).list;
+    expect(rLines.every((l: any) => l.carrierCodeId === carrierCodeId)).toBe(true);
+    const received = await ok(ts.a, '/receipt/receive', { id: receipt.id });
+    expect((await order(doc.id)).receivedBy).toBeNull();
+    await ok(ts.a, '/receipt/close', { id: receipt.id });
+    const after = await order(doc.id);
+    expect(after.status).toBe(Status.received);
+    expect(after.receivedBy).toBeTruthy();
+    expect(after.tor).toBeTruthy();
+    // arrival: when receiving began (the receipt's real date), the deliver step having been skipped
+    expect(new Date(after.ata).getTime()).toBe(new Date(received.realDate).getTime());
+    const shipped = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 })).list;
+    expect(shipped.every((l: any) => l.receiptBy === after.receivedBy && l.receiptTime && l.deliveryBy && l.deliveryTime)).toBe(true);
+  });
+
+  it('the order\'s own receive step fills the arrival time when no deliver step stamped it', async () => {
+    const [box] = await carriers(1, shanghai);
+    const doc = await newOrder([box.id]);
+    await ok(ts.a, '/ship-order/release', { id: doc.id });
+    const got = await ok(ts.a, '/ship-order/receive', { id: doc.id });
+    expect(got.receivedBy).toBeTruthy();
+    expect(got.ata).toBe(got.tor);
+  });
+});
+
 describe('one status call per document (SPEC /delivery/updatestatus, /receipt/updatestatus)', () => {
   it('runs the step reaching the status sent; a wrong or unreachable status moves nothing', async () => {
     const boxes = await carriers(2, shanghai);
@@ -254,6 +290,28 @@ describe('refusals leave every carrier where it was', () => {
     expect((await ok(ts.a, '/carrier-inout/list', { shipOrderNo: loser.orderNo, page: 1, limit: 1 })).total).toBe(0);
   });
 
+  it('concurrent batch/add of one carrier onto two open orders: exactly one gets it', async () => {
+    const boxes = await carriers(6, shanghai);
+    const left = await newOrder([]);
+    const right = await newOrder([]);
+    // each carrier raced for by two calls at once, the six races at once too
+    const results = await Promise.all(boxes.flatMap((b) => [
+      ts.a.call('/ship-order-detail/batch/add', { shipOrderId: left.id, sns: [b.sn] }),
+      ts.a.call('/ship-order-detail/batch/add', { shipOrderId: right.id, carrierIds: [b.id] }),
+    ]));
+    for (let i = 0; i < boxes.length; i++) {
+      const pair = [results[2 * i], results[2 * i + 1]].map((r) => r.body);
+      expect(pair.map((b) => b.code)).toEqual([0, 0]);
+      expect(pair.map((b) => b.data.added).sort()).toEqual([0, 1]);
+      const loser = pair.find((b) => b.data.added === 0)!;
+      // the loser is told why: the carrier is on the other open order (SPEC §8 reason 10)
+      expect(loser.data.failed).toEqual([expect.objectContaining({ reason: 10, sn: boxes[i].sn })]);
+    }
+    const lines = [...(await ok(ts.a, '/ship-order-detail/list', { shipOrderId: left.id, page: 1, limit: 50 })).list, ...(await ok(ts.a, '/ship-order-detail/list', { shipOrderId: right.id, page: 1, limit: 50 })).list];
+    expect(lines.map((l: any) => l.carrierId).sort()).toEqual(boxes.map((b) => b.id).sort());
+    expect((await order(left.id)).totalAmount + (await order(right.id)).totalAmount).toBe(6);
+  });
+
   it('a carrier not in the shipper warehouse is refused with reason 80, one on another open order too', async () => {
     const [there] = await carriers(1, osaka);
     const [mine] = await carriers(1, shanghai);
@@ -332,6 +390,41 @@ describe('extra calls', () => {
     expect(byContainer.added).toBe(2);
     const whs = await ok(ts.a, '/warehouse/listwithcarrier', {});
     expect(whs.find((w: any) => w.id === shanghai).carrierCount).toBe(await inWarehouse(shanghai));
+  });
+
+  it('setup: the new order form\'s warehouses, routes and defaults', async () => {
+    const etd = '2026-03-02T08:00:00.000Z';
+    const before = await ok(ts.a, '/ship-order/setup', { shipperWarehouseId: shanghai, etd });
+    // one route leaves Shanghai: its receiver, its transport type and time, eta = etd + 600 min
+    expect(before.defaults).toMatchObject({ type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, transportType: 20, transportTime: 600, etd, eta: '2026-03-02T18:00:00.000Z' });
+    expect(before.routes.find((r: any) => r.id === before.defaults.routeId)).toMatchObject({ routeName: 'SH-OS', fromWarehouseId: shanghai, toWarehouseId: osaka });
+    const sh = before.shipperWarehouses.find((w: any) => w.id === shanghai);
+    expect(sh.inStock).toBe(await inWarehouse(shanghai));
+    // carriers put on a new order are reserved there
+    const boxes = await carriers(2, shanghai);
+    await newOrder(boxes.map((b) => b.id));
+    const after = await ok(ts.a, '/ship-order/setup', {});
+    const sh2 = after.shipperWarehouses.find((w: any) => w.id === shanghai);
+    expect([sh2.inStock - sh.inStock, sh2.reserved - sh.reserved]).toEqual([2, 2]);
+    // several shippers and no choice made: nothing guessed; etd now, no eta without a route
+    expect(after.defaults).toMatchObject({ shipperWarehouseId: null, receiverWarehouseId: null, routeId: null, eta: null });
+    expect(Math.abs(new Date(after.defaults.etd).getTime() - Date.now())).toBeLessThan(60_000);
+    expect(after.receiverWarehouses.map((w: any) => w.id)).toEqual(expect.arrayContaining([shanghai, osaka]));
+    // a pair without a route: no route, no eta
+    expect((await ok(ts.a, '/ship-order/setup', { shipperWarehouseId: osaka, receiverWarehouseId: shanghai })).defaults).toMatchObject({ routeId: null, eta: null, receiverWarehouseId: shanghai });
+
+    // a user of Osaka only ships from Osaka but may send anywhere in the organisation
+    const olga = await ts.callerFor(await ts.addUser(ts.orgA, 'olga-ship', { warehouseIds: [osaka] }), ts.orgA);
+    const hers = await ok(olga, '/ship-order/setup', {});
+    expect(hers.shipperWarehouses.map((w: any) => w.id)).toEqual([osaka]);
+    expect(hers.defaults.shipperWarehouseId).toBe(osaka);
+    expect(hers.receiverWarehouses.map((w: any) => w.id)).toEqual(expect.arrayContaining([shanghai, osaka]));
+    expect((await olga.call('/ship-order/setup', { shipperWarehouseId: shanghai })).body.code).toBe(10002);
+    // another organisation's warehouse is not found; bad input is refused
+    expect((await ts.b.call('/ship-order/setup', { shipperWarehouseId: shanghai })).body.code).toBe(10002);
+    expect((await ts.b.call('/ship-order/setup', {})).body.data.receiverWarehouses.map((w: any) => w.id)).not.toContain(shanghai);
+    expect((await ts.a.call('/ship-order/setup', { shipperWarehouseId: 'x' })).body.code).toBe(10001);
+    expect((await ts.a.call('/ship-order/setup', { etd: 'not a date' })).body.code).toBe(10001);
   });
 
   it('monitor: orders in transit with both ends, due time and lateness, legend counts', async () => {

@@ -159,7 +159,8 @@ export class DocumentEngine {
           if (this.saving.has(e.transaction)) return;
           const previous = e.previous ?? (e.action === 'delete' ? e.row : undefined);
           const values = e.action === 'delete' ? {} : (e.data ?? {});
-          const merged = { ...(previous ?? {}), ...values };
+          // a new line is the write's own values: what a rule fills in (a carrier's code) is written
+          const merged = previous ? { ...previous, ...values } : values;
           const headerIds = new Set([previous?.[child.foreignKey], merged[child.foreignKey]].filter((x) => x !== null && x !== undefined).map(Number));
           const repos = boundRepos(this.host, e.ctx, e.transaction);
           for (const headerId of headerIds) {
