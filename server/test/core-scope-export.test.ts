@@ -4,6 +4,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSample } from './support/fixtures';
 import { sampleBody } from './support/samples';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
@@ -13,12 +14,7 @@ const refs: Record<string, number> = {};
 const wh: number[] = [];
 const carriers: number[] = [];
 
-async function make(c: Caller, resource: string, n: number, extra: Record<string, unknown> = {}) {
-  const res = ts.server.metadata.resources[resource];
-  const r = await c.call(`/${resource}/create`, { ...sampleBody(res, ts.server.metadata, n, refs), ...extra });
-  if (r.body.code !== 0) throw new Error(`${resource} create: ${r.body.message}`);
-  return r.body.data as Record<string, any>;
-}
+const make = (c: Caller, resource: string, n: number, extra: Record<string, unknown> = {}) => createSample(ts, c, resource, n, refs, extra);
 
 async function sheetRows(res: Response): Promise<unknown[][]> {
   expect(res.status).toBe(200);

@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Language } from '../src/http/types';
 import { verifyPassword } from '../src/resources/password';
+import { createSample } from './support/fixtures';
 import { sampleBody } from './support/samples';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
@@ -15,12 +16,7 @@ const refsA: Record<string, number> = {};
 const refsB: Record<string, number> = {};
 const LANGS: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
 
-async function make(c: Caller, resource: string, n: number, refs: Record<string, number>, extra: Record<string, unknown> = {}) {
-  const res = ts.server.metadata.resources[resource];
-  const r = await c.call(`/${resource}/create`, { ...sampleBody(res, ts.server.metadata, n, refs), ...extra });
-  if (r.body.code !== 0) throw new Error(`${resource} create: ${r.body.message}`);
-  return r.body.data as Record<string, any>;
-}
+const make = (c: Caller, resource: string, n: number, refs: Record<string, number>, extra: Record<string, unknown> = {}) => createSample(ts, c, resource, n, refs, extra);
 
 beforeAll(async () => {
   ts = await startTestServer();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numberScope } from '@rti/metadata';
 import type { Language } from '../src/http/types';
 import { tKey } from '../src/i18n/translator';
-import { sampleBody } from './support/samples';
+import { callOk, createMasterForCarriers, createSample } from './support/fixtures';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
 let ts: TestServer;
@@ -17,26 +17,15 @@ const refs: Record<'a' | 'b', Record<string, number>> = { a: {}, b: {} };
 const LANGS: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
 let n = 300;
 
-async function make(c: Caller, resource: string, r: Record<string, number>, extra: Record<string, unknown> = {}) {
-  const res = ts.server.metadata.resources[resource];
-  const got = await c.call(`/${resource}/create`, { ...sampleBody(res, ts.server.metadata, n++, r), ...extra });
-  if (got.body.code !== 0) throw new Error(`${resource} create: ${got.body.message}`);
-  return got.body.data as Record<string, any>;
-}
-const ok = async (c: Caller, path: string, body: unknown) => {
-  const r = await c.call(path, body);
-  if (r.body.code !== 0) throw new Error(`${path}: ${r.body.code} ${r.body.message}`);
-  return r.body.data as any;
-};
+const make = (c: Caller, resource: string, r: Record<string, number>, extra: Record<string, unknown> = {}) => createSample(ts, c, resource, n++, r, extra);
+const ok = callOk;
 const t = (lang: Language, key: string, params?: Record<string, unknown>) => ts.server.t(lang, key, params);
 
 beforeAll(async () => {
   ts = await startTestServer();
   refs.a.organization = ts.orgA;
   refs.b.organization = ts.orgB;
-  for (const side of ['a', 'b'] as const) {
-    for (const r of ['device-model', 'supplier-customer', 'location', 'warehouse', 'project', 'carrier-code']) refs[side][r] = (await make(ts[side], r, refs[side])).id;
-  }
+  for (const side of ['a', 'b'] as const) n = await createMasterForCarriers(ts, ts[side], refs[side], n);
 });
 afterAll(() => ts?.close());
 

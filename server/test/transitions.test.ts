@@ -10,7 +10,7 @@ import { msg } from '../src/access/messages';
 import { ApiError, ErrorCode } from '../src/http/api-error';
 import type { Language } from '../src/http/types';
 import { tKey } from '../src/i18n/translator';
-import { sampleBody } from './support/samples';
+import { callOk, createMasterForCarriers, createSample } from './support/fixtures';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
 let ts: TestServer;
@@ -18,23 +18,14 @@ const refsA: Record<string, number> = {};
 const LANGS: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
 let n = 100;
 
-async function make(c: Caller, resource: string, refs: Record<string, number>, extra: Record<string, unknown> = {}) {
-  const res = ts.server.metadata.resources[resource];
-  const r = await c.call(`/${resource}/create`, { ...sampleBody(res, ts.server.metadata, n++, refs), ...extra });
-  if (r.body.code !== 0) throw new Error(`${resource} create: ${r.body.message}`);
-  return r.body.data as Record<string, any>;
-}
-const ok = async (c: Caller, path: string, body: unknown) => {
-  const r = await c.call(path, body);
-  if (r.body.code !== 0) throw new Error(`${path}: ${r.body.code} ${r.body.message}`);
-  return r.body.data as any;
-};
+const make = (c: Caller, resource: string, refs: Record<string, number>, extra: Record<string, unknown> = {}) => createSample(ts, c, resource, n++, refs, extra);
+const ok = callOk;
 const t = (lang: Language, key: string, params?: Record<string, unknown>) => ts.server.t(lang, key, params);
 
 beforeAll(async () => {
   ts = await startTestServer();
   refsA.organization = ts.orgA;
-  for (const r of ['device-model', 'supplier-customer', 'location', 'warehouse', 'project', 'carrier-code']) refsA[r] = (await make(ts.a, r, refsA)).id;
+  n = await createMasterForCarriers(ts, ts.a, refsA, n);
 });
 afterAll(() => ts?.close());
 
