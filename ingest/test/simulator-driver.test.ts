@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBeaconScan, decodeGatewayHeartbeat, decodeGpsReport, isReject, parseTopic } from '../src/decoders';
 import { FleetDriver } from '../src/simulator/fleet-driver';
-import type { SimFleet } from '../src/simulator/sim-fleet';
+import type { SimCarrier, SimFleet, SimShipment } from '../src/simulator/sim-fleet';
 
 const gw = (id: number, mac: string, warehouseId: number | null, purpose: number, master = false) => ({ id, orgId: 1, orgCode: 'DEMO', mac, username: `sim-${mac}`, password: 'SimGateway1', warehouseId, purpose, master });
 const fleet = (): SimFleet => ({
@@ -81,5 +81,108 @@ describe('fleet simulator driver', () => {
     }
     expect(temps.some((t) => t > 60)).toBe(true);
     expect(temps.filter((t) => t <= 60).length).toBeGreaterThan(temps.filter((t) => t > 60).length);
+  });
+});
+
+/** Ship orders on the road (issue 12 "Demo"): carriers travel with their order, the truck drives its route. */
+describe('fleet simulator driver: shipping', () => {
+  const t0 = Date.UTC(2026, 10, 22, 8, 0, 0);
+  const MIN = 1000;
+  const HALL_10 = '5A0001000001';
+  const GATE_10 = '5A0001000002';
+  const HALL_20 = '5A0001000003';
+  const GATE_20 = '5A0001000004';
+  const TRUCK_GW = '5A0001000060';
+  const shipped = (f: SimFleet, from: number, to: number) => f.carriers.slice(from, to).map((c) => ({ ...c, warehouseId: null }));
+  const shipment = (f: SimFleet, id: number, departedAt: number, carriers: SimCarrier[], truck = true): SimShipment => ({
+    id, orgId: 1, orderNo: `SO${id}`, from: 10, to: 20, departedAt, minutes: 600, carriers, truck: truck ? { orgId: 1, orgCode: 'DEMO', sn: 'DEMO-G0007', highTemp: 8 } : null,
+  });
+  /** every sighting per carrier mac: [gateway mac, time of the step that produced it] in order */
+  function run(d: FleetDriver, from: number, steps: number, each?: (now: number) => void) {
+    const sightings = new Map<string, Array<[string, number]>>();
+    const positions: Array<[number, number]> = [];
+    for (let s = 0; s < steps; s++) {
+      const now = from + s * MIN;
+      each?.(now);
+      for (const fr of d.step(now)) {
+        for (const r of (fr.payload.readings as Array<{ mac: string }>) ?? []) {
+          let list = sightings.get(r.mac);
+          if (!list) sightings.set(r.mac, (list = []));
+          list.push([fr.via.mac, now]);
+        }
+        if (fr.payload.sn === 'DEMO-G0007') for (const r of fr.payload.reports as Array<Record<string, number>>) if (r.dataType === 10) positions.push([r.longitude, r.latitude]);
+      }
+    }
+    return { sightings, positions };
+  }
+  /** the gateways that heard a carrier, in order, repeats collapsed */
+  const path = (list: Array<[string, number]> = []) => list.map(([g]) => g).filter((g, i, all) => g !== all[i - 1]);
+
+  it('takes an order released while watching out through the shipper gate, on the road and in through the receiver gate', () => {
+    const f = fleet();
+    const d = new FleetDriver(f, t0, { minuteMs: MIN, random: () => 0.5, maxTripMinutes: 20 });
+    const cargo = shipped(f, 10, 14);
+    const { sightings, positions } = run(d, t0, 40, (now) => {
+      // released in the console two simulated minutes in; the simulator re-reads the orders
+      if (now === t0 + 2 * MIN) d.setShipments([shipment(f, 7, now - 500, cargo)], [], now);
+    });
+    for (const c of cargo) {
+      const p = path(sightings.get(c.beaconMac));
+      // before the release it wandered like any carrier; from the release on: gate, road, gate, hall
+      const after = (sightings.get(c.beaconMac) ?? []).filter(([, t]) => t >= t0 + 2 * MIN);
+      expect(path(after), c.sn).toEqual([GATE_10, TRUCK_GW, GATE_20, HALL_20]);
+      expect(p.length).toBeGreaterThanOrEqual(4);
+      // one pass of three sightings at each gate
+      expect(after.filter(([g]) => g === GATE_10).length).toBe(3);
+      expect(after.filter(([g]) => g === GATE_20).length).toBe(3);
+    }
+    // the truck drives from the shipper (lng 9.99) to the receiver (lng 14.43), never back, and stops there
+    expect(positions.length).toBeGreaterThan(20);
+    const lngs = positions.map(([lng]) => lng);
+    for (let i = 1; i < lngs.length; i++) expect(lngs[i]).toBeGreaterThanOrEqual(lngs[i - 1] - 1e-9);
+    // it left half a simulated minute before the order was read: just outside the shipper
+    expect(lngs[0]).toBeGreaterThan(9.99);
+    expect(lngs[0]).toBeLessThan(10.2);
+    expect(lngs[lngs.length - 1]).toBeCloseTo(14.43, 5);
+    expect(d.tripsAt(t0 + 40 * MIN)).toEqual([{ id: 7, orderNo: 'SO7', progress: 1, arrived: true }]);
+  });
+
+  it('lets an order already on the road arrive without a second departure pass, within the trip cap', () => {
+    const f = fleet();
+    const cargo = shipped(f, 0, 3);
+    // released an hour before the simulator started (its departure was not seen)
+    f.shipping = { shipments: [shipment(f, 8, t0 - 60 * MIN, cargo, false)], held: [] };
+    const d = new FleetDriver(f, t0, { minuteMs: MIN, random: () => 0.5, maxTripMinutes: 20 });
+    expect(d.tripsAt(t0)[0].progress).toBeCloseTo(0.5, 5);
+    const { sightings } = run(d, t0, 30);
+    for (const c of cargo) {
+      const p = path(sightings.get(c.beaconMac));
+      expect(p, c.sn).toEqual([TRUCK_GW, GATE_20, HALL_20]);
+      // half the 20-minute cap was left: it arrives ten minutes in
+      const arrived = sightings.get(c.beaconMac)!.find(([g]) => g === GATE_20)![1];
+      expect(arrived).toBeGreaterThanOrEqual(t0 + 10 * MIN);
+      expect(arrived).toBeLessThanOrEqual(t0 + 11 * MIN);
+    }
+  });
+
+  it('keeps carriers on a new order in their warehouse, and lets received ones wander on from the receiver', () => {
+    const f = fleet();
+    const waiting = f.carriers.slice(20, 24);
+    const cargo = shipped(f, 0, 2);
+    f.shipping = { shipments: [shipment(f, 9, t0 - 60 * MIN, cargo, false)], held: waiting.map((c) => c.id) };
+    for (const c of waiting) c.warehouseId = 10;
+    const d = new FleetDriver(f, t0, { minuteMs: MIN, random: () => 0.5, maxTripMinutes: 4 });
+    // received (the order leaves the open list) twenty minutes in; the waiting order is still new
+    const { sightings } = run(d, t0, 80, (now) => {
+      if (now === t0 + 20 * MIN) d.setShipments([], waiting.map((c) => c.id), now);
+    });
+    for (const c of waiting) expect(path(sightings.get(c.beaconMac)), c.sn).toEqual([HALL_10]);
+    for (const c of cargo) {
+      const later = path((sightings.get(c.beaconMac) ?? []).filter(([, t]) => t > t0 + 20 * MIN));
+      // it stood in the receiver's hall, then left through its gate again
+      expect(later[0], c.sn).toBe(HALL_20);
+      expect(later).toContain(GATE_20);
+      expect(later).toContain(TRUCK_GW);
+    }
   });
 });

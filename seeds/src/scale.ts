@@ -36,9 +36,10 @@ export const SCALES: Record<ScaleName, SeedScale> = {
   small: {
     name: 'small',
     orgs: [
-      { warehouses: 5, masterGateways: 2, slaveGateways: 4, carriers: 60, gps: 4, spareBeacons: 10, carrierBinds: 3 },
-      { warehouses: 4, masterGateways: 2, slaveGateways: 4, carriers: 40, gps: 3, spareBeacons: 10, carrierBinds: 2 },
-      { warehouses: 4, masterGateways: 1, slaveGateways: 3, carriers: 30, gps: 3, spareBeacons: 5, carrierBinds: 2 },
+      // a gate gateway per warehouse and one of each other purpose
+      { warehouses: 5, masterGateways: 2, slaveGateways: 8, carriers: 60, gps: 4, spareBeacons: 10, carrierBinds: 3 },
+      { warehouses: 4, masterGateways: 2, slaveGateways: 7, carriers: 40, gps: 3, spareBeacons: 10, carrierBinds: 2 },
+      { warehouses: 4, masterGateways: 1, slaveGateways: 7, carriers: 30, gps: 3, spareBeacons: 5, carrierBinds: 2 },
     ],
   },
 };

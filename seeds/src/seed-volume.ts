@@ -66,7 +66,20 @@ const CARRIER_CODES: CodeDef[] = [
 ];
 const TRUCK_CODE: CodeDef = { code: 'TRK-40', name: 'Truck 40 ft', type: 40, spec: '40ft', color: 10, material: 'STEEL', weight: 15000, share: 0, particular: 10 };
 const ROUTE_COLORS = ['#1677FF', '#52C41A', '#FA8C16', '#EB2F96', '#722ED1', '#13C2C2', '#FADB14', '#F5222D'];
-const PURPOSES = [10, 20, 50, 60];
+/** slave gateways after one gate per warehouse: in-warehouse, geofence, truck detection in turn */
+const PURPOSES = [10, 50, 60];
+const GATE = 20;
+
+/**
+ * Where slave gateway k stands and what it does: first a gate gateway at every warehouse (so
+ * every shipment's departure and arrival can be seen by a gate and confirm its shipping list),
+ * then the others spread over the warehouses.
+ */
+function slavePlace(k: number, whIds: number[]): { warehouseId: number; purpose: number } {
+  if (k < whIds.length) return { warehouseId: whIds[k], purpose: GATE };
+  const j = k - whIds.length;
+  return { warehouseId: whIds[j % whIds.length], purpose: PURPOSES[j % PURPOSES.length] };
+}
 
 export interface VolumeResult {
   /** warehouse ids in code order */
@@ -201,8 +214,7 @@ async function seedGateways(bw: BulkWriter, org: DemoOrg, orgIndex: number, orgI
         sim: `8981${orgIndex}${pad(serial, 10)}`,
         hwid: `${org.code}-${kind.toUpperCase()}-${pad(k + 1, 3)}`,
         deviceModelId: models.get(org.gatewayModels[kind].name),
-        warehouseId: whIds[k % whIds.length],
-        purpose: kind === 'master' ? 10 : PURPOSES[k % PURPOSES.length],
+        ...(kind === 'master' ? { warehouseId: whIds[k % whIds.length], purpose: 10 } : slavePlace(k, whIds)),
         status: r.weighted([[10, 90], [20, 10]] as const),
         useStatus: 20,
         lastReportTime: new Date(now - r.int(1, 30) * 60_000).toISOString(),

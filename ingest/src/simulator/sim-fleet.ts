@@ -8,6 +8,7 @@
  * with known credentials, a ring of routes, carriers bound to the enabled beacons, trackers.
  * Written through the models directly (the simulator is a tool, not a user).
  */
+import { Enums } from '@rti/metadata';
 import type { Database } from '@rti/server';
 import { Op } from 'sequelize';
 
@@ -29,7 +30,31 @@ export interface SimWarehouse { id: number; orgId: number; name: string; lng: nu
 export interface SimCarrier { id: number; orgId: number; sn: string; beaconMac: string; battery: number; warehouseId?: number | null }
 export interface SimTruck { orgId: number; orgCode: string; sn: string; /** °C: the cold-chain breach goes above it */ highTemp?: number }
 export interface SimRoute { from: number; to: number; minutes: number }
-export interface SimFleet { gateways: SimGateway[]; warehouses: SimWarehouse[]; carriers: SimCarrier[]; trucks: SimTruck[]; routes: SimRoute[] }
+/**
+ * An open ship order on the road (released or delivered, with shipped lines): its carriers
+ * travel from the shipper to the receiver warehouse, on the truck named by its conveyance number.
+ */
+export interface SimShipment {
+  id: number;
+  orgId: number;
+  orderNo: string;
+  from: number;
+  to: number;
+  /** when it left (the order's atd), ms */
+  departedAt: number;
+  /** the route's transport time */
+  minutes: number;
+  /** carriers of its shipped lines that have a beacon */
+  carriers: SimCarrier[];
+  /** the GPS tracker of the truck carrying it */
+  truck: SimTruck | null;
+}
+export interface SimShipping {
+  shipments: SimShipment[];
+  /** carriers on the shipping list of a new order: they wait in their warehouse to be loaded */
+  held: number[];
+}
+export interface SimFleet { gateways: SimGateway[]; warehouses: SimWarehouse[]; carriers: SimCarrier[]; trucks: SimTruck[]; routes: SimRoute[]; shipping?: SimShipping }
 
 const macOf = (org: number, n: number) => `5A${org.toString(16).padStart(4, '0')}${n.toString(16).padStart(6, '0')}`.toUpperCase();
 
@@ -97,7 +122,64 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
       fleet.trucks.push({ orgId, orgCode: org.code, sn, highTemp: 8 });
     }
   }
+  fleet.shipping = await loadShipping(db, fleet);
   return fleet;
+}
+
+/** ship orders on the road: their shipped carriers travel */
+const ON_THE_ROAD: number[] = [Enums.shipOrderStatus.released, Enums.shipOrderStatus.delivered];
+const NEW_ORDER = Enums.shipOrderStatus.new;
+const PENDING_LINE = Enums.shipOrderLineStatus.pending;
+const SHIPPED_LINE = Enums.shipOrderLineStatus.shipped;
+
+/**
+ * The open ship orders of the driven organisations (re-read every little while, so an order
+ * released in the console starts moving): orders on the road with their shipped carriers and
+ * truck, and the carriers listed on new orders, which stay where they are.
+ */
+export async function loadShipping(db: Database, fleet: Pick<SimFleet, 'warehouses' | 'gateways'>): Promise<SimShipping> {
+  const m = db.models;
+  const orgIds = [...new Set(fleet.warehouses.map((w) => w.orgId))];
+  if (!m['ship-order'] || !m['ship-order-detail'] || !orgIds.length) return { shipments: [], held: [] };
+  const orgCode = new Map(fleet.gateways.map((g) => [g.orgId, g.orgCode]));
+  const orders = (await m['ship-order'].findAll({ where: { orgId: { [Op.in]: orgIds }, status: { [Op.in]: [...ON_THE_ROAD, NEW_ORDER] } } as never, attributes: ['id', 'orgId', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId', 'routeId', 'atd', 'conveyanceNo'], order: [['id', 'ASC']], raw: true })) as Row[];
+  if (!orders.length) return { shipments: [], held: [] };
+  const lines = (await m['ship-order-detail'].findAll({ where: { shipOrderId: { [Op.in]: orders.map((o) => o.id) }, status: { [Op.in]: [PENDING_LINE, SHIPPED_LINE] } } as never, attributes: ['shipOrderId', 'carrierId', 'status'], raw: true })) as Row[];
+  const held = lines.filter((l) => l.status === PENDING_LINE).map((l) => Number(l.carrierId));
+  const shipped = lines.filter((l) => l.status === SHIPPED_LINE);
+  const road = orders.filter((o) => ON_THE_ROAD.includes(Number(o.status)));
+  const carriers = shipped.length ? ((await m.carrier.findAll({ where: { id: { [Op.in]: shipped.map((l) => l.carrierId) }, beaconId: { [Op.ne]: null } } as never, attributes: ['id', 'orgId', 'sn', 'beaconId'], raw: true })) as Row[]) : [];
+  const beacons = carriers.length ? new Map(((await m['device-beacon'].findAll({ where: { id: { [Op.in]: carriers.map((c) => c.beaconId) } } as never, attributes: ['id', 'mac', 'battery', 'useStatus'], raw: true })) as Row[]).map((b) => [b.id, b])) : new Map<number, Row>();
+  const byId = new Map(carriers.map((c) => [Number(c.id), c]));
+  const routes = (await m.route.findAll({ where: { orgId: { [Op.in]: orgIds } } as never, attributes: ['id', 'fromWarehouseId', 'toWarehouseId', 'transportTime'], raw: true })) as Row[];
+  // the order's route, else the first from its shipper to its receiver (as the transport clock reads it)
+  const minutesOf = (o: Row) => {
+    const r = o.routeId ? routes.find((x) => x.id === o.routeId) : routes.find((x) => x.fromWarehouseId === o.shipperWarehouseId && x.toWarehouseId === o.receiverWarehouseId);
+    return Number(r?.transportTime) || 60;
+  };
+  // the truck: the carrier whose serial is the conveyance number, through its GPS tracker
+  const plates = [...new Set(road.map((o) => o.conveyanceNo).filter(Boolean))];
+  const trucks = plates.length ? ((await m.carrier.findAll({ where: { orgId: { [Op.in]: orgIds }, sn: { [Op.in]: plates }, gpsId: { [Op.ne]: null } } as never, attributes: ['orgId', 'sn', 'gpsId'], raw: true })) as Row[]) : [];
+  const trackers = trucks.length ? new Map(((await m['device-gps'].findAll({ where: { id: { [Op.in]: trucks.map((t) => t.gpsId) } } as never, attributes: ['id', 'sn', 'highTempThreshold'], raw: true })) as Row[]).map((g) => [g.id, g])) : new Map<number, Row>();
+  const truckOf = (o: Row): SimTruck | null => {
+    const t = trucks.find((x) => x.orgId === o.orgId && x.sn === o.conveyanceNo);
+    const g = t && trackers.get(t.gpsId);
+    return g ? { orgId: Number(o.orgId), orgCode: orgCode.get(Number(o.orgId)) ?? '', sn: String(g.sn), highTemp: Number(g.highTempThreshold) || 8 } : null;
+  };
+  const shipments: SimShipment[] = [];
+  for (const o of road) {
+    const list: SimCarrier[] = [];
+    for (const l of shipped) {
+      if (l.shipOrderId !== o.id) continue;
+      const c = byId.get(Number(l.carrierId));
+      const b = c && beacons.get(c.beaconId);
+      if (!c || !b || b.useStatus === Enums.deviceUseStatus.disabled) continue;
+      list.push({ id: Number(c.id), orgId: Number(c.orgId), sn: String(c.sn), beaconMac: canonical(b.mac), battery: Number(b.battery) || 80, warehouseId: null });
+    }
+    if (!list.length) continue;
+    shipments.push({ id: Number(o.id), orgId: Number(o.orgId), orderNo: String(o.orderNo), from: Number(o.shipperWarehouseId), to: Number(o.receiverWarehouseId), departedAt: o.atd ? new Date(o.atd).getTime() : Date.now(), minutes: minutesOf(o), carriers: list, truck: truckOf(o) });
+  }
+  return { shipments, held };
 }
 
 /** Drives the organisation's own seeded gateways, carriers and trackers; false when it has none with logins. */

@@ -7,9 +7,11 @@
 import mqtt, { type MqttClient } from 'mqtt';
 import { hashPassword, type Database } from '@rti/server';
 import { FleetDriver } from './fleet-driver';
-import { ensureSimFleet, type SimFleet, type SimGateway } from './sim-fleet';
+import { ensureSimFleet, loadShipping, type SimFleet, type SimGateway } from './sim-fleet';
 
 const START_WAIT_MS = 20_000;
+/** how often open ship orders are re-read (an order released in the console starts moving) */
+const SHIPPING_REFRESH_MS = 30_000;
 
 export interface SimulatorOptions {
   database: Database;
@@ -19,12 +21,16 @@ export interface SimulatorOptions {
   devices: number;
   stepMs?: number;
   minuteMs?: number;
+  /** longest trip of a ship order in simulated minutes (default SIMULATOR_TRIP_MINUTES or 30) */
+  maxTripMinutes?: number;
+  /** how often open ship orders are re-read, ms (default 30 s) */
+  shippingRefreshMs?: number;
   log?: { info(m: string): void; warn(m: string): void };
 }
 
 export interface Simulator {
   fleet: SimFleet;
-  stats: { frames: number; readings: number; failed: number };
+  stats: { frames: number; readings: number; failed: number; shipments: number };
   stop(): Promise<void>;
 }
 
@@ -33,20 +39,39 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   let driver: FleetDriver | undefined;
   const createdAt = Date.now();
   const clients = new Map<SimGateway, MqttClient>();
-  const stats = { frames: 0, readings: 0, failed: 0 };
+  const stats = { frames: 0, readings: 0, failed: 0, shipments: fleet.shipping?.shipments.length ?? 0 };
+  const maxTripMinutes = opts.maxTripMinutes ?? (Number(process.env.SIMULATOR_TRIP_MINUTES) || 30);
+  let lastShipping = Date.now();
+  let reading = false;
+  const readShipping = async () => {
+    reading = true;
+    try {
+      const shipping = await loadShipping(opts.database, fleet);
+      stats.shipments = shipping.shipments.length;
+      driver?.setShipments(shipping.shipments, shipping.held, Date.now());
+    } catch (err) {
+      opts.log?.warn(`simulator: open ship orders not re-read (${(err as Error).message})`);
+    } finally {
+      reading = false;
+    }
+  };
   for (const g of fleet.gateways) {
     // the broker learns of new gateways on its directory refresh: keep retrying the login
     const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: g.password, reconnectPeriod: 2000, reconnectOnConnackError: true, connectTimeout: 5000 });
     c.on('error', () => undefined);
     clients.set(g, c);
   }
-  opts.log?.info(`simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s) → ${opts.url}`);
+  opts.log?.info(`simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s), ${stats.shipments} ship order(s) on the road → ${opts.url}`);
   const timer = setInterval(() => {
     // the world starts once every gateway is online (or after START_WAIT_MS with those that
     // are), so no gate pass is lost to a pending login
     if (!driver) {
       if (![...clients.values()].every((c) => c.connected) && Date.now() - createdAt < START_WAIT_MS) return;
-      driver = new FleetDriver(fleet, Date.now(), { minuteMs: opts.minuteMs });
+      driver = new FleetDriver(fleet, Date.now(), { minuteMs: opts.minuteMs, maxTripMinutes });
+    }
+    if (!reading && Date.now() - lastShipping >= (opts.shippingRefreshMs ?? SHIPPING_REFRESH_MS)) {
+      lastShipping = Date.now();
+      void readShipping();
     }
     for (const f of driver.step(Date.now())) {
       const c = clients.get(f.via);
