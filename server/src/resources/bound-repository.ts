@@ -6,6 +6,7 @@
  */
 import type { ResourceDef } from '@rti/metadata';
 import { Op, type CountOptions, type LOCK, type Model, type Transaction, type WhereOptions } from 'sequelize';
+import { isJsonField } from '../db/columns';
 import { orgFieldOf } from '../db/naming';
 import type { RequestContext } from '../http/types';
 import { fieldError } from './errors';
@@ -106,7 +107,10 @@ export class BoundRepository {
     // Straight to the query interface: bulkCreate would build a model instance per row first.
     const attrs = this.model.getAttributes();
     const byField = (this.model as unknown as { fieldRawAttributesMap: Record<string, unknown> }).fieldRawAttributesMap;
-    const records = values.map((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [attrs[k]?.field ?? k, x])));
+    // JSON fields are TEXT whose model setter serializes them; the query interface has no setter
+    const jsonFields = new Set(this.resource.fields.filter(isJsonField).map((f) => f.name));
+    const cell = (k: string, x: unknown) => (jsonFields.has(k) && x !== null && x !== undefined && typeof x !== 'string' ? JSON.stringify(x) : x);
+    const records = values.map((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [attrs[k]?.field ?? k, cell(k, x)])));
     const qi = this.host.db.sequelize.getQueryInterface();
     for (let i = 0; i < records.length; i += INSERT_CHUNK) {
       await qi.bulkInsert(this.model.getTableName() as string, records.slice(i, i + INSERT_CHUNK), { transaction: this.transaction }, byField as never);
