@@ -226,7 +226,7 @@ describe('/ship-plan/updatestatus: release and cancel', () => {
 });
 
 describe('tenancy', () => {
-  it("another organisation sees nothing of a plan, cannot add to it, release it or import into it", async () => {
+  it('another organisation sees nothing of a plan, cannot add to it, release it or import into it', async () => {
     const doc = await newPlan([{ carrierCodeId: box, qty: 1 }]);
     expect((await ts.b.call('/ship-plan', { id: doc.id })).body.code).toBe(10002);
     expect((await ok(ts.b, '/ship-plan/list', { page: 1, limit: 10 })).total).toBe(0);
