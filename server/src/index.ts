@@ -25,7 +25,7 @@ import { JobRunner } from './plugins/jobs';
 import { ReportRegistry } from './reports/registry';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
-import { repositoryFactory, type ScopedRepository } from './resources/repository';
+import { organisationsWith, repositoryFactory, type ScopedRepository } from './resources/repository';
 import { DocumentEngine } from './resources/documents';
 import { boundRepos, TransitionRegistry } from './resources/transitions';
 import { ReferenceRegistry } from './resources/references';
@@ -166,6 +166,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
     repo,
     systemContext,
+    organisationsWith: (resource, where) => organisationsWith(db, metadata, resource, where),
     t,
     db: db.sequelize,
     database: db,

@@ -4,7 +4,7 @@
  * tenancy and i18n as the core and never re-implements them.
  */
 import type { Metadata } from '@rti/metadata';
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize, Transaction, WhereOptions } from 'sequelize';
 import type { BoundRepository as BoundRepo } from './resources/bound-repository';
 import type { ServerConfig } from './config';
 import type { Database, Migration } from './db';
@@ -149,6 +149,12 @@ export interface PluginServerContext {
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   /** a context acting inside one organisation without a user (jobs, ingest) */
   systemContext(orgId: number, language?: Language): RequestContext;
+  /**
+   * The organisations that have rows of a resource matching `where` — the one platform-wide
+   * read a job needs to know where to act; it answers ids only, and the rows are then read
+   * per organisation through `repo(resource, systemContext(orgId))`.
+   */
+  organisationsWith(resource: string, where?: WhereOptions): Promise<number[]>;
   t: TFunction;
   /** the Sequelize instance (own tables; resource rows go through repo()) */
   db: Sequelize;

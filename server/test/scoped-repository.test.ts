@@ -60,6 +60,14 @@ describe('scoped methods in organisation A never reach a row of B', () => {
     await expect(repo.countRanges('nope', [{}])).rejects.toThrow(/no field "nope"/);
   });
 
+  it('organisationsWith answers only the ids of organisations with matching rows', async () => {
+    const { organisationsWith } = await import('../src/resources/repository');
+    expect(await organisationsWith(ts.server.db, ts.server.metadata, 'carrier', { id: { [Op.in]: [a, b] } })).toEqual([ts.orgA, ts.orgB].sort((x, y) => x - y));
+    expect(await organisationsWith(ts.server.db, ts.server.metadata, 'carrier', { id: b })).toEqual([ts.orgB]);
+    expect(await organisationsWith(ts.server.db, ts.server.metadata, 'carrier', { id: -1 })).toEqual([]);
+    await expect(organisationsWith(ts.server.db, ts.server.metadata, 'nope')).rejects.toThrow(/no resource/);
+  });
+
   it('writes: updateWhere, increment and deleteWhere leave B untouched', async () => {
     const repo = ts.server.repo('carrier', ctxA);
     const before = await carrierOfB();

@@ -97,8 +97,7 @@ function install(ctx: PluginServerContext): void {
     handle = { agenda, jobs, runner, instance };
     handles.set(ctx.database, handle);
     // every row of every organisation, read inside its organisation
-    // eslint-disable-next-line rti/no-raw-models -- which organisations have tasks: platform-wide, rows then read per organisation
-    const orgs = new Set((await ctx.database.models[RESOURCE].findAll({ attributes: ['orgId'], raw: true })).map((r) => Number((r as unknown as { orgId: number }).orgId)));
+    const orgs = await ctx.organisationsWith(RESOURCE);
     const tasks: Array<{ task: ReturnType<typeof taskOf>; language: Language }> = [];
     const current = await agenda.queryJobs({ name: JOB_NAME });
     // a row keeps the language of whoever saved it last

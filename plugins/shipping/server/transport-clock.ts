@@ -29,14 +29,12 @@ export function installTransportClock(ctx: PluginServerContext): void {
 /** Raises the timeout alert of every order overdue at `now`; returns how many were raised. */
 export async function raiseOverdue(ctx: PluginServerContext, now: Date): Promise<number> {
   const due = { status: { [Op.in]: OVERDUE_STATUS }, dueAt: { [Op.lt]: now }, timeoutAlertId: null };
-  // eslint-disable-next-line rti/no-raw-models -- which organisations have overdue orders: platform-wide, rows then read per organisation
-  const orgRows = (await ctx.database.models['ship-order'].findAll({ attributes: ['orgId'], where: due as never, group: ['orgId'], raw: true })) as unknown as Row[];
   let raised = 0;
-  for (const { orgId } of orgRows) {
+  for (const orgId of await ctx.organisationsWith('ship-order', due)) {
     try {
-      const n = await raiseInOrg(ctx, Number(orgId), due, now);
+      const n = await raiseInOrg(ctx, orgId, due, now);
       // committed: the streams hear of them as of the rules' alerts
-      if (n) await publishAlerts(ctx, Number(orgId), { reason: Enums.carrierAlertReason.transportTimeout, createdTime: now });
+      if (n) await publishAlerts(ctx, orgId, { reason: Enums.carrierAlertReason.transportTimeout, createdTime: now });
       raised += n;
     } catch (err) {
       ctx.log(`[shipping] transport clock failed for organisation ${orgId}`, err);

@@ -587,3 +587,17 @@ export function repositoryFactory(host: ResourceHost) {
     return new ScopedRepository(host, res, ctx);
   };
 }
+
+/**
+ * The organisations having rows of a resource that match `where`: ids only, for jobs that
+ * then act inside each organisation through its scoped repository. A resource without an
+ * organisation column has none.
+ */
+export async function organisationsWith(db: Database, metadata: Metadata, resource: string, where: WhereOptions = {}): Promise<number[]> {
+  const res = metadata.resources[resource];
+  if (!res) throw new Error(`organisationsWith: no resource "${resource}"`);
+  const orgField = orgFieldOf(res);
+  if (!orgField || orgField === 'id') return [];
+  const found = (await db.models[resource].findAll({ attributes: [orgField], where, group: [orgField], raw: true })) as unknown as Row[];
+  return found.map((r) => Number(r[orgField])).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
+}
