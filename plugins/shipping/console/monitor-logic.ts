@@ -22,8 +22,28 @@ export interface MapOrder {
   late: boolean;
   from: MapEnd | null;
   to: MapEnd | null;
-  /** a reported position (truck GPS or last gateway), when the server knows one */
-  position?: { longitude: number; latitude: number; time?: string } | null;
+  /** the newest device fix since departure, when the server knows one (map-calls.ts `OrderFix`) */
+  position?: OrderFix | null;
+}
+
+/** Where a device last saw the order: the truck's GPS, a tracker on board, or a gate gateway. */
+export interface OrderFix {
+  longitude: number;
+  latitude: number;
+  time?: string;
+  source?: 'truck' | 'tracker' | 'gateway';
+  sn?: string | null;
+  warehouse?: { id: number; name: string } | null;
+}
+
+/** The card's words for a fix: a translation key of `shipping.monitor` and its parameters. */
+export function fixText(fix: OrderFix | null | undefined): { key: string; params: Record<string, string> } | null {
+  if (!fix) return null;
+  const sn = fix.sn ?? '-';
+  if (fix.source === 'gateway') return { key: 'shipping.monitor.fixGateway', params: { sn, warehouse: fix.warehouse?.name ?? '-' } };
+  if (fix.source === 'tracker') return { key: 'shipping.monitor.fixTracker', params: { sn } };
+  if (fix.source === 'truck') return { key: 'shipping.monitor.fixTruck', params: { sn } };
+  return { key: 'shipping.monitor.fixReported', params: {} };
 }
 
 export interface LegendItem {

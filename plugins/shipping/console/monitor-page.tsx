@@ -16,7 +16,7 @@ import { MapView } from '@rti/plugin-map/console/map-view';
 import { useProvider } from '@rti/plugin-map/console/use-provider';
 import { rgbCss, tagRgb, CITIES } from '@rti/plugin-map/console/map-settings';
 import type { MapRoute, MapWarehouse, PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
-import { boundsOf, hoursLeft, LATE, markerStatus, orderPosition, progress, type LegendItem, type MapOrder } from './monitor-logic';
+import { boundsOf, fixText, hoursLeft, LATE, markerStatus, orderPosition, progress, type LegendItem, type MapOrder } from './monitor-logic';
 
 const REFRESH_MS = 60_000;
 
@@ -216,6 +216,7 @@ function OrderCard({ order, now, onOpen }: { order: MapOrder; now: number; onOpe
   }, [order.id]);
   const p = progress(order, now);
   const at = orderPosition(order, now);
+  const fix = fixText(order.position);
   const h = hoursLeft(order.dueAt, now);
   const lineLabel = (s: string) => {
     const e = (enums.shipOrderLineStatus ?? []).find((x) => String(x.value) === s);
@@ -254,7 +255,18 @@ function OrderCard({ order, now, onOpen }: { order: MapOrder; now: number; onOpe
         ]}
       />
       {h !== null && h < 0 && <Alert type="error" showIcon style={{ margin: '6px 0' }} message={t('shipping.monitor.overdue', { hours: -h })} />}
-      {!at ? <Typography.Text type="secondary">{t('shipping.monitor.noPosition')}</Typography.Text> : at.estimated && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{t('shipping.monitor.estimated')}</Typography.Text>}
+      {!at ? (
+        <Typography.Text type="secondary">{t('shipping.monitor.noPosition')}</Typography.Text>
+      ) : at.estimated ? (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid="ship-monitor-estimated">
+          {t('shipping.monitor.estimated')}
+        </Typography.Text>
+      ) : (
+        // which device saw it last, and when: a fix hours old reads differently from one a minute old
+        <Typography.Text style={{ fontSize: 12 }} data-testid="ship-monitor-fix">
+          {t('shipping.monitor.lastSeen')}: {fix ? t(fix.key, fix.params) : ''} · {formatDateTime(order.position?.time ?? undefined) || '-'}
+        </Typography.Text>
+      )}
       <div style={{ marginTop: 8 }}>
         <Button type="primary" size="small" onClick={onOpen} data-testid="ship-monitor-open">
           {t('shipping.monitor.openDetail')}

@@ -1,7 +1,7 @@
 /** Pure logic of the shipping console: serial parsing and the monitor's position and times. */
 import { describe, expect, it } from 'vitest';
 import { parseSerials } from '../console/serials';
-import { boundsOf, hoursLeft, LATE, markerStatus, orderPosition, progress, type MapOrder } from '../console/monitor-logic';
+import { boundsOf, fixText, hoursLeft, LATE, markerStatus, orderPosition, progress, type MapOrder } from '../console/monitor-logic';
 
 const H = 3_600_000;
 const base = (o: Partial<MapOrder> = {}): MapOrder => ({
@@ -45,6 +45,16 @@ describe('monitor logic', () => {
     expect(orderPosition(base({ atd: null }), 5 * H)).toEqual({ lng: 120, lat: 30, estimated: true });
     expect(orderPosition(base({ to: { id: 2, name: 'Osaka', longitude: null, latitude: null } }), 5 * H)).toEqual({ lng: 120, lat: 30, estimated: true });
     expect(orderPosition(base({ from: null }), 5 * H)).toBeNull();
+  });
+
+  it('a server fix is drawn where it is and named by its device; none: estimated', () => {
+    const gate = { longitude: 130, latitude: 40, time: new Date(2 * H).toISOString(), source: 'gateway' as const, sn: 'GATE-B', warehouse: { id: 2, name: 'Osaka' } };
+    expect(orderPosition(base({ position: gate }), 5 * H)).toEqual({ lng: 130, lat: 40, estimated: false });
+    expect(fixText(gate)).toEqual({ key: 'shipping.monitor.fixGateway', params: { sn: 'GATE-B', warehouse: 'Osaka' } });
+    expect(fixText({ longitude: 1, latitude: 2, source: 'truck', sn: 'GT-1' })).toEqual({ key: 'shipping.monitor.fixTruck', params: { sn: 'GT-1' } });
+    expect(fixText({ longitude: 1, latitude: 2, source: 'tracker', sn: null })).toEqual({ key: 'shipping.monitor.fixTracker', params: { sn: '-' } });
+    expect(fixText(null)).toBeNull();
+    expect(orderPosition(base({ position: null }), 5 * H)).toMatchObject({ estimated: true });
   });
 
   it('late orders get the late marker; bounds cover every point', () => {
