@@ -9,11 +9,9 @@
  * process, while a second user's loop measures the worst stall and the child's peak RSS is
  * read from /proc. docs/SERVER.md "Input limits" states the bounds checked here.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startChildServer, type ChildServer } from './support/child-server';
 
 interface CallInfo {
   path: string;
@@ -88,74 +86,9 @@ const OBJECT_KEYS = new Set(['toJSON', 'then', 'constructor', '__proto__', 'valu
 /** Parameters many calls take, sent to every call. */
 const COMMON = ['page', 'limit', 'id', 'ids', 'sort', 'keyword', 'name', 'code', 'startTime', 'endTime', 'time', 'timeRange', 'date', 'orgId', 'warehouseId', 'importId', 'resource', 'columns', 'fields', 'fileName', 'sortById', 'sortByNope'];
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-let child: ChildProcess;
+let server: ChildServer<Ready>;
 let ready: Ready;
-let stderr = '';
-let exited: { code: number | null; signal: string | null } | null = null;
-
-function startChild(): Promise<Ready> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'test/support/hostile-server.ts'], {
-    cwd: root,
-    // no MQTT port (parallel suites), no demo fleet writing in the background
-    env: { ...process.env, MQTT_PORT: '0', SIMULATOR_DEVICES: '0' },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    if (stderr.length > 2_000_000) stderr = stderr.slice(-1_000_000);
-  });
-  child.on('exit', (code, signal) => (exited = { code, signal }));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`hostile server did not start:\n${stderr.slice(-4000)}`)), 90_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      // only a whole line: the READY line spans several chunks
-      const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('READY '));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice(6)) as Ready);
-      }
-    });
-    child.on('exit', () => reject(new Error(`hostile server exited before it was ready:\n${stderr.slice(-4000)}`)));
-  });
-}
-
-/** Asks the child over IPC and waits for its answer of the same type. */
-function askChild<T>(type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const on = (m: { type?: string }) => {
-      if (m?.type !== type) return;
-      child.off('message', on);
-      resolve(m as T);
-    };
-    child.on('message', on);
-    child.send({ type });
-  });
-}
-const readKeys = async () => (await askChild<{ keys: Record<string, string[]> }>('keys')).keys;
-
-/** CPU seconds the child has used (user + system), from /proc. */
-function cpuSeconds(): number {
-  try {
-    const fields = readFileSync(`/proc/${ready.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/** Resident set (current and peak) of the child, from /proc. */
-function rss(): { now: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${ready.pid}/status`, 'utf8');
-    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return { now: 0, peak: 0 };
-  }
-}
+const readKeys = async () => (await server.ask<{ keys: Record<string, string[]> }>('keys')).keys;
 
 interface Probe {
   path: string;
@@ -356,18 +289,12 @@ function bystanderLoop() {
 }
 
 beforeAll(async () => {
-  ready = await startChild();
+  // no MQTT port (parallel suites), no demo fleet writing in the background
+  server = await startChildServer<Ready>({ script: 'test/support/hostile-server.ts', name: 'hostile server', ipc: true, env: { MQTT_PORT: '0', SIMULATOR_DEVICES: '0' } });
+  ready = server.ready;
 }, 120_000);
 
-afterAll(async () => {
-  if (child && !exited) {
-    child.kill('SIGTERM');
-    await new Promise((r) => {
-      child.once('exit', r);
-      setTimeout(r, 10_000);
-    });
-  }
-});
+afterAll(() => server?.stop());
 
 /** One call as the attacker, parsed. */
 async function ask(path: string, body: unknown, language = 'en-US'): Promise<{ status: number; code: number; message: string; data: any }> {
@@ -462,12 +389,12 @@ describe('hostile input on every registered call', () => {
     expect(pluginCount).toBeGreaterThan(50);
     const tally: Tally = { sent: 0, byCode: {}, fiveHundreds: [], internal: [], broken: [], hangs: [], notRefused: [] };
     let peakSeen = 0;
-    const sampler = setInterval(() => (peakSeen = Math.max(peakSeen, rss().now)), 250);
+    const sampler = setInterval(() => (peakSeen = Math.max(peakSeen, server.rss().now)), 250);
     const loop = bystanderLoop();
     const started = Date.now();
-    child.send({ type: 'loop-start' });
-    const cpuAtStart = cpuSeconds();
-    const rssAtStart = rss().now;
+    server.child.send({ type: 'loop-start' });
+    const cpuAtStart = server.cpuSeconds();
+    const rssAtStart = server.rss().now;
 
     // round 1: body-level attacks and every declared and common key at once, to every call;
     // the handlers' reads are recorded meanwhile
@@ -529,9 +456,9 @@ describe('hostile input on every registered call', () => {
     const seconds = (Date.now() - started) / 1000;
     clearInterval(sampler);
     const stall = await loop.stop();
-    const memory = rss();
-    const loopDelay = await askChild<{ maxMs: number; p99Ms: number; blocked: Array<{ ms: number; calls: string[] }> }>('loop');
-    const aliveAndSame = exited === null && child.pid === ready.pid;
+    const memory = server.rss();
+    const loopDelay = await server.ask<{ maxMs: number; p99Ms: number; blocked: Array<{ ms: number; calls: string[] }> }>('loop');
+    const aliveAndSame = server.exited() === null && server.child.pid === ready.pid;
     const report = {
       command: 'npx vitest run --project server test/hostile-input.test.ts',
       database: ready.dialect,
@@ -553,7 +480,7 @@ describe('hostile input on every registered call', () => {
       eventLoopDelayP99Ms: Math.round(loopDelay.p99Ms),
       peakRssMb: Math.round(Math.max(memory.peak, peakSeen)),
       rssAtStartMb: Math.round(rssAtStart),
-      serverCpuSeconds: Math.round(cpuSeconds() - cpuAtStart),
+      serverCpuSeconds: Math.round(server.cpuSeconds() - cpuAtStart),
       loadAverage: loadavg().map((x) => Math.round(x * 10) / 10),
     };
     console.log('[hostile-input]', JSON.stringify(report, null, 2));
@@ -568,11 +495,11 @@ describe('hostile input on every registered call', () => {
     for (const [name, list] of Object.entries({ '5xx': tally.fiveHundreds, 'internal errors': tally.internal, broken: tally.broken, unanswered: tally.hangs, 'not refused': tally.notRefused })) {
       if (list.length) console.log(`[hostile-input] ${name}:\n${sample(list)}`);
     }
-    if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length) console.log('[hostile-input] server log tail:\n' + stderr.slice(-6000));
+    if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length) console.log('[hostile-input] server log tail:\n' + server.stderr().slice(-6000));
 
-    expect(aliveAndSame, `server process changed: ${JSON.stringify(exited)}\n${stderr.slice(-4000)}`).toBe(true);
-    expect(stderr).not.toContain('[hostile-server] unhandled');
-    expect(stderr).not.toContain('[hostile-server] uncaught');
+    expect(aliveAndSame, `server process changed: ${JSON.stringify(server.exited())}\n${server.stderr().slice(-4000)}`).toBe(true);
+    expect(server.stderr()).not.toContain('[hostile-server] unhandled');
+    expect(server.stderr()).not.toContain('[hostile-server] uncaught');
     expect(sample(tally.fiveHundreds), '5xx').toBe('');
     expect(sample(tally.internal), 'internal errors').toBe('');
     expect(sample(tally.broken), 'broken answers').toBe('');

@@ -9,13 +9,12 @@
  * data folder or the child's TMPDIR, a peak RSS above the documented bound, or a concurrent
  * user's call failing. It prints requests, refusals by code, the worst stall and peak RSS.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegHeader, png, xlsxBombs } from './support/hostile-files';
+import { startChildServer, type ChildServer } from './support/child-server';
 import { BOUNDARY, closing, multipartType, part, rawRequest, type RawAnswer } from './support/raw-http';
 
 interface Ready {
@@ -36,49 +35,10 @@ const IDLE_MS = 1500;
 const ANSWER_MS = 20_000;
 const CONCURRENCY = 3;
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'rti-uploads-'));
 const childTmp = mkdtempSync(join(tmpdir(), 'rti-uploads-tmp-'));
-let child: ChildProcess;
+let server: ChildServer<Ready>;
 let ready: Ready;
-let stderr = '';
-let exited: { code: number | null; signal: string | null } | null = null;
-
-function startChild(): Promise<Ready> {
-  child = spawn(process.execPath, ['--import', 'tsx', 'test/support/upload-server.ts'], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: dataDir, TMPDIR: childTmp, UPLOAD_IDLE_MS: String(IDLE_MS), REQUEST_TIMEOUT_MS: '15000', MQTT_PORT: '0', SIMULATOR_DEVICES: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    if (stderr.length > 2_000_000) stderr = stderr.slice(-1_000_000);
-  });
-  child.on('exit', (code, signal) => (exited = { code, signal }));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`upload server did not start:\n${stderr.slice(-4000)}`)), 90_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('READY '));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice(6)) as Ready);
-      }
-    });
-    child.on('exit', () => reject(new Error(`upload server exited before it was ready:\n${stderr.slice(-4000)}`)));
-  });
-}
-
-function rss(): { now: number; peak: number } {
-  try {
-    const status = readFileSync(`/proc/${ready.pid}/status`, 'utf8');
-    const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-    return { now: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
-  } catch {
-    return { now: 0, peak: 0 };
-  }
-}
 
 /** Temporary files anywhere under the data folder and the child's TMPDIR. */
 function leftovers(): string[] {
@@ -239,17 +199,16 @@ beforeAll(async () => {
   mkdirSync(join(dataDir, 'imports'), { recursive: true });
   writeFileSync(join(dataDir, 'uploads', '42', '.upload-00112233aabbccdd'), 'partial');
   writeFileSync(join(dataDir, 'imports', '.upload-ddccbbaa33221100'), 'partial');
-  ready = await startChild();
+  server = await startChildServer<Ready>({
+    script: 'test/support/upload-server.ts',
+    name: 'upload server',
+    env: { DATA_DIR: dataDir, TMPDIR: childTmp, UPLOAD_IDLE_MS: String(IDLE_MS), REQUEST_TIMEOUT_MS: '15000', MQTT_PORT: '0', SIMULATOR_DEVICES: '0' },
+  });
+  ready = server.ready;
 }, 120_000);
 
 afterAll(async () => {
-  if (child && !exited) {
-    child.kill('SIGTERM');
-    await new Promise((r) => {
-      child.once('exit', r);
-      setTimeout(r, 15_000);
-    });
-  }
+  await server?.stop(15_000);
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(childTmp, { recursive: true, force: true });
 });
@@ -267,7 +226,7 @@ describe('hostile uploads on every upload and import call', () => {
     expect(ready.limits.idleMs).toBe(IDLE_MS);
 
     const all = await cases();
-    const baseline = rss();
+    const baseline = server.rss();
     const loop = bystanderLoop();
     const started = Date.now();
     const headers = (contentType = multipartType) => ({ Token: ready.uploader.token, OrgId: String(ready.uploader.orgId), 'Content-Type': contentType, Connection: 'close' });
@@ -298,7 +257,7 @@ describe('hostile uploads on every upload and import call', () => {
     expect(large.body?.code, large.text.slice(0, 300)).toBe(0);
 
     const stall = await loop.stop();
-    const memory = rss();
+    const memory = server.rss();
     // Removal of partial files runs after the answer: give it a moment.
     for (let i = 0; i < 40 && leftovers().length; i++) await new Promise((r) => setTimeout(r, 50));
     const left = leftovers();
@@ -321,7 +280,7 @@ describe('hostile uploads on every upload and import call', () => {
       fiveXX: sent.fiveXX,
       internalErrors: sent.internal,
       hangs: sent.hangs,
-      restarts: alive && !exited ? 0 : 1,
+      restarts: alive && !server.exited() ? 0 : 1,
       bystanderRequests: stall.count,
       worstStallMs: Math.round(stall.worst),
       duringWorstStall: windows.filter((w) => w.from < stall.worstAt + stall.worst && w.to > stall.worstAt).map((w) => w.what),
@@ -331,18 +290,18 @@ describe('hostile uploads on every upload and import call', () => {
       seconds: Math.round((Date.now() - started) / 1000),
     };
     console.log(`[hostile-uploads] ${JSON.stringify(summary, null, 1)}`);
-    if (sent.problems.length) console.log(`[hostile-uploads] problems:\n${sent.problems.slice(0, 40).join('\n')}\n--- server stderr ---\n${stderr.slice(-3000)}`);
+    if (sent.problems.length) console.log(`[hostile-uploads] problems:\n${sent.problems.slice(0, 40).join('\n')}\n--- server stderr ---\n${server.stderr().slice(-3000)}`);
 
     expect(sent.problems.slice(0, 20)).toEqual([]);
     // every multipart call (file uploads, imports) waited for the stalled body, then refused it
     const multipart = uploads.filter((c) => c.path.startsWith('/file/') || (c.resource && ready.importable.includes(c.resource) && /\/import$/.test(c.path))).map((c) => c.path);
     expect(multipart.filter((p) => !stalled.has(p))).toEqual([]);
     expect([summary.fiveXX, summary.internalErrors, summary.hangs, summary.restarts]).toEqual([0, 0, 0, 0]);
-    expect(exited).toBeNull();
+    expect(server.exited()).toBeNull();
     expect(alive).toBe(true);
     expect(left).toEqual([]);
     expect(stall.failures.slice(0, 10)).toEqual([]);
     expect(memory.peak).toBeLessThan(RSS_BOUND_MB);
-    expect(stderr).not.toMatch(/uncaught exception|unhandled rejection/);
+    expect(server.stderr()).not.toMatch(/uncaught exception|unhandled rejection/);
   }, 600_000);
 });

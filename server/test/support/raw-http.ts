@@ -41,13 +41,15 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawAnswer> {
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
     const chunks: Buffer[] = [];
+    // said in a failure's text: a reset before any byte is a different defect from a silent close
+    let socketError = '';
     let done = false;
     const finish = (timedOut: boolean) => {
       if (done) return;
       done = true;
       clearTimeout(wait);
       socket.destroy();
-      const text = Buffer.concat(chunks).toString('utf8');
+      const text = Buffer.concat(chunks).toString('utf8') || socketError;
       const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
       const bodyText = text.slice(text.indexOf('\r\n\r\n') + 4);
       let body: RawAnswer['body'] = null;
@@ -70,7 +72,10 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawAnswer> {
       }
     });
     socket.on('close', () => finish(false));
-    socket.on('error', () => finish(false));
+    socket.on('error', (err: NodeJS.ErrnoException) => {
+      socketError = `socket ${err.code ?? err.message}`;
+      finish(false);
+    });
     const head = [`POST ${r.path} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${r.contentLength ?? r.body.length}`, '', ''].join('\r\n');
     socket.write(Buffer.from(head, 'latin1'));
     socket.write(r.body, () => {
