@@ -34,7 +34,8 @@ const order: ResourceDef = {
   ],
 } as ResourceDef;
 const line: ResourceDef = { name: 'order-line', module: 'things', route: '/things/order-line', orgScoped: true, titleField: 'item', fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'item', type: 'string' }, { name: 'qty', type: 'int' }] } as ResourceDef;
-const note: ResourceDef = { name: 'order-note', module: 'things', route: '/things/order-note', orgScoped: true, titleField: 'text', fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'text', type: 'string' }] } as ResourceDef;
+// notes can also be imported from a file (a ship plan's cubing plan): the card offers it while they may change
+const note: ResourceDef = { name: 'order-note', module: 'things', route: '/things/order-note', orgScoped: true, titleField: 'text', import: { key: 'text', columns: ['text'] }, fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'text', type: 'string' }] } as ResourceDef;
 const meta: Metadata = { resources: { order, 'order-line': line, 'order-note': note }, enums: {}, menu: { groups: [] } };
 
 let status = 10;
@@ -130,6 +131,7 @@ it('a new document: its lines read-only with the roll-up, edited on the one-page
   expect(edit.getAttribute('href')).toBe('/things/order/edit/7');
   // plain sub-rows keep their drawer while the status allows
   expect(host.querySelector('[data-testid=children-order-note] [data-testid=child-add]')).toBeTruthy();
+  expect(host.querySelector('[data-testid=children-order-note] [data-testid=meta-import]')).toBeTruthy();
   await act(async () => edit.click());
   await until(() => path() === '/things/order/edit/7');
   done();
@@ -144,6 +146,6 @@ it('a released document: lines frozen, no edit-lines and no add button anywhere'
   expect(lines.querySelector('[data-testid=document-lines-edit]')).toBeNull();
   const notes = host.querySelector('[data-testid=children-order-note]')!;
   expect(notes.textContent).toContain('a note');
-  expect(notes.querySelector('[data-testid=child-add], [data-testid=child-row-edit], [data-testid=child-row-delete]')).toBeNull();
+  expect(notes.querySelector('[data-testid=child-add], [data-testid=child-row-edit], [data-testid=child-row-delete], [data-testid=meta-import]')).toBeNull();
   done();
 });

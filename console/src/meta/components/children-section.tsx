@@ -10,6 +10,7 @@ import { fromFormValues, toFormValues } from '../lib/form-values';
 import { planUpsert } from '../lib/unique-key';
 import { linesEditable } from '../lib/document-lines';
 import { DocumentLinesView } from './document-lines';
+import { ImportButton } from './import-dialog';
 import { useEnums, useMetaT, useMetadata } from '../hooks/use-meta';
 import { useResourceAccess } from '../hooks/use-resource-access';
 import { renderFieldValue } from './field-renderer';
@@ -173,10 +174,16 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
       style={{ marginTop: 16 }}
       data-testid={`children-${child.name}`}
       extra={
-        canChange && access.create ? (
-          <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => open(null)} data-testid="child-add">
-            {t('meta.create')}
-          </Button>
+        canChange && (access.create || access.import) ? (
+          <Space size="small">
+            {/* sub-rows filled from a file (a ship plan's cubing plan) are imported from their card */}
+            {access.import && <ImportButton resource={child} onFinished={() => { void tableQuery.refetch(); onChanged?.(); }} />}
+            {access.create && (
+              <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => open(null)} data-testid="child-add">
+                {t('meta.create')}
+              </Button>
+            )}
+          </Space>
         ) : undefined
       }
     >
