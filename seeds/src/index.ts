@@ -7,7 +7,7 @@ export { DEMO_LOGINS, DEMO_ORGS, CITIES, DEFAULT_CITY } from './demo-data';
 export { operatorCodes } from './operator-codes';
 export { SCALES, scaleFromEnv, scaleTotals, type SeedScale, type OrgVolume } from './scale';
 export { gatewayMqttClientId, gatewayMqttPassword, gatewayMqttUsername } from './gateway-credentials';
-export { SHIP_PLANS, type ShipPlan } from './seed-shipping';
+export { SHIP_PLANS, shipPlans, type ShipPlan } from './seed-shipping';
 
 /**
  * Seeds a created server's database with the demo, using that server's permission catalogue.

@@ -38,8 +38,12 @@ const IN_STOCK: number[] = [Enums.transportStatus.unknown, Enums.transportStatus
 export interface ShipPlan {
   /** sourcePlanNo suffix: SP01 … */
   key: string;
-  /** lines at full scale (small: 2) */
+  /** lines at full scale */
   lines: number;
+  /** lines at small scale (default 1) */
+  small?: number;
+  /** only at full scale: more trips on the road */
+  fullOnly?: boolean;
   /** hub → depot (out) or depot → hub (back) */
   way: 'out' | 'back';
   /** the ship order's own steps, in order */
@@ -65,17 +69,20 @@ export const SHIP_PLANS: ShipPlan[] = [
   { key: 'SP05', lines: 20, way: 'out', steps: [], delivery: Delivery.released },
   { key: 'SP06', lines: 18, way: 'back', steps: [], delivery: Delivery.closed },
   { key: 'SP07', lines: 30, way: 'out', steps: ['release', 'deliver'], receipt: { status: Receipt.new } },
-  { key: 'SP08', lines: 24, way: 'out', steps: ['release'], receipt: { status: Receipt.receiving, part: 'half' } },
-  { key: 'SP09', lines: 20, way: 'back', steps: ['release'], receipt: { status: Receipt.closed, part: 'allButOne', extra: true } },
+  { key: 'SP08', lines: 24, small: 2, way: 'out', steps: ['release'], receipt: { status: Receipt.receiving, part: 'half' } },
+  { key: 'SP09', lines: 20, small: 2, way: 'back', steps: ['release'], receipt: { status: Receipt.closed, part: 'allButOne', extra: true } },
   { key: 'SP10', lines: 36, way: 'out', steps: ['release', 'receive'] },
   { key: 'SP11', lines: 28, way: 'back', steps: ['release', 'receive', 'close'] },
   { key: 'SP12', lines: 10, way: 'out', steps: ['cancel'] },
   // more trips on the road for the monitor and the simulator
-  { key: 'SP13', lines: 30, way: 'out', steps: ['release'] },
-  { key: 'SP14', lines: 16, way: 'back', steps: ['release'] },
-  { key: 'SP15', lines: 24, way: 'out', steps: ['release'] },
-  { key: 'SP16', lines: 12, way: 'out', steps: ['release', 'deliver'] },
+  { key: 'SP13', lines: 30, way: 'out', steps: ['release'], fullOnly: true },
+  { key: 'SP14', lines: 16, way: 'back', steps: ['release'], fullOnly: true },
+  { key: 'SP15', lines: 24, way: 'out', steps: ['release'], fullOnly: true },
+  { key: 'SP16', lines: 12, way: 'out', steps: ['release', 'deliver'], fullOnly: true },
 ];
+
+/** The plans seeded at a scale (small: the twelve that make every status, with a line or two). */
+export const shipPlans = (scale: ScaleName): ShipPlan[] => SHIP_PLANS.filter((p) => scale === 'full' || !p.fullOnly);
 
 export interface ShippingResult {
   /** documents created and steps run (0 on a second run) */
@@ -104,18 +111,31 @@ export async function seedShipping(sequelize: Sequelize, call: CallRunner, org: 
   const trucks = ((await model(c, 'carrier').findAll({ where: { orgId, type: Enums.carrierType.truck, gpsId: { [Op.ne]: null } }, attributes: ['sn'], order: [['id', 'ASC']], raw: true })) as unknown as Row[]).map((t) => String(t.sn));
   const existing = new Map(((await model(c, 'ship-order').findAll({ where: { orgId, sourcePlanNo: { [Op.like]: `${org.code}-SP%` } }, attributes: ['id', 'sourcePlanNo'], raw: true })) as unknown as Row[]).map((o) => [String(o.sourcePlanNo), Number(o.id)]));
 
-  let depot = 0;
+  let turn = 0;
   let land = 0;
-  for (const plan of SHIP_PLANS) {
-    // depots in turn (their cities in turn): every city gets orders both ways
-    const d = 1 + (depot++ % (whIds.length - 1));
-    const [from, to] = plan.way === 'out' ? [whIds[0], whIds[d]] : [whIds[d], whIds[0]];
-    const route = routeOf(from, to);
+  for (const plan of shipPlans(scale)) {
     const sourcePlanNo = `${org.code}-${plan.key}`;
     let orderId = existing.get(sourcePlanNo);
+    // depots in turn (their cities in turn): every city gets orders both ways
+    const depots = whIds.slice(1).map((_, k, all) => all[(turn + k) % all.length]);
+    turn++;
     if (orderId === undefined) {
-      const carriers = await stock(c, from, scale === 'full' ? plan.lines : 2);
-      if (!carriers.length) continue;
+      const want = scale === 'full' ? plan.lines : (plan.small ?? 1);
+      // the depot in turn, else the next one with the carriers the plan needs, else the other
+      // way round (small demos are thin: the hub may have shipped all it had)
+      let pick: { from: number; to: number; carriers: number[] } | null = null;
+      const ways = plan.way === 'out' ? [true, false] : [false, true];
+      search: for (const out of ways) {
+        for (const d of depots) {
+          const [from, to] = out ? [whIds[0], d] : [d, whIds[0]];
+          const carriers = await stock(c, from, want);
+          if (!pick || carriers.length > pick.carriers.length) pick = { from, to, carriers };
+          if (carriers.length >= want) break search;
+        }
+      }
+      if (!pick?.carriers.length) continue;
+      const { from, to, carriers } = pick;
+      const route = routeOf(from, to);
       const landTrip = Number(route?.transportType) === Enums.transportType.land;
       const saved = await call('/ship-order/save', {
         type: Enums.shipOrderType.standard,
@@ -176,8 +196,9 @@ async function carryOn(c: Ctx, plan: ShipPlan, orderId: number): Promise<number>
     if (!rc && (o.status === Order.released || o.status === Order.delivered)) {
       const shipped = (await lineRows(c, orderId, [Line.shipped])).map((l) => Number(l.carrierId));
       const part = plan.receipt.part === 'half' ? shipped.slice(0, Math.max(1, Math.ceil(shipped.length / 2))) : plan.receipt.part === 'allButOne' && shipped.length > 1 ? shipped.slice(0, -1) : shipped;
-      // an extra carrier: one more box from the shipper's stock came along, not on the list
-      const extra = plan.receipt.extra ? await stock(c, Number(o.shipperWarehouseId), 1) : [];
+      // an extra carrier: one more box from the shipper's stock (else the hub's) came along, not on the list
+      let extra: number[] = [];
+      for (const w of plan.receipt.extra ? [Number(o.shipperWarehouseId), ...c.whIds] : []) if (!extra.length) extra = await stock(c, w, 1);
       rc = await c.call('/receipt/save', { shipOrderId: orderId, type: o.type, warehouseId: o.receiverWarehouseId, shipperWarehouseId: o.shipperWarehouseId, transportType: o.transportType, lines: [...part, ...extra].map((carrierId) => ({ carrierId })) }, c.orgId);
       ran++;
     }
