@@ -27,6 +27,7 @@
 import { cpus, loadavg } from 'node:os';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { startTestServer } from '../../server/test/support/test-server';
+import { callOk, countStatements, sqlNames } from '../lib/sql';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const LINES = arg('lines', 5000);
@@ -46,15 +47,9 @@ async function main() {
   const ts = await startTestServer({ logError: () => undefined, config: { bodyLimit: '10mb' } });
   const { sequelize } = ts.server.db;
   const models = ts.server.db.models;
-  const q = (id: string) => sequelize.getQueryInterface().quoteIdentifier(id);
-  const table = (resource: string) => q(String(models[resource].getTableName()));
-  const col = (resource: string, attr: string) => q(models[resource].getAttributes()[attr].field!);
+  const { q, table, col } = sqlNames(sequelize, models);
   try {
-    const ok = async (path: string, body: unknown) => {
-      const r = await ts.a.call(path, body);
-      if (r.body.code !== 0) throw new Error(`${path}: ${r.body.message}`);
-      return r.body.data as any;
-    };
+    const ok = (path: string, body: unknown) => callOk(ts.a, path, body);
     const project = (await ok('/project/create', { name: 'Bench' })).id;
     const code = (await ok('/carrier-code/create', { code: 'CC-B', name: 'Bench code', projectId: project, type: 10 })).id;
     // carriers by bulk insert (the fixture is not what is measured)
@@ -131,17 +126,7 @@ async function main() {
         await sequelize.query(`SELECT ${q('id')} FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ? ORDER BY ${q('id')}`, { ...opts, replacements: [ts.orgA, header.id], type: QueryTypes.SELECT });
       });
 
-    /** SQL statements the server runs during fn (set-based: a handful, not one per line). */
-    const logging = sequelize as unknown as { options: { logging: unknown } };
-    const counted = async <T>(fn: () => Promise<T>): Promise<{ value: T; statements: number }> => {
-      let statements = 0;
-      logging.options.logging = () => void statements++;
-      try {
-        return { value: await fn(), statements };
-      } finally {
-        logging.options.logging = false;
-      }
-    };
+    const counted = <T>(fn: () => Promise<T>) => countStatements(sequelize, fn);
 
     console.log(`documents bench on ${ts.server.db.dialect}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; medians of ${ROUNDS} rounds`);
 

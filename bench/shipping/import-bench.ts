@@ -13,6 +13,7 @@ import { loadavg } from 'node:os';
 import ExcelJS from 'exceljs';
 import { Op } from 'sequelize';
 import { startTestServer } from '../../server/test/support/test-server';
+import { callOk } from '../lib/sql';
 import { tempDataDir } from '../../server/test/import-fixtures';
 
 const ROWS = Number(process.argv.find((a) => a.startsWith('--rows='))?.split('=')[1] ?? 10000);
@@ -22,11 +23,7 @@ async function main() {
   const ts = await startTestServer({ config: { dataDir }, plugins: ['shipping'], logError: (m, e) => console.error(m, (e as Error)?.message ?? '') });
   const models = ts.server.db.models;
   try {
-    const ok = async (path: string, body: unknown) => {
-      const r = await ts.a.call(path, body);
-      if (r.body.code !== 0) throw new Error(`${path}: ${r.body.message}`);
-      return r.body.data as any;
-    };
+    const ok = (path: string, body: unknown) => callOk(ts.a, path, body);
     const project = (await ok('/project/create', { name: 'Bench' })).id;
     const code = (await ok('/carrier-code/create', { code: 'CC-B', name: 'Box', projectId: project, type: 10, available: true })).id;
     const shanghai = (await ok('/warehouse/create', { code: 'SH', name: 'Shanghai Hub' })).id;

@@ -20,6 +20,7 @@
 import { cpus, loadavg } from 'node:os';
 import { Op, QueryTypes, type Transaction } from 'sequelize';
 import { startTestServer } from '../../server/test/support/test-server';
+import { callOk, countStatements, sqlNames } from '../lib/sql';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const CARRIERS = arg('carriers', 5000);
@@ -34,17 +35,10 @@ async function main() {
   const ts = await startTestServer({ plugins: ['shipping'], logError: () => undefined });
   const { sequelize } = ts.server.db;
   const models = ts.server.db.models;
-  const q = (id: string) => sequelize.getQueryInterface().quoteIdentifier(id);
-  const table = (resource: string) => q(String(models[resource].getTableName()));
-  const col = (resource: string, attr: string) => q(models[resource].getAttributes()[attr].field!);
-  const cols = (resource: string, attrs: string[]) => attrs.map((a) => col(resource, a)).join(', ');
+  const { q, table, col, cols } = sqlNames(sequelize, models);
   const org = ts.orgA;
   try {
-    const ok = async (path: string, body: unknown) => {
-      const r = await ts.a.call(path, body);
-      if (r.body.code !== 0) throw new Error(`${path}: ${r.body.message}`);
-      return r.body.data as any;
-    };
+    const ok = (path: string, body: unknown) => callOk(ts.a, path, body);
     const project = (await ok('/project/create', { name: 'Bench' })).id;
     const code = (await ok('/carrier-code/create', { code: 'CC-B', name: 'Bench box', projectId: project, type: 10, available: true })).id;
     const shanghai = (await ok('/warehouse/create', { code: 'SH', name: 'Shanghai Hub' })).id;
@@ -112,16 +106,7 @@ async function main() {
         await sequelize.query(`UPDATE ${table('ship-order')} SET ${col('ship-order', 'receivedAmount')} = ? WHERE ${col('ship-order', 'orgId')} = ? AND ${q('id')} = ?`, { ...opts, replacements: [ids.length, org, o.id] });
       });
 
-    const logging = sequelize as unknown as { options: { logging: unknown } };
-    const counted = async <T>(fn: () => Promise<T>): Promise<{ value: T; statements: number }> => {
-      let statements = 0;
-      logging.options.logging = () => void statements++;
-      try {
-        return { value: await fn(), statements };
-      } finally {
-        logging.options.logging = false;
-      }
-    };
+    const counted = <T>(fn: () => Promise<T>) => countStatements(sequelize, fn);
 
     console.log(`shipping bench on ${ts.server.db.dialect}, ${cpus().length} CPUs, load ${loadavg()[0].toFixed(2)}; ${CARRIERS.toLocaleString('en')} carriers per order, medians of ${ROUNDS} rounds (+1 warm-up)`);
     const times = { release: [] as number[], releaseRaw: [] as number[], receive: [] as number[], receiveRaw: [] as number[] };

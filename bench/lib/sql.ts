@@ -1,0 +1,34 @@
+/**
+ * What the benches share to build fixtures and measure floors: quoted table and column names
+ * of a resource (the raw SQL floor is written against the same tables the server uses), a
+ * call that must succeed, and a statement counter around a piece of server work.
+ */
+import type { Sequelize } from 'sequelize';
+
+export { callOk } from '../../server/test/support/fixtures';
+
+type Models = Sequelize['models'];
+
+/** quoted identifiers for raw SQL on the server's own tables */
+export function sqlNames(sequelize: Sequelize, models: Models = sequelize.models) {
+  const q = (id: string) => sequelize.getQueryInterface().quoteIdentifier(id);
+  const col = (resource: string, attr: string) => q(models[resource].getAttributes()[attr].field!);
+  return {
+    q,
+    table: (resource: string) => q(String(models[resource].getTableName())),
+    col,
+    cols: (resource: string, attrs: string[]) => attrs.map((a) => col(resource, a)).join(', '),
+  };
+}
+
+/** runs fn and counts the SQL statements it sent (set-based work: a handful, not one per line) */
+export async function countStatements<T>(sequelize: Sequelize, fn: () => Promise<T>): Promise<{ value: T; statements: number }> {
+  const logging = sequelize as unknown as { options: { logging: unknown } };
+  let statements = 0;
+  logging.options.logging = () => void statements++;
+  try {
+    return { value: await fn(), statements };
+  } finally {
+    logging.options.logging = false;
+  }
+}
