@@ -35,7 +35,8 @@ function totals(lines: Iterable<Row>): Map<number, number> {
 
 /** The lines of one kind as this write leaves them: stored, minus removed, changed overlaid, plus added. */
 async function linesAfter(e: LinesEvent, resource: string): Promise<Row[]> {
-  const stored = await e.repo(resource).rows({ shipPlanId: e.header.id }, { attributes: ['id', 'carrierCodeId', 'qty'] });
+  // locking read: the latest committed lines (MariaDB's plain reads would see the transaction's snapshot)
+  const stored = await e.repo(resource).rows({ shipPlanId: e.header.id }, { attributes: ['id', 'carrierCodeId', 'qty'], lock: 'share' });
   const byId = new Map(stored.map((r) => [Number(r.id), r]));
   if (e.child.resource === resource) {
     for (const r of e.removed) byId.delete(Number(r.id));
@@ -84,9 +85,9 @@ async function checkLines(e: LinesEvent): Promise<void> {
 /** Release: every carrier code's cubing total equals its detail total. */
 async function checkCubingComplete(repo: Repo, plan: Row): Promise<void> {
   const title = String(plan.shipPlanNo);
-  const planned = totals(await repo(DETAIL).rows({ shipPlanId: plan.id }, { attributes: ['carrierCodeId', 'qty'] }));
+  const planned = totals(await repo(DETAIL).rows({ shipPlanId: plan.id }, { attributes: ['carrierCodeId', 'qty'], lock: 'share' }));
   if (!planned.size) throw new ApiError(ErrorCode.statusForbidden, 'shipping.shipPlan.empty', { title });
-  const cubed = totals(await repo(CUBING).rows({ shipPlanId: plan.id }, { attributes: ['carrierCodeId', 'qty'] }));
+  const cubed = totals(await repo(CUBING).rows({ shipPlanId: plan.id }, { attributes: ['carrierCodeId', 'qty'], lock: 'share' }));
   const codes = [...new Set([...planned.keys(), ...cubed.keys()])].sort((a, b) => a - b);
   const differs = codes.find((c) => (planned.get(c) ?? 0) !== (cubed.get(c) ?? 0));
   if (differs === undefined) return;

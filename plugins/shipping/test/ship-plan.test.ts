@@ -97,6 +97,12 @@ describe('the ship plan document', () => {
     expect(saved.totalAmount).toBe(12);
     expect(saved.lines['ship-plan-detail'].ids).not.toContain(lines.list[0].id);
   });
+  it('two concurrent batchcreates of the same carrier code: exactly one is kept', async () => {
+    const doc = await newPlan([]);
+    const both = await Promise.all([1, 2].map((n) => ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [{ carrierCodeId: box, qty: n }] })));
+    expect(both.map((r) => r.body.code).sort()).toEqual([0, 10003]);
+    expect((await ok(ts.a, '/ship-plan-detail/list', { shipPlanId: doc.id, page: 1, limit: 10 })).total).toBe(1);
+  });
 });
 
 describe('the cubing plan import and its rules', () => {
