@@ -20,6 +20,7 @@ export const IMPLICIT_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
 
 const SEARCH_TYPES: Record<SearchKind, FieldType[]> = {
   like: ['string', 'text'],
+  prefix: ['string'],
   range: ['int', 'decimal', 'date', 'datetime'],
   in: ['string', 'int', 'enum', 'enums', 'ref', 'refs'],
   eq: ['string', 'int', 'decimal', 'bool', 'date', 'enum', 'enums', 'ref', 'refs', 'color'],

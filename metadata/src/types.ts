@@ -25,7 +25,12 @@ export type FieldType =
   | 'lnglat' // [longitude, latitude]
   | 'permissions'; // list of permission codes (JSON array)
 
-export type SearchKind = 'eq' | 'like' | 'range' | 'in';
+/**
+ * How a search field filters: `like` = contains (a scan of the organisation's rows: fine for
+ * thousands, not for millions); `prefix` = starts with, case-insensitive, answered from an
+ * index on every database (codes and serials in large tables: a scanner or a typed beginning).
+ */
+export type SearchKind = 'eq' | 'like' | 'prefix' | 'range' | 'in';
 
 /** Named patterns; anything else in `pattern` is a regular expression source. */
 export type NamedPattern = 'mac' | 'password' | 'mqttPassword' | 'color' | 'email' | 'mobile' | 'code' | 'cron' | 'url';

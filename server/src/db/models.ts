@@ -14,6 +14,12 @@ export interface IndexPlan {
   /** column names */
   columns: string[];
   unique: boolean;
+  /**
+   * Columns compared case-insensitively in the index (prefix search): SQLite serves
+   * `col LIKE 'abc%'` (case-insensitive) from an index only in NOCASE; MySQL/MariaDB's
+   * _ci collations already compare so and take no per-index collation.
+   */
+  nocase?: string[];
 }
 
 /** Implicit attributes every row may carry besides its declared fields. */
@@ -54,15 +60,20 @@ export function indexPlan(res: ResourceDef): IndexPlan[] {
   const orgField = orgFieldOf(res);
   const orgCol = orgField && orgField !== 'id' ? snakeCase(orgField) : null;
   const plans: IndexPlan[] = [];
-  const add = (columns: string[], unique: boolean) => {
-    if (!plans.some((p) => p.columns.join() === columns.join() && p.unique === unique)) plans.push({ name: indexName(table, columns, unique), columns, unique });
+  const add = (columns: string[], unique: boolean, nocase?: string[]) => {
+    const key = (p: { columns: string[]; unique: boolean; nocase?: string[] }) => `${p.columns.join()}|${p.unique}|${p.nocase?.join() ?? ''}`;
+    if (plans.some((p) => key(p) === key({ columns, unique, nocase }))) return;
+    plans.push(nocase ? { name: indexName(table, [...columns, 'ci'], unique), columns, unique, nocase } : { name: indexName(table, columns, unique), columns, unique });
   };
   if (orgCol) add([orgCol, 'id'], false);
   for (const f of res.fields) {
     if (!wantsIndex(res, f) || f.name === orgField) continue;
     const col = snakeCase(f.name);
+    const scoped = orgCol ? [orgCol, col] : [col];
     if (f.unique) add(f.unique === 'org' && orgCol ? [orgCol, col] : [col], true);
-    else add(orgCol ? [orgCol, col] : [col], false);
+    // a prefix search reads its case-insensitive index (instead of, not besides, the plain one)
+    else if (f.search !== 'prefix') add(scoped, false);
+    if (f.search === 'prefix') add(scoped, false, [col]);
   }
   // Declared composites (filter + sort pairs) let a list count and page from the index alone.
   for (const cols of res.indexes ?? []) {

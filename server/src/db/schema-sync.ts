@@ -59,7 +59,8 @@ export async function syncSchema(sequelize: Sequelize, models: Record<string, Re
     for (const ix of spec.indexes) {
       if (indexNames.has(ix.name)) continue;
       try {
-        await qi.addIndex(spec.table, ix.columns, { name: ix.name, unique: ix.unique });
+        const fields = ix.columns.map((c) => (ix.nocase?.includes(c) ? { name: c, collate: 'NOCASE' } : c));
+        await qi.addIndex(spec.table, { fields, name: ix.name, unique: ix.unique });
       } catch (err) {
         // Existing duplicates must not stop the start; the repository still pre-checks.
         if (!ix.unique) throw err;

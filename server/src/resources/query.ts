@@ -67,6 +67,13 @@ function filterCondition(sequelize: Sequelize, f: FieldDef, raw: unknown, enums:
       checkFilterText(f, raw);
       return likeCondition(sequelize, column, `%${escapeLike(String(raw).trim())}%`);
     }
+    case 'prefix': {
+      // 'abc%' reads one range of the field's case-insensitive index (models.ts indexPlan)
+      if (typeof raw !== 'string' && !(typeof raw === 'number' && Number.isFinite(raw))) throw typeError(f, 'string');
+      checkFilterText(f, raw);
+      const text = String(raw).trim();
+      return text ? likeCondition(sequelize, column, `${escapeLike(text)}%`) : null;
+    }
     case 'range': {
       if (!Array.isArray(raw) || raw.length > 2) throw typeError(f, 'range');
       const [from, to] = raw;

@@ -5,7 +5,7 @@ import type { FieldDef, ResourceDef, SearchKind } from '@rti/metadata/browser';
 import { isEmpty } from './format';
 
 /** The data provider sends any operator as `field: value`; these only document intent. */
-const OPERATOR: Record<SearchKind, LogicalFilter['operator']> = { eq: 'eq', like: 'contains', in: 'in', range: 'between' };
+const OPERATOR: Record<SearchKind, LogicalFilter['operator']> = { eq: 'eq', like: 'contains', prefix: 'startswith', in: 'in', range: 'between' };
 
 const isDayjs = (v: unknown): v is Dayjs => dayjs.isDayjs(v);
 
@@ -25,6 +25,7 @@ export function searchValue(field: FieldDef, v: unknown): unknown {
   if (isEmpty(v)) return undefined;
   switch (field.search) {
     case 'like':
+    case 'prefix':
       return typeof v === 'string' ? v.trim() || undefined : v;
     case 'in':
       return Array.isArray(v) ? v : [v];
