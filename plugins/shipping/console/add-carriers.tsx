@@ -1,5 +1,6 @@
 /**
- * "Add carriers" on a new ship order's detail page: by scanned or typed serials, by picking
+ * "Add carriers" (SPEC §2 `/ship-order-manage/ship-order/add-carrier?id=`), opened from a new
+ * ship order's detail page: by scanned or typed serials, by picking
  * carriers standing in the shipper warehouse (selection kept across pages), or through the
  * generic shipping-list import. Every way ends in the server's line rules; refused rows are
  * listed with their SPEC §8 reason, and the document's lines and totals reload.
@@ -7,31 +8,34 @@
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInvalidate } from '@refinedev/core';
-import { Alert, App, Button, Input, Modal, Space, Table, Tabs, Typography } from 'antd';
+import { useNavigate } from 'react-router';
+import { Alert, App, Button, Input, Space, Table, Tabs, Typography } from 'antd';
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { ShipOrderStatusEnum } from '@rti/metadata/browser';
 import { loadImportDialog, request, useMetadata, type RowActionProps } from '@rti/console/plugin-api';
 import { parseSerials, type BatchAddAnswer } from './serials';
+import { ADD_CARRIER_PATH } from './order-page';
 
 type Row = Record<string, unknown>;
 const PAGE_SIZE = 10;
 
-export default function AddCarriers({ record, onChanged }: RowActionProps) {
+/** Lines can be added while the order is new (metadata freezes them afterwards). */
+export const canAddCarriers = (record: Row): boolean => record.status === ShipOrderStatusEnum.new && record.id != null;
+
+/** The detail page's button: opens the Add carriers screen of this order (SPEC §2 route). */
+export default function AddCarriers({ record }: RowActionProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  // lines can be added while the order is new (metadata freezes them afterwards)
-  if (record.status !== ShipOrderStatusEnum.new || record.id == null) return null;
+  const navigate = useNavigate();
+  if (!canAddCarriers(record)) return null;
   return (
-    <>
-      <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="ship-add-carriers">
-        {t('shipping.addCarriers')}
-      </Button>
-      {open && <AddCarriersDialog record={record} onClose={() => setOpen(false)} onChanged={onChanged} />}
-    </>
+    <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`${ADD_CARRIER_PATH}?id=${String(record.id)}`)} data-testid="ship-add-carriers">
+      {t('shipping.addCarriers')}
+    </Button>
   );
 }
 
-function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClose: () => void; onChanged: () => void }) {
+/** Scanned/typed serials, the warehouse picker and the import, for one new order. */
+export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const invalidate = useInvalidate();
@@ -45,9 +49,11 @@ function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClos
   const [ImportDialog, setImportDialog] = useState<ComponentType<{ resource: never; onClose: () => void; onFinished?: () => void }>>();
 
   const refresh = useCallback(() => {
+    // the order's lines and total: the detail page shows them fresh when the user goes back
     void invalidate({ resource: 'ship-order-detail', invalidates: ['list'] });
+    void invalidate({ resource: 'ship-order', invalidates: ['list', 'detail'], id: shipOrderId });
     onChanged();
-  }, [invalidate, onChanged]);
+  }, [invalidate, onChanged, shipOrderId]);
 
   const add = async (body: { sns?: string[]; carrierIds?: number[] }): Promise<BatchAddAnswer | undefined> => {
     setBusy(true);
@@ -85,7 +91,7 @@ function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClos
   );
 
   return (
-    <Modal open width={760} title={t('shipping.addCarriersTitle', { orderNo: String(record.orderNo ?? '') })} onCancel={onClose} footer={null} destroyOnHidden data-testid="ship-add-dialog">
+    <div data-testid="ship-add-dialog">
       {/* the container the added carriers are packed in, for serials and picker alike */}
       {tab !== 'import' && container}
       <Tabs
@@ -132,7 +138,7 @@ function AddCarriersDialog({ record, onClose, onChanged }: { record: Row; onClos
       />
       {answer && answer.failed.length > 0 && <Refused answer={answer} />}
       {ImportDialog && resources['ship-order-detail'] && <ImportDialog resource={resources['ship-order-detail'] as never} onClose={() => setImportDialog(undefined)} onFinished={refresh} />}
-    </Modal>
+    </div>
   );
 }
 

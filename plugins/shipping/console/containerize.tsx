@@ -1,33 +1,38 @@
 /**
- * "Containerize" on a new ship order's detail page: choose lines (all pages of the order's
+ * "Containerize" (SPEC §2 `/ship-order-manage/ship-order/containerize?id=`), opened from a new
+ * ship order's detail page: choose lines (all pages of the order's
  * shipping list) and the container they are packed in; `/ship-order-detail/batch/update`
  * applies the document's line rules to each. The containers so far are listed with counts.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInvalidate } from '@refinedev/core';
-import { App, Button, Input, Modal, Space, Table, Tag, Typography } from 'antd';
+import { useNavigate } from 'react-router';
+import { App, Button, Input, Space, Table, Tag, Typography } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { ShipOrderStatusEnum } from '@rti/metadata/browser';
 import { request, type RowActionProps } from '@rti/console/plugin-api';
+import { CONTAINERIZE_PATH } from './order-page';
 
 type Row = Record<string, unknown>;
 
-export default function Containerize({ record, onChanged }: RowActionProps) {
+/** Lines can be packed while the order is new and has lines. */
+export const canContainerize = (record: Row): boolean => record.status === ShipOrderStatusEnum.new && record.id != null && !!Number(record.totalAmount);
+
+/** The detail page's button: opens the Containerize screen of this order (SPEC §2 route). */
+export default function Containerize({ record }: RowActionProps) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  if (record.status !== ShipOrderStatusEnum.new || record.id == null || !Number(record.totalAmount)) return null;
+  const navigate = useNavigate();
+  if (!canContainerize(record)) return null;
   return (
-    <>
-      <Button icon={<InboxOutlined />} onClick={() => setOpen(true)} data-testid="ship-containerize">
-        {t('shipping.containerize')}
-      </Button>
-      {open && <ContainerizeDialog record={record} onClose={() => setOpen(false)} onChanged={onChanged} />}
-    </>
+    <Button icon={<InboxOutlined />} onClick={() => void navigate(`${CONTAINERIZE_PATH}?id=${String(record.id)}`)} data-testid="ship-containerize">
+      {t('shipping.containerize')}
+    </Button>
   );
 }
 
-function ContainerizeDialog({ record, onClose, onChanged }: { record: Row; onClose: () => void; onChanged: () => void }) {
+/** Choose lines of one new order and the container they go in; the containers so far with counts. */
+export function ContainerizePanel({ record, onChanged }: { record: Row; onChanged: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const invalidate = useInvalidate();
@@ -68,6 +73,7 @@ function ContainerizeDialog({ record, onClose, onChanged }: { record: Row; onClo
       setSelected([]);
       setSeq((s) => s + 1);
       void invalidate({ resource: 'ship-order-detail', invalidates: ['list'] });
+      void invalidate({ resource: 'ship-order', invalidates: ['detail'], id: shipOrderId });
       onChanged();
     } catch (e) {
       void message.error(e instanceof Error ? e.message : String(e));
@@ -77,7 +83,7 @@ function ContainerizeDialog({ record, onClose, onChanged }: { record: Row; onClo
   };
 
   return (
-    <Modal open width={720} title={t('shipping.containerizeTitle', { orderNo: String(record.orderNo ?? '') })} onCancel={onClose} footer={null} destroyOnHidden data-testid="ship-containerize-dialog">
+    <div data-testid="ship-containerize-dialog">
       <Space direction="vertical" style={{ width: '100%' }}>
         <Typography.Text type="secondary">{t('shipping.containerizeHint')}</Typography.Text>
         <div>
@@ -107,6 +113,6 @@ function ContainerizeDialog({ record, onClose, onChanged }: { record: Row; onClo
           </Button>
         </Space>
       </Space>
-    </Modal>
+    </div>
   );
 }

@@ -113,7 +113,10 @@ describe('ship order screens', () => {
   it('adds carriers by the warehouse picker across pages, by typed serials and by import', async () => {
     await page.goto(`${ts.url}${ROUTE}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
+    // the detail page's button opens the order's Add carriers screen (SPEC §2 route)
     await page.getByTestId('ship-add-carriers').click();
+    await page.waitForURL((u) => u.pathname === `${ROUTE}/add-carrier` && u.searchParams.get('id') === String(orderId), { timeout: 20000 });
+    await page.getByTestId('ship-add-carrier-page').getByText(orderNo).first().waitFor({ timeout: 20000 });
     await page.getByTestId('ship-add-tab-picker').click();
     const table = page.getByTestId('ship-picker-table');
     // C-001 is on this order and C-030 on the late one: 28 free carriers, page 1 starts at C-002
@@ -157,8 +160,9 @@ describe('ship order screens', () => {
     await page.getByTestId('meta-import-close').click();
     await page.getByTestId('meta-import-dialog').waitFor({ state: 'detached' });
 
-    // focus left with the import dialog: close by the button, not Escape
-    await page.locator('.ant-modal-wrap').filter({ has: page.getByTestId('ship-add-import') }).locator('.ant-modal-close').click();
+    // the screen's own total follows, then back to the order
+    await expect.poll(() => page.getByTestId('ship-order-total').innerText(), { timeout: 20000 }).toBe('10');
+    await page.getByTestId('ship-order-back').click();
     await page.getByTestId('ship-add-import').waitFor({ state: 'detached' });
     expect((await order()).totalAmount).toBe(10);
     // the detail's lines and total follow without a reload
@@ -167,15 +171,17 @@ describe('ship order screens', () => {
 
   it('containerizes lines', async () => {
     await page.getByTestId('ship-containerize').click();
-    const dialog = page.locator('.ant-modal-content').filter({ has: page.getByTestId('ship-containerize-no') });
+    await page.waitForURL((u) => u.pathname === `${ROUTE}/containerize` && u.searchParams.get('id') === String(orderId), { timeout: 20000 });
+    const dialog = page.getByTestId('ship-containerize-page');
     await dialog.getByText(sn(2), { exact: true }).waitFor({ timeout: 20000 });
     for (const s of [sn(2), sn(3)]) await dialog.locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) }).locator('.ant-checkbox-input').check();
     await page.getByTestId('ship-containerize-no').fill('CT-2');
     await page.getByTestId('ship-containerize-submit').click();
     await page.getByTestId('ship-container:CT-2').waitFor({ timeout: 20000 });
     expect(await page.getByTestId('ship-container:CT-2').innerText()).toContain('2');
-    await page.keyboard.press('Escape');
+    await page.getByTestId('ship-order-back').click();
     await page.getByTestId('ship-containerize-no').waitFor({ state: 'detached' });
+    await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 20000 });
     const containers = await ok(ts.a, '/ship-order-detail/getcontainers', { shipOrderId: orderId });
     expect(containers.find((c: any) => c.containerNo === 'CT-2')?.total).toBe(2);
     expect(containers.find((c: any) => c.containerNo === 'CT-1')?.total).toBe(2);
@@ -189,6 +195,10 @@ describe('ship order screens', () => {
     const c = (await ok(ts.a, '/carrier/list', { sn: sn(2), page: 1, limit: 1 })).list[0];
     expect(c.transportStatus).not.toBe(10);
     expect((await order()).dueAt).toBeTruthy();
+    // the order's screens opened directly (a bookmark, a restored tab) say why nothing can change
+    await page.goto(`${ts.url}${ROUTE}/add-carrier?id=${orderId}`);
+    await page.getByTestId('ship-order-not-now').waitFor({ timeout: 30000 });
+    expect(await page.getByTestId('ship-add-serials').count()).toBe(0);
   });
 
   it('shows the order on the ship-order monitor, the late one highlighted', async () => {

@@ -1,0 +1,11 @@
+/** `/ship-order-manage/ship-order/add-carrier?id=`: Add carriers to a new ship order (menu page `ship-order-add-carrier`). */
+import { AddCarriersPanel, canAddCarriers } from './add-carriers';
+import { OrderScreen } from './order-page';
+
+export default function AddCarrierPage() {
+  return (
+    <OrderScreen titleKey="shipping.addCarriersTitle" allowed={canAddCarriers} testId="ship-add-carrier-page">
+      {(record, reload) => <AddCarriersPanel record={record} onChanged={reload} />}
+    </OrderScreen>
+  );
+}
