@@ -166,6 +166,15 @@ describe('the cubing plan import and its rules', () => {
     await ok(ts.a, '/ship-cubing-plan/delete', { ids: [cubed.find((c) => c.carrierCodeId === pallet).id] });
     expect((await plan(doc.id)).cubingAmount).toBe(50);
   });
+  it('a 2,001-row file over chunk boundaries: the first 2,000 boxes cubed, the one too many refused', async () => {
+    const doc = await newPlan([{ carrierCodeId: box, qty: 2000 }]);
+    const rows = Array.from({ length: 2001 }, (_, i) => [doc.shipPlanNo, `C-${i + 1}`, 'BOX-1', 1, null]);
+    const result = await importFile(ts, ts.a, 'ship-cubing-plan', await xlsx(headers, rows));
+    expect(result).toMatchObject({ successVolume: 2000, failedVolume: 1 });
+    expect(result.importErrors[0].row).toBe(2002);
+    expect(result.importErrors[0].reason).toContain('exceeds');
+    expect((await plan(doc.id)).cubingAmount).toBe(2000);
+  });
 });
 
 describe('/ship-plan/updatestatus: release and cancel', () => {
