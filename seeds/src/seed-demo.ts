@@ -40,6 +40,8 @@ export interface SeedResult {
   scale: SeedScale['name'];
   /** ship orders of the demo plans (0 without the shipping calls) */
   shipOrders: number;
+  /** time the documents took, ms */
+  shippingMs: number;
 }
 
 /**
@@ -125,6 +127,7 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
   let created = bw.created;
   let shipOrders = 0;
   const call = input.call;
+  const started = Date.now();
   if (call) {
     for (const [index, org] of DEMO_ORGS.entries()) {
       const orgId = orgIds[org.entryCode];
@@ -134,7 +137,7 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       shipOrders += r.orders;
     }
   }
-  return { organizations: orgIds, created, scale: scale.name, shipOrders };
+  return { organizations: orgIds, created, scale: scale.name, shipOrders, shippingMs: Date.now() - started };
 }
 
 /** True when no organisation exists yet (npm start seeds only then). */

@@ -113,6 +113,7 @@ export async function seedShipping(sequelize: Sequelize, call: CallRunner, org: 
 
   let turn = 0;
   let land = 0;
+  const todo: Array<{ plan: ShipPlan; orderId: number }> = [];
   for (const plan of shipPlans(scale)) {
     const sourcePlanNo = `${org.code}-${plan.key}`;
     let orderId = existing.get(sourcePlanNo);
@@ -151,63 +152,72 @@ export async function seedShipping(sequelize: Sequelize, call: CallRunner, org: 
       orderId = Number(saved.id);
       result.created++;
     }
-    result.created += await carryOn(c, plan, orderId);
-    result.orders++;
+    todo.push({ plan, orderId });
   }
+  result.created += await carryOn(c, todo);
+  result.orders = todo.length;
   return result;
 }
 
-/** Runs what is left of a plan from where its documents stand; answers the steps run. */
-async function carryOn(c: Ctx, plan: ShipPlan, orderId: number): Promise<number> {
+/**
+ * Runs what is left of the plans from where their documents stand, a step for all of them at
+ * once (`{ ids }`: one call and one transaction per step, not per order); answers the calls run.
+ */
+async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>): Promise<number> {
   let ran = 0;
-  const order = async (): Promise<Row> => {
-    const row = await one(c, 'ship-order', { id: orderId });
-    if (!row) throw new Error(`seed: ship order #${orderId} of plan ${plan.key} is gone`);
-    return row;
-  };
-  let o = await order();
-
-  if (plan.delivery !== undefined) {
-    let dn = await one(c, 'delivery', { shipOrderId: orderId });
-    if (!dn && o.status === Order.new) {
-      const lines = await lineRows(c, orderId, [Line.pending]);
-      dn = await c.call('/delivery/save', { shipOrderId: orderId, type: o.type, warehouseId: o.shipperWarehouseId, receiverWarehouseId: o.receiverWarehouseId, transportType: o.transportType, lines: lines.map((l) => ({ carrierId: l.carrierId })) }, c.orgId);
-      ran++;
-    }
-    // load (10 → 20), release (→ 30: ships its lines and releases the order), close (→ 40)
-    for (const next of [Delivery.delivering, Delivery.released, Delivery.closed]) {
-      if (!dn || next > plan.delivery || Number(dn.status) >= next) continue;
-      dn = await c.call('/delivery/updatestatus', { id: Number(dn.id), status: next }, c.orgId);
-      ran++;
-    }
-    o = await order();
-  }
-
-  const from: Record<ShipPlan['steps'][number], number[]> = { release: [Order.new], deliver: [Order.released], receive: [Order.released, Order.delivered], close: [Order.received], cancel: [Order.new] };
-  for (const step of plan.steps) {
-    if (!from[step].includes(Number(o.status))) continue;
-    await c.call(`/ship-order/${step}`, step === 'cancel' ? { id: orderId, remark: 'Cancelled by the customer (demo)' } : { id: orderId }, c.orgId);
+  const orderIds = todo.map((t) => t.orderId);
+  const byOrder = async (resource: string, key: string) => new Map(((await model(c, resource).findAll({ where: { orgId: c.orgId, [key]: { [Op.in]: orderIds } }, order: [['id', 'ASC']], raw: true })) as unknown as Row[]).map((r) => [Number(r[key]), r]));
+  const orders = () => byOrder('ship-order', 'id');
+  const step = async (path: string, ids: number[], extra: Row = {}) => {
+    if (!ids.length) return;
+    await c.call(path, { ids, ...extra }, c.orgId);
     ran++;
-    o = await order();
+  };
+
+  // Deliveries of all lines: load (10 → 20), release (→ 30: ships its lines, releases the order), close (→ 40).
+  let o = await orders();
+  let dn = await byOrder('delivery', 'shipOrderId');
+  for (const { plan, orderId } of todo) {
+    const order = o.get(orderId)!;
+    if (plan.delivery === undefined || dn.has(orderId) || order.status !== Order.new) continue;
+    const lines = await lineRows(c, orderId, [Line.pending]);
+    await c.call('/delivery/save', { shipOrderId: orderId, type: order.type, warehouseId: order.shipperWarehouseId, receiverWarehouseId: order.receiverWarehouseId, transportType: order.transportType, lines: lines.map((l) => ({ carrierId: l.carrierId })) }, c.orgId);
+    ran++;
+  }
+  const DN_STEPS = [Delivery.new, Delivery.delivering, Delivery.released, Delivery.closed];
+  for (let k = 1; k < DN_STEPS.length; k++) {
+    dn = await byOrder('delivery', 'shipOrderId');
+    const ids = todo.filter((t) => t.plan.delivery !== undefined && t.plan.delivery >= DN_STEPS[k] && dn.get(t.orderId)?.status === DN_STEPS[k - 1]).map((t) => Number(dn.get(t.orderId)!.id));
+    await step('/delivery/updatestatus', ids, { status: DN_STEPS[k] });
   }
 
-  if (plan.receipt) {
-    let rc = await one(c, 'receipt', { shipOrderId: orderId });
-    if (!rc && (o.status === Order.released || o.status === Order.delivered)) {
-      const shipped = (await lineRows(c, orderId, [Line.shipped])).map((l) => Number(l.carrierId));
-      const part = plan.receipt.part === 'half' ? shipped.slice(0, Math.max(1, Math.ceil(shipped.length / 2))) : plan.receipt.part === 'allButOne' && shipped.length > 1 ? shipped.slice(0, -1) : shipped;
-      // an extra carrier: one more box from the shipper's stock (else the hub's) came along, not on the list
-      let extra: number[] = [];
-      for (const w of plan.receipt.extra ? [Number(o.shipperWarehouseId), ...c.whIds] : []) if (!extra.length) extra = await stock(c, w, 1);
-      rc = await c.call('/receipt/save', { shipOrderId: orderId, type: o.type, warehouseId: o.receiverWarehouseId, shipperWarehouseId: o.shipperWarehouseId, transportType: o.transportType, lines: [...part, ...extra].map((carrierId) => ({ carrierId })) }, c.orgId);
-      ran++;
-    }
-    // receive (10 → 20: its lines come in at the receiver), close (→ 30: the rest is missing)
-    for (const next of [Receipt.receiving, Receipt.closed]) {
-      if (!rc || next > plan.receipt.status || Number(rc.status) >= next) continue;
-      rc = await c.call('/receipt/updatestatus', { id: Number(rc.id), status: next }, c.orgId);
-      ran++;
-    }
+  // The orders' own steps, in the order every plan lists them.
+  const from: Record<ShipPlan['steps'][number], number[]> = { release: [Order.new], deliver: [Order.released], receive: [Order.released, Order.delivered], close: [Order.received], cancel: [Order.new] };
+  for (const name of ['release', 'deliver', 'receive', 'close', 'cancel'] as const) {
+    o = await orders();
+    const ids = todo.filter((t) => t.plan.steps.includes(name) && from[name].includes(Number(o.get(t.orderId)?.status))).map((t) => t.orderId);
+    await step(`/ship-order/${name}`, ids, name === 'cancel' ? { remark: 'Cancelled by the customer (demo)' } : {});
+  }
+
+  // Receipts at the receiver: receive (10 → 20: its lines come in), close (→ 30: the rest is missing).
+  o = await orders();
+  let rc = await byOrder('receipt', 'shipOrderId');
+  for (const { plan, orderId } of todo) {
+    const order = o.get(orderId)!;
+    if (!plan.receipt || rc.has(orderId) || (order.status !== Order.released && order.status !== Order.delivered)) continue;
+    const shipped = (await lineRows(c, orderId, [Line.shipped])).map((l) => Number(l.carrierId));
+    const part = plan.receipt.part === 'half' ? shipped.slice(0, Math.max(1, Math.ceil(shipped.length / 2))) : plan.receipt.part === 'allButOne' && shipped.length > 1 ? shipped.slice(0, -1) : shipped;
+    // an extra carrier: one more box from the shipper's stock (else another warehouse's) came along, not on the list
+    let extra: number[] = [];
+    for (const w of plan.receipt.extra ? [Number(order.shipperWarehouseId), ...c.whIds] : []) if (!extra.length) extra = await stock(c, w, 1);
+    await c.call('/receipt/save', { shipOrderId: orderId, type: order.type, warehouseId: order.receiverWarehouseId, shipperWarehouseId: order.shipperWarehouseId, transportType: order.transportType, lines: [...part, ...extra].map((carrierId) => ({ carrierId })) }, c.orgId);
+    ran++;
+  }
+  const RC_STEPS = [Receipt.new, Receipt.receiving, Receipt.closed];
+  for (let k = 1; k < RC_STEPS.length; k++) {
+    rc = await byOrder('receipt', 'shipOrderId');
+    const ids = todo.filter((t) => t.plan.receipt && t.plan.receipt.status >= RC_STEPS[k] && rc.get(t.orderId)?.status === RC_STEPS[k - 1]).map((t) => Number(rc.get(t.orderId)!.id));
+    await step('/receipt/updatestatus', ids, { status: RC_STEPS[k] });
   }
   return ran;
 }
