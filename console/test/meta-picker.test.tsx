@@ -1,17 +1,8 @@
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { Refine, type DataProvider } from '@refinedev/core';
-import { App as AntApp } from 'antd';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Metadata, ResourceDef } from '@rti/metadata/browser';
-import { MetadataProvider } from '../src/providers/metadata-context';
+import type { ResourceDef } from '@rti/metadata/browser';
 import { ResourcePicker } from '../src/meta/components/resource-picker';
-import metaEn from '../src/meta/locales/en-US.json';
-import { enums } from './meta-fixture';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { cleanup, fakeData, initTestI18n, metaOf, mount, waitFor } from './support/render';
 
 const widget: ResourceDef = {
   name: 'widget',
@@ -21,48 +12,14 @@ const widget: ResourceDef = {
   titleField: 'sn',
   fields: [{ name: 'sn', type: 'string', search: 'like' }],
 };
-const meta: Metadata = { resources: { widget }, enums, menu: { groups: [] } };
-const all = Array.from({ length: 25 }, (_, i) => ({ id: i + 1, sn: `W-${i + 1}` }));
-const asked: Array<{ page?: number; size?: number }> = [];
-const dataProvider: DataProvider = {
-  getApiUrl: () => '/api',
-  getList: async ({ pagination }) => {
-    const page = pagination?.currentPage ?? 1;
-    const size = pagination?.pageSize ?? 10;
-    asked.push({ page, size });
-    return { data: all.slice((page - 1) * size, page * size) as never, total: all.length };
-  },
-  getOne: async () => ({ data: {} as never }),
-  create: async () => ({ data: {} as never }),
-  update: async () => ({ data: {} as never }),
-  deleteOne: async () => ({ data: {} as never }),
-};
+const meta = metaOf(widget);
+const data = fakeData({ widget: Array.from({ length: 25 }, (_, i) => ({ id: i + 1, sn: `W-${i + 1}` })) });
+/** the pages the picker asked for */
+const asked = () => data.of('getList').map(({ pagination }) => ({ page: pagination?.currentPage ?? 1, size: pagination?.pageSize ?? 10 }));
 
-let root: Root | undefined;
-afterEach(() => {
-  act(() => root?.unmount());
-  document.body.innerHTML = '';
-});
+afterEach(cleanup);
 
-async function waitFor<T>(probe: () => T | null | undefined | false, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 25));
-    });
-  }
-}
-
-beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { translation: { ...metaEn, fields: { sn: 'Serial' }, resources: { widget: 'Widget' } } } },
-    interpolation: { escapeValue: false },
-  });
-});
+beforeAll(() => initTestI18n({ 'en-US': { fields: { sn: 'Serial' }, resources: { widget: 'Widget' } } }));
 
 const rowCheckbox = (sn: string) =>
   [...document.querySelectorAll<HTMLTableRowElement>('[data-testid=resource-picker] tbody tr.ant-table-row')]
@@ -72,22 +29,14 @@ const rowCheckbox = (sn: string) =>
 describe('ResourcePicker', () => {
   it('pages by 20 and keeps the selection across pages', async () => {
     let picked: unknown[] | undefined;
-    const host = document.createElement('div');
-    document.body.appendChild(host);
-    root = createRoot(host);
-    await act(async () => {
-      root!.render(
-        <AntApp>
-          <MetadataProvider value={meta}>
-            <Refine dataProvider={dataProvider} resources={[{ name: 'widget' }]} options={{ disableTelemetry: true }}>
-              <ResourcePicker resource="widget" open value={[{ id: 3, sn: 'W-3' }]} onCancel={() => undefined} onOk={(ids) => (picked = ids)} />
-            </Refine>
-          </MetadataProvider>
-        </AntApp>,
-      );
+    await mount({
+      path: widget.route,
+      meta,
+      dataProvider: data.provider,
+      element: <ResourcePicker resource="widget" open value={[{ id: 3, sn: 'W-3' }]} onCancel={() => undefined} onOk={(ids) => (picked = ids)} />,
     });
     await waitFor(() => rowCheckbox('W-1'));
-    expect(asked.at(-1)).toEqual({ page: 1, size: 20 });
+    expect(asked().at(-1)).toEqual({ page: 1, size: 20 });
     expect(document.querySelectorAll('[data-testid=resource-picker] tbody tr.ant-table-row')).toHaveLength(20);
     expect(rowCheckbox('W-3')!.checked).toBe(true);
     await act(async () => rowCheckbox('W-1')!.click());

@@ -4,20 +4,11 @@
  * the list call again, the chart hint draws, and Export posts the same body to the export call.
  */
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { App as AntApp } from 'antd';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Metadata } from '@rti/metadata/browser';
-import { MetadataProvider } from '../src/providers/metadata-context';
 import { ReportPage, reportBody, type ReportDescription } from '../src/meta/pages/report';
-import metaEn from '../src/meta/locales/en-US.json';
-import { enums } from './meta-fixture';
+import { cleanup, initTestI18n, metaOf, mount, stubApi, waitFor, type ApiCall } from './support/render';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const meta: Metadata = { resources: {}, enums, menu: { groups: [] } };
+const meta = metaOf();
 const description: ReportDescription = {
   name: 'demo.stock',
   title: 'demo.title',
@@ -37,62 +28,32 @@ const description: ReportDescription = {
   texts: { 'demo.title': 'Stock report', 'demo.code': 'Warehouse code', 'demo.count': 'Carriers', 'demo.running': 'Running', 'units.pieces': 'pcs', 'fields.time': 'Time' },
 };
 const rows = Array.from({ length: 12 }, (_, i) => ({ code: `W-${String(i + 1).padStart(2, '0')}`, count: i, total: { runningMs: 5_400_000 } }));
-const calls: Array<{ path: string; body: Record<string, unknown> }> = [];
-
-const envelope = (data: unknown) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { headers: { 'Content-Type': 'application/json' } });
-
-let root: Root | undefined;
-const realFetch = globalThis.fetch;
+let calls: ApiCall[] = [];
 
 beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { translation: { ...metaEn } } }, interpolation: { escapeValue: false } });
-  globalThis.fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
-    const path = String(url).replace(/^.*\/api/, '');
-    const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
-    calls.push({ path, body });
-    if (path === '/report/definition') return envelope(description);
+  await initTestI18n();
+  calls = stubApi(({ path, body }) => {
+    if (path === '/report/definition') return description;
     if (path === '/demo/stock/list') {
       const page = Number(body.page ?? 1);
       const limit = Number(body.limit ?? 10);
-      return envelope({ list: rows.slice((page - 1) * limit, page * limit), total: rows.length });
+      return { list: rows.slice((page - 1) * limit, page * limit), total: rows.length };
     }
     if (path === '/demo/stock/export') return new Response(new Uint8Array([0x50, 0x4b]), { headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
     return new Response('{}', { status: 404 });
-  }) as typeof fetch;
+  });
   URL.createObjectURL = () => 'blob:x';
   URL.revokeObjectURL = () => undefined;
 });
+// the page stays mounted across the tests: the export test uses what the first one drew
 afterAll(() => {
-  globalThis.fetch = realFetch;
-  act(() => root?.unmount());
+  cleanup();
+  vi.unstubAllGlobals();
 });
-
-async function waitFor<T>(probe: () => T | null | undefined | false, ms = 5000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await act(async () => {
-      await new Promise((r) => setTimeout(r, 25));
-    });
-  }
-}
 
 describe('the report page', () => {
   it('draws form, table and chart from the description and pages the list call', async () => {
-    const host = document.createElement('div');
-    document.body.appendChild(host);
-    root = createRoot(host);
-    await act(async () => {
-      root!.render(
-        <AntApp>
-          <MetadataProvider value={meta}>
-            <ReportPage name="demo.stock" />
-          </MetadataProvider>
-        </AntApp>,
-      );
-    });
+    await mount({ path: '/report/demo.stock', meta, element: <ReportPage name="demo.stock" /> });
     await waitFor(() => document.querySelectorAll('[data-testid=report-table] tbody tr.ant-table-row').length === 10);
     expect(calls.find((c) => c.path === '/report/definition')!.body).toEqual({ name: 'demo.stock' });
     const headers = [...document.querySelectorAll('[data-testid=report-table] thead th')].map((th) => th.textContent);

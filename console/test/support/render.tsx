@@ -20,6 +20,7 @@ import {
 import { App as AntApp } from 'antd';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { vi } from 'vitest';
 import type { Metadata, ResourceDef } from '@rti/metadata/browser';
 import { MetadataProvider } from '../../src/providers/metadata-context';
 import { routerProvider as consoleRouter } from '../../src/providers/router-provider';
@@ -229,6 +230,42 @@ export function fakeData(initial: Record<string, Row[]> = {}, overrides: Partial
       Object.assign(rows, structuredClone(initial));
     },
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the server, for screens that call it without a data provider
+
+/** One request that reached the stubbed server: its path after /api, its JSON body, its headers. */
+export interface ApiCall {
+  path: string;
+  body: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
+/** The server's answer envelope (SPEC: `{ code, message, data }`, code 0 for success). */
+export const envelope = (data: unknown, code = 0, message = 'ok'): Response =>
+  new Response(JSON.stringify({ code, message, data }), { headers: { 'Content-Type': 'application/json' } });
+
+/**
+ * Replaces fetch with `answer` (until vi.unstubAllGlobals()): a Response goes back as it is, any
+ * other value as a successful envelope. Returns the requests, in order.
+ */
+export function stubApi(answer: (call: ApiCall) => unknown): ApiCall[] {
+  const calls: ApiCall[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
+      const call: ApiCall = {
+        path: String(url).replace(/^.*\/api/, ''),
+        body: JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>,
+        headers: (init?.headers ?? {}) as Record<string, string>,
+      };
+      calls.push(call);
+      const out = await answer(call);
+      return out instanceof Response ? out : envelope(out);
+    }),
+  );
+  return calls;
 }
 
 // ---------------------------------------------------------------------------------------------
