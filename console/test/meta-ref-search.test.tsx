@@ -3,20 +3,11 @@
 // unfiltered, so a dropdown opened upwards shrank from under the pointer when the answer came,
 // and Enter picked the stale first row instead of the typed one (the documents browser test).
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { createMemoryRouter, RouterProvider } from 'react-router';
-import { Refine, type CrudFilter, type DataProvider } from '@refinedev/core';
-import { App as AntApp } from 'antd';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
+import type { CrudFilter } from '@refinedev/core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Metadata, ResourceDef } from '@rti/metadata/browser';
-import { MetadataProvider } from '../src/providers/metadata-context';
+import type { ResourceDef } from '@rti/metadata/browser';
 import { RefSelect, labelMatches } from '../src/meta/components/ref-select';
-import metaEn from '../src/meta/locales/en-US.json';
-import { enums } from './meta-fixture';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { cleanup, fakeData, initTestI18n, metaOf, mount as mountScreen, typeInto, waitFor } from './support/render';
 
 const carrier = { name: 'carrier', route: '/c', titleField: 'sn', fields: [{ name: 'sn', type: 'string' }] } as unknown as ResourceDef;
 const bind = {
@@ -25,7 +16,7 @@ const bind = {
   titleField: 'no',
   fields: [{ name: 'carrierId', type: 'ref', ref: { resource: 'carrier', label: 'sn' } }],
 } as unknown as ResourceDef;
-const meta: Metadata = { resources: { carrier, bind }, enums, menu: { groups: [] } };
+const meta = metaOf(carrier, bind);
 
 // newest first, as the server lists them; a search is answered only when the test says so
 const rows = [
@@ -35,69 +26,39 @@ const rows = [
 ];
 let searches: string[] = [];
 let answer: Array<(rows: unknown[]) => void> = [];
-const dataProvider: DataProvider = {
-  getApiUrl: () => '/api',
-  getList: async ({ filters }) => {
-    const typed = (filters as Array<CrudFilter & { value?: unknown }>).find((f) => 'field' in f && f.field === 'sn')?.value;
-    if (typed === undefined) return { data: rows as never, total: rows.length };
-    searches.push(String(typed));
-    const got = await new Promise<unknown[]>((r) => answer.push(r));
-    return { data: got as never, total: got.length };
+const data = fakeData(
+  { carrier: rows },
+  {
+    getList: async ({ filters }) => {
+      const typed = (filters as Array<CrudFilter & { value?: unknown }>).find((f) => 'field' in f && f.field === 'sn')?.value;
+      if (typed === undefined) return { data: rows as never, total: rows.length };
+      searches.push(String(typed));
+      const got = await new Promise<unknown[]>((r) => answer.push(r));
+      return { data: got as never, total: got.length };
+    },
   },
-  getOne: async () => ({ data: {} as never }),
-  create: async () => ({ data: {} as never }),
-  update: async () => ({ data: {} as never }),
-  deleteOne: async () => ({ data: {} as never }),
-};
+);
 
-let root: Root | undefined;
 let host: HTMLElement;
 let picked: unknown[] = [];
 const options = () => [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
 const input = () => host.querySelector('input')!;
-async function until(what: string, ok: () => boolean) {
-  const end = Date.now() + 5000;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`${what}: ${JSON.stringify(options())}`);
-    await act(async () => new Promise((r) => setTimeout(r, 20)));
-  }
-}
-async function type(text: string) {
-  await act(async () => {
-    Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input(), text);
-    input().dispatchEvent(new Event('input', { bubbles: true }));
-  });
-}
+const until = (what: string, ok: () => boolean) => waitFor(ok, 5000, () => `${what}: ${JSON.stringify(options())}`);
+const type = (text: string) => typeInto(input(), text);
 async function mount() {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  const app = (
-    <Refine dataProvider={dataProvider} options={{ disableTelemetry: true }}>
-      <RefSelect field={bind.fields[0]} open virtual={false} onChange={(v) => picked.push(v)} />
-    </Refine>
-  );
-  const router = createMemoryRouter([{ path: '*', element: app }], { initialEntries: ['/b/create'] });
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <AntApp>
-        <MetadataProvider value={meta}>
-          <RouterProvider router={router} />
-        </MetadataProvider>
-      </AntApp>,
-    );
-  });
+  ({ host } = await mountScreen({
+    path: '/b/create',
+    meta,
+    dataProvider: data.provider,
+    element: <RefSelect field={bind.fields[0]} open virtual={false} onChange={(v) => picked.push(v)} />,
+  }));
   await act(async () => input().focus());
   await until('first page', () => options().length === 3);
 }
 
-beforeAll(async () => {
-  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': { translation: metaEn } }, interpolation: { escapeValue: false } });
-});
+beforeAll(() => initTestI18n());
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  document.body.innerHTML = '';
+  cleanup();
   searches = [];
   answer = [];
   picked = [];
