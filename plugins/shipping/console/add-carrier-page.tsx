@@ -1,10 +1,10 @@
 /** `/ship-order-manage/ship-order/add-carrier?id=`: Add carriers to a new ship order (menu page `ship-order-add-carrier`). */
-import { AddCarriersPanel, canAddCarriers } from './add-carriers';
-import { OrderScreen } from './order-page';
+import { AddCarriersPanel } from './add-carriers';
+import { linesOpen, OrderScreen } from './order-page';
 
 export default function AddCarrierPage() {
   return (
-    <OrderScreen titleKey="shipping.addCarriersTitle" allowed={canAddCarriers} testId="ship-add-carrier-page">
+    <OrderScreen titleKey="shipping.addCarriersTitle" allowed={linesOpen} testId="ship-add-carrier-page">
       {(record, reload) => <AddCarriersPanel record={record} onChanged={reload} />}
     </OrderScreen>
   );

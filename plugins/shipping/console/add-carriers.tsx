@@ -11,22 +11,18 @@ import { useInvalidate } from '@refinedev/core';
 import { useNavigate } from 'react-router';
 import { Alert, App, Button, Input, Space, Table, Tabs, Typography } from 'antd';
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { ShipOrderStatusEnum } from '@rti/metadata/browser';
 import { loadImportDialog, request, useMetadata, type RowActionProps } from '@rti/console/plugin-api';
 import { parseSerials, type BatchAddAnswer } from './serials';
-import { ADD_CARRIER_PATH } from './order-page';
+import { ADD_CARRIER_PATH, linesOpen } from './order-page';
 
 type Row = Record<string, unknown>;
 const PAGE_SIZE = 10;
-
-/** Lines can be added while the order is new (metadata freezes them afterwards). */
-export const canAddCarriers = (record: Row): boolean => record.status === ShipOrderStatusEnum.new && record.id != null;
 
 /** The detail page's button: opens the Add carriers screen of this order (SPEC §2 route). */
 export default function AddCarriers({ record }: RowActionProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  if (!canAddCarriers(record)) return null;
+  if (!linesOpen(record)) return null;
   return (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`${ADD_CARRIER_PATH}?id=${String(record.id)}`)} data-testid="ship-add-carriers">
       {t('shipping.addCarriers')}

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert, Button, Card, Descriptions, Result, Spin, Tag } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
+import { ShipOrderStatusEnum } from '@rti/metadata/browser';
 import { request, useMetadata } from '@rti/console/plugin-api';
 
 type Row = Record<string, unknown>;
@@ -15,6 +16,9 @@ type Row = Record<string, unknown>;
 export const SHIP_ORDER_ROUTE = '/ship-order-manage/ship-order';
 export const ADD_CARRIER_PATH = `${SHIP_ORDER_ROUTE}/add-carrier`;
 export const CONTAINERIZE_PATH = `${SHIP_ORDER_ROUTE}/containerize`;
+
+/** Lines change while the order is new (metadata freezes them afterwards). */
+export const linesOpen = (record: Row): boolean => record.status === ShipOrderStatusEnum.new && record.id != null;
 
 /** `?id=` as an order id, or null when it is missing or not an id */
 export function orderIdOf(search: URLSearchParams): number | null {
