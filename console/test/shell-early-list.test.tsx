@@ -3,25 +3,13 @@
 // table sends for that URL (checked against the real table, data provider and transport),
 // an arrived answer gives rows in the first render without a second call, a pending one is
 // taken by the data provider, and any other request is asked for as usual.
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { createMemoryRouter, Link, RouterProvider, useNavigate } from 'react-router';
-import { Refine, type DataProvider, type RouterProvider as RefineRouter } from '@refinedev/core';
-import { App as AntApp } from 'antd';
-import i18n from 'i18next';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Metadata, ResourceDef } from '@rti/metadata/browser';
-import { MetadataProvider } from '../src/providers/metadata-context';
+import type { ResourceDef } from '@rti/metadata/browser';
 import { createDataProvider } from '../src/providers/data-provider';
 import { canonical, clearEarly, takeEarly } from '../src/providers/early-calls';
 import { listRequest, startEarlyList, takeArrivedList } from '../src/meta/lib/early-list';
-import { routerProvider as consoleRouter } from '../src/providers/router-provider';
 import { MetaList } from '../src/meta/pages/list';
-import metaEn from '../src/meta/locales/en-US.json';
-import { enums } from './meta-fixture';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { cleanup, initTestI18n, metaOf, mount as mountScreen, recording, settle, stubApi, type ApiCall } from './support/render';
 
 const gadget: ResourceDef = {
   name: 'gadget',
@@ -35,103 +23,42 @@ const gadget: ResourceDef = {
     { name: 'level', type: 'enum', enum: 'level', search: 'in' },
   ],
 };
-const meta: Metadata = { resources: { gadget }, enums, menu: { groups: [] } };
+const meta = metaOf(gadget);
 const rows = [
   { id: 2, sn: 'G-2', level: 20 },
   { id: 1, sn: 'G-1', level: 10 },
 ];
 
-let sent: Array<{ path: string; body: Record<string, unknown> }> = [];
-/** the transport answers every call after `delay` ms; a pending early call can be held back */
-function serve(delay = 0): void {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (url: string, init: RequestInit) => {
-      sent.push({ path: url.replace(/^\/api/, ''), body: JSON.parse(String(init.body)) });
-      if (delay) await new Promise((r) => setTimeout(r, delay));
-      return new Response(JSON.stringify({ code: 0, message: 'Success', data: { list: rows, total: rows.length } }), { headers: { 'content-type': 'application/json' } });
-    }),
-  );
+let sent: ApiCall[] = [];
+/**
+ * the transport answers every call; held, it answers only once `release()` is called, so an early
+ * call is still pending when the screen mounts however long mounting takes (a fixed delay raced
+ * the first render on a busy machine)
+ */
+let release = () => {};
+function serve(held = false): void {
+  const gate = held ? new Promise<void>((r) => (release = r)) : undefined;
+  sent = stubApi(async () => {
+    await gate;
+    return { list: rows, total: rows.length };
+  });
 }
 const listCalls = () => sent.filter((c) => c.path === '/gadget/list');
 
-// the test's own react-router instance with the console's parse (packaged go/back resolve a second react-router copy under vitest)
-const router: RefineRouter = {
-  go: () => {
-    const navigate = useNavigate();
-    return ({ to, query, type }) => {
-      const qs = query ? '?' + new URLSearchParams(query as Record<string, string>).toString() : '';
-      if (type === 'path') return `${to ?? ''}${qs}`;
-      void navigate(`${to ?? ''}${qs}`, { replace: type === 'replace' });
-      return undefined;
-    };
-  },
-  back: () => {
-    const navigate = useNavigate();
-    return () => void navigate(-1);
-  },
-  parse: consoleRouter.parse,
-  Link: ({ to, ...rest }: { to: string }) => <Link to={to} {...rest} />,
-};
-
-let root: Root | undefined;
-let host: HTMLElement;
 /** the table's query function runs: an arrived early answer is its initial data, never a query */
-let queries = 0;
-const dp = createDataProvider((n) => meta.resources[n]);
-const countingProvider: DataProvider = {
-  ...dp,
-  getList: (p) => {
-    queries++;
-    return dp.getList(p);
-  },
-};
+let data = recording(createDataProvider((n) => meta.resources[n]));
+const queries = () => data.calls.filter((c) => c.method === 'getList').length;
 
+let host: HTMLElement;
 async function mount(path: string) {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  const app = (
-    <Refine
-      dataProvider={countingProvider}
-      routerProvider={router}
-      resources={[{ name: 'gadget', list: gadget.route }]}
-      options={{ disableTelemetry: true, syncWithLocation: true }}
-    >
-      <MetaList resource={gadget} />
-    </Refine>
-  );
-  const memory = createMemoryRouter([{ path: '*', element: app }], { initialEntries: [path] });
-  root = createRoot(host);
-  await act(async () => {
-    root!.render(
-      <AntApp>
-        <MetadataProvider value={meta}>
-          <RouterProvider router={memory} />
-        </MetadataProvider>
-      </AntApp>,
-    );
-  });
+  ({ host } = await mountScreen({ path, meta, dataProvider: data.provider, syncWithLocation: true, element: <MetaList resource={gadget} /> }));
 }
 
-async function settle(ms = 300) {
-  await act(async () => {
-    await new Promise((r) => setTimeout(r, ms));
-  });
-}
-
-beforeAll(async () => {
-  await i18n.use(initReactI18next).init({
-    lng: 'en-US',
-    resources: { 'en-US': { translation: { ...metaEn, fields: { sn: 'Serial', level: 'Level' } } } },
-    interpolation: { escapeValue: false },
-  });
-});
+beforeAll(() => initTestI18n({ 'en-US': { fields: { sn: 'Serial', level: 'Level' } } }));
 afterEach(() => {
-  act(() => root?.unmount());
-  host?.remove();
-  root = undefined;
+  cleanup();
   sent = [];
-  queries = 0;
+  data = recording(createDataProvider((n) => meta.resources[n]));
   clearEarly();
   vi.unstubAllGlobals();
 });
@@ -166,18 +93,19 @@ describe('the early list request', () => {
     await settle();
     expect(host.querySelectorAll('.ant-table-row')).toHaveLength(2);
     expect(host.querySelector('.ant-spin-spinning')).toBeNull();
-    expect(queries).toBe(1);
+    expect(queries()).toBe(1);
     expect(listCalls()).toHaveLength(1);
   });
 
   it('still under way: the data provider takes it instead of asking again', async () => {
-    serve(150);
+    serve(true);
     startEarlyList(gadget, '');
     await mount(gadget.route);
     expect(host.querySelector('.ant-table-row')).toBeNull();
+    release();
     await settle(400);
     expect(host.querySelectorAll('.ant-table-row')).toHaveLength(2);
-    expect(queries).toBe(1);
+    expect(queries()).toBe(1);
     expect(listCalls()).toHaveLength(1);
   });
 
