@@ -3,6 +3,7 @@
  *   SIMULATOR_DEVICES (default 200)  carriers to drive
  *   MQTT_URL (default mqtt://127.0.0.1:<MQTT_PORT or 1883>)
  *   SIMULATOR_STEP_MS (5000), SIMULATOR_MINUTE_MS (60000: shorten to speed the world up)
+ *   SIMULATOR_TRIP_MINUTES (30): longest trip of a ship order on the road, simulated minutes
  *   DATABASE_URL as for the server (the simulator provisions its gateways and carriers there)
  */
 import { loadMetadata } from '@rti/metadata';
