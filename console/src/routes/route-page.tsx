@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
-import { useParams } from 'react-router';
+import { useLocation, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PageSpinner } from './page-spinner';
 import { TITLE_SUFFIX } from '../constants';
@@ -12,6 +12,7 @@ import { PageErrorBoundary } from './page-error-boundary';
 import { loadedMetaScreen, metaScreen } from './meta-screens';
 import { pageTitle } from './page-title';
 import { useRecordTitles } from '../providers/record-titles';
+import { useSavedTabTitle } from '../components/tabs/tabs-context';
 
 type PageComponent = ComponentType<{ resource?: ResourceDef }>;
 
@@ -90,9 +91,10 @@ export function preloadRoute(route: PageRoute, plugins: ConsolePlugin[]): void {
 function DocumentTitle({ route, params, allowed }: { route: PageRoute; params: Record<string, string | undefined>; allowed: boolean }) {
   const { t } = useTranslation();
   const titles = useRecordTitles();
+  const saved = useSavedTabTitle(useLocation().pathname);
   useEffect(() => {
-    document.title = (allowed ? pageTitle(route, params, t) : t('pages.forbidden')) + TITLE_SUFFIX;
-  }, [allowed, route, params, t, titles]);
+    document.title = (allowed ? pageTitle(route, params, t, saved) : t('pages.forbidden')) + TITLE_SUFFIX;
+  }, [allowed, route, params, t, titles, saved]);
   return null;
 }
 

@@ -6,6 +6,7 @@ import { matchRoute } from '../../lib/routes';
 import { useShell } from '../../providers/shell-context';
 import { pageTitle } from '../../routes/page-title';
 import { useRecordTitles } from '../../providers/record-titles';
+import { useSavedTabTitle } from '../tabs/tabs-context';
 
 /** Menu group › resource › screen, at most 560 px wide (SPEC §9). */
 export function AppBreadcrumb() {
@@ -15,6 +16,7 @@ export function AppBreadcrumb() {
   useParams();
   // the record's title replaces "#id" once its row arrives
   useRecordTitles();
+  const saved = useSavedTabTitle(pathname);
   const m = matchRoute(pathname, routes);
   if (!m) return null;
   const group = meta.menu.groups.find((g) => g.key === m.route.group);
@@ -23,6 +25,6 @@ export function AppBreadcrumb() {
   if (m.route.resource && m.route.screen !== 'list') {
     items.push({ title: <Link to={m.route.resource.route}>{t(m.route.title)}</Link> });
   }
-  items.push({ title: pageTitle(m.route, m.params, t) });
+  items.push({ title: pageTitle(m.route, m.params, t, saved) });
   return <Breadcrumb className="app-breadcrumb" style={{ maxWidth: BREADCRUMB_MAX_WIDTH }} items={items} data-testid="breadcrumb" />;
 }

@@ -49,6 +49,18 @@ export function useOptionalTabStore(): TabStore | undefined {
   return useContext(TabsContext);
 }
 
+/**
+ * The record title a page's tab saved (kept across reloads): names a restored record page in
+ * its breadcrumb and window title before its row is read again. Undefined outside the shell.
+ */
+export function useSavedTabTitle(pathname: string): string | undefined {
+  const store = useOptionalTabStore();
+  const state = useSyncExternalStore(store?.subscribe ?? noSubscribe, store?.get ?? noState);
+  return state?.tabs.find((t) => t.key === pathname)?.titleArgs?.title;
+}
+const noSubscribe = () => () => undefined;
+const noState = () => undefined;
+
 export function useTabsState(): TabsState {
   const store = useTabStore();
   return useSyncExternalStore(store.subscribe, store.get);
