@@ -27,6 +27,20 @@ export interface EnumLabel {
 
 const text = (dark: boolean) => (dark ? '#d6e4ff' : '#595959');
 
+/** widest a category label is drawn; longer ones end in an ellipsis (the axis tooltip names them in full) */
+export const CATEGORY_LABEL_WIDTH = 100;
+
+/**
+ * Labels under a category axis that fit in every language: all shown, tilted when there are
+ * many or one is long (Japanese and Chinese labels cannot break between words), cut with an
+ * ellipsis past CATEGORY_LABEL_WIDTH, never drawn over a neighbour or out of the chart.
+ */
+export function categoryLabels(labels: string[], dark: boolean, crowdedAt: number) {
+  // a CJK character is about twice as wide as a Latin one
+  const widest = Math.max(0, ...labels.map((l) => [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0)));
+  return { color: text(dark), interval: 0, rotate: labels.length > crowdedAt || widest > 10 ? 30 : 0, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate', ellipsis: '…', hideOverlap: false };
+}
+
 export function donut(rows: Counted[], enumOf: (v: number | null) => EnumLabel, dark = false): EChartsCoreOption {
   return {
     tooltip: { trigger: 'item', formatter: '{b}: {c} ({d}%)' },
@@ -50,7 +64,7 @@ export function bars(rows: Counted[], enumOf: (v: number | null) => EnumLabel, d
   return {
     tooltip: { trigger: 'axis' },
     grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: rows.map((r) => enumOf(r.value).label), axisLabel: { color: text(dark), interval: 0, rotate: rows.length > 5 ? 30 : 0 } },
+    xAxis: { type: 'category', data: rows.map((r) => enumOf(r.value).label), axisLabel: categoryLabels(rows.map((r) => enumOf(r.value).label), dark, 5) },
     yAxis: { type: 'value', axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.3 } } },
     series: [
       {
@@ -83,7 +97,7 @@ export function inventoryOption(inv: Summary['inventory'], L: Label, dark = fals
     tooltip: { trigger: 'axis' },
     legend: { top: 0, textStyle: { color: text(dark) } },
     grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: { color: text(dark), interval: 0, rotate: rows.length > 6 ? 30 : 0 } },
+    xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: categoryLabels(rows.map((r) => r.name), dark, 6) },
     yAxis: { type: 'value', axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.3 } } },
     series: [
       { name: L('dashboard.stock'), type: 'bar', barMaxWidth: 28, data: rows.map((r) => ({ value: r.count, itemStyle: { color: LEVEL_COLOURS[r.level] } })) },
@@ -142,18 +156,26 @@ export function lifeCycleOption(bands: Summary['lifeCycle'], L: Label, dark = fa
 /** warehouses as points on a lng/lat plane, sized by stock (no basemap needed, works offline) */
 export function mapOption(m: MapPanel, L: Label, dark = false): EChartsCoreOption {
   const max = Math.max(1, ...m.warehouses.map((w) => w.count));
+  // a name beside its point stays inside the chart: points in the eastern half carry it on their left
+  const lngs = m.warehouses.map((w) => w.lnglat[0]);
+  const middle = (Math.min(...lngs) + Math.max(...lngs)) / 2;
   return {
     tooltip: { trigger: 'item', formatter: (p: { data: { name: string; value: number[] } }) => `${p.data.name}<br/>${L('dashboard.stock')}: ${p.data.value[2]}` },
-    grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
-    xAxis: { type: 'value', scale: true, name: 'lng', axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.15 } } },
-    yAxis: { type: 'value', scale: true, name: 'lat', axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.15 } } },
+    grid: { left: 28, right: 16, top: 16, bottom: 28, containLabel: true },
+    xAxis: { type: 'value', scale: true, name: L('fields.longitude'), nameLocation: 'middle', nameGap: 26, nameTextStyle: { color: text(dark) }, axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.15 } } },
+    yAxis: { type: 'value', scale: true, name: L('fields.latitude'), nameLocation: 'middle', nameGap: 36, nameTextStyle: { color: text(dark) }, axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.15 } } },
     series: [
       {
         type: 'scatter',
         symbolSize: (v: number[]) => 10 + (30 * v[2]) / max,
         label: { show: m.warehouses.length <= 20, formatter: '{b}', position: 'right', color: text(dark) },
         itemStyle: { color: '#1677ff', opacity: 0.8, borderColor: '#fff' },
-        data: m.warehouses.map((w) => ({ name: w.name, value: [w.lnglat[0], w.lnglat[1], w.count], itemStyle: w.color ? { color: w.color } : undefined })),
+        data: m.warehouses.map((w) => ({
+          name: w.name,
+          value: [w.lnglat[0], w.lnglat[1], w.count],
+          itemStyle: w.color ? { color: w.color } : undefined,
+          ...(m.warehouses.length > 1 && w.lnglat[0] > middle ? { label: { position: 'left' } } : {}),
+        })),
       },
     ],
   };

@@ -1,6 +1,6 @@
 /** Dashboard chart options and headline figures from the call answers (pure). */
 import { describe, expect, it } from 'vitest';
-import { batteryOption, bars, donut, inventoryOption, lifeCycleOption, mapOption, trendOption, TOKEN_COLOURS } from '../console/chart-options';
+import { batteryOption, bars, CATEGORY_LABEL_WIDTH, categoryLabels, donut, inventoryOption, lifeCycleOption, mapOption, trendOption, TOKEN_COLOURS } from '../console/chart-options';
 import { kpis } from '../console/kpis';
 import type { DashboardData } from '../console/dashboard-data';
 
@@ -53,6 +53,24 @@ describe('chart options', () => {
   });
   it('map panel places warehouses at lng/lat with their stock', () => {
     expect(series(mapOption(data.map, L))[0].data).toEqual([{ name: 'A', value: [121.4, 31.2, 7], itemStyle: undefined }]);
+  });
+});
+
+describe('axis labels fit in every language (issue 10)', () => {
+  it('category labels are all shown, cut with an ellipsis past a width, tilted when many or long', () => {
+    const short = categoryLabels(['New', 'In use'], false, 5);
+    expect(short).toMatchObject({ interval: 0, rotate: 0, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate', ellipsis: '…' });
+    // two Japanese labels of 10 characters are as wide as 20 Latin ones: tilted
+    expect(categoryLabels(['スレーブゲートウェイ', 'マスターゲートウェイ'], false, 5).rotate).toBe(30);
+    expect(categoryLabels(['a', 'b', 'c', 'd', 'e', 'f'], false, 5).rotate).toBe(30);
+    const inv = inventoryOption([...data.summary.inventory, { id: 3, name: 'Shanghai Jiading Depot', count: 1, min: 0, max: 2, theory: 1, level: 'ok' }], L) as any;
+    expect(inv.xAxis.axisLabel).toMatchObject({ rotate: 30, overflow: 'truncate' });
+    expect((lifeCycleOption(data.summary.lifeCycle, L) as any).xAxis.axisLabel.overflow).toBe('truncate');
+  });
+  it('map panel: translated axis names centred on their axis; names of eastern points on their left', () => {
+    const o = mapOption({ inTransit: 0, warehouses: [{ id: 1, name: 'West', color: null, lnglat: [100, 30], count: 1 }, { id: 2, name: 'East', color: null, lnglat: [140, 35], count: 1 }] }, L) as any;
+    expect([o.xAxis.name, o.xAxis.nameLocation, o.yAxis.name, o.yAxis.nameLocation]).toEqual(['«fields.longitude»', 'middle', '«fields.latitude»', 'middle']);
+    expect(series(o)[0].data.map((d: any) => d.label?.position ?? 'right')).toEqual(['right', 'left']);
   });
 });
 

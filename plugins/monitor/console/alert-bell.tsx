@@ -11,6 +11,9 @@ import { ALERT_KINDS, PER_CATEGORY } from './alert-kinds';
 import { alertFeed, unsolvedTotal, type FeedState } from './alert-feed';
 import { alertItem, setKnownEnums } from './alert-items';
 
+/** widest a category tab's name is drawn: five tabs of Japanese names stay in the 520 px panel */
+const TAB_NAME_MAX_PX = 84;
+
 /**
  * Header alert menu (SPEC §2 notification menu): unsolved alerts only, at most 15 per
  * category, five categories; each item shows the device serial, the reason and the created
@@ -36,7 +39,8 @@ export default function AlertBell() {
   };
 
   const content = (
-    <div style={{ width: 520 }} data-testid="alert-panel">
+    // never wider than the screen (a phone is 390 px); tabs that do not fit scroll, with antd's "more" menu
+    <div style={{ width: 'min(520px, calc(100vw - 32px))' }} data-testid="alert-panel">
       <Tabs
         size="small"
         items={kinds.map((k) => {
@@ -45,8 +49,12 @@ export default function AlertBell() {
           return {
             key: k.category,
             label: (
-              <span data-testid={`alert-tab:${k.category}`}>
-                {t(k.title)} <Badge count={feed?.total ?? 0} size="small" overflowCount={99} />
+              <span data-testid={`alert-tab:${k.category}`} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+                {/* a long category name (ja-JP "スレーブゲートウェイ") ends in an ellipsis, named in full by its tooltip */}
+                <span className="alert-tab-name" title={t(k.title)} style={{ maxWidth: TAB_NAME_MAX_PX, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                  {t(k.title)}
+                </span>
+                <Badge count={feed?.total ?? 0} size="small" overflowCount={99} />
               </span>
             ),
             children: rows.length ? (

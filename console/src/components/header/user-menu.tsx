@@ -65,7 +65,9 @@ export function UserMenu({ autoHide, onAutoHideChange }: Props) {
     >
       <Button type="text" className="user-menu" data-testid="user-menu">
         <Avatar size="small" icon={<UserOutlined />} />
-        <span className="user-name">{name}</span>
+        <span className="user-name" title={name}>
+          {name}
+        </span>
       </Button>
     </Dropdown>
   );
