@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMetadata } from '@rti/metadata';
+import { createDatabase } from '../src/db';
 import { indexPlan } from '../src/db/models';
+import { createTestDatabase } from './support/test-database';
 import { startTestServer, type TestServer } from './support/test-server';
 
 const meta = structuredClone(loadMetadata());
@@ -67,5 +69,34 @@ describe('prefix search', () => {
       const plan = (await sequelize.query(`EXPLAIN QUERY PLAN ${sql}`, { type: 'SELECT' })).map((p) => p.detail).join(' | ');
       expect(plan).toMatch(/USING (COVERING )?INDEX ix_project_org_id_name_ci \(org_id=\? AND name>\? AND name<\?\)/);
     }
+  });
+});
+
+describe('an index added to an analysed SQLite database', () => {
+  it('gets its statistics at once (the planner would take it for a unique one), and none are made up where there were none', async () => {
+    const stats = async (analysed: boolean) => {
+      const tdb = await createTestDatabase();
+      if (tdb.dialect !== 'sqlite') return tdb.drop().then(() => null);
+      try {
+        const plain = structuredClone(loadMetadata());
+        const before = createDatabase(tdb.url, { metadata: plain, log: () => undefined });
+        await before.migrate();
+        await before.sequelize.query(`INSERT INTO project (org_id, name, created_at, updated_at) VALUES ${Array.from({ length: 50 }, (_, i) => `(1, 'P-${i}', '2026-01-01', '2026-01-01')`).join(', ')}`);
+        if (analysed) await before.sequelize.query('ANALYZE');
+        await before.close();
+        const after = createDatabase(tdb.url, { metadata: meta, log: () => undefined });
+        await after.migrate();
+        const [rows] = await after.sequelize.query(`SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'`);
+        const found = rows.length ? ((await after.sequelize.query(`SELECT idx, stat FROM sqlite_stat1 WHERE idx = 'ix_project_org_id_name_ci'`))[0] as Array<{ stat: string }>) : null;
+        await after.close();
+        return found;
+      } finally {
+        await tdb.drop();
+      }
+    };
+    const analysed = await stats(true);
+    if (analysed === null && process.env.TEST_MYSQL_URL) return; // SQLite only
+    expect(analysed).toEqual([{ idx: 'ix_project_org_id_name_ci', stat: expect.stringMatching(/^50 50 1/) }]);
+    expect(await stats(false)).toBeNull();
   });
 });

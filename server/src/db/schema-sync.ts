@@ -43,6 +43,7 @@ export function schemaDigest(models: Record<string, ResourceModel>, meta: Metada
 
 export async function syncSchema(sequelize: Sequelize, models: Record<string, ResourceModel>, meta: Metadata, log: (msg: string) => void): Promise<void> {
   const qi: QueryInterface = sequelize.getQueryInterface();
+  const added: string[] = [];
   const existing = new Set(((await qi.showAllTables()) as unknown[]).map((t) => (typeof t === 'string' ? t : (t as { tableName: string }).tableName)));
   for (const spec of tableSpecs(models, meta)) {
     if (!existing.has(spec.table)) {
@@ -61,6 +62,7 @@ export async function syncSchema(sequelize: Sequelize, models: Record<string, Re
       try {
         const fields = ix.columns.map((c) => (ix.nocase?.includes(c) ? { name: c, collate: 'NOCASE' } : c));
         await qi.addIndex(spec.table, { fields, name: ix.name, unique: ix.unique });
+        added.push(ix.name);
       } catch (err) {
         // Existing duplicates must not stop the start; the repository still pre-checks.
         if (!ix.unique) throw err;
@@ -68,4 +70,22 @@ export async function syncSchema(sequelize: Sequelize, models: Record<string, Re
       }
     }
   }
+  await statisticsFor(sequelize, added);
+}
+
+/**
+ * SQLite plans from sqlite_stat1 when the database has one (ANALYZE was run): an index added
+ * later has no row there, and the planner then takes it for a near-unique one — a new
+ * (org, name) index was chosen for `ORDER BY id` lists, sorting 100,000 rows for a page of 10.
+ * A sampled ANALYZE of just the new indexes keeps the statistics whole (milliseconds on
+ * millions of rows); a database without statistics is left without.
+ */
+async function statisticsFor(sequelize: Sequelize, indexes: string[]): Promise<void> {
+  if (sequelize.getDialect() !== 'sqlite' || !indexes.length) return;
+  const [stat] = (await sequelize.query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'`))[0] as unknown[];
+  if (!stat) return;
+  const qi = sequelize.getQueryInterface();
+  await sequelize.query('PRAGMA analysis_limit = 1000');
+  for (const name of indexes) await sequelize.query(`ANALYZE ${qi.quoteIdentifier(name)}`);
+  await sequelize.query('PRAGMA analysis_limit = 0');
 }
