@@ -1,17 +1,9 @@
 import { act } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceDef } from '@rti/metadata/browser';
 import { ResourcePicker } from '../src/meta/components/resource-picker';
-import { cleanup, fakeData, initTestI18n, metaOf, mount, waitFor } from './support/render';
+import { cleanup, fakeData, initTestI18n, metaOf, mount, thingsResource, waitFor } from './support/render';
 
-const widget: ResourceDef = {
-  name: 'widget',
-  module: 'things',
-  route: '/things/widget',
-  orgScoped: true,
-  titleField: 'sn',
-  fields: [{ name: 'sn', type: 'string', search: 'like' }],
-};
+const widget = thingsResource('widget', [{ name: 'sn', type: 'string', search: 'like' }]);
 const meta = metaOf(widget);
 const data = fakeData({ widget: Array.from({ length: 25 }, (_, i) => ({ id: i + 1, sn: `W-${i + 1}` })) });
 /** the pages the picker asked for */

@@ -4,22 +4,14 @@
 import { act } from 'react';
 import { Route, Routes } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceDef } from '@rti/metadata/browser';
 import { MetaList } from '../src/meta/pages/list';
 import { MetaCreate } from '../src/meta/pages/create';
 import { clearListReturn } from '../src/meta/lib/list-return';
 import { TabsContext } from '../src/components/tabs/tabs-context';
 import { createTabStore, type TabStore } from '../src/components/tabs/tab-store';
-import { cleanup, fakeData, initTestI18n, metaOf, mount as mountScreen, typeInto as type, waitFor, type Mounted } from './support/render';
+import { cleanup, fakeData, initTestI18n, metaOf, mount as mountScreen, type Mounted, thingsResource, typeInto as type, waitFor } from './support/render';
 
-const widget: ResourceDef = {
-  name: 'widget',
-  module: 'things',
-  route: '/things/widget',
-  orgScoped: true,
-  titleField: 'sn',
-  fields: [{ name: 'sn', type: 'string', required: true, maxLength: 64, pattern: 'code', search: 'like', list: { sortable: true } }],
-};
+const widget = thingsResource('widget', [{ name: 'sn', type: 'string', required: true, maxLength: 64, pattern: 'code', search: 'like', list: { sortable: true } }]);
 const meta = metaOf(widget);
 const REFUSAL = 'Serial: letters, digits, - _ and . (starting with a letter or digit), up to 64 characters';
 

@@ -1,24 +1,16 @@
 import { act } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ResourceDef } from '@rti/metadata/browser';
 import { MetaList } from '../src/meta/pages/list';
 import { MetaCreate } from '../src/meta/pages/create';
-import { cleanup, fakeData, initTestI18n, metaOf, mount as mountScreen, typeInto, waitFor, type Mounted } from './support/render';
+import { cleanup, fakeData, initTestI18n, metaOf, mount as mountScreen, type Mounted, thingsResource, typeInto, waitFor } from './support/render';
 
 /** A small generic resource: text, enum, ref, with a status rule and one required field. */
-const gadget: ResourceDef = {
-  name: 'gadget',
-  module: 'things',
-  route: '/things/gadget',
-  orgScoped: true,
-  titleField: 'sn',
-  fields: [
-    { name: 'sn', type: 'string', required: true, search: 'like', list: { sortable: true } },
-    { name: 'level', type: 'enum', enum: 'level', search: 'in' },
-    { name: 'ownerId', type: 'ref', ref: { resource: 'owner', label: 'name' }, required: true },
-    { name: 'remark', type: 'text' },
-  ],
-};
+const gadget = thingsResource('gadget', [
+  { name: 'sn', type: 'string', required: true, search: 'like', list: { sortable: true } },
+  { name: 'level', type: 'enum', enum: 'level', search: 'in' },
+  { name: 'ownerId', type: 'ref', ref: { resource: 'owner', label: 'name' }, required: true },
+  { name: 'remark', type: 'text' },
+]);
 const meta = metaOf(gadget);
 
 const rows = [

@@ -2,11 +2,10 @@
 // (Refine drops its cached row on success, which refetched it while the page was mounted).
 import { act } from 'react';
 import { beforeAll, expect, it } from 'vitest';
-import type { ResourceDef } from '@rti/metadata/browser';
 import { MetaShow } from '../src/meta/pages/show';
-import { cleanup, fakeData, initTestI18n, metaOf, mount, settle, waitFor } from './support/render';
+import { cleanup, fakeData, initTestI18n, metaOf, mount, settle, thingsResource, waitFor } from './support/render';
 
-const gadget: ResourceDef = { name: 'gadget', module: 'things', route: '/things/gadget', orgScoped: true, titleField: 'sn', fields: [{ name: 'sn', type: 'string' }] };
+const gadget = thingsResource('gadget', [{ name: 'sn', type: 'string' }]);
 const meta = metaOf(gadget);
 
 // the store answers a deleted record with 404, as the server does

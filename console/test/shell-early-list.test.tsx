@@ -4,25 +4,16 @@
 // an arrived answer gives rows in the first render without a second call, a pending one is
 // taken by the data provider, and any other request is asked for as usual.
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ResourceDef } from '@rti/metadata/browser';
 import { createDataProvider } from '../src/providers/data-provider';
 import { canonical, clearEarly, takeEarly } from '../src/providers/early-calls';
 import { listRequest, startEarlyList, takeArrivedList } from '../src/meta/lib/early-list';
 import { MetaList } from '../src/meta/pages/list';
-import { cleanup, initTestI18n, metaOf, mount as mountScreen, recording, settle, stubApi, type ApiCall } from './support/render';
+import { type ApiCall, cleanup, initTestI18n, metaOf, mount as mountScreen, recording, settle, stubApi, thingsResource } from './support/render';
 
-const gadget: ResourceDef = {
-  name: 'gadget',
-  module: 'things',
-  route: '/things/gadget',
-  orgScoped: true,
-  titleField: 'sn',
-  defaultSort: '-id',
-  fields: [
-    { name: 'sn', type: 'string', required: true, search: 'like', list: { sortable: true } },
-    { name: 'level', type: 'enum', enum: 'level', search: 'in' },
-  ],
-};
+const gadget = thingsResource('gadget', [
+  { name: 'sn', type: 'string', required: true, search: 'like', list: { sortable: true } },
+  { name: 'level', type: 'enum', enum: 'level', search: 'in' },
+], { defaultSort: '-id' });
 const meta = metaOf(gadget);
 const rows = [
   { id: 2, sn: 'G-2', level: 20 },

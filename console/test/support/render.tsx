@@ -21,7 +21,7 @@ import { App as AntApp } from 'antd';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { vi } from 'vitest';
-import type { Metadata, ResourceDef } from '@rti/metadata/browser';
+import type { FieldDef, Metadata, ResourceDef } from '@rti/metadata/browser';
 import { MetadataProvider } from '../../src/providers/metadata-context';
 import { routerProvider as consoleRouter } from '../../src/providers/router-provider';
 import { buildRoutes } from '../../src/lib/routes';
@@ -32,6 +32,17 @@ import metaJa from '../../src/meta/locales/ja-JP.json';
 import { enums } from '../meta-fixture';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+/** A resource of the tests' own module `things`, at /things/<name>, organisation-scoped, titled by `sn` unless `more` says otherwise. */
+export const thingsResource = (name: string, fields: FieldDef[], more: Partial<ResourceDef> = {}): ResourceDef => ({
+  name,
+  module: 'things',
+  route: `/things/${name}`,
+  orgScoped: true,
+  titleField: 'sn',
+  fields,
+  ...more,
+});
 
 /** Metadata holding just these resources (and the fixture's enums), as a screen test needs it. */
 export const metaOf = (...defs: ResourceDef[]): Metadata => ({
