@@ -10,12 +10,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../src/i18n';
 import { AppRoutes } from '../src/routes/app-routes';
 import { publicPages } from '../src/routes/public-pages';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { envelope, stubApi, waitFor, type ApiCall } from './support/render';
 
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
-const calls: Array<{ path: string; body: Record<string, unknown>; headers: Record<string, string> }> = [];
-const envelope = (data: unknown) => new Response(JSON.stringify({ code: 0, message: 'ok', data }), { headers: { 'Content-Type': 'application/json' } });
+let calls: ApiCall[] = [];
 const page = {
   order: { orderNo: 'SO202611240007', type: 2, status: 2, shipperWarehouse: 'Shanghai Hub', receiverWarehouse: 'Osaka', transportType: 20, conveyanceNo: 'TRK-7', totalAmount: 3, receivedAmount: 0, missingAmount: 0, extraAmount: 0 },
   containers: [{ containerNo: 'K1', quantity: 2, received: 0 }, { containerNo: 'K2', quantity: 1, received: 0 }],
@@ -26,7 +24,6 @@ const page = {
 
 let root: Root | undefined;
 let container: HTMLDivElement;
-const realFetch = globalThis.fetch;
 
 function Where() {
   return <div data-testid="where">{useLocation().pathname}</div>;
@@ -48,29 +45,18 @@ async function render(path: string) {
   });
 }
 
-async function until(check: () => boolean, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out; page: ${container.textContent?.slice(0, 300)}`);
-    await act(async () => new Promise((r) => setTimeout(r, 20)));
-  }
-}
+const until = (check: () => boolean) => waitFor(check, 5000, () => `page: ${container.textContent?.slice(0, 300)}`);
 
 beforeAll(async () => {
   localStorage.clear();
   await initI18n();
-  globalThis.fetch = vi.fn(async (url: RequestInfo | URL, init?: RequestInit) => {
-    const path = String(url).replace(/^.*\/api/, '');
-    calls.push({ path, body: JSON.parse(String(init?.body ?? '{}')), headers: (init?.headers ?? {}) as Record<string, string> });
-    if (path === '/info/ship-order') {
-      const token = (JSON.parse(String(init?.body ?? '{}')) as { token?: string }).token;
-      return token === TOKEN ? envelope(page) : new Response(JSON.stringify({ code: 10002, message: 'Data not found', data: null }), { headers: { 'Content-Type': 'application/json' } });
-    }
+  calls = stubApi(({ path, body }) => {
+    if (path === '/info/ship-order') return body.token === TOKEN ? page : envelope(null, 10002, 'Data not found');
     return new Response('{}', { status: 404 });
-  }) as typeof fetch;
+  });
 });
 afterAll(() => {
-  globalThis.fetch = realFetch;
+  vi.unstubAllGlobals();
 });
 
 describe('public pages', () => {
