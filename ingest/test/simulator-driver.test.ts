@@ -185,4 +185,27 @@ describe('fleet simulator driver: shipping', () => {
       expect(later).toContain(TRUCK_GW);
     }
   });
+
+  it('lets a truck named on two open orders finish the earlier trip before driving the later one', () => {
+    const f = fleet();
+    const first = shipment(f, 11, t0 - 60 * MIN, shipped(f, 0, 2));
+    f.shipping = { shipments: [first], held: [] };
+    const d = new FleetDriver(f, t0, { minuteMs: MIN, random: () => 0.5, maxTripMinutes: 20 });
+    const lngAt: Array<[number, number]> = [];
+    for (let k = 0; k < 40; k++) {
+      const now = t0 + k * MIN;
+      // the same truck, back from the receiver, on an order released five minutes in
+      if (k === 5) d.setShipments([first, { ...shipment(f, 12, now - 100, shipped(f, 2, 4)), from: 20, to: 10 }], [], now);
+      for (const fr of d.step(now)) if (fr.payload.sn === 'DEMO-G0007') for (const r of fr.payload.reports as Array<Record<string, number>>) if (r.dataType === 10) lngAt.push([now, r.longitude]);
+    }
+    const until = lngAt.filter(([t]) => t < t0 + 10 * MIN).map(([, l]) => l);
+    const after = lngAt.filter(([t]) => t >= t0 + 10 * MIN).map(([, l]) => l);
+    // out to the receiver (east) until the first trip arrives, then back west on the second
+    for (let i = 1; i < until.length; i++) expect(until[i]).toBeGreaterThanOrEqual(until[i - 1]);
+    expect(until[until.length - 1]).toBeGreaterThan(14);
+    // the second trip is already on its way back when the truck takes it up
+    expect(after[0]).toBeLessThan(14);
+    for (let i = 1; i < after.length; i++) expect(after[i]).toBeLessThanOrEqual(after[i - 1]);
+    expect(after[after.length - 1]).toBeCloseTo(9.99, 5);
+  });
 });

@@ -186,9 +186,18 @@ export class FleetDriver {
     }
     const sensors = now - this.lastSensor >= this.minute;
     if (sensors) this.lastSensor = now;
-    // trucks carrying an order drive its route; the others shuttle between warehouses
+    // trucks carrying an order drive its route; the others shuttle between warehouses. A truck
+    // named on several open orders drives the earliest one still on the road, else waits at
+    // the end of the last one it finished.
     const carrying = new Map<string, TripSim>();
-    for (const t of this.trips.values()) if (t.s.truck && !carrying.has(t.s.truck.sn)) carrying.set(t.s.truck.sn, t);
+    const rank = (t: TripSim) => (t.arrived || now >= t.end ? [1, -t.end] : [0, t.start]);
+    for (const t of this.trips.values()) {
+      if (!t.s.truck) continue;
+      const held = carrying.get(t.s.truck.sn);
+      const [a, b] = rank(t);
+      const [c, d] = held ? rank(held) : [Infinity, Infinity];
+      if (a < c || (a === c && b < d)) carrying.set(t.s.truck.sn, t);
+    }
     const trucks: SimTruck[] = [...this.fleet.trucks, ...[...carrying.values()].map((t) => t.s.truck!).filter((t) => !this.fleet.trucks.some((x) => x.sn === t.sn))];
     for (const [i, t] of trucks.entries()) {
       const via = this.relay.get(t.orgId);
