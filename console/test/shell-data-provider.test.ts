@@ -182,6 +182,17 @@ describe('transport', () => {
     expect(errorLog.entries().length).toBe(before);
   });
 
+  it('calls cut because the page is being left are not logged; after coming back they are again', async () => {
+    const before = errorLog.entries().length;
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    window.dispatchEvent(new Event('pagehide'));
+    await expect(request('/dashboard', {})).rejects.toMatchObject({ statusCode: 0 });
+    expect(errorLog.entries().length).toBe(before);
+    window.dispatchEvent(new Event('pageshow'));
+    await expect(request('/dashboard', {})).rejects.toMatchObject({ statusCode: 0 });
+    expect(errorLog.entries().length).toBe(before + 1);
+  });
+
   it('returns blobs for file answers', async () => {
     answer(200, 'xlsx-bytes', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const blob = await request<Blob>('/role/export', {}, { blob: true });

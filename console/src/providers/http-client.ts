@@ -71,8 +71,19 @@ export function httpMessage(status: number, url: string): string {
 /** answer codes the user is shown and can act on: validation refusals, an expired session */
 const SEEN_CODES = new Set([VALIDATION_CODE, INVALID_SESSION_CODE]);
 
+/**
+ * The page is being left (a reload, a link out): the browser cuts the calls still on their way,
+ * which is no error of theirs and nothing the user sees — left out of the error log. Reset when
+ * the page comes back from the back-forward cache.
+ */
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => (leaving = true));
+  window.addEventListener('pageshow', () => (leaving = false));
+}
+
 function fail(message: string, statusCode: number, code: number, url: string, detail?: string): never {
-  errorLog.push('api', `${url}: ${message}`, detail, !SEEN_CODES.has(code));
+  if (!leaving) errorLog.push('api', `${url}: ${message}`, detail, !SEEN_CODES.has(code));
   if (code === INVALID_SESSION_CODE) invalidSession();
   throw new ApiError(message, { statusCode, code, url });
 }
