@@ -17,6 +17,11 @@ describe('search filters', () => {
     expect(value(filters, 'status')).toEqual([10]);
     expect(value(filters, 'modelId')).toBeUndefined();
   });
+  it('sends a prefix search trimmed, as a starts-with filter', () => {
+    const [filter] = searchToFilters([{ name: 'orderNo', type: 'string', search: 'prefix' }], { orderNo: ' SO2026 ' });
+    expect(filter).toEqual({ field: 'orderNo', operator: 'startswith', value: 'SO2026' });
+    expect(searchToFilters([{ name: 'orderNo', type: 'string', search: 'prefix' }], { orderNo: '   ' })[0]).toMatchObject({ value: undefined });
+  });
   it('turns date ranges into whole days: dates as text, datetimes as epoch ms', () => {
     const from = dayjs('2024-03-01T10:00:00');
     const to = dayjs('2024-03-02T10:00:00');

@@ -34,7 +34,8 @@ const SearchInput: FC<{ field: FieldDef; value?: unknown; onChange?: (v: unknown
   if (field.search === 'range' && (field.type === 'int' || field.type === 'decimal')) {
     return <NumberRange {...rest} value={rest.value as Pair} unit={field.unit ? t(`units.${field.unit}`) : undefined} />;
   }
-  return <FieldInput field={field} context="search" {...rest} />;
+  // a prefix search does not find the middle of a value: the empty box says so
+  return <FieldInput field={field} context="search" placeholder={field.search === 'prefix' ? t('meta.startsWith') : undefined} {...rest} />;
 };
 
 export interface SearchFormProps {
