@@ -414,6 +414,25 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
       });
     }
 
+    // Form defaults: the call is the resource's own (its permission hangs under the create
+    // screen), neither generated nor a step; what it reacts to and fills are create-form inputs.
+    const df = res.form?.defaultsFrom;
+    if (df) {
+      const dp = '/form/defaultsFrom';
+      if (!df.call.startsWith(prefix + '/')) at(`${dp}/call`, `must be a call under the resource's prefix ${prefix}/`);
+      else if (generated.has(df.call)) at(`${dp}/call`, `${df.call} is a generated call of ${res.name}`);
+      else if (res.transitions?.some((t) => transitionApiPath(res, t) === df.call || t.statusCall === df.call)) at(`${dp}/call`, `${df.call} is the call of a step`);
+      const inCreateForm = (f: FieldDef | undefined) =>
+        !!f && f.form !== false && !f.hidden && !f.readOnly && !(typeof f.form === 'object' && f.form.mode === 'edit');
+      df.on.forEach((name, i) => {
+        if (!inCreateForm(byName.get(name))) at(`${dp}/on/${i}`, `"${name}" is not a field of ${res.name}'s create form`);
+      });
+      for (const name of Object.keys(df.choices ?? {})) {
+        const f = byName.get(name);
+        if (!inCreateForm(f) || f?.type !== 'ref') at(`${dp}/choices/${name}`, `"${name}" is not a ref field of ${res.name}'s create form`);
+      }
+    }
+
     /** Values must belong to the enumeration of the (enum) field. */
     function enumValuesOk(field: string, values: Array<string | number>, pointer: string, single = false): void {
       const f = byName.get(field);

@@ -281,6 +281,36 @@ export interface CallsDef {
   basePath?: '' | 'get';
 }
 
+/**
+ * One field's choices taken from the defaults call's answer (`answer[from]`, rows with `id`):
+ * they replace the field's picker options on the create form. `label` is an i18n key
+ * interpolated with the row (`{{name}} — {{inStock}} in stock`); default the ref's label field.
+ */
+export interface FormChoicesDef {
+  from: string;
+  label?: string;
+}
+
+/**
+ * A call the create form asks for what the user has not typed yet (docs/METADATA.md "Form
+ * defaults"): on opening and whenever the user changes one of `on`, with `{ <on field>: value }`
+ * of the fields the user set. It answers `{ defaults: { <field>: value }, ...lists }`; a default
+ * fills a field only while the user has not touched it.
+ */
+export interface FormDefaultsDef {
+  /** the call's path, under the resource's own API prefix (its permission sits under the create screen) */
+  call: string;
+  /** fields whose change asks again; sent when the user set them */
+  on: string[];
+  /** ref fields whose options come from the answer */
+  choices?: Record<string, FormChoicesDef>;
+}
+
+/** Resource-wide behaviour of the generated forms. */
+export interface ResourceFormDef {
+  defaultsFrom?: FormDefaultsDef;
+}
+
 export interface ResourceDef {
   /** kebab-case; equals the SPEC §7 API prefix, e.g. "device-beacon" */
   name: string;
@@ -340,6 +370,8 @@ export interface ResourceDef {
   permissions?: Partial<Record<'menu' | 'view' | 'create' | 'edit' | 'detail', string>>;
   /** operation-log object code (SPEC §9) */
   logObject?: number;
+  /** the generated create/edit forms' resource-wide behaviour (defaults asked of a call) */
+  form?: ResourceFormDef;
 }
 
 export interface EnumValue {

@@ -48,6 +48,8 @@ function callSuffix(res: ResourceDef, path: string): string | null {
 }
 
 function pageOfCall(res: ResourceDef, path: string): CrudPage {
+  // the create form asks its defaults call (metadata form.defaultsFrom): ticking the create screen grants it
+  if (res.form?.defaultsFrom?.call === path) return 'create';
   const rest = callSuffix(res, path);
   if (rest === '' || rest === 'get') return 'detail';
   if (rest === 'create') return 'create';
