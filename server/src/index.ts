@@ -14,6 +14,7 @@ import { installAudit, type Audit } from './audit';
 import { accountCalls } from './auth/account-calls';
 import { loadConfig, type ServerConfig } from './config';
 import { createDatabase, type Database } from './db';
+import { retryingTransaction } from './db/retry';
 import { fileCalls, sweepUploads } from './files/file-calls';
 import { CallRegistry } from './http/registry';
 import type { CallGuard, Language, RequestContext } from './http/types';
@@ -159,7 +160,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
     transitions: { on: (r, step, fn) => transitions.on(r, step, fn) },
-    transaction: (call, fn) => db.sequelize.transaction((transaction) => fn(boundRepos(resourceHost, call, transaction), transaction)),
+    transaction: (call, fn) => retryingTransaction(db.sequelize, (transaction) => fn(boundRepos(resourceHost, call, transaction), transaction)),
     documents: { onLines: (r, fn) => documents.onLines(r, fn) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },

@@ -113,7 +113,9 @@ export interface PluginServerContext {
   /**
    * Runs fn in one transaction with the caller's scoped repositories bound to it, as a step's
    * hooks get them (`repo(resource)`): a throw rolls back everything fn wrote. For hand-written
-   * calls that move several resources at once.
+   * calls that move several resources at once. A run the database rolls back to break a lock
+   * cycle (MariaDB deadlock, lock wait time-out) is run again, so fn may run more than once:
+   * effects outside the database go in `transaction.afterCommit`.
    */
   transaction<T>(ctx: RequestContext, fn: (repo: (resource: string) => BoundRepo, transaction: Transaction) => Promise<T>): Promise<T>;
   documents: {

@@ -50,22 +50,6 @@ function failure(ctx: PluginServerContext, call: RequestContext, err: unknown): 
   throw err;
 }
 
-/**
- * InnoDB may pick a writer as a deadlock victim when line writes of two documents meet on a
- * carrier (its whole transaction is rolled back): run it again, a few times.
- */
-async function retryDeadlock<T>(fn: () => Promise<T>, tries = 5): Promise<T> {
-  for (let i = 1; ; i++) {
-    try {
-      return await fn();
-    } catch (err) {
-      const errno = (err as { parent?: { errno?: number } })?.parent?.errno;
-      if (i >= tries || (errno !== 1213 && errno !== 1205)) throw err;
-      await new Promise((r) => setTimeout(r, 10 * i + Math.random() * 20));
-    }
-  }
-}
-
 const reasonText = (ctx: PluginServerContext, call: RequestContext, reason: number) => {
   const key = Object.entries(Reason).find(([, v]) => v === reason)?.[0];
   return ctx.t(call.language, `enums.sharedImportError.${key}`);
@@ -112,11 +96,12 @@ export function registerCalls(ctx: PluginServerContext): void {
           // One transaction per row (a refused row fails alone). The carrier row is locked
           // before the document's own locks: a concurrent add of this carrier to another order
           // waits here holding nothing, then the line rules' locking read sees this line and
-          // refuses it (index.ts) — exactly one open order gets the carrier.
-          await retryDeadlock(() => ctx.transaction(call, async (repo, transaction) => {
+          // refuses it (index.ts) — exactly one open order gets the carrier. A deadlock victim
+          // (line writes of two orders meeting on MariaDB) is run again by ctx.transaction.
+          await ctx.transaction(call, async (repo, transaction) => {
             await repo('carrier').rows({ id: carrierId }, { attributes: ['id'], lock: 'update' });
             await lines.create({ ...extra, shipOrderId, carrierId, carrierSn: r.carrier!.sn }, { transaction });
-          }));
+          });
           added++;
         } catch (err) {
           const f = failure(ctx, call, err);

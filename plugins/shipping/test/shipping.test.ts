@@ -318,6 +318,28 @@ describe('refusals leave every carrier where it was', () => {
     expect((await order(left.id)).totalAmount + (await order(right.id)).totalAmount).toBe(6);
   });
 
+  it('concurrent saves of new orders sharing a carrier: one is written, the other refused in words, nothing half-written', async () => {
+    const boxes = await carriers(8, shanghai);
+    const before = (await ok(ts.a, '/ship-order/list', { page: 1, limit: 1 })).total as number;
+    // four races, each two whole-document saves (a shared carrier and one of their own) at once
+    const results = await Promise.all([0, 1, 2, 3].flatMap((i) => [
+      ts.a.call('/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: boxes[2 * i].id }, { carrierId: boxes[2 * i + 1].id }] }),
+      ts.a.call('/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: boxes[2 * i].id }] }, { language: 'ja-JP' }),
+    ]));
+    for (let i = 0; i < 4; i++) {
+      const pair = [results[2 * i].body, results[2 * i + 1].body];
+      expect(pair.filter((b) => b.code === 0)).toHaveLength(1);
+      const loser = pair.find((b) => b.code !== 0)!;
+      // a translated refusal (a deadlock victim is run again, never answered as 10000)
+      expect(loser.code).not.toBe(10000);
+      expect(loser.message).toBeTruthy();
+    }
+    const written = results.filter((r) => r.body.code === 0).length;
+    expect((await ok(ts.a, '/ship-order/list', { page: 1, limit: 1 })).total).toBe(before + written);
+    // every shared carrier is on exactly one order's lines
+    for (let i = 0; i < 4; i++) expect((await ok(ts.a, '/ship-order-detail/list', { carrierId: boxes[2 * i].id, page: 1, limit: 10 })).total).toBe(1);
+  });
+
   it('a carrier not in the shipper warehouse is refused with reason 80, one on another open order too', async () => {
     const [there] = await carriers(1, osaka);
     const [mine] = await carriers(1, shanghai);

@@ -29,6 +29,7 @@ import {
 } from '@rti/metadata';
 import { Op, UniqueConstraintError, type Transaction, type WhereOptions } from 'sequelize';
 import { orgFieldOf } from '../db/naming';
+import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
@@ -330,7 +331,7 @@ export class DocumentEngine {
     const validated = new Map<ChildrenDef, Array<{ id: number | null; values: Record<string, unknown> }>>();
     for (const [child, rows] of given) validated.set(child, this.validateLines(res, child, rows));
     try {
-      return await this.host.db.sequelize.transaction(async (transaction) => {
+      return await retryingTransaction(this.host.db.sequelize, async (transaction) => {
         this.saving.add(transaction);
         const header = isUpdate ? await scoped.update(headerBody, { transaction }) : await scoped.create(headerBody, { transaction });
         const headerId = Number(header.id);

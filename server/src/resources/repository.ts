@@ -8,6 +8,7 @@ import { Op, QueryTypes, UniqueConstraintError, Utils, col, fn, literal, type Fi
 import type { Database } from '../db';
 import { indexPlan } from '../db/models';
 import { orgFieldOf, snakeCase } from '../db/naming';
+import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { RequestContext } from '../http/types';
 import type { TFunction } from '../i18n/translator';
@@ -491,7 +492,7 @@ export class ScopedRepository {
   /** Runs a write in a transaction; a unique index violation (a race) still reads as 10003. */
   private async write<T>(fn: (t: Transaction) => Promise<T>, values: Record<string, unknown> = {}, parent?: Transaction): Promise<T> {
     try {
-      return parent ? await this.host.db.sequelize.transaction({ transaction: parent }, fn) : await this.host.db.sequelize.transaction(fn);
+      return parent ? await this.host.db.sequelize.transaction({ transaction: parent }, fn) : await retryingTransaction(this.host.db.sequelize, fn);
     } catch (err) {
       if (err instanceof UniqueConstraintError) throw this.duplicateError(err, values);
       throw err;

@@ -28,6 +28,7 @@ import {
   type ResourceDef,
 } from '@rti/metadata';
 import { Op, UniqueConstraintError, type Model, type Transaction } from 'sequelize';
+import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
@@ -209,7 +210,7 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
   };
 
   try {
-    const rows = await host.db.sequelize.transaction(run);
+    const rows = await retryingTransaction(host.db.sequelize, run);
     return many ? rows : rows[0];
   } catch (err) {
     if (err instanceof UniqueConstraintError) throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
