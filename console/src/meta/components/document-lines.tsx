@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, Typography, type TableColumnType } from 'antd';
-import { useMemo, useState, type FC } from 'react';
+import { useMemo, useState, type FC, type ReactNode } from 'react';
 import { resourceLabelKey, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs } from '../lib/columns';
 import { duplicateLines, emptyLine, rollUpPreview, type EditorLine } from '../lib/document-lines';
@@ -13,6 +13,49 @@ import { renderFieldValue } from './field-renderer';
 import { NavButton } from './row-actions';
 
 const PAGE_SIZE = 20;
+
+/**
+ * The frame both line tables share: the line resource's title, the line count and the header's
+ * roll-ups ("3 lines · Total amount: 5"), an action, and the frozen notice.
+ */
+const LinesCard: FC<{
+  parent: ResourceDef;
+  def: ChildrenDef;
+  child: ResourceDef;
+  /** number of lines, unknown while a page loads */
+  count: number | undefined;
+  /** the roll-up fields' values; an empty one is left out */
+  rollUps: Record<string, unknown>;
+  action?: ReactNode;
+  frozen: boolean;
+  children: ReactNode;
+}> = ({ parent, def, child, count, rollUps, action, frozen, children }) => {
+  const { t, fieldLabel } = useMetaT();
+  const summary = (def.rollUps ?? []).map((r) => {
+    const f = parent.fields.find((x) => x.name === r.field);
+    const v = rollUps[r.field];
+    return v === undefined || v === null ? '' : `${f ? fieldLabel(f) : r.field}: ${String(v)}`;
+  });
+  return (
+    <Card
+      size="small"
+      title={t(resourceLabelKey(child))}
+      style={{ marginTop: 16 }}
+      data-testid={`document-lines-${child.name}`}
+      extra={
+        <Space>
+          <Typography.Text type="secondary" data-testid="document-lines-summary">
+            {[count === undefined ? '' : t('meta.lineCount', { count }), ...summary].filter(Boolean).join(' · ')}
+          </Typography.Text>
+          {action}
+        </Space>
+      }
+    >
+      {frozen && <Alert type="info" showIcon message={t('meta.linesFrozen')} style={{ marginBottom: 12 }} data-testid="document-lines-frozen" />}
+      {children}
+    </Card>
+  );
+};
 
 /**
  * The lines of a document edited in place, on the header's own page (no drawer, nothing saved
@@ -81,33 +124,22 @@ export const DocumentLines: FC<{
     });
   }
 
-  const summary = (def.rollUps ?? [])
-    .map((r) => {
-      const f = parent.fields.find((x) => x.name === r.field);
-      return `${f ? fieldLabel(f) : r.field}: ${totals[r.field]}`;
-    })
-    .join(' · ');
-
   return (
-    <Card
-      size="small"
-      title={t(resourceLabelKey(child))}
-      style={{ marginTop: 16 }}
-      data-testid={`document-lines-${child.name}`}
-      extra={
-        <Space>
-          <Typography.Text type="secondary" data-testid="document-lines-summary">
-            {[t('meta.lineCount', { count: lines.length }), summary].filter(Boolean).join(' · ')}
-          </Typography.Text>
-          {!readOnly && (
-            <Button size="small" type="primary" icon={<PlusOutlined />} onClick={add} data-testid="document-line-add">
-              {t('meta.addLine')}
-            </Button>
-          )}
-        </Space>
+    <LinesCard
+      parent={parent}
+      def={def}
+      child={child}
+      count={lines.length}
+      rollUps={totals}
+      frozen={Boolean(readOnly)}
+      action={
+        !readOnly && (
+          <Button size="small" type="primary" icon={<PlusOutlined />} onClick={add} data-testid="document-line-add">
+            {t('meta.addLine')}
+          </Button>
+        )
       }
     >
-      {readOnly && <Alert type="info" showIcon message={t('meta.linesFrozen')} style={{ marginBottom: 12 }} />}
       <Table
         rowKey="key"
         size="small"
@@ -117,7 +149,7 @@ export const DocumentLines: FC<{
         locale={{ emptyText: t('meta.noLines') }}
         pagination={{ current: page, pageSize: PAGE_SIZE, onChange: setPage, hideOnSinglePage: true, showSizeChanger: false, size: 'small' }}
       />
-    </Card>
+    </LinesCard>
   );
 };
 
@@ -149,34 +181,23 @@ export const DocumentLinesView: FC<{
     [child, def.foreignKey, fieldLabel, t, enums],
   );
   const total = tableQuery.data?.total;
-  const summary = (def.rollUps ?? [])
-    .map((r) => {
-      const f = parent.fields.find((x) => x.name === r.field);
-      const v = header[r.field];
-      return v === undefined || v === null ? '' : `${f ? fieldLabel(f) : r.field}: ${String(v)}`;
-    })
-    .filter(Boolean)
-    .join(' · ');
   return (
-    <Card
-      size="small"
-      title={t(resourceLabelKey(child))}
-      style={{ marginTop: 16 }}
-      data-testid={`document-lines-${child.name}`}
-      extra={
-        <Space>
-          <Typography.Text type="secondary" data-testid="document-lines-summary">
-            {[total === undefined ? '' : t('meta.lineCount', { count: total }), summary].filter(Boolean).join(' · ')}
-          </Typography.Text>
-          {!frozen && editTo && (
-            <NavButton to={editTo} icon={<EditOutlined />} testId="document-lines-edit" size="small" type="primary">
-              {t('meta.editLines')}
-            </NavButton>
-          )}
-        </Space>
+    <LinesCard
+      parent={parent}
+      def={def}
+      child={child}
+      count={total}
+      rollUps={header}
+      frozen={frozen}
+      action={
+        !frozen &&
+        editTo && (
+          <NavButton to={editTo} icon={<EditOutlined />} testId="document-lines-edit" size="small" type="primary">
+            {t('meta.editLines')}
+          </NavButton>
+        )
       }
     >
-      {frozen && <Alert type="info" showIcon message={t('meta.linesFrozen')} style={{ marginBottom: 12 }} data-testid="document-lines-frozen" />}
       <Table
         {...tableProps}
         rowKey="id"
@@ -186,6 +207,6 @@ export const DocumentLinesView: FC<{
         locale={{ emptyText: t('meta.noLines') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true, showSizeChanger: false } : false}
       />
-    </Card>
+    </LinesCard>
   );
 };
