@@ -22,8 +22,10 @@
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import mysql from 'mysql2/promise';
 import sqlite3 from 'sqlite3';
 import { createServer, type RtiServer } from '../../server/src/index';
+import { syncSchema } from '../../server/src/db/schema-sync';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -41,7 +43,8 @@ const BIG_SIZE = 5000;
 const OPEN_ORDERS = Math.min(2000, ORDERS);
 const CACHE_DIR = process.env.RTI_BENCH_DIR ?? join(tmpdir(), 'rti-bench');
 const ORG_CODE = 'BENCHSHIP';
-const STAMP = '2026-01-01 00:00:00.000 +00:00';
+/** a MariaDB database holding this table is complete */
+const DONE_TABLE = 'bench_complete';
 
 const percentile = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -60,108 +63,202 @@ const all = <T = Record<string, unknown>>(d: sqlite3.Database, sql: string, para
   new Promise<T[]>((resolve, reject) => d.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
 const close = (d: sqlite3.Database) => new Promise<void>((resolve) => d.close(() => resolve()));
 
-const boot = (file: string) => createServer({ databaseUrl: `sqlite:${file}`, plugins: ['shipping'], logError: () => undefined });
+const boot = (databaseUrl: string) => createServer({ databaseUrl, plugins: ['shipping'], logError: () => undefined });
 
-/** Column of a resource attribute, quoted. */
+/** SQL that differs between SQLite and MariaDB/MySQL: the generator speaks through these. */
+function dialectSql(dialect: 'sqlite' | 'mysql') {
+  const sqlite = dialect === 'sqlite';
+  return {
+    /** WITH prefix and FROM item of the sequence n = from..to */
+    seq: (from: number, to: number) =>
+      sqlite ? { with: `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to}) `, from: 'seq' } : { with: '', from: `(SELECT seq AS n FROM seq_${from}_to_${to}) AS seq` },
+    pad: (x: string, w: number) => (sqlite ? `printf('%0${w}d', ${x})` : `LPAD(${x}, ${w}, '0')`),
+    cat: (...parts: string[]) => (sqlite ? parts.join(' || ') : `CONCAT(${parts.join(', ')})`),
+    div: (a: string, b: number) => (sqlite ? `((${a}) / ${b})` : `((${a}) DIV ${b})`),
+    /** the order's day: 100 orders a day from 2023-06-01 */
+    day: (n: string) => (sqlite ? `date('2023-06-01', '+' || ((${n} - 1) / 100) || ' days')` : `DATE_ADD('2023-06-01', INTERVAL ((${n} - 1) DIV 100) DAY)`),
+    ymd: (d: string) => (sqlite ? `strftime('%Y%m%d', ${d})` : `DATE_FORMAT(${d}, '%Y%m%d')`),
+    at: (d: string, time: string) => (sqlite ? `${d} || ' ${time}.000 +00:00'` : `CONCAT(${d}, ' ${time}.000')`),
+    stamp: (day: string) => (sqlite ? `'${day} 00:00:00.000 +00:00'` : `'${day} 00:00:00.000'`),
+  };
+}
+
+/** Column of a resource attribute, quoted for the dialect. */
 const columnsOf = (server: RtiServer, resource: string) => {
   const m = server.db.models[resource];
+  const q = (id: string) => server.db.sequelize.getQueryInterface().quoteIdentifier(id);
   const attrs = m.getAttributes() as Record<string, { field?: string }>;
   const c = (a: string) => {
     if (!attrs[a]) throw new Error(`${resource} has no attribute ${a}`);
-    return `"${attrs[a].field ?? a}"`;
+    return q(attrs[a].field ?? a);
   };
-  return { table: `"${String(m.getTableName())}"`, c, list: (as: string[]) => as.map(c).join(', ') };
+  return { name: String(m.getTableName()), table: q(String(m.getTableName())), c, list: (as: string[]) => as.map(c).join(', ') };
 };
 
 /**
- * Builds the data file: organisation, role, an admin and a 2-warehouse operator, reference rows
- * through the models; carriers, orders and lines by INSERT … SELECT over a recursive sequence,
- * with the big tables' secondary indexes dropped during the load and rebuilt after (one sort
- * each instead of 5 M random index inserts). Written to a temp name, renamed when complete.
+ * Builds the data: organisation, role, an admin and a 2-warehouse operator, reference rows
+ * through the models; carriers, orders and lines by INSERT … SELECT over a sequence, with the
+ * big tables' secondary indexes dropped during the load and rebuilt after by the server's own
+ * schema step (one sort each instead of 5 M random index inserts), then statistics.
  */
-async function build(file: string): Promise<void> {
-  const partial = `${file}.partial`;
-  for (const f of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(f, { force: true });
+async function build(databaseUrl: string): Promise<void> {
   const started = performance.now();
-  const server = await boot(partial);
-  const models = server.db.models;
-  const codes = server.listPermissionCodes();
-  const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench Shipping', entryCode: ORG_CODE.toLowerCase(), pcPermissions: codes })).get('id'));
-  const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
-  const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
-  const whs: number[] = [];
-  for (let i = 1; i <= WAREHOUSES; i++) whs.push(Number((await models.warehouse.create({ orgId: org, code: `WH-${i}`, name: `Warehouse ${i}` })).get('id')));
-  const carrierCodes: number[] = [];
-  for (let i = 1; i <= 5; i++) carrierCodes.push(Number((await models['carrier-code'].create({ orgId: org, code: `CC-${i}`, name: `Code ${i}`, projectId: project, type: 10, available: true })).get('id')));
-  await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
-  await models.user.create({ orgId: org, name: 'bench.operator', realName: 'Bench operator', roleIds: [role], organizationIds: [org], warehouseIds: whs.slice(0, 2) });
-  const carrier = columnsOf(server, 'carrier');
-  const order = columnsOf(server, 'ship-order');
-  const line = columnsOf(server, 'ship-order-detail');
-  await server.close();
+  const server = await boot(databaseUrl);
+  try {
+    const { sequelize } = server.db;
+    const dialect = server.db.dialect as 'sqlite' | 'mysql';
+    const d = dialectSql(dialect);
+    const exec = (sql: string) => sequelize.query(sql).catch((err: Error) => Promise.reject(Object.assign(err, { sql: sql.slice(0, 400) })));
+    const models = server.db.models;
+    const codes = server.listPermissionCodes();
+    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench Shipping', entryCode: ORG_CODE.toLowerCase(), pcPermissions: codes })).get('id'));
+    const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
+    const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
+    const whs: number[] = [];
+    for (let i = 1; i <= WAREHOUSES; i++) whs.push(Number((await models.warehouse.create({ orgId: org, code: `WH-${i}`, name: `Warehouse ${i}` })).get('id')));
+    const carrierCodes: number[] = [];
+    for (let i = 1; i <= 5; i++) carrierCodes.push(Number((await models['carrier-code'].create({ orgId: org, code: `CC-${i}`, name: `Code ${i}`, projectId: project, type: 10, available: true })).get('id')));
+    await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
+    await models.user.create({ orgId: org, name: 'bench.operator', realName: 'Bench operator', roleIds: [role], organizationIds: [org], warehouseIds: whs.slice(0, 2) });
+    const carrier = columnsOf(server, 'carrier');
+    const order = columnsOf(server, 'ship-order');
+    const line = columnsOf(server, 'ship-order-detail');
 
-  const raw = await open(partial);
-  await run(raw, 'PRAGMA journal_mode = OFF');
-  await run(raw, 'PRAGMA synchronous = OFF');
-  await run(raw, 'PRAGMA cache_size = -262144');
-  const bare = (t: string) => t.replace(/"/g, '');
-  // secondary indexes of the three big tables: dropped for the load, rebuilt after
-  const indexes = await all<{ name: string; sql: string }>(raw, `SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (?, ?, ?) AND sql NOT LIKE 'CREATE UNIQUE%'`, [bare(carrier.table), bare(order.table), bare(line.table)]);
-  for (const ix of indexes) await run(raw, `DROP INDEX "${ix.name}"`);
+    if (dialect === 'sqlite') for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'cache_size = -262144']) await exec(`PRAGMA ${pragma}`);
+    else await exec('SET unique_checks = 0');
+    // secondary indexes of the three big tables: dropped for the load, rebuilt after
+    const qi = sequelize.getQueryInterface();
+    let dropped = 0;
+    for (const t of [carrier, order, line]) {
+      for (const ix of (await qi.showIndex(t.name)) as Array<{ name: string; unique: boolean; primary: boolean }>) {
+        if (ix.unique || ix.primary || ix.name === 'PRIMARY') continue;
+        await qi.removeIndex(t.name, ix.name);
+        dropped++;
+      }
+    }
 
-  const w0 = whs[0];
-  const c0 = carrierCodes[0];
-  await run(raw, 'BEGIN');
-  // carriers 1..CARRIERS (a fresh table: ids are the sequence numbers)
-  await run(
-    raw,
-    `INSERT INTO ${carrier.table} (id, ${carrier.list(['orgId', 'sn', 'name', 'carrierCodeId', 'projectId', 'type', 'limits', 'warehouseId', 'status', 'loadingStatus', 'transportStatus', 'cycleCount', 'createdAt', 'updatedAt'])})
-     WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
-     SELECT n, ?, printf('C%08d', n), 'Carrier ' || n, ? + n % 5, ?, 10, 0, ? + n % ?, 10, 0, 10, 20, ?, ? FROM seq`,
-    [CARRIERS, org, c0, project, w0, WAREHOUSES, STAMP, STAMP],
-  );
-  // orders: 100 a day, shipper n mod 20, receiver another warehouse, the newest OPEN_ORDERS open
-  const status = `CASE WHEN n > ${ORDERS - OPEN_ORDERS} THEN (CASE n % 4 WHEN 0 THEN 1 WHEN 1 THEN 2 WHEN 2 THEN 3 ELSE 4 END) WHEN (n * 37) % 100 < 3 THEN 6 ELSE 5 END`;
-  const day = `date('2023-06-01', '+' || ((n - 1) / 100) || ' days')`;
-  const regular = LINES - BIG_ORDERS * BIG_SIZE;
-  const perOrder = Math.max(1, Math.floor(regular / ORDERS));
-  const isBig = `(${BIG_ORDERS} > 0 AND n % 1000 = 500 AND n / 1000 < ${BIG_ORDERS})`;
-  const linesOf = `(CASE WHEN n <= ${Math.floor(regular / perOrder)} THEN ${perOrder} ELSE 0 END + CASE WHEN ${isBig} THEN ${BIG_SIZE} ELSE 0 END)`;
-  await run(
-    raw,
-    `INSERT INTO ${order.table} (id, ${order.list(['orgId', 'orderNo', 'type', 'status', 'shipperWarehouseId', 'receiverWarehouseId', 'totalAmount', 'receivedAmount', 'missingAmount', 'extraAmount', 'transportType', 'conveyanceNo', 'etd', 'eta', 'atd', 'tor', 'releasedBy', 'receivedBy', 'createdAt', 'updatedAt'])})
-     WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
-     SELECT n, ?, 'SO' || strftime('%Y%m%d', ${day}) || printf('%04d', (n - 1) % 100 + 1), 2, s,
-            ? + (n - 1) % ${WAREHOUSES}, ? + ((n - 1) % ${WAREHOUSES} + 1 + ((n - 1) / ${WAREHOUSES}) % ${WAREHOUSES - 1}) % ${WAREHOUSES},
-            ${linesOf}, CASE WHEN s IN (4, 5) THEN ${linesOf} ELSE 0 END, 0, 0, 20, 'TRK-' || (n % 500),
-            ${day} || ' 08:00:00.000 +00:00', ${day} || ' 20:00:00.000 +00:00',
-            CASE WHEN s IN (2, 3, 4, 5) THEN ${day} || ' 09:00:00.000 +00:00' END, CASE WHEN s IN (4, 5) THEN ${day} || ' 19:00:00.000 +00:00' END,
-            CASE WHEN s IN (2, 3, 4, 5) THEN 'bench' END, CASE WHEN s IN (4, 5) THEN 'bench' END, ${day} || ' 07:00:00.000 +00:00', ${day} || ' 07:00:00.000 +00:00'
-     FROM (SELECT n, ${status} AS s FROM seq)`,
-    [ORDERS, org, w0, w0],
-  );
-  // lines: perOrder per order in order sequence, then the big orders' 5,000 each; the line
-  // status follows its order's (received orders: one line in 97 missing)
-  const lineRows = (k: string, orderOf: string) => `
-     SELECT ?, o, c, printf('C%08d', c), ? + c % 5,
-            CASE WHEN s IN (2, 3) THEN 20 WHEN s IN (4, 5) THEN (CASE WHEN k % 97 = 0 THEN 40 ELSE 30 END) ELSE 10 END,
-            'DN' || printf('%07d', o), 'CN' || printf('%07d', o) || '-' || (k % 4),
-            CASE WHEN s >= 2 AND s <> 6 THEN 'bench' END, CASE WHEN s >= 2 AND s <> 6 THEN '2025-01-01 09:00:00.000 +00:00' END,
-            CASE WHEN s IN (4, 5) THEN 'bench' END, CASE WHEN s IN (4, 5) THEN '2025-01-01 19:00:00.000 +00:00' END,
-            CASE WHEN s >= 2 AND s <> 6 THEN 20 END, ?, ?
-     FROM (SELECT ${k} AS k, o, (${k} * 7919) % ${CARRIERS} + 1 AS c, (SELECT ${order.c('status')} FROM ${order.table} WHERE id = o) AS s FROM (SELECT ${k}, ${orderOf} AS o FROM seq))`;
-  const lineCols = `(${line.list(['orgId', 'shipOrderId', 'carrierId', 'carrierSn', 'carrierCodeId', 'status', 'deliveryNo', 'containerNo', 'deliveryBy', 'deliveryTime', 'receiptBy', 'receiptTime', 'departureConfirmedBy', 'createdAt', 'updatedAt'])})`;
-  const regularLines = Math.floor(regular / perOrder) * perOrder;
-  await run(raw, `INSERT INTO ${line.table} ${lineCols} WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ? - 1) ${lineRows('n', `n / ${perOrder} + 1`)}`, [regularLines, org, c0, STAMP, STAMP]);
-  if (BIG_ORDERS) await run(raw, `INSERT INTO ${line.table} ${lineCols} WITH RECURSIVE seq(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ? - 1) ${lineRows('n', `(n / ${BIG_SIZE}) * 1000 + 500`)}`, [BIG_ORDERS * BIG_SIZE, org, c0, STAMP, STAMP]);
-  await run(raw, 'COMMIT');
-  const loaded = performance.now();
-  for (const ix of indexes) await run(raw, ix.sql);
-  await run(raw, 'ANALYZE');
-  await run(raw, 'PRAGMA journal_mode = WAL');
-  await close(raw);
-  renameSync(partial, file);
-  console.log(`built ${file}: ${ORDERS.toLocaleString('en')} orders, ${(regularLines + BIG_ORDERS * BIG_SIZE).toLocaleString('en')} lines, ${CARRIERS.toLocaleString('en')} carriers; rows ${((loaded - started) / 1000).toFixed(0)} s, ${indexes.length} indexes + ANALYZE ${((performance.now() - loaded) / 1000).toFixed(0)} s, ${(statSync(file).size / 2 ** 30).toFixed(2)} GB`);
+    const w0 = whs[0];
+    const c0 = carrierCodes[0];
+    const STAMP = d.stamp('2026-01-01');
+    // carriers 1..CARRIERS (a fresh table: ids are the sequence numbers)
+    let s = d.seq(1, CARRIERS);
+    await exec(
+      `INSERT INTO ${carrier.table} (id, ${carrier.list(['orgId', 'sn', 'name', 'carrierCodeId', 'projectId', 'type', 'limits', 'warehouseId', 'status', 'loadingStatus', 'transportStatus', 'cycleCount', 'createdAt', 'updatedAt'])})
+       ${s.with}SELECT n, ${org}, ${d.cat(`'C'`, d.pad('n', 8))}, ${d.cat(`'Carrier '`, 'n')}, ${c0} + n % 5, ${project}, 10, 0, ${w0} + n % ${WAREHOUSES}, 10, 0, 10, 20, ${STAMP}, ${STAMP} FROM ${s.from}`,
+    );
+    // orders: 100 a day, shipper n mod 20, receiver another warehouse, the newest OPEN_ORDERS open
+    const status = `CASE WHEN n > ${ORDERS - OPEN_ORDERS} THEN (CASE n % 4 WHEN 0 THEN 1 WHEN 1 THEN 2 WHEN 2 THEN 3 ELSE 4 END) WHEN (n * 37) % 100 < 3 THEN 6 ELSE 5 END`;
+    const day = d.day('n');
+    const regular = LINES - BIG_ORDERS * BIG_SIZE;
+    const perOrder = Math.max(1, Math.floor(regular / ORDERS));
+    const isBig = `(${BIG_ORDERS} > 0 AND n % 1000 = 500 AND ${d.div('n', 1000)} < ${BIG_ORDERS})`;
+    const linesOf = `(CASE WHEN n <= ${Math.floor(regular / perOrder)} THEN ${perOrder} ELSE 0 END + CASE WHEN ${isBig} THEN ${BIG_SIZE} ELSE 0 END)`;
+    s = d.seq(1, ORDERS);
+    await exec(
+      `INSERT INTO ${order.table} (id, ${order.list(['orgId', 'orderNo', 'type', 'status', 'shipperWarehouseId', 'receiverWarehouseId', 'totalAmount', 'receivedAmount', 'missingAmount', 'extraAmount', 'transportType', 'conveyanceNo', 'etd', 'eta', 'atd', 'tor', 'releasedBy', 'receivedBy', 'createdAt', 'updatedAt'])})
+       ${s.with}SELECT n, ${org}, ${d.cat(`'SO'`, d.ymd(day), d.pad(`(n - 1) % 100 + 1`, 4))}, 2, st,
+              ${w0} + (n - 1) % ${WAREHOUSES}, ${w0} + ((n - 1) % ${WAREHOUSES} + 1 + ${d.div('n - 1', WAREHOUSES)} % ${WAREHOUSES - 1}) % ${WAREHOUSES},
+              ${linesOf}, CASE WHEN st IN (4, 5) THEN ${linesOf} ELSE 0 END, 0, 0, 20, ${d.cat(`'TRK-'`, 'n % 500')},
+              ${d.at(day, '08:00:00')}, ${d.at(day, '20:00:00')},
+              CASE WHEN st IN (2, 3, 4, 5) THEN ${d.at(day, '09:00:00')} END, CASE WHEN st IN (4, 5) THEN ${d.at(day, '19:00:00')} END,
+              CASE WHEN st IN (2, 3, 4, 5) THEN 'bench' END, CASE WHEN st IN (4, 5) THEN 'bench' END, ${d.at(day, '07:00:00')}, ${d.at(day, '07:00:00')}
+       FROM (SELECT n, ${status} AS st FROM ${s.from}) AS o`,
+    );
+    // lines: perOrder per order in order sequence, then the big orders' 5,000 each; the line
+    // status follows its order's (received orders: one line in 97 missing)
+    const lineCols = `(${line.list(['orgId', 'shipOrderId', 'carrierId', 'carrierSn', 'carrierCodeId', 'status', 'deliveryNo', 'containerNo', 'deliveryBy', 'deliveryTime', 'receiptBy', 'receiptTime', 'departureConfirmedBy', 'createdAt', 'updatedAt'])})`;
+    const insertLines = (count: number, orderOf: string) => {
+      const q = d.seq(0, count - 1);
+      return exec(`INSERT INTO ${line.table} ${lineCols} ${q.with}
+       SELECT ${org}, o, c, ${d.cat(`'C'`, d.pad('c', 8))}, ${c0} + c % 5,
+              CASE WHEN st IN (2, 3) THEN 20 WHEN st IN (4, 5) THEN (CASE WHEN k % 97 = 0 THEN 40 ELSE 30 END) ELSE 10 END,
+              ${d.cat(`'DN'`, d.pad('o', 7))}, ${d.cat(`'CN'`, d.pad('o', 7), `'-'`, 'k % 4')},
+              CASE WHEN st >= 2 AND st <> 6 THEN 'bench' END, CASE WHEN st >= 2 AND st <> 6 THEN ${d.stamp('2025-01-01')} END,
+              CASE WHEN st IN (4, 5) THEN 'bench' END, CASE WHEN st IN (4, 5) THEN ${d.stamp('2025-01-02')} END,
+              CASE WHEN st >= 2 AND st <> 6 THEN 20 END, ${STAMP}, ${STAMP}
+       FROM (SELECT k, o, (k * 7919) % ${CARRIERS} + 1 AS c, (SELECT ${order.c('status')} FROM ${order.table} WHERE id = o) AS st
+             FROM (SELECT n AS k, ${orderOf} AS o FROM ${q.from}) AS ko) AS l`);
+    };
+    const regularLines = Math.floor(regular / perOrder) * perOrder;
+    await insertLines(regularLines, `${d.div('n', perOrder)} + 1`);
+    if (BIG_ORDERS) await insertLines(BIG_ORDERS * BIG_SIZE, `${d.div('n', BIG_SIZE)} * 1000 + 500`);
+    const loaded = performance.now();
+    // the server's own schema step puts the dropped indexes back
+    await syncSchema(sequelize, models, server.metadata, (m) => console.log(m));
+    if (dialect === 'sqlite') {
+      await exec('ANALYZE');
+      await exec('PRAGMA journal_mode = WAL');
+    } else {
+      await exec(`ANALYZE TABLE ${carrier.table}, ${order.table}, ${line.table}`);
+      await exec(`CREATE TABLE ${qi.quoteIdentifier(DONE_TABLE)} (id INT)`);
+    }
+    console.log(`built: ${ORDERS.toLocaleString('en')} orders, ${(regularLines + BIG_ORDERS * BIG_SIZE).toLocaleString('en')} lines, ${CARRIERS.toLocaleString('en')} carriers on ${dialect}; rows ${((loaded - started) / 1000).toFixed(0)} s, ${dropped} indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Direct SQL on the same database: the floor, and the plans. */
+interface Raw {
+  all(sql: string): Promise<Array<Record<string, unknown>>>;
+  plan(sql: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function rawSqlite(file: string): Promise<Raw> {
+  const db = await open(file);
+  return {
+    all: (sql) => all(db, sql),
+    plan: async (sql) => (await all<{ detail: string }>(db, `EXPLAIN QUERY PLAN ${sql}`)).map((p) => p.detail).join(' | '),
+    close: () => close(db),
+  };
+}
+
+async function rawMysql(url: string): Promise<Raw> {
+  const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
+  const conn = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username) || 'root', password: decodeURIComponent(u.password) || undefined, database: u.pathname.slice(1) });
+  return {
+    all: async (sql) => (await conn.query(sql))[0] as Array<Record<string, unknown>>,
+    plan: async (sql) =>
+      ((await conn.query(`EXPLAIN ${sql}`))[0] as Array<Record<string, unknown>>).map((r) => `${r.table}: ${r.type} ${r.key ?? '-'} rows ${r.rows}${r.Extra ? ` (${r.Extra})` : ''}`).join(' | '),
+    close: () => conn.end(),
+  };
+}
+
+/**
+ * Where the data lives: a file under the cache folder (SQLite), or a database named by the
+ * size on the server of TEST_MYSQL_URL (kept there for the next run). Built when missing.
+ */
+async function dataSource(): Promise<{ url: string; raw: () => Promise<Raw>; label: string }> {
+  const server = process.env.TEST_MYSQL_URL;
+  if (server) {
+    const base = new URL(server.replace(/^mariadb:/, 'mysql:'));
+    const name = `rti_bench_ship_${ORDERS}_${LINES}`;
+    const admin = await mysql.createConnection({ host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username) || 'root', password: decodeURIComponent(base.password) || undefined });
+    const [done] = (await admin.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?`, [name, DONE_TABLE])) as unknown as [unknown[]];
+    const url = new URL(base.href);
+    url.pathname = `/${name}`;
+    if (flag('fresh') || !done.length) {
+      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
+      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
+      await admin.end();
+      await build(url.href);
+    } else {
+      await admin.end();
+      console.log(`data: database ${name} (kept; --fresh rebuilds)`);
+    }
+    return { url: url.href, raw: () => rawMysql(url.href), label: 'MariaDB/MySQL' };
+  }
+  mkdirSync(CACHE_DIR, { recursive: true });
+  const file = join(CACHE_DIR, `ship-list-${ORDERS}-${LINES}.sqlite`);
+  if (flag('fresh') || !existsSync(file)) {
+    const partial = `${file}.partial`;
+    for (const f of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(f, { force: true });
+    await build(`sqlite:${partial}`);
+    renameSync(partial, file);
+    console.log(`data: ${file}, ${(statSync(file).size / 2 ** 30).toFixed(2)} GB`);
+  } else console.log(`data: ${file} (cached; --fresh rebuilds)`);
+  return { url: `sqlite:${file}`, raw: () => rawSqlite(file), label: 'SQLite' };
 }
 
 interface Query {
@@ -172,14 +269,10 @@ interface Query {
 }
 
 async function main() {
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const file = join(CACHE_DIR, `ship-list-${ORDERS}-${LINES}.sqlite`);
-  if (flag('fresh') || !existsSync(file)) await build(file);
-  else console.log(`data: ${file} (cached; --fresh rebuilds)`);
-
-  const server = await boot(file);
+  const source = await dataSource();
+  const server = await boot(source.url);
   const { url } = await server.listen(0);
-  const raw = await open(file);
+  const raw = await source.raw();
   try {
     const models = server.db.models;
     const org = Number((await models.organization.findOne({ where: { code: ORG_CODE } }))!.get('id'));
@@ -210,11 +303,18 @@ async function main() {
     const line = (label: string, xs: number[]) => `p50 ${f1(percentile(xs, 50))} ms  p95 ${f1(percentile(xs, 95))} ms`;
     const summary: Array<{ role: string; label: string; p50: number; p95: number; raw95: number; ratio: number; total: number }> = [];
 
-    console.log(`\nship-order lists on sqlite: ${ORDERS.toLocaleString('en')} orders, ${LINES.toLocaleString('en')} lines; ${CALLS} calls per query (+${WARMUP} warm-up), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    console.log(`\nship-order lists on ${source.label}: ${ORDERS.toLocaleString('en')} orders, ${LINES.toLocaleString('en')} lines; ${CALLS} calls per query (+${WARMUP} warm-up), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    // what any call costs here (session, permission, envelope) on a one-row list, for scale
+    const tiny: number[] = [];
+    for (let i = 0; i < CALLS + WARMUP; i++) {
+      const { ms } = await call(roles[0].token, '/project/list', { limit: 1 });
+      if (i >= WARMUP) tiny.push(ms);
+    }
+    console.log(`fixed cost of any call (/project/list, 1 row): HTTP ${line('', tiny)}`);
     for (const role of roles) {
       const whs = 'warehouses' in role ? role.warehouses : undefined;
-      const ids = (await all<{ id: number; no: string }>(raw, `SELECT id, ${order.c('orderNo')} AS no FROM ${order.table} WHERE ${order.c('orgId')} = ? ${visible(whs)} ORDER BY id`, [org])).map((r) => ({ id: Number(r.id), no: r.no }));
-      const big = (await all<{ id: number }>(raw, `SELECT id FROM ${order.table} WHERE ${order.c('orgId')} = ? AND ${order.c('totalAmount')} >= ? ${visible(whs)}`, [org, BIG_SIZE])).map((r) => Number(r.id));
+      const ids = (await raw.all(`SELECT id, ${order.c('orderNo')} AS no FROM ${order.table} WHERE ${order.c('orgId')} = ${org} ${visible(whs)} ORDER BY id`)).map((r) => ({ id: Number(r.id), no: String(r.no) }));
+      const big = (await raw.all(`SELECT id FROM ${order.table} WHERE ${order.c('orgId')} = ${org} AND ${order.c('totalAmount')} >= ${BIG_SIZE} ${visible(whs)}`)).map((r) => Number(r.id));
       const pick = () => ids[rand(ids.length)];
       const queries: Query[] = [
         { label: 'orders: first page', path: '/ship-order/list', body: () => ({ page: 1, limit: 10 }) },
@@ -242,7 +342,7 @@ async function main() {
           sequelize.options.logging = false;
           const selects = sqls.filter((s) => /^SELECT/i.test(s));
           const t = performance.now();
-          for (const s of selects) await all(raw, s);
+          for (const s of selects) await raw.all(s);
           const rawTime = performance.now() - t;
           if (i < WARMUP) continue;
           httpMs.push(ms);
@@ -256,9 +356,9 @@ async function main() {
         console.log(`  ${q.label.padEnd(40)} HTTP ${line('', httpMs)}   raw SQL (${captured.length} SELECTs) ${line('', rawMs)}   ratio p95 ${(p95 / raw95).toFixed(2)}×   ${p95 < 50 ? 'ok' : 'OVER 50 ms'}   (total ${total.toLocaleString('en')})`);
         if (PLANS) {
           for (const s of captured.filter((x) => /FROM [`"]ship_order/.test(x))) {
-            const plan = await all<{ detail: string }>(raw, `EXPLAIN QUERY PLAN ${s}`);
+            const plan = await raw.plan(s);
             console.log(`      ${s.length > 150 ? s.slice(0, 60) + ' … ' + s.slice(s.indexOf(' FROM ')) : s}`.slice(0, 400));
-            console.log(`        plan: ${plan.map((p) => p.detail).join(' | ')}`);
+            console.log(`        plan: ${plan}`);
           }
         }
       }
@@ -267,7 +367,7 @@ async function main() {
     console.log(`\n${summary.length - misses.length} of ${summary.length} queries under 50 ms at p95; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const m of misses) console.log(`  OVER: ${m.role} / ${m.label}: p95 ${m.p95.toFixed(1)} ms (raw SQL ${m.raw95.toFixed(1)} ms)`);
   } finally {
-    await close(raw);
+    await raw.close();
     await server.close();
   }
 }
