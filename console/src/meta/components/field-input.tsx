@@ -29,6 +29,8 @@ export interface FieldInputProps {
   placeholder?: string;
   /** the record the form edits: a picker marks options held by another record of its resource */
   owner?: RefOwner;
+  /** a ref picker's options given by the form (metadata form.defaultsFrom choices) */
+  choices?: Array<{ value: string | number; label: string }>;
 }
 
 /** Enum options translated, memoised per enum and language. */
@@ -39,7 +41,7 @@ export function useEnumOptions(name: string | undefined) {
 }
 
 /** The input of one field by type; a drop-in child of antd Form.Item (value/onChange). */
-export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', context = 'form', value, onChange, disabled, id, knownLabels, placeholder, owner }) => {
+export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', context = 'form', value, onChange, disabled, id, knownLabels, placeholder, owner, choices }) => {
   const { t } = useMetaT();
   const enumOptions = useEnumOptions(field.enum);
   const unit = field.unit ? t(`units.${field.unit}`) : undefined;
@@ -145,6 +147,7 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
           multiple={context === 'search' && field.search === 'in'}
           knownLabels={knownLabels}
           owner={context === 'form' ? owner : undefined}
+          choices={context === 'form' ? choices : undefined}
           value={value as never}
           onChange={onChange}
         />

@@ -44,10 +44,12 @@ export interface RefSelectProps extends Omit<SelectProps, 'options' | 'mode'> {
   multiple?: boolean;
   /** labels of the current value(s), from the row's `<field>Label(s)`; avoids a lookup per id */
   knownLabels?: Record<string, string>;
+  /** the options, given by the form (metadata form.defaultsFrom choices): no list call, filtered as typed */
+  choices?: Array<{ value: string | number; label: string }>;
 }
 
 /** Searchable select over a ref target's list call; typing searches its label field. */
-export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, value, owner, ...rest }) => {
+export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, value, owner, choices, ...rest }) => {
   const ref = field.ref;
   const { t, lng } = useMetaT();
   const { resources } = useMetadata();
@@ -76,7 +78,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     },
     debounce: 300,
     errorNotification: false,
-    queryOptions: { enabled: Boolean(ref) && active },
+    queryOptions: { enabled: Boolean(ref) && active && !choices },
   });
 
   // new options are the answer to the search last sent
@@ -99,7 +101,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
 
   // keep the chosen values labelled even when they are not on the first page of options
   const options = useMemo(() => {
-    const opts = [...((selectProps.options ?? []) as Array<{ label: unknown; value: unknown }>)];
+    const opts = [...((choices ?? selectProps.options ?? []) as Array<{ label: unknown; value: unknown }>)];
     const have = new Set(opts.map((o) => String(o.value)));
     for (const id of asArray(value)) {
       if (isEmpty(id) || have.has(String(id))) continue;
@@ -109,7 +111,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
       const taken = held.get(String(o.value));
       return taken ? { value: o.value as string | number, label: taken, disabled: true, title: taken } : { value: o.value as string | number, label: String(o.label ?? o.value) };
     });
-  }, [selectProps.options, value, knownLabels, held]);
+  }, [choices, selectProps.options, value, knownLabels, held]);
 
   return (
     <Select
@@ -124,7 +126,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
       mode={multiple ? 'multiple' : undefined}
       allowClear
       showSearch
-      filterOption={(input, option) => input === answered || labelMatches(option?.label, input)}
+      filterOption={(input, option) => (!choices && input === answered) || labelMatches(option?.label, input)}
       style={{ width: '100%', ...rest.style }}
     />
   );

@@ -14,6 +14,7 @@ import { useMetaT, useMetadata } from '../hooks/use-meta';
 import { MetaForm } from '../components/meta-form';
 import { DocumentLines } from '../components/document-lines';
 import { useReturnToList } from '../lib/list-return';
+import { useFormDefaults } from '../hooks/use-form-defaults';
 
 /** Lines asked per page when an edit screen loads a document (the list call's largest page). */
 const LOAD_PAGE = 1000;
@@ -40,6 +41,8 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
   const { query } = useShow({ resource: resource.name, id, queryOptions: { enabled: mode === 'edit' && id !== undefined } });
   const record = mode === 'edit' ? (query.data?.data as Record<string, unknown> | undefined) : undefined;
   const initialValues = useMemo(() => toFormValues(fields, record, mode), [fields, record, mode]);
+  // the create form's defaults and picker choices from the resource's own call (form.defaultsFrom)
+  const defaults = useFormDefaults(resource, fields, form, mode);
   useEffect(() => {
     // the record arrives after the form mounted
     if (record) form.setFieldsValue(initialValues as never);
@@ -101,7 +104,15 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
   const body = (
     <div data-testid="document-form">
       {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
-      <MetaForm resource={resource} fields={fields} mode={mode} formProps={{ form, initialValues }} record={record} disabled={Boolean(forbidden)} />
+      <MetaForm
+        resource={resource}
+        fields={fields}
+        mode={mode}
+        formProps={{ form, initialValues, onValuesChange: defaults.onValuesChange }}
+        record={record}
+        disabled={Boolean(forbidden)}
+        choices={defaults.choices}
+      />
       {loadingLines ? (
         <Spin style={{ display: 'block', marginTop: 24 }} />
       ) : (

@@ -12,6 +12,7 @@ import { MetaForm } from '../components/meta-form';
 import { ChildrenSections } from '../components/children-section';
 import { DocumentFormPage } from './document-form-page';
 import { useReturnToList } from '../lib/list-return';
+import { useFormDefaults } from '../hooks/use-form-defaults';
 
 /** Shared body of MetaCreate and MetaEdit; a document (inline lines) edits header and lines on one page. */
 export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) =>
@@ -45,17 +46,23 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
   const record = query?.data?.data as Record<string, unknown> | undefined;
   const initialValues = useMemo(() => toFormValues(fields, record, mode), [fields, record, mode]);
   const forbidden = mode === 'edit' ? editForbidden(resource, record) : undefined;
+  const defaults = useFormDefaults(resource, fields, form, mode);
 
   const props = {
     ...formProps,
     initialValues,
+    // Refine watches changes too (unsaved-changes warning): both hear each change
+    onValuesChange: (changed: Record<string, unknown>, all: Record<string, unknown>) => {
+      formProps.onValuesChange?.(changed, all);
+      defaults.onValuesChange(changed);
+    },
     onFinish: (values: Record<string, unknown>) => onFinish(fromFormValues(fields, values, mode) as never).catch((e: unknown) => e),
   };
   const save = { ...saveButtonProps, disabled: saveButtonProps.disabled || Boolean(forbidden), 'data-testid': 'meta-save' };
   const body = (
     <>
       {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
-      <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} />
+      <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} choices={defaults.choices} />
       {mode === 'edit' && record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(forbidden)} /> : null}
     </>
   );
