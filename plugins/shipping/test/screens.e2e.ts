@@ -89,11 +89,25 @@ afterAll(async () => {
 });
 
 describe('ship order screens', () => {
-  it('creates a ship order with a line on one page', async () => {
+  it('creates a ship order with a line on one page, prefilled from /ship-order/setup', async () => {
     await page.goto(`${ts.url}${ROUTE}/create`);
     await page.getByTestId('document-form').waitFor({ timeout: 60000 });
-    await pick(formSelect('shipperWarehouseId'), 'Shanghai Hub');
-    await pick(formSelect('receiverWarehouseId'), 'Osaka DC');
+    // the form asks /ship-order/setup as it opens: etd = now, nothing guessed without a shipper
+    await expect.poll(() => page.locator('#etd').inputValue(), { timeout: 20000 }).not.toBe('');
+    expect(Math.abs(Date.parse(await page.locator('#etd').inputValue()) - Date.now())).toBeLessThan(5 * 60_000);
+    expect(await page.locator('#eta').inputValue()).toBe('');
+    // the shipper picker lists what stands in each warehouse (C-030 is on the road: 29 of 30)
+    await pick(formSelect('shipperWarehouseId'), 'Shanghai Hub — 29 in stock');
+    // asked again with the shipper: the only route leaving Shanghai gives receiver, route,
+    // transport type and eta = etd + its 600 minutes; the receiver is not picked by hand
+    const chosen = (name: string, text: string) => formSelect(name).locator('.ant-select-selection-item').filter({ hasText: text }).waitFor({ timeout: 20000 });
+    await chosen('receiverWarehouseId', 'Osaka DC');
+    await chosen('routeId', 'SH-OS');
+    await chosen('transportType', 'Land');
+    await expect.poll(() => page.locator('#eta').inputValue(), { timeout: 20000 }).not.toBe('');
+    const minutes = (Date.parse(await page.locator('#eta').inputValue()) - Date.parse(await page.locator('#etd').inputValue())) / 60_000;
+    expect(minutes).toBe(600);
+    await cb.shot('ship-order-create-prefilled');
     await page.getByTestId('document-line-add').click();
     const line = page.getByTestId('document-lines-ship-order-detail').locator('tr.ant-table-row').first();
     await pick(line.locator('.ant-select').first(), sn(1));
@@ -107,7 +121,11 @@ describe('ship order screens', () => {
     orderNo = list.list[0].orderNo;
     expect(orderNo).toMatch(/^SO\d{8}\d{4}$/);
     await page.getByTestId('meta-table').getByText(orderNo).waitFor({ timeout: 30000 });
-    expect((await order()).totalAmount).toBe(1);
+    const saved = await order();
+    expect(saved.totalAmount).toBe(1);
+    // what the form was given was saved: the route, its transport type, eta 600 minutes after etd
+    expect(saved).toMatchObject({ receiverWarehouseId: osaka, routeIdLabel: 'SH-OS', transportType: 20 });
+    expect((Date.parse(saved.eta) - Date.parse(saved.etd)) / 60_000).toBe(600);
   });
 
   it('adds carriers by the warehouse picker across pages, by typed serials and by import', async () => {
