@@ -45,7 +45,16 @@ const ID_FIELD: FieldDef = { name: 'id', type: 'ref' };
 export interface ListResult {
   list: Row[];
   total: number;
+  /** `total` is a lower bound: more rows match than were counted (COUNT_CAP) */
+  totalCapped?: true;
 }
+
+/**
+ * A list counts its matches up to this many (or to the page asked for, when deeper) and then
+ * says "more than": an exact count of 5,000,000 lines reads all of them on every page turn
+ * (0.2 s on SQLite, seconds on InnoDB), for a number nobody pages through.
+ */
+export const COUNT_CAP = 10_000;
 
 function parseId(v: unknown): number {
   if (v === undefined || v === null || v === '') throw requiredError(ID_FIELD);
@@ -299,15 +308,27 @@ export class ScopedRepository {
     return parseQuery(this.host.db.sequelize, this.resource, this.enums, body);
   }
 
-  /** One indexed query, one count, one batched label lookup. */
+  /** One indexed query, one bounded count, one batched label lookup. */
   async list(body: Record<string, unknown>): Promise<ListResult> {
     const q = this.parse(body);
     const where = this.where(...q.where);
-    const [rows, total] = await Promise.all([
-      this[MODEL].findAll({ where, order: q.order, limit: q.limit, offset: (q.page - 1) * q.limit }),
-      this[MODEL].count({ where }),
-    ]);
-    return { list: await this.serialize(rows), total };
+    const offset = (q.page - 1) * q.limit;
+    const bound = Math.max(COUNT_CAP, offset + q.limit);
+    const [rows, counted] = await Promise.all([this[MODEL].findAll({ where, order: q.order, limit: q.limit, offset }), this.countUpTo(where, bound + 1)]);
+    const list = await this.serialize(rows);
+    return counted > bound ? { list, total: bound, totalCapped: true } : { list, total: counted };
+  }
+
+  /** COUNT(*) of at most `limit` rows matching `where` (already scoped): it stops reading there. */
+  private async countUpTo(where: WhereOptions, limit: number): Promise<number> {
+    const model = this[MODEL];
+    const sequelize = this.host.db.sequelize;
+    type Generator = { selectQuery(table: unknown, options: unknown, model: unknown): string };
+    const qg = (sequelize.getQueryInterface() as unknown as { queryGenerator: Generator }).queryGenerator;
+    const mapNames = (Utils as unknown as { mapOptionFieldNames(o: object, m: unknown): object }).mapOptionFieldNames;
+    const inner = qg.selectQuery(model.getTableName(), { ...mapNames({ attributes: ['id'], where, limit }, model), model }, model).replace(/;\s*$/, '');
+    const [row] = await sequelize.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM (${inner}) AS counted`, { type: QueryTypes.SELECT });
+    return Number(row?.n ?? 0);
   }
 
   async all(body: Record<string, unknown>): Promise<Row[]> {
