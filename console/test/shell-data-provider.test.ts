@@ -70,6 +70,11 @@ describe('list mapping', () => {
     expect(res).toEqual({ data: [{ id: 1 }], total: 31 });
   });
 
+  it('passes on a capped total (a lower bound the list shows as "more than")', async () => {
+    ok({ list: [{ id: 1 }], total: 10000, totalCapped: true });
+    expect(await dp.getList({ resource: 'device-beacon' })).toEqual({ data: [{ id: 1 }], total: 10000, totalCapped: true });
+  });
+
   it('defaults to page 1 and 10 rows; pagination off uses /all', async () => {
     ok({ list: [], total: 0 });
     await dp.getList({ resource: 'role' });

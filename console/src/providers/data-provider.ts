@@ -93,10 +93,12 @@ export function createDataProvider(lookup: ResourceLookup = () => undefined): Da
       }
       const path = callPath(resource, 'list');
       // a list opened straight from the address bar: its call may already be under way (meta/lib/early-list.ts)
-      const early = takeEarly<{ list: BaseRecord[]; total: number }>(path, body);
-      const data = early ? await early.catch(() => request<{ list: BaseRecord[]; total: number }>(path, body)) : await request<{ list: BaseRecord[]; total: number }>(path, body);
+      type Page = { list: BaseRecord[]; total: number; totalCapped?: boolean };
+      const early = takeEarly<Page>(path, body);
+      const data = early ? await early.catch(() => request<Page>(path, body)) : await request<Page>(path, body);
       noteTitles(lookup(resource), data.list);
-      return { data: data.list as never, total: data.total };
+      // past the server's count cap the total is a lower bound ("more than"): the list says so
+      return { data: data.list as never, total: data.total, ...(data.totalCapped ? { totalCapped: true } : {}) };
     },
 
     async getOne({ resource, id }) {

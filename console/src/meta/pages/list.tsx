@@ -174,7 +174,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         pageSizeOptions: PAGE_SIZES,
         showSizeChanger: true,
         showQuickJumper: true,
-        showTotal: (total: number, range: [number, number]) => t('meta.total', { from: range[0], to: range[1], total }),
+        showTotal: (total: number, range: [number, number]) => t(tableQuery.data?.totalCapped ? 'meta.totalMore' : 'meta.total', { from: range[0], to: range[1], total }),
       }
     : false;
 
