@@ -32,9 +32,11 @@ const shipment = thingsResource('shipment', fields, {
   form: { defaultsFrom: setup },
   children: [{ resource: 'shipment-line', foreignKey: 'shipmentId', inline: true, cascade: true }],
 });
+// the same form without lines: the record form (Refine's useForm) asks alike
+const visit = thingsResource('visit', fields, { titleField: 'no', form: { defaultsFrom: { ...setup, call: '/visit/setup' } } });
 const line = thingsResource('shipment-line', [{ name: 'shipmentId', type: 'ref', ref: { resource: 'shipment', label: 'no' } }, { name: 'sn', type: 'string' }]);
 const site = thingsResource('site', [{ name: 'name', type: 'string' }], { titleField: 'name' });
-const meta = metaOf(shipment, line, site);
+const meta = metaOf(shipment, visit, line, site);
 
 const SITES = [
   { id: 1, name: 'Shanghai Hub', inStock: 412 },
@@ -105,7 +107,7 @@ describe('form defaults, on the create screen', () => {
     holdNext = false;
   });
 
-  const setupCalls = () => calls.filter((c) => c.path === '/shipment/setup');
+  const setupCalls = (call = '/shipment/setup') => calls.filter((c) => c.path === call);
   const selector = (host: HTMLElement, name: string) => host.querySelector(`.ant-form-item:has(#${name}) .ant-select`)!;
   const shown = (host: HTMLElement, name: string) => selector(host, name).querySelector('.ant-select-selection-item')?.textContent ?? '';
   const inputOf = (host: HTMLElement, name: string) => host.querySelector<HTMLInputElement>(`#${name}`)!;
@@ -121,9 +123,9 @@ describe('form defaults, on the create screen', () => {
     });
   }
 
-  async function open() {
+  async function open(resource: ResourceDef = shipment) {
     calls = stubApi(async ({ path, body }) => {
-      if (path !== '/shipment/setup') return {};
+      if (!path.endsWith('/setup')) return {};
       if (holdNext) {
         holdNext = false;
         await new Promise<void>((r) => hold.push(r));
@@ -132,14 +134,14 @@ describe('form defaults, on the create screen', () => {
     });
     const data = fakeData({ site: SITES });
     const view = await mount({
-      path: '/things/shipment/create',
+      path: `${resource.route}/create`,
       meta,
       dataProvider: data.provider,
       // options rendered without a virtual list (jsdom has no layout to measure)
       wrap: (app) => <ConfigProvider virtual={false}>{app}</ConfigProvider>,
-      element: <MetaCreate resource={shipment} />,
+      element: <MetaCreate resource={resource} />,
     });
-    await waitFor(() => view.host.querySelector('[data-testid=document-form]'));
+    await waitFor(() => view.host.querySelector('[data-testid=meta-form]'));
     return { view, data };
   }
 
@@ -184,5 +186,15 @@ describe('form defaults, on the create screen', () => {
     expect(inputOf(view.host, 'arriveAt').value).toBe('');
     expect(shown(view.host, 'fromId')).toBe('Tokyo Port — 7 in stock');
     expect(shown(view.host, 'toId')).toBe('Osaka DC');
+  });
+
+  it('works the same on a record form (no lines)', async () => {
+    const { view } = await open(visit);
+    await waitFor(() => inputOf(view.host, 'leaveAt').value);
+    expect(view.host.querySelector('[data-testid=document-form]')).toBeNull();
+    await pick(view.host, 'fromId', 'Shanghai Hub — 412 in stock');
+    await waitFor(() => shown(view.host, 'toId') === 'Osaka DC', 3000, () => shown(view.host, 'toId'));
+    expect(setupCalls('/visit/setup').map((c) => c.body)).toEqual([{}, { fromId: 1 }]);
+    expect(inputOf(view.host, 'arriveAt').value).toBe(dayjs('2026-03-02T18:00:00.000Z').format('YYYY-MM-DD HH:mm:ss'));
   });
 });
