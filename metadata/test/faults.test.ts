@@ -30,6 +30,17 @@ describe('metadata faults name the file and the JSON pointer', () => {
     expect(faultsOf(() => loadMetadata(dir))).toContainEqual({ file: BEACON, pointer: '/', problem: 'missing required property "titleField"' });
   });
 
+  it('a prefix search suits a string field only (its index is a short code, not free text)', () => {
+    const dir = scratchCopy();
+    edit(dir, BEACON, (r) => {
+      r.fields[fieldIndex(r, 'sn')].search = 'prefix';
+      r.fields[fieldIndex(r, 'remark')].search = 'prefix';
+    });
+    const faults = faultsOf(() => loadMetadata(dir));
+    expect(faults).toContainEqual({ file: BEACON, pointer: '/fields/13/search', problem: expect.stringContaining('does not suit type text') });
+    expect(faults.filter((f) => f.file === BEACON && f.pointer === '/fields/0/search')).toEqual([]);
+  });
+
   it('textFrom names a json field of the resource, on a string or text field', () => {
     const dir = scratchCopy();
     const ALERT = 'resources/monitor/carrier-alert.json';
