@@ -107,6 +107,7 @@ describe('ship order screens', () => {
     await expect.poll(() => page.locator('#eta').inputValue(), { timeout: 20000 }).not.toBe('');
     const minutes = (Date.parse(await page.locator('#eta').inputValue()) - Date.parse(await page.locator('#etd').inputValue())) / 60_000;
     expect(minutes).toBe(600);
+    await page.keyboard.press('Escape'); // the shipper's dropdown closed for the screenshot
     await cb.shot('ship-order-create-prefilled');
     await page.getByTestId('document-line-add').click();
     const line = page.getByTestId('document-lines-ship-order-detail').locator('tr.ant-table-row').first();
