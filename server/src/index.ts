@@ -30,6 +30,7 @@ import { organisationsWith, repositoryFactory, type ScopedRepository } from './r
 import { DocumentEngine } from './resources/documents';
 import { boundRepos, TransitionRegistry } from './resources/transitions';
 import { ReferenceRegistry } from './resources/references';
+import { deriveHeaderScopes } from './resources/scope';
 
 export { definePlugin } from './plugin-api';
 export type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
@@ -94,6 +95,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   };
   const logError = opts.logError ?? ((message: string, err?: unknown) => console.error(message, err ?? ''));
   const metadata = opts.metadata ?? loadMetadata();
+  // document lines without warehouses of their own are scoped through their header's
+  deriveHeaderScopes(metadata);
   const translator = loadTranslator(undefined, config.pluginsDir);
   const { t } = translator;
   const db = createDatabase(config.databaseUrl, { metadata, log: (m) => logError(m) });

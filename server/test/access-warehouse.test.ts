@@ -124,3 +124,52 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
     }
   });
 });
+
+/** document lines without a warehouse field of their own: in scope through their header's */
+const headerScoped = Object.values(metadata.resources).flatMap((header) =>
+  header.warehouseField ? (header.children ?? []).map((c) => ({ header, lines: metadata.resources[c.resource], foreignKey: c.foreignKey })).filter((x) => x.lines && !x.lines.warehouseField) : [],
+);
+
+it('has document lines scoped through their header to check', () => {
+  expect(headerScoped.map((x) => x.lines.name)).toContain('ship-order-detail');
+});
+
+let headerSeed = 5300;
+describe.each(headerScoped.map((x) => [x.lines.name, x] as const))('warehouse restriction of %s through its header', (name, { header, lines, foreignKey }) => {
+  it('lists, reads, changes and exports only lines of documents in the assigned warehouses', async () => {
+    const seed = (headerSeed += 10);
+    const fields = [header.warehouseField!].flat();
+    const refs: Record<string, number> = { organization: ts.orgA };
+    for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
+    const others = [w2, rows.second.a.warehouse].filter((w) => w !== undefined && w !== w1);
+    // a header in none of wendy's warehouses, and a line of it
+    const outsideHeader = await createRow(ts, ts.a, header, { ...sampleBody(header, metadata, seed, refs, rows.second.a), ...Object.fromEntries(fields.map((f, i) => [f, others[i]])) });
+    const inside = rows.a[name];
+    expect(inside[foreignKey]).toBe(rows.a[header.name].id);
+    const outside = await createRow(ts, ts.a, lines, { ...sampleBody(lines, metadata, seed + 1, { ...refs, [header.name]: outsideHeader.id }, rows.second.a), [foreignKey]: outsideHeader.id });
+
+    const everything = await ts.a.call(resourceApiPath(lines, 'list'), { limit: 1000 });
+    expect(everything.body.data.list.map((r: Row) => r.id)).toEqual(expect.arrayContaining([inside.id, outside.id]));
+    const seen = await wendy.call(resourceApiPath(lines, 'list'), { limit: 1000 });
+    expect(seen.body.code, seen.body.message).toBe(0);
+    const ids = seen.body.data.list.map((r: Row) => r.id);
+    expect(ids).toContain(inside.id);
+    expect(ids).not.toContain(outside.id);
+    // asking by the other document's key finds nothing, exactly as a key nobody has
+    const asked = await wendy.call(resourceApiPath(lines, 'list'), { limit: 1000, [foreignKey]: outsideHeader.id });
+    expect(asked.body.data.list).toEqual([]);
+    const enabled = enabledCalls(lines);
+    if (enabled.includes('base')) expect((await wendy.call(resourceApiPath(lines, 'base'), { id: outside.id })).body.code).toBe(10002);
+    if (enabled.includes('update')) expect((await wendy.call(resourceApiPath(lines, 'update'), { id: outside.id })).body.code).toBe(10002);
+    if (enabled.includes('delete')) expect((await wendy.call(resourceApiPath(lines, 'delete'), { id: outside.id })).body.code).toBe(10002);
+    if (enabled.includes('export')) {
+      const exported = await wendy.fetch(resourceApiPath(lines, 'export'), {});
+      expect(exported.status).toBe(200);
+      const wb = new ExcelJS.Workbook();
+      await wb.xlsx.load(Buffer.from(await exported.arrayBuffer()) as never);
+      expect(wb.worksheets[0].actualRowCount - 1).toBe(seen.body.data.total);
+    }
+    // the unrestricted caller still reads it: the refusal above is the restriction
+    expect((await ts.a.call(resourceApiPath(lines, 'list'), { limit: 1000, [foreignKey]: outsideHeader.id })).body.data.list.map((r: Row) => r.id)).toEqual([outside.id]);
+  });
+});

@@ -3,12 +3,57 @@
  * Org-scoped rows: orgField = current organisation. The organisation resource itself
  * (orgField "id"): the caller's organisations. Warehouse-restricted callers: their warehouses —
  * through any of the resource's warehouse fields (a transfer between two warehouses is seen
- * by a user of either).
+ * by a user of either). A document's lines without a warehouse of their own are in scope when
+ * their header is (`deriveHeaderScopes`): a line is never more visible than its document.
  */
-import type { ResourceDef } from '@rti/metadata';
-import { Op, type WhereOptions } from 'sequelize';
-import { orgFieldOf } from '../db/naming';
+import type { Metadata, ResourceDef } from '@rti/metadata';
+import { literal, Op, type WhereOptions } from 'sequelize';
+import { orgFieldOf, snakeCase, tableName } from '../db/naming';
 import type { RequestContext } from '../http/types';
+
+/** how a line resource reaches the warehouses of its header */
+interface HeaderScope {
+  foreignKey: string;
+  header: ResourceDef;
+}
+// keyed by the resource object: several servers (several metadata) may share one process
+const headerScopes = new WeakMap<ResourceDef, HeaderScope>();
+
+/**
+ * Lines (a header's `children`) that declare no warehouse field take their header's: derived
+ * from the metadata once per server. A line resource with warehouse fields of its own keeps them.
+ */
+export function deriveHeaderScopes(metadata: Metadata): void {
+  for (const header of Object.values(metadata.resources)) {
+    if (!warehouseFieldsOf(header).length) continue;
+    for (const child of header.children ?? []) {
+      const lines = metadata.resources[child.resource];
+      if (lines && !warehouseFieldsOf(lines).length) headerScopes.set(lines, { foreignKey: child.foreignKey, header });
+    }
+  }
+}
+
+/** whether a restricted caller's view of this resource depends on the warehouses (own or its header's) */
+export function isWarehouseScoped(res: ResourceDef): boolean {
+  return warehouseFieldsOf(res).length > 0 || headerScopes.has(res);
+}
+
+/**
+ * `foreignKey IN (SELECT id FROM header WHERE org AND warehouses)`. Written out rather than built
+ * by a model: the ids are integers checked here, names are metadata-derived, and backquotes
+ * quote identifiers in both SQLite and MariaDB.
+ */
+function headerScopeWhere(scope: HeaderScope, ctx: RequestContext, warehouses: readonly number[]): WhereOptions {
+  const ids = warehouses.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  if (!ids.length) return { [scope.foreignKey]: { [Op.in]: [] } };
+  const q = (name: string) => `\`${name}\``;
+  const orgField = orgFieldOf(scope.header);
+  const conditions: string[] = [];
+  if (orgField && orgField !== 'id') conditions.push(ctx.orgId === null ? '1 = 0' : `${q(snakeCase(orgField))} = ${Number(ctx.orgId)}`);
+  const list = ids.join(', ');
+  conditions.push(`(${warehouseFieldsOf(scope.header).map((f) => `${q(f === 'id' ? 'id' : snakeCase(f))} IN (${list})`).join(' OR ')})`);
+  return { [scope.foreignKey]: { [Op.in]: literal(`(SELECT ${q('id')} FROM ${q(tableName(scope.header))} WHERE ${conditions.join(' AND ')})`) } };
+}
 
 /** The resource's warehouse fields (`warehouseField`: one name or several). */
 export function warehouseFieldsOf(res: ResourceDef): string[] {
@@ -26,6 +71,8 @@ export function scopeWhere(res: ResourceDef, ctx: RequestContext, opts: { wareho
     const inWarehouses = fields.map((f) => ({ [f]: { [Op.in]: ctx.warehouseIds } }));
     and.push(inWarehouses.length === 1 ? inWarehouses[0] : { [Op.or]: inWarehouses });
   }
+  const viaHeader = headerScopes.get(res);
+  if (opts.warehouse !== false && viaHeader && ctx.warehouseIds !== null) and.push(headerScopeWhere(viaHeader, ctx, ctx.warehouseIds));
   return { [Op.and]: and };
 }
 
