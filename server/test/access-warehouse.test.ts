@@ -169,6 +169,12 @@ describe.each(headerScoped.map((x) => [x.lines.name, x] as const))('warehouse re
       await wb.xlsx.load(Buffer.from(await exported.arrayBuffer()) as never);
       expect(wb.worksheets[0].actualRowCount - 1).toBe(seen.body.data.total);
     }
+    // plugins' set-based reads and writes carry the same scope (UPDATE and DELETE name the table unaliased)
+    const repo = ts.server.repo(lines.name, { ...ts.server.systemContext(ts.orgA), warehouseIds: [w1] });
+    expect(await repo.count({ id: [inside.id, outside.id] })).toBe(1);
+    expect(await repo.updateWhere({ updatedBy: null }, { id: outside.id })).toBe(0);
+    expect(await repo.deleteWhere({ id: outside.id })).toBe(0);
+    expect(await repo.updateWhere({ updatedBy: null }, { id: inside.id })).toBe(1);
     // the unrestricted caller still reads it: the refusal above is the restriction
     expect((await ts.a.call(resourceApiPath(lines, 'list'), { limit: 1000, [foreignKey]: outsideHeader.id })).body.data.list.map((r: Row) => r.id)).toEqual([outside.id]);
   });
