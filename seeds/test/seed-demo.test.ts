@@ -1,8 +1,9 @@
 /**
  * The demo seed (small scale) on a real server: the counts of the scale, idempotence, the
  * documented logins, each organisation's theme, the operator narrower than the administrator
- * and inside its warehouses, devices bound both ways, gateway MQTT logins derivable, and a
- * sample of every seeded resource saved back unchanged through the API's update call.
+ * and inside its warehouses (shipping included, deleting nothing), devices bound both ways,
+ * gateway MQTT logins derivable, and a sample of every seeded resource saved back unchanged
+ * through the API's update call.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceApiPath, type ResourceDef } from '@rti/metadata';
@@ -161,6 +162,34 @@ describe('seedDemo (SEED_SCALE=small)', () => {
     const ids = new Set(mine.list.map((w: { id: number }) => w.id));
     expect(carriers.total).toBeGreaterThan(0);
     expect(carriers.list.every((c: { warehouseId: number }) => ids.has(c.warehouseId))).toBe(true);
+  });
+
+  it('lets the operator do the shipping of its warehouses, the monitor and the truck report, deleting nothing', async () => {
+    const op = await login('operator.demo', 'Operator@12345', 'demo');
+    const as = (path: string, body: unknown = {}) => call(path, body, { Token: op.token });
+    expect(op.access).toEqual(expect.arrayContaining([
+      'MenuShipOrderManage', 'ViewShipOrder', 'ViewShipOrderCreate', 'ApiShipOrderRelease', 'ApiShipOrderDetailBatchAdd',
+      'ViewShipPlan', 'ViewDelivery', 'ViewReceipt', 'ApiReceiptReceive', 'MenuShipOrderMonitor', 'MenuReport', 'ViewTruck', 'ViewTruckDetail',
+    ]));
+    // of the Reports group only the truck shipment report
+    expect(op.access).not.toEqual(expect.arrayContaining(['MenuIdleCarrier']));
+    expect(op.access).not.toEqual(expect.arrayContaining(['MenuInventoryReportList']));
+    for (const code of op.access as string[]) expect(code.endsWith('Delete'), code).toBe(false);
+
+    const mine = new Set((await as('/warehouse/list', { limit: 100 })).data.list.map((w: { id: number }) => w.id));
+    const orders = await as('/ship-order/list', { limit: 1000 });
+    expect(orders.code).toBe(0);
+    expect(orders.data.total).toBeGreaterThan(0);
+    for (const o of orders.data.list) expect(mine.has(o.shipperWarehouseId) || mine.has(o.receiverWarehouseId), o.orderNo).toBe(true);
+    const first = orders.data.list[0];
+    expect((await as('/ship-order', { id: first.id })).data.orderNo).toBe(first.orderNo);
+    for (const path of ['/ship-order-detail/list', '/delivery/list', '/receipt/list', '/ship-plan/list', '/ship-order/list4map', '/ship-order/listlegend4map', '/truck/list']) {
+      expect((await as(path, { limit: 10 })).code, path).toBe(0);
+    }
+    expect((await as('/ship-order/delete', { id: first.id })).code).toBe(10005);
+    expect((await as('/ship-order-detail/delete', { id: 1 })).code).toBe(10005);
+    expect((await as('/receipt/delete', { id: 1 })).code).toBe(10005);
+    expect((await as('/ship-order', { id: first.id })).data.id, 'refused, not deleted').toBe(first.id);
   });
 });
 
