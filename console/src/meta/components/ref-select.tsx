@@ -1,7 +1,7 @@
 import { Select, type SelectProps } from 'antd';
 import { useEffect, useMemo, useRef, useState, type FC } from 'react';
 import { useSelect } from '@refinedev/antd';
-import type { CrudFilter } from '@refinedev/core';
+import { useCan, type CrudFilter } from '@refinedev/core';
 import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { asArray, isEmpty } from '../lib/format';
 import { useMetadata, useMetaT } from '../hooks/use-meta';
@@ -54,6 +54,10 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
   const { t, lng } = useMetaT();
   const { resources } = useMetadata();
   const back = owner && ref ? backReference(resources[ref.resource], owner.resource) : undefined;
+  // a user who may not list the target keeps the field's value shown but cannot choose (the list call would be refused)
+  const listable = useCanList(ref?.resource, !choices);
+  const target = ref ? resources[ref.resource] : undefined;
+  const unlisted = listable === false ? t('meta.refNotListed', { name: labelInSentence(t(target ? resourceLabelKey(target) : String(ref?.resource)), lng) }) : undefined;
   // options load on first focus: a search form or a form full of refs costs no calls until used
   const [active, setActive] = useState(false);
   // The search goes to the server after a 300 ms pause; until its answer arrives the list holds
@@ -78,7 +82,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     },
     debounce: 300,
     errorNotification: false,
-    queryOptions: { enabled: Boolean(ref) && active && !choices },
+    queryOptions: { enabled: Boolean(ref) && active && !choices && listable === true },
   });
 
   // new options are the answer to the search last sent
@@ -117,6 +121,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     <Select
       {...selectProps}
       {...rest}
+      {...(unlisted ? { disabled: true, title: unlisted, placeholder: unlisted } : {})}
       value={value}
       options={options}
       onFocus={(e) => {
@@ -131,6 +136,12 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     />
   );
 };
+
+/** Whether the user may call the ref target's list: undefined until known; true when no list is needed. */
+export function useCanList(resource: string | undefined, needed = true): boolean | undefined {
+  const { data } = useCan({ resource: resource ?? '', action: 'list', queryOptions: { enabled: Boolean(resource) && needed } });
+  return !resource || !needed ? true : data?.can;
+}
 
 /** `{ id: label }` for a ref/refs field of a row, from its label siblings. */
 export function knownRefLabels(field: FieldDef, row: Record<string, unknown> | undefined): Record<string, string> {

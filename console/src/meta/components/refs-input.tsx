@@ -5,7 +5,7 @@ import { useMemo, useState, type FC } from 'react';
 import type { FieldDef } from '@rti/metadata/browser';
 import { asArray } from '../lib/format';
 import { useMetaT } from '../hooks/use-meta';
-import { RefSelect, type RefSelectProps } from './ref-select';
+import { RefSelect, useCanList, type RefSelectProps } from './ref-select';
 import { ResourcePicker } from './resource-picker';
 
 /** Above this many target rows a drop-down is a poor way to choose: offer the modal picker too. */
@@ -19,8 +19,10 @@ export const RefsInput: FC<RefSelectProps & { field: FieldDef }> = ({ field, val
   const ref = field.ref!;
   const filters = useMemo<CrudFilter[]>(() => Object.entries(ref.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })), [ref]);
   // one row is enough to learn the total
-  const { result } = useList({ resource: ref.resource, filters, pagination: { currentPage: 1, pageSize: 1 }, errorNotification: false });
-  const large = (result?.total ?? 0) > PICKER_THRESHOLD;
+  // only when the user may list the target (RefSelect says why not)
+  const listable = useCanList(ref.resource) === true;
+  const { result } = useList({ resource: ref.resource, filters, pagination: { currentPage: 1, pageSize: 1 }, errorNotification: false, queryOptions: { enabled: listable } });
+  const large = listable && (result?.total ?? 0) > PICKER_THRESHOLD;
   const ids = asArray(value);
   const labels = { ...knownLabels, ...picked };
 
