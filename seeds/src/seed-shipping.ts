@@ -48,6 +48,8 @@ export interface ShipPlan {
   way: 'out' | 'back';
   /** the ship order's own steps, in order */
   steps: Array<'release' | 'deliver' | 'receive' | 'close' | 'cancel'>;
+  /** release and receive recorded after the fact, this many hours ago (a late trip, a past week) */
+  hoursAgo?: { release?: number; receive?: number };
   /** a delivery of all lines, moved to this status (its release ships them) */
   delivery?: number;
   /** a receipt at the receiver, moved to this status; `part` of the shipped lines, an `extra` carrier */
@@ -59,25 +61,27 @@ export interface ShipPlan {
  * SP01 new; SP02 new + DN new; SP03 new + DN delivering; SP04, SP13–SP16 released (in transit,
  * the monitor's trips); SP05 released + DN released; SP06 released + DN closed; SP07 delivered
  * + RC new; SP08 released + RC receiving (half received); SP09 received + RC closed (one
- * missing, one extra); SP10 received; SP11 closed; SP12 cancelled.
+ * missing, one extra); SP10 received; SP11 closed; SP12 cancelled. SP04 left 30 hours ago and
+ * SP15 12 hours ago (recorded after the fact: the monitor's late trips), SP10 and SP11 travelled
+ * last week.
  */
 export const SHIP_PLANS: ShipPlan[] = [
   { key: 'SP01', lines: 24, way: 'out', steps: [] },
   { key: 'SP02', lines: 12, way: 'out', steps: [], delivery: Delivery.new },
   { key: 'SP03', lines: 16, way: 'back', steps: [], delivery: Delivery.delivering },
-  { key: 'SP04', lines: 40, way: 'out', steps: ['release'] },
+  { key: 'SP04', lines: 40, way: 'out', steps: ['release'], hoursAgo: { release: 30 } },
   { key: 'SP05', lines: 20, way: 'out', steps: [], delivery: Delivery.released },
   { key: 'SP06', lines: 18, way: 'back', steps: [], delivery: Delivery.closed },
   { key: 'SP07', lines: 30, way: 'out', steps: ['release', 'deliver'], receipt: { status: Receipt.new } },
   { key: 'SP08', lines: 24, small: 2, way: 'out', steps: ['release'], receipt: { status: Receipt.receiving, part: 'half' } },
   { key: 'SP09', lines: 20, small: 2, way: 'back', steps: ['release'], receipt: { status: Receipt.closed, part: 'allButOne', extra: true } },
-  { key: 'SP10', lines: 36, way: 'out', steps: ['release', 'receive'] },
-  { key: 'SP11', lines: 28, way: 'back', steps: ['release', 'receive', 'close'] },
+  { key: 'SP10', lines: 36, way: 'out', steps: ['release', 'receive'], hoursAgo: { release: 72, receive: 50 } },
+  { key: 'SP11', lines: 28, way: 'back', steps: ['release', 'receive', 'close'], hoursAgo: { release: 140, receive: 120 } },
   { key: 'SP12', lines: 10, way: 'out', steps: ['cancel'] },
   // more trips on the road for the monitor and the simulator
   { key: 'SP13', lines: 30, way: 'out', steps: ['release'], fullOnly: true },
   { key: 'SP14', lines: 16, way: 'back', steps: ['release'], fullOnly: true },
-  { key: 'SP15', lines: 24, way: 'out', steps: ['release'], fullOnly: true },
+  { key: 'SP15', lines: 24, way: 'out', steps: ['release'], fullOnly: true, hoursAgo: { release: 12 } },
   { key: 'SP16', lines: 12, way: 'out', steps: ['release', 'deliver'], fullOnly: true },
 ];
 
@@ -195,8 +199,18 @@ async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>)
   const from: Record<ShipPlan['steps'][number], number[]> = { release: [Order.new], deliver: [Order.released], receive: [Order.released, Order.delivered], close: [Order.received], cancel: [Order.new] };
   for (const name of ['release', 'deliver', 'receive', 'close', 'cancel'] as const) {
     o = await orders();
-    const ids = todo.filter((t) => t.plan.steps.includes(name) && from[name].includes(Number(o.get(t.orderId)?.status))).map((t) => t.orderId);
-    await step(`/ship-order/${name}`, ids, name === 'cancel' ? { remark: 'Cancelled by the customer (demo)' } : {});
+    const due = todo.filter((t) => t.plan.steps.includes(name) && from[name].includes(Number(o.get(t.orderId)?.status)));
+    if (name === 'cancel') {
+      await step(`/ship-order/${name}`, due.map((t) => t.orderId), { remark: 'Cancelled by the customer (demo)' });
+      continue;
+    }
+    // one call per time: steps recorded after the fact carry their stamp (atd, tor)
+    const stamp = name === 'release' ? 'atd' : name === 'receive' ? 'tor' : null;
+    const hoursOf = (t: (typeof due)[number]) => (name === 'release' || name === 'receive' ? t.plan.hoursAgo?.[name] : undefined);
+    for (const hours of new Set(due.map(hoursOf))) {
+      const ids = due.filter((t) => hoursOf(t) === hours).map((t) => t.orderId);
+      await step(`/ship-order/${name}`, ids, hours !== undefined && stamp ? { [stamp]: new Date(Date.now() - hours * 3_600_000).toISOString() } : {});
+    }
   }
 
   // Receipts at the receiver: receive (10 → 20: its lines come in), close (→ 30: the rest is missing).

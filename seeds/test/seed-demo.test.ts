@@ -318,6 +318,10 @@ describe('shipping demo', () => {
     const shown = (Array.isArray(onMap) ? onMap : onMap.list).map((o: any) => o.orderNo).sort();
     expect(shown).toEqual(road);
     expect(road.length).toBeGreaterThanOrEqual(5);
+    // a trip recorded after the fact (left 30 hours ago) is late on the monitor, dated as it happened
+    const late = (Array.isArray(onMap) ? onMap : onMap.list).filter((o: any) => o.late);
+    expect(late.length).toBeGreaterThanOrEqual(1);
+    expect(Date.now() - new Date(late[0].atd ?? all.list.find((o: any) => o.orderNo === late[0].orderNo).atd).getTime()).toBeGreaterThan(24 * 3_600_000);
   });
 });
 

@@ -38,7 +38,8 @@ export default definePlugin({
   optionalDependsOn: ['telemetry'],
   server(ctx) {
     const dialect = ctx.database.dialect;
-    const move = (e: TransitionEvent, order: Row): MoveOptions => ({ repo: e.repo, ctx: e.ctx, order, now: new Date(), dialect });
+    // dated by the step's time: now, or when the clerk says it happened (recorded after the fact)
+    const move = (e: TransitionEvent, order: Row): MoveOptions => ({ repo: e.repo, ctx: e.ctx, order, now: e.at, dialect });
     // The derived-state engine re-reads carriers once the move is committed and follows the
     // carriers moved, so its warehouse and transport state agree with the documents (else the
     // next gateway pass would undo them) and the gate pass still to come confirms the move.
@@ -52,7 +53,7 @@ export default definePlugin({
     ctx.transitions.on('ship-order', 'receive', async (e) => {
       for (const order of e.rows) await receiveCarriers(move(e, order));
       // received without a "delivered" step: it arrived when it was received
-      await e.repo('ship-order').updateWhere({ ata: e.rows[0]?.tor ? new Date(e.rows[0].tor as string) : new Date() }, { id: { [Op.in]: e.rows.map((o) => Number(o.id)) }, ata: null });
+      await e.repo('ship-order').updateWhere({ ata: e.at }, { id: { [Op.in]: e.rows.map((o) => Number(o.id)) }, ata: null });
       await clearTimeoutAlerts(e.repo, e.rows.map((o) => Number(o.id)));
       refreshTelemetry(e, e.rows.map((o) => Number(o.id)), 'in');
     });
@@ -68,8 +69,8 @@ export default definePlugin({
         if (!carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(delivery.deliveryNo) });
         const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: Line.pending }, { attributes: ['id'] });
         if (lines.length !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notPending', { title: String(order.orderNo) });
-        const now = new Date();
-        await shipLines({ ...move(e, order), now }, lines.map((l) => Number(l.id)));
+        const now = e.at;
+        await shipLines(move(e, order), lines.map((l) => Number(l.id)));
         // the first delivery releases its order
         if (order.status === Order.new) await e.repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: operatorOf(e.ctx) }, { id: order.id, status: Order.new });
       }
@@ -93,7 +94,7 @@ export default definePlugin({
         await markMissing(e.repo, order);
         // the order is received by whoever closes its receipt, like the order's own receive step
         // stamps it; arrival is when receiving began (the receipt's real date) if nobody stamped it
-        const now = new Date();
+        const now = e.at;
         if (order.status !== Order.received) await e.repo('ship-order').updateWhere({ status: Order.received, tor: now, receivedBy: operatorOf(e.ctx) }, { id: order.id, status: { [Op.in]: [Order.released, Order.delivered] } });
         await e.repo('ship-order').updateWhere({ ata: receipt.realDate ? new Date(receipt.realDate as string) : now }, { id: order.id, ata: null });
         await clearTimeoutAlerts(e.repo, [Number(order.id)]);

@@ -99,6 +99,35 @@ describe('release → receive', () => {
     expect(lines.list[0].carrierSn).toBe(shipped[0].sn);
   });
 
+  it('a release and a receipt recorded after the fact are dated when they happened; a time in the future is refused', async () => {
+    const boxes = await carriers(2, shanghai);
+    const doc = await newOrder(boxes.map((b) => b.id));
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const refused = await ts.a.call('/ship-order/release', { id: doc.id, atd: future }, { language: 'ja-JP' });
+    expect(refused.body.code).toBe(10001);
+    expect(refused.body.message).toContain('未来の日時は指定できません');
+    expect((await order(doc.id)).status).toBe(Status.new);
+    expect((await carrier(boxes[0].id)).warehouseId).toBe(shanghai);
+
+    // left yesterday morning: the route's 600 minutes are over, the order is late
+    const left = new Date(Date.now() - 30 * 3_600_000);
+    const released = await ok(ts.a, '/ship-order/release', { id: doc.id, atd: left.toISOString() });
+    expect(new Date(released.atd).getTime()).toBe(left.getTime());
+    expect(new Date(released.dueAt).getTime()).toBe(left.getTime() + 600 * 60_000);
+    const out = await ok(ts.a, '/carrier-inout/list', { shipOrderNo: doc.orderNo, page: 1, limit: 10 });
+    expect(out.list.map((r: any) => new Date(r.confirmTime).getTime())).toEqual([left.getTime(), left.getTime()]);
+    expect(new Date((await carrier(boxes[0].id)).outboundTime).getTime()).toBe(left.getTime());
+    const map = await ok(ts.a, '/ship-order/list4map', {});
+    expect((map.list ?? map).find((o: any) => o.id === doc.id)).toMatchObject({ late: true });
+
+    const arrived = new Date(Date.now() - 2 * 3_600_000);
+    const received = await ok(ts.a, '/ship-order/receive', { id: doc.id, tor: arrived.toISOString() });
+    expect(new Date(received.tor).getTime()).toBe(arrived.getTime());
+    expect(new Date(received.ata).getTime()).toBe(arrived.getTime());
+    const inbound = await ok(ts.a, '/carrier-inout/list', { shipOrderNo: doc.orderNo, direction: Enums.inoutDirection.inbound, page: 1, limit: 10 });
+    expect(inbound.list.map((r: any) => new Date(r.confirmTime).getTime())).toEqual([arrived.getTime(), arrived.getTime()]);
+  });
+
   it('a delivery ships its lines and a receipt keeps missing and extra carriers', async () => {
     const boxes = await carriers(5, shanghai);
     const [stray] = await carriers(1, osaka);

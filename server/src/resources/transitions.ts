@@ -55,6 +55,12 @@ export interface TransitionEvent {
   to: string | number;
   /** the validated inputs (own inputs and written fields) */
   input: Record<string, unknown>;
+  /**
+   * When the step happened: now, or the time the caller gave for the step's stamp (a step
+   * recorded after the fact, when its stamp time field is one of its inputs). Side effects
+   * date what they write with it.
+   */
+  at: Date;
   /** the caller's scoped repository of any resource, bound to this transaction */
   repo(resource: string): BoundRepository;
   /** runs after the commit (live events, mails); never when the step rolls back */
@@ -64,6 +70,8 @@ export interface TransitionEvent {
 export type TransitionFn = (event: TransitionEvent) => Promise<void> | void;
 
 const ID_FIELD: FieldDef = { name: 'id', type: 'ref' };
+/** a step's time given by the caller may run ahead of the server's clock by this much, never more */
+const CLOCK_SKEW_MS = 5 * 60_000;
 const MAX_ID = 2 ** 31 - 1;
 const same = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
 
@@ -148,6 +156,11 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
     if (writes) written[field.name] = v;
   }
 
+  // A step recorded after the fact: its stamp time as given (never in the future), else now.
+  const stampField = step.stamp?.time ? res.fields.find((f) => f.name === step.stamp!.time) : undefined;
+  const given = stampField && written[stampField.name] !== undefined ? new Date(written[stampField.name] as string | Date) : null;
+  if (given && given.getTime() > Date.now() + CLOCK_SKEW_MS) throw fieldError(stampField!, 'notFuture');
+
   // The target: fixed, or chosen by the caller among the declared ones (status/update).
   let to = step.to;
   if (step.choose) {
@@ -175,9 +188,9 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
     for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
     const previous = await scoped.serialize(ordered, transaction);
 
-    const now = new Date();
+    const at = given ?? new Date();
     const values: Record<string, unknown> = { ...written, [step.field]: target, updatedBy: ctx.user?.id ?? null };
-    if (step.stamp?.time) values[step.stamp.time] = now;
+    if (step.stamp?.time) values[step.stamp.time] = at;
     if (step.stamp?.user) values[step.stamp.user] = userStamp(res, step.stamp.user, ctx);
     const conditions = [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(fromAllowed ? [{ [step.field]: { [Op.in]: fromAllowed } }] : [])];
     const [moved] = await model.update(values, { where: { [Op.and]: conditions }, transaction });
@@ -200,7 +213,7 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
           .then(fn)
           .catch(() => undefined);
       });
-    await deps.registry.run({ resource: res, step, ctx, transaction, ids, previous, rows, to: target, input, repo: boundRepos(host, ctx, transaction), afterCommit });
+    await deps.registry.run({ resource: res, step, ctx, transaction, ids, previous, rows, to: target, input, at, repo: boundRepos(host, ctx, transaction), afterCommit });
     // What the hooks wrote to the documents themselves shows in the answer.
     const final = await reread();
     for (let i = 0; i < final.length; i++) {
