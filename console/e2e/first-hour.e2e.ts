@@ -1,7 +1,8 @@
-// Issue 10 as users meet it: buttons without permission are gone (operator), the palette says a
-// carrier exists but needs a permission, the map history names its subject and offers the last
-// known position, the map legend folds and fit-all keeps markers out from under it, the carrier
-// detail leads to the map, and the settings route no longer spins.
+// Issue 10 as users meet it: buttons without permission are gone and no screen of the operator's
+// menu (its groups unfolded, each list's create, edit and first record, shipping included) has a
+// call refused, the palette says a carrier exists but needs a permission, the map history names
+// its subject and offers the last known position, the map legend folds and fit-all keeps markers
+// out from under it, the carrier detail leads to the map, and the settings route no longer spins.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { baseUrl, launch, login, shot } from './support/browser';
@@ -29,26 +30,57 @@ const api = (path: string, body: unknown = {}) =>
     [path, body] as const,
   );
 
-test('an operator sees no button leading to a page or call they lack, and the palette says a carrier needs a permission', async () => {
+test('an operator sees no button leading to a page or call they lack, and the palette says a carrier needs a permission', { timeout: 300_000 }, async () => {
   await login(page, 'operator.demo', 'Operator@12345', 'demo');
   await page.goto(`${baseUrl()}/dashboard-home`);
   await page.getByTestId('dashboard-reload').waitFor();
   expect(await page.getByTestId('dashboard-open-big-screen').count()).toBe(0);
-  // every console link on the pages of the operator's menu opens without a 403
-  const paths = await page.locator('[data-testid^="menu:/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(5)));
+  // every console link on the pages of the operator's menu opens without a 403, and no call
+  // those screens make is refused (a page's menu `calls` lacking one its screen makes)
+  const refused: string[] = [];
+  page.on('response', (r) => {
+    if (r.status() === 403 && new URL(r.url()).pathname.startsWith('/api/')) refused.push(`${new URL(page.url()).pathname}: ${new URL(r.url()).pathname}`);
+  });
+  // the pages of the menu: its groups unfolded as a user does (a folded group draws no pages)
+  for (let round = 0; round < 3; round++) {
+    const folded = await page
+      .locator('.ant-menu-submenu:not(.ant-menu-submenu-open) > .ant-menu-submenu-title [data-testid^="menu:/"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!));
+    if (!folded.length) break;
+    for (const id of folded) await page.getByTestId(id).click();
+    await page.waitForTimeout(300);
+  }
+  const paths = await page.locator('.ant-menu-item [data-testid^="menu:/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(5)));
   expect(paths.length).toBeGreaterThan(3);
-  const links = new Set<string>();
+  // shipping is the operator's daily work: its group, the monitor and the truck report are in the menu
+  expect(paths).toEqual(expect.arrayContaining(['/ship-order-manage/ship-order', '/ship-order-manage/delivery', '/ship-order-manage/receipt', '/ship-order-manage/ship-plan', '/ship-order/monitor', '/report/truck']));
+  expect(paths.filter((p) => p.startsWith('/system/') || p === '/report/idle-carrier')).toEqual([]);
+  // links by their address without the record id: the first row's stands for all rows
+  const links = new Map<string, string>();
   for (const p of paths.filter((x) => !x.startsWith('/map') && !x.startsWith('/vehicle') && !x.startsWith('/locating'))) {
     await page.goto(`${baseUrl()}${p}`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('page-403').count(), p).toBe(0);
-    for (const href of await page.locator('.shell-content a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) links.add(href.replace(/\/\d+$/, '/1'));
+    for (const href of await page.locator('.shell-content a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) {
+      const key = href.replace(/\/\d+$/, '/:id');
+      if (!links.has(key)) links.set(key, href);
+    }
   }
-  for (const href of [...links].slice(0, 12)) {
+  // every list's create form and first record (the shipping documents among them), and other links
+  const forms = [...links.entries()].filter(([key]) => /\/(create|(detail|edit)\/:id)$/.test(key)).map(([, href]) => href);
+  expect(forms).toEqual(expect.arrayContaining(['/ship-order-manage/ship-order/create']));
+  expect(forms.filter((f) => /^\/ship-order-manage\/(ship-order|delivery|receipt)\/detail\/\d+$/.test(f))).toHaveLength(3);
+  // a truck of the truck shipment report, opened as its row does
+  const truck = (await api('/truck/list', { page: 1, limit: 1 })).data.list[0] as { id: number } | undefined;
+  expect(truck).toBeTruthy();
+  const opened = new Set([...forms, ...[...links.values()].slice(0, 12), `/report/truck/detail?id=${truck!.id}`]);
+  for (const href of opened) {
     await page.goto(`${baseUrl()}${href}`);
     await page.waitForLoadState('networkidle');
     expect(await page.getByTestId('page-403').count(), href).toBe(0);
   }
+  console.log(`[first-hour] operator: ${paths.length} menu pages, then ${opened.size} forms, records and links: ${[...opened].join(' ')}`);
+  expect(refused).toEqual([]);
   // the operator lists carriers but may not open one: the hit is shown, marked
   const sn = (await api('/carrier/list', { page: 1, limit: 1 })).data.list[0].sn as string;
   await page.keyboard.press('Control+k');
