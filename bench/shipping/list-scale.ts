@@ -324,7 +324,7 @@ async function main() {
         { label: 'orders: status closed', path: '/ship-order/list', body: () => ({ status: [5], page: 1, limit: 10 }) },
         { label: 'orders: orderNo search', path: '/ship-order/list', body: () => ({ orderNo: pick().no, page: 1, limit: 10 }) },
         { label: 'orders: page 500', path: '/ship-order/list', body: () => ({ page: 500, limit: 10 }) },
-        { label: "lines of an order: first page", path: '/ship-order-detail/list', body: () => ({ shipOrderId: pick().id, page: 1, limit: 20 }) },
+        { label: 'lines of an order: first page', path: '/ship-order-detail/list', body: () => ({ shipOrderId: pick().id, page: 1, limit: 20 }) },
         { label: 'lines of a 5,000-line order: page 100', path: '/ship-order-detail/list', body: () => ({ shipOrderId: big.length ? big[rand(big.length)] : pick().id, page: big.length ? 100 : 2, limit: 20 }) },
         { label: 'lines: carrier serial search', path: '/ship-order-detail/list', body: () => ({ carrierSn: `C${String(rand(CARRIERS) + 1).padStart(8, '0')}`, page: 1, limit: 10 }) },
         { label: 'lines: all, first page', path: '/ship-order-detail/list', body: () => ({ page: 1, limit: 10 }) },
