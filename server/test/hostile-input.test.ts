@@ -40,6 +40,8 @@ const REQUEST_TIMEOUT_MS = 15_000;
 const CONCURRENCY = 4;
 /** The documented bound (docs/SERVER.md "Input limits"). */
 const RSS_BOUND_MB = 768;
+/** V8 old-space cap of the server under test: its live memory must fit (docs/SERVER.md "Input limits") */
+const HEAP_MB = 384;
 
 const LANGS = ['en-US', 'zh-CN', 'ja-JP'];
 const LONG = 'x'.repeat(300 * 1024);
@@ -290,7 +292,7 @@ function bystanderLoop() {
 
 beforeAll(async () => {
   // no MQTT port (parallel suites), no demo fleet writing in the background
-  server = await startChildServer<Ready>({ script: 'test/support/hostile-server.ts', name: 'hostile server', ipc: true, env: { MQTT_PORT: '0', SIMULATOR_DEVICES: '0' } });
+  server = await startChildServer<Ready>({ script: 'test/support/hostile-server.ts', name: 'hostile server', ipc: true, heapMb: HEAP_MB, env: { MQTT_PORT: '0', SIMULATOR_DEVICES: '0' } });
   ready = server.ready;
 }, 120_000);
 
@@ -457,7 +459,7 @@ describe('hostile input on every registered call', () => {
     clearInterval(sampler);
     const stall = await loop.stop();
     const memory = server.rss();
-    const loopDelay = await server.ask<{ maxMs: number; p99Ms: number; blocked: Array<{ ms: number; calls: string[] }> }>('loop');
+    const loopDelay = await server.ask<{ maxMs: number; p99Ms: number; blocked: Array<{ ms: number; calls: string[] }>; rssSteps: Array<{ mb: number; calls: string[] }> }>('loop');
     const aliveAndSame = server.exited() === null && server.child.pid === ready.pid;
     const report = {
       command: 'npx vitest run --project server test/hostile-input.test.ts',
@@ -484,6 +486,8 @@ describe('hostile input on every registered call', () => {
       loadAverage: loadavg().map((x) => Math.round(x * 10) / 10),
     };
     console.log('[hostile-input]', JSON.stringify(report, null, 2));
+    // over the bound: say which calls were running as the resident set climbed
+    if (report.peakRssMb >= RSS_BOUND_MB || process.env.HOSTILE_DEBUG) console.log('[hostile-input] resident set grew while these calls ran:\n' + loopDelay.rssSteps.map((r) => `${r.mb} MB: ${r.calls.join(' | ')}`).join('\n'));
     if (process.env.HOSTILE_DEBUG) {
       console.log('[hostile-input] event loop blocked ≥ 150 ms while these calls ran:\n' + loopDelay.blocked.map((b) => `${b.ms} ms: ${b.calls.join(' | ')}`).join('\n'));
       const byPath = new Map<string, number>();

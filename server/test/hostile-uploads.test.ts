@@ -30,6 +30,8 @@ interface Ready {
 
 /** docs/SERVER.md "Upload and import limits": the server's resident memory under this suite. */
 const RSS_BOUND_MB = 768;
+/** V8 old-space cap of the server under test (as hostile-input): live memory must fit, RSS then measures it */
+const HEAP_MB = 384;
 const IDLE_MS = 1500;
 /** an answer must come within this (a stall is answered after IDLE_MS) */
 const ANSWER_MS = 20_000;
@@ -202,6 +204,7 @@ beforeAll(async () => {
   server = await startChildServer<Ready>({
     script: 'test/support/upload-server.ts',
     name: 'upload server',
+    heapMb: HEAP_MB,
     env: { DATA_DIR: dataDir, TMPDIR: childTmp, UPLOAD_IDLE_MS: String(IDLE_MS), REQUEST_TIMEOUT_MS: '15000', MQTT_PORT: '0', SIMULATOR_DEVICES: '0' },
   });
   ready = server.ready;

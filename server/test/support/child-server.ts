@@ -32,10 +32,13 @@ export interface ChildServer<R> {
 
 /**
  * Starts `script` (a path under server/, run with tsx) and resolves once it printed READY.
- * `name` words the start-up failure; `ipc` opens a message channel for `ask`.
+ * `name` words the start-up failure; `ipc` opens a message channel for `ask`; `heapMb` caps V8's old space.
  */
-export function startChildServer<R extends { pid: number }>(o: { script: string; name: string; env?: Record<string, string>; ipc?: boolean }): Promise<ChildServer<R>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', o.script], {
+export function startChildServer<R extends { pid: number }>(o: { script: string; name: string; env?: Record<string, string>; ipc?: boolean; heapMb?: number }): Promise<ChildServer<R>> {
+  // a heap cap makes V8 collect before it grows: the resident set then measures live memory
+  // (what a leak would raise, up to a crash the suite sees) rather than how late the collector ran
+  const heap = o.heapMb ? [`--max-old-space-size=${o.heapMb}`] : [];
+  const child = spawn(process.execPath, [...heap, '--import', 'tsx', o.script], {
     cwd: serverRoot,
     env: { ...process.env, ...o.env },
     stdio: o.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],

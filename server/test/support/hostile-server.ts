@@ -57,6 +57,16 @@ async function tracked<T>(path: string, body: unknown, fn: () => T | Promise<T>)
     inFlight.delete(id);
   }
 }
+/** what was in flight whenever the resident set grew by 16 MB past its peak (diagnostics: who costs memory) */
+const rssSteps: Array<{ mb: number; calls: string[] }> = [];
+let rssPeak = process.memoryUsage.rss();
+setInterval(() => {
+  const rss = process.memoryUsage.rss();
+  if (rss > rssPeak + 16 * 2 ** 20) {
+    rssSteps.push({ mb: Math.round(rss / 2 ** 20), calls: [...inFlight.values()] });
+    rssPeak = rss;
+  }
+}, 50).unref();
 let tick = performance.now();
 setInterval(() => {
   const now = performance.now();
@@ -90,7 +100,7 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 process.on('message', (msg: { type?: string }) => {
   if (msg?.type === 'keys') process.send?.({ type: 'keys', keys: Object.fromEntries([...readKeys].map(([path, keys]) => [path, [...keys]])) });
   if (msg?.type === 'loop-start') loopDelay.enable();
-  if (msg?.type === 'loop') process.send?.({ type: 'loop', maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6, blocked: blocked.sort((a, b) => b.ms - a.ms).slice(0, 10) });
+  if (msg?.type === 'loop') process.send?.({ type: 'loop', maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6, blocked: blocked.sort((a, b) => b.ms - a.ms).slice(0, 10), rssSteps: rssSteps.slice(-12) });
 });
 
 const fieldsOf = (resource?: string) => (resource ? (server.metadata.resources[resource]?.fields ?? []).map((f) => f.name) : []);
