@@ -6,11 +6,21 @@ import { inject } from 'vitest';
 
 export const shotsDir = resolve(__dirname, '../../../test-output/screenshots');
 
+/** how long one browser action or wait may take: a stuck step fails naming its locator, not as the test's time-out */
+const ACTION_MS = 20_000;
+
 export async function launch(): Promise<Browser> {
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(ACTION_MS);
+    return context;
+  };
+  return browser;
 }
 
 export const baseUrl = (): string => inject('baseUrl');
