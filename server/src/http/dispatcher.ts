@@ -62,6 +62,7 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     const path = req.path;
     const started = Date.now();
     let call: CallDef | undefined;
+    let handlerRan = false;
     let ctx: RequestContext | undefined;
     let body: Record<string, unknown> = {};
     let outcome: { httpStatus: number; code: number; message: string; data?: unknown } = { httpStatus: 200, code: 0, message: '' };
@@ -85,6 +86,7 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       if (code) await guard.authorize(ctx, code);
       // refused after the permission check: a caller without the call learns nothing more
       if (problem) throw inputError(problem, call);
+      handlerRan = true;
       const data = await call.handler({ body, ctx, req, res });
       if (data === STREAMED) return;
       const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };
@@ -101,6 +103,10 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
         return;
       }
       if (status >= 500) logError(`[api] ${req.method} /api${path} failed:`, err);
+      // A raw-body call refused before its body was read (no session, no permission) or as too
+      // large: let the client finish sending first, or it may still be writing when the socket
+      // closes and lose the answer to a reset (EPIPE) — bounded; a stalled body (408) is not waited for.
+      if (call?.raw && !req.complete && (!handlerRan || status === 413)) await drained(req);
       // an export that failed before its first byte must not answer its envelope as an attachment
       res.removeHeader('Content-Disposition');
       res.status(status).json(answer);
@@ -108,6 +114,24 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       deps.calls.emitCallEnd({ req, call, ctx, body, ...outcome, ms: Date.now() - started });
     }
   };
+}
+
+/** how long a refused raw call's body is read and discarded before the answer goes anyway */
+const DRAIN_MS = 5_000;
+
+/** Reads and discards what is left of a request body: resolves at its end, on close, or after DRAIN_MS. */
+function drained(req: Request): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, DRAIN_MS);
+    req.once('end', done);
+    req.once('close', done);
+    req.once('error', done);
+    req.resume();
+  });
 }
 
 /** Last-resort handler for anything thrown outside the dispatcher under /api (never HTML). */
