@@ -1,64 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_A, HALL_A, push, scan, seedFleet, startRig, type Caller, type Fleet, type Rig } from './fixtures';
+import { openStream } from './stream-client';
 
 let rig: Rig;
 let fleetA: Fleet;
 let fleetB: Fleet;
 
-interface Sse {
-  events: Array<{ event: string; data: any }>;
-  waitFor(pred: (e: { event: string; data: any }) => boolean, ms?: number): Promise<{ event: string; data: any }>;
-  close(): void;
-}
-
-/** Opens the stream the way the console does: fetch with the Token and OrgId headers, reading the body. */
-async function open(caller: Caller): Promise<Sse> {
-  const ac = new AbortController();
-  const res = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', headers: { Token: caller.token, OrgId: String(caller.orgId), 'Content-Type': 'application/json' }, body: '{}', signal: ac.signal });
-  expect(res.status).toBe(200);
-  expect(res.headers.get('content-type')).toContain('text/event-stream');
-  const events: Sse['events'] = [];
-  const waiters: Array<() => void> = [];
-  void (async () => {
-    const reader = res.body!.getReader();
-    const dec = new TextDecoder();
-    let buf = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf += dec.decode(value, { stream: true });
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const ev = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (ev && data) events.push({ event: ev, data: JSON.parse(data) });
-          for (const w of waiters.splice(0)) w();
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return {
-    events,
-    async waitFor(pred, ms = 5000) {
-      const end = Date.now() + ms;
-      for (;;) {
-        const hit = events.find(pred);
-        if (hit) return hit;
-        if (Date.now() > end) throw new Error(`no matching event; got ${JSON.stringify(events.map((e) => e.event))}`);
-        await new Promise<void>((r) => {
-          waiters.push(r);
-          setTimeout(r, 100);
-        });
-      }
-    },
-    close: () => ac.abort(),
-  };
-}
+/** Opens the stream the way the console does. */
+const open = (caller: Caller) => openStream(rig.ts.url, caller);
 
 beforeAll(async () => {
   rig = await startRig();

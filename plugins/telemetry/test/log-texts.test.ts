@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GATE_A, HALL_A, ok, push, scan, seedFleet, startRig, type Caller, type Fleet, type Rig } from './fixtures';
+import { openStream, type LiveStream } from './stream-client';
 
 let rig: Rig;
 let fleet: Fleet;
@@ -16,41 +17,8 @@ beforeAll(async () => {
 });
 afterAll(async () => rig?.close());
 
-interface Live {
-  events: Array<{ event: string; data: any }>;
-  close(): void;
-}
-
 /** A stream as the console opens it, in one language (the Language header, like every call). */
-async function openStream(caller: Caller, language: string): Promise<Live> {
-  const ac = new AbortController();
-  const res = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', headers: { Token: caller.token, OrgId: String(caller.orgId), Language: language, 'Content-Type': 'application/json' }, body: '{}', signal: ac.signal });
-  expect(res.status).toBe(200);
-  const events: Live['events'] = [];
-  void (async () => {
-    const reader = res.body!.getReader();
-    const dec = new TextDecoder();
-    let buf = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buf += dec.decode(value, { stream: true });
-        let i;
-        while ((i = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, i);
-          buf = buf.slice(i + 2);
-          const ev = /^event: (.*)$/m.exec(block)?.[1];
-          const data = /^data: (.*)$/m.exec(block)?.[1];
-          if (ev && data) events.push({ event: ev, data: JSON.parse(data) });
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
-  return { events, close: () => ac.abort() };
-}
+const openLive = (caller: Caller, language: string) => openStream(rig.ts.url, caller, language);
 
 async function until<T>(what: string, fn: () => T | undefined, ms = 5000): Promise<T> {
   const end = Date.now() + ms;
@@ -67,13 +35,13 @@ const remarks = async (path: string, body: Record<string, unknown>, language: st
 
 describe('log remarks and live alert events in the reader language', () => {
   it('a live alert event reaches each subscriber in its own language; the stored key is unchanged', async () => {
-    const zh = await openStream(rig.ts.a, 'zh-CN');
-    const ja = await openStream(rig.ts.a, 'ja-JP');
-    const en = await openStream(rig.ts.a, 'en-US');
+    const zh = await openLive(rig.ts.a, 'zh-CN');
+    const ja = await openLive(rig.ts.a, 'ja-JP');
+    const en = await openLive(rig.ts.a, 'en-US');
     try {
       await until('three streams', () => (rig.rt.bus.listeners(rig.ts.orgA) >= 3 ? true : undefined));
       await push(rig, `rti/ORGA/gw/${HALL_A}/scan`, scan(HALL_A, T, { battery: 12 }));
-      const alertOf = (s: Live) => until('alert event', () => s.events.find((e) => e.event === 'alert' && e.data.resource === 'device-beacon-alert'));
+      const alertOf = (s: LiveStream) => until('alert event', () => s.events.find((e) => e.event === 'alert' && e.data.resource === 'device-beacon-alert'));
       expect((await alertOf(zh)).data.message).toBe('电量 12%，低于 20%');
       expect((await alertOf(ja)).data.message).toBe('バッテリー 12%（しきい値 20% 未満）');
       const inEnglish = await alertOf(en);
