@@ -4,7 +4,7 @@
 // the release button is gone and the lines are read-only.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { baseUrl, launch, login, shot } from './support/browser';
+import { baseUrl, launch, login, pageApi, shot } from './support/browser';
 
 let browser: Browser;
 let page: Page;
@@ -19,16 +19,9 @@ afterAll(async () => browser?.close());
 
 /** A call with the signed-in session (the console keeps token and organisation in cookies). */
 async function api<T = any>(path: string, body: unknown): Promise<T> {
-  return page.evaluate(
-    async ([p, b]) => {
-      const cookie = (name: string) => decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith(name + '='))?.split('=')[1] ?? '');
-      const r = await fetch('/api' + p, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: JSON.stringify(b) });
-      const env = await r.json();
-      if (env.code !== 0) throw new Error(`${p}: ${env.message}`);
-      return env.data;
-    },
-    [path, body] as const,
-  );
+  const env = await pageApi(page, path, body);
+  if (env.code !== 0) throw new Error(`${path}: ${env.message}`);
+  return env.data as T;
 }
 
 /** What a single select shows as chosen ('' when nothing: read without waiting for it). */

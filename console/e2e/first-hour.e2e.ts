@@ -5,7 +5,7 @@
 // out from under it, the carrier detail leads to the map, and the settings route no longer spins.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, launch, login, shot } from './support/browser';
+import { baseUrl, launch, login, pageApi, shot } from './support/browser';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -20,15 +20,7 @@ beforeEach(async () => {
   page = await context.newPage();
 });
 
-const api = (path: string, body: unknown = {}) =>
-  page.evaluate(
-    async ([p, b]) => {
-      const cookie = (n: string) => document.cookie.split('; ').find((c) => c.startsWith(n + '='))?.split('=')[1] ?? '';
-      const r = await fetch(`/api${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: JSON.stringify(b) });
-      return (await r.json()) as { code: number; data: any };
-    },
-    [path, body] as const,
-  );
+const api = (path: string, body: unknown = {}) => pageApi(page, path, body);
 
 test('an operator sees no button leading to a page or call they lack, and the palette says a carrier needs a permission', { timeout: 300_000 }, async () => {
   await login(page, 'operator.demo', 'Operator@12345', 'demo');

@@ -5,7 +5,7 @@
 // a label cut short ends in an ellipsis with its full text as a tooltip.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { baseUrl, launch, login, shot } from './support/browser';
+import { baseUrl, launch, login, pageApi, shot } from './support/browser';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -20,15 +20,7 @@ beforeEach(async () => {
   page = await context.newPage();
 });
 
-const api = (path: string, body: unknown = {}) =>
-  page.evaluate(
-    async ([p, b]) => {
-      const cookie = (n: string) => document.cookie.split('; ').find((c) => c.startsWith(n + '='))?.split('=')[1] ?? '';
-      const r = await fetch(`/api${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: JSON.stringify(b) });
-      return (await r.json()) as { code: number; data: any };
-    },
-    [path, body] as const,
-  );
+const api = (path: string, body: unknown = {}) => pageApi(page, path, body);
 
 test('the error-log badge is for administrators; the log opens inside the shell', async () => {
   await login(page, 'admin', 'Admin@12345');

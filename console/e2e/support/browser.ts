@@ -38,3 +38,15 @@ export async function login(page: Page, username: string, password: string, entr
   await page.getByTestId('login-submit').click();
   await page.getByTestId('user-menu').waitFor({ timeout: 30000 });
 }
+
+/** A call as the page's signed-in user (the console keeps token and organisation in cookies): the answer's envelope. */
+export function pageApi(page: Page, path: string, body: unknown = {}): Promise<{ code: number; message: string; data: any }> {
+  return page.evaluate(
+    async ([p, b]) => {
+      const cookie = (name: string) => decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith(name + '='))?.split('=')[1] ?? '');
+      const r = await fetch(`/api${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: JSON.stringify(b) });
+      return (await r.json()) as { code: number; message: string; data: any };
+    },
+    [path, body] as const,
+  );
+}
