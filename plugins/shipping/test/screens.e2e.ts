@@ -75,8 +75,8 @@ beforeAll(async () => {
   for (let i = 1; i <= 30; i++) await ok(ts.a, '/carrier/create', { sn: sn(i), carrierCodeId, warehouseId: shanghai, status: 10 });
   // a second order, released long ago: late on the monitor
   const late = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: (await ok(ts.a, '/carrier/list', { sn: sn(30), page: 1, limit: 1 })).list[0].id }] });
-  await ok(ts.a, '/ship-order/release', { id: late.id });
-  await ts.server.db.models['ship-order'].update({ atd: new Date(Date.now() - 30 * 3_600_000), dueAt: new Date(Date.now() - 20 * 3_600_000) }, { where: { id: late.id } });
+  // recorded after the fact: left 30 hours ago, due 20 hours ago (the route's 600 minutes)
+  await ok(ts.a, '/ship-order/release', { id: late.id, atd: new Date(Date.now() - 30 * 3_600_000).toISOString() });
   await grantWholeCatalogue(ts);
   cb = await openConsole(ts, ts.a);
   page = cb.page;
