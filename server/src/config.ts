@@ -2,6 +2,8 @@
  * Environment → configuration. Every default is an embedded one, so `npm start` works on a
  * fresh clone; production overrides through the environment only.
  */
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,6 +32,12 @@ export interface ServerConfig {
    * peer and a forwarded header is ignored, so no client can choose its own address.
    */
   trustProxy: string[];
+  /**
+   * This instance among several on one database (INSTANCE_ID): it owns the import jobs it
+   * took and its temporary files. Default: the host name and the data folder, stable across
+   * restarts of one installation (docs/SERVER.md "Running on several machines").
+   */
+  instanceId: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -47,7 +55,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     uploadIdleMs: positive(env, 'UPLOAD_IDLE_MS', 20_000),
     timeZone: zone(env.TIME_ZONE || 'UTC'),
     trustProxy: (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    instanceId: instanceId(env.INSTANCE_ID, dataDir),
   };
+}
+
+function instanceId(value: string | undefined, dataDir: string): string {
+  if (value === undefined || value === '') return `${hostname().slice(0, 60)}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(value)) throw new Error(`INSTANCE_ID must be 1 to 64 letters, digits, dots, dashes or underscores, got "${value}"`);
+  return value;
 }
 
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

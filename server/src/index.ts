@@ -130,7 +130,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   access.installHooks(hooks);
   const guard = opts.guard ?? access.guard;
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
-  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts });
+  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId });
   // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)
   for (const res of Object.values(metadata.resources)) {
     const handler = res.import ? documents.importLines(res.name) : null;

@@ -1,6 +1,9 @@
 /**
- * Import jobs in the database, so status survives the process: `import/status` reads them,
- * and a start after a crash or restart closes every job still marked processing.
+ * Import jobs in the database, so status survives the process: `import/status` reads them.
+ * Each job is owned by the instance that took its upload (`instance_id`), which beats its
+ * heartbeat while the job is queued or running; only jobs of a dead instance — this instance's
+ * own from before its restart, or any whose heartbeat stopped — are closed as interrupted
+ * (docs/SERVER.md "Running on several machines").
  */
 import { DataTypes, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import type { Migration } from '../db';
@@ -96,6 +99,16 @@ export const importProgressMigration: Migration = {
   },
 };
 
+/** Jobs name the instance that runs them and when it last said it is alive (issue 22). */
+export const importOwnerMigration: Migration = {
+  name: '2026-11-26-import-job-owner',
+  async up({ queryInterface, DataTypes: T }) {
+    const columns = await queryInterface.describeTable(IMPORT_TABLE);
+    if (!columns.instance_id) await queryInterface.addColumn(IMPORT_TABLE, 'instance_id', { type: T.STRING(100), allowNull: true });
+    if (!columns.heartbeat_at) await queryInterface.addColumn(IMPORT_TABLE, 'heartbeat_at', { type: T.DATE(3), allowNull: true });
+  },
+};
+
 export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
   return sequelize.define(
     'importJob',
@@ -114,6 +127,8 @@ export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
       importErrors: { type: sequelize.getDialect() === 'mysql' ? DataTypes.TEXT('long') : DataTypes.TEXT },
       message: { type: DataTypes.TEXT },
       messageText: { type: DataTypes.TEXT },
+      instanceId: { type: DataTypes.STRING(100) },
+      heartbeatAt: { type: DataTypes.DATE(3) },
       createdAt: { type: DataTypes.DATE(3), allowNull: false },
       updatedAt: { type: DataTypes.DATE(3), allowNull: false },
     },
@@ -170,9 +185,36 @@ export function toStatus(job: Model, render: { error(e: StoredImportError): Impo
   };
 }
 
-/** Jobs a previous process left in processing end as finished with the interruption noted. */
-export async function closeInterrupted(model: ModelStatic<Model>, message: (language: string) => string): Promise<number> {
-  const stuck = await model.findAll({ attributes: { exclude: ['importErrors'] }, where: { status: { [Op.eq]: IMPORT_PROCESSING } } });
-  for (const job of stuck) await job.update({ status: IMPORT_FINISHED, message: message(String(job.get('language'))), messageText: JSON.stringify(INTERRUPTED) });
-  return stuck.length;
+/** Which processing jobs are a dead instance's. */
+export interface DeadJobs {
+  /** this instance: its own jobs are closed (at start they are a previous life's; at stop, the ones it gives up); null = none */
+  instanceId: string | null;
+  /** a job whose heartbeat is older than this belongs to a dead instance */
+  staleBefore: Date;
+  /** jobs with no owner (taken before owners existed) too: at start only, as before */
+  unowned?: boolean;
+}
+
+/** Jobs of dead instances still marked processing end as finished with the interruption noted. */
+export async function closeInterrupted(model: ModelStatic<Model>, message: (language: string) => string, dead: DeadJobs): Promise<number> {
+  const where = {
+    status: { [Op.eq]: IMPORT_PROCESSING },
+    [Op.or]: [...(dead.instanceId ? [{ instanceId: dead.instanceId }] : []), ...(dead.unowned ? [{ instanceId: null }] : []), { heartbeatAt: { [Op.lt]: dead.staleBefore } }],
+  };
+  const stuck = await model.findAll({ attributes: { exclude: ['importErrors'] }, where });
+  let closed = 0;
+  for (const job of stuck) {
+    // only if still processing: the owner may have finished it since it was read
+    const [n] = await model.sequelize!.transaction((transaction) =>
+      model.update({ status: IMPORT_FINISHED, message: message(String(job.get('language'))), messageText: JSON.stringify(INTERRUPTED) }, { where: { id: job.get('id') as number, status: IMPORT_PROCESSING }, transaction }),
+    );
+    closed += n;
+  }
+  return closed;
+}
+
+/** The owner says it is alive: every job it holds (running or queued) gets a fresh heartbeat. */
+export async function beatHeart(model: ModelStatic<Model>, instanceId: string, now = new Date()): Promise<number> {
+  const [n] = await model.sequelize!.transaction((transaction) => model.update({ heartbeatAt: now }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }));
+  return n;
 }

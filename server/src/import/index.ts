@@ -15,7 +15,7 @@ import type { TFunction } from '../i18n/translator';
 import type { HookRegistry } from '../resources/hooks';
 import type { ScopedRepository } from '../resources/repository';
 import { importCalls } from './import-calls';
-import { closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration, importProgressMigration, INTERRUPTED } from './import-jobs';
+import { beatHeart, closeInterrupted, defineImportJob, IMPORT_FINISHED, importJobsMigration, importOwnerMigration, importProgressMigration, INTERRUPTED } from './import-jobs';
 import { runImport, type ImportCounts, type RunnerDeps } from './runner';
 import { ImportValidators } from './validators';
 
@@ -34,12 +34,24 @@ export interface ImportHost {
   /** IANA zone for workbooks of organisations that name none (config.timeZone) */
   timeZone?: string;
   timeouts?: UploadTimeouts;
+  /** config.instanceId: the owner written on the jobs this instance takes */
+  instanceId: string;
+  /** how often this instance beats the heartbeat of its jobs and looks for dead instances' (ms) */
+  heartbeatMs?: number;
+  /** a job whose heartbeat is older than this is a dead instance's (ms) */
+  staleMs?: number;
 }
+
+/** Heartbeat every 5 s; an owner silent for 60 s is dead (far above any pause or clock skew). */
+export const IMPORT_HEARTBEAT_MS = 5_000;
+export const IMPORT_STALE_MS = 60_000;
 
 export interface ImportEngine {
   validators: ImportValidators;
-  /** after migrations: closes interrupted jobs, removes their files */
+  /** after migrations: closes dead instances' jobs (this one's from before its start), removes this instance's temporary files, starts the heartbeat */
   recover(): Promise<void>;
+  /** one heartbeat: this instance's jobs are alive, dead instances' are closed (tests) */
+  heartbeat(): Promise<void>;
   /** stops after the current chunk; the running job ends as interrupted */
   stop(): Promise<void>;
   /** resolves when every queued job has finished (tests, benchmarks) */
@@ -53,6 +65,10 @@ export function installImports(host: ImportHost): ImportEngine {
   const jobs = defineImportJob(host.db.sequelize);
   host.db.addMigration(importJobsMigration);
   host.db.addMigration(importProgressMigration);
+  host.db.addMigration(importOwnerMigration);
+  const heartbeatMs = host.heartbeatMs ?? IMPORT_HEARTBEAT_MS;
+  const staleMs = host.staleMs ?? IMPORT_STALE_MS;
+  let heartbeatTimer: NodeJS.Timeout | undefined;
   let queue: Promise<void> = Promise.resolve();
   let stopping = false;
   const interrupted = (language: string) => msg(language as Language, 'interrupted');
@@ -92,19 +108,34 @@ export function installImports(host: ImportHost): ImportEngine {
     });
   };
 
-  for (const def of importCalls({ metadata: host.metadata, t: host.t, jobs, dataDir: host.dataDir, enqueue, timeouts: host.timeouts })) host.calls.add(def);
+  for (const def of importCalls({ metadata: host.metadata, t: host.t, jobs, dataDir: host.dataDir, enqueue, timeouts: host.timeouts, instanceId: host.instanceId })) host.calls.add(def);
+
+  /** This instance's jobs are alive; other instances' whose heartbeat stopped are closed. */
+  const heartbeat = async () => {
+    await beatHeart(jobs, host.instanceId);
+    const n = await closeInterrupted(jobs, interrupted, { instanceId: null, staleBefore: new Date(Date.now() - staleMs) });
+    if (n) host.log(`[import] ${n} import(s) of a stopped instance closed`);
+  };
 
   return {
     validators,
     async recover() {
-      const n = await closeInterrupted(jobs, interrupted);
+      // this instance's jobs are a previous life's (nothing runs yet); others' only when their owner is silent
+      const n = await closeInterrupted(jobs, interrupted, { instanceId: host.instanceId, staleBefore: new Date(Date.now() - staleMs), unowned: true });
       if (n) host.log(`[import] ${n} interrupted import(s) closed`);
+      // the imports folder is this instance's own (its data folder)
       const dir = join(host.dataDir, 'imports');
       for (const f of await readdir(dir).catch(() => [] as string[])) if (f.startsWith(TEMP_PREFIX)) await unlink(join(dir, f)).catch(() => undefined);
+      heartbeatTimer = setInterval(() => void heartbeat().catch((err) => host.log('[import] heartbeat failed', err)), heartbeatMs);
+      heartbeatTimer.unref();
     },
+    heartbeat,
     async stop() {
       stopping = true;
+      if (heartbeatTimer) clearInterval(heartbeatTimer);
       await queue;
+      // jobs still queued here will not run: closed now rather than after the stale bound
+      await closeInterrupted(jobs, interrupted, { instanceId: host.instanceId, staleBefore: new Date(0) }).catch((err) => host.log('[import] closing queued jobs failed', err));
     },
     idle: () => queue,
     dryRun: (resource, ctx, path) => runImport(deps, { jobId: 0, resource: host.metadata.resources[resource], ctx, path, dryRun: true }),
