@@ -113,6 +113,51 @@ export interface RowAction {
   replaces?: string;
 }
 
+/**
+ * What a zone component on a record's detail page receives (`<resource>.show.before`,
+ * `<resource>.show.after`): the resource, the record as the page shows it, and `refresh()`,
+ * which reads the record and its lines again (call it after the component changed them).
+ */
+export interface ZoneProps {
+  resource: ResourceDef;
+  record: Record<string, unknown>;
+  refresh: () => void;
+}
+
+/** `<resource>.lines.toolbar`: above a document's lines (or sub-rows) on its detail page; the lines can be ticked. */
+export interface LinesZoneProps extends ZoneProps {
+  /** the line resource of the table below */
+  lines: ResourceDef;
+  /** ids of the ticked lines (kept across the table's pages) */
+  selectedIds: Array<number | string>;
+  clearSelection: () => void;
+}
+
+/** `<resource>.list.toolbar`: above a generated list's table; `refresh()` reloads its page. */
+export interface ListZoneProps {
+  resource: ResourceDef;
+  record?: undefined;
+  refresh: () => void;
+}
+
+/** One component in a zone, loaded lazily with the screen; the object form adds a guard and an order. */
+export type ZoneEntry<P> = LazyComponent<P> | { component: LazyComponent<P>; viewCode?: string; order?: number };
+type ZoneEntries<P> = ZoneEntry<P> | Array<ZoneEntry<P>>;
+
+/** The places of the generated screens a plugin may fill, per resource (docs/CONSOLE.md "Zones"). */
+export type ZoneSlot = 'show.before' | 'show.after' | 'lines.toolbar' | 'list.toolbar';
+
+/**
+ * Components a plugin adds to generated screens, by zone name `<resource>.<slot>`:
+ * `{ 'receipt.show.after': () => import('./receiving-panel') }`.
+ */
+export interface ZoneMap {
+  [zone: `${string}.show.before`]: ZoneEntries<ZoneProps>;
+  [zone: `${string}.show.after`]: ZoneEntries<ZoneProps>;
+  [zone: `${string}.lines.toolbar`]: ZoneEntries<LinesZoneProps>;
+  [zone: `${string}.list.toolbar`]: ZoneEntries<ListZoneProps>;
+}
+
 /** A menu entry added by a plugin to an existing menu.json group (by key). */
 export type PluginMenuItem = MenuItem & { group: string };
 
@@ -126,6 +171,8 @@ export interface ConsolePlugin {
   headerWidgets?: HeaderWidget[];
   notifications?: NotificationSource[];
   rowActions?: RowAction[];
+  /** components placed in named zones of the generated screens (ZoneMap) */
+  zones?: Partial<ZoneMap>;
 }
 
 export function defineConsolePlugin(plugin: ConsolePlugin): ConsolePlugin {

@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import { useCreate, useDataProvider, useUpdate, useDelete, type BaseKey, type BaseRecord } from '@refinedev/core';
 import { App, Button, Card, Drawer, Form, Popconfirm, Space, Table, type TableColumnType } from 'antd';
-import { useMemo, useState, type FC } from 'react';
+import { useCallback, useMemo, useState, type FC, type Key } from 'react';
 import { resourceLabelKey, type ChildrenDef, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs } from '../lib/columns';
 import { formFields } from '../lib/fields';
@@ -16,6 +16,9 @@ import { useResourceAccess } from '../hooks/use-resource-access';
 import { renderFieldValue } from './field-renderer';
 import { MetaForm } from './meta-form';
 import { deleteQuestion } from '../lib/record-name';
+import { Zone, useZone } from './zone';
+import { zoneName } from '../../lib/zones';
+import type { LinesZoneProps } from '../../plugin-api';
 
 /**
  * Sub-rows of a record (metadata `children`), one card per child resource: the child's rows
@@ -41,8 +44,8 @@ export const ChildrenSections: FC<{
         if (!child) return null;
         const frozen = Boolean(readOnly) || !linesEditable(c, record);
         // a document's lines (inline) are saved with their header on the one-page editor
-        if (c.inline) return <DocumentLinesView key={c.resource} parent={parent} def={c} child={child} parentId={parentId} header={record ?? {}} frozen={frozen} editTo={editTo} />;
-        return <ChildRows key={c.resource} def={c} child={child} parentId={parentId} readOnly={frozen} onChanged={onChanged} />;
+        if (c.inline) return <DocumentLinesView key={c.resource} parent={parent} def={c} child={child} parentId={parentId} header={record ?? {}} frozen={frozen} editTo={editTo} onChanged={onChanged} />;
+        return <ChildRows key={c.resource} parent={parent} record={record} def={c} child={child} parentId={parentId} readOnly={frozen} onChanged={onChanged} />;
       })}
     </>
   );
@@ -50,7 +53,15 @@ export const ChildrenSections: FC<{
 
 const PAGE_SIZE = 10;
 
-const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; readOnly?: boolean; onChanged?: () => void }> = ({ def, child, parentId, readOnly, onChanged }) => {
+const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def: ChildrenDef; child: ResourceDef; parentId: BaseKey; readOnly?: boolean; onChanged?: () => void }> = ({
+  parent,
+  record,
+  def,
+  child,
+  parentId,
+  readOnly,
+  onChanged,
+}) => {
   const { t, fieldLabel } = useMetaT();
   const enums = useEnums();
   const { message } = App.useApp();
@@ -166,6 +177,17 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
     // open/remove close over stable values of this card
   }, [child, def.foreignKey, fieldLabel, t, enums, canChange, access.edit, access.delete, onChanged]);
 
+  // plugins' buttons above the rows (`<parent>.lines.toolbar`) act on the ticked rows
+  const zone = zoneName(parent.name, 'lines.toolbar');
+  const toolbar = useZone<LinesZoneProps>(zone);
+  const [selected, setSelected] = useState<Key[]>([]);
+  const refetchRows = tableQuery.refetch;
+  const refresh = useCallback(() => {
+    void refetchRows();
+    onChanged?.();
+  }, [refetchRows, onChanged]);
+  const clearSelection = useCallback(() => setSelected([]), []);
+
   const label = t(resourceLabelKey(child));
   return (
     <Card
@@ -187,7 +209,14 @@ const ChildRows: FC<{ def: ChildrenDef; child: ResourceDef; parentId: BaseKey; r
         ) : undefined
       }
     >
+      <Zone
+        name={zone}
+        components={toolbar}
+        props={{ resource: parent, record: record ?? {}, refresh, lines: child, selectedIds: selected as Array<number | string>, clearSelection }}
+        wrap={(c) => <Space wrap style={{ marginBottom: 12 }}>{c}</Space>}
+      />
       <Table {...tableProps} rowKey="id" size="small" columns={columns} scroll={{ x: 'max-content' }}
+        rowSelection={toolbar.length ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys) } : undefined}
         pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true } : false}
       />
       <Drawer

@@ -2,7 +2,7 @@ import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTable } from '@refinedev/antd';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, Typography, type TableColumnType } from 'antd';
-import { useMemo, useState, type FC, type ReactNode } from 'react';
+import { useCallback, useMemo, useState, type FC, type Key, type ReactNode } from 'react';
 import { resourceLabelKey, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs } from '../lib/columns';
 import { duplicateLines, emptyLine, rollUpPreview, type EditorLine } from '../lib/document-lines';
@@ -11,6 +11,9 @@ import { useEnums, useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
 import { renderFieldValue } from './field-renderer';
 import { NavButton } from './row-actions';
+import { Zone, useZone } from './zone';
+import { zoneName } from '../../lib/zones';
+import type { LinesZoneProps } from '../../plugin-api';
 
 const PAGE_SIZE = 20;
 
@@ -168,7 +171,9 @@ export const DocumentLinesView: FC<{
   frozen: boolean;
   /** the one-page editor of this document, when the user may edit it now */
   editTo?: string;
-}> = ({ parent, def, child, parentId, header, frozen, editTo }) => {
+  /** reads the header (and so this table) again, after a zone's action */
+  onChanged?: () => void;
+}> = ({ parent, def, child, parentId, header, frozen, editTo, onChanged }) => {
   const { t, fieldLabel } = useMetaT();
   const enums = useEnums();
   const scope = useMemo(() => [{ field: def.foreignKey, operator: 'eq' as const, value: parentId }], [def.foreignKey, parentId]);
@@ -181,6 +186,16 @@ export const DocumentLinesView: FC<{
     [child, def.foreignKey, fieldLabel, t, enums],
   );
   const total = tableQuery.data?.total;
+  // plugins' buttons above the lines (`<parent>.lines.toolbar`) act on the ticked lines
+  const zone = zoneName(parent.name, 'lines.toolbar');
+  const toolbar = useZone<LinesZoneProps>(zone);
+  const [selected, setSelected] = useState<Key[]>([]);
+  const refetchLines = tableQuery.refetch;
+  const refresh = useCallback(() => {
+    void refetchLines();
+    onChanged?.();
+  }, [refetchLines, onChanged]);
+  const clearSelection = useCallback(() => setSelected([]), []);
   return (
     <LinesCard
       parent={parent}
@@ -198,12 +213,19 @@ export const DocumentLinesView: FC<{
         )
       }
     >
+      <Zone
+        name={zone}
+        components={toolbar}
+        props={{ resource: parent, record: header, refresh, lines: child, selectedIds: selected as Array<number | string>, clearSelection }}
+        wrap={(c) => <Space wrap style={{ marginBottom: 12 }}>{c}</Space>}
+      />
       <Table
         {...tableProps}
         rowKey="id"
         size="small"
         columns={columns}
         scroll={{ x: 'max-content' }}
+        rowSelection={toolbar.length ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys) } : undefined}
         locale={{ emptyText: t('meta.noLines') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true, showSizeChanger: false } : false}
       />

@@ -26,6 +26,9 @@ import { rememberListUrl, takeSaved } from '../lib/list-return';
 import { canonical } from '../../providers/early-calls';
 import { filtersToBody, sortersToBody } from '../../providers/data-provider';
 import { groupRows, groupedTreeData } from '../lib/row-groups';
+import { Zone, useZone } from '../components/zone';
+import { zoneName } from '../../lib/zones';
+import type { ListZoneProps } from '../../plugin-api';
 
 /** Marks the header rows of a grouped list (they carry no record). */
 const isGroupRow = (r: BaseRecord): boolean => typeof r.id === 'string' && r.id.startsWith('group:');
@@ -49,6 +52,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   const access = useResourceAccess(resource);
   const extraActions = useRowActions(resource.name);
   const steps = useTransitions(resource);
+  const toolbar = useZone<ListZoneProps>(zoneName(resource.name, 'list.toolbar'));
   const search = useMemo(() => searchFields(resource), [resource]);
   const specs = useMemo(() => columnSpecs(resource), [resource]);
   const { visibility, set: setColumn, reset: resetColumns } = useColumnVisibility(specs, userId, resource.name);
@@ -208,6 +212,8 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
       )}
       <Card size="small">
         <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }} size={4}>
+          {/* plugins' tools for the list (`<resource>.list.toolbar`) */}
+          <Zone name={zoneName(resource.name, 'list.toolbar')} components={toolbar} props={{ resource, refresh: () => void tableQuery.refetch() }} wrap={(c) => <Space wrap>{c}</Space>} />
           <ReloadButton onClick={() => void tableQuery.refetch()} loading={tableQuery.isFetching} />
           <DensitySwitch value={density} onChange={setDensity} />
           <ColumnChooser specs={specs} visibility={visibility} onChange={setColumn} onReset={resetColumns} />

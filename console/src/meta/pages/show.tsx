@@ -1,8 +1,8 @@
 import { DeleteOutlined, EditOutlined } from '@ant-design/icons';
 import { Show } from '@refinedev/antd';
-import { useDelete, useShow } from '@refinedev/core';
+import { useDelete, useInvalidate, useShow } from '@refinedev/core';
 import { Button, Card, Descriptions, Popconfirm, Space, Tooltip, type DescriptionsProps } from 'antd';
-import { Suspense, useMemo, useState, type FC } from 'react';
+import { Suspense, useCallback, useMemo, useState, type FC } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { groupFields, showFields } from '../lib/fields';
@@ -19,6 +19,9 @@ import { useTransitions } from '../hooks/use-transitions';
 import { ChildrenSections } from '../components/children-section';
 import { useRowActions } from '../hooks/use-row-actions';
 import { deleteQuestion } from '../lib/record-name';
+import { Zone, useZone } from '../components/zone';
+import { zoneName } from '../../lib/zones';
+import type { ZoneProps } from '../../plugin-api';
 
 const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
 const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
@@ -41,6 +44,16 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   // plugins' actions for this record (e.g. the map's "Show on map" / "Track history")
   const extra = useRowActions(resource.name, 'detail');
   const steps = useTransitions(resource);
+  const invalidate = useInvalidate();
+  // a step, a status change or a plugin's action may change the lines too (a release ships
+  // every line): the record and its line tables are read again
+  const refetch = query.refetch;
+  const refresh = useCallback(() => {
+    void refetch();
+    for (const c of resource.children ?? []) void invalidate({ resource: c.resource, invalidates: ['list'] });
+  }, [refetch, resource.children, invalidate]);
+  const before = useZone<ZoneProps>(zoneName(resource.name, 'show.before'));
+  const after = useZone<ZoneProps>(zoneName(resource.name, 'show.after'));
 
   const items = (fields: FieldDef[]): DescriptionsProps['items'] =>
     fields.map((f) => ({
@@ -74,12 +87,12 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
             {t('meta.edit')}
           </NavButton>
         ))}
-      {access.status && record && <StatusAction resource={resource} record={record} onChanged={() => void query.refetch()} size="middle" />}
-      {record && steps.length > 0 && <TransitionButtons resource={resource} record={record} steps={steps} onChanged={() => void query.refetch()} size="middle" />}
+      {access.status && record && <StatusAction resource={resource} record={record} onChanged={refresh} size="middle" />}
+      {record && steps.length > 0 && <TransitionButtons resource={resource} record={record} steps={steps} onChanged={refresh} size="middle" />}
       {record &&
         extra.map(({ id: key, Component }) => (
           <Suspense key={key} fallback={null}>
-            <Component resource={resource} record={record} onChanged={() => void query.refetch()} />
+            <Component resource={resource} record={record} onChanged={refresh} />
           </Suspense>
         ))}
       {access.delete && id !== undefined && (
@@ -114,6 +127,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
 
   return (
     <Show breadcrumb={false} resource={resource.name} recordItemId={id} title={t('meta.detailTitle', { resource: label })} isLoading={query.isLoading} headerButtons={buttons}>
+      {record && <Zone name={zoneName(resource.name, 'show.before')} components={before} props={{ resource, record, refresh }} wrap={(c) => <div style={{ marginBottom: 16 }}>{c}</div>} />}
       <div data-testid="meta-show">
         {groups.map((g, i) => {
           const list = <Descriptions bordered size="small" column={COLUMNS} items={[...(items(g.fields) ?? []), ...(i === groups.length - 1 ? stamps : [])]} />;
@@ -126,8 +140,9 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           );
         })}
       </div>
+      {record && <Zone name={zoneName(resource.name, 'show.after')} components={after} props={{ resource, record, refresh }} wrap={(c) => <div style={{ marginTop: 16 }}>{c}</div>} />}
       {record && id !== undefined && resource.children?.length ? (
-        <ChildrenSections parent={resource} parentId={id} record={record} readOnly={Boolean(noEdit)} editTo={access.edit && !noEdit ? editPath(resource, id) : undefined} onChanged={() => void query.refetch()} />
+        <ChildrenSections parent={resource} parentId={id} record={record} readOnly={Boolean(noEdit)} editTo={access.edit && !noEdit ? editPath(resource, id) : undefined} onChanged={refresh} />
       ) : null}
     </Show>
   );
