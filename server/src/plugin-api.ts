@@ -8,7 +8,8 @@ import type { Sequelize, Transaction, WhereOptions } from 'sequelize';
 import type { BoundRepository as BoundRepo } from './resources/bound-repository';
 import type { ServerConfig } from './config';
 import type { Database, Migration } from './db';
-import type { CallDef, Language, RequestContext } from './http/types';
+import type { Language, RequestContext } from './http/types';
+import type { DeclaredCallDef, InputDecl, PagingDecl } from './http/declared-input';
 import type { TFunction } from './i18n/translator';
 import type { ImportValidator } from './import/validators';
 import type { JobFn } from './plugins/jobs';
@@ -23,6 +24,7 @@ import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
 
 export type { CallDef, CallInput, RequestContext, Language } from './http/types';
+export type { DeclaredCallDef, DeclaredCallInput, InputDecl, InputField, InputFieldType, InputOf, InputValue, PagingDecl } from './http/declared-input';
 export { STREAMED } from './http/types';
 export { ApiError, ErrorCode } from './http/api-error';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';
@@ -80,8 +82,11 @@ export interface PluginServerContext {
   /**
    * Adds a call to the one registry: same dispatcher, guard and envelope as generated calls.
    * Its permission code defaults to apiCode(path) and appears in the permission catalogue.
+   * `input` declares the body's fields like metadata fields and `paging` its page and limit:
+   * they are validated before the handler runs, which gets them typed as `input`
+   * (docs/PLUGINS.md "Declared call inputs").
    */
-  addCall(def: CallDef): void;
+  addCall<const D extends InputDecl = {}, const P extends PagingDecl | undefined = undefined>(def: DeclaredCallDef<D, P>): void;
   reports: {
     /**
      * Declares a report: parameters, columns, a row source. Adds its list and export calls

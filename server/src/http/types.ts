@@ -5,6 +5,7 @@
  * route can forget tenancy or access.
  */
 import type { Request, Response } from 'express';
+import type { InputDecl, PagingDecl } from './declared-input';
 
 export type Language = 'en-US' | 'zh-CN' | 'ja-JP';
 
@@ -40,6 +41,11 @@ export interface CallInput {
   ctx: RequestContext;
   req: Request;
   res: Response;
+  /**
+   * The body's declared fields, validated and typed (CallDef `input` / `paging`; undefined for
+   * a call that declares none). Hand-written calls read their parameters here, not from `body`.
+   */
+  input?: Record<string, unknown>;
 }
 
 export interface CallDef {
@@ -58,6 +64,13 @@ export interface CallDef {
   resource?: string;
   /** plugin id that added the call (undefined for core calls) */
   plugin?: string;
+  /**
+   * The body's fields, declared like metadata fields (http/declared-input.ts): validated by
+   * the generated calls' validator before the handler runs, which reads them from `input`.
+   */
+  input?: InputDecl;
+  /** `page` and `limit` read as the generated lists do, into `input.page/limit/offset` */
+  paging?: PagingDecl;
   /**
    * Returns the envelope's data. A handler that streams (exports) writes to res itself and
    * returns the symbol STREAMED.
