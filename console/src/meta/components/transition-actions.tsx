@@ -48,8 +48,13 @@ export const TransitionButtons: FC<{
       setBusy(null);
     }
   };
+  // `confirmCount`: the dialog states what the step will do to that many (e.g. lines marked missing)
+  const countOf = (step: ResolvedTransition): number | undefined => {
+    const n = step.confirmCount ? Number(record[step.confirmCount.field]) : NaN;
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  };
   const start = (step: ResolvedTransition) => {
-    if (!step.confirm && !inputsOf(step).length) return void run(step, {});
+    if (!step.confirm && countOf(step) === undefined && !inputsOf(step).length) return void run(step, {});
     form.resetFields();
     setActive(step);
   };
@@ -87,6 +92,9 @@ export const TransitionButtons: FC<{
         destroyOnHidden
       >
         <Space direction="vertical" style={{ width: '100%' }}>
+          {active && countOf(active) !== undefined && (
+            <Alert type="warning" showIcon message={t(active.confirmCount!.message, { count: countOf(active) })} data-testid="meta-step-count" />
+          )}
           {active?.confirm && <Alert type="warning" showIcon message={t('meta.irreversible')} data-testid="meta-step-warning" />}
           {active && inputsOf(active).length > 0 && (
             <Form form={form} layout="vertical" preserve={false}>
