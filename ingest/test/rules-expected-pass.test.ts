@@ -22,14 +22,16 @@ describe('placeCarriers: the engine follows the documents', () => {
     snap.carriers[0].warehouseId = null; // the release already wrote "in transit"
     snap.carriers[0].transportStatus = TRANSPORT.inTransit;
     const rig = new Rig(snap);
-    rig.engine.placeCarriers([{ id: 100, orgId: ORG, direction: DIRECTION.outbound, warehouseId: 1, transportStatus: TRANSPORT.inTransit, time: rig.clock }]);
+    const released = rig.clock;
+    rig.engine.placeCarriers([{ id: 100, orgId: ORG, direction: DIRECTION.outbound, warehouseId: 1, transportStatus: TRANSPORT.inTransit, time: released }]);
     expect(rig.engine.flush().carriers[0]).toMatchObject({ warehouseId: null, transportStatus: TRANSPORT.inTransit, outboundWarehouseId: 1, departedFrom: 1 });
     rig.clock += 30 * MIN; // loading takes a while
     rig.scan(GW_IN_A, [{}]);
     expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: null, transportStatus: TRANSPORT.inTransit });
     pass(rig, GW_GATE_A);
     expect(inouts(rig)).toEqual([[DIRECTION.outbound, 1, 'gate']]);
-    expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: null, expectedPass: null, outboundTime: rig.clock - 15_000 });
+    // the pass confirms the release: the carrier's outbound time stays the document's
+    expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: null, expectedPass: null, outboundTime: released, departedAt: rig.clock - 15_000 });
     rig.clock += 60 * MIN;
     pass(rig, GW_GATE_B);
     expect(inouts(rig)).toEqual([[DIRECTION.outbound, 1, 'gate'], [DIRECTION.inbound, 2, 'gate']]);

@@ -38,7 +38,8 @@ function inout(ctx: RuleContext, c: CarrierInfo, direction: number, warehouseId:
 
 /**
  * The pass a document booked (state `expectedPass`) seen by a device at its warehouse: the
- * in/out row in the booked direction, the state already being where the document put it.
+ * in/out pass in the booked direction (it confirms the document's row), the state already
+ * being where the document put it.
  * False when the pass is not the expected one (the caller goes on with the usual rules).
  */
 export function confirmExpected(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: WarehouseInfo, time: number, via: InOutVia): boolean {
@@ -46,14 +47,9 @@ export function confirmExpected(ctx: RuleContext, c: CarrierInfo, s: CarrierStat
   if (!e || e.warehouseId !== w.id) return false;
   s.expectedPass = null;
   inout(ctx, c, e.direction, w.id, time, via);
-  if (e.direction === DIRECTION.outbound) {
-    s.outboundWarehouseId = w.id;
-    s.outboundTime = time;
-    s.departedAt = time;
-  } else {
-    s.inboundWarehouseId = w.id;
-    s.inboundTime = time;
-  }
+  // the carrier's outbound/inbound time stays the document's (placeCarriers): the pass confirms
+  // the document's in/out row (the state sink marks it confirmed by the device), it adds no move
+  if (e.direction === DIRECTION.outbound) s.departedAt = time;
   ctx.touchCarrier(c, s);
   return true;
 }

@@ -12,6 +12,7 @@
 import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, tKey, type BoundRepository, type RequestContext } from '@rti/server/plugin-api';
 import { Op, literal } from 'sequelize';
+import { adoptDeviceRows } from './inout-rows';
 
 type Repo = (resource: string) => BoundRepository;
 type Row = Record<string, any>;
@@ -43,7 +44,7 @@ export interface MoveOptions {
  * out of the shipper warehouse, in transit, an outbound in/out row and a carrier log each, the
  * lines stamped shipped, and the order's due time set from its route's transport time.
  */
-export async function shipLines(o: MoveOptions, lineIds?: number[]): Promise<number> {
+export async function shipLines(o: MoveOptions, lineIds?: number[], deliveryNo?: string): Promise<number> {
   const { repo, ctx, order, now } = o;
   const shipper = Number(order.shipperWarehouseId);
   const lineWhere: Row = { shipOrderId: order.id, status: Line.pending, ...(lineIds ? { id: { [Op.in]: lineIds } } : {}) };
@@ -65,7 +66,7 @@ export async function shipLines(o: MoveOptions, lineIds?: number[]): Promise<num
   const container = new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null]));
   await writeTrail(o, carriers, Enums.inoutDirection.outbound, shipper, container, (c) => String(c.transportStatus ?? ''), Transport.inTransit);
   // departure confirmed by hand until a gate pass confirms it by beacon (telemetry-agreement.ts)
-  await repo('ship-order-detail').updateWhere({ status: Line.shipped, deliveryBy: operatorOf(ctx), deliveryTime: now, departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: now }, { id: { [Op.in]: lines.map((l) => Number(l.id)) } });
+  await repo('ship-order-detail').updateWhere({ status: Line.shipped, deliveryBy: operatorOf(ctx), deliveryTime: now, departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: now, ...(deliveryNo ? { deliveryNo } : {}) }, { id: { [Op.in]: lines.map((l) => Number(l.id)) } });
 
   // The route's transport-time clock: the order is due this long after it left.
   const minutes = await routeMinutes(repo, order);
@@ -92,6 +93,9 @@ export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], con
 
   const carriers = await repo('carrier').rows({ id: { [Op.in]: wanted } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'inboundTime'], lock: 'update' });
   if (carriers.length !== wanted.length) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(wanted.filter((id) => !carriers.some((c) => Number(c.id) === id)).map(String)) });
+  // a carrier not on the order that already stands here did not arrive with it
+  const here = carriers.filter((c) => extra.includes(Number(c.id)) && Number(c.warehouseId) === receiver && IN_STOCK.includes(Number(c.transportStatus)));
+  if (here.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyHere', { sns: snList(here.map((c) => String(c.sn))), warehouse: String(order.receiverWarehouseIdLabel ?? receiver) });
   const shippedHere = new Set(onOrder);
   // a carrier a gate already saw arriving at the receiver stands there: it is received like one in transit
   const notMoving = carriers.filter((c) => shippedHere.has(Number(c.id)) && !MOVING.includes(Number(c.transportStatus)) && Number(c.warehouseId) !== receiver);
@@ -140,6 +144,25 @@ export async function markMissing(repo: Repo, order: Row): Promise<number> {
   return n;
 }
 
+/**
+ * What follows a carrier missing on arrival: it is abnormal (not in transit for ever, found by
+ * a count or written off), and its log says where and with which documents it went missing —
+ * which the shipper warehouse reads on the carrier and on the order's missing lines.
+ */
+export async function noticeMissing(e: { repo: Repo; ctx: RequestContext; at: Date }, order: Row, receipt: Row): Promise<number> {
+  const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, status: Line.missing }, { attributes: ['carrierId'] });
+  const ids = lines.map((l) => Number(l.carrierId));
+  if (!ids.length) return 0;
+  const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids }, transportStatus: { [Op.in]: MOVING } }, { attributes: ['id', 'transportStatus'] });
+  if (!carriers.length) return 0;
+  await e.repo('carrier').updateWhere({ transportStatus: Transport.abnormal }, { id: { [Op.in]: carriers.map((c) => Number(c.id)) } });
+  const params = { order: String(order.orderNo), receipt: String(receipt.receiptNo), warehouse: String(order.receiverWarehouseIdLabel ?? order.receiverWarehouseId) };
+  await e.repo('carrier-log').insertMany(
+    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: String(c.transportStatus ?? ''), newValue: String(Transport.abnormal), operator: operatorOf(e.ctx), time: e.at, remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`, remarkKey: { key: 'shipping.logs.missing', params } })),
+  );
+  return carriers.length;
+}
+
 /** received / missing / extra counts of the order, from its lines. */
 export async function recount(repo: Repo, orderId: number): Promise<void> {
   const lines = repo('ship-order-detail');
@@ -154,8 +177,10 @@ export async function recount(repo: Repo, orderId: number): Promise<void> {
 /** In/out rows and carrier logs of one move: two multi-row INSERTs. */
 async function writeTrail(o: MoveOptions, carriers: Row[], direction: number, warehouseId: number, container: Map<number, string | null>, oldValue: (c: Row) => string, to: number): Promise<void> {
   const { repo, ctx, order, now } = o;
+  // an arrival a gate reported first is taken over, not written twice (inout-rows.ts)
+  const taken = direction === Enums.inoutDirection.inbound ? await adoptDeviceRows({ repo, order, now, direction, warehouseId, container }, carriers.map((c) => Number(c.id))) : new Set<number>();
   await repo('carrier-inout').insertMany(
-    carriers.map((c) => ({ carrierId: c.id, sn: c.sn, name: c.name ?? null, carrierCodeId: c.carrierCodeId ?? null, direction, warehouseId, confirmTime: now, shipOrderNo: order.orderNo, containerNo: container.get(Number(c.id)) ?? null })),
+    carriers.filter((c) => !taken.has(Number(c.id))).map((c) => ({ carrierId: c.id, sn: c.sn, name: c.name ?? null, carrierCodeId: c.carrierCodeId ?? null, direction, warehouseId, confirmTime: now, shipOrderNo: order.orderNo, containerNo: container.get(Number(c.id)) ?? null })),
   );
   const operator = operatorOf(ctx);
   // the remark as a key and values, rendered in the reader's language (metadata textFrom); the text for searches

@@ -55,12 +55,15 @@ export async function followInTelemetry(ctx: PluginServerContext, call: RequestC
     const orders = new Map((await ctx.repo('ship-order', sys).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] })).map((o) => [Number(o.id), o]));
     const lines = await ctx.repo('ship-order-detail', sys).rows(
       out ? { shipOrderId: { [Op.in]: ids }, status: Line.shipped, departureConfirmedBy: Confirm.hand } : { shipOrderId: { [Op.in]: ids }, status: { [Op.in]: [Line.received, Line.extra] }, arrivalConfirmedBy: Confirm.hand },
-      { attributes: ['shipOrderId', 'carrierId'] },
+      { attributes: ['shipOrderId', 'carrierId', 'deliveryTime', 'receiptTime'] },
     );
-    const time = Date.now();
+    const now = Date.now();
     telemetry.placeCarriers(
       lines.map((l) => {
         const o = orders.get(Number(l.shipOrderId))!;
+        // the step's own time: the carrier's outbound/inbound time stays the document's
+        const stamped = Date.parse(String(out ? l.deliveryTime : l.receiptTime));
+        const time = Number.isFinite(stamped) ? stamped : now;
         return {
           id: Number(l.carrierId),
           orgId,

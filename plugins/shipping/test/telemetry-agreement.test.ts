@@ -1,7 +1,8 @@
 /**
  * Telemetry and documents agree (real server with the telemetry runtime: intake, store, rules,
  * state flush): a gate pass at the shipper confirms a released order's departure, one at the
- * receiver its arrival (by beacon; lines nothing saw stay "by hand"); a carrier arriving at a
+ * receiver its arrival (by beacon; lines nothing saw stay "by hand") — on the lines and on the
+ * document's in/out row, one departure and one arrival row per carrier and trip; a carrier arriving at a
  * warehouse that is not its order's receiver raises one misuse alert; an overdue order gets one
  * transport-timeout alert, cleared when it is received.
  */
@@ -74,7 +75,10 @@ const release = async (ids: number[], receiver = wh.B) => {
   return doc;
 };
 const carrier = (id: number) => ok(ts.a, '/carrier', { id });
-const gateRows = async (id: number) => ((await ok(ts.a, '/carrier-inout/list', { carrierId: id, page: 1, limit: 50 })).list as any[]).filter((r) => !r.shipOrderNo).sort((x, y) => x.id - y.id).map((r) => [r.direction, r.warehouseId]);
+/** the carrier's in/out rows, oldest first: direction, warehouse, order, what confirmed it */
+const inoutRows = async (id: number) => ((await ok(ts.a, '/carrier-inout/list', { carrierId: id, page: 1, limit: 50 })).list as any[]).sort((x, y) => x.id - y.id).map((r) => [r.direction, r.warehouseId, r.shipOrderNo, r.confirmedBy]);
+const OUT = Enums.inoutDirection.outbound;
+const IN = Enums.inoutDirection.inbound;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-ship-telemetry-'));
@@ -117,8 +121,12 @@ describe('gate passes confirm the shipping list', () => {
     expect(line(seen.id)).toMatchObject({ departureConfirmedBy: Confirm.beacon, arrivalConfirmedBy: null });
     expect(Date.parse(line(seen.id).departureConfirmedTime)).toBe(Math.floor(clock / 1000) * 1000);
     expect(line(unseen.id).departureConfirmedBy).toBe(Confirm.hand);
-    const gateOut = await ok(ts.a, '/carrier-inout/list', { carrierId: seen.id, direction: Enums.inoutDirection.outbound, warehouseId: wh.A });
-    expect(gateOut.list.some((r: any) => !r.shipOrderNo)).toBe(true); // the gate's own row beside the document's
+    // one departure row: the release's, confirmed by the gate's beacon (issue 17: never a second row)
+    expect(await inoutRows(seen.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon]]);
+    expect(await inoutRows(unseen.id)).toEqual([[OUT, wh.A, doc.orderNo, null]]);
+    // the carrier's outbound time stays the document's
+    const atd = Date.parse((await ok(ts.a, '/ship-order', { id: doc.id })).atd);
+    expect(Date.parse((await carrier(seen.id)).outboundTime)).toBe(atd);
 
     // a second pass at the same gate does not move the confirmation time
     const departed = line(seen.id).departureConfirmedTime;
@@ -126,6 +134,7 @@ describe('gate passes confirm the shipping list', () => {
     expect((await lines(doc.id)).find((l) => l.carrierId === seen.id).departureConfirmedTime).toBe(departed);
 
     await heard(GATE.B, [seen.mac]);
+    expect(await inoutRows(seen.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon], [IN, wh.B, null, Confirm.beacon]]);
     rows = await lines(doc.id);
     expect(line(seen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.beacon });
     expect(Date.parse(line(seen.id).arrivalConfirmedTime)).toBe(Math.floor(clock / 1000) * 1000);
@@ -137,6 +146,9 @@ describe('gate passes confirm the shipping list', () => {
     rows = await lines(doc.id);
     expect(line(seen.id).arrivalConfirmedBy).toBe(Confirm.beacon); // the receipt does not overwrite the beacon
     expect(line(unseen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.hand, status: Enums.shipOrderLineStatus.received });
+    // the receipt took the gate's arrival row over (order named, beacon kept) instead of adding one
+    expect(await inoutRows(seen.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon], [IN, wh.B, doc.orderNo, Confirm.beacon]]);
+    expect(await inoutRows(unseen.id)).toEqual([[OUT, wh.A, doc.orderNo, null], [IN, wh.B, doc.orderNo, null]]);
     expect((await ok(ts.a, '/carrier/list', { warehouseId: wh.B, page: 1, limit: 10 })).total).toBe(2);
   });
 
@@ -150,7 +162,7 @@ describe('gate passes confirm the shipping list', () => {
     expect(await carrier(box.id)).toMatchObject(inTransit);
     // never placed by a gateway before, its first gate pass is still its departure, not an arrival
     await heard(GATE.A, [box.mac]);
-    expect(await gateRows(box.id)).toEqual([[Enums.inoutDirection.outbound, wh.A]]);
+    expect(await inoutRows(box.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon]]);
     expect(await carrier(box.id)).toMatchObject(inTransit);
     expect((await lines(doc.id))[0].departureConfirmedBy).toBe(Confirm.beacon);
 
@@ -158,7 +170,8 @@ describe('gate passes confirm the shipping list', () => {
     await ok(ts.a, '/ship-order/receive', { id: doc.id });
     await followed([box.id], Enums.inoutDirection.inbound);
     await heard(GATE.B, [box.mac]);
-    expect(await gateRows(box.id)).toEqual([[Enums.inoutDirection.outbound, wh.A], [Enums.inoutDirection.inbound, wh.B]]);
+    // one departure and one arrival row for the trip, both the documents', both confirmed by the beacon
+    expect(await inoutRows(box.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon], [IN, wh.B, doc.orderNo, Confirm.beacon]]);
     expect(await carrier(box.id)).toMatchObject({ warehouseId: wh.B, transportStatus: Enums.transportStatus.inWarehouse });
     // the beacon replaces the receipt's "by hand"
     expect((await lines(doc.id))[0]).toMatchObject({ arrivalConfirmedBy: Confirm.beacon, status: Enums.shipOrderLineStatus.received });
@@ -226,6 +239,9 @@ describe('by the thousand', () => {
     const share = confirmedAt - lastLive;
     const confirmed = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, departureConfirmedBy: [Confirm.beacon], page: 1, limit: 1 });
     expect(confirmed.total).toBe(N);
+    // one departure row per carrier: the release's, confirmed by the beacon
+    expect((await ok(ts.a, '/carrier-inout/list', { sn: 'BULK-', page: 1, limit: 1 })).total).toBe(N);
+    expect((await ok(ts.a, '/carrier-inout/list', { sn: 'BULK-', confirmedBy: [Confirm.beacon], page: 1, limit: 1 })).total).toBe(N);
     expect(await ok(ts.a, '/carrier/list', { warehouseId: wh.A, sn: 'BULK-', page: 1, limit: 1 })).toMatchObject({ total: 0 });
     console.log(`[telemetry-agreement] ${N} gate passes in one flush: ${ms.toFixed(0)} ms, of which the shipping confirmation ${share.toFixed(0)} ms`);
     expect(share).toBeGreaterThan(0);

@@ -7,13 +7,38 @@
 import type { Database } from '@rti/server';
 import type { Effect, InOutEffect } from '@rti/ingest/state/effects';
 import type { StateDump } from '@rti/ingest/state/state-engine';
-import { Op, type Transaction } from 'sequelize';
+import { Op, col, fn, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import { alertResource, ALERT_STATUS } from './alert-kinds';
 import type { EventBus } from './event-bus';
 import { saveStates } from './state-table';
 
 const LOG_RESOURCE = { carrier: ['carrier-log', 'carrierId'], beacon: ['device-beacon-log', 'beaconId'], gps: ['device-gps-log', 'gpsId'] } as const;
 const DEVICE_RESOURCE = { beacon: 'device-beacon', gps: 'device-gps', 'slave-gateway': 'device-slave-gateway', 'master-gateway': 'device-master-gateway' } as const;
+
+/** carrier-inout confirmedBy (enum confirmSource) of what saw a pass */
+const CONFIRMED_BY = { gate: 20, gps: 30 } as const;
+/** carriers per IN (…) list */
+const CHUNK = 1000;
+
+/**
+ * The carriers' last in/out rows (one per carrier) that a document wrote (a ship order's
+ * release or receipt: it names the order) and no device confirmed yet. A device pass in the
+ * same direction at the same warehouse is that move seen at the gate: it confirms the row
+ * instead of adding a second one for the trip (issue 17 item 4). Set-based: two statements
+ * per thousand carriers of the flush.
+ */
+async function unconfirmedDocumentRows(model: ModelStatic<Model>, effects: Effect[], transaction: Transaction): Promise<Map<number, Record<string, unknown>>> {
+  const found = new Map<number, Record<string, unknown>>();
+  const ids = [...new Set(effects.flatMap((e) => (e.type === 'inout' && e.via ? [e.carrierId] : [])))];
+  const carrierColumn = model.getAttributes().carrierId?.field ?? 'carrierId';
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const last = (await model.findAll({ attributes: [[fn('MAX', col('id')), 'id']], where: { carrierId: { [Op.in]: ids.slice(i, i + CHUNK) } }, group: [col(carrierColumn)], raw: true, transaction })) as unknown as Array<{ id: number }>;
+    if (!last.length) continue;
+    const rows = (await model.findAll({ where: { id: { [Op.in]: last.map((r) => r.id) }, shipOrderNo: { [Op.ne]: null }, confirmedBy: null }, raw: true, transaction })) as unknown as Array<Record<string, unknown>>;
+    for (const r of rows) found.set(Number(r.carrierId), r);
+  }
+  return found;
+}
 
 /** alert texts in the plugin's catalogue (server/messages/<lang>.json) */
 export const ALERT_TEXT_PREFIX = 'telemetry.alerts';
@@ -25,7 +50,7 @@ export class StateSink {
   private queue: Effect[] = [];
   /** what the device row holds, to skip UPDATEs that would only move lastReportTime a little */
   private readonly written = new Map<string, { status: number; battery: number | null; time: number }>();
-  readonly counts = { alerts: 0, cleared: 0, logs: 0, inouts: 0, devices: 0, carriers: 0, flushes: 0 };
+  readonly counts = { alerts: 0, cleared: 0, logs: 0, inouts: 0, confirmed: 0, devices: 0, carriers: 0, flushes: 0 };
   /** other plugins' listeners to the in/out passes of each flush (telemetry service `onInOut`) */
   private readonly inOutListeners = new Set<(passes: InOutEffect[]) => Promise<void> | void>();
 
@@ -60,6 +85,9 @@ export class StateSink {
     // eslint-disable-next-line rti/no-raw-models -- platform-wide by design, no caller to scope by
     const m = this.db.models;
     await this.db.sequelize.transaction(async (transaction) => {
+      const documentRows = await unconfirmedDocumentRows(m['carrier-inout'], effects, transaction);
+      /** document rows a device pass confirms, per (source, time): one UPDATE per group */
+      const confirms = new Map<string, { values: { confirmedBy: number; confirmedTime: Date }; ids: number[] }>();
       const devices = new Map<string, Extract<Effect, { type: 'device' }>>();
       const carriers = new Map<number, Extract<Effect, { type: 'carrier' }>>();
       for (const e of effects) {
@@ -99,7 +127,20 @@ export class StateSink {
             break;
           }
           case 'inout': {
-            const row = await m['carrier-inout'].create({ orgId: e.orgId, carrierId: e.carrierId, sn: e.sn, name: e.name, carrierCodeId: e.carrierCodeId, direction: e.direction, warehouseId: e.warehouseId, confirmTime: new Date(e.time) }, { transaction });
+            const confirmedBy = e.via ? CONFIRMED_BY[e.via] : null;
+            const booked = documentRows.get(e.carrierId);
+            if (booked && confirmedBy && Number(booked.direction) === e.direction && Number(booked.warehouseId) === e.warehouseId) {
+              // the document booked this move already: the device confirms its row, never adds a second
+              documentRows.delete(e.carrierId);
+              const key = `${confirmedBy}/${e.time}`;
+              let group = confirms.get(key);
+              if (!group) confirms.set(key, (group = { values: { confirmedBy, confirmedTime: new Date(e.time) }, ids: [] }));
+              group.ids.push(Number(booked.id));
+              live.push({ type: 'inout', orgId: e.orgId, warehouseId: e.warehouseId, data: { ...booked, ...group.values } });
+              break;
+            }
+            documentRows.delete(e.carrierId);
+            const row = await m['carrier-inout'].create({ orgId: e.orgId, carrierId: e.carrierId, sn: e.sn, name: e.name, carrierCodeId: e.carrierCodeId, direction: e.direction, warehouseId: e.warehouseId, confirmTime: new Date(e.time), confirmedBy, confirmedTime: confirmedBy ? new Date(e.time) : null }, { transaction });
             this.counts.inouts++;
             live.push({ type: 'inout', orgId: e.orgId, warehouseId: e.warehouseId, data: row.get({ plain: true }) });
             break;
@@ -113,6 +154,12 @@ export class StateSink {
           case 'carrier':
             carriers.set(e.id, e);
             break;
+        }
+      }
+      for (const { values, ids } of confirms.values()) {
+        for (let i = 0; i < ids.length; i += CHUNK) {
+          const [n] = await m['carrier-inout'].update(values, { where: { id: { [Op.in]: ids.slice(i, i + CHUNK) }, confirmedBy: null }, transaction });
+          this.counts.confirmed += n;
         }
       }
       await this.writeDevices([...devices.values()], transaction);
