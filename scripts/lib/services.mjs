@@ -7,6 +7,7 @@
 //   { url, port, dir, pid(), stop() (process only, data kept), start() (same port and data),
 //     cleanup() (stop and delete the data) }
 import { spawn, execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync, existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -191,4 +192,27 @@ export async function startInfluxdb() {
   const h = restartable({ name: 'influxd', url, port, dir, launch: () => spawn(bin, ['-config', conf], { stdio: ['ignore', 'ignore', 'pipe'] }), ready: async () => (await fetch(`${url}/ping`)).status === 204 });
   await h.start();
   return h;
+}
+
+/**
+ * s3rver (npm, a devDependency of the server; installed by `npm ci`, no system package): a
+ * real S3 HTTP server in its own process, path-style, signature V4 checked against its fixed
+ * credentials, objects in a temporary folder. Restartable like the others (outage tests).
+ * → handle + { endpoint, accessKeyId, secretAccessKey }.
+ */
+export async function startS3rver() {
+  const bin = createRequire(import.meta.url).resolve('s3rver/bin/s3rver.js');
+  const dir = tempDir('s3rver');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const h = restartable({
+    name: 's3rver',
+    url,
+    port,
+    dir,
+    launch: () => spawn(process.execPath, [bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '-s', '--no-vhost-buckets'], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    ready: () => portOpen(port),
+  });
+  await h.start();
+  return Object.assign(h, { endpoint: url, accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
 }

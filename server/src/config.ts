@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { storageConfigFromEnv, type StorageConfig } from './files/storage';
 
 /** Repository root (server/src/../..). */
 export const repoRoot: string = fileURLToPath(new URL('../..', import.meta.url));
@@ -38,6 +39,8 @@ export interface ServerConfig {
    * restarts of one installation (docs/SERVER.md "Running on several machines").
    */
   instanceId: string;
+  /** where uploads and report workbooks are stored: the data folder, or S3 (STORAGE_URL) */
+  storage: StorageConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -56,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     timeZone: zone(env.TIME_ZONE || 'UTC'),
     trustProxy: (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     instanceId: instanceId(env.INSTANCE_ID, dataDir),
+    storage: storageConfigFromEnv(env),
   };
 }
 

@@ -16,9 +16,9 @@ import { loadConfig, type ServerConfig } from './config';
 import { createDatabase, type Database } from './db';
 import { retryingTransaction } from './db/retry';
 import { fileCalls, sweepUploads } from './files/file-calls';
-import { withDeclaredInput } from './http/declared-input';
+import { createStorage, type ObjectStorage } from './files/storage';
 import { CallRegistry } from './http/registry';
-import type { CallDef, CallGuard, Language, RequestContext } from './http/types';
+import type { CallGuard, Language, RequestContext } from './http/types';
 import { loadTranslator, type TFunction, type Translator } from './i18n';
 import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
@@ -70,6 +70,8 @@ export interface RtiServer {
   access: AccessService;
   /** import engine: validators for plugins, idle() for tests */
   imports: ImportEngine;
+  /** where uploads and report workbooks are stored (config.storage) */
+  storage: ObjectStorage;
   audit: Audit;
   /** report definitions of the plugins (calls, workbooks, scheduler task types) */
   reports: ReportRegistry;
@@ -137,7 +139,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     const handler = res.import ? documents.importLines(res.name) : null;
     if (handler) imports.validators.add(res.name, handler, { last: true });
   }
-  for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts })) calls.add(def);
+  // uploads (and plugins' stored files) on the data folder or S3 (STORAGE_URL): shared by every instance
+  const storage = createStorage(config.storage, config.dataDir);
+  for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts, storage, instanceId: config.instanceId })) calls.add(def);
   const reports = new ReportRegistry({ calls, metadata, t });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
@@ -154,7 +158,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     tryUse: (service) => registry.find(def, service) as never,
     auth: { strategy: (s) => access.strategies.add(s) },
-    addCall: (def) => calls.add(withDeclaredInput({ ...(def as CallDef), plugin: id }, () => metadata.enums)),
+    addCall: (def) => calls.add({ ...def, plugin: id }),
     reports: {
       define: (def) => reports.define(def as never, id),
       defineTask: (task) => reports.defineTask(task, id),
@@ -189,7 +193,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     plugins = wanted === false ? [] : await loadPlugins(found, contextFor, (r) => (services = r));
     await db.migrate();
     await imports.recover();
-    const swept = await sweepUploads(config.dataDir);
+    // a store that is down at start: the server answers, uploads get a 503 until it is back
+    await storage.init().catch((err) => logError('[files] object storage not reachable at start', err));
+    const swept = await sweepUploads(config.dataDir, config.instanceId);
     if (swept) logError(`[files] ${swept} unfinished upload(s) removed`);
     await overlays.reload();
     for (const fn of ready) await fn();
@@ -202,9 +208,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   jobs.start();
 
   // refused bodies name a resource call's field by its label
-  const fieldLabel = (call: Pick<CallDef, 'resource' | 'input'>, key: string) => {
-    const declared = call.input && Object.prototype.hasOwnProperty.call(call.input, key) ? call.input[key] : undefined;
-    if (declared?.label) return declared.label;
+  const fieldLabel = (call: { resource?: string }, key: string) => {
     const f = call.resource ? metadata.resources[call.resource]?.fields.find((x) => x.name === key) : undefined;
     return f ? fieldLabelKey(f) : undefined;
   };
@@ -225,6 +229,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     t,
     access,
     imports,
+    storage,
     audit,
     reports,
     plugins,
@@ -260,6 +265,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
       // plugins' own workers (schedulers, brokers) stop before the tables they use go away
       for (const fn of closing.reverse()) await Promise.resolve(fn()).catch((err) => logError('plugin close failed', err));
       await audit.stop();
+      storage.close();
       overlays.restore();
       await db.close();
     },

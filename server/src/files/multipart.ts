@@ -52,6 +52,16 @@ export const DEFAULT_UPLOAD_TIMEOUTS: UploadTimeouts = { idleMs: 20_000, totalMs
 /** Temporary files start with this; the start-up sweep removes what a crash left. */
 export const TEMP_PREFIX = '.upload-';
 
+/**
+ * A temporary file's name: `.upload-<instance>~<random>`, so that an instance sweeps only its
+ * own leftovers even in a folder several instances share (issue 22); without an instance, the
+ * name of earlier versions.
+ */
+export const tempName = (instanceId?: string) => `${TEMP_PREFIX}${instanceId ? `${instanceId}~` : ''}${randomBytes(8).toString('hex')}`;
+
+/** This instance's leftover (or one from before temporary names carried the instance); never another live instance's. */
+export const isOwnTemp = (name: string, instanceId: string) => name.startsWith(`${TEMP_PREFIX}${instanceId}~`) || /^\.upload-[0-9a-f]{16}$/.test(name);
+
 /** Longest accepted file name, in UTF-8 bytes (common file system limit). */
 export const MAX_NAME_BYTES = 255;
 
@@ -65,7 +75,7 @@ export const fileNameProblem = (name: string): boolean => name.trim() === '' || 
 
 const refuse = (text: string, httpStatus = 200) => new ApiError(ErrorCode.validation, text, {}, httpStatus);
 
-export async function receiveFile(req: Request, dir: string, rule: UploadRule, lang: Language, timeouts: UploadTimeouts = DEFAULT_UPLOAD_TIMEOUTS): Promise<ReceivedFile> {
+export async function receiveFile(req: Request, dir: string, rule: UploadRule, lang: Language, timeouts: UploadTimeouts = DEFAULT_UPLOAD_TIMEOUTS, instanceId?: string): Promise<ReceivedFile> {
   const formats = rule.extensions.join(', ');
   const formatError = () => refuse(rule.limitMessage?.(lang) ?? msg(lang, 'format', { formats }));
   const sizeError = () => refuse(rule.limitMessage?.(lang) ?? msg(lang, 'size', { size: Math.round(rule.maxBytes / 1024) }), 413);
@@ -75,7 +85,7 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
     throw refuse(msg(lang, 'multipart'), 400);
   }
   await mkdir(dir, { recursive: true });
-  const path = join(dir, `${TEMP_PREFIX}${randomBytes(8).toString('hex')}`);
+  const path = join(dir, tempName(instanceId));
 
   return new Promise<ReceivedFile>((resolve, reject) => {
     const fields: Record<string, string> = {};

@@ -71,6 +71,7 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           { extensions: ['xls', 'xlsx'], maxBytes: IMPORT_MAX_BYTES, limitMessage: (lang) => deps.t(lang, 'validation.importLimit', { size: IMPORT_MAX_BYTES / 1024 }) },
           ctx.language,
           deps.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS,
+          deps.instanceId,
         );
         if (upload.extension === 'xls') {
           await unlink(upload.path).catch(() => undefined);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Metadata } from '@rti/metadata';
 import type { Database } from '../db';
 import { msg } from '../files/messages';
-import { TEMP_PREFIX, type UploadTimeouts } from '../files/multipart';
+import { isOwnTemp, type UploadTimeouts } from '../files/multipart';
 import type { CallRegistry } from '../http/registry';
 import type { Language, RequestContext } from '../http/types';
 import type { TFunction } from '../i18n/translator';
@@ -123,9 +123,9 @@ export function installImports(host: ImportHost): ImportEngine {
       // this instance's jobs are a previous life's (nothing runs yet); others' only when their owner is silent
       const n = await closeInterrupted(jobs, interrupted, { instanceId: host.instanceId, staleBefore: new Date(Date.now() - staleMs), unowned: true });
       if (n) host.log(`[import] ${n} interrupted import(s) closed`);
-      // the imports folder is this instance's own (its data folder)
+      // only this instance's leftovers: its job files are its own, even in a folder instances share
       const dir = join(host.dataDir, 'imports');
-      for (const f of await readdir(dir).catch(() => [] as string[])) if (f.startsWith(TEMP_PREFIX)) await unlink(join(dir, f)).catch(() => undefined);
+      for (const f of await readdir(dir).catch(() => [] as string[])) if (isOwnTemp(f, host.instanceId)) await unlink(join(dir, f)).catch(() => undefined);
       heartbeatTimer = setInterval(() => void heartbeat().catch((err) => host.log('[import] heartbeat failed', err)), heartbeatMs);
       heartbeatTimer.unref();
     },
