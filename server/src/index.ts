@@ -17,8 +17,9 @@ import { createDatabase, type Database } from './db';
 import { retryingTransaction } from './db/retry';
 import { fileCalls, sweepUploads } from './files/file-calls';
 import { createStorage, type ObjectStorage } from './files/storage';
+import { withDeclaredInput } from './http/declared-input';
 import { CallRegistry } from './http/registry';
-import type { CallGuard, Language, RequestContext } from './http/types';
+import type { CallDef, CallGuard, Language, RequestContext } from './http/types';
 import { loadTranslator, type TFunction, type Translator } from './i18n';
 import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
@@ -158,7 +159,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     tryUse: (service) => registry.find(def, service) as never,
     auth: { strategy: (s) => access.strategies.add(s) },
-    addCall: (def) => calls.add({ ...def, plugin: id }),
+    addCall: (def) => calls.add(withDeclaredInput({ ...(def as CallDef), plugin: id }, () => metadata.enums)),
     reports: {
       define: (def) => reports.define(def as never, id),
       defineTask: (task) => reports.defineTask(task, id),
@@ -208,7 +209,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   jobs.start();
 
   // refused bodies name a resource call's field by its label
-  const fieldLabel = (call: { resource?: string }, key: string) => {
+  const fieldLabel = (call: Pick<CallDef, 'resource' | 'input'>, key: string) => {
+    const declared = call.input && Object.prototype.hasOwnProperty.call(call.input, key) ? call.input[key] : undefined;
+    if (declared?.label) return declared.label;
     const f = call.resource ? metadata.resources[call.resource]?.fields.find((x) => x.name === key) : undefined;
     return f ? fieldLabelKey(f) : undefined;
   };
