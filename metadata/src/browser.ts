@@ -7,4 +7,5 @@ export * from './menu';
 export * from './check';
 export * from './overlay';
 export * from './transitions';
+export * from './flows';
 export * from './enums.generated';

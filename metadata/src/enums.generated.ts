@@ -131,6 +131,12 @@ export const ReceiptStatusEnum = {
   receiving: 20,
   closed: 30,
 } as const;
+export const ReceiptLineStatusEnum = {
+  expected: 10,
+  received: 20,
+  missing: 30,
+  extra: 40,
+} as const;
 export const DeliveryStatusEnum = {
   new: 10,
   delivering: 20,
@@ -557,6 +563,7 @@ export const Enums = {
   shipPlanStatus: ShipPlanStatusEnum,
   shipPlanType: ShipPlanTypeEnum,
   receiptStatus: ReceiptStatusEnum,
+  receiptLineStatus: ReceiptLineStatusEnum,
   deliveryStatus: DeliveryStatusEnum,
   transferOrderStatus: TransferOrderStatusEnum,
   truckStatus: TruckStatusEnum,

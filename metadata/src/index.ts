@@ -7,4 +7,5 @@ export * from './check';
 export * from './load';
 export * from './overlay';
 export * from './transitions';
+export * from './flows';
 export * from './enums.generated';

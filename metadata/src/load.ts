@@ -8,6 +8,7 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import { checkMetadata, type Fault } from './check';
+import { checkFlows, resolveFlowKeys } from './flows';
 import { VALIDATION_KEYS, flattenLocale, metadataLabelKeys, validationKey } from './labels';
 import type { EnumsFile, MenuFile, Metadata, ResourceDef } from './types';
 
@@ -171,7 +172,12 @@ export function loadMetadata(dir: string = metadataRoot): Metadata {
     menu: menuOk ? (menuRead.value as MenuFile) : { groups: [] },
   };
   // Cross-checks need both side files; without them they would only repeat the same fault.
-  if (enumsOk && menuOk) faults.push(...checkMetadata(meta, files, broken));
+  if (enumsOk && menuOk) {
+    // statuses named by key or group become values first: the checks below see values
+    faults.push(...resolveFlowKeys(meta, files));
+    faults.push(...checkMetadata(meta, files, broken));
+    if (!faults.length) faults.push(...checkFlows(meta, files));
+  }
   if (faults.length) throw new MetadataError(sortByFile(faults));
   return meta;
 }

@@ -195,6 +195,25 @@ export interface ChildrenDef {
   editableWhen?: { field: string; values: Array<string | number>; message?: string };
   /** header fields computed from the lines in the same transaction as every line write */
   rollUps?: RollUpDef[];
+  /**
+   * Rows the lines point at are visible to whoever sees the header while the header is in
+   * these statuses (keys or a status group): a carrier in transit on an open order is seen at
+   * both ends of the order, never by a third warehouse (docs/METADATA.md "Document flows").
+   */
+  grantsScope?: { field: string; while: Array<string | number> | string };
+  /**
+   * Lines received by scanning a key (`<line prefix>/scan`): `key` is the line field matched
+   * against what was scanned, `step` the line step run on the matched lines; `container` a
+   * line field whose values select lines as a whole; `extra` the status a scanned key that is
+   * not on the document joins it with (found through `by`: the ref field and the target's key).
+   */
+  scan?: {
+    key: string;
+    step: string;
+    container?: string;
+    extra?: string | number;
+    by?: { field: string; key: string };
+  };
 }
 
 /** A header field kept equal to an aggregate of its lines: `count` of lines or `sum` of a line field. */
@@ -204,6 +223,39 @@ export interface RollUpDef {
   kind: 'count' | 'sum';
   /** line field summed (sum only) */
   of?: string;
+  /** only lines whose fields hold these values (enum keys or values), e.g. { "status": ["missing"] } */
+  where?: Record<string, Array<string | number>>;
+}
+
+/**
+ * A document made from another document (a receipt from a ship order): which source rows may
+ * be chosen (statuses, keys or a status group), which header fields come from it (filled in
+ * the create form, checked on create), and which source lines it starts with.
+ */
+export interface SourceDef {
+  /** the source resource */
+  resource: string;
+  /** this resource's ref field naming the source row */
+  field: string;
+  /** source statuses a new document may be made from (keys, values or a status group name) */
+  from: Array<string | number> | string;
+  /** the source's status field (default "status") */
+  statusField?: string;
+  /** this field ← source field: filled from the source, and must agree with it when given */
+  header?: Record<string, string>;
+  /** the source lines this document starts with */
+  lines?: {
+    /** this document's line resource (one of its children) */
+    child: string;
+    /** the source's line resource (one of the source's children) */
+    from: string;
+    /** which source lines (field → values, enum keys allowed) */
+    where?: Record<string, Array<string | number>>;
+    /** line field ← source line field */
+    copy: Record<string, string>;
+    /** values every copied line starts with (enum keys allowed) */
+    set?: Record<string, string | number>;
+  };
 }
 
 /**
@@ -256,6 +308,12 @@ export interface TransitionDef {
   stamp?: { user?: string; time?: string };
   /** icon name from @ant-design/icons */
   icon?: string;
+  /** a header step that moves its lines too: lines of `child` in `from` go to `to` (keys allowed) */
+  lines?: { child: string; field?: string; from: Array<string | number>; to: string | number };
+  /** a line step that moves its header: this step of the header runs when the header is in its `from` */
+  header?: string;
+  /** the confirm dialog states a count of the row: `message` (i18n key) with {{count}} = row[field] */
+  confirmCount?: { field: string; message: string };
 }
 
 /**
@@ -364,6 +422,16 @@ export interface ResourceDef {
   listGroupBy?: string;
   /** named workflow steps (see TransitionDef) */
   transitions?: TransitionDef[];
+  /**
+   * Named sets of the status field's values (`statusField`, default "status"), by enum key:
+   * `{ "open": ["new", "released"] }`. A group name stands for its values wherever statuses are
+   * declared (transitions' from, source.from, grantsScope.while).
+   */
+  statusGroups?: Record<string, Array<string | number>>;
+  /** the field statusGroups speak of (default "status") */
+  statusField?: string;
+  /** made from another document (see SourceDef) */
+  source?: SourceDef;
   /** document number generated per organisation (see DocumentNumberDef) */
   number?: DocumentNumberDef;
   /** permission code overrides; default derived from the route and API paths */

@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { fieldLabelKey, loadMetadata, type Metadata } from '@rti/metadata';
 import type { Express } from 'express';
 import { createAccess, permissionCalls, type AccessService } from './access';
+import { reportLookAlikeEntryCodes } from './access/onboarding';
+import { themeCalls } from './access/theme-calls';
 import { createApp } from './app';
 import { installOverlays } from './overlays';
 import { installAudit, type Audit } from './audit';
@@ -30,7 +32,8 @@ import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
 import { organisationsWith, repositoryFactory, type ScopedRepository } from './resources/repository';
 import { DocumentEngine } from './resources/documents';
-import { boundRepos, TransitionRegistry } from './resources/transitions';
+import { FlowEngine } from './resources/flows';
+import { boundRepos, runStepFromCode, TransitionRegistry } from './resources/transitions';
 import { ReferenceRegistry } from './resources/references';
 import { deriveHeaderScopes } from './resources/scope';
 
@@ -123,7 +126,12 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     via: 'public',
   });
 
-  for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t, transitions: { host: resourceHost, registry: transitions }, documents })) calls.add(def);
+  const stepDeps = { host: resourceHost, registry: transitions, documents };
+  for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t, transitions: stepDeps, documents })) calls.add(def);
+  // documents made from documents (source, prefill) and lines received by scanning
+  const flows = new FlowEngine(resourceHost, documents, stepDeps);
+  flows.install(hooks);
+  for (const def of flows.calls()) calls.add(def);
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language
   calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }) });
@@ -131,7 +139,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
   for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);
   // Role, user and organisation writes change policies: access hears of them inside the write.
-  access.installHooks(hooks);
+  access.installHooks(hooks, { dataDir: config.dataDir });
+  for (const def of themeCalls(access, config.dataDir)) calls.add(def);
   const guard = opts.guard ?? access.guard;
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
   const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId });
@@ -169,8 +178,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
     transitions: { on: (r, step, fn) => transitions.on(r, step, fn) },
-    transaction: (call, fn) => retryingTransaction(db.sequelize, (transaction) => fn(boundRepos(resourceHost, call, transaction), transaction)),
-    documents: { onLines: (r, fn) => documents.onLines(r, fn) },
+    transaction: (call, fn) =>
+      retryingTransaction(db.sequelize, (transaction) => fn(boundRepos(resourceHost, call, transaction), transaction, (r, step, ids, input, cause) => runStepFromCode(stepDeps, call, transaction, r, step, ids, input, cause))),
+    documents: { onLines: (r, fn) => documents.onLines(r, fn), scan: (r, body, call) => flows.scanLines(r, body, call) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
     jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
@@ -199,6 +209,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     const swept = await sweepUploads(config.dataDir, config.instanceId);
     if (swept) logError(`[files] ${swept} unfinished upload(s) removed`);
     await overlays.reload();
+    await reportLookAlikeEntryCodes(db.sequelize, (m) => logError(m));
     for (const fn of ready) await fn();
   } catch (err) {
     // A failed start must not leave connections open (the process would never exit).

@@ -17,6 +17,11 @@ import type { HookAction, HookFn } from './resources/hooks';
 import type { ScopedRepository } from './resources/repository';
 import type { TransitionFn } from './resources/transitions';
 import type { LinesFn } from './resources/documents';
+import type { ScanResult } from './resources/flows';
+import type { StepCause } from './resources/transitions';
+
+/** Runs a declared step inside the caller's transaction (see TransitionEvent.run); `cause` tells its hooks who ran it. */
+export type RunStep = (resource: string, step: string, ids: number[], input?: Record<string, unknown>, cause?: StepCause) => Promise<Array<Record<string, any>>>;
 import type { ReportWorkbook } from './reports/registry';
 import type { ReportDef, TaskType } from './reports/types';
 import type { Zone } from './reports/time';
@@ -31,7 +36,8 @@ export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
 export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
 export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFindOptions, WriteOptions } from './resources/repository';
-export type { TransitionEvent, TransitionFn } from './resources/transitions';
+export type { TransitionEvent, TransitionFn, StepCause } from './resources/transitions';
+export type { ScanResult } from './resources/flows';
 export type { LinesEvent, LinesFn } from './resources/documents';
 export type { BoundRepository } from './resources/bound-repository';
 export type { DeclaredReference } from './resources/references';
@@ -122,7 +128,7 @@ export interface PluginServerContext {
    * cycle (MariaDB deadlock, lock wait time-out) is run again, so fn may run more than once:
    * effects outside the database go in `transaction.afterCommit`.
    */
-  transaction<T>(ctx: RequestContext, fn: (repo: (resource: string) => BoundRepo, transaction: Transaction) => Promise<T>): Promise<T>;
+  transaction<T>(ctx: RequestContext, fn: (repo: (resource: string) => BoundRepo, transaction: Transaction, run: RunStep) => Promise<T>): Promise<T>;
   documents: {
     /**
      * A domain rule over a document's lines (header resource with `children`): sees the lines a
@@ -130,6 +136,11 @@ export interface PluginServerContext {
      * calls — before they are written. Throw an ApiError to refuse.
      */
     onLines(resource: string, fn: LinesFn): () => void;
+    /**
+     * Scans keys or containers onto a document's lines, as `<line prefix>/scan` does (children
+     * `scan`): for SPEC's own names of the same act (`batchcreatebycarrier`, …).
+     */
+    scan(lineResource: string, body: Record<string, unknown>, ctx: RequestContext): Promise<ScanResult>;
   };
   /**
    * Rows of the plugin's own tables that point at resource rows: deleting a row they still

@@ -304,46 +304,20 @@ export function registerCalls(ctx: PluginServerContext): void {
     },
   });
 
-  // Receipt lines from what arrived: whole containers of the order, or carriers by serial.
-  const receiptLines = async (call: RequestContext, receiptId: number, carriers: Array<{ id: number; sn: string; containerNo?: string | null }>) => {
-    const lines = ctx.repo('receipt-detail', call);
-    let added = 0;
-    const failed: Array<{ row: number; sn: string; code: number; message: string }> = [];
-    for (const [i, c] of carriers.entries()) {
-      try {
-        await lines.create({ receiptId, carrierId: c.id, carrierSn: c.sn, containerNo: c.containerNo ?? null });
-        added++;
-      } catch (err) {
-        failed.push({ row: i + 1, sn: c.sn, ...failure(ctx, call, err) });
-      }
-    }
-    return { added, failed };
+  // SPEC's names for receiving by container and by serial: the receipt's scan (children `scan`),
+  // answered in SPEC's batch shape (added, failed rows with their reason).
+  const scanned = async (call: RequestContext, body: Record<string, unknown>) => {
+    const r = await ctx.documents.scan('receipt-detail', body, call);
+    return { added: r.accepted.length, accepted: r.accepted, failed: r.refused.map((x, i) => ({ row: i + 1, sn: x.key, reason: x.reason, message: x.message })), receipt: r.header };
   };
-
   ctx.addCall({
     path: '/receipt-detail/batchcreatebycontainer',
     resource: 'receipt-detail',
-    async handler({ body, ctx: call }) {
-      const receiptId = id(body, 'receiptId');
-      const containers = strings(body, 'containerNos', { required: true });
-      const receipt = await ctx.repo('receipt', call).find(receiptId);
-      const shipped = (await ctx.repo('ship-order-detail', call).findAll({ where: { shipOrderId: receipt.get('shipOrderId'), containerNo: { [Op.in]: containers }, status: Line.shipped }, attributes: ['carrierId', 'carrierSn', 'containerNo'], raw: true })) as unknown as Row[];
-      if (!shipped.length) throw new ApiError(ErrorCode.notFound, 'shipping.noContainerLines', { containers: containers.join(', ') });
-      return receiptLines(call, receiptId, shipped.map((l) => ({ id: Number(l.carrierId), sn: String(l.carrierSn), containerNo: l.containerNo })));
-    },
+    handler: ({ body, ctx: call }) => scanned(call, { receiptId: id(body, 'receiptId'), containers: strings(body, 'containerNos', { required: true }) }),
   });
-
   ctx.addCall({
     path: '/receipt-detail/batchcreatebycarrier',
     resource: 'receipt-detail',
-    async handler({ body, ctx: call }) {
-      const receiptId = id(body, 'receiptId');
-      const sns = strings(body, 'sns', { required: true });
-      await ctx.repo('receipt', call).find(receiptId);
-      const found = new Map(((await ctx.repo('carrier', call).findAll({ where: { sn: { [Op.in]: sns } }, attributes: ['id', 'sn'], raw: true })) as unknown as Row[]).map((c) => [String(c.sn), Number(c.id)]));
-      const missing = sns.map((sn, i) => ({ sn, i })).filter((x) => !found.has(x.sn));
-      const res = await receiptLines(call, receiptId, sns.filter((sn) => found.has(sn)).map((sn) => ({ id: found.get(sn)!, sn })));
-      return { ...res, failed: [...missing.map((m) => ({ row: m.i + 1, sn: m.sn, reason: Reason.carrierSnNotFound, code: ErrorCode.notFound, message: reasonText(ctx, call, Reason.carrierSnNotFound) })), ...res.failed] };
-    },
+    handler: ({ body, ctx: call }) => scanned(call, { receiptId: id(body, 'receiptId'), keys: strings(body, 'sns', { required: true }) }),
   });
 }

@@ -19,10 +19,11 @@ import { registerTrucks } from './trucks';
 import { installMaritime } from './maritime';
 import { followInTelemetry, installTelemetryAgreement } from './telemetry-agreement';
 import { clearTimeoutAlerts, installTransportClock } from './transport-clock';
-import { IN_STOCK, markMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
+import { IN_STOCK, markMissing, noticeMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
 
 const Order = Enums.shipOrderStatus;
 const Line = Enums.shipOrderLineStatus;
+const RLine = Enums.receiptLineStatus;
 /** orders whose carriers are spoken for: a carrier sits on at most one of them */
 export const OPEN_ORDER = [Order.new, Order.released, Order.delivered];
 const OPEN_LINE = [Line.pending, Line.shipped];
@@ -47,11 +48,13 @@ export default definePlugin({
 
     // ---- ship order steps ------------------------------------------------------------------
     ctx.transitions.on('ship-order', 'release', async (e) => {
-      for (const order of e.rows) await shipLines(move(e, order));
+      // run from code (a delivery, chosen lines), the caller ships its own lines
+      if (!e.cause) for (const order of e.rows) await shipLines(move(e, order));
       refreshTelemetry(e, e.rows.map((o) => Number(o.id)), 'out');
     });
     ctx.transitions.on('ship-order', 'receive', async (e) => {
-      for (const order of e.rows) await receiveCarriers(move(e, order));
+      // run from code (a receipt closing), its lines were received or marked missing already
+      if (!e.cause) for (const order of e.rows) await receiveCarriers(move(e, order));
       // received without a "delivered" step: it arrived when it was received
       await e.repo('ship-order').updateWhere({ ata: e.at }, { id: { [Op.in]: e.rows.map((o) => Number(o.id)) }, ata: null });
       await clearTimeoutAlerts(e.repo, e.rows.map((o) => Number(o.id)));
@@ -69,34 +72,48 @@ export default definePlugin({
         if (!carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(delivery.deliveryNo) });
         const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: Line.pending }, { attributes: ['id'] });
         if (lines.length !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notPending', { title: String(order.orderNo) });
-        const now = e.at;
-        await shipLines(move(e, order), lines.map((l) => Number(l.id)));
-        // the first delivery releases its order
-        if (order.status === Order.new) await e.repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: operatorOf(e.ctx) }, { id: order.id, status: Order.new });
+        await shipLines(move(e, order), lines.map((l) => Number(l.id)), String(delivery.deliveryNo));
+        // the first delivery releases its order: the order's own step, stamped when the delivery left
+        if (order.status === Order.new) await e.run('ship-order', 'release', [Number(order.id)], { atd: e.at.toISOString() });
       }
       refreshTelemetry(e, e.rows.map((d) => Number(d.shipOrderId)), 'out');
     });
 
-    // ---- receipt: receives its lines at the order's receiver ---------------------------------
+    // ---- receipt: lines received one scan at a time, the rest missing when it closes --------
+    // "Receive" on the receipt itself receives every line still expected (all at once).
     ctx.transitions.on('receipt', 'receive', async (e) => {
-      for (const receipt of e.rows) {
-        const order = await linkedOrder(e, receipt, [Order.released, Order.delivered], 'receipt');
-        const lines = await e.repo('receipt-detail').rows({ receiptId: receipt.id }, { attributes: ['carrierId', 'containerNo'] });
-        if (!lines.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToReceive', { title: String(receipt.receiptNo) });
-        await receiveCarriers(move(e, order), lines.map((l) => Number(l.carrierId)), new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null])));
+      if (e.cause) return; // moved by its first received line
+      const expected = await e.repo('receipt-detail').rows({ receiptId: { [Op.in]: e.ids }, status: RLine.expected }, { attributes: ['id'] });
+      if (!expected.length) {
+        const empty = await e.repo('receipt-detail').count({ receiptId: { [Op.in]: e.ids } });
+        if (!empty) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToReceive', { title: e.rows.map((r) => String(r.receiptNo)).join(', ') });
+        return;
       }
-      refreshTelemetry(e, e.rows.map((r) => Number(r.shipOrderId)), 'in');
+      await e.run('receipt-detail', 'receive', expected.map((l) => Number(l.id)));
+    });
+    ctx.transitions.on('receipt-detail', 'receive', async (e) => {
+      const byReceipt = new Map<number, Row[]>();
+      for (const l of e.rows) byReceipt.set(Number(l.receiptId), [...(byReceipt.get(Number(l.receiptId)) ?? []), l]);
+      const orderIds: number[] = [];
+      for (const [receiptId, lines] of byReceipt) {
+        const [receipt] = await e.repo('receipt').rows({ id: receiptId }, { attributes: ['id', 'receiptNo', 'shipOrderId'] });
+        const order = await linkedOrder(e, receipt, [Order.released, Order.delivered], 'receipt');
+        await receiveCarriers(move(e, order), lines.map((l) => Number(l.carrierId)), new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null])));
+        orderIds.push(Number(order.id));
+      }
+      refreshTelemetry(e, orderIds, 'in');
     });
     ctx.transitions.on('receipt', 'close', async (e) => {
       for (const receipt of e.rows) {
         const order = await linkedOrder(e, receipt, [Order.released, Order.delivered, Order.received], 'receipt');
-        // Receiving is done: what was shipped and not received is the difference.
-        await markMissing(e.repo, order);
-        // the order is received by whoever closes its receipt, like the order's own receive step
-        // stamps it; arrival is when receiving began (the receipt's real date) if nobody stamped it
-        const now = e.at;
-        if (order.status !== Order.received) await e.repo('ship-order').updateWhere({ status: Order.received, tor: now, receivedBy: operatorOf(e.ctx) }, { id: order.id, status: { [Op.in]: [Order.released, Order.delivered] } });
-        await e.repo('ship-order').updateWhere({ ata: receipt.realDate ? new Date(receipt.realDate as string) : now }, { id: order.id, ata: null });
+        // Receiving is done: what was shipped and not received is missing (the step marked the
+        // receipt's expected lines; the order's shipped lines follow), and the shipper is told.
+        const missing = await markMissing(e.repo, order);
+        if (missing) await noticeMissing(e, order, receipt);
+        // the order is received by whoever closes its receipt, through the order's own step
+        if (order.status !== Order.received) await e.run('ship-order', 'receive', [Number(order.id)], { tor: e.at.toISOString() });
+        // arrival is when receiving began (the receipt's real date)
+        if (receipt.realDate) await e.repo('ship-order').updateWhere({ ata: new Date(receipt.realDate as string) }, { id: order.id, ata: { [Op.gt]: new Date(receipt.realDate as string) } });
         await clearTimeoutAlerts(e.repo, [Number(order.id)]);
       }
     });
@@ -104,7 +121,6 @@ export default definePlugin({
     // ---- documents linked to an order --------------------------------------------------------
     for (const [resource, allowed, side] of [
       ['delivery', [Order.new, Order.released], 'shipperWarehouseId'],
-      ['receipt', [Order.released, Order.delivered], 'receiverWarehouseId'],
     ] as const) {
       ctx.hooks.before('create', resource, async (e) => {
         const data = e.data!;

@@ -26,7 +26,6 @@ const MAX_LINES = 5000;
 
 export function registerLineCalls(ctx: PluginServerContext): void {
   const dialect = ctx.database.dialect;
-  const operator = (call: RequestContext) => (call.user?.realName || call.user?.username || 'system').slice(0, 50);
 
   ctx.addCall({
     path: '/ship-order/fetch/order/id',
@@ -65,15 +64,13 @@ export function registerLineCalls(ctx: PluginServerContext): void {
     async handler({ body, ctx: call }) {
       const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
       const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
-      const shipped = await ctx.transaction(call, async (repo) => {
+      const shipped = await ctx.transaction(call, async (repo, _transaction, run) => {
         const order = await lockedOrder(repo, shipOrderId, [Order.new, Order.released]);
         await chosenLines(repo, order, ids, Line.pending);
-        const now = new Date();
-        if (order.status === Order.new) {
-          // the first departure releases the order, stamped like the release step
-          await repo('ship-order').updateWhere({ status: Order.released, atd: now, releasedBy: operator(call) }, { id: order.id, status: Order.new });
-        }
-        return shipLines({ repo, ctx: call, order, now, dialect }, ids);
+        const n = await shipLines({ repo, ctx: call, order, now: new Date(), dialect }, ids);
+        // the first departure releases the order through its own step (stamps, log); these lines are shipped
+        if (order.status === Order.new) await run('ship-order', 'release', [shipOrderId], {}, { resource: 'ship-order-detail', step: 'batchDelivery', ids });
+        return n;
       });
       void followInTelemetry(ctx, call, [shipOrderId], 'out');
       return { shipped, order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };

@@ -76,8 +76,14 @@ export class BoundRepository {
     return Number(v ?? 0) || 0;
   }
 
-  /** One UPDATE over the rows in scope; answers how many rows it matched. */
+  /**
+   * One UPDATE over the rows in scope; answers how many rows it matched. The status field of a
+   * resource with declared steps moves only through its steps (`event.run`): a raw write would
+   * skip their checks, hooks, stamps and operation log.
+   */
   async updateWhere(values: Record<string, unknown>, where: WhereOptions): Promise<number> {
+    const stepField = (this.resource.transitions ?? []).find((t) => t.field in values)?.field;
+    if (stepField) throw new Error(`${this.resource.name}.${stepField} moves only through its steps (event.run), not updateWhere`);
     const [n] = await this.model.update({ ...values, updatedBy: this.ctx.user?.id ?? null }, { where: this.where(where), transaction: this.transaction });
     return n;
   }

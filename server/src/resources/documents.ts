@@ -26,6 +26,7 @@ import {
   type FieldDef,
   type Metadata,
   type ResourceDef,
+  type RollUpDef,
 } from '@rti/metadata';
 import { Op, UniqueConstraintError, type Transaction, type WhereOptions } from 'sequelize';
 import { orgFieldOf } from '../db/naming';
@@ -93,6 +94,8 @@ export class DocumentEngine {
   private readonly own = new Set<HookFn>();
   /** transactions of saves in progress: their line writes were checked and roll up once, at the end */
   private readonly saving = new WeakSet<Transaction>();
+  /** transactions where a step moves many lines: roll-ups wait for rollUpHeaders, once per header */
+  private readonly quiet = new WeakSet<Transaction>();
   /** headers being deleted, per transaction ("resource:id") */
   private readonly deleting = new WeakMap<Transaction, Set<string>>();
 
@@ -186,7 +189,7 @@ export class DocumentEngine {
           }
         };
         const rollUp = async (e: HookEvent) => {
-          if (this.saving.has(e.transaction)) return;
+          if (this.saving.has(e.transaction) || this.quiet.has(e.transaction)) return;
           const ids = new Set([e.row?.[child.foreignKey], e.previous?.[child.foreignKey]].filter((x) => x !== null && x !== undefined).map(Number));
           const repos = boundRepos(this.host, e.ctx, e.transaction);
           for (const id of ids) if (!this.deleting.get(e.transaction)?.has(`${parent.name}:${id}`)) await this.rollUp(parent, child, repos, id);
@@ -294,15 +297,67 @@ export class DocumentEngine {
   }
 
   /** Recomputes the header's roll-ups from its lines: one aggregate query, one UPDATE. */
-  private async rollUp(parent: ResourceDef, child: ChildrenDef, repos: (r: string) => BoundRepository, headerId: number): Promise<void> {
+  async rollUp(parent: ResourceDef, child: ChildrenDef, repos: (r: string) => BoundRepository, headerId: number): Promise<void> {
     if (!child.rollUps?.length) return;
     const lines = repos(child.resource);
     const values: Record<string, unknown> = {};
     const model = this.host.db.models[child.resource];
-    const attrs = child.rollUps.map((r, i) => [r.kind === 'count' ? model.sequelize!.fn('COUNT', model.sequelize!.col('id')) : model.sequelize!.fn('SUM', model.sequelize!.col(model.getAttributes()[r.of!].field!)), `r${i}`] as [unknown, string]);
+    const sql = model.sequelize!;
+    const column = (name: string) => sql.getQueryInterface().quoteIdentifier(model.getAttributes()[name].field!);
+    // a roll-up with `where` counts (sums) only its lines: SUM(CASE WHEN … THEN 1|x ELSE 0 END)
+    const filtered = (r: RollUpDef) => {
+      const cond = Object.entries(r.where ?? {}).map(([f, vs]) => `${column(f)} IN (${vs.map((v) => sql.escape(v)).join(', ')})`).join(' AND ');
+      return sql.fn('SUM', sql.literal(`CASE WHEN ${cond} THEN ${r.kind === 'count' ? '1' : column(r.of!)} ELSE 0 END`));
+    };
+    const attrs = child.rollUps.map((r, i) => [r.where && Object.keys(r.where).length ? filtered(r) : r.kind === 'count' ? sql.fn('COUNT', sql.col('id')) : sql.fn('SUM', sql.col(model.getAttributes()[r.of!].field!)), `r${i}`] as [unknown, string]);
     const [agg] = (await model.findAll({ attributes: attrs as never, where: lines.where({ [child.foreignKey]: headerId }), transaction: lines.transaction, raw: true, lock: lines.lockOf('share') })) as unknown as Array<Record<string, unknown>>;
     child.rollUps.forEach((r, i) => (values[r.field] = Number(agg?.[`r${i}`] ?? 0) || 0));
     await this.host.db.models[parent.name].update(values, { where: { [Op.and]: [scopeWhere(parent, lines.ctx), { id: headerId }] }, transaction: lines.transaction, silent: true });
+  }
+
+  /**
+   * Runs fn (a step over lines) with the per-line roll-ups held, then rolls up each header of
+   * the lines once: a 5,000-line step costs one aggregate per document, not one per line.
+   */
+  async linesMoving<T>(lineResource: string, ctx: RequestContext, transaction: Transaction, headerIdsOf: () => Promise<number[]>, fn: () => Promise<T>): Promise<T> {
+    const hangs = parentsOf(this.meta).get(lineResource) ?? [];
+    if (!hangs.some((h) => h.child.rollUps?.length) || this.quiet.has(transaction)) return fn();
+    this.quiet.add(transaction);
+    let out: T;
+    try {
+      out = await fn();
+    } finally {
+      this.quiet.delete(transaction);
+    }
+    await this.rollUpHeaders(lineResource, await headerIdsOf(), ctx, transaction);
+    return out;
+  }
+
+  /** Roll-ups of these headers of a line resource, recomputed once each. */
+  async rollUpHeaders(lineResource: string, headerIds: number[], ctx: RequestContext, transaction: Transaction): Promise<void> {
+    const repos = boundRepos(this.host, ctx, transaction);
+    for (const { parent, child } of parentsOf(this.meta).get(lineResource) ?? []) {
+      if (!child.rollUps?.length) continue;
+      for (const id of new Set(headerIds)) await this.rollUp(parent, child, repos, id);
+    }
+  }
+
+  /**
+   * The document's line rules (`onLines`, unique keys, references) over one new line, answered
+   * instead of thrown: a scan or an import names each refused line and keeps the others.
+   * Frozen lines do not apply — a step adds the line. The rules may fill in the values (snapshots).
+   */
+  async checkLine(parent: ResourceDef, child: ChildrenDef, header: Row, values: Record<string, unknown>, ctx: RequestContext, transaction: Transaction): Promise<ApiError | null> {
+    const repos = boundRepos(this.host, ctx, transaction);
+    try {
+      await this.checkLineRefs(this.meta.resources[child.resource], [values], ctx, transaction);
+      await this.checkUniqueLine(parent, child, repos(child.resource), header, values, null);
+      await this.runLineHooks({ resource: parent, child, ctx, transaction, header, added: [values], changed: [], removed: [], repo: repos });
+      return null;
+    } catch (err) {
+      if (err instanceof ApiError) return err;
+      throw err;
+    }
   }
 
   /** Refuses roll-up fields a client sent (they are computed from the lines). */
@@ -339,7 +394,9 @@ export class DocumentEngine {
         const out: Record<string, { total: number; ids: number[] }> = {};
         for (const child of children) {
           const lines = validated.get(child);
-          if (lines) await this.writeLines(res, child, header, lines, repos, transaction);
+          // a new document's empty list leaves the lines its source gave it (a receipt's shipped carriers)
+          const fromSource = !isUpdate && lines?.length === 0 && res.source?.lines?.child === child.resource;
+          if (lines && !fromSource) await this.writeLines(res, child, header, lines, repos, transaction);
           if (child.rollUps?.length) await this.rollUp(res, child, repos, headerId);
         }
         const [final] = await scoped.serialize([await scoped.find(headerId, transaction)], transaction);

@@ -19,11 +19,36 @@ interface HeaderScope {
 // keyed by the resource object: several servers (several metadata) may share one process
 const headerScopes = new WeakMap<ResourceDef, HeaderScope>();
 
+/** rows of a resource seen through the open documents whose lines point at them (children `grantsScope`) */
+interface ScopeGrant {
+  header: ResourceDef;
+  lines: ResourceDef;
+  foreignKey: string;
+  field: string;
+  statusField: string;
+  statuses: Array<string | number>;
+}
+const scopeGrants = new WeakMap<ResourceDef, ScopeGrant[]>();
+
 /**
  * Lines (a header's `children`) that declare no warehouse field take their header's: derived
  * from the metadata once per server. A line resource with warehouse fields of its own keeps them.
+ * Lines that grant scope (`grantsScope`) make the rows they point at visible to whoever sees
+ * their header while it is in the declared statuses.
  */
 export function deriveHeaderScopes(metadata: Metadata): void {
+  for (const header of Object.values(metadata.resources)) {
+    for (const child of header.children ?? []) {
+      const g = child.grantsScope;
+      const lines = metadata.resources[child.resource];
+      const ref = lines?.fields.find((f) => f.name === g?.field)?.ref;
+      const target = ref ? metadata.resources[ref.resource] : undefined;
+      if (!g || !lines || !target || !warehouseFieldsOf(header).length) continue;
+      const list = scopeGrants.get(target) ?? [];
+      list.push({ header, lines, foreignKey: child.foreignKey, field: g.field, statusField: header.statusField ?? 'status', statuses: g.while as Array<string | number> });
+      scopeGrants.set(target, list);
+    }
+  }
   for (const header of Object.values(metadata.resources)) {
     if (!warehouseFieldsOf(header).length) continue;
     for (const child of header.children ?? []) {
@@ -66,6 +91,27 @@ function headerScopeWhere(scope: HeaderScope, ctx: RequestContext, warehouses: r
   return literal(`EXISTS (SELECT 1 FROM ${table} AS ${q('h')} WHERE ${col('id')} = ${q(key)} AND ${conditions.join(' AND ')})`) as unknown as WhereOptions;
 }
 
+/**
+ * `id IN (SELECT l.<field> FROM lines l JOIN header h … WHERE h in the caller's organisation and
+ * warehouses and in the granting statuses)`: the rows on the caller's open documents. Not
+ * correlated, so it is computed once per statement (the in-transit carriers of a few orders).
+ */
+function grantWhere(g: ScopeGrant, ctx: RequestContext, warehouses: readonly number[]): WhereOptions | null {
+  const ids = warehouses.map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  if (!ids.length || ctx.orgId === null) return null;
+  const q = (name: string) => `\`${name}\``;
+  const h = (field: string) => `${q('h')}.${q(snakeCase(field))}`;
+  const literalOf = (v: string | number) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+  const orgField = orgFieldOf(g.header);
+  const conditions = [
+    ...(orgField && orgField !== 'id' ? [`${h(orgField)} = ${Number(ctx.orgId)}`] : []),
+    `${h(g.statusField)} IN (${g.statuses.map(literalOf).join(', ')})`,
+    `(${warehouseFieldsOf(g.header).map((f) => `${h(f)} IN (${ids.join(', ')})`).join(' OR ')})`,
+  ];
+  const sql = `SELECT ${q('l')}.${q(snakeCase(g.field))} FROM ${q(tableName(g.lines))} AS ${q('l')} JOIN ${q(tableName(g.header))} AS ${q('h')} ON ${q('h')}.${q('id')} = ${q('l')}.${q(snakeCase(g.foreignKey))} WHERE ${conditions.join(' AND ')}`;
+  return { id: { [Op.in]: literal(`(${sql})`) } };
+}
+
 /** The resource's warehouse fields (`warehouseField`: one name or several). */
 export function warehouseFieldsOf(res: ResourceDef): string[] {
   const wf = res.warehouseField;
@@ -79,7 +125,12 @@ export function scopeWhere(res: ResourceDef, ctx: RequestContext, opts: { wareho
   else if (orgField) and.push(ctx.orgId === null ? { id: { [Op.in]: [] } } : { [orgField]: ctx.orgId });
   const fields = warehouseFieldsOf(res);
   if (opts.warehouse !== false && fields.length && ctx.warehouseIds !== null) {
-    const inWarehouses = fields.map((f) => ({ [f]: { [Op.in]: ctx.warehouseIds } }));
+    const inWarehouses: WhereOptions[] = fields.map((f) => ({ [f]: { [Op.in]: ctx.warehouseIds } }));
+    // rows on an open document of the caller's warehouses (a carrier in transit to them)
+    for (const g of scopeGrants.get(res) ?? []) {
+      const w = grantWhere(g, ctx, ctx.warehouseIds);
+      if (w) inWarehouses.push(w);
+    }
     and.push(inWarehouses.length === 1 ? inWarehouses[0] : { [Op.or]: inWarehouses });
   }
   const viaHeader = headerScopes.get(res);

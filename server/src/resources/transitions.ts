@@ -17,6 +17,7 @@
  */
 import {
   STATUS_UPDATE_STEP,
+  parentOf,
   fieldLabelKey,
   resourceLabelKey,
   resourceTransitions,
@@ -65,6 +66,20 @@ export interface TransitionEvent {
   repo(resource: string): BoundRepository;
   /** runs after the commit (live events, mails); never when the step rolls back */
   afterCommit(fn: () => unknown): void;
+  /**
+   * Runs another step (of this or another resource) in this transaction, as its call would:
+   * inputs validated, wrong status refused (10004), its hooks, stamps and operation log.
+   */
+  run(resource: string, step: string, ids: number[], input?: Record<string, unknown>): Promise<Row[]>;
+  /** the step that ran this one from code (`run`), or a line step moving its header; undefined for a call */
+  cause?: StepCause;
+}
+
+/** Which step ran a step from code. */
+export interface StepCause {
+  resource: string;
+  step: string;
+  ids: number[];
 }
 
 export type TransitionFn = (event: TransitionEvent) => Promise<void> | void;
@@ -118,6 +133,11 @@ function parseIds(body: Record<string, unknown>): { ids: number[]; many: boolean
 export interface TransitionDeps {
   host: ResourceHost;
   registry: TransitionRegistry;
+  /** roll-ups of documents whose lines a step moves (the document engine) */
+  documents?: {
+    linesMoving<T>(lineResource: string, ctx: RequestContext, transaction: Transaction, headerIdsOf: () => Promise<number[]>, fn: () => Promise<T>): Promise<T>;
+    rollUpHeaders(lineResource: string, headerIds: number[], ctx: RequestContext, transaction: Transaction): Promise<void>;
+  };
 }
 
 /** The transaction-bound repository factory a hook's event hands out. */
@@ -134,10 +154,20 @@ export function boundRepos(host: ResourceHost, ctx: RequestContext, transaction:
   };
 }
 
-/** Runs one step for the caller. Answers the row (`id`) or the rows (`ids`). */
-export async function runTransition(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, body: Record<string, unknown>, ctx: RequestContext): Promise<Row | Row[]> {
-  const { host } = deps;
-  const enums = host.metadata.enums;
+/** A step's call body, validated: the rows, the inputs, the target, the time it happened. */
+interface PreparedStep {
+  ids: number[];
+  many: boolean;
+  input: Record<string, unknown>;
+  written: Record<string, unknown>;
+  given: Date | null;
+  target: string | number;
+  fromAllowed: Array<string | number> | undefined;
+}
+
+/** Validates a step's body before anything is read (ids, inputs, stamp time, target). */
+function prepareStep(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, body: Record<string, unknown>): PreparedStep {
+  const enums = deps.host.metadata.enums;
   const statusField = res.fields.find((f) => f.name === step.field);
   if (!statusField) throw new Error(`${res.name}: step ${step.name} moves unknown field ${step.field}`);
   const { ids, many } = parseIds(body);
@@ -169,66 +199,130 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
     to = validateValue(statusField, raw, enums) as string | number;
   }
   if (to === undefined) throw new Error(`${res.name}: step ${step.name} has no target status`);
-  const target = to;
   // Statuses the rows may be in for this target; undefined = any.
-  const fromAllowed = startStatuses(step, target);
+  return { ids, many, input, written, given, target: to, fromAllowed: startStatuses(step, to) };
+}
 
-  const model = host.db.models[res.name];
-  const scoped = new ScopedRepository(host, res, ctx);
-  const byId = (rows: Model[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
-  // `latest` reads the committed rows (MySQL's plain reads see the transaction's snapshot)
-  const inScope = (transaction: Transaction, latest = false) =>
-    model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
-
-  const run = async (transaction: Transaction): Promise<Row[]> => {
-    const found = byId(await inScope(transaction));
-    // All or nothing: one id out of scope refuses the whole call, without saying which exist.
-    if (found.size !== ids.length) throw notFound();
-    const ordered = ids.map((id) => found.get(id)!);
-    for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
-    const previous = await scoped.serialize(ordered, transaction);
-
-    const at = given ?? new Date();
-    const values: Record<string, unknown> = { ...written, [step.field]: target, updatedBy: ctx.user?.id ?? null };
-    if (step.stamp?.time) values[step.stamp.time] = at;
-    if (step.stamp?.user) values[step.stamp.user] = userStamp(res, step.stamp.user, ctx);
-    const conditions = [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(fromAllowed ? [{ [step.field]: { [Op.in]: fromAllowed } }] : [])];
-    const [moved] = await model.update(values, { where: { [Op.and]: conditions }, transaction });
-    if (moved !== ids.length) {
-      // A concurrent step moved a row between our read and our update: name its status now.
-      const latest = byId(await inScope(transaction, true));
-      const row = ordered.map((r) => latest.get(Number(r.get('id')))).find((r) => r && fromAllowed && !fromAllowed.some((v) => same(v, r.get(step.field))));
-      if (row) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed!);
-      throw new ApiError(ErrorCode.statusForbidden, 'server.errors.10004');
-    }
-
-    const reread = async () => {
-      const after = byId(await inScope(transaction));
-      return scoped.serialize(ids.map((id) => after.get(id)!), transaction);
-    };
-    const rows = await reread();
-    const afterCommit = (fn: () => unknown) =>
-      transaction.afterCommit(() => {
-        Promise.resolve()
-          .then(fn)
-          .catch(() => undefined);
-      });
-    await deps.registry.run({ resource: res, step, ctx, transaction, ids, previous, rows, to: target, input, at, repo: boundRepos(host, ctx, transaction), afterCommit });
-    // What the hooks wrote to the documents themselves shows in the answer.
-    const final = await reread();
-    for (let i = 0; i < final.length; i++) {
-      await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i] });
-    }
-    return final;
-  };
-
+/** Runs one step for the caller. Answers the row (`id`) or the rows (`ids`). */
+export async function runTransition(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, body: Record<string, unknown>, ctx: RequestContext): Promise<Row | Row[]> {
+  const prepared = prepareStep(deps, res, step, body);
   try {
-    const rows = await retryingTransaction(host.db.sequelize, run);
-    return many ? rows : rows[0];
+    const rows = await retryingTransaction(deps.host.db.sequelize, (transaction) => runStepIn(deps, res, step, prepared, ctx, transaction));
+    return prepared.many ? rows : rows[0];
   } catch (err) {
     if (err instanceof UniqueConstraintError) throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
     throw err;
   }
+}
+
+/**
+ * A step run from code (`event.run`): the same validation, conditional UPDATE, hooks, stamps
+ * and operation log as its call, inside the caller's transaction. A document's step moving
+ * another document goes through here, never through a raw write of its status.
+ */
+export function runStepFromCode(deps: TransitionDeps, ctx: RequestContext, transaction: Transaction, resource: string, stepName: string, ids: number[], body: Record<string, unknown> = {}, cause?: StepCause): Promise<Row[]> {
+  const res = deps.host.metadata.resources[resource];
+  if (!res) throw new Error(`run: unknown resource "${resource}"`);
+  const step = resourceTransitions(res).find((t) => t.name === stepName);
+  if (!step) throw new Error(`run: resource "${resource}" has no step "${stepName}"`);
+  if (!ids.length) return Promise.resolve([]);
+  return runStepIn(deps, res, step, prepareStep(deps, res, step, { ...body, ids }), ctx, transaction, cause);
+}
+
+/** The step inside an open transaction; a step over document lines rolls each header up once. */
+function runStepIn(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, p: PreparedStep, ctx: RequestContext, transaction: Transaction, cause?: StepCause): Promise<Row[]> {
+  const parent = parentOf(deps.host.metadata, res.name);
+  if (!deps.documents || !parent) return runStepRows(deps, res, step, p, ctx, transaction, cause);
+  const fk = parent.child.foreignKey;
+  const headerIdsOf = async () =>
+    (await deps.host.db.models[res.name].findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: p.ids } }] }, attributes: [fk], transaction, raw: true })).map((r) => Number((r as unknown as Row)[fk]));
+  return deps.documents.linesMoving(res.name, ctx, transaction, headerIdsOf, () => runStepRows(deps, res, step, p, ctx, transaction, cause));
+}
+
+/** The step inside an open transaction: read, check, move, hooks, after-update hooks. */
+async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, p: PreparedStep, ctx: RequestContext, transaction: Transaction, cause?: StepCause): Promise<Row[]> {
+  const { host } = deps;
+  const enums = host.metadata.enums;
+  const statusField = res.fields.find((f) => f.name === step.field)!;
+  const { ids, written, given, target, fromAllowed } = p;
+  const model = host.db.models[res.name];
+  const scoped = new ScopedRepository(host, res, ctx);
+  const byId = (rows: Model[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
+  // `latest` reads the committed rows (MySQL's plain reads see the transaction's snapshot)
+  const inScope = (latest = false) =>
+    model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
+
+  const found = byId(await inScope());
+  // All or nothing: one id out of scope refuses the whole call, without saying which exist.
+  if (found.size !== ids.length) throw notFound();
+  const ordered = ids.map((id) => found.get(id)!);
+  for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
+  const previous = await scoped.serialize(ordered, transaction);
+
+  const at = given ?? new Date();
+  const values: Record<string, unknown> = { ...written, [step.field]: target, updatedBy: ctx.user?.id ?? null };
+  if (step.stamp?.time) values[step.stamp.time] = at;
+  if (step.stamp?.user) values[step.stamp.user] = userStamp(res, step.stamp.user, ctx);
+  const conditions = [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(fromAllowed ? [{ [step.field]: { [Op.in]: fromAllowed } }] : [])];
+  const [moved] = await model.update(values, { where: { [Op.and]: conditions }, transaction });
+  if (moved !== ids.length) {
+    // A concurrent step moved a row between our read and our update: name its status now.
+    const latest = byId(await inScope(true));
+    const row = ordered.map((r) => latest.get(Number(r.get('id')))).find((r) => r && fromAllowed && !fromAllowed.some((v) => same(v, r.get(step.field))));
+    if (row) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed!);
+    throw new ApiError(ErrorCode.statusForbidden, 'server.errors.10004');
+  }
+  // A header step moving its lines (`lines`: a receipt's expected lines become missing on close).
+  if (step.lines) {
+    const child = (res.children ?? []).find((c) => c.resource === step.lines!.child)!;
+    const lineRes = host.metadata.resources[child.resource];
+    const field = step.lines.field ?? lineRes.statusField ?? 'status';
+    await host.db.models[lineRes.name].update(
+      { [field]: step.lines.to, updatedBy: ctx.user?.id ?? null },
+      { where: { [Op.and]: [scopeWhere(lineRes, ctx), { [child.foreignKey]: { [Op.in]: ids } }, { [field]: { [Op.in]: step.lines.from } }] }, transaction },
+    );
+    await deps.documents?.rollUpHeaders(lineRes.name, ids, ctx, transaction);
+  }
+
+  const reread = async () => {
+    const after = byId(await inScope());
+    return scoped.serialize(ids.map((id) => after.get(id)!), transaction);
+  };
+  const rows = await reread();
+  const afterCommit = (fn: () => unknown) =>
+    transaction.afterCommit(() => {
+      Promise.resolve()
+        .then(fn)
+        .catch(() => undefined);
+    });
+  const self: StepCause = { resource: res.name, step: step.name, ids };
+  const run = (resource: string, stepName: string, runIds: number[], body?: Record<string, unknown>) => runStepFromCode(deps, ctx, transaction, resource, stepName, runIds, body, self);
+  await deps.registry.run({ resource: res, step, ctx, transaction, ids, previous, rows, to: target, input: p.input, at, repo: boundRepos(host, ctx, transaction), afterCommit, run, cause });
+  // A line step moving its header: the header's step runs for headers still in its `from`.
+  if (step.header) await moveHeaders(deps, res, step, rows, ctx, transaction, at);
+  // What the hooks wrote to the documents themselves shows in the answer.
+  const final = await reread();
+  for (let i = 0; i < final.length; i++) {
+    await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i] });
+  }
+  return final;
+}
+
+/** Runs the header step `stepName` for the headers of these lines that are in its `from` statuses. */
+async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep: ResolvedTransition, lines: Row[], ctx: RequestContext, transaction: Transaction, at: Date): Promise<void> {
+  const stepName = lineStep.header!;
+  const meta = deps.host.metadata;
+  const parent = Object.values(meta.resources).find((r) => r.children?.some((c) => c.resource === lineRes.name));
+  const child = parent?.children?.find((c) => c.resource === lineRes.name);
+  const step = parent ? resourceTransitions(parent).find((t) => t.name === stepName) : undefined;
+  if (!parent || !child || !step) return;
+  const headerIds = [...new Set(lines.map((l) => Number(l[child.foreignKey])))];
+  const headers = await deps.host.db.models[parent.name].findAll({ where: { [Op.and]: [scopeWhere(parent, ctx), { id: { [Op.in]: headerIds } }] }, attributes: ['id', step.field], transaction });
+  const due = headers.filter((h) => !step.from || step.from.some((v) => same(v, h.get(step.field)))).map((h) => Number(h.get('id')));
+  if (!due.length) return;
+  // the header's stamp time, when the step takes one as input, is the line step's
+  const stampInput = step.stamp?.time && transitionInputs(parent, step).some((i) => i.field.name === step.stamp!.time) ? { [step.stamp.time]: at.toISOString() } : {};
+  await runStepIn(deps, parent, step, prepareStep(deps, parent, step, { ids: due, ...stampInput }), ctx, transaction, { resource: lineRes.name, step: lineStep.name, ids: lines.map((l) => Number(l.id)) });
 }
 
 /** The statuses a row may be in for the step to reach `to` (undefined = any). */
