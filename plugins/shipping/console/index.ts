@@ -4,7 +4,7 @@ import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
  * Shipping's console half: the "Add carriers" (serials, warehouse picker, import) and
  * "Containerize" screens of a ship order, opened by buttons on its detail page — beside the
  * generated document, not replacements of it — and the ship-order monitor map (SPEC §2 home
- * group). Each is its own lazy chunk.
+ * group), and the receiving panel of a receipt (console zones). Each is its own lazy chunk.
  */
 export default defineConsolePlugin({
   id: 'shipping',
@@ -22,4 +22,10 @@ export default defineConsolePlugin({
     { id: 'shipping-containerize', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchUpdate', component: () => import('./containerize') },
     { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
+  // receiving on the receipt's own detail page: counts, scan box and container (the panel), and
+  // receiving the ticked lines (their toolbar)
+  zones: {
+    'receipt.show.after': () => import('./receiving-panel'),
+    'receipt.lines.toolbar': { component: () => import('./receive-selected'), viewCode: 'ApiReceiptDetailReceive' },
+  },
 });
