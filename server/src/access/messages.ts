@@ -44,6 +44,16 @@ const en: Table = {
   'permission.api.importStatus': 'Import status',
   'permission.api.statusUpdate': 'Update status',
   'token.none': 'This organisation has no API token',
+  'org.entryCodeRule': 'The entry code may hold only letters, digits and inner hyphens (2 to 32 characters); it is stored in lower case',
+  'org.entryCodeTaken': 'The entry code "{{entryCode}}" is too close to "{{other}}" of {{name}}: entry codes differing only in case or in look-alike characters (0/o, 1/l/i, rn/m) would give two login pages that read the same',
+  'org.entryCodeLookAlikes': 'Organisations {{names}} have entry codes that read the same ({{codes}}); give all but one a distinct code',
+  'org.themeImageNotFound': 'This organisation has no such theme image',
+  'org.themeFileMissing': 'The image {{name}} of {{field}} was not found; please upload it again',
+  'field.largeLogo': 'large logo',
+  'field.smallLogo': 'small logo',
+  'field.loginBackground': 'login background',
+  'onboarding.adminRole': 'Administrator',
+  'onboarding.defaultProject': 'Default project',
 };
 
 const zh: Table = {
@@ -82,6 +92,16 @@ const zh: Table = {
   'permission.api.importStatus': '导入状态',
   'permission.api.statusUpdate': '修改状态',
   'token.none': '该组织没有 API 令牌',
+  'org.entryCodeRule': '登录码只能包含字母、数字和中间的连字符（2 到 32 个字符），保存为小写',
+  'org.entryCodeTaken': '登录码“{{entryCode}}”与{{name}}的“{{other}}”过于相似：仅大小写或形近字符（0/o、1/l/i、rn/m）不同的登录码会产生两个看起来相同的登录页',
+  'org.entryCodeLookAlikes': '组织 {{names}} 的登录码看起来相同（{{codes}}），请为其中除一个外的组织设置不同的登录码',
+  'org.themeImageNotFound': '该组织没有此主题图片',
+  'org.themeFileMissing': '未找到{{field}}的图片 {{name}}，请重新上传',
+  'field.largeLogo': '大 Logo',
+  'field.smallLogo': '小 Logo',
+  'field.loginBackground': '登录背景图',
+  'onboarding.adminRole': '管理员',
+  'onboarding.defaultProject': '默认项目',
 };
 
 const ja: Table = {
@@ -120,6 +140,16 @@ const ja: Table = {
   'permission.api.importStatus': 'インポート状況',
   'permission.api.statusUpdate': 'ステータス更新',
   'token.none': 'この組織には API トークンがありません',
+  'org.entryCodeRule': 'ログインコードに使えるのは英字・数字と途中のハイフンのみです（2〜32 文字、小文字で保存されます）',
+  'org.entryCodeTaken': 'ログインコード「{{entryCode}}」は{{name}}の「{{other}}」と紛らわしすぎます。大文字・小文字や似た文字（0/o、1/l/i、rn/m）だけが異なるコードは、見分けのつかないログインページになります',
+  'org.entryCodeLookAlikes': '組織 {{names}} のログインコードが同じに見えます（{{codes}}）。1 つを残して別のコードにしてください',
+  'org.themeImageNotFound': 'この組織にはそのテーマ画像がありません',
+  'org.themeFileMissing': '{{field}}の画像 {{name}} が見つかりません。もう一度アップロードしてください',
+  'field.largeLogo': '大きいロゴ',
+  'field.smallLogo': '小さいロゴ',
+  'field.loginBackground': 'ログイン背景',
+  'onboarding.adminRole': '管理者',
+  'onboarding.defaultProject': 'デフォルトプロジェクト',
 };
 
 export const ACCESS_TEXTS = textTable('server', { 'en-US': en, 'zh-CN': zh, 'ja-JP': ja });

@@ -4,6 +4,7 @@
  */
 import { Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import type { Directory, DirectoryOrg, DirectoryRole, DirectoryUser } from './directory';
+import { findByEntryCode } from './entry-codes';
 
 /** Resource names the access layer reads (metadata/resources/system). */
 export const ACCESS_RESOURCES = { user: 'user', role: 'role', organization: 'organization' } as const;
@@ -78,7 +79,8 @@ export function createSequelizeDirectory(sequelize: Sequelize): Directory {
       return row ? toOrg(row) : null;
     },
     async orgByEntryCode(entryCode) {
-      const row = await orgs().findOne({ where: { entryCode } });
+      // without regard to case: `/NORDIC/login` is the organisation of `nordic` (access/entry-codes)
+      const row = await findByEntryCode(orgs(), entryCode);
       return row ? toOrg(row) : null;
     },
     async orgs(list) {

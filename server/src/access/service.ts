@@ -19,6 +19,7 @@ import { defineAccessTables } from './tables';
 import './migrations';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { msg } from './messages';
+import { installOnboarding } from './onboarding';
 
 export interface PasswordHasher {
   hash(plain: string): Promise<string>;
@@ -60,8 +61,12 @@ export interface AccessService {
    * for the commit (`installHooks` does this); without it see PolicyEngine.changed.
    */
   written(resource: string, rows: Array<Record<string, unknown> | null | undefined>, transaction?: Transaction): Promise<void>;
-  /** Registers `written` as after-hook of every write of the user, role and organisation resources. */
-  installHooks(hooks: HookRegistry): void;
+  /**
+   * Registers `written` as after-hook of every write of the user, role and organisation
+   * resources, and the onboarding hooks of the organisation resource (access/onboarding):
+   * entry codes, theme images, and what a platform user's new organisation starts with.
+   */
+  installHooks(hooks: HookRegistry, onboarding?: { dataDir: string; templateOrg?: string }): void;
 }
 
 const ORG_PERMISSION_SETS = ['pcPermissions', 'pdaPermissions'] as const;
@@ -121,7 +126,8 @@ export function createAccess(opts: AccessOptions): AccessService {
       const orgIds = rows.flatMap((r) => (r ? orgsOfRow(resource, r) : []));
       await policies.changed(orgIds, transaction);
     },
-    installHooks(hooks) {
+    installHooks(hooks, onboarding) {
+      if (onboarding) installOnboarding(hooks, { sequelize: opts.sequelize, allCodes: () => catalogue().codes, ...onboarding });
       // An organisation's permission set bounds every grant in it, so only platform (sys-org)
       // users may change it — otherwise its own administrator could raise the bound.
       hooks.before('update', ACCESS_RESOURCES.organization, (e) => {

@@ -10,6 +10,7 @@ import type { DirectoryOrg } from '../access/directory';
 import { throttleKeys, type ThrottleKey } from './login-throttle';
 import { isValidPassword } from './password-rule';
 import { sessionInfo } from './session-info';
+import { publicTheme } from '../access/theme-calls';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
@@ -63,16 +64,18 @@ export function accountCalls(access: AccessService): CallDef[] {
         if (!loginOrg) throw new ApiError(ErrorCode.orgNotAllowed, msg(lang, 'auth.noOrganization'));
       }
 
+      // the organisation's own spelling: `/NORDIC/login` is a login into `nordic`
+      const loginEntryCode = entryCode ? (loginOrg.entryCode ?? entryCode) : null;
       const session = await access.sessions.create({
         userId: user.id,
         loginOrgId: loginOrg.id,
-        loginEntryCode: entryCode,
+        loginEntryCode,
         ip: ctx.ip,
         userAgent: ctx.userAgent,
       });
       void access.sessions.purge().catch(() => undefined);
       const orgIds = entryCode ? [loginOrg.id] : user.organizationIds;
-      const info = await sessionInfo(access, lang, user, orgIds, loginOrg, entryCode, loginOrg.id);
+      const info = await sessionInfo(access, lang, user, orgIds, loginOrg, loginEntryCode, loginOrg.id);
       return { token: session.token, expiresAt: session.expiresAt.toISOString(), ...info };
     },
   };
@@ -135,7 +138,9 @@ export function accountCalls(access: AccessService): CallDef[] {
       const entryCode = required(ctx.language, body, 'entryCode').trim();
       const org = await access.directory.orgByEntryCode(entryCode);
       if (!org) throw new ApiError(ErrorCode.notFound, msg(ctx.language, 'auth.unknownEntryCode', { entryCode }));
-      return { id: org.id, name: org.name, shortName: org.shortName, entryCode: org.entryCode, theme: org.theme };
+      // stored images become public URLs of this entry code: the login page has no session to download them
+      const theme = publicTheme(org.entryCode ?? entryCode, org.theme);
+      return { id: org.id, name: org.name, shortName: org.shortName, entryCode: org.entryCode, theme };
     },
   };
 

@@ -67,13 +67,16 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     let body: Record<string, unknown> = {};
     let outcome: { httpStatus: number; code: number; message: string; data?: unknown } = { httpStatus: 200, code: 0, message: '' };
     try {
-      call = req.method === 'POST' ? deps.calls.get(path) : undefined;
+      const found = deps.calls.get(path);
+      // GET only for public calls that ask for it (an image a public page shows by URL)
+      const viaGet = (req.method === 'GET' || req.method === 'HEAD') && Boolean(found?.get && found.public);
+      call = req.method === 'POST' || viaGet ? found : undefined;
       if (!call) {
         // Drain the body so keep-alive connections stay usable.
         req.resume();
         throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path: `/api${path}` }, 404);
       }
-      const parsed = call.raw ? {} : await parseBody(req, res);
+      const parsed = viaGet ? queryBody(req.query) : call.raw ? {} : await parseBody(req, res);
       // a body with a problem reaches nobody, the audit included (recorded as {})
       const problem = checkInput(parsed);
       if (!problem) body = parsed;
@@ -143,4 +146,14 @@ export function apiFallbackErrorHandler(translator: Translator, logError = conso
     if (res.headersSent) return void res.destroy();
     res.status(status).json(body);
   };
+}
+
+/** A GET call's query string as its body: single string values only (a repeated key keeps its first). */
+function queryBody(query: Request['query']): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query ?? {})) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first === 'string') out[k] = first;
+  }
+  return out;
 }

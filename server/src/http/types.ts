@@ -58,6 +58,11 @@ export interface CallDef {
   permission?: string | null;
   /** callable without a session (login, organization/basic) */
   public?: boolean;
+  /**
+   * also answers GET (query parameters as its body): public files an `<img src>` loads without
+   * a session, e.g. an organisation's login logo. Only honoured together with `public`.
+   */
+  get?: boolean;
   /** raw body handling (multipart uploads); JSON otherwise */
   raw?: boolean;
   /** metadata resource the call belongs to (generated calls; optional for plugin calls) */
