@@ -5,7 +5,7 @@
  */
 import { act } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ReportPage, reportBody, type ReportDescription } from '../src/meta/pages/report';
+import { ReportPage, reportBody, reportLink, type ReportDescription } from '../src/meta/pages/report';
 import { cleanup, initTestI18n, metaOf, mount, stubApi, waitFor, type ApiCall } from './support/render';
 
 const meta = metaOf();
@@ -78,5 +78,14 @@ describe('the report page', () => {
     const dayjs = (s: string) => ({ startOf: () => ({ valueOf: () => Date.parse(`${s}T00:00:00Z`) }), endOf: () => ({ valueOf: () => Date.parse(`${s}T23:59:59.999Z`) }) });
     const body = reportBody(description.parameters, { time: [dayjs('2026-01-01'), dayjs('2026-01-02')], code: 'W', unknown: 1 });
     expect(body).toEqual({ time: [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-02T23:59:59.999Z')], code: 'W' });
+  });
+});
+
+describe('a column that links to a detail page', () => {
+  it('fills the row\'s values into the path; no link when a value is missing', () => {
+    expect(reportLink('/report/truck/detail?id={id}', { id: 14 })).toBe('/report/truck/detail?id=14');
+    expect(reportLink('/x/{a.b}/{c}', { a: { b: 'S O' }, c: 2 })).toBe('/x/S%20O/2');
+    expect(reportLink('/report/truck/detail?id={id}', { id: null })).toBeNull();
+    expect(reportLink(undefined, { id: 1 })).toBeNull();
   });
 });

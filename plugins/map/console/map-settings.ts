@@ -75,6 +75,8 @@ const TAG_RGB: Record<string, [number, number, number]> = {
   orange: [250, 140, 22],
   gold: [250, 173, 20],
   purple: [114, 46, 209],
+  magenta: [235, 47, 150],
+  volcano: [250, 84, 28],
 };
 
 export function tagRgb(color: string | undefined): [number, number, number] {

@@ -100,4 +100,6 @@ export function boundsOf(points: Array<[number, number]>): [number, number, numb
 
 /** Marker status of an order: late ones get their own colour (the legend's `late` item). */
 export const LATE = -1;
+/** Tag colour of late orders (the server's legend says the same): not delivered's red (SPEC §4 "error") */
+export const LATE_COLOR = 'magenta';
 export const markerStatus = (o: MapOrder): number => (o.late ? LATE : o.status);

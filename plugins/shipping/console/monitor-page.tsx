@@ -16,7 +16,7 @@ import { MapView } from '@rti/plugin-map/console/map-view';
 import { useProvider } from '@rti/plugin-map/console/use-provider';
 import { rgbCss, tagRgb, CITIES } from '@rti/plugin-map/console/map-settings';
 import type { MapRoute, MapWarehouse, PointSet, ViewTarget } from '@rti/plugin-map/console/map-types';
-import { boundsOf, fixText, hoursLeft, LATE, markerStatus, orderPosition, progress, type LegendItem, type MapOrder } from './monitor-logic';
+import { boundsOf, fixText, hoursLeft, LATE, LATE_COLOR, markerStatus, orderPosition, progress, type LegendItem, type MapOrder } from './monitor-logic';
 
 const REFRESH_MS = 60_000;
 
@@ -176,7 +176,7 @@ export default function ShipOrderMonitorPage() {
                   <div style={{ width: '100%' }}>
                     <Space style={{ justifyContent: 'space-between', width: '100%' }}>
                       <Typography.Text strong>{o.orderNo}</Typography.Text>
-                      {o.late ? <Tag color="error">{t('shipping.monitor.late')}</Tag> : <Tag color="success">{t('shipping.monitor.onTime')}</Tag>}
+                      {o.late ? <Tag color={LATE_COLOR}>{t('shipping.monitor.late')}</Tag> : <Tag color="success">{t('shipping.monitor.onTime')}</Tag>}
                     </Space>
                     <div style={{ fontSize: 12 }}>{t('shipping.monitor.route', { from: o.from?.name ?? '-', to: o.to?.name ?? '-' })}</div>
                     {h !== null && (

@@ -14,6 +14,8 @@ type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
 const IN_TRANSIT: number[] = [Order.released, Order.delivered];
 const MAX_ORDERS = 2000;
+/** the monitor's colour of late orders: unlike any status colour (SPEC §4 delivered is error red) */
+export const LATE_COLOR = 'magenta';
 
 /** shipped lines looked at for device fixes, all orders of one answer together */
 const MAX_LINES_LOOKED = 50_000;
@@ -135,24 +137,36 @@ async function warehouseEnds(ctx: PluginServerContext, call: RequestContext, whI
   }));
 }
 
+type End = { id: number; name: string; longitude: number | null; latitude: number | null };
+/** an order's end: the warehouse with its position, else at least the order row's own label */
+function endOf(ends: Map<number, End>, o: Row, side: 'shipperWarehouse' | 'receiverWarehouse'): End | null {
+  const id = Number(o[`${side}Id`]);
+  if (!id) return null;
+  return ends.get(id) ?? { id, name: String(o[`${side}IdLabel`] ?? id), longitude: null, latitude: null };
+}
+
 async function mapRows(ctx: PluginServerContext, call: RequestContext, where: Row, withFixes = true): Promise<Row[]> {
   const repo = ctx.repo('ship-order', call);
   const orders = await repo.serialize(await repo.findAll({ where, order: [['id', 'DESC']], limit: MAX_ORDERS }));
   const whIds = [...new Set(orders.flatMap((o) => [o.shipperWarehouseId, o.receiverWarehouseId]).filter(Boolean).map(Number))];
-  // ends outside a warehouse-restricted caller's scope are shown without coordinates
-  const end = await warehouseEnds(ctx, call, whIds);
+  const inScope = await warehouseEnds(ctx, call, whIds);
+  // An order the caller sees answers both its ends: a warehouse-restricted caller gets the name
+  // and position of an order's other end (outside their warehouses) and nothing else of it.
+  const outside = whIds.filter((id) => !inScope.has(id));
+  const end = new Map([...inScope, ...(outside.length && call.orgId !== null ? await warehouseEnds(ctx, ctx.systemContext(call.orgId), outside) : [])]);
+  // gateway fixes: only gateways and warehouses in the caller's own scope
   const fixes = !withFixes ? new Map<number, OrderFix>() : await orderFixes(ctx, call, orders, async (ids) => {
-    const missing = ids.filter((id) => !end.has(id));
-    const more = await warehouseEnds(ctx, call, missing);
-    return new Map([...ids.filter((id) => end.has(id)).map((id) => [id, end.get(id)!] as const), ...more]);
+    const known = ids.filter((id) => inScope.has(id));
+    const more = await warehouseEnds(ctx, call, ids.filter((id) => !inScope.has(id)));
+    return new Map([...known.map((id) => [id, inScope.get(id)!] as const), ...more]);
   });
   const now = Date.now();
   return orders.map((o) => ({
     id: o.id, orderNo: o.orderNo, status: o.status, type: o.type, transportType: o.transportType, conveyanceNo: o.conveyanceNo, totalAmount: o.totalAmount,
     atd: o.atd, eta: o.eta, dueAt: o.dueAt,
     late: IN_TRANSIT.includes(Number(o.status)) && !!o.dueAt && new Date(o.dueAt as string).getTime() < now,
-    from: end.get(Number(o.shipperWarehouseId)) ?? null,
-    to: end.get(Number(o.receiverWarehouseId)) ?? null,
+    from: endOf(end, o, 'shipperWarehouse'),
+    to: endOf(end, o, 'receiverWarehouse'),
     // the newest device fix since departure; null: the monitor estimates along the route
     position: fixes.get(Number(o.id)) ?? null,
   }));
@@ -186,7 +200,8 @@ export function registerMapCalls(ctx: PluginServerContext): void {
         const e = enums.find((x) => x.value === s)!;
         return { key: String(s), status: s, label: ctx.t(call.language, e.label), color: e.color ?? null, count: rows.filter((r) => r.status === s && !r.late).length };
       });
-      legend.push({ key: 'late', status: null as never, label: ctx.t(call.language, 'shipping.late'), color: 'error', count: rows.filter((r) => r.late).length });
+      // late has its own colour: delivered is SPEC §4's red ("error")
+      legend.push({ key: 'late', status: null as never, label: ctx.t(call.language, 'shipping.late'), color: LATE_COLOR, count: rows.filter((r) => r.late).length });
       return legend;
     },
   });

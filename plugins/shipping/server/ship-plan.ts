@@ -98,6 +98,38 @@ async function checkCubingComplete(repo: Repo, plan: Row): Promise<void> {
 export function registerShipPlan(ctx: PluginServerContext): void {
   // one rule for every writer: the atomic save, batchcreate, line delete, the cubing import
   ctx.documents.onLines(PLAN, checkLines);
+
+  // Like an order, a plan may go to any warehouse of the organisation; only the shipper must be
+  // one of a warehouse-restricted caller's own (the generic rule wants just one of the two).
+  for (const action of ['create', 'update'] as const) {
+    ctx.hooks.before(action, PLAN, (e) => {
+      const allowed = e.ctx.warehouseIds;
+      const shipper = e.data?.shipperWarehouseId;
+      if (allowed === null || shipper === undefined || shipper === null) return;
+      if (!allowed.includes(Number(shipper))) throw invalid('warehouse', 'shipperWarehouse');
+    });
+  }
+
+  /**
+   * `/ship-plan/setup`: the new plan form's warehouse choices — shippers: the caller's own
+   * warehouses; receivers: every warehouse of the organisation (names only), as an order's.
+   */
+  ctx.addCall({
+    path: '/ship-plan/setup',
+    resource: PLAN,
+    async handler({ ctx: call }) {
+      const attrs = ['id', 'code', 'name', 'available'];
+      const mine = await ctx.repo('warehouse', call).rows({}, { attributes: attrs, order: [['code', 'ASC']], limit: 5000 });
+      const all = call.warehouseIds === null || call.orgId === null ? mine : await ctx.repo('warehouse', ctx.systemContext(call.orgId, call.language)).rows({}, { attributes: attrs, order: [['code', 'ASC']], limit: 5000 });
+      const choice = (w: Row) => ({ id: Number(w.id), code: w.code, name: w.name, available: w.available !== false && w.available !== 0 });
+      const usable = mine.filter((w) => w.available !== false && w.available !== 0);
+      return {
+        defaults: { shipperWarehouseId: usable.length === 1 ? Number(usable[0].id) : null },
+        shipperWarehouses: mine.map(choice),
+        receiverWarehouses: all.map(choice),
+      };
+    },
+  });
   ctx.transitions.on(PLAN, 'release', async (e) => {
     for (const plan of e.rows) await checkCubingComplete(e.repo, plan);
   });

@@ -69,10 +69,16 @@ const days = (from: unknown, to: unknown, now: number): number | null => {
   return Math.max(0, Math.round(((end - new Date(from as string).getTime()) / DAY) * 10) / 10);
 };
 
+/** Anything arrived, or the receipt done: a difference to show (none while loading or on the road). */
+const arrived = (o: Row, arrivalQuantity: number): boolean => arrivalQuantity > 0 || !!o.tor;
+
 /** One truck row of a serialized ship order. */
 export function truckRow(o: Row, now = Date.now()): TruckRow {
-  const quantity = Number(o.totalAmount ?? 0);
-  const arrivalQuantity = Number(o.receivedAmount ?? 0);
+  // counted as the detail's rows are: loaded = the order's lines but the extra ones, arrived =
+  // received plus extra (an extra carrier came off the truck too)
+  const extra = Number(o.extraAmount ?? 0);
+  const quantity = Math.max(0, Number(o.totalAmount ?? 0) - extra);
+  const arrivalQuantity = Number(o.receivedAmount ?? 0) + extra;
   return {
     id: Number(o.id),
     orderNo: String(o.orderNo),
@@ -83,8 +89,7 @@ export function truckRow(o: Row, now = Date.now()): TruckRow {
     toWarehouse: o.receiverWarehouseIdLabel ?? null,
     quantity,
     arrivalQuantity,
-    // nothing arrived yet while loading or on the road: no difference to show
-    difference: arrivalQuantity || o.tor ? arrivalQuantity - quantity : 0,
+    difference: arrived(o, arrivalQuantity) ? arrivalQuantity - quantity : 0,
     missing: Number(o.missingAmount ?? 0),
     extra: Number(o.extraAmount ?? 0),
     departure: o.atd ?? null,
@@ -136,7 +141,8 @@ export function registerTrucks(ctx: PluginServerContext): void {
   }
 
   const columns: ReportColumn<TruckRow>[] = [
-    { key: 'orderNo', label: 'fields.orderNo', width: 20 },
+    // each row opens its shipment's detail page
+    { key: 'orderNo', label: 'fields.orderNo', width: 20, link: '/report/truck/detail?id={id}' },
     { key: 'sn', label: `${K}.sn`, width: 16 },
     { key: 'status', label: 'fields.status', type: 'enum', enum: 'truckStatus', width: 12 },
     { key: 'fromWarehouse', label: `${K}.from`, width: 20 },
@@ -212,9 +218,15 @@ export function registerTrucks(ctx: PluginServerContext): void {
           byContainer.set(box, b);
         }
       }
-      const withDiff = <T extends { quantity: number; arrivalQuantity: number }>(r: T) => ({ ...r, difference: r.arrivalQuantity - r.quantity });
       const [row] = await withPositions({ ctx: call }, [truckRow(o)]);
-      return { ...row, carrierCodes: [...byCode.values()].map(withDiff), containers: [...byContainer.values()].map(withDiff) };
+      // the header is the sum of its rows (the same counting), with the same "nothing arrived yet" rule
+      const codes = [...byCode.values()];
+      row.quantity = codes.reduce((n, c) => n + c.quantity, 0);
+      row.arrivalQuantity = codes.reduce((n, c) => n + c.arrivalQuantity, 0);
+      const show = arrived(o, row.arrivalQuantity);
+      row.difference = show ? row.arrivalQuantity - row.quantity : 0;
+      const withDiff = <T extends { quantity: number; arrivalQuantity: number }>(r: T) => ({ ...r, difference: show ? r.arrivalQuantity - r.quantity : 0 });
+      return { ...row, carrierCodes: codes.map(withDiff), containers: [...byContainer.values()].map(withDiff) };
     },
   });
 }

@@ -56,6 +56,11 @@ export interface ReportColumn<R = any> {
   width?: number;
   /** false: in the workbook only, not a column of the console page */
   list?: boolean;
+  /**
+   * the page's cell links to this console path, `{key}` replaced by the row's value at that
+   * dot path ("/report/truck/detail?id={id}"); a row without the value gets no link
+   */
+  link?: string;
   /** the cell when it is not the value at `key` as it is (export and mail only) */
   value?(row: R, q: ReportQuery): CellValue;
 }

@@ -12,6 +12,7 @@ import { Alert, App, Button, Card, Form, Space, Table, type TableColumnType } fr
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import type { FieldDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
 import { SearchForm } from '../components/search-form';
@@ -26,6 +27,8 @@ interface ReportColumn {
   type?: 'string' | 'int' | 'decimal' | 'datetime' | 'date' | 'enum' | 'bool' | 'duration';
   enum?: string;
   width?: number;
+  /** the cell links to this console path, `{key}` replaced by the row's values */
+  link?: string;
 }
 
 export interface ReportDescription {
@@ -46,6 +49,18 @@ const PAGE_SIZES = [10, 20, 50, 100];
 const EXPORT_TIMEOUT_MS = 10 * 60_000;
 
 const pick = (row: Row, path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Row)[k] : undefined), row);
+
+/** A column's link for a row: `{key}` placeholders filled (URI-encoded); null when a value is missing. */
+export function reportLink(template: string | undefined, row: Row): string | null {
+  if (!template) return null;
+  let missing = false;
+  const to = template.replace(/\{([^}]+)\}/g, (_, key: string) => {
+    const v = pick(row, key);
+    if (isEmpty(v) || typeof v === 'object') missing = true;
+    return encodeURIComponent(String(v));
+  });
+  return missing ? null : to;
+}
 
 /** h:mm of a duration in milliseconds */
 const hoursMinutes = (ms: number) => `${Math.floor(ms / 3_600_000)}:${String(Math.round((ms % 3_600_000) / 60_000)).padStart(2, '0')}`;
@@ -153,6 +168,32 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
 
   const header = useCallback((c: ReportColumn) => (c.unit ? `${t(c.label)} (${t(c.unit)})` : t(c.label)), [t]);
 
+  const cellText = useCallback(
+    (r: Row, c: ReportColumn): string => {
+      const v = pick(r, c.key);
+      if (isEmpty(v)) return '—';
+      switch (c.type) {
+        case 'datetime':
+          return formatDate(v, true);
+        case 'date':
+          return formatDate(v, false);
+        case 'duration':
+          return typeof v === 'number' ? hoursMinutes(v) : String(v);
+        case 'decimal':
+          return typeof v === 'number' ? String(Math.round(v * 100) / 100) : String(v);
+        case 'enum': {
+          const e = findEnumValue(enums, c.enum, v);
+          return e ? t(e.label) : String(v);
+        }
+        case 'bool':
+          return t(v ? 'meta.yes' : 'meta.no');
+        default:
+          return String(v);
+      }
+    },
+    [enums, t],
+  );
+
   const columns = useMemo<TableColumnType<Row>[]>(
     () =>
       (d?.columns ?? []).map((c) => ({
@@ -161,29 +202,12 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
         width: c.width ? c.width * 8 : undefined,
         align: c.type === 'int' || c.type === 'decimal' || c.type === 'duration' ? ('right' as const) : undefined,
         render: (_: unknown, r: Row) => {
-          const v = pick(r, c.key);
-          if (isEmpty(v)) return '—';
-          switch (c.type) {
-            case 'datetime':
-              return formatDate(v, true);
-            case 'date':
-              return formatDate(v, false);
-            case 'duration':
-              return typeof v === 'number' ? hoursMinutes(v) : String(v);
-            case 'decimal':
-              return typeof v === 'number' ? String(Math.round(v * 100) / 100) : String(v);
-            case 'enum': {
-              const e = findEnumValue(enums, c.enum, v);
-              return e ? t(e.label) : String(v);
-            }
-            case 'bool':
-              return t(v ? 'meta.yes' : 'meta.no');
-            default:
-              return String(v);
-          }
+          const text = cellText(r, c);
+          const to = reportLink(c.link, r);
+          return to ? <Link to={to}>{text}</Link> : text;
         },
       })),
-    [d, enums, t, header],
+    [d, cellText, header],
   );
 
   if (!d) return error ? <Alert type="error" showIcon message={error} /> : <Card loading />;
