@@ -6,21 +6,22 @@
  * repositories of the caller; permission codes come from the paths (ApiJimiList, …).
  */
 import { definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
-import { vehicleAlarms } from './alarms';
+import { ALARM_INPUT, vehicleAlarms } from './alarms';
 import { defineGpsReport } from './gps-report';
-import { locate } from './locating';
+import { LOCATE_INPUT, locate } from './locating';
 import { screenShot } from './screen-shot';
-import { vehicleHistory, vehicleTrips } from './track';
-import { vehicleList, vehiclePositions, vehicleRows } from './vehicles';
+import { TRACK_INPUT, vehicleHistory, vehicleTrips } from './track';
+import { VEHICLE_FILTER, vehicleList, vehiclePositions, vehicleRows } from './vehicles';
 
 function install(ctx: PluginServerContext): void {
   const db = ctx.database;
-  ctx.addCall({ path: '/jimi/list', handler: ({ body, ctx: call }) => vehicleList(ctx, db, call, body) });
-  ctx.addCall({ path: '/jimi/gps', handler: ({ body, ctx: call }) => vehiclePositions(ctx, db, call, body) });
-  ctx.addCall({ path: '/jimi/list/alarm', handler: ({ body, ctx: call }) => vehicleAlarms(ctx, db, call, body) });
-  ctx.addCall({ path: '/jimi/transport/order/list', handler: ({ body, ctx: call }) => vehicleTrips(ctx, db, call, body) });
-  ctx.addCall({ path: '/jimi/history', handler: ({ body, ctx: call }) => vehicleHistory(ctx, db, call, body) });
-  ctx.addCall({ path: '/jimi/carrier/gps', handler: ({ body, ctx: call }) => locate(ctx, db, call, body) });
+  // declared inputs (docs/PLUGINS.md "Declared call inputs"); time ranges are the shared `time` parameter
+  ctx.addCall({ path: '/jimi/list', input: VEHICLE_FILTER, paging: true, handler: ({ input, ctx: call }) => vehicleList(ctx, db, call, input) });
+  ctx.addCall({ path: '/jimi/gps', input: VEHICLE_FILTER, handler: ({ input, ctx: call }) => vehiclePositions(ctx, db, call, input) });
+  ctx.addCall({ path: '/jimi/list/alarm', input: ALARM_INPUT, paging: true, handler: ({ body, input, ctx: call }) => vehicleAlarms(ctx, db, call, body, input) });
+  ctx.addCall({ path: '/jimi/transport/order/list', input: TRACK_INPUT, handler: ({ body, input, ctx: call }) => vehicleTrips(ctx, db, call, body, input) });
+  ctx.addCall({ path: '/jimi/history', input: TRACK_INPUT, handler: ({ body, input, ctx: call }) => vehicleHistory(ctx, db, call, body, input) });
+  ctx.addCall({ path: '/jimi/carrier/gps', input: LOCATE_INPUT, handler: ({ input, ctx: call }) => locate(ctx, db, call, input) });
   // re-reads master data (vehicles, trackers, warehouses) into the live tracking engine, e.g.
   // after a bulk import, instead of waiting for the next change-driven refresh
   ctx.addCall({

@@ -10,10 +10,9 @@
  */
 import { Op } from 'sequelize';
 import type { Database } from '@rti/server';
-import { invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { invalid, type InputDecl, type InputOf, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
 import type { LocatedCarrier } from '../shared/vehicle-answer';
-import { optId } from './range';
 import { num, positionsOf } from './telemetry';
 
 type Raw = Record<string, any>;
@@ -42,9 +41,12 @@ async function matchingCarrierIds(ctx: PluginServerContext, call: RequestContext
   return [...found].sort((a, b) => a - b).slice(0, MAX_MATCHES);
 }
 
-export async function locate(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>): Promise<{ list: LocatedCarrier[]; total: number }> {
-  const carrierId = optId(body.carrierId);
-  const keyword = typeof body.keyword === 'string' ? body.keyword.trim() : '';
+/** one carrier by id, or the carriers a typed serial, beacon, tracker or code matches */
+export const LOCATE_INPUT = { carrierId: { type: 'ref', label: 'fields.carrier' }, keyword: { type: 'string', maxLength: 256 } } as const satisfies InputDecl;
+
+export async function locate(ctx: PluginServerContext, db: Database, call: RequestContext, input: InputOf<typeof LOCATE_INPUT>): Promise<{ list: LocatedCarrier[]; total: number }> {
+  const carrierId = input.carrierId;
+  const keyword = input.keyword?.trim() ?? '';
   if (carrierId === undefined && !keyword) throw invalid('required', 'sn');
   let ids: number[];
   if (carrierId !== undefined) {

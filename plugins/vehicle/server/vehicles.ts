@@ -6,7 +6,7 @@
  */
 import { Op, type WhereOptions } from 'sequelize';
 import type { Database } from '@rti/server';
-import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import type { InputDecl, InputOf, Paging, PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
 import { MOTION_CODE, motionOf, type Motion } from '../shared/vehicle-status';
 import type { VehicleRow } from '../shared/vehicle-answer';
@@ -34,10 +34,18 @@ export interface VehicleFilter {
   motion?: Motion;
 }
 
-export function parseFilter(body: Record<string, unknown>): VehicleFilter {
-  const n = (v: unknown) => (v === undefined || v === null || v === '' || !Number.isFinite(Number(v)) ? undefined : Number(v));
-  const motion = ['moving', 'stopped', 'offline'].includes(String(body.motion)) ? (body.motion as Motion) : undefined;
-  return { carrierId: n(body.carrierId), sn: typeof body.sn === 'string' && body.sn.trim() ? body.sn.trim() : undefined, projectId: n(body.projectId), carrierCodeId: n(body.carrierCodeId), motion };
+/** The vehicle calls' filter, declared (docs/PLUGINS.md "Declared call inputs"): validated and typed before the handler runs. */
+export const VEHICLE_FILTER = {
+  carrierId: { type: 'ref', label: 'fields.carrier' },
+  sn: { type: 'string', maxLength: 256 },
+  projectId: { type: 'ref', label: 'fields.project' },
+  carrierCodeId: { type: 'ref', label: 'fields.carrierCode' },
+  motion: { type: 'enum', values: ['moving', 'stopped', 'offline'] },
+} as const satisfies InputDecl;
+export type VehicleFilterInput = InputOf<typeof VEHICLE_FILTER>;
+
+export function parseFilter(input: VehicleFilterInput): VehicleFilter {
+  return { carrierId: input.carrierId, sn: input.sn?.trim() || undefined, projectId: input.projectId, carrierCodeId: input.carrierCodeId, motion: input.motion };
 }
 
 /** Every vehicle of the caller's scope matching the filter, newest state joined. */
@@ -113,18 +121,16 @@ export function countsOf(rows: readonly VehicleRow[]): Record<Motion, number> {
 }
 
 /** /jimi/list: the vehicle table (paged after the motion filter) with the fleet's counts. */
-export async function vehicleList(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
-  const f = parseFilter(body);
+export async function vehicleList(ctx: PluginServerContext, db: Database, call: RequestContext, input: VehicleFilterInput & Paging) {
+  const f = parseFilter(input);
   const all = await vehicleRows(ctx, db, call, { ...f, motion: undefined });
   const rows = f.motion ? all.filter((r) => r.motion === f.motion) : all;
-  const limit = Math.min(Math.max(1, Number(body.limit) || 10), 1000);
-  const page = Math.max(1, Number(body.page) || 1);
-  return { list: rows.slice((page - 1) * limit, page * limit), total: rows.length, counts: countsOf(all) };
+  return { list: rows.slice(input.offset, input.offset + input.limit), total: rows.length, counts: countsOf(all) };
 }
 
 /** /jimi/gps: every placed vehicle for the live monitor, as columns (motion as MOTION_CODE). */
-export async function vehiclePositions(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>) {
-  const all = await vehicleRows(ctx, db, call, { ...parseFilter(body), motion: undefined });
+export async function vehiclePositions(ctx: PluginServerContext, db: Database, call: RequestContext, input: VehicleFilterInput) {
+  const all = await vehicleRows(ctx, db, call, { ...parseFilter(input), motion: undefined });
   const cols = { id: [] as number[], sn: [] as string[], gpsId: [] as (number | null)[], lng: [] as number[], lat: [] as number[], motion: [] as number[], speed: [] as (number | null)[], lastSeen: [] as (string | null)[] };
   let unplaced = 0;
   for (const r of all) {

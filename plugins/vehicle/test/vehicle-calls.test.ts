@@ -109,7 +109,7 @@ describe('/jimi/history and trips', () => {
     expect(bad.body.code).toBe(10001);
     // refusals through the one validation helper, fields named by their labels, in the caller's language
     const notId = await ts.a.call('/jimi/history', { carrierId: 'x' }, { language: 'zh-CN' });
-    expect(notId.body).toMatchObject({ code: 10001, message: 'ID必须是整数' });
+    expect(notId.body).toMatchObject({ code: 10001, message: '载具必须是记录编号' });
     const zone = await ts.a.call('/jimi/history', { carrierId: ids.truckA1, tz: 900 });
     expect(zone.body).toMatchObject({ code: 10001, message: 'tz: value between -840 and 840' });
   });
@@ -122,6 +122,16 @@ describe('/jimi/list/alarm', () => {
     await m['device-gps-alert'].create({ orgId: ts.orgB, gpsId: ids.gpsB1, gpsSn: 'GT-B1', code: '019', dataType: 20, status: 0, reportTime: new Date() });
     const a = await ok(ts.a, '/jimi/list/alarm');
     expect(a.list.map((r: any) => [r.gpsSn, r.vehicleSn])).toEqual([['GT-A1', 'TR-A1']]);
+
+    // declared paging and status, with rows to page over: a clear 10001, never a 10000 from the query
+    for (const page of [1e300, 2.5, -1, '1e300']) {
+      const got = await ts.a.call('/jimi/list/alarm', { page }, { language: 'ja-JP' });
+      expect({ page, code: got.body.code }).toEqual({ page, code: 10001 });
+      expect(got.body.message).toContain('1000000');
+    }
+    for (const status of [1e300, 'x', 7]) expect((await ts.a.call('/jimi/list/alarm', { status })).body.code).toBe(10001);
+    expect((await ok(ts.a, '/jimi/list/alarm', { status: 0, page: 1, limit: 5 })).total).toBe(1);
+    expect((await ok(ts.a, '/jimi/list/alarm', { page: 2, limit: 1 })).list).toEqual([]);
   });
 });
 
