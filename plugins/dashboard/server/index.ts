@@ -4,7 +4,7 @@
  * warehouse restriction), aggregated in the database.
  */
 import { Op } from 'sequelize';
-import { definePlugin, invalid, type PluginServerContext } from '@rti/server/plugin-api';
+import { definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
 import { batteryBands } from '@rti/common';
 import { Enums } from '@rti/metadata';
 import { alertMessages, UNSOLVED } from './alerts';
@@ -14,12 +14,8 @@ import { countBy } from './group-count';
 /** SPEC §4 carrier alert reason "transport timeout" */
 const TRANSPORT_TIMEOUT = Enums.carrierAlertReason.transportTimeout;
 
-function limitOf(body: Record<string, unknown>, dflt: number, max: number): number {
-  if (body.limit === undefined || body.limit === null) return dflt;
-  const n = Number(body.limit);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw invalid('valueBetween', 'limit', { min: 1, max });
-  return n;
-}
+/** how many of the newest rows a panel shows (declared: docs/PLUGINS.md "Declared call inputs") */
+const PANEL_LIMIT = { type: 'int', min: 1, max: 100, default: 20 } as const;
 
 export function installDashboard(ctx: PluginServerContext): void {
   ctx.addCall({ path: '/dashboard', handler: ({ ctx: call }) => dashboardSummary(ctx, call) });
@@ -28,15 +24,17 @@ export function installDashboard(ctx: PluginServerContext): void {
 
   ctx.addCall({
     path: '/dashboard/message',
-    handler: ({ body, ctx: call }) => alertMessages(ctx, call, limitOf(body, 20, 100), body.unsolved !== false),
+    input: { limit: PANEL_LIMIT, unsolved: { type: 'bool', default: true } },
+    handler: ({ input, ctx: call }) => alertMessages(ctx, call, input.limit, input.unsolved),
   });
 
   ctx.addCall({
     path: '/dashboard/transport-timeout',
-    async handler({ body, ctx: call }) {
+    input: { limit: PANEL_LIMIT },
+    async handler({ input, ctx: call }) {
       const repo = ctx.repo('carrier-alert', call);
       const where = { reason: TRANSPORT_TIMEOUT, status: UNSOLVED };
-      const [total, rows] = await Promise.all([repo.count(where), repo.findAll({ where, order: [['createdTime', 'DESC'], ['id', 'DESC']], limit: limitOf(body, 20, 100) })]);
+      const [total, rows] = await Promise.all([repo.count(where), repo.findAll({ where, order: [['createdTime', 'DESC'], ['id', 'DESC']], limit: input.limit })]);
       const list = (await repo.serialize(rows)).map((r) => ({
         id: r.id,
         carrierSn: r.carrierSn,
