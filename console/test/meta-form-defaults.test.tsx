@@ -9,7 +9,7 @@ import dayjs from 'dayjs';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FieldDef, FormDefaultsDef, ResourceDef } from '@rti/metadata/browser';
 import { MetaCreate } from '../src/meta/pages/create';
-import { choicesOf, defaultsRequest, defaultsToApply } from '../src/meta/lib/form-defaults';
+import { choicesOf, defaultLabels, defaultsRequest, defaultsToApply } from '../src/meta/lib/form-defaults';
 import { cleanup, fakeData, initTestI18n, metaOf, mount, settle, stubApi, thingsResource, waitFor, type ApiCall } from './support/render';
 
 const setup: FormDefaultsDef = {
@@ -32,11 +32,14 @@ const shipment = thingsResource('shipment', fields, {
   form: { defaultsFrom: setup },
   children: [{ resource: 'shipment-line', foreignKey: 'shipmentId', inline: true, cascade: true }],
 });
+// a document made from another (a receipt from its ship order): the answer's `labels` name the
+// defaulted refs, as rows carry them; no choices declared
+const receipt = thingsResource('receipt', fields, { titleField: 'no', form: { defaultsFrom: { call: '/receipt/prefill', on: ['mode'] } } });
 // the same form without lines: the record form (Refine's useForm) asks alike
 const visit = thingsResource('visit', fields, { titleField: 'no', form: { defaultsFrom: { ...setup, call: '/visit/setup' } } });
 const line = thingsResource('shipment-line', [{ name: 'shipmentId', type: 'ref', ref: { resource: 'shipment', label: 'no' } }, { name: 'sn', type: 'string' }]);
 const site = thingsResource('site', [{ name: 'name', type: 'string' }], { titleField: 'name' });
-const meta = metaOf(shipment, visit, line, site);
+const meta = metaOf(shipment, visit, receipt, line, site);
 
 const SITES = [
   { id: 1, name: 'Shanghai Hub', inStock: 412 },
@@ -88,6 +91,12 @@ describe('form defaults, the rules', () => {
     });
     // a list the answer lacks gives no options (the picker keeps searching the server)
     expect(choicesOf(setup, fields, { defaults: {} }, t)).toEqual({});
+  });
+
+  it('names the defaulted refs by the labels the answer carries', () => {
+    const got = defaultLabels(fields, { defaults: { fromId: 1, toId: null, mode: 20 }, labels: { fromIdLabel: 'Shanghai Hub', toIdLabel: 'Osaka DC', modeLabel: 'x' } });
+    expect(got).toEqual({ fromId: { '1': 'Shanghai Hub' } });
+    expect(defaultLabels(fields, undefined)).toEqual({});
   });
 });
 
@@ -186,6 +195,15 @@ describe('form defaults, on the create screen', () => {
     expect(inputOf(view.host, 'arriveAt').value).toBe('');
     expect(shown(view.host, 'fromId')).toBe('Tokyo Port — 7 in stock');
     expect(shown(view.host, 'toId')).toBe('Osaka DC');
+  });
+
+  it('shows a defaulted ref by the label the answer gave, before its picker searched', async () => {
+    calls = stubApi(() => ({ defaults: { fromId: 3, toId: 2, mode: 20 }, labels: { fromIdLabel: 'Tokyo Port', toIdLabel: 'Osaka DC' } }));
+    const data = fakeData({ site: SITES });
+    const view = await mount({ path: `${receipt.route}/create`, meta, dataProvider: data.provider, element: <MetaCreate resource={receipt} /> });
+    await waitFor(() => shown(view.host, 'toId') === 'Osaka DC', 3000, () => shown(view.host, 'toId'));
+    expect(shown(view.host, 'fromId')).toBe('Tokyo Port');
+    expect(data.of('getList', 'site')).toEqual([]);
   });
 
   it('works the same on a record form (no lines)', async () => {

@@ -63,7 +63,7 @@ export default function ReceivingPanel({ record, refresh }: ZoneProps) {
           const a = await request<ScanAnswer>('/receipt-detail/scan', { receiptId, ...(keys.length ? { keys } : {}), ...(containers.length ? { containers } : {}) });
           const sum = scanSummary(a);
           setLast(sum);
-          if (a.receipt) setFresh(a.receipt);
+          if (a.header) setFresh(a.header);
           if (a.refused.length) setRefused((r) => [...a.refused.slice().reverse(), ...r].slice(0, MAX_REFUSED));
           if (sum.received || sum.extra) void message.success(t(sum.extra ? 'receiving.acceptedExtra' : 'receiving.accepted', sum));
           if (sum.refused) void message.warning(t('receiving.refusedCount', { count: sum.refused }));

@@ -24,7 +24,7 @@ export interface ScanAnswer {
   accepted: ScanAccepted[];
   refused: ScanRefused[];
   /** the receipt after the scan (its roll-ups) */
-  receipt?: Row;
+  header?: Row;
 }
 
 const same = (a: unknown, b: unknown) => a !== undefined && a !== null && String(a) === String(b);

@@ -17,13 +17,15 @@ export interface MetaFormProps {
   disabled?: boolean;
   /** ref pickers' options given by the page (metadata form.defaultsFrom choices), per field */
   choices?: Record<string, Array<{ value: string | number; label: string }>>;
+  /** labels of ref values the page set (a defaulted warehouse's name), per field */
+  knownLabels?: Record<string, Record<string, string>>;
 }
 
 /** Suffix of the password-confirmation item; never sent (only declared fields are). */
 export const CONFIRM_SUFFIX = '__confirm';
 
 /** Create/edit form of a resource: groups as sections, grid spans, typed inputs, SPEC §5 rules. */
-export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps, record, disabled, choices }) => {
+export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps, record, disabled, choices, knownLabels }) => {
   const { t, fieldLabel, groupTitle } = useMetaT();
   const groups = useMemo(() => groupFields(fields), [fields]);
   // pickers mark the rows another record of this resource already holds (ref-select.tsx)
@@ -49,7 +51,7 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
           extra={help}
           required={f.required && !(mode === 'edit' && (f.writeOnly || f.type === 'password'))}
         >
-          <FieldInput field={f} mode={mode} disabled={disabled || f.readOnly} knownLabels={knownRefLabels(f, record)} owner={owner} choices={choices?.[f.name]} />
+          <FieldInput field={f} mode={mode} disabled={disabled || f.readOnly} knownLabels={knownLabels?.[f.name] ? { ...knownLabels[f.name], ...knownRefLabels(f, record) } : knownRefLabels(f, record)} owner={owner} choices={choices?.[f.name]} />
         </Form.Item>
       </Col>,
     ];

@@ -3,12 +3,14 @@ import type { FormInstance } from 'antd';
 import type { FieldDef, ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
 import type { FormMode } from '../lib/fields';
-import { choicesOf, defaultsRequest, defaultsToApply, type Choice, type DefaultsAnswer } from '../lib/form-defaults';
+import { choicesOf, defaultLabels, defaultsRequest, defaultsToApply, type Choice, type DefaultsAnswer } from '../lib/form-defaults';
 import { useMetaT } from './use-meta';
 
 export interface FormDefaults {
   /** picker options per ref field, from the call's answer (undefined until it answered) */
   choices?: Record<string, Choice[]>;
+  /** labels of the defaulted ref values, per field (`{ warehouseId: { '7': 'Osaka DC' } }`) */
+  labels?: Record<string, Record<string, string>>;
   /** the form's onValuesChange: a user change of an `on` field asks again */
   onValuesChange: (changed: Record<string, unknown>) => void;
 }
@@ -23,6 +25,7 @@ export function useFormDefaults(resource: ResourceDef, fields: FieldDef[], form:
   const def = mode === 'create' ? resource.form?.defaultsFrom : undefined;
   const { t } = useMetaT();
   const [choices, setChoices] = useState<Record<string, Choice[]>>();
+  const [labels, setLabels] = useState<Record<string, Record<string, string>>>();
   const asked = useRef(0);
   // fields the answers filled: a later null default may clear only these
   const filled = useRef(new Set<string>());
@@ -47,6 +50,8 @@ export function useFormDefaults(resource: ResourceDef, fields: FieldDef[], form:
     // filled as untouched and without a stale "required" mark
     if (Object.keys(set).length) form.setFields(Object.entries(set).map(([name, value]) => ({ name, value, touched: false, errors: [] })));
     setChoices(choicesOf(def, fields, answer ?? {}, t));
+    const known = defaultLabels(fields, answer);
+    if (Object.keys(known).length) setLabels((old) => ({ ...old, ...Object.fromEntries(Object.entries(known).map(([k, v]) => [k, { ...old?.[k], ...v }])) }));
   }, [def, fields, form, t]);
 
   useEffect(() => {
@@ -66,5 +71,5 @@ export function useFormDefaults(resource: ResourceDef, fields: FieldDef[], form:
     },
     [def, ask],
   );
-  return { choices, onValuesChange };
+  return { choices, labels, onValuesChange };
 }

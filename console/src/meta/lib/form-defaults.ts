@@ -71,6 +71,22 @@ export function defaultsToApply(
 }
 
 /**
+ * Labels of the ref values the answer defaults (`labels: { warehouseIdLabel: 'Osaka DC' }`, as
+ * rows carry them), per field: `{ warehouseId: { '7': 'Osaka DC' } }`, so a defaulted picker
+ * shows the name before it has searched.
+ */
+export function defaultLabels(fields: FieldDef[], answer: DefaultsAnswer | undefined): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  const labels = (answer?.labels ?? {}) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(answer?.defaults ?? {})) {
+    const f = fields.find((x) => x.name === name);
+    const label = labels[`${name}Label`];
+    if (f?.type === 'ref' && !isEmpty(value) && !isEmpty(label)) out[name] = { [String(value)]: String(label) };
+  }
+  return out;
+}
+
+/**
  * Options of the fields `choices` names, from the answer's lists (rows with an `id`), labelled
  * by the declared i18n key interpolated with the row, else by the ref's label field.
  */

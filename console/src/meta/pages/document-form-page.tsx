@@ -112,6 +112,7 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
         record={record}
         disabled={Boolean(forbidden)}
         choices={defaults.choices}
+        knownLabels={defaults.labels}
       />
       {loadingLines ? (
         <Spin style={{ display: 'block', marginTop: 24 }} />

@@ -62,7 +62,7 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
   const body = (
     <>
       {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
-      <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} choices={defaults.choices} />
+      <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} choices={defaults.choices} knownLabels={defaults.labels} />
       {mode === 'edit' && record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(forbidden)} /> : null}
     </>
   );
