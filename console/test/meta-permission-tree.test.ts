@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueNodes, checkedLeaves, parentIndex, toTreeData, withAncestors } from '../src/meta/lib/permission-tree';
+import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, findNode, leavesOf, parentIndex, toggleLeaves, toTreeData, withAncestors } from '../src/meta/lib/permission-tree';
 
 const catalogue = [
   {
@@ -26,5 +26,46 @@ describe('permission tree', () => {
     expect(catalogueNodes(catalogue)).toBe(catalogue);
     expect(catalogueNodes({ tree: catalogue })).toBe(catalogue);
     expect(catalogueNodes(null)).toEqual([]);
+  });
+});
+
+describe('permission tree while searching (issue 23 defect 5)', () => {
+  const home = [
+    {
+      code: 'MenuHome',
+      label: 'Home',
+      children: [
+        { code: 'ViewDashboard', label: 'Dashboard', children: [{ code: 'ApiDashboardSummary', label: 'Summary' }] },
+        { code: 'ViewMonitor', label: 'Monitor', children: [{ code: 'ApiMonitorList', label: 'List' }, { code: 'ApiMonitorProcess', label: 'Process' }] },
+      ],
+    },
+    { code: 'MenuSystem', label: 'System', children: [{ code: 'ViewRole', label: 'Roles', children: [{ code: 'ApiRoleList', label: 'List' }] }] },
+  ];
+  const tree = toTreeData(home);
+  const parents = parentIndex(tree);
+
+  it('ticking a group grants every code under it, whatever the search shows', () => {
+    const shown = filterTree(tree, 'dash');
+    // the search shows Home with Dashboard only …
+    expect(shown).toHaveLength(1);
+    expect(shown[0].children?.map((c) => c.key)).toEqual(['ViewDashboard']);
+    // … and ticking Home there still grants Monitor too
+    const codes = withAncestors(toggleLeaves(tree, [], 'MenuHome', true), parents).sort();
+    expect(codes).toEqual(['ApiDashboardSummary', 'ApiMonitorList', 'ApiMonitorProcess', 'MenuHome', 'ViewDashboard', 'ViewMonitor']);
+    // unticking it removes all of them and keeps what was ticked elsewhere
+    expect(toggleLeaves(tree, ['ApiDashboardSummary', 'ApiMonitorList', 'ApiRoleList'], 'MenuHome', false)).toEqual(['ApiRoleList']);
+  });
+
+  it('a group found by name shows its whole subtree', () => {
+    const shown = filterTree(tree, 'home');
+    expect(shown[0].children?.map((c) => c.key)).toEqual(['ViewDashboard', 'ViewMonitor']);
+  });
+
+  it('searching for an API code expands the way to it', () => {
+    const shown = filterTree(tree, 'ApiMonitorProcess');
+    expect(shown[0].children?.[0].children?.map((c) => c.key)).toEqual(['ApiMonitorProcess']);
+    expect(expandedForSearch(shown, 'ApiMonitorProcess').sort()).toEqual(['MenuHome', 'ViewMonitor']);
+    expect(findNode(tree, 'ApiRoleList')?.title).toBe('List');
+    expect(leavesOf(findNode(tree, 'MenuSystem')!)).toEqual(['ApiRoleList']);
   });
 });

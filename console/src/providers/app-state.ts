@@ -2,6 +2,7 @@ import type { Metadata } from '@rti/metadata/browser';
 import { createStore } from '../lib/store';
 import { errorLog } from '../lib/error-log';
 import { session, type UserInfo } from '../lib/session';
+import { recordEvents } from '../lib/record-events';
 import { request } from './http-client';
 import type { OrgBasic, OrgTheme } from './org-theme';
 import type { ConsolePlugin } from '../plugin-api';
@@ -135,6 +136,23 @@ export async function reloadMetadata(): Promise<void> {
   setRuntimeTexts(metadata.texts);
   appState.set((s) => (s.status === 'ready' ? { ...s, metadata } : s));
 }
+
+/** Resources whose writes change who the user is where: its organisations (switcher, pickers) and codes. */
+export const IDENTITY_RESOURCES: ReadonlySet<string> = new Set(['organization', 'user', 'role']);
+
+/**
+ * Re-reads the user's organisations and access lists in place: an organisation a platform
+ * administrator just created is in the switcher at once, a role just changed applies at once.
+ */
+export async function refreshIdentity(): Promise<void> {
+  if (appState.get().status !== 'ready') return;
+  const [user, perms] = await Promise.all([request<UserInfo>('/account/info', {}), loadPermissions()]);
+  appState.set((s) => (s.status === 'ready' ? { ...s, user: { ...s.user, ...user }, access: new Set(perms.access), permissions: perms.permissions } : s));
+}
+
+recordEvents.onWritten((resource) => {
+  if (IDENTITY_RESOURCES.has(resource)) void refreshIdentity().catch(() => undefined);
+});
 
 export function resetAppState(): void {
   appState.set(empty);

@@ -116,24 +116,28 @@ export function createDataProvider(lookup: ResourceLookup = () => undefined): Da
     async create({ resource, variables }) {
       const row = await request<BaseRecord>(callPath(resource, 'create'), variables);
       noteTitles(lookup(resource), [{ ...(variables as object), ...row }]);
+      recordEvents.written(resource);
       return { data: row as never };
     },
 
     async update({ resource, id, variables }) {
       const row = await request<BaseRecord>(callPath(resource, 'update'), { ...(variables as object), id: recordId(id) });
       noteTitles(lookup(resource), [{ ...(variables as object), ...(row && typeof row === 'object' ? row : {}), id: recordId(id) }]);
+      recordEvents.written(resource);
       return { data: row as never };
     },
 
     async deleteOne({ resource, id }) {
       await request(callPath(resource, 'delete'), { id: recordId(id) });
       recordEvents.deleted(resource, [id]);
+      recordEvents.written(resource);
       return { data: { id } as never };
     },
 
     async deleteMany({ resource, ids }) {
       await request(callPath(resource, 'delete'), { ids: ids.map(recordId) });
       recordEvents.deleted(resource, ids);
+      recordEvents.written(resource);
       return { data: ids.map((id) => ({ id })) as never };
     },
 

@@ -1,20 +1,10 @@
 import { Button, Empty, Input, Space, Spin, Tree } from 'antd';
-import { useMemo, useState, type FC, type Key } from 'react';
+import { useEffect, useMemo, useState, type FC, type Key } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../providers/http-client';
 import { asArray } from '../lib/format';
-import { catalogueNodes, checkedLeaves, parentIndex, toTreeData, withAncestors, type TreeNode } from '../lib/permission-tree';
+import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, parentIndex, toggleLeaves, toTreeData, withAncestors } from '../lib/permission-tree';
 import { useMetaT } from '../hooks/use-meta';
-
-/** Keeps nodes whose title or code matches, with their ancestors. */
-function filterTree(nodes: TreeNode[], q: string): TreeNode[] {
-  const out: TreeNode[] = [];
-  for (const n of nodes) {
-    const kids = n.children ? filterTree(n.children, q) : [];
-    if (n.title.toLowerCase().includes(q) || n.key.toLowerCase().includes(q) || kids.length) out.push({ ...n, ...(kids.length ? { children: kids } : {}) });
-  }
-  return out;
-}
 
 /** Permission codes picked from the current organisation's catalogue. */
 export const PermissionsInput: FC<{ value?: string[] | null; onChange?: (v: string[]) => void; disabled?: boolean; id?: string }> = ({
@@ -34,8 +24,11 @@ export const PermissionsInput: FC<{ value?: string[] | null; onChange?: (v: stri
   const parents = useMemo(() => parentIndex(tree), [tree]);
   const codes = useMemo(() => asArray(value).map(String), [value]);
   const checked = useMemo(() => checkedLeaves(tree, codes), [tree, codes]);
-  const shown = useMemo(() => (query.trim() ? filterTree(tree, query.trim().toLowerCase()) : tree), [tree, query]);
+  const shown = useMemo(() => filterTree(tree, query), [tree, query]);
   const allLeaves = useMemo(() => checkedLeaves(tree, [...parents.keys()]), [tree, parents]);
+  // a search opens the way to every match (API codes sit three levels down); clearing it goes back to the groups
+  const [expanded, setExpanded] = useState<Key[]>([]);
+  useEffect(() => setExpanded(query.trim() ? expandedForSearch(shown, query) : tree.map((n) => n.key)), [shown, query, tree]);
 
   if (catalogue.isLoading) return <Spin size="small" />;
   if (!tree.length) return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />;
@@ -57,13 +50,11 @@ export const PermissionsInput: FC<{ value?: string[] | null; onChange?: (v: stri
         height={360}
         treeData={shown}
         checkedKeys={checked}
-        defaultExpandedKeys={tree.map((n) => n.key)}
-        onCheck={(keys) => {
-          const list = (Array.isArray(keys) ? keys : keys.checked) as Key[];
-          // a search hides nodes: keep checked codes that are out of view
-          const visible = new Set(parentIndex(shown).keys());
-          const hidden = checked.filter((k) => !visible.has(k));
-          onChange?.(withAncestors([...hidden, ...list.map(String)], parents));
+        expandedKeys={expanded}
+        onExpand={(keys) => setExpanded(keys)}
+        onCheck={(_keys, info) => {
+          // judged on the whole tree: a group ticked during a search brings all its codes, shown or not
+          onChange?.(withAncestors(toggleLeaves(tree, checked, String(info.node.key), info.checked), parents));
         }}
       />
     </div>

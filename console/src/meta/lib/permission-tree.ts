@@ -64,6 +64,72 @@ export function withAncestors(keys: ReadonlyArray<string>, parents: Map<string, 
   return [...out];
 }
 
+/** Leaf keys under a node (the node itself when it has no children). */
+export function leavesOf(node: TreeNode): string[] {
+  return node.children?.length ? node.children.flatMap(leavesOf) : [node.key];
+}
+
+/** The node of a key anywhere in the tree. */
+export function findNode(nodes: TreeNode[], key: string): TreeNode | undefined {
+  for (const n of nodes) {
+    if (n.key === key) return n;
+    const hit = n.children ? findNode(n.children, key) : undefined;
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * A tick or untick of one node, judged on the whole tree (not on what a search shows): every
+ * leaf under the node goes in or out with it, so ticking the Home group while a search shows
+ * only "Dashboard" still grants all of Home.
+ */
+export function toggleLeaves(tree: TreeNode[], checked: ReadonlyArray<string>, key: string, on: boolean): string[] {
+  const node = findNode(tree, key);
+  if (!node) return [...checked];
+  const affected = new Set(leavesOf(node));
+  const rest = checked.filter((k) => !affected.has(k));
+  return on ? [...rest, ...affected] : rest;
+}
+
+/**
+ * Nodes whose title or code contains the query, with their ancestors. A matching node keeps its
+ * whole subtree (a group found by name shows what ticking it grants); codes are matched too, so
+ * typing an API code such as "ApiWarehouseCreate" finds it under its screen.
+ */
+export function filterTree(nodes: TreeNode[], query: string): TreeNode[] {
+  const q = query.trim().toLowerCase();
+  if (!q) return nodes;
+  const out: TreeNode[] = [];
+  for (const n of nodes) {
+    if (n.title.toLowerCase().includes(q) || n.key.toLowerCase().includes(q)) {
+      out.push(n);
+      continue;
+    }
+    const kids = n.children ? filterTree(n.children, q) : [];
+    if (kids.length) out.push({ ...n, children: kids });
+  }
+  return out;
+}
+
+/** Keys to show expanded for a search: every node on the way to a match, so a matched API code is visible. */
+export function expandedForSearch(shown: TreeNode[], query: string): string[] {
+  const q = query.trim().toLowerCase();
+  const out: string[] = [];
+  const walk = (list: TreeNode[]): boolean => {
+    let any = false;
+    for (const n of list) {
+      const self = n.title.toLowerCase().includes(q) || n.key.toLowerCase().includes(q);
+      const below = n.children ? walk(n.children) : false;
+      if (below) out.push(n.key);
+      any = any || self || below;
+    }
+    return any;
+  };
+  walk(shown);
+  return out;
+}
+
 /** The catalogue call may answer a bare tree or one wrapped in { list } / { tree }. */
 export function catalogueNodes(data: unknown): PermissionNode[] {
   if (Array.isArray(data)) return data as PermissionNode[];

@@ -20,6 +20,8 @@ import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-
 import { ExportButton } from '../components/export-button';
 import { RowActions, createPath } from '../components/row-actions';
 import { ImportButton } from '../components/import-dialog';
+import { PageJumper } from '../components/page-jumper';
+import { lastPageOf, pageAfterAnswer, pagerTotal } from '../lib/paging';
 import { buildTree, parentKeys } from '../lib/tree';
 import { earlyQueryOptions, takeArrivedList } from '../lib/early-list';
 import { rememberListUrl, takeSaved } from '../lib/list-return';
@@ -172,13 +174,28 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     setCurrentPage(1);
   };
 
+  // every row reachable by paging, past the count cap too (lib/paging): the pager gets one page more
+  // than is known, "go to" is not clamped, and a page past the end moves to the real last page
+  const capped = Boolean(tableQuery.data?.totalCapped);
+  const known = tableQuery.data?.total ?? 0;
+  useEffect(() => {
+    const data = tableQuery.data;
+    if (!data || tableQuery.isFetching) return;
+    const to = pageAfterAnswer(currentPage, { total: data.total, totalCapped: data.totalCapped as boolean | undefined, rows: data.data.length }, pageSize);
+    if (to !== null) setCurrentPage(to);
+  }, [tableQuery.data, tableQuery.isFetching, currentPage, pageSize]);
   const pagination = tableProps.pagination
     ? {
         ...tableProps.pagination,
+        total: pagerTotal(known, capped, pageSize),
         pageSizeOptions: PAGE_SIZES,
         showSizeChanger: true,
-        showQuickJumper: true,
-        showTotal: (total: number, range: [number, number]) => t(tableQuery.data?.totalCapped ? 'meta.totalMore' : 'meta.total', { from: range[0], to: range[1], total }),
+        showTotal: (_total: number, range: [number, number]) => (
+          <Space size={12} wrap>
+            <span data-testid="meta-total">{t(capped ? 'meta.totalMore' : 'meta.total', { from: range[0], to: Math.min(range[1], range[0] + (tableQuery.data?.data.length ?? 0) - 1), total: known })}</span>
+            <PageJumper capped={capped} lastKnown={lastPageOf(known, pageSize)} disabled={tableQuery.isFetching} onGo={(page) => setCurrentPage(page)} />
+          </Space>
+        ),
       }
     : false;
 
