@@ -17,6 +17,8 @@ const MAX_BATCH = 5000;
 const Order = Enums.shipOrderStatus;
 const Line = Enums.shipOrderLineStatus;
 const Reason = Enums.sharedImportError;
+/** SPEC §8 reasons of a scan's refusals (a line rule's own reason travels as its code) */
+const SCAN_REASON: Record<string, number> = { unknown: Reason.carrierSnNotFound, notOnDocument: Reason.carrierSnNotFound, twice: Reason.duplicated, done: Reason.duplicated, noContainer: Reason.containerImportFailed, containerDone: Reason.containerImportFailed };
 
 function id(body: Body, key: string): number {
   const v = body[key];
@@ -308,7 +310,7 @@ export function registerCalls(ctx: PluginServerContext): void {
   // answered in SPEC's batch shape (added, failed rows with their reason).
   const scanned = async (call: RequestContext, body: Record<string, unknown>) => {
     const r = await ctx.documents.scan('receipt-detail', body, call);
-    return { added: r.accepted.length, accepted: r.accepted, failed: r.refused.map((x, i) => ({ row: i + 1, sn: x.key, reason: x.reason, message: x.message })), receipt: r.header };
+    return { added: r.accepted.length, accepted: r.accepted, failed: r.refused.map((x, i) => ({ row: i + 1, sn: x.key, reason: SCAN_REASON[x.reason] ?? x.code ?? Reason.carrierUnavailable, message: x.message })), receipt: r.header };
   };
   ctx.addCall({
     path: '/receipt-detail/batchcreatebycontainer',

@@ -10,7 +10,7 @@
  *   when declared, and every key that cannot be taken is answered with its reason — the good
  *   ones are recorded, so a receiver scans again and again, partially, until done.
  */
-import { fieldLabelKey, resourceApiPrefix, resourceLabelKey, sourcePrefillPath, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata';
+import { fieldLabelKey, resourceApiPrefix, resourceLabelKey, rollUpFields, sourcePrefillPath, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata';
 import { Op, type Transaction } from 'sequelize';
 import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
@@ -32,7 +32,8 @@ const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 export interface ScanResult {
   accepted: Array<{ key: string; id: number; status: unknown }>;
-  refused: Array<{ key: string; reason: string; message: string }>;
+  /** reason: twice, done, notOnDocument, unknown, noContainer, containerDone, or rule (a line rule or the step's effect refused it; `code` is its import reason when it names one) */
+  refused: Array<{ key: string; reason: string; message: string; code?: number }>;
   header: Row;
 }
 
@@ -70,6 +71,12 @@ export class FlowEngine {
           const row = e.row!;
           if (blank(row[src.field])) return;
           await this.copyLines(res, Number(row.id), Number(row[src.field]), e.ctx, e.transaction);
+          // the answer shows the roll-ups of the lines it starts with
+          const fields = rollUpFields(res);
+          if (fields.length) {
+            const [fresh] = await boundRepos(this.host, e.ctx, e.transaction)(res.name).rows({ id: row.id }, { attributes: fields });
+            Object.assign(row, fresh);
+          }
         });
       }
     }
@@ -209,7 +216,7 @@ export class FlowEngine {
           const values: Record<string, unknown> = { [child.foreignKey]: headerId, [spec.by.field]: target, [spec.key]: k, [step.field]: step.from[0] };
           const problem = await this.documents.checkLine(header, child, head, values, ctx, transaction);
           if (problem) {
-            refused.push({ key: k, reason: 'rule', message: this.messageOf(problem, ctx) });
+            refused.push(this.ruleRefusal(k, problem, ctx));
             continue;
           }
           await repos(child.resource).insertMany([values]);
@@ -221,7 +228,7 @@ export class FlowEngine {
       // The step over all of them at once; a refusal of the batch is redone key by key, so
       // each key gets its own reason and the others are still recorded.
       const all = [...todo, ...extras];
-      const done = await this.stepInBatches(lineRes.name, spec.step, all, ctx, transaction, (item, err) => refused.push({ key: item.key, reason: 'rule', message: this.messageOf(err, ctx) }));
+      const done = await this.stepInBatches(lineRes.name, spec.step, all, ctx, transaction, (item, err) => refused.push(this.ruleRefusal(item.key, err, ctx)));
       const extraIds = extras.filter((x) => done.has(x.id)).map((x) => x.id);
       if (extraIds.length) {
         // engine-owned: an extra line went through the step like the others and is marked as such
@@ -276,6 +283,11 @@ export class FlowEngine {
       }
     }
     return done;
+  }
+
+  private ruleRefusal(key: string, err: ApiError, ctx: RequestContext): ScanResult['refused'][number] {
+    const code = typeof err.params.importCode === 'number' ? err.params.importCode : undefined;
+    return { key, reason: 'rule', message: this.messageOf(err, ctx), ...(code === undefined ? {} : { code }) };
   }
 
   private messageOf(err: ApiError, ctx: RequestContext): string {
