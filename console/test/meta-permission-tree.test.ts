@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, findNode, leavesOf, parentIndex, toggleLeaves, toTreeData, withAncestors } from '../src/meta/lib/permission-tree';
+import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, findNode, leavesOf, missingPages, parentIndex, toggleLeaves, toTreeData, withAncestors, withoutPages } from '../src/meta/lib/permission-tree';
 
 const catalogue = [
   {
@@ -67,5 +67,31 @@ describe('permission tree while searching (issue 23 defect 5)', () => {
     expect(expandedForSearch(shown, 'ApiMonitorProcess').sort()).toEqual(['MenuHome', 'ViewMonitor']);
     expect(findNode(tree, 'ApiRoleList')?.title).toBe('List');
     expect(leavesOf(findNode(tree, 'MenuSystem')!)).toEqual(['ApiRoleList']);
+  });
+});
+
+describe('permission tree offers only pages that exist', () => {
+  const groups = [
+    { items: [{ path: '/inventory-manage/inventory/realtime', page: 'inventory-realtime' }, { path: '/inventory-manage/carrier-inout' }] },
+    { items: [{ path: '/report/gps/report', page: 'report-gps-report', children: [{ path: '/report/gps/report/detail', page: 'gps-detail' }] }] },
+  ];
+  const catalogue = [
+    {
+      code: 'MenuInventoryManage',
+      type: 10,
+      path: '/inventory-manage',
+      children: [
+        { code: 'MenuInventoryRealtime', type: 10, path: '/inventory-manage/inventory/realtime', children: [{ code: 'ViewInventoryRealtime', type: 20, path: '/inventory-manage/inventory/realtime' }] },
+        { code: 'ViewCarrierInout', type: 20, path: '/inventory-manage/carrier-inout', children: [{ code: 'ApiCarrierInoutList', type: 30, path: '/carrier-inout/list' }] },
+      ],
+    },
+    { code: 'MenuReport', type: 10, path: '/report', children: [{ code: 'ViewGpsDetail', type: 20, path: '/report/gps/report/detail' }] },
+  ];
+  it('drops menu pages no console route serves, and groups they leave empty', () => {
+    const missing = missingPages(groups, ['/inventory-manage/carrier-inout', '/report/gps/report']);
+    expect([...missing].sort()).toEqual(['/inventory-manage/inventory/realtime', '/report/gps/report/detail']);
+    const kept = toTreeData(withoutPages(catalogue, missing));
+    expect([...parentIndex(kept).keys()]).toEqual(['MenuInventoryManage', 'ViewCarrierInout', 'ApiCarrierInoutList']);
+    expect(withoutPages(catalogue, new Set())).toBe(catalogue);
   });
 });

@@ -3,7 +3,8 @@ import { useEffect, useMemo, useState, type FC, type Key } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../providers/http-client';
 import { asArray } from '../lib/format';
-import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, parentIndex, toggleLeaves, toTreeData, withAncestors } from '../lib/permission-tree';
+import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, missingPages, parentIndex, toggleLeaves, toTreeData, withAncestors, withoutPages } from '../lib/permission-tree';
+import { useOptionalShell } from '../../providers/shell-context';
 import { useMetaT } from '../hooks/use-meta';
 
 /** Permission codes picked from the current organisation's catalogue. */
@@ -20,7 +21,10 @@ export const PermissionsInput: FC<{ value?: string[] | null; onChange?: (v: stri
     queryFn: async () => catalogueNodes(await request('/permission/organization/all', {})),
     staleTime: 5 * 60_000,
   });
-  const tree = useMemo(() => toTreeData(catalogue.data ?? []), [catalogue.data]);
+  // only pages this console serves: a menu page no plugin provides yet would grant a 404
+  const shell = useOptionalShell();
+  const missing = useMemo(() => (shell ? missingPages(shell.meta.menu.groups, shell.routes.map((r) => r.path)) : new Set<string>()), [shell]);
+  const tree = useMemo(() => toTreeData(withoutPages(catalogue.data ?? [], missing)), [catalogue.data, missing]);
   const parents = useMemo(() => parentIndex(tree), [tree]);
   const codes = useMemo(() => asArray(value).map(String), [value]);
   const checked = useMemo(() => checkedLeaves(tree, codes), [tree, codes]);
@@ -54,7 +58,9 @@ export const PermissionsInput: FC<{ value?: string[] | null; onChange?: (v: stri
         onExpand={(keys) => setExpanded(keys)}
         onCheck={(_keys, info) => {
           // judged on the whole tree: a group ticked during a search brings all its codes, shown or not
-          onChange?.(withAncestors(toggleLeaves(tree, checked, String(info.node.key), info.checked), parents));
+          // codes the tree does not show (a page this console lacks) are kept as they were
+          const outside = codes.filter((c) => !parents.has(c));
+          onChange?.([...outside, ...withAncestors(toggleLeaves(tree, checked, String(info.node.key), info.checked), parents)]);
         }}
       />
     </div>

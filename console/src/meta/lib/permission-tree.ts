@@ -7,7 +7,43 @@ export interface PermissionNode {
   code: string;
   label?: string;
   type?: number;
+  /** console path (menu and view nodes) or API path */
+  path?: string;
   children?: PermissionNode[];
+}
+
+interface MenuItemLike {
+  path: string;
+  page?: string;
+  children?: MenuItemLike[];
+}
+
+/**
+ * Menu pages (menu.json items with a `page`) that no console route serves: no plugin of this
+ * console provides them yet, so granting them would only lead to a 404.
+ */
+export function missingPages(groups: ReadonlyArray<{ items: MenuItemLike[] }>, routedPaths: Iterable<string>): Set<string> {
+  const routed = new Set(routedPaths);
+  const out = new Set<string>();
+  const walk = (items: MenuItemLike[]) => {
+    for (const it of items) {
+      if (it.page && !routed.has(it.path)) out.add(it.path);
+      if (it.children) walk(it.children);
+    }
+  };
+  for (const g of groups) walk(g.items);
+  return out;
+}
+
+/** The catalogue without the nodes of pages that do not exist (and groups left empty by them). */
+export function withoutPages(nodes: PermissionNode[], missing: ReadonlySet<string>): PermissionNode[] {
+  if (!missing.size) return nodes;
+  return nodes.flatMap((n) => {
+    if (n.type !== 30 && n.path && missing.has(n.path)) return [];
+    if (!n.children?.length) return [n];
+    const children = withoutPages(n.children, missing);
+    return children.length ? [{ ...n, children }] : [];
+  });
 }
 
 export interface TreeNode {
