@@ -195,6 +195,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     onClose: (fn) => void closing.push(fn),
     metadata,
     config,
+    storage,
     log: (message, err) => logError(`[plugin ${id}] ${message}`, err),
   });
   const wanted = opts.plugins ?? true;

@@ -7,6 +7,7 @@ import type { Metadata } from '@rti/metadata';
 import type { Sequelize, Transaction, WhereOptions } from 'sequelize';
 import type { BoundRepository as BoundRepo } from './resources/bound-repository';
 import type { ServerConfig } from './config';
+import type { ObjectStorage } from './files/storage';
 import type { Database, Migration } from './db';
 import type { Language, RequestContext } from './http/types';
 import type { DeclaredCallDef, InputDecl, PagingDecl } from './http/declared-input';
@@ -32,6 +33,8 @@ export type { CallDef, CallInput, RequestContext, Language } from './http/types'
 export type { DeclaredCallDef, DeclaredCallInput, InputDecl, InputField, InputFieldType, InputOf, InputValue, PagingDecl } from './http/declared-input';
 export { STREAMED } from './http/types';
 export { ApiError, ErrorCode } from './http/api-error';
+export { objectKey, StorageUnavailable, type ObjectStorage } from './files/storage';
+export { storageRefusal } from './files/file-calls';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';
 export type { JobFn, JobRun } from './plugins/jobs';
 export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
@@ -185,6 +188,8 @@ export interface PluginServerContext {
   onClose(fn: () => Promise<void> | void): void;
   metadata: Metadata;
   config: ServerConfig;
+  /** where files are stored for every instance to read (the data folder or S3; keys from objectKey) */
+  storage: ObjectStorage;
   log(message: string, err?: unknown): void;
 }
 

@@ -1,8 +1,9 @@
 /**
  * Scheduler: task-config rows run as Agenda 6 jobs stored in the server's own SQL database
  * (SqlBackend), their reports mailed through nodemailer (file outbox by default, SMTP when
- * SMTP_URL is set), each run recorded. Calls: /task-config/run (run now) and
- * /task-config/run/list (run history), both inside the caller's organisation.
+ * SMTP_URL is set), each run recorded. Calls: /task-config/run (run now),
+ * /task-config/run/list (run history) and /task-config/run/file (the workbook a run kept in
+ * the server's storage), all inside the caller's organisation.
  * plugins/scheduler/README.md documents it.
  */
 import { hostname } from 'node:os';
@@ -52,7 +53,7 @@ function install(ctx: PluginServerContext): void {
   let mailer: Mailer | undefined;
   const getMailer = () => (mailer ??= createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, outboxDir: join(ctx.config.dataDir, 'outbox') }));
   let handle: SchedulerHandle | undefined;
-  const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, reportsDir: join(ctx.config.dataDir, 'reports'), onMissingTask: async (id) => handle?.jobs.unschedule(id) });
+  const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, onMissingTask: async (id) => handle?.jobs.unschedule(id) });
   const inflight = new Set<Promise<unknown>>();
 
   // Refuse what the scheduler could not run, in the caller's language.

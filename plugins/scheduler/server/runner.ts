@@ -2,14 +2,13 @@
  * One run of a task-config row, scheduled or manual: inside the row's organisation (a system
  * context, so every read goes through the scoped repository), the task type a plugin
  * contributes for the row's task name (ctx.reports; the name's enum key, e.g. 60 →
- * "gpsReportMail"), then the mail (or, for a non-mail report task, the file under
- * <dataDir>/reports/<org>/), and a run record from start to finish. A task name no plugin
+ * "gpsReportMail"), then the mail (or, for a non-mail report task, the workbook in the
+ * server's storage under reports/<org>/ — the data folder or S3, so any instance serves it
+ * through /task-config/run/file), and a run record from start to finish. A task name no plugin
  * provides ends "skipped" with the reason, never a pretended success.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { namedPatterns } from '@rti/metadata';
-import { ApiError, type Language, type PluginServerContext } from '@rti/server/plugin-api';
+import { ApiError, objectKey, type Language, type PluginServerContext } from '@rti/server/plugin-api';
 import type { Model } from 'sequelize';
 import type { Mailer } from './mailer';
 import { recipientsOf, sendsMail, taskOf, type Outcome, type TaskRow } from './task';
@@ -69,7 +68,6 @@ export interface RunnerDeps {
   t: (lang: Language, key: string, params?: Record<string, unknown>) => string;
   timezone: string;
   instance: string;
-  reportsDir: string;
   /** a scheduled run found its row gone (deleted outside the API): drop the job */
   onMissingTask(taskId: number): Promise<void>;
 }
@@ -78,6 +76,10 @@ export interface RunnerDeps {
 export class RunFailed extends Error {}
 
 const LABEL_PREFIX = 'enums.taskName.';
+export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** A kept workbook's storage key: the organisation's, a plain name (other characters become "_"). */
+export const reportKey = (orgId: number, name: string) => objectKey('reports', orgId, name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/\.\.+/g, '.').replace(/^[^A-Za-z0-9]+/, '').slice(-200) || 'report.xlsx');
 
 export function createRunner(deps: RunnerDeps) {
   const { plugin, runs } = deps;
@@ -100,11 +102,10 @@ export function createRunner(deps: RunnerDeps) {
     const { report } = outcome;
     const attachment = report.attachment.filename;
     if (!sendsMail(task)) {
-      const dir = join(deps.reportsDir, String(task.orgId));
-      await mkdir(dir, { recursive: true });
-      const file = join(dir, `${Date.now()}-${attachment}`);
-      await writeFile(file, report.attachment.content);
-      return { status: 'succeeded', outboxFile: file, attachment, rowCount: report.rows };
+      // kept where every instance reads it (run/file serves it), under the organisation's key
+      const key = reportKey(task.orgId, `${Date.now()}-${attachment}`);
+      await plugin.storage.putBuffer(key, report.attachment.content, XLSX_TYPE);
+      return { status: 'succeeded', outboxFile: plugin.storage.locate(key), attachment, rowCount: report.rows };
     }
     const to = recipientsOf(task.mailTo).filter((a) => namedPatterns.email.test(a));
     if (!to.length) return { status: 'skipped', error: t('scheduler.skip.noRecipients'), attachment, rowCount: report.rows };
@@ -113,7 +114,7 @@ export function createRunner(deps: RunnerDeps) {
       // no subject on the row: the task name (else the report's title)
       subject: task.subject?.trim() || title || report.title || '',
       text: [task.text?.trim(), report.text, t('scheduler.text.footer', { id: task.id })].filter(Boolean).join('\n\n'),
-      attachments: [{ filename: attachment, content: report.attachment.content, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }],
+      attachments: [{ filename: attachment, content: report.attachment.content, contentType: XLSX_TYPE }],
     });
     return { status: 'succeeded', messageId: sent.messageId, outboxFile: sent.file, recipients: to.join(','), attachment, rowCount: report.rows };
   }

@@ -69,6 +69,8 @@ export interface ObjectStorage {
   get(key: string): Promise<StoredObject | null>;
   getBuffer(key: string): Promise<Buffer | null>;
   delete(key: string): Promise<void>;
+  /** where an object lives, for people: the file's path, or s3://bucket/key */
+  locate(key: string): string;
   /** start-up: the bucket exists (created when missing) */
   init(): Promise<void>;
   close(): void;
@@ -159,6 +161,10 @@ export class LocalStorage implements ObjectStorage {
     await unlink(this.path(key)).catch(() => undefined);
   }
 
+  locate(key: string): string {
+    return this.path(key);
+  }
+
   async init(): Promise<void> {}
   close(): void {}
 }
@@ -247,6 +253,10 @@ export class S3Storage implements ObjectStorage {
   async delete(key: string): Promise<void> {
     const Key = this.key(key);
     await this.send('delete', () => this.client.send(new DeleteObjectCommand({ Bucket: this.config.bucket, Key })));
+  }
+
+  locate(key: string): string {
+    return `s3://${this.config.bucket}/${this.key(key)}`;
   }
 
   async init(): Promise<void> {
