@@ -224,7 +224,12 @@ async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>)
     // an extra carrier: one more box from the shipper's stock (else another warehouse's) came along, not on the list
     let extra: number[] = [];
     for (const w of plan.receipt.extra ? [Number(order.shipperWarehouseId), ...c.whIds] : []) if (!extra.length) extra = await stock(c, w, 1);
-    await c.call('/receipt/save', { shipOrderId: orderId, type: order.type, warehouseId: order.receiverWarehouseId, shipperWarehouseId: order.shipperWarehouseId, transportType: order.transportType, lines: [...part, ...extra].map((carrierId) => ({ carrierId })) }, c.orgId);
+    // the receipt starts with what was shipped (its header from the order); the receiver scans what came
+    const receipt: Row = await c.call('/receipt/create', { shipOrderId: orderId }, c.orgId);
+    if (plan.receipt.status >= Receipt.receiving) {
+      const sns = ((await model(c, 'carrier').findAll({ where: { orgId: c.orgId, id: { [Op.in]: [...part, ...extra] } }, attributes: ['sn'], raw: true })) as unknown as Row[]).map((r) => String(r.sn));
+      await c.call('/receipt-detail/scan', { receiptId: receipt.id, keys: sns }, c.orgId);
+    }
     ran++;
   }
   const RC_STEPS = [Receipt.new, Receipt.receiving, Receipt.closed];

@@ -53,6 +53,17 @@ export class FlowEngine {
     for (const res of Object.values(this.meta.resources)) {
       const src = res.source;
       if (!src) continue;
+      // the header values the source gives, before the create validates (required, warehouse scope)
+      hooks.fill(res.name, async (body, ctx) => {
+        const id = body[src.field];
+        if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return body;
+        const repo = new ScopedRepository(this.host, this.meta.resources[src.resource], ctx);
+        const [source] = await repo.rows({ id }, { attributes: ['id', ...Object.values(src.header ?? {})] });
+        if (!source) return body; // the field's reference check answers
+        const filled = { ...body };
+        for (const [mine, theirs] of Object.entries(src.header ?? {})) if (blank(filled[mine])) filled[mine] = source[theirs] ?? null;
+        return filled;
+      });
       hooks.before('create', res.name, async (e) => {
         const data = e.data!;
         if (blank(data[src.field])) return; // the field's own rule (required) answers

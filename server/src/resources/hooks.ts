@@ -25,6 +25,8 @@ export interface HookEvent {
 }
 
 export type HookFn = (event: HookEvent) => Promise<void> | void;
+/** answers the create's body with values filled in (a new object; the caller's is not changed) */
+export type FillFn = (body: Record<string, unknown>, ctx: RequestContext) => Promise<Record<string, unknown>>;
 
 export class HookRegistry {
   private readonly hooks: Array<{ phase: HookPhase; action: HookAction; resource: string; fn: HookFn }> = [];
@@ -73,6 +75,22 @@ export class HookRegistry {
    */
   hearsCascadedDelete(resource: string, from: string): boolean {
     return this.hooks.some((h) => h.action === 'delete' && h.resource === resource && this.quietOnCascade.get(h.fn) !== from);
+  }
+
+  private readonly fillers: Array<{ resource: string; fn: FillFn }> = [];
+
+  /**
+   * Fills values a create leaves empty before it is validated (a document's header from its
+   * source): the create then validates, scopes and writes them like typed values.
+   */
+  fill(resource: string, fn: FillFn): void {
+    this.fillers.push({ resource, fn });
+  }
+
+  async runFill(resource: ResourceDef, body: Record<string, unknown>, ctx: RequestContext): Promise<Record<string, unknown>> {
+    let out = body;
+    for (const f of this.fillers) if (f.resource === resource.name) out = await f.fn(out, ctx);
+    return out;
   }
 
   /** Runs matching hooks in registration order. */

@@ -374,7 +374,8 @@ export class ScopedRepository {
    * With `transaction`, the write runs in a savepoint of it (bulk callers such as imports:
    * one row fails alone, the others commit with the outer transaction).
    */
-  async create(body: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<Row> {
+  async create(input: Record<string, unknown>, opts: { transaction?: Transaction } = {}): Promise<Row> {
+    const body = await this.host.hooks.runFill(this.resource, input, this.ctx);
     const orgField = orgFieldOf(this.resource);
     const values = validateWrite(this.resource, this.enums, body, { mode: 'create', skip: new Set(orgField ? [orgField] : []) });
     checkCompareRules(this.resource, values);
