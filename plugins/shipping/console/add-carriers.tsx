@@ -16,7 +16,8 @@ import { parseSerials, type BatchAddAnswer } from './serials';
 import { ADD_CARRIER_PATH, linesOpen } from './order-page';
 
 type Row = Record<string, unknown>;
-const PAGE_SIZE = 10;
+/** SPEC §9: a picker shows 20 rows a page */
+const PAGE_SIZE = 20;
 
 /** The detail page's button: opens the Add carriers screen of this order (SPEC §2 route). */
 export default function AddCarriers({ record }: RowActionProps) {

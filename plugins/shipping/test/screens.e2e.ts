@@ -144,8 +144,10 @@ describe('ship order screens', () => {
     const rowOf = (s: string) => table.locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) });
     for (const s of [sn(2), sn(3), sn(4)]) await rowOf(s).locator('.ant-checkbox-input').check();
     await table.locator('.ant-pagination-item-2').click();
-    await table.getByText(sn(12), { exact: true }).waitFor();
-    for (const s of [sn(12), sn(13)]) await rowOf(s).locator('.ant-checkbox-input').check();
+    // 20 rows a page (SPEC §9 picker): page 2 starts at C-022
+    await table.getByText(sn(22), { exact: true }).waitFor();
+    expect(await table.locator('tr.ant-table-row').count()).toBe(8);
+    for (const s of [sn(22), sn(23)]) await rowOf(s).locator('.ant-checkbox-input').check();
     await expect.poll(() => page.getByTestId('ship-picker-selected').innerText()).toContain('5');
     await page.getByTestId('ship-picker-submit').click();
     await page.locator('.ant-message').getByText('5 carriers added').waitFor({ timeout: 20000 });
@@ -247,7 +249,7 @@ describe('ship order screens', () => {
     await page.getByTestId('document-form').waitFor({ timeout: 60000 });
     await pick(formSelect('shipOrderId'), orderNo);
     await pick(formSelect('warehouseId'), 'Osaka DC');
-    const shipped = [sn(1), sn(2), sn(3), sn(4), sn(12), sn(13), sn(5), sn(7), sn(8)]; // C-006 never arrives
+    const shipped = [sn(1), sn(2), sn(3), sn(4), sn(22), sn(23), sn(5), sn(7), sn(8)]; // C-006 never arrives
     for (const [i, s] of shipped.entries()) {
       await page.getByTestId('document-line-add').click();
       await pick(page.getByTestId('document-lines-receipt-detail').locator('tr.ant-table-row').nth(i).locator('.ant-select').first(), s);

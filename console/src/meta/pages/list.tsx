@@ -18,7 +18,7 @@ import { renderFieldValue } from '../components/field-renderer';
 import { SearchForm } from '../components/search-form';
 import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
 import { ExportButton } from '../components/export-button';
-import { RowActions, createPath } from '../components/row-actions';
+import { RowActions, actionsWidth, createPath } from '../components/row-actions';
 import { ImportButton } from '../components/import-dialog';
 import { PageJumper } from '../components/page-jumper';
 import { lastPageOf, pageAfterAnswer, pagerTotal } from '../lib/paging';
@@ -133,7 +133,8 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
-        width: 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraActions.reduce((w, a) => w + a.width, 0) + 80 * steps.length,
+        // bounded: past three actions a row shows Detail, its first step and More (row-actions.tsx)
+        width: actionsWidth(access, extraActions.map((a) => a.width), steps.length),
         onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
         render: (_: unknown, record: BaseRecord) => isGroupRow(record) ? null : (
           <RowActions
