@@ -139,8 +139,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
   for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);
   // Role, user and organisation writes change policies: access hears of them inside the write.
-  access.installHooks(hooks, { dataDir: config.dataDir });
-  for (const def of themeCalls(access, config.dataDir)) calls.add(def);
+  // (theme images go through the file store, built further down: read when a write or a call runs)
+  access.installHooks(hooks, { storage: () => storage });
+  for (const def of themeCalls(access, () => storage)) calls.add(def);
   const guard = opts.guard ?? access.guard;
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
   const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId });

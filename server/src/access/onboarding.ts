@@ -22,6 +22,7 @@ import type { HookEvent, HookRegistry } from '../resources/hooks';
 import type { Language, RequestContext } from '../http/types';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { copyStoredFile, STORED_FILE_NAME } from '../files/theme-files';
+import type { ObjectStorage } from '../files/storage';
 import { ENTRY_CODE, entryCodeHolders, lookAlike, lookAlikeGroups, normaliseEntryCode } from './entry-codes';
 import { msg } from './messages';
 import { ACCESS_RESOURCES } from './sequelize-directory';
@@ -35,7 +36,8 @@ const STARTER_MAX_ROWS = 2000;
 
 export interface OnboardingOptions {
   sequelize: Sequelize;
-  dataDir: string;
+  /** the server's file store (read when a hook runs: it is built after the hooks are installed) */
+  storage: () => ObjectStorage;
   /** every code of the catalogue (the set of an organisation created without a template) */
   allCodes: () => Iterable<string>;
   /** code or entry code of the template organisation (default: env ONBOARDING_TEMPLATE_ORG) */
@@ -100,7 +102,7 @@ export function installOnboarding(hooks: HookRegistry, opts: OnboardingOptions):
       const before = new Set(names(e.previous?.[field]));
       for (const name of names(row[field])) {
         if (!STORED_FILE_NAME.test(name)) continue; // URLs (data:, http:) and other values are no stored files
-        const ok = await copyStoredFile(opts.dataDir, e.ctx.orgId, orgId, name);
+        const ok = await copyStoredFile(opts.storage(), e.ctx.orgId, orgId, name);
         // a name kept from before may predate this check; a new one must be a file the uploader has
         if (!ok && !before.has(name)) {
           throw new ApiError(ErrorCode.validation, msg(e.ctx.language, 'org.themeFileMissing', { name, field: msg(e.ctx.language, `field.${field}`) }));

@@ -20,6 +20,7 @@ import './migrations';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { msg } from './messages';
 import { installOnboarding } from './onboarding';
+import type { ObjectStorage } from '../files/storage';
 
 export interface PasswordHasher {
   hash(plain: string): Promise<string>;
@@ -66,7 +67,7 @@ export interface AccessService {
    * resources, and the onboarding hooks of the organisation resource (access/onboarding):
    * entry codes, theme images, and what a platform user's new organisation starts with.
    */
-  installHooks(hooks: HookRegistry, onboarding?: { dataDir: string; templateOrg?: string }): void;
+  installHooks(hooks: HookRegistry, onboarding?: { storage: () => ObjectStorage; templateOrg?: string }): void;
 }
 
 const ORG_PERMISSION_SETS = ['pcPermissions', 'pdaPermissions'] as const;

@@ -9,6 +9,7 @@
 import { ApiError, ErrorCode } from '../http/api-error';
 import { STREAMED, type CallDef } from '../http/types';
 import { openStoredFile, STORED_FILE_NAME } from '../files/theme-files';
+import type { ObjectStorage } from '../files/storage';
 import type { AccessService } from './service';
 import { msg } from './messages';
 import { THEME_IMAGE_FIELDS } from './onboarding';
@@ -35,7 +36,7 @@ export function publicTheme(entryCode: string, theme: Record<string, unknown>): 
   return out;
 }
 
-export function themeCalls(access: AccessService, dataDir: string): CallDef[] {
+export function themeCalls(access: AccessService, storage: () => ObjectStorage): CallDef[] {
   const themeFile: CallDef = {
     path: THEME_CALL,
     public: true,
@@ -48,28 +49,26 @@ export function themeCalls(access: AccessService, dataDir: string): CallDef[] {
       const org = await access.directory.orgByEntryCode(entryCode);
       const name = org?.theme[slot];
       if (!org || typeof name !== 'string' || !STORED_FILE_NAME.test(name)) throw notFound();
-      const file = await openStoredFile(dataDir, org.id, name);
+      const file = await openStoredFile(storage(), org.id, name);
       if (!file) throw notFound();
       const etag = `"${name}-${file.size}"`;
       res.setHeader('Cache-Control', body.v === name ? CACHE_VERSIONED : CACHE_UNVERSIONED);
       res.setHeader('ETag', etag);
       res.setHeader('X-Content-Type-Options', 'nosniff');
-      if (req.get('If-None-Match') === etag) {
-        res.status(304).end();
-        return STREAMED;
-      }
-      res.status(200);
       res.setHeader('Content-Type', CONTENT_TYPES[name.slice(name.lastIndexOf('.') + 1)] ?? 'application/octet-stream');
-      res.setHeader('Content-Length', String(file.size));
-      if (req.method === 'HEAD') {
+      if (req.get('If-None-Match') === etag || req.method === 'HEAD') {
+        file.body.destroy();
+        if (req.method === 'HEAD') res.status(200).setHeader('Content-Length', String(file.size));
+        else res.status(304);
         res.end();
         return STREAMED;
       }
+      res.status(200);
+      res.setHeader('Content-Length', String(file.size));
       await new Promise<void>((resolve, reject) => {
-        const stream = file.stream();
-        stream.on('error', reject);
+        file.body.on('error', reject);
         res.on('close', resolve);
-        stream.pipe(res);
+        file.body.pipe(res);
       });
       return STREAMED;
     },
