@@ -1,12 +1,14 @@
 /**
  * /info/ship-order?token=…: what a driver or receiver sees after scanning the delivery note's
  * code — the order, its status, containers and carriers — read-only, without signing in
- * (public call /info/ship-order; the token alone selects the order).
+ * (public call /info/ship-order; the token alone selects the order). Laid out for a phone
+ * (375 px): nothing overflows the page sideways — labels above values, the carrier table
+ * keeps serial, container and status, and a table wider than the screen scrolls inside itself.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Alert, Card, Descriptions, Result, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Card, Descriptions, Grid, Result, Spin, Table, Tag, Typography } from 'antd';
 import { ShipOrderLineStatusEnum, ShipOrderStatusEnum, ShipOrderTypeEnum, TransportTypeEnum } from '@rti/metadata/browser';
 import { formatDateTime, request } from '@rti/console/plugin-api';
 
@@ -27,6 +29,8 @@ export default function InfoShipOrderPage() {
   const token = params.get('token') ?? '';
   const [page, setPage] = useState<InfoPage | null>(null);
   const [error, setError] = useState<string | null>(null);
+  // a phone (what a driver scans with): labels above values, tables scroll inside themselves
+  const phone = !Grid.useBreakpoint().sm;
   useEffect(() => {
     if (!token) {
       setError(t('shipping.info.noToken'));
@@ -47,13 +51,13 @@ export default function InfoShipOrderPage() {
   if (!page) return <Spin style={{ display: 'block', margin: 48 }} />;
   const o = page.order;
   return (
-    <div data-testid="info-ship-order">
-      <Typography.Title level={3}>
+    <div data-testid="info-ship-order" style={{ maxWidth: '100%', minWidth: 0, overflowWrap: 'anywhere' }}>
+      <Typography.Title level={phone ? 4 : 3}>
         {t('menu.infoShipOrder')} {o.orderNo}{' '}
         <Tag color={STATUS_COLOR[Number(o.status)]}>{label('shipOrderStatus', ShipOrderStatusEnum, o.status)}</Tag>
       </Typography.Title>
       <Card size="small">
-        <Descriptions size="small" column={{ xs: 1, sm: 2 }} bordered>
+        <Descriptions size="small" column={{ xs: 1, sm: 2 }} bordered layout={phone ? 'vertical' : 'horizontal'}>
           <Descriptions.Item label={t('fields.type')}>{label('shipOrderType', ShipOrderTypeEnum, o.type)}</Descriptions.Item>
           <Descriptions.Item label={t('fields.transportType')}>{label('transportType', TransportTypeEnum, o.transportType)}</Descriptions.Item>
           <Descriptions.Item label={t('fields.shipperWarehouse')}>{o.shipperWarehouse ?? '-'}</Descriptions.Item>
@@ -73,6 +77,7 @@ export default function InfoShipOrderPage() {
         size="small"
         rowKey={(r) => r.containerNo ?? ''}
         pagination={false}
+        scroll={{ x: 'max-content' }}
         dataSource={page.containers}
         columns={[
           { title: t('fields.containerNo'), dataIndex: 'containerNo', render: (v) => v ?? t('shipping.info.noContainer') },
@@ -86,14 +91,15 @@ export default function InfoShipOrderPage() {
         size="small"
         rowKey={(r) => String(r.carrierSn)}
         dataSource={page.lines}
-        pagination={{ pageSize: 50, showSizeChanger: false }}
+        pagination={{ pageSize: 50, showSizeChanger: false, size: phone ? 'small' : undefined }}
+        scroll={{ x: 'max-content' }}
         columns={[
           { title: t('fields.carrierSn'), dataIndex: 'carrierSn' },
-          { title: t('fields.carrierCode'), dataIndex: 'carrierCode', render: (v) => v ?? '-' },
+          { title: t('fields.carrierCode'), dataIndex: 'carrierCode', render: (v) => v ?? '-', responsive: ['sm'] },
           { title: t('fields.containerNo'), dataIndex: 'containerNo', render: (v) => v ?? '-' },
-          { title: t('fields.deliveryNo'), dataIndex: 'deliveryNo', render: (v) => v ?? '-' },
+          { title: t('fields.deliveryNo'), dataIndex: 'deliveryNo', render: (v) => v ?? '-', responsive: ['sm'] },
           { title: t('fields.status'), dataIndex: 'status', render: (v) => label('shipOrderLineStatus', ShipOrderLineStatusEnum, v) },
-          { title: t('fields.receiptTime'), dataIndex: 'receiptTime', render: time },
+          { title: t('fields.receiptTime'), dataIndex: 'receiptTime', render: time, responsive: ['sm'] },
         ]}
       />
     </div>

@@ -1,7 +1,9 @@
 /** Pure logic of the shipping console: serial parsing and the monitor's position and times. */
 import { describe, expect, it } from 'vitest';
 import { parseSerials } from '../console/serials';
-import { boundsOf, fixText, hoursLeft, LATE, markerStatus, orderPosition, progress, type MapOrder } from '../console/monitor-logic';
+import { boundsOf, fixText, hoursLeft, LATE, LATE_COLOR, markerStatus, orderPosition, progress, type MapOrder } from '../console/monitor-logic';
+import { ShipOrderStatusEnum } from '@rti/metadata/browser';
+import { loadMetadata } from '@rti/metadata';
 
 const H = 3_600_000;
 const base = (o: Partial<MapOrder> = {}): MapOrder => ({
@@ -59,6 +61,10 @@ describe('monitor logic', () => {
 
   it('late orders get the late marker; bounds cover every point', () => {
     expect(markerStatus(base({ late: true }))).toBe(LATE);
+    // late is not delivered's red (SPEC §4 display colours) nor any other status colour
+    const colours = loadMetadata().enums.shipOrderStatus.map((e) => e.color);
+    expect(loadMetadata().enums.shipOrderStatus.find((e) => e.value === ShipOrderStatusEnum.delivered)?.color).toBe('error');
+    expect(colours).not.toContain(LATE_COLOR);
     expect(markerStatus(base({ status: 3 }))).toBe(3);
     expect(boundsOf([[120, 30], [130, 40], [125, 20]])).toEqual([120, 20, 130, 40]);
     expect(boundsOf([])).toBeNull();

@@ -56,6 +56,16 @@ describe('public ship-order page', () => {
     expect(await page.getByTestId('info-ship-order').textContent()).toContain('已发布');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'shipping-info-zh.png'), fullPage: true });
 
+    // on a phone (375 px) the page does not overflow sideways
+    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true });
+    const mobile = await phone.newPage();
+    await mobile.goto(url);
+    await mobile.getByTestId('info-ship-order').getByText('K2').first().waitFor({ timeout: 30_000 });
+    expect(await mobile.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await mobile.getByTestId('info-ship-order').textContent()).toContain(o.orderNo);
+    await mobile.screenshot({ path: path.join(SCREENSHOTS, 'shipping-info-phone.png'), fullPage: true });
+    await phone.close();
+
     await page.goto(`${ts.url}/info/ship-order?token=${'x'.repeat(32)}`);
     await page.locator('.ant-result').waitFor({ timeout: 15_000 });
     expect(await page.content()).not.toContain(o.orderNo);

@@ -82,7 +82,7 @@ describe('release → receive', () => {
     expect(logs.list.some((l: any) => l.event === Enums.carrierLogEvent.transportStatusChange && l.newValue === String(Enums.transportStatus.inTransit))).toBe(true);
     // the log's remark names the order in the reader's language (stored as a key and values)
     expect(logs.list.map((l: any) => l.remark)).toContain(`Shipped with ship order ${doc.orderNo}`);
-    for (const [language, text] of [['zh-CN', `随发货单 ${doc.orderNo} 发出`], ['ja-JP', `出荷指示 ${doc.orderNo} で出荷`]]) {
+    for (const [language, text] of [['zh-CN', `随发运单 ${doc.orderNo} 发出`], ['ja-JP', `出荷オーダー ${doc.orderNo} で出荷`]]) {
       const read = (await ts.a.call('/carrier-log/list', { carrierId: shipped[0].id, page: 1, limit: 10 }, { language })).body.data as any;
       expect(read.list.map((l: any) => l.remark), language).toContain(text);
     }

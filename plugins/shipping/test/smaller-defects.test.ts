@@ -4,7 +4,7 @@
  * own colour; a truck row links to its detail, whose header is the sum of its rows; a ship plan
  * may go to any warehouse of the organisation, only its shipper must be the user's own.
  */
-import { Enums } from '@rti/metadata';
+import { Enums, loadMetadata } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 import { truckRow } from '../server/trucks';
@@ -109,5 +109,13 @@ describe('ship plans', () => {
     expect(zh.body.message).toContain('只能使用您所属的仓库');
     // nor moved there later
     expect((await shipper.call('/ship-plan/update', { id: plan.id, shipperWarehouseId: wh.osaka })).body.code).not.toBe(0);
+  });
+});
+
+describe('steps that ask first', () => {
+  it('"Start loading" a delivery asks for confirmation like its release', () => {
+    const steps = loadMetadata().resources.delivery.transitions ?? [];
+    expect(steps.find((t) => t.name === 'load')).toMatchObject({ confirm: true });
+    expect(steps.find((t) => t.name === 'release')).toMatchObject({ confirm: true });
   });
 });
