@@ -5,22 +5,19 @@
  */
 import { Op, type WhereOptions } from 'sequelize';
 import type { PluginServerContext } from '@rti/server/plugin-api';
-import { keywordWhere, typeError } from './helpers';
+import { keywordWhere } from './helpers';
 
 /** Pickers answer at most this many rows; the user narrows with the keyword. */
 const SEARCH_CAP = 50;
 
 const pick = (rows: Array<Record<string, unknown>>, keys: string[]) => rows.map((r) => Object.fromEntries(keys.map((k) => [k, r[k] ?? null])));
 
-function numberList(name: string, v: unknown): number[] | null {
-  if (v === undefined || v === null || v === '') return null;
-  const list = Array.isArray(v) ? v : [v];
-  if (!list.every((x) => typeof x === 'number' && Number.isFinite(x))) throw typeError(name, 'list');
-  return list as number[];
-}
+/** the pickers' search text (declared: docs/PLUGINS.md "Declared call inputs") */
+const KEYWORD = { keyword: { type: 'string', maxLength: 256 } } as const;
+const CATEGORIES = { type: 'enums', enum: 'dictionaryCategory', label: 'fields.category' } as const;
 
 export function installLookupCalls(ctx: PluginServerContext): void {
-  const search = async (resource: string, call: Parameters<PluginServerContext['repo']>[1], fields: string[], keyword: unknown, extra: WhereOptions[] = [], order: Array<[string, string]> = [['id', 'ASC']]) => {
+  const search = async (resource: string, call: Parameters<PluginServerContext['repo']>[1], fields: string[], keyword: string | undefined, extra: WhereOptions[] = [], order: Array<[string, string]> = [['id', 'ASC']]) => {
     const repo = ctx.repo(resource, call);
     const kw = keywordWhere(keyword, fields);
     const rows = await repo.findAll({ where: { [Op.and]: [...(kw ? [kw] : []), ...extra] }, order, limit: SEARCH_CAP });
@@ -31,16 +28,18 @@ export function installLookupCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/dictionary/search',
     resource: 'dictionary',
-    handler: ({ body, ctx: call }) => {
-      const categories = numberList('category', body.category);
-      return search('dictionary', call, ['name', 'value'], body.keyword, categories ? [{ category: { [Op.in]: categories } }] : [], [['category', 'ASC'], ['displayOrder', 'ASC'], ['id', 'ASC']]);
+    input: { ...KEYWORD, category: CATEGORIES },
+    handler: ({ input, ctx: call }) => {
+      const categories = input.category;
+      return search('dictionary', call, ['name', 'value'], input.keyword, categories ? [{ category: { [Op.in]: categories } }] : [], [['category', 'ASC'], ['displayOrder', 'ASC'], ['id', 'ASC']]);
     },
   });
   ctx.addCall({
     path: '/dictionary/categorized',
     resource: 'dictionary',
-    async handler({ body, ctx: call }) {
-      const wanted = numberList('categories', body.categories) ?? ctx.metadata.enums.dictionaryCategory.map((v) => Number(v.value));
+    input: { categories: CATEGORIES },
+    async handler({ input, ctx: call }) {
+      const wanted = (input.categories ?? ctx.metadata.enums.dictionaryCategory.map((v) => v.value)).map(Number);
       const repo = ctx.repo('dictionary', call);
       const rows = await repo.serialize(await repo.findAll({ where: { category: { [Op.in]: wanted } }, order: [['displayOrder', 'ASC'], ['id', 'ASC']] }));
       const out: Record<string, unknown[]> = Object.fromEntries(wanted.map((c) => [String(c), []]));
@@ -54,7 +53,8 @@ export function installLookupCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/user/search',
     resource: 'user',
-    handler: async ({ body, ctx: call }) => pick(await search('user', call, ['name', 'realName', 'mobile'], body.keyword, [], [['name', 'ASC']]), USER_KEYS),
+    input: KEYWORD,
+    handler: async ({ input, ctx: call }) => pick(await search('user', call, ['name', 'realName', 'mobile'], input.keyword, [], [['name', 'ASC']]), USER_KEYS),
   });
   ctx.addCall({
     path: '/user/sys-org/list',
@@ -80,7 +80,8 @@ export function installLookupCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/role/search',
     resource: 'role',
-    handler: async ({ body, ctx: call }) => pick(await search('role', call, ['name'], body.keyword, [], [['name', 'ASC']]), ['id', 'name']),
+    input: KEYWORD,
+    handler: async ({ input, ctx: call }) => pick(await search('role', call, ['name'], input.keyword, [], [['name', 'ASC']]), ['id', 'name']),
   });
   ctx.addCall({
     path: '/role/choose',
@@ -103,7 +104,8 @@ export function installLookupCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/organization/search',
     resource: 'organization',
-    handler: async ({ body, ctx: call }) => pick(await search('organization', call, ['code', 'name', 'shortName'], body.keyword, [], [['code', 'ASC']]), ['id', 'code', 'name', 'shortName', 'entryCode']),
+    input: KEYWORD,
+    handler: async ({ input, ctx: call }) => pick(await search('organization', call, ['code', 'name', 'shortName'], input.keyword, [], [['code', 'ASC']]), ['id', 'code', 'name', 'shortName', 'entryCode']),
   });
 
   // Enumerations as options in the caller's language
