@@ -47,7 +47,7 @@ export async function adoptDeviceRows(t: TripRows, carrierIds: number[]): Promis
       { attributes: ['carrierId', 'arrivalConfirmedTime'] },
     );
     for (const l of lines) {
-      const time = new Date(l.arrivalConfirmedTime).getTime();
+      const time = new Date(l.arrivalConfirmedTime as string).getTime();
       if (Number.isFinite(time)) seenAt.set(Number(l.carrierId), time);
     }
   }
@@ -63,7 +63,7 @@ export async function adoptDeviceRows(t: TripRows, carrierIds: number[]): Promis
     for (const r of rows) {
       // the pass that confirmed the line (confirmation times are whole seconds)
       const t0 = seenAt.get(Number(r.carrierId))!;
-      const at = new Date(r.confirmTime).getTime();
+      const at = new Date(r.confirmTime as string).getTime();
       if (at >= t0 && at < t0 + 1000) rowOf.set(Number(r.carrierId), r);
     }
   }
