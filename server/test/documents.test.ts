@@ -155,6 +155,11 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
       const frozen = t(lang, 'rules.bindNotEditable');
       const save = await ts.a.call('/carrier-bind/save', { id: doc.id, lines: [{ id: line.id, carrierId: c1, qty: 5 }, { carrierId: c2 }] }, { language: lang });
       expect(save.body).toMatchObject({ code: 10004, message: frozen });
+      // a change of an existing line alone (no line added) is refused too
+      const change = await ts.a.call('/carrier-bind/save', { id: doc.id, lines: [{ id: line.id, carrierId: c1, qty: 5 }] }, { language: lang });
+      expect(change.body).toMatchObject({ code: 10004, message: frozen });
+      // and so is removing every line
+      expect((await ts.a.call('/carrier-bind/save', { id: doc.id, lines: [] }, { language: lang })).body).toMatchObject({ code: 10004, message: frozen });
       const add = await ts.a.call(`/${LINES}/create`, { carrierBindId: doc.id, carrierId: c2 }, { language: lang });
       expect(add.body).toMatchObject({ code: 10004, message: frozen });
       expect((await ts.a.call(`/${LINES}/update`, { id: line.id, qty: 9 }, { language: lang })).body).toMatchObject({ code: 10004, message: frozen });

@@ -135,6 +135,28 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     expect((await bindRow(order.id)).status).toBe(20);
   });
 
+  it('the status is checked again by the UPDATE itself: a row moved between the step\'s read and its write answers 10004, nothing written', async () => {
+    // SQLite serialises writers, so a real race never lands between read and write there: force
+    // it by moving the row inside the step's own transaction just before its UPDATE runs.
+    const [id] = await alerts(1);
+    const model = ts.server.db.models['carrier-alert'];
+    const original = model.update.bind(model);
+    const raced = async (values: any, opts: any) => {
+      (model as any).update = original;
+      await original({ status: 10, remark: 'someone else' }, { where: { id }, transaction: opts.transaction });
+      return original(values, opts);
+    };
+    (model as any).update = raced;
+    try {
+      const got = await ts.a.call('/carrier-alert/process', { id, remark: 'mine' });
+      expect(got.body.code).toBe(10004);
+    } finally {
+      (model as any).update = original;
+    }
+    // the whole step rolled back, the racing write with it (it was in the same transaction)
+    expect(await alertRow(id)).toMatchObject({ status: 0, remark: null });
+  });
+
   it('an unknown step answers 10013 in the caller language', async () => {
     const order = await bindOrder();
     for (const lang of LANGS) {

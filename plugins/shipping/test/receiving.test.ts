@@ -141,4 +141,15 @@ describe('steps run from code', () => {
     const after = (await ok(clerk, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10, sort: 'id' })).list;
     expect(after.map((l: any) => l.status)).toEqual([Enums.shipOrderLineStatus.shipped, Enums.shipOrderLineStatus.pending]);
   });
+
+  it('release checks the shipper warehouse again: a carrier moved away after it was put on the order does not ship', async () => {
+    const doc = await shipOrder(ts.a, w, 2);
+    const lines = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10, sort: 'id' })).list;
+    await ok(ts.a, '/carrier/update', { id: lines[0].carrierId, warehouseId: w.osaka });
+    const got = await ts.a.call('/ship-order/release', { id: doc.id }, { language: 'zh-CN' });
+    expect(got.body.code).toBe(10004);
+    expect(got.body.message).toContain(lines[0].carrierSn);
+    expect((await ok(ts.a, '/ship-order', { id: doc.id })).status).toBe(Enums.shipOrderStatus.new);
+    expect((await ok(ts.a, '/carrier', { id: lines[1].carrierId })).warehouseId).toBe(w.shanghai);
+  });
 });
