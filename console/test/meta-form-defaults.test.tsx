@@ -34,7 +34,12 @@ const shipment = thingsResource('shipment', fields, {
 });
 // a document made from another (a receipt from its ship order): the answer's `labels` name the
 // defaulted refs, as rows carry them; no choices declared
-const receipt = thingsResource('receipt', fields, { titleField: 'no', form: { defaultsFrom: { call: '/receipt/prefill', on: ['mode'] } } });
+const receipt = thingsResource('receipt', fields, {
+  titleField: 'no',
+  form: { defaultsFrom: { call: '/receipt/prefill', on: ['mode'] } },
+  source: { resource: 'site', field: 'fromId' } as ResourceDef['source'],
+  children: [{ resource: 'shipment-line', foreignKey: 'shipmentId', inline: true, cascade: true }],
+});
 // the same form without lines: the record form (Refine's useForm) asks alike
 const visit = thingsResource('visit', fields, { titleField: 'no', form: { defaultsFrom: { ...setup, call: '/visit/setup' } } });
 const line = thingsResource('shipment-line', [{ name: 'shipmentId', type: 'ref', ref: { resource: 'shipment', label: 'no' } }, { name: 'sn', type: 'string' }]);
@@ -197,13 +202,16 @@ describe('form defaults, on the create screen', () => {
     expect(shown(view.host, 'toId')).toBe('Osaka DC');
   });
 
-  it('shows a defaulted ref by the label the answer gave, before its picker searched', async () => {
-    calls = stubApi(() => ({ defaults: { fromId: 3, toId: 2, mode: 20 }, labels: { fromIdLabel: 'Tokyo Port', toIdLabel: 'Osaka DC' } }));
+  it('shows a defaulted ref by the label the answer gave, before its picker searched, and the lines the source gives', async () => {
+    calls = stubApi(() => ({ defaults: { fromId: 3, toId: 2, mode: 20 }, labels: { fromIdLabel: 'Tokyo Port', toIdLabel: 'Osaka DC' }, lines: 6 }));
     const data = fakeData({ site: SITES });
     const view = await mount({ path: `${receipt.route}/create`, meta, dataProvider: data.provider, element: <MetaCreate resource={receipt} /> });
     await waitFor(() => shown(view.host, 'toId') === 'Osaka DC', 3000, () => shown(view.host, 'toId'));
     expect(shown(view.host, 'fromId')).toBe('Tokyo Port');
     expect(data.of('getList', 'site')).toEqual([]);
+    // the source's lines the document takes on save are announced on the form
+    const note = await waitFor(() => view.host.querySelector('[data-testid=document-source-lines]'));
+    expect(note.textContent).toBe("6 lines of the chosen Shipper become this document's lines when it is saved");
   });
 
   it('works the same on a record form (no lines)', async () => {

@@ -29,7 +29,7 @@ const line: ResourceDef = { name: 'doc-line', module: 'things', route: '/things/
 const meta = metaOf(doc, line);
 const shell: Shell = { meta, plugins: [], routes: [], sideMenu: [], access: new Set([apiCode('/doc/close'), apiCode('/doc/check')]), user: { id: 7 } as never };
 
-beforeAll(() => initTestI18n({ 'en-US': { test: { closeMissing: '{{count}} open lines will be marked Missing' } } }));
+beforeAll(() => initTestI18n({ 'en-US': { test: { closeMissing: '{{count}} open lines will be marked Missing' }, transitions: { close: 'Close', check: 'Check' } } }));
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
@@ -61,6 +61,8 @@ it('the confirmation states the count read from the row; after the step the line
   const count = await waitFor(() => document.querySelector('[data-testid=meta-step-count]'));
   expect(count.textContent).toBe('3 open lines will be marked Missing');
   expect(document.querySelector('[data-testid=meta-step-warning]')).toBeTruthy();
+  // a Close step's dialog is dismissed by Cancel, not by a second Close
+  expect(document.querySelector('[data-testid=meta-step-dismiss]')!.textContent).toBe('Cancel');
   await act(async () => document.querySelector<HTMLButtonElement>('[data-testid=meta-step-ok]')!.click());
   await waitFor(() => calls.some((c) => c.path === '/doc/close'));
   expect(calls[0].body).toEqual({ id: 3 });
@@ -74,6 +76,7 @@ it('a step declaring only confirmCount asks when there is something to count, an
   const count = await waitFor(() => document.querySelector('[data-testid=meta-step-count]'));
   expect(count.textContent).toBe('2 open lines will be marked Missing');
   expect(document.querySelector('[data-testid=meta-step-warning]')).toBeNull();
+  expect(document.querySelector('[data-testid=meta-step-dismiss]')!.textContent).toBe('Close');
   cleanup();
 
   const { data } = await open(0);

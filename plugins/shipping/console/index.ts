@@ -22,10 +22,10 @@ export default defineConsolePlugin({
     { id: 'shipping-containerize', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchUpdate', component: () => import('./containerize') },
     { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
-  // receiving on the receipt's own detail page: counts, scan box and container (the panel), and
-  // receiving the ticked lines (their toolbar)
+  // receiving on the receipt's own detail page: counts, scan box and container first (a receiver
+  // with a scanner, often on a phone, starts there), and receiving the ticked lines (their toolbar)
   zones: {
-    'receipt.show.after': () => import('./receiving-panel'),
+    'receipt.show.before': () => import('./receiving-panel'),
     'receipt.lines.toolbar': { component: () => import('./receive-selected'), viewCode: 'ApiReceiptDetailReceive' },
   },
 });

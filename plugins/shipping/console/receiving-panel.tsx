@@ -1,5 +1,5 @@
 /**
- * The receiving panel of a receipt's detail page (zone `receipt.show.after`): live counts
+ * The receiving panel of a receipt's detail page (zone `receipt.show.before`): live counts
  * (expected / received / missing / extra, from the receipt's roll-ups), a scan box (a scanner's
  * Enter sends the serial; several pasted at once go as one batch), receiving a whole container,
  * and every refusal listed with its serial and the server's reason. Scans arriving while a call

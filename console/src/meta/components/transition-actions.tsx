@@ -85,8 +85,9 @@ export const TransitionButtons: FC<{
         open={active !== null}
         title={active ? t('meta.stepConfirmTitle', { step: label(active), title }) : undefined}
         okText={active ? label(active) : undefined}
-        // never "Cancel" beside a step that may itself be called Cancel (cancelling an order)
-        cancelText={t('meta.close')}
+        // the dismiss button never repeats the step's own label: Close beside a Cancel step
+        // (cancelling an order), Cancel beside a Close step (closing a receipt)
+        cancelText={active && label(active) === t('meta.close') ? t('meta.cancel') : t('meta.close')}
         cancelButtonProps={{ 'data-testid': 'meta-step-dismiss' } as never}
         okButtonProps={{ danger: active?.danger, loading: busy !== null, 'data-testid': 'meta-step-ok' } as never}
         onOk={() => void confirm().catch(() => undefined)}

@@ -11,6 +11,8 @@ export interface FormDefaults {
   choices?: Record<string, Choice[]>;
   /** labels of the defaulted ref values, per field (`{ warehouseId: { '7': 'Osaka DC' } }`) */
   labels?: Record<string, Record<string, string>>;
+  /** lines the chosen source gives the new document on save (a source's prefill answers `lines`) */
+  sourceLines?: number;
   /** the form's onValuesChange: a user change of an `on` field asks again */
   onValuesChange: (changed: Record<string, unknown>) => void;
 }
@@ -26,6 +28,7 @@ export function useFormDefaults(resource: ResourceDef, fields: FieldDef[], form:
   const { t } = useMetaT();
   const [choices, setChoices] = useState<Record<string, Choice[]>>();
   const [labels, setLabels] = useState<Record<string, Record<string, string>>>();
+  const [sourceLines, setSourceLines] = useState<number>();
   const asked = useRef(0);
   // fields the answers filled: a later null default may clear only these
   const filled = useRef(new Set<string>());
@@ -50,6 +53,7 @@ export function useFormDefaults(resource: ResourceDef, fields: FieldDef[], form:
     // filled as untouched and without a stale "required" mark
     if (Object.keys(set).length) form.setFields(Object.entries(set).map(([name, value]) => ({ name, value, touched: false, errors: [] })));
     setChoices(choicesOf(def, fields, answer ?? {}, t));
+    setSourceLines(typeof answer?.lines === 'number' ? answer.lines : undefined);
     const known = defaultLabels(fields, answer);
     if (Object.keys(known).length) setLabels((old) => ({ ...old, ...Object.fromEntries(Object.entries(known).map(([k, v]) => [k, { ...old?.[k], ...v }])) }));
   }, [def, fields, form, t]);
@@ -71,5 +75,5 @@ export function useFormDefaults(resource: ResourceDef, fields: FieldDef[], form:
     },
     [def, ask],
   );
-  return { choices, labels, onValuesChange };
+  return { choices, labels, sourceLines, onValuesChange };
 }

@@ -43,6 +43,8 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
   const initialValues = useMemo(() => toFormValues(fields, record, mode), [fields, record, mode]);
   // the create form's defaults and picker choices from the resource's own call (form.defaultsFrom)
   const defaults = useFormDefaults(resource, fields, form, mode);
+  const sourceField = resource.source ? fields.find((f) => f.name === resource.source!.field) : undefined;
+  const sourceLabel = sourceField ? fieldLabel(sourceField) : '';
   useEffect(() => {
     // the record arrives after the form mounted
     if (record) form.setFieldsValue(initialValues as never);
@@ -114,6 +116,16 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
         choices={defaults.choices}
         knownLabels={defaults.labels}
       />
+      {/* a document made from another (metadata `source`): the source's lines arrive on save */}
+      {mode === 'create' && defaults.sourceLines !== undefined && (
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginTop: 8 }}
+          message={t('meta.linesFromSource', { count: defaults.sourceLines, source: sourceLabel })}
+          data-testid="document-source-lines"
+        />
+      )}
       {loadingLines ? (
         <Spin style={{ display: 'block', marginTop: 24 }} />
       ) : (
