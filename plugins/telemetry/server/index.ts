@@ -33,7 +33,7 @@ export default definePlugin({
       positions: { carrier: (id) => rt.engine.peekCarrier(id), device: (kind, id) => rt.engine.peekDevice(kind, id) },
       refresh: () => rt.refresh(),
       onInOut: (fn) => rt.sink.onInOut(fn),
-      placeCarriers: (moves) => rt.engine.placeCarriers(moves),
+      placeCarriers: (moves) => rt.placeCarriers(moves),
       publish: (event) => rt.bus.publish(event),
     };
     ctx.provide('telemetry', api);

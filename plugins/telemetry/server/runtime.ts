@@ -10,7 +10,9 @@ import { StateEngine } from '@rti/ingest/state/state-engine';
 import { startSimulator, type Simulator } from '@rti/ingest/simulator/simulator';
 import { verifyPassword, type Database } from '@rti/server';
 import type { PluginServerContext } from '@rti/server/plugin-api';
-import { EventBus } from './event-bus';
+import type { CarrierPlacement } from '@rti/ingest/state/state-engine';
+import { leaseMigration, RelayedBus, startClusterLink, startLease, type ClusterLink, type Lease } from './cluster';
+import type { EventBus } from './event-bus';
 import { loadFleet } from './fleet-loader';
 import { startStateFeed } from './state-feed';
 import { StateSink } from './state-sink';
@@ -31,6 +33,13 @@ export interface TelemetryRuntime {
   refresh(): Promise<void>;
   /** engine flush + sink write, now (tests, shutdown) */
   flush(): Promise<void>;
+  /** a document moved carriers: this engine and (scale-out) every other instance's */
+  placeCarriers(moves: readonly CarrierPlacement[]): void;
+  /** true when this instance writes what the engine derives (always, unless several instances run with TELEMETRY_INGEST=off: the lease holder) */
+  writer(): boolean;
+  /** scale-out (TELEMETRY_INGEST=off): the writer's lease and the link to the other instances */
+  lease?: Lease;
+  link?: ClusterLink;
   ready: Promise<void>;
   stop(): Promise<void>;
 }
@@ -53,11 +62,17 @@ function envInt(name: string, def: number): number {
 const WATCHED = ['device-beacon', 'device-gps', 'device-slave-gateway', 'device-master-gateway', 'device-model', 'carrier', 'warehouse', 'location', 'route', 'fence'];
 
 export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
-  const bus = new EventBus();
-  const sink = new StateSink(ctx.database, bus, ctx.log);
-  const engine = new StateEngine({ onEffect: sink.push });
   const mode = process.env.TELEMETRY_INGEST || 'embedded';
   if (mode !== 'embedded' && mode !== 'off') throw new Error(`TELEMETRY_INGEST must be embedded or off, got "${mode}"`);
+  // With ingest in workers (mode off) several API instances may run: each derives (its live
+  // positions stay current), only the lease holder writes and raises events (cluster.ts).
+  ctx.addMigration(leaseMigration);
+  const bus = new RelayedBus();
+  const sink = new StateSink(ctx.database, bus, ctx.log);
+  let lease: Lease | undefined;
+  const writer = () => mode !== 'off' || (lease?.held() ?? false);
+  const engine = new StateEngine({ onEffect: (e) => (writer() ? sink.push(e) : undefined) });
+  const leaseTtlMs = envInt('TELEMETRY_LEADER_TTL_MS', 10_000);
   const flushMs = envInt('STATE_FLUSH_MS', 1000);
   const tickMs = envInt('STATE_TICK_MS', 15_000);
   // a small demo fleet by default so a fresh `npm start` is alive; 0 turns it off
@@ -78,10 +93,21 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       await rt.directory?.refresh();
     },
     flush() {
-      // one writer at a time: a flush job and an explicit flush must not interleave
-      flushing = flushing.then(() => sink.flush(engine.flush())).catch((err) => ctx.log('state flush failed', err));
+      // one writer at a time: a flush job and an explicit flush must not interleave; an
+      // instance that is not the writer drops what it derived (the writer stores the same)
+      flushing = flushing
+        .then(() => {
+          const dump = engine.flush();
+          return writer() ? sink.flush(dump) : undefined;
+        })
+        .catch((err) => ctx.log('state flush failed', err));
       return flushing;
     },
+    placeCarriers(moves) {
+      engine.placeCarriers(moves);
+      rt.link?.announce({ kind: 'place', moves: [...moves] });
+    },
+    writer,
     async stop() {
       stopped = true;
       if (simTimer) clearTimeout(simTimer);
@@ -91,6 +117,9 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       await feed?.stop();
       if (mode === 'off') await rt.store?.close();
       await rt.flush();
+      // given up at once: another instance writes from its next renewal on
+      await rt.lease?.stop();
+      await rt.link?.stop();
     },
   };
   runtimes.set(ctx.database, rt);
@@ -102,6 +131,8 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
     refreshTimer = setTimeout(() => {
       refreshTimer = undefined;
       rt.refresh().catch((err) => ctx.log('master data refresh failed', err));
+      // and every other instance's engine (scale-out)
+      rt.link?.announce({ kind: 'refresh' });
     }, 300);
     refreshTimer.unref();
   };
@@ -166,6 +197,8 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         simTimer.unref();
       }
     } else {
+      lease = rt.lease = startLease({ sequelize: ctx.db, name: 'state', holder: `${ctx.config.instanceId}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`, ttlMs: leaseTtlMs, log: ctx.log });
+      await lease.tick();
       rt.store = createStore(cfg);
       await rt.store.init();
       if (cfg.mqttUrl) {
@@ -173,6 +206,18 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('state feed directory refresh failed', e) });
         await rt.directory.start();
         feed = startStateFeed({ url: cfg.mqttUrl, username: cfg.mqttUsername, password: cfg.mqttPassword, directory: rt.directory, engine, log: ctx.log });
+        rt.link = startClusterLink({
+          url: cfg.mqttUrl,
+          username: cfg.mqttUsername,
+          password: cfg.mqttPassword,
+          instanceId: ctx.config.instanceId,
+          bus,
+          onControl: (c) => {
+            if (c.kind === 'refresh') rt.refresh().catch((err) => ctx.log('master data refresh failed', err));
+            else if (Array.isArray(c.moves)) engine.placeCarriers(c.moves);
+          },
+          log: ctx.log,
+        });
         // an HTTP push goes onto the broker like a gateway's publish: the workers store it and
         // the feed above derives state from it
         const client = feed.client;
