@@ -2,6 +2,7 @@
  * Ingest settings from the environment (docs/TELEMETRY.md lists them). Parsed once, with a
  * clear message for a bad value instead of a surprise at the first reading.
  */
+import { hostname } from 'node:os';
 import path from 'node:path';
 import { InfluxTelemetryStore } from './store/influx-store';
 import { SegmentTelemetryStore } from './store/segment-store';
@@ -57,7 +58,8 @@ export function ingestConfigFromEnv(env: NodeJS.ProcessEnv, dataDir: string): In
     },
     mqttPort: port === 0 ? null : port,
     mqttUrl: env.MQTT_URL || undefined,
-    mqttClientId: env.MQTT_CLIENT_ID || `rti-ingest-${process.pid}`,
+    // the host name too: in containers every worker is pid 1, and two sessions with one id evict each other
+    mqttClientId: env.MQTT_CLIENT_ID || `rti-ingest-${hostname()}-${process.pid}`,
     mqttGroup: env.MQTT_SHARE_GROUP ?? 'ingest',
     mqttUsername: env.MQTT_USERNAME || undefined,
     mqttPassword: env.MQTT_PASSWORD || undefined,
