@@ -2,7 +2,8 @@
  * Tenancy over every generated call of every resource: a user of organisation A never
  * reads, lists, exports, changes or deletes a row of organisation B, whatever ids, filters
  * or headers it sends; rows it creates always land in A. Every plugin call (all plugins
- * loaded) is re-run by the other organisation with the first one's ids in its body.
+ * loaded) is re-run by the other organisation with the first one's ids in its body, and its
+ * figures (counts, sums) must not move when the first organisation grows.
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -249,6 +250,8 @@ describe('plugin calls as another organisation', () => {
   let prow: OrgRows;
   /** body keys each plugin handler read */
   const readKeys = new Map<string, Set<string>>();
+  /** the body each plugin call was last sent with (B's ids and A's, filled from what it read) */
+  const finalBodies = new Map<string, Record<string, unknown>>();
 
   beforeAll(async () => {
     // the demo fleet simulator provisions rows into the first organisation a few seconds after start
@@ -280,6 +283,12 @@ describe('plugin calls as another organisation', () => {
     expect(Object.keys(prow.a).length).toBeGreaterThan(resources.length * 0.8);
   }, 180_000);
 
+  /** A sample body without its optional references (a domain rule may refuse the ones it names). */
+  function bareOf(res: ResourceDef, body: Record<string, unknown>): Record<string, unknown> {
+    for (const f of res.fields) if ((f.type === 'ref' || f.type === 'refs') && !f.required && !(res.rules?.compare ?? []).some((r) => r.left === f.name || r.right === f.name)) delete body[f.name];
+    return body;
+  }
+
   /**
    * Two rows of every resource in each organisation, like rowsInBothOrgs, but with the plugins'
    * domain rules live: a body a rule refuses (a device bound twice, a line naming its header's
@@ -299,10 +308,7 @@ describe('plugin calls as another organisation', () => {
         for (const which of ['first', 'second'] as const) {
           const seed = (n++) * 7 + (side === 'a' ? 0 : 3);
           const second = out.second[side];
-          const bare = (body: Record<string, unknown>) => {
-            for (const f of res.fields) if ((f.type === 'ref' || f.type === 'refs') && !f.required && !(res.rules?.compare ?? []).some((r) => r.left === f.name || r.right === f.name)) delete body[f.name];
-            return body;
-          };
+          const bare = (body: Record<string, unknown>) => bareOf(res, body);
           const attempts = [
             () => sampleBody(res, metadata, seed, refs[side], second),
             () => sampleBody(res, metadata, seed + 1, { ...refs[side], ...second }, refs[side]),
@@ -471,6 +477,7 @@ describe('plugin calls as another organisation', () => {
         }
         if (!added) break;
       }
+      finalBodies.set(call.path, body);
     }
     // B's caller still works, and nothing of A changed (nor was anything added to A)
     expect((await tp.b.call('/permission/list', {})).body.code).toBe(0);
@@ -478,5 +485,106 @@ describe('plugin calls as another organisation', () => {
     for (const name of Object.keys(before)) expect(after[name], `${name} of the first organisation`).toEqual(before[name]);
     console.info(`[tenancy] plugin calls as organisation B: ${JSON.stringify(tally)}`);
     expect(tally.filled).toBeGreaterThan(calls.length / 4);
+  }, 600_000);
+
+  /** Every number of a JSON answer by its path (and every list's length), null for a refusal or a file. */
+  async function numbersOf(path: string, body: Record<string, unknown>): Promise<Map<string, number> | null> {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 15_000);
+    try {
+      const headers = { 'Content-Type': 'application/json', Token: tp.b.token, OrgId: String(tp.b.orgId) };
+      const res = await fetch(`${tp.url}/api${path}`, { method: 'POST', headers, body: JSON.stringify(body), signal: controller.signal });
+      if (!(res.headers.get('content-type') ?? '').includes('json')) {
+        await res.body?.cancel();
+        return null;
+      }
+      const answer = (await res.json()) as { code: number; data: unknown };
+      if (answer.code !== 0) return null;
+      const out = new Map<string, number>();
+      const walk = (v: unknown, at: string) => {
+        if (typeof v === 'number') out.set(at, v);
+        else if (Array.isArray(v)) {
+          out.set(`${at}.length`, v.length);
+          v.forEach((x, i) => walk(x, `${at}[${i}]`));
+        } else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${at}.${k}`);
+      };
+      walk(answer.data, '');
+      return out;
+    } catch {
+      return null; // a stream (live events) or a slow call: no figures to compare
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** One more row of every resource in the first organisation (what it may create), through the calls. */
+  async function growFirstOrganisation(): Promise<{ made: number; missed: string[] }> {
+    let made = 0;
+    const missed: string[] = [];
+    const refs: Record<string, number> = { organization: tp.orgA };
+    for (const [name, row] of Object.entries(prow.a)) refs[name] = row.id;
+    let n = 0;
+    for (const res of creationOrder(metadata)) {
+      if (res.orgField === 'id' || !prow.a[res.name]) continue;
+      const seed = 7001 + n * 13;
+      const second = prow.second.a;
+      // as tolerantRows: the plugins' rules may refuse a sample (a beacon bound twice); then other references, then none
+      const attempts = [
+        () => sampleBody(res, metadata, seed, refs, second),
+        () => sampleBody(res, metadata, seed + 1, { ...refs, ...second }, refs),
+        () => bareOf(res, sampleBody(res, metadata, seed + 2, { ...refs, ...second }, refs)),
+      ];
+      let row: Row | null = null;
+      for (const attempt of attempts) {
+        row = await (async () => createRow(tp, tp.a, res, attempt()))().catch(() => null);
+        if (row) break;
+      }
+      if (row) made++;
+      else missed.push(res.name);
+      n++;
+    }
+    return { made, missed };
+  }
+
+  /**
+   * Counts, sums and other figures a plugin call answers are under tenancy too: a grouped count
+   * rewritten as raw SQL without the organisation filter carries no row of A (no text, no
+   * organisation id) but changes when A grows. Each call is asked as B twice (the figures that
+   * move on their own — times, B's own logs — are left out), then the first organisation gets
+   * one more row of every resource, and B's figures must not move.
+   */
+  it('answers the same counts and sums whatever the first organisation holds', async () => {
+    const calls = tp.server.calls.list().filter((c) => c.plugin && !c.public);
+    const probes = calls.flatMap((c) => {
+      const last = finalBodies.get(c.path);
+      return [{ path: c.path, body: {} as Record<string, unknown> }, ...(last && Object.keys(last).length ? [{ path: c.path, body: last }] : [])];
+    });
+    const pass = async () => {
+      const out = new Map<number, Map<string, number> | null>();
+      for (const [i, p] of probes.entries()) out.set(i, await numbersOf(p.path, p.body));
+      return out;
+    };
+    const first = await pass();
+    const second = await pass();
+    const { made: grown, missed } = await growFirstOrganisation();
+    expect(grown).toBeGreaterThan(resources.length * 0.5);
+    // the resources plugins count most must have grown
+    for (const name of ['carrier', 'warehouse', 'device-beacon', 'ship-order']) expect(missed, name).not.toContain(name);
+    await tp.server.audit.flush();
+    const third = await pass();
+    const leaks: string[] = [];
+    const compared = new Set<string>();
+    for (const [i, p] of probes.entries()) {
+      const [a, b, c] = [first.get(i), second.get(i), third.get(i)];
+      if (!a || !b || !c) continue;
+      for (const [at, v] of b) {
+        if (a.get(at) !== v || !c.has(at)) continue; // moves on its own, or gone
+        compared.add(p.path);
+        if (c.get(at) !== v) leaks.push(`${p.path} ${JSON.stringify(p.body).slice(0, 120)} ${at || '(data)'}: ${v} → ${c.get(at)}`);
+      }
+    }
+    console.info(`[tenancy] figures of ${compared.size} plugin calls compared before and after the first organisation grew by ${grown} rows (not grown: ${missed.join(', ') || 'none'})`);
+    expect(leaks.slice(0, 20), 'figures of organisation B that moved when organisation A grew').toEqual([]);
+    expect(compared.size).toBeGreaterThan(20);
   }, 600_000);
 });
