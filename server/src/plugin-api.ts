@@ -177,8 +177,13 @@ export interface PluginServerContext {
    */
   organisationsWith(resource: string, where?: WhereOptions): Promise<number[]>;
   t: TFunction;
-  /** the Sequelize instance (own tables; resource rows go through repo()) */
+  /**
+   * The Sequelize instance, for the plugin's own tables and migrations only: resource rows and
+   * aggregates over them (counts, sums, grouped counts, computed columns) go through repo(),
+   * which applies the caller's scope and owns the dialects (docs/PLUGINS.md "Scope").
+   */
   db: Sequelize;
+  /** the server's database (own tables only, as `db`) */
   database: Database;
   /** registers a hand-written migration for the plugin's own tables (run before start) */
   addMigration(m: Migration): void;
