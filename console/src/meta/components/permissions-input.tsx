@@ -5,6 +5,7 @@ import { request } from '../../providers/http-client';
 import { asArray } from '../lib/format';
 import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, missingPages, parentIndex, toggleLeaves, toTreeData, withAncestors, withoutPages } from '../lib/permission-tree';
 import { useOptionalShell } from '../../providers/shell-context';
+import { publicPages } from '../../routes/public-pages';
 import { useMetaT } from '../hooks/use-meta';
 
 /** Permission codes picked from the current organisation's catalogue. */
@@ -23,7 +24,10 @@ export const PermissionsInput: FC<{ value?: string[] | null; onChange?: (v: stri
   });
   // only pages this console serves: a menu page no plugin provides yet would grant a 404
   const shell = useOptionalShell();
-  const missing = useMemo(() => (shell ? missingPages(shell.meta.menu.groups, shell.routes.map((r) => r.path)) : new Set<string>()), [shell]);
+  const missing = useMemo(
+    () => (shell ? missingPages(shell.meta.menu.groups, [...shell.routes.map((r) => r.path), ...publicPages.map((p) => p.path)]) : new Set<string>()),
+    [shell],
+  );
   const tree = useMemo(() => toTreeData(withoutPages(catalogue.data ?? [], missing)), [catalogue.data, missing]);
   const parents = useMemo(() => parentIndex(tree), [tree]);
   const codes = useMemo(() => asArray(value).map(String), [value]);
