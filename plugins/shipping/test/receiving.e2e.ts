@@ -170,7 +170,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     // ticking a line in the table
     await lineRow(sn(2)).locator('.ant-checkbox-input').check();
     await page.getByTestId('receiving-receive-selected').click();
-    await page.locator('.ant-message').getByText('1 lines received').waitFor(WAIT);
+    await page.locator('.ant-message').getByText('1 line received').waitFor(WAIT);
     await counted('received', 2);
     await lineRow(sn(2)).getByText('Received').waitFor(WAIT);
 
