@@ -84,6 +84,28 @@ describe('a new organisation is reachable by the platform user who created it', 
   });
 });
 
+describe('the first-day checklist', () => {
+  it('says what is done in the new organisation and links each step to its list', async () => {
+    const before = (await platform.call('/organization/checklist', {}, { orgId: nordic.id })).body.data;
+    expect(before.steps.map((s: { key: string }) => s.key)).toEqual(['warehouses', 'carrierCodes', 'devices', 'gateways', 'users']);
+    const step = (data: typeof before, key: string) => data.steps.find((s: { key: string }) => s.key === key);
+    // the warehouse made above counts; the platform user who created it is no user of the customer's
+    expect(step(before, 'warehouses')).toMatchObject({ count: 1, done: true, path: '/basic-info/warehouse' });
+    expect(step(before, 'carrierCodes')).toMatchObject({ count: 0, done: false });
+    // carol (added above through the user form) is its one user; the platform user is not counted
+    expect(step(before, 'users')).toMatchObject({ count: 1, done: true });
+    expect(before.done).toBe(false);
+    await ts.addUser(nordic.id, 'nordic.admin');
+    const after = (await platform.call('/organization/checklist', {}, { orgId: nordic.id })).body.data;
+    expect(step(after, 'users')).toMatchObject({ count: 2, done: true });
+    // a step whose list the caller may not open is left out
+    const roleId = Number((await ts.server.db.models.role.create({ orgId: nordic.id, name: 'wh only', pcPermissions: ['ApiWarehouseList'] })).get('id'));
+    const limited = await ts.callerFor(await ts.addUser(nordic.id, 'nordic.wh', { roleIds: [roleId] }), nordic.id);
+    const seen = (await limited.call('/organization/checklist')).body.data;
+    expect(seen.steps.map((s: { key: string }) => s.key)).toEqual(['warehouses']);
+  });
+});
+
 describe('entry codes', () => {
   it('are stored in lower case and resolved without regard to case', async () => {
     expect(nordic.entryCode).toBe('nordic');

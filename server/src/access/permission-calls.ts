@@ -5,6 +5,7 @@ import { narrowTree } from './catalogue';
 import { subjectOf } from './guard';
 import { msg } from './messages';
 import type { AccessService } from './service';
+import { checklistCall } from './checklist';
 
 export function permissionCalls(access: AccessService): CallDef[] {
   const currentOrg = (ctx: RequestContext): number => {
@@ -13,6 +14,8 @@ export function permissionCalls(access: AccessService): CallDef[] {
   };
 
   return [
+    // the first-day checklist of the current organisation (access/checklist)
+    checklistCall(access),
     {
       path: '/permission/all',
       handler: ({ ctx }) => access.catalogue().tree(ctx.language),
