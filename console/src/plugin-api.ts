@@ -183,6 +183,8 @@ export { menuBadges } from './lib/menu-badges';
 export { request } from './providers/http-client';
 export { useAutoRefresh } from './lib/use-auto-refresh';
 export { Guarded, useCan } from './components/guard/guarded';
+/** the first-day checklist of the current organisation (home pages show it until every step is done) */
+export { OnboardingChecklist } from './components/onboarding-checklist';
 export type { GuardTarget } from './lib/guard';
 
 // What plugins may use of the shell, by package path (`@rti/console/plugin-api`); nothing

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Card, Col, Empty, Row, Typography } from 'antd';
 import { flattenMenu } from '../lib/menu';
 import { useShell } from '../providers/shell-context';
+import { OnboardingChecklist } from '../components/onboarding-checklist';
 
 /** Landing page: who is signed in where, and every page they may open, by menu group. */
 export default function HomePage() {
@@ -14,6 +15,7 @@ export default function HomePage() {
     <div className="home-page" data-testid="home-page">
       <Typography.Title level={4}>{t('home.welcome', { name: user.realName || user.username || '' })}</Typography.Title>
       <Typography.Paragraph type="secondary">{t('home.organization', { name: user.orgName || user.loginOrgName || '' })}</Typography.Paragraph>
+      <OnboardingChecklist />
       {groups.length === 0 && <Empty description={t('home.noPages')} />}
       <Row gutter={[16, 16]}>
         {groups.map((g) => (

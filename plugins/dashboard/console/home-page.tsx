@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Alert, Button, Card, Col, Row, Space, Spin, Statistic, Typography } from 'antd';
 import { DesktopOutlined, ReloadOutlined } from '@ant-design/icons';
-import { Guarded, formatDateTime } from '@rti/console/plugin-api';
+import { Guarded, OnboardingChecklist, formatDateTime } from '@rti/console/plugin-api';
 import { useDashboard } from './dashboard-data';
 import { kpis } from './kpis';
 import { useDashboardPanels } from './panels';
@@ -25,6 +25,7 @@ export default function DashboardHome() {
   ];
   return (
     <div data-testid="dashboard-home">
+      <OnboardingChecklist />
       <Space style={{ width: '100%', justifyContent: 'space-between', marginBottom: 12 }} wrap>
         <Typography.Text type="secondary">{data ? t('dashboard.updated', { time: formatDateTime(data.loadedAt, 'time') }) : ''}</Typography.Text>
         <Space>
