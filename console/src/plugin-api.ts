@@ -140,8 +140,14 @@ export interface ListZoneProps {
   refresh: () => void;
 }
 
-/** One component in a zone, loaded lazily with the screen; the object form adds a guard and an order. */
-export type ZoneEntry<P> = LazyComponent<P> | { component: LazyComponent<P>; viewCode?: string; order?: number };
+/**
+ * One component in a zone, loaded lazily with the screen; the object form adds a guard, an order
+ * and `when`: whether it applies to the record (a detail page's zones; e.g. only while a receipt
+ * is open). A lines toolbar none of whose entries applies leaves the lines without checkboxes.
+ */
+export type ZoneEntry<P> =
+  | LazyComponent<P>
+  | { component: LazyComponent<P>; viewCode?: string; order?: number; when?: (record: Record<string, unknown>) => boolean };
 type ZoneEntries<P> = ZoneEntry<P> | Array<ZoneEntry<P>>;
 
 /** The places of the generated screens a plugin may fill, per resource (docs/CONSOLE.md "Zones"). */

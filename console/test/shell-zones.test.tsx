@@ -42,6 +42,14 @@ describe('zone registry', () => {
     expect(zoneEntries(plugins, 'receipt.lines.toolbar', (code) => held.has(code)).map((e) => e.component)).toEqual([guarded]);
   });
 
+  it('leaves out entries whose `when` refuses the record; without a record `when` is not asked', () => {
+    const open = comp('open');
+    const withWhen: ConsolePlugin[] = [{ id: 'p', zones: { 'receipt.lines.toolbar': { component: open, when: (r) => r.status === 10 } } }];
+    expect(zoneEntries(withWhen, 'receipt.lines.toolbar', () => true, { status: 10 }).map((e) => e.component)).toEqual([open]);
+    expect(zoneEntries(withWhen, 'receipt.lines.toolbar', () => true, { status: 30 })).toEqual([]);
+    expect(zoneEntries(withWhen, 'receipt.lines.toolbar', () => true).map((e) => e.component)).toEqual([open]);
+  });
+
   it('reports zone names no screen renders', () => {
     const typo = { id: 'typo', zones: { 'receipt.show.afterr': a, 'show.after': a } } as unknown as ConsolePlugin;
     expect(unknownZones([...plugins, typo])).toEqual(['typo: receipt.show.afterr', 'typo: show.after']);
@@ -147,6 +155,14 @@ describe('zones on the detail page', () => {
     await act(async () => seen.after!.refresh());
     await waitFor(() => data.of('getList', 'order-line').length > lists && data.of('getOne', 'order').length > ones);
     await waitFor(() => seen.before?.record.no === 'SO-7b');
+  });
+
+  it('a toolbar whose entries do not apply to the record (its `when`) leaves the lines without checkboxes', async () => {
+    const closedOnly: ConsolePlugin = { id: 'z', zones: { 'order.lines.toolbar': { component: comp('toolbar'), when: (r) => r.status === 30 } } };
+    const { view } = await showOrder([closedOnly]);
+    await settle(100);
+    expect(view.host.querySelector('[data-zone]')).toBeNull();
+    expect(view.host.querySelectorAll('.ant-checkbox-input').length).toBe(0);
   });
 
   it('without plugins the page has no zones and no line checkboxes', async () => {

@@ -27,15 +27,17 @@ const asList = (v: unknown): Array<ZoneEntry<unknown>> => (v === undefined || v 
 
 /**
  * The components of `zone` the user may see: every plugin's entries for it, without those whose
- * `viewCode` the user lacks, by `order` (default 50), then plugin id, then declaration order.
+ * `viewCode` the user lacks or whose `when` refuses the record (when there is one), by `order`
+ * (default 50), then plugin id, then declaration order.
  */
-export function zoneEntries(plugins: readonly ConsolePlugin[], zone: string, has: (code: string) => boolean): ResolvedZoneEntry[] {
+export function zoneEntries(plugins: readonly ConsolePlugin[], zone: string, has: (code: string) => boolean, record?: Record<string, unknown>): ResolvedZoneEntry[] {
   const out: ResolvedZoneEntry[] = [];
   for (const p of plugins) {
     asList((p.zones as Record<string, unknown> | undefined)?.[zone]).forEach((e, i) => {
       const entry = typeof e === 'function' ? { component: e } : e;
       if (!entry || typeof entry.component !== 'function') return;
       if ('viewCode' in entry && entry.viewCode && !has(entry.viewCode)) return;
+      if (record && 'when' in entry && entry.when && !entry.when(record)) return;
       out.push({ key: `${p.id}:${i}`, plugin: p.id, component: entry.component, order: ('order' in entry ? entry.order : undefined) ?? 50 });
     });
   }

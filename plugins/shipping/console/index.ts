@@ -1,4 +1,5 @@
 import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
+import { receiptOpen } from './receiving';
 
 /**
  * Shipping's console half: the "Add carriers" (serials, warehouse picker, import) and
@@ -26,6 +27,6 @@ export default defineConsolePlugin({
   // with a scanner, often on a phone, starts there), and receiving the ticked lines (their toolbar)
   zones: {
     'receipt.show.before': () => import('./receiving-panel'),
-    'receipt.lines.toolbar': { component: () => import('./receive-selected'), viewCode: 'ApiReceiptDetailReceive' },
+    'receipt.lines.toolbar': { component: () => import('./receive-selected'), viewCode: 'ApiReceiptDetailReceive', when: receiptOpen },
   },
 });

@@ -230,8 +230,10 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await counted('expected', 0);
     for (const s of [sn(5), sn(6)]) await lineRow(s).getByText('Missing', { exact: true }).waitFor(WAIT);
     for (const s of [sn(1), sn(2), sn(3), sn(4)]) await lineRow(s).getByText('Received', { exact: true }).waitFor(WAIT);
-    // a closed receipt takes no more scans
+    // a closed receipt takes no more scans, and its lines are no longer tickable
     expect(await page.getByTestId('receiving-scan').count()).toBe(0);
+    await receiptLines().locator('.ant-checkbox-input').first().waitFor({ state: 'detached', ...WAIT });
+    expect(await page.getByTestId('receiving-receive-selected').count()).toBe(0);
     expect(await ok(receiver, '/ship-order', { id: orderId })).toMatchObject({ status: 4, missingAmount: 2 });
   });
 

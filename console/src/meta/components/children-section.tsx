@@ -179,7 +179,7 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
 
   // plugins' buttons above the rows (`<parent>.lines.toolbar`) act on the ticked rows
   const zone = zoneName(parent.name, 'lines.toolbar');
-  const toolbar = useZone<LinesZoneProps>(zone);
+  const toolbar = useZone<LinesZoneProps>(zone, record);
   const [selected, setSelected] = useState<Key[]>([]);
   const refetchRows = tableQuery.refetch;
   const refresh = useCallback(() => {

@@ -188,7 +188,7 @@ export const DocumentLinesView: FC<{
   const total = tableQuery.data?.total;
   // plugins' buttons above the lines (`<parent>.lines.toolbar`) act on the ticked lines
   const zone = zoneName(parent.name, 'lines.toolbar');
-  const toolbar = useZone<LinesZoneProps>(zone);
+  const toolbar = useZone<LinesZoneProps>(zone, header);
   const [selected, setSelected] = useState<Key[]>([]);
   const refetchLines = tableQuery.refetch;
   const refresh = useCallback(() => {

@@ -17,19 +17,19 @@ export interface ZoneComponent<P> {
   Component: LazyExoticComponent<ComponentType<P>>;
 }
 
-/** The components filling `zone` for the signed-in user (empty outside the console shell). */
-export function useZone<P>(zone: string): Array<ZoneComponent<P>> {
+/** The components filling `zone` for the signed-in user and this record (empty outside the console shell). */
+export function useZone<P>(zone: string, record?: Record<string, unknown>): Array<ZoneComponent<P>> {
   const shell = useOptionalShell();
   const plugins = shell?.plugins;
   const access = shell?.access;
   return useMemo(
     () =>
-      zoneEntries(plugins ?? [], zone, (code) => Boolean(access?.has(code))).map((e) => {
+      zoneEntries(plugins ?? [], zone, (code) => Boolean(access?.has(code)), record).map((e) => {
         let C = lazyOf.get(e.component);
         if (!C) lazyOf.set(e.component, (C = lazy(e.component)));
         return { key: e.key, Component: C as unknown as LazyExoticComponent<ComponentType<P>> };
       }),
-    [plugins, access, zone],
+    [plugins, access, zone, record],
   );
 }
 

@@ -52,8 +52,8 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
     void refetch();
     for (const c of resource.children ?? []) void invalidate({ resource: c.resource, invalidates: ['list'] });
   }, [refetch, resource.children, invalidate]);
-  const before = useZone<ZoneProps>(zoneName(resource.name, 'show.before'));
-  const after = useZone<ZoneProps>(zoneName(resource.name, 'show.after'));
+  const before = useZone<ZoneProps>(zoneName(resource.name, 'show.before'), record);
+  const after = useZone<ZoneProps>(zoneName(resource.name, 'show.after'), record);
 
   const items = (fields: FieldDef[]): DescriptionsProps['items'] =>
     fields.map((f) => ({
