@@ -177,20 +177,14 @@ export function registerInfo(ctx: PluginServerContext): InfoTokens {
   /** { id, renew? } → the order's public token and page path (renew: old codes stop working) */
   ctx.addCall({
     path: '/ship-order/info/link',
-    async handler({ body, ctx: call }) {
-      const id = orderId(body);
+    input: { id: { type: 'ref', required: true }, renew: { type: 'bool', default: false } },
+    async handler({ input, ctx: call }) {
+      const { id } = input;
       // read in the caller's scope first: no token for an order the caller cannot see
       await ctx.repo('ship-order', call).find(id);
-      const token = body.renew === true ? await tokens.renew(call.orgId!, id) : await tokens.tokenFor(call.orgId!, id);
+      const token = input.renew ? await tokens.renew(call.orgId!, id) : await tokens.tokenFor(call.orgId!, id);
       return { token, path: infoPath(token) };
     },
   });
   return tokens;
-}
-
-export function orderId(body: Record<string, unknown>, key = 'id'): number {
-  const v = body[key];
-  if (v === undefined || v === null || v === '') throw invalid('required', key);
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 2 ** 31 - 1) throw invalid('type', key, { expected: 'id' });
-  return v;
 }

@@ -6,12 +6,12 @@
  * (@rti/server/pdf: the caller's language with the CJK font, Latin-only fallback).
  */
 import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, STREAMED, invalid, type Language, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, STREAMED, type Language, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { PDF_COLORS, openPdf, pdfTable } from '@rti/server/pdf';
 import qrcode from 'qrcode-generator';
 import type { Request } from 'express';
 import type { Writable } from 'node:stream';
-import { infoPath, orderId, type InfoTokens } from './info';
+import { infoPath, type InfoTokens } from './info';
 
 type Row = Record<string, any>;
 /** carriers printed at most per document (a 5,000-carrier order is about 110 pages) */
@@ -152,13 +152,16 @@ export function registerPrint(ctx: PluginServerContext, tokens: InfoTokens): voi
   /** { id, containerNo?, perContainer?, utcOffset? } → application/pdf */
   ctx.addCall({
     path: '/ship-order/print',
-    async handler({ body, ctx: call, req, res }) {
-      const id = orderId(body);
-      const containerNo = body.containerNo === undefined || body.containerNo === null || body.containerNo === '' ? undefined : body.containerNo;
-      if (containerNo !== undefined && (typeof containerNo !== 'string' || containerNo.length > 50)) throw invalid('lengthMax', 'containerNo', { max: 50 });
-      const utcOffset = body.utcOffset === undefined ? 0 : Number(body.utcOffset);
-      if (!Number.isInteger(utcOffset) || Math.abs(utcOffset) > 14 * 60) throw invalid('valueBetween', 'utcOffset', { min: -840, max: 840 });
-      const { order, lines } = await readOrder(ctx, call, id, containerNo as string | undefined);
+    input: {
+      id: { type: 'ref', required: true },
+      containerNo: { type: 'string', maxLength: 50 },
+      perContainer: { type: 'bool', default: false },
+      // minutes east of UTC for the printed times
+      utcOffset: { type: 'int', min: -840, max: 840, default: 0 },
+    },
+    async handler({ input, ctx: call, req, res }) {
+      const { id, containerNo, utcOffset } = input;
+      const { order, lines } = await readOrder(ctx, call, id, containerNo);
       const token = await tokens.tokenFor(call.orgId!, id);
       const base = publicBase(req);
       res.status(200);
@@ -170,8 +173,8 @@ export function registerPrint(ctx: PluginServerContext, tokens: InfoTokens): voi
         t: (k, p) => ctx.t(call.language, k, p as never),
         url: base ? base + infoPath(token) : infoPath(token),
         utcOffset,
-        perContainer: body.perContainer === true && containerNo === undefined,
-        containerNo: containerNo as string | undefined,
+        perContainer: input.perContainer && containerNo === undefined,
+        containerNo,
       });
       return STREAMED;
     },

@@ -10,7 +10,7 @@
  * state, when the telemetry plugin runs).
  */
 import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, invalid, repositoryPage, repositoryScan, type PluginServerContext, type ReportColumn, type ReportQuery } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, repositoryPage, repositoryScan, type PluginServerContext, type ReportColumn, type ReportQuery } from '@rti/server/plugin-api';
 import { Op, type WhereOptions } from 'sequelize';
 
 const Order = Enums.shipOrderStatus;
@@ -189,10 +189,9 @@ export function registerTrucks(ctx: PluginServerContext): void {
    */
   ctx.addCall({
     path: '/truck',
-    async handler({ body, ctx: call }) {
-      const id = body.id;
-      if (id === undefined || id === null || id === '') throw invalid('required', 'id');
-      if (typeof id !== 'number' || !Number.isInteger(id) || id < 1 || id > 2 ** 31 - 1) throw invalid('type', 'id', { expected: 'id' });
+    input: { id: { type: 'ref', required: true } },
+    async handler({ input, ctx: call }) {
+      const { id } = input;
       const orders = ctx.repo('ship-order', call);
       // not a truck shipment, another organisation's or out of scope: the same "not found"
       const found = await orders.findOne({ id, transportType: TRUCK_TRANSPORT });
