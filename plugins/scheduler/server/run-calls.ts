@@ -7,14 +7,14 @@
  * repository (another organisation's id answers 10002) and run records are filtered by org.
  */
 import { apiCode } from '@rti/metadata';
-import { ApiError, ErrorCode, readId, readPaging, STREAMED, StorageUnavailable, storageRefusal, tKey, type PluginServerContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, readId, STREAMED, StorageUnavailable, storageRefusal, type PluginServerContext } from '@rti/server/plugin-api';
 import { Op, type WhereOptions } from 'sequelize';
 import type { createRunner, RunStatus } from './runner';
 import { reportKey, runRecordOf, XLSX_TYPE } from './runner';
 import type { JobModel } from './tables';
 
 const MAX_LIMIT = 100;
-const STATUSES: RunStatus[] = ['running', 'succeeded', 'empty', 'skipped', 'failed'];
+const STATUSES = ['running', 'succeeded', 'empty', 'skipped', 'failed'] as const satisfies readonly RunStatus[];
 
 export function installRunCalls(ctx: PluginServerContext, runs: JobModel, runner: ReturnType<typeof createRunner>): void {
   ctx.addCall({
@@ -29,19 +29,16 @@ export function installRunCalls(ctx: PluginServerContext, runs: JobModel, runner
   ctx.addCall({
     path: '/task-config/run/list',
     resource: 'task-config',
-    async handler({ body, ctx: call }) {
-      const { limit, offset } = readPaging(body, { maxLimit: MAX_LIMIT });
+    input: { taskId: { type: 'ref', label: 'resources.task-config' }, status: { type: 'enums', values: STATUSES } },
+    paging: { maxLimit: MAX_LIMIT },
+    async handler({ input, ctx: call }) {
+      const { limit, offset } = input;
       const where: WhereOptions[] = [{ orgId: call.orgId }];
-      if (body.taskId !== undefined && body.taskId !== null && body.taskId !== '') {
-        const row = await ctx.repo('task-config', call).find(body.taskId);
+      if (input.taskId !== undefined) {
+        const row = await ctx.repo('task-config', call).find(input.taskId);
         where.push({ taskId: Number(row.get('id')) });
       }
-      if (body.status !== undefined && body.status !== null && body.status !== '') {
-        const wanted = Array.isArray(body.status) ? body.status : [body.status];
-        const bad = wanted.find((s) => !STATUSES.includes(s as RunStatus));
-        if (bad !== undefined) throw new ApiError(ErrorCode.validation, 'server.validation.enum', { field: tKey('fields.status'), value: String(bad) });
-        where.push({ status: { [Op.in]: wanted as string[] } });
-      }
+      if (input.status) where.push({ status: { [Op.in]: input.status } });
       const { rows, count } = await runs.findAndCountAll({ where: { [Op.and]: where }, order: [['startedAt', 'DESC'], ['id', 'DESC']], limit, offset });
       return { list: rows.map(runRecordOf), total: count };
     },
