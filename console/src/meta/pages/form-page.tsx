@@ -1,5 +1,5 @@
 import { Create, Edit, useForm } from '@refinedev/antd';
-import { Alert } from 'antd';
+import { Alert, App } from 'antd';
 import { useMemo, type FC } from 'react';
 import { useParams } from 'react-router';
 import { isDocument, resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
@@ -13,6 +13,7 @@ import { ChildrenSections } from '../components/children-section';
 import { DocumentFormPage } from './document-form-page';
 import { useReturnToList } from '../lib/list-return';
 import { useFormDefaults } from '../hooks/use-form-defaults';
+import { saveWarning } from '../lib/save-warnings';
 
 /** Shared body of MetaCreate and MetaEdit; a document (inline lines) edits header and lines on one page. */
 export const MetaFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) =>
@@ -47,6 +48,7 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
   const initialValues = useMemo(() => toFormValues(fields, record, mode), [fields, record, mode]);
   const forbidden = mode === 'edit' ? editForbidden(resource, record) : undefined;
   const defaults = useFormDefaults(resource, fields, form, mode);
+  const { modal } = App.useApp();
 
   const props = {
     ...formProps,
@@ -56,7 +58,16 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
       formProps.onValuesChange?.(changed, all);
       defaults.onValuesChange(changed);
     },
-    onFinish: (values: Record<string, unknown>) => onFinish(fromFormValues(fields, values, mode) as never).catch((e: unknown) => e),
+    onFinish: async (values: Record<string, unknown>) => {
+      const out = fromFormValues(fields, values, mode) as Record<string, unknown>;
+      // valid but almost certainly not meant (a user who could open nothing): asked before saving
+      const warning = saveWarning(resource, { ...record, ...out });
+      if (warning) {
+        const go = await modal.confirm({ title: t('meta.warning.title'), content: t(warning), okText: t('meta.warning.saveAnyway'), cancelText: t('meta.cancel'), okButtonProps: { 'data-testid': 'meta-save-anyway' } as never });
+        if (!go) return undefined;
+      }
+      return onFinish(out as never).catch((e: unknown) => e);
+    },
   };
   const save = { ...saveButtonProps, disabled: saveButtonProps.disabled || Boolean(forbidden), 'data-testid': 'meta-save' };
   const body = (
