@@ -10,4 +10,6 @@ export default defineConsolePlugin({
     { id: 'licence-import', path: '/licence/import', title: 'menu.licenceImport', component: page('import') },
     { id: 'licence-update', path: '/licence/update', title: 'menu.licenceUpdate', component: page('update') },
   ],
+  // platform administrators: no licence, or one about to block (said before it does)
+  headerWidgets: [{ id: 'licence-banner', component: () => import('./licence-banner'), order: 20 }],
 });

@@ -157,6 +157,37 @@ export default definePlugin({
       return describe(call, doc, new Date());
     };
 
+    /**
+     * What a platform administrator should know before anything is blocked (issue 23): no licence
+     * (and what that leaves unenforced), a licence that does not apply here, one about to expire,
+     * quantities nearly used up. null for everyone else and when all is well.
+     */
+    const WARN_DAYS = 30;
+    const WARN_SHARE = 0.9;
+    ctx.addCall({
+      path: '/licence/status',
+      permission: null,
+      async handler({ ctx: call }) {
+        if (call.via !== 'session' || !call.user?.sysOrgUser) return null;
+        const say = (key: string, params: Record<string, unknown> = {}) => ctx.t(call.language, key, params);
+        const current = await store.current();
+        const required = env().LICENCE_REQUIRED === 'true';
+        if (!current) return { state: 'none', level: required ? 'error' : 'warning', message: say(required ? 'licence.status.noneRequired' : 'licence.status.none') };
+        const doc = { licence: current.licence, signature: parseLicenceFile(current.content).signature };
+        const problem = problemOf(doc);
+        if (problem) return { state: 'invalid', level: 'error', message: t(call, problem) };
+        const l = current.licence;
+        const left = remainingDays(l);
+        const used = await usage();
+        const notes: string[] = [];
+        if (left !== null && left <= WARN_DAYS) notes.push(say('licence.status.expiring', { days: left, date: l.expirationDate }));
+        if (used.carriers >= l.carrierQuantity * WARN_SHARE) notes.push(say('licence.status.carriers', { used: used.carriers, limit: l.carrierQuantity }));
+        if (used.organizations >= l.organizationQuantity * WARN_SHARE) notes.push(say('licence.status.organizations', { used: used.organizations, limit: l.organizationQuantity }));
+        if (!notes.length) return null;
+        return { state: 'attention', level: 'warning', message: notes.join(' ') };
+      },
+    });
+
     // Without content: the installed licence (null when none); with content: a dry run on that file.
     ctx.addCall({
       path: '/licence/verify',
