@@ -35,14 +35,16 @@ function install(ctx: PluginServerContext): void {
     for (const kind of ['pdf', 'itext']) {
       ctx.addCall({
         path: `${path}/export/${kind}`,
-        async handler({ body, ctx: call, res }) {
+        // minutes east of UTC for the printed times (the history's own parameters are parseHistory's)
+        input: { utcOffset: { type: 'int', min: -840, max: 840, default: 0 } },
+        async handler({ body, input, ctx: call, res }) {
           const h = await history(ctx, store(), call, parseHistory(body, mix));
           const subject = await reportSubject(ctx, call, h);
           const name = (subject.carrierSn ?? subject.gpsSn ?? 'history').replace(/[^\w.-]+/g, '_');
           res.status(200);
           res.setHeader('Content-Type', 'application/pdf');
           res.setHeader('Content-Disposition', `attachment; filename="${name}-${h.from.slice(0, 10)}-${h.to.slice(0, 10)}.pdf"`);
-          await writeHistoryPdf(res, h, { language: call.language, t: ctx.t, utcOffset: utcOffsetOf(body), subject });
+          await writeHistoryPdf(res, h, { language: call.language, t: ctx.t, utcOffset: input.utcOffset, subject });
           return STREAMED;
         },
       });
@@ -52,12 +54,6 @@ function install(ctx: PluginServerContext): void {
   // definitions written by the server's one xlsx writer (SPEC "as blobs for mix, temperature,
   // humidity, shock, pressure")
   defineHistoryExports(ctx, historyOf(ctx, store));
-}
-
-/** the caller's UTC offset in minutes (east positive) for printed times; UTC when absent */
-function utcOffsetOf(body: Record<string, unknown>): number {
-  const v = Number(body.utcOffset);
-  return Number.isFinite(v) && Math.abs(v) <= 14 * 60 ? Math.round(v) : 0;
 }
 
 /** names printed on the report: the carrier's serial, name and carrier code, the devices */
