@@ -25,6 +25,9 @@ const leaves = (n: TreeNode): string[] => (n.children?.length ? n.children.flatM
 
 test('onboards an organisation: created with its logo, in the switcher, its login page shows the logo, its administrator works there', { timeout: 180_000 }, async () => {
   await login(page, 'admin', 'Admin@12345');
+  // the demo has no licence: the platform administrator is told what that leaves unenforced
+  await page.getByTestId('licence-banner').hover();
+  await expect.poll(() => page.locator('.ant-tooltip').last().textContent()).toContain('not enforced');
   await page.goto(`${baseUrl()}/system/organization/create`);
   const form = page.getByTestId('meta-form');
   await form.locator('#code').fill(`NCP${suffix}`.toUpperCase());
