@@ -3,7 +3,10 @@
  * ingest pipeline) and written by flush() in one transaction — alert, log and in/out rows,
  * device and carrier columns for the subjects that changed, the state table — then pushed to
  * live subscribers. Column writes are coalesced per subject per flush, never per reading.
+ * A device pass that repeats the move a document booked (the carrier's last in/out row, same
+ * direction and warehouse, no device confirmation yet) confirms that row instead of adding one.
  */
+import { Enums } from '@rti/metadata';
 import type { Database } from '@rti/server';
 import type { Effect, InOutEffect } from '@rti/ingest/state/effects';
 import type { StateDump } from '@rti/ingest/state/state-engine';
@@ -16,7 +19,7 @@ const LOG_RESOURCE = { carrier: ['carrier-log', 'carrierId'], beacon: ['device-b
 const DEVICE_RESOURCE = { beacon: 'device-beacon', gps: 'device-gps', 'slave-gateway': 'device-slave-gateway', 'master-gateway': 'device-master-gateway' } as const;
 
 /** carrier-inout confirmedBy (enum confirmSource) of what saw a pass */
-const CONFIRMED_BY = { gate: 20, gps: 30 } as const;
+const CONFIRMED_BY = { gate: Enums.confirmSource.beacon, gps: Enums.confirmSource.gps } as const;
 /** carriers per IN (…) list */
 const CHUNK = 1000;
 
