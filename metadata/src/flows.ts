@@ -78,7 +78,9 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
       const child = resources[ch.resource];
       if (ch.editableWhen) ch.editableWhen.values = list(res, ch.editableWhen.field, ch.editableWhen.values, `/children/${i}/editableWhen/values`);
       if (ch.grantsScope) ch.grantsScope.while = list(res, statusField, ch.grantsScope.while, `/children/${i}/grantsScope/while`);
+      if (ch.exclusive) ch.exclusive.while = list(res, statusField, ch.exclusive.while, `/children/${i}/exclusive/while`);
       if (!child) return;
+      if (ch.exclusive?.lines) for (const [f, vs] of Object.entries(ch.exclusive.lines)) ch.exclusive.lines[f] = list(child, f, vs, `/children/${i}/exclusive/lines/${f}`);
       ch.rollUps?.forEach((r, j) => {
         for (const [f, vs] of Object.entries(r.where ?? {})) r.where![f] = list(child, f, vs, `/children/${i}/rollUps/${j}/where/${f}`);
       });
@@ -118,6 +120,10 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
         const f = child.fields.find((x) => x.name === ch.grantsScope!.field);
         if (!f || f.type !== 'ref') at(`/children/${i}/grantsScope/field`, `"${ch.grantsScope.field}" is not a ref field of ${child.name}`);
       }
+      if (ch.exclusive) {
+        const f = child.fields.find((x) => x.name === ch.exclusive!.key);
+        if (!f || f.type !== 'ref') at(`/children/${i}/exclusive/key`, `"${ch.exclusive.key}" is not a ref field of ${child.name}`);
+      }
       if (ch.scan) {
         if (!has(child, ch.scan.key)) at(`/children/${i}/scan/key`, `"${ch.scan.key}" is not a field of ${child.name}`);
         if (ch.scan.container && !has(child, ch.scan.container)) at(`/children/${i}/scan/container`, `"${ch.scan.container}" is not a field of ${child.name}`);
@@ -128,6 +134,12 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
           else if (!has(resources[f.ref.resource], ch.scan.by.key)) at(`/children/${i}/scan/by/key`, `"${ch.scan.by.key}" is not a field of ${f.ref.resource}`);
         }
       }
+    });
+    res.fields.forEach((f, i) => {
+      if (!f.snapshot) return;
+      const of = res.fields.find((x) => x.name === f.snapshot!.of);
+      if (!of?.ref) at(`/fields/${i}/snapshot/of`, `"${f.snapshot.of}" is not a ref field of ${res.name}`);
+      else if (!has(resources[of.ref.resource], f.snapshot.field)) at(`/fields/${i}/snapshot/field`, `"${f.snapshot.field}" is not a field of ${of.ref.resource}`);
     });
     res.transitions?.forEach((t, i) => {
       if (t.lines && !res.children?.some((c) => c.resource === t.lines!.child)) at(`/transitions/${i}/lines/child`, `"${t.lines.child}" is not a line resource of ${res.name}`);

@@ -25,6 +25,8 @@ export function metadataLabelKeys(meta: Metadata): Set<string> {
       for (const i of t.inputs ?? []) if (typeof i !== 'string') keys.add(fieldLabelKey(i));
     }
     for (const c of res.children ?? []) if (c.editableWhen?.message) keys.add(c.editableWhen.message);
+    for (const c of res.children ?? []) if (c.exclusive?.message) keys.add(c.exclusive.message);
+    for (const tr of res.transitions ?? []) if (tr.confirmCount) keys.add(tr.confirmCount.message);
     for (const c of Object.values(res.form?.defaultsFrom?.choices ?? {})) if (c.label) keys.add(c.label);
   }
   for (const values of Object.values(meta.enums)) for (const v of values) keys.add(v.label);

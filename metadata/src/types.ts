@@ -117,6 +117,11 @@ export interface FieldDef {
    * field is empty shows the stored text as written (docs/METADATA.md "Translated texts").
    */
   textFrom?: string;
+  /**
+   * A line field that keeps a value of the row a ref field names, as it was when the line was
+   * written (a shipping list's serial and carrier code): `of` the ref field, `field` the target's.
+   */
+  snapshot?: { of: string; field: string };
 }
 
 /** Statuses in which an operation is refused; message is an i18n key. */
@@ -201,6 +206,13 @@ export interface ChildrenDef {
    * both ends of the order, never by a third warehouse (docs/METADATA.md "Document flows").
    */
   grantsScope?: { field: string; while: Array<string | number> | string };
+  /**
+   * A key (a ref field of the lines) is on at most one document whose status is in `while` (keys
+   * or a status group), counting only lines whose fields hold `lines` values: a carrier sits on
+   * one open order. Enforced under concurrency; refused with `message` (rules.*) naming the
+   * key's titles and the other document, and `reason` as the import's reason code.
+   */
+  exclusive?: { key: string; while: Array<string | number> | string; lines?: Record<string, Array<string | number>>; message?: string; reason?: number };
   /**
    * Lines received by scanning a key (`<line prefix>/scan`): `key` is the line field matched
    * against what was scanned, `step` the line step run on the matched lines; `container` a

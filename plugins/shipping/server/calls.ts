@@ -107,7 +107,9 @@ export function registerCalls(ctx: PluginServerContext): void {
           added++;
         } catch (err) {
           const f = failure(ctx, call, err);
-          const reason = err instanceof ApiError && err.messageKey === 'shipping.notInWarehouse' ? Reason.carrierNotInWarehouse : err instanceof ApiError && err.messageKey === 'shipping.onOtherOrder' ? Reason.carrierUnavailable : err instanceof ApiError && err.code === ErrorCode.duplicate ? Reason.duplicated : undefined;
+          // one rule, one reason: the refusal carries its SPEC §8 reason (importCode); a repeated line is 60
+          const code = err instanceof ApiError ? err.params.importCode : undefined;
+          const reason = typeof code === 'number' ? code : err instanceof ApiError && err.code === ErrorCode.duplicate ? Reason.duplicated : undefined;
           failed.push({ row: i + 1, sn: r.sn, reason, ...f });
         }
       }

@@ -152,32 +152,17 @@ export default definePlugin({
       }
       const unusable = carriers.filter((c) => c.status !== null && c.status !== undefined && !USABLE.includes(Number(c.status)));
       if (unusable.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.carrierUnavailable', { sns: snList(unusable.map((c) => String(c.sn))), importCode: Enums.sharedImportError.carrierUnavailable });
-      await refuseOnOtherOrder(e.repo, ids, Number(e.header.id), byId);
-      // the shipping list shows serial and carrier code as they were when shipped
-      for (const l of incoming) {
-        const c = byId.get(Number(l.carrierId));
-        if (c) Object.assign(l, { carrierSn: c.sn, carrierCodeId: c.carrierCodeId ?? null });
-      }
+      // one open order per carrier and the serial/code snapshots are the metadata's (exclusive, snapshot)
     });
-    for (const resource of ['delivery', 'receipt'] as const) {
-      ctx.documents.onLines(resource, async (e) => {
-        const incoming = [...e.added, ...e.changed.filter((c) => 'carrierId' in c.values).map((c) => c.values)];
-        if (!incoming.length) return;
-        const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
-        const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId'] });
-        const byId = new Map(carriers.map((c) => [Number(c.id), c]));
-        if (resource === 'delivery') {
-          // a delivery ships lines of its order: its carriers must be pending there
-          const pending = new Set((await e.repo('ship-order-detail').rows({ shipOrderId: e.header.shipOrderId, carrierId: { [Op.in]: ids }, status: Line.pending }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId)));
-          const foreign = ids.filter((id) => !pending.has(id));
-          if (foreign.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', { sns: snList(foreign.map((id) => String(byId.get(id)?.sn ?? id))) });
-        }
-        for (const l of incoming) {
-          const c = byId.get(Number(l.carrierId));
-          if (c) Object.assign(l, { carrierSn: c.sn, carrierCodeId: c.carrierCodeId ?? null });
-        }
-      });
-    }
+    // a delivery ships lines of its order: its carriers must be pending there
+    ctx.documents.onLines('delivery', async (e) => {
+      const incoming = [...e.added, ...e.changed.filter((c) => 'carrierId' in c.values).map((c) => c.values)];
+      if (!incoming.length) return;
+      const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
+      const pending = new Set((await e.repo('ship-order-detail').rows({ shipOrderId: e.header.shipOrderId, carrierId: { [Op.in]: ids }, status: Line.pending }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId)));
+      const foreign = incoming.filter((l) => !pending.has(Number(l.carrierId)));
+      if (foreign.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', { sns: snList(foreign.map((l) => String(l.carrierSn ?? l.carrierId))) });
+    });
 
     // shipping-list import: per-row SPEC §8 reasons a chunk at a time (import.ts)
     ctx.imports.validator('ship-order-detail', shippingListImport(ctx));
@@ -222,18 +207,6 @@ function checkOrderStatus(order: Row, allowed: readonly number[], kind: string):
     status: label(),
     doc: tKey(`resources.${kind}`),
   });
-}
-
-/** A carrier sits on at most one open ship order. */
-async function refuseOnOtherOrder(repo: TransitionEvent['repo'], ids: number[], orderId: number, byId: Map<number, Row>): Promise<void> {
-  // locking reads: the latest committed lines, not the transaction's snapshot (MariaDB)
-  const others = await repo('ship-order-detail').rows({ carrierId: { [Op.in]: ids }, shipOrderId: { [Op.ne]: orderId }, status: { [Op.in]: OPEN_LINE } }, { attributes: ['carrierId', 'shipOrderId'], lock: 'share' });
-  if (!others.length) return;
-  const open = await repo('ship-order').rows({ id: { [Op.in]: [...new Set(others.map((o) => Number(o.shipOrderId)))] }, status: { [Op.in]: OPEN_ORDER } }, { attributes: ['id', 'orderNo'], lock: 'share' });
-  if (!open.length) return;
-  const openIds = new Map(open.map((o) => [Number(o.id), String(o.orderNo)]));
-  const clash = others.filter((o) => openIds.has(Number(o.shipOrderId)));
-  throw new ApiError(ErrorCode.duplicate, 'shipping.onOtherOrder', { sns: snList(clash.map((c) => String(byId.get(Number(c.carrierId))?.sn ?? c.carrierId))), order: openIds.get(Number(clash[0].shipOrderId)), importCode: Enums.sharedImportError.carrierUnavailable });
 }
 
 function withReason(err: ApiError, importCode: number): ApiError {

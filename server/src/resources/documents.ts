@@ -174,6 +174,8 @@ export class DocumentEngine {
             if (!header) continue; // the repository's ref check answers a missing header
             this.checkEditable(parent, child, header);
             if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey])) await this.checkUniqueLine(parent, child, repos(childName), header, merged, previous ? Number(previous.id) : null);
+            // snapshots and exclusive keys over what this write sets (the new line, or the changed values)
+            if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey])) await this.prepareLines(parent, child, headerId, [e.action === 'create' ? merged : values], e.ctx, e.transaction);
             const event: LinesEvent = {
               resource: parent,
               child,
@@ -239,6 +241,7 @@ export class DocumentEngine {
               const lines = repos(child.resource);
               if (values.length && (await lines.count({ [child.foreignKey]: headerId, [keys[0]]: { [Op.in]: values } }, 'share'))) throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
             }
+            await this.prepareLines(parent, child, headerId, added, e.ctx, e.transaction);
             await this.runLineHooks({ resource: parent, child, ctx: e.ctx, transaction: e.transaction, header, added, changed: [], removed: [], repo: repos });
             done.push({ parent, child, headerId });
           }
@@ -250,6 +253,68 @@ export class DocumentEngine {
         for (const { parent, child, headerId } of touched.get(e.transaction) ?? []) await this.rollUp(parent, child, repos, headerId);
       },
     };
+  }
+
+  /**
+   * What the declarations say of lines being written (`lines`: new lines, or the values a change
+   * sets), set-based: snapshot fields copied from the row their ref names (a carrier's serial
+   * and code as they were when shipped), and exclusive keys — a key on at most one document in
+   * the `while` statuses. The key's rows are locked first, so two writers putting one carrier on
+   * two orders take turns and the second sees the first's line (SQLite: one writer anyway).
+   */
+  private async prepareLines(parent: ResourceDef, child: ChildrenDef, headerId: number, lines: Array<Record<string, unknown>>, ctx: RequestContext, transaction: Transaction): Promise<void> {
+    if (!lines.length) return;
+    const lineRes = this.meta.resources[child.resource];
+    const repos = boundRepos(this.host, ctx, transaction);
+    const targetOf = (field: string) => this.meta.resources[lineRes.fields.find((f) => f.name === field)?.ref?.resource ?? ''];
+    const idsOf = (field: string) => [...new Set(lines.map((l) => l[field]).filter((v) => v !== null && v !== undefined).map(Number))];
+    const ex = child.exclusive;
+    // exclusive keys first: their rows' locks order concurrent writers before anything is read
+    let keyRows: Row[] = [];
+    if (ex && lines.some((l) => ex.key in l)) {
+      const target = targetOf(ex.key);
+      const values = idsOf(ex.key);
+      if (target && values.length) keyRows = await repos(target.name).rows({ id: { [Op.in]: values } }, { attributes: ['id', target.titleField], lock: 'update' });
+    }
+    // snapshots, one read per ref field
+    const byRef = new Map<string, FieldDef[]>();
+    for (const f of lineRes.fields) if (f.snapshot && lines.some((l) => f.snapshot!.of in l)) byRef.set(f.snapshot.of, [...(byRef.get(f.snapshot.of) ?? []), f]);
+    for (const [of, fields] of byRef) {
+      const target = targetOf(of);
+      const ids = idsOf(of);
+      if (!target || !ids.length) continue;
+      const rows = new Map((await repos(target.name).rows({ id: { [Op.in]: ids } }, { attributes: ['id', ...new Set(fields.map((f) => f.snapshot!.field))] })).map((r) => [Number(r.id), r]));
+      for (const l of lines) {
+        if (!(of in l)) continue;
+        const r = rows.get(Number(l[of]));
+        for (const f of fields) l[f.name] = r ? (r[f.snapshot!.field] ?? null) : null;
+      }
+    }
+    if (ex && keyRows.length) await this.checkExclusive(parent, child, headerId, keyRows, repos);
+  }
+
+  /** 10003 when a key is on a line of another document in the exclusive statuses (naming the key's titles and that document). */
+  private async checkExclusive(parent: ResourceDef, child: ChildrenDef, headerId: number, keyRows: Row[], repos: (r: string) => BoundRepository): Promise<void> {
+    const ex = child.exclusive!;
+    const lineWhere: Record<string, unknown> = {};
+    for (const [f, vs] of Object.entries(ex.lines ?? {})) lineWhere[f] = { [Op.in]: vs };
+    // locking reads: the latest committed lines, not the transaction's snapshot (MariaDB)
+    const others = await repos(child.resource).rows({ ...lineWhere, [ex.key]: { [Op.in]: keyRows.map((r) => Number(r.id)) }, [child.foreignKey]: { [Op.ne]: headerId } }, { attributes: [ex.key, child.foreignKey], lock: 'share' });
+    if (!others.length) return;
+    const statusField = parent.statusField ?? 'status';
+    const open = await repos(parent.name).rows({ id: { [Op.in]: [...new Set(others.map((o) => Number(o[child.foreignKey])))] }, [statusField]: { [Op.in]: ex.while as Array<string | number> } }, { attributes: ['id', parent.titleField], lock: 'share' });
+    if (!open.length) return;
+    const openIds = new Map(open.map((o) => [Number(o.id), String(o[parent.titleField] ?? `#${o.id}`)]));
+    const clash = others.filter((o) => openIds.has(Number(o[child.foreignKey])));
+    const target = this.meta.resources[this.meta.resources[child.resource].fields.find((f) => f.name === ex.key)!.ref!.resource];
+    const titleOf = new Map(keyRows.map((r) => [Number(r.id), String(r[target.titleField] ?? `#${r.id}`)]));
+    const keys = [...new Set(clash.map((c) => titleOf.get(Number(c[ex.key]))!))];
+    throw new ApiError(ErrorCode.duplicate, ex.message ?? 'server.documents.exclusive', {
+      values: keys.length > 10 ? `${keys.slice(0, 10).join(', ')} … (+${keys.length - 10})` : keys.join(', '),
+      resource: tKey(resourceLabelKey(parent)),
+      title: openIds.get(Number(clash[0][child.foreignKey])),
+      ...(ex.reason === undefined ? {} : { importCode: ex.reason }),
+    });
   }
 
   /** 10004 when the header's status freezes its lines. */
@@ -352,6 +417,7 @@ export class DocumentEngine {
     try {
       await this.checkLineRefs(this.meta.resources[child.resource], [values], ctx, transaction);
       await this.checkUniqueLine(parent, child, repos(child.resource), header, values, null);
+      await this.prepareLines(parent, child, Number(header.id), [values], ctx, transaction);
       await this.runLineHooks({ resource: parent, child, ctx, transaction, header, added: [values], changed: [], removed: [], repo: repos });
       return null;
     } catch (err) {
@@ -493,6 +559,7 @@ export class DocumentEngine {
     this.checkEditable(res, child, header);
     await this.checkLineRefs(childRes, [...added, ...changed.map((c) => c.values)], repo.ctx, transaction);
     await this.checkLineUniques(childRes, child, headerId, added, changed, repo);
+    await this.prepareLines(res, child, headerId, [...added, ...changed.map((c) => c.values)], repo.ctx, transaction);
     await this.runLineHooks({ resource: res, child, ctx: repo.ctx, transaction, header, added, changed: changed.map(({ previous, values }) => ({ previous, values })), removed, repo: repos });
 
     const slow = this.host.hooks.hasOther(['before', 'after'], child.resource, this.own);
