@@ -70,7 +70,7 @@ const order: ResourceDef = {
     { name: 'no', type: 'string' },
     { name: 'status', type: 'int' },
   ],
-  children: [{ resource: 'order-line', foreignKey: 'orderId', inline: true, cascade: true }],
+  children: [{ resource: 'order-line', foreignKey: 'orderId', inline: true, cascade: true, editableWhen: { field: 'status', values: [5] } }],
 } as ResourceDef;
 const line: ResourceDef = { name: 'order-line', module: 'things', route: '/things/order-line', orgScoped: true, titleField: 'item', fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'item', type: 'string' }] } as ResourceDef;
 const meta = metaOf(order, line);
@@ -139,6 +139,8 @@ describe('zones on the detail page', () => {
     await act(async () => boxes[1].click());
     await waitFor(() => seen.toolbar?.selectedIds.length === 1);
     expect(seen.toolbar!.selectedIds).toEqual([2]);
+    // a frozen document's lines acted on by a toolbar do not say they can no longer change
+    expect(card.querySelector('[data-testid=document-lines-frozen]')).toBeNull();
     expect(seen.toolbar!.record.no).toBe('SO-7');
     await act(async () => seen.toolbar!.clearSelection());
     await waitFor(() => seen.toolbar?.selectedIds.length === 0);
@@ -168,6 +170,7 @@ describe('zones on the detail page', () => {
   it('without plugins the page has no zones and no line checkboxes', async () => {
     const { view } = await showOrder([]);
     await settle(100);
+    expect(view.host.querySelector('[data-testid=document-lines-frozen]')).toBeTruthy();
     expect(view.host.querySelector('[data-zone]')).toBeNull();
     expect(view.host.querySelectorAll('.ant-checkbox-input').length).toBe(0);
   });

@@ -180,6 +180,21 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await counted('received', 4);
     await counted('expected', 2);
 
+    // several serials pasted at once go as one call; serials that are no carrier are refused by name
+    const scans: string[] = [];
+    const onRequest = (r: { url(): string; postData(): string | null }) => r.url().endsWith('/api/receipt-detail/scan') && scans.push(r.postData() ?? '');
+    page.on('request', onRequest);
+    await scan.evaluate((el, text) => {
+      const data = new DataTransfer();
+      data.setData('text/plain', text);
+      el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, 'NOPE-1\nNOPE-2');
+    await page.getByTestId('receiving-refused:NOPE-2').waitFor(WAIT);
+    await page.getByTestId('receiving-refused:NOPE-1').waitFor(WAIT);
+    page.off('request', onRequest);
+    expect(scans.map((b) => JSON.parse(b).keys)).toEqual([['NOPE-1', 'NOPE-2']]);
+    expect(await scan.inputValue()).toBe('');
+
     // the same serial again: refused, named, nothing counted twice
     await scan.fill(sn(1));
     await scan.press('Enter');

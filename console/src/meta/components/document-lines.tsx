@@ -203,7 +203,8 @@ export const DocumentLinesView: FC<{
       child={child}
       count={total}
       rollUps={header}
-      frozen={frozen}
+      // "lines can no longer change" would contradict a toolbar acting on them (receiving them)
+      frozen={frozen && !toolbar.length}
       action={
         !frozen &&
         editTo && (
