@@ -118,21 +118,6 @@ export default definePlugin({
       }
     });
 
-    // ---- documents linked to an order --------------------------------------------------------
-    for (const [resource, allowed, side] of [
-      ['delivery', [Order.new, Order.released], 'shipperWarehouseId'],
-    ] as const) {
-      ctx.hooks.before('create', resource, async (e) => {
-        const data = e.data!;
-        const order = await orderFor(ctx, e.ctx, data.shipOrderId, e.transaction);
-        checkOrderStatus(order, allowed as readonly number[], resource);
-        // the document's own warehouse is the order's side it works on
-        if (Number(data.warehouseId) !== Number(order[side])) {
-          throw new ApiError(ErrorCode.validation, 'shipping.warehouseMismatch', { field: tKey('fields.warehouse'), expected: String(order[`${side}Label`] ?? order[side]) });
-        }
-      });
-    }
-
     // ---- rules over lines ----------------------------------------------------------------------
     ctx.documents.onLines('ship-order', async (e) => {
       if (!e.added.length && !e.changed.some((c) => 'carrierId' in c.values)) return;
@@ -189,13 +174,6 @@ async function linkedOrder(e: TransitionEvent, doc: Row, allowed: readonly numbe
   const [order] = await e.repo('ship-order').list({ id: doc.shipOrderId });
   checkOrderStatus(order, allowed, kind);
   return order;
-}
-
-async function orderFor(ctx: PluginServerContext, call: TransitionEvent['ctx'], id: unknown, transaction: TransitionEvent['transaction']): Promise<Row> {
-  if (id === null || id === undefined) throw new ApiError(ErrorCode.statusForbidden, 'shipping.noShipOrder');
-  const repo = ctx.repo('ship-order', call);
-  const [row] = await repo.serialize([await repo.find(id, transaction)], transaction);
-  return row;
 }
 
 function checkOrderStatus(order: Row, allowed: readonly number[], kind: string): void {
