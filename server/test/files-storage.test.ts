@@ -149,6 +149,26 @@ describe('two API instances on one database and one S3 bucket', () => {
   });
 });
 
+describe('a store that is down when the server starts', () => {
+  it('the server starts and answers; once the store is back the first upload creates the bucket and succeeds', async () => {
+    await s3.stop();
+    let ts: TestServer | undefined;
+    let back = false;
+    try {
+      ts = await startTestServer({ config: { dataDir: tempDataDir(), instanceId: 'api-late', storage: s3Storage(s3, 'rti-files-late') } });
+      expect((await upload(ts, ts.a, '/file/file/upload', pdf, 'a.pdf')).status).toBe(503);
+      await s3.start();
+      back = true;
+      const up = await upload(ts, ts.a, '/file/file/upload', pdf, 'a.pdf');
+      expect(up.body.code).toBe(0);
+      expect((await ts.a.fetch('/file/download', { fileName: up.body.data.fileName })).status).toBe(200);
+    } finally {
+      if (!back) await s3.start();
+      await ts?.close();
+    }
+  });
+});
+
 describe('temporary files are per instance', () => {
   it("a start sweeps this instance's leftovers (and unnamed ones from before), never another instance's in a shared folder", async () => {
     const dataDir = tempDataDir();

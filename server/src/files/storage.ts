@@ -178,6 +178,8 @@ const notFound = (err: unknown) => {
 export class S3Storage implements ObjectStorage {
   readonly kind = 's3';
   private readonly client: S3Client;
+  /** the bucket is known to exist (init succeeded); until then every write checks it first */
+  private bucketReady = false;
 
   constructor(
     private readonly config: S3StorageConfig,
@@ -216,9 +218,15 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
+  /** A store that was down at start (or a bucket created since): checked again before a write. */
+  private async ensureBucket(): Promise<void> {
+    if (!this.bucketReady) await this.init();
+  }
+
   async putFile(key: string, path: string, contentType?: string): Promise<void> {
     const Key = this.key(key);
     try {
+      await this.ensureBucket();
       const { size } = await stat(path);
       await this.send('put', () => this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key, Body: createReadStream(path), ContentLength: size, ContentType: contentType })));
     } finally {
@@ -228,6 +236,7 @@ export class S3Storage implements ObjectStorage {
 
   async putBuffer(key: string, data: Buffer, contentType?: string): Promise<void> {
     const Key = this.key(key);
+    await this.ensureBucket();
     await this.send('put', () => this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key, Body: data, ContentLength: data.length, ContentType: contentType })));
   }
 
@@ -262,12 +271,16 @@ export class S3Storage implements ObjectStorage {
   async init(): Promise<void> {
     try {
       await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+      this.bucketReady = true;
     } catch (err) {
+      // credentials that may write objects but not look at the bucket: it is there
+      if ((err as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode === 403) return void (this.bucketReady = true);
       if (!notFound(err)) throw new StorageUnavailable(`bucket ${this.config.bucket}`, err);
       await this.send(`create bucket ${this.config.bucket}`, () => this.client.send(new CreateBucketCommand({ Bucket: this.config.bucket }))).catch((e) => {
         const name = ((e as StorageUnavailable).cause as { name?: string })?.name;
         if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw e;
       });
+      this.bucketReady = true;
     }
   }
 
