@@ -8,6 +8,7 @@ import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, invalid, readId, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op, type WhereOptions } from 'sequelize';
 import { IN_STOCK } from './movement';
+import { orderGroup } from './statuses';
 
 type Body = Record<string, unknown>;
 type Row = Record<string, any>;
@@ -272,7 +273,7 @@ export function registerCalls(ctx: PluginServerContext): void {
       const { page, limit } = paging(body);
       const [order] = await ctx.repo('ship-order', call).serialize([await ctx.repo('ship-order', call).find(shipOrderId)]);
       const busyLines = (await ctx.repo('ship-order-detail', call).findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
-      const openOrders = new Set(((await ctx.repo('ship-order', call).findAll({ where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: [Order.new, Order.released, Order.delivered] } }, attributes: ['id'], raw: true })) as unknown as Row[]).map((o) => Number(o.id)));
+      const openOrders = new Set(((await ctx.repo('ship-order', call).findAll({ where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } }, attributes: ['id'], raw: true })) as unknown as Row[]).map((o) => Number(o.id)));
       const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));
       const filters: Row = { warehouseId: order.shipperWarehouseId, transportStatus: { [Op.in]: IN_STOCK }, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
       if (typeof body.sn === 'string' && body.sn.trim()) filters.sn = { [Op.like]: `%${body.sn.trim().replace(/[%_\\]/g, '')}%` };
@@ -290,7 +291,7 @@ export function registerCalls(ctx: PluginServerContext): void {
     resource: 'ship-order',
     async handler({ body, ctx: call }) {
       const repo = ctx.repo('ship-order', call);
-      const where: Row = { status: { [Op.in]: [Order.released, Order.delivered] } };
+      const where: Row = { status: { [Op.in]: orderGroup('inTransit') } };
       if (typeof body.receiverWarehouseId === 'number') where.receiverWarehouseId = body.receiverWarehouseId;
       return repo.serialize(await repo.findAll({ where, order: [['id', 'DESC']], limit: 5000 }));
     },

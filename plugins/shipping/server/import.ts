@@ -11,12 +11,12 @@ import { Enums } from '@rti/metadata';
 import type { ImportChunkHandler, PluginServerContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
 import { IN_STOCK } from './movement';
+import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 const Reason = Enums.sharedImportError;
 const Order = Enums.shipOrderStatus;
 const Line = Enums.shipOrderLineStatus;
-const OPEN_ORDER: number[] = [Order.new, Order.released, Order.delivered];
 const USABLE: number[] = [Enums.carrierStatus.new, Enums.carrierStatus.inUse, Enums.carrierStatus.standby];
 
 export function shippingListImport(ctx: PluginServerContext): ImportChunkHandler {
@@ -31,7 +31,7 @@ export function shippingListImport(ctx: PluginServerContext): ImportChunkHandler
       // Carriers already on an open order: that order's id (a carrier sits on at most one).
       const lines = await ctx.repo('ship-order-detail', call).rows({ carrierId: { [Op.in]: carrierIds }, status: { [Op.in]: [Line.pending, Line.shipped] } }, { attributes: ['carrierId', 'shipOrderId'], transaction });
       const open = new Set(
-        (await ctx.repo('ship-order', call).rows({ id: { [Op.in]: [...new Set(lines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: OPEN_ORDER } }, { attributes: ['id'], transaction })).map((o) => Number(o.id)),
+        (await ctx.repo('ship-order', call).rows({ id: { [Op.in]: [...new Set(lines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } }, { attributes: ['id'], transaction })).map((o) => Number(o.id)),
       );
       const onOrder = new Map<number, number>();
       for (const l of lines) if (open.has(Number(l.shipOrderId))) onOrder.set(Number(l.carrierId), Number(l.shipOrderId));

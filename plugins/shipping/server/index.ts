@@ -20,13 +20,11 @@ import { installMaritime } from './maritime';
 import { followInTelemetry, installTelemetryAgreement } from './telemetry-agreement';
 import { clearTimeoutAlerts, installTransportClock } from './transport-clock';
 import { IN_STOCK, markMissing, noticeMissing, notInWarehouse, receiveCarriers, shipLines, snList, type MoveOptions } from './movement';
+import { orderGroup, readOrderGroups } from './statuses';
 
 const Order = Enums.shipOrderStatus;
 const Line = Enums.shipOrderLineStatus;
 const RLine = Enums.receiptLineStatus;
-/** orders whose carriers are spoken for: a carrier sits on at most one of them */
-export const OPEN_ORDER = [Order.new, Order.released, Order.delivered];
-const OPEN_LINE = [Line.pending, Line.shipped];
 /** carrier statuses that may be shipped */
 const USABLE: number[] = [Enums.carrierStatus.new, Enums.carrierStatus.inUse, Enums.carrierStatus.standby];
 
@@ -38,6 +36,7 @@ export default definePlugin({
   id: 'shipping',
   optionalDependsOn: ['telemetry'],
   server(ctx) {
+    readOrderGroups(ctx.metadata);
     const dialect = ctx.database.dialect;
     // dated by the step's time: now, or when the clerk says it happened (recorded after the fact)
     const move = (e: TransitionEvent, order: Row): MoveOptions => ({ repo: e.repo, ctx: e.ctx, order, now: e.at, dialect });
@@ -67,7 +66,7 @@ export default definePlugin({
     // ---- delivery: ships its lines of the linked order ---------------------------------------
     ctx.transitions.on('delivery', 'release', async (e) => {
       for (const delivery of e.rows) {
-        const order = await linkedOrder(e, delivery, [Order.new, Order.released], 'delivery');
+        const order = await linkedOrder(e, delivery, orderGroup('shippable'), 'delivery');
         const carrierIds = (await e.repo('delivery-detail').rows({ deliveryId: delivery.id }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId));
         if (!carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(delivery.deliveryNo) });
         const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: Line.pending }, { attributes: ['id'] });
@@ -97,7 +96,7 @@ export default definePlugin({
       const orderIds: number[] = [];
       for (const [receiptId, lines] of byReceipt) {
         const [receipt] = await e.repo('receipt').rows({ id: receiptId }, { attributes: ['id', 'receiptNo', 'shipOrderId'] });
-        const order = await linkedOrder(e, receipt, [Order.released, Order.delivered], 'receipt');
+        const order = await linkedOrder(e, receipt, orderGroup('inTransit'), 'receipt');
         await receiveCarriers(move(e, order), lines.map((l) => Number(l.carrierId)), new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null])));
         orderIds.push(Number(order.id));
       }
@@ -105,7 +104,7 @@ export default definePlugin({
     });
     ctx.transitions.on('receipt', 'close', async (e) => {
       for (const receipt of e.rows) {
-        const order = await linkedOrder(e, receipt, [Order.released, Order.delivered, Order.received], 'receipt');
+        const order = await linkedOrder(e, receipt, orderGroup('arrived'), 'receipt');
         // Receiving is done: what was shipped and not received is missing (the step marked the
         // receipt's expected lines; the order's shipped lines follow), and the shipper is told.
         const missing = await markMissing(e.repo, order);

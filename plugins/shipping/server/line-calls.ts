@@ -17,6 +17,7 @@ import { ApiError, ErrorCode, invalid, readId, readIds, readText, tKey, type Bou
 import { Op } from 'sequelize';
 import { receiveCarriers, shipLines, snList } from './movement';
 import { followInTelemetry } from './telemetry-agreement';
+import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 type Repo = (resource: string) => BoundRepository;
@@ -65,7 +66,7 @@ export function registerLineCalls(ctx: PluginServerContext): void {
       const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
       const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
       const shipped = await ctx.transaction(call, async (repo, _transaction, run) => {
-        const order = await lockedOrder(repo, shipOrderId, [Order.new, Order.released]);
+        const order = await lockedOrder(repo, shipOrderId, orderGroup('shippable'));
         await chosenLines(repo, order, ids, Line.pending);
         const n = await shipLines({ repo, ctx: call, order, now: new Date(), dialect }, ids);
         // the first departure releases the order through its own step (stamps, log); these lines are shipped
@@ -84,7 +85,7 @@ export function registerLineCalls(ctx: PluginServerContext): void {
       const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
       const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
       const result = await ctx.transaction(call, async (repo) => {
-        const order = await lockedOrder(repo, shipOrderId, [Order.released, Order.delivered]);
+        const order = await lockedOrder(repo, shipOrderId, orderGroup('inTransit'));
         const lines = await chosenLines(repo, order, ids, Line.shipped);
         const [full] = await repo('ship-order').rows({ id: order.id });
         return receiveCarriers({ repo, ctx: call, order: full, now: new Date(), dialect }, lines.map((l) => Number(l.carrierId)));

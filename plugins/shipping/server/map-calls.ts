@@ -9,10 +9,10 @@ import { Enums } from '@rti/metadata';
 import { invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { Op } from 'sequelize';
+import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
-const IN_TRANSIT: number[] = [Order.released, Order.delivered];
 const MAX_ORDERS = 2000;
 /** the monitor's colour of late orders: unlike any status colour (SPEC §4 delivered is error red) */
 export const LATE_COLOR = 'magenta';
@@ -55,7 +55,7 @@ const chunks = <T,>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length 
 export async function orderFixes(ctx: PluginServerContext, call: RequestContext, orders: Row[], whereAt: (warehouseIds: number[]) => Promise<Map<number, { id: number; name: string; longitude: number | null; latitude: number | null }>>): Promise<Map<number, OrderFix>> {
   const out = new Map<number, OrderFix>();
   const positions = ctx.tryUse('telemetry')?.positions;
-  const moving = orders.filter((o) => IN_TRANSIT.includes(Number(o.status)));
+  const moving = orders.filter((o) => orderGroup('inTransit').includes(Number(o.status)));
   if (!positions || !moving.length) return out;
   const since = new Map(moving.map((o) => [Number(o.id), o.atd ? new Date(o.atd as string).getTime() - DEPARTURE_SLACK_MS : -Infinity]));
   const offer = (orderId: number, fix: OrderFix) => {
@@ -164,7 +164,7 @@ async function mapRows(ctx: PluginServerContext, call: RequestContext, where: Ro
   return orders.map((o) => ({
     id: o.id, orderNo: o.orderNo, status: o.status, type: o.type, transportType: o.transportType, conveyanceNo: o.conveyanceNo, totalAmount: o.totalAmount,
     atd: o.atd, eta: o.eta, dueAt: o.dueAt,
-    late: IN_TRANSIT.includes(Number(o.status)) && !!o.dueAt && new Date(o.dueAt as string).getTime() < now,
+    late: orderGroup('inTransit').includes(Number(o.status)) && !!o.dueAt && new Date(o.dueAt as string).getTime() < now,
     from: endOf(end, o, 'shipperWarehouse'),
     to: endOf(end, o, 'receiverWarehouse'),
     // the newest device fix since departure; null: the monitor estimates along the route
@@ -173,9 +173,9 @@ async function mapRows(ctx: PluginServerContext, call: RequestContext, where: Ro
 }
 
 export function registerMapCalls(ctx: PluginServerContext): void {
-  ctx.addCall({ path: '/ship-order/list4map', resource: 'ship-order', handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: IN_TRANSIT } }) });
+  ctx.addCall({ path: '/ship-order/list4map', resource: 'ship-order', handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') } }) });
   // sea shipments: the vessel's voyage is what the monitor follows
-  ctx.addCall({ path: '/ship-order/listship4map', resource: 'ship-order', handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: IN_TRANSIT }, transportType: Enums.transportType.sea }) });
+  ctx.addCall({ path: '/ship-order/listship4map', resource: 'ship-order', handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') }, transportType: Enums.transportType.sea }) });
   ctx.addCall({
     path: '/ship-order/get4map',
     resource: 'ship-order',
@@ -194,9 +194,9 @@ export function registerMapCalls(ctx: PluginServerContext): void {
     path: '/ship-order/listlegend4map',
     resource: 'ship-order',
     async handler({ ctx: call }) {
-      const rows = await mapRows(ctx, call, { status: { [Op.in]: IN_TRANSIT } }, false);
+      const rows = await mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') } }, false);
       const enums = ctx.metadata.enums.shipOrderStatus;
-      const legend = IN_TRANSIT.map((s) => {
+      const legend = orderGroup('inTransit').map((s) => {
         const e = enums.find((x) => x.value === s)!;
         return { key: String(s), status: s, label: ctx.t(call.language, e.label), color: e.color ?? null, count: rows.filter((r) => r.status === s && !r.late).length };
       });

@@ -16,11 +16,11 @@
 import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
+import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
 /** orders still at sea (or waiting to sail) on a vessel */
-const VOYAGE_STATUS = [Order.new, Order.released, Order.delivered];
 /** trackers looked at per vessel (the newest fix among them wins) */
 const MAX_TRACKERS = 5000;
 
@@ -134,7 +134,7 @@ export function installMaritime(ctx: PluginServerContext): void {
       if (!row) throw new ApiError(ErrorCode.notFound, 'shipping.maritime.vesselNotFound', { vessel: String(b.mmsi ?? b.imo ?? b.vesselId) });
       const vessel: Vessel = { id: Number(row.id), name: String(row.name), mmsi: row.mmsi ? String(row.mmsi) : null, imo: row.imo ? String(row.imo) : null };
       const orderRepo = ctx.repo('ship-order', call);
-      const orders = await orderRepo.serialize(await orderRepo.findAll({ where: { vesselId: vessel.id, status: { [Op.in]: VOYAGE_STATUS } }, order: [['id', 'DESC']], limit: 200 }));
+      const orders = await orderRepo.serialize(await orderRepo.findAll({ where: { vesselId: vessel.id, status: { [Op.in]: orderGroup('open') } }, order: [['id', 'DESC']], limit: 200 }));
       const voyage = orders.map((o) => ({ id: o.id, orderNo: o.orderNo, status: o.status, shipperWarehouseId: o.shipperWarehouseId, shipperWarehouseIdLabel: o.shipperWarehouseIdLabel, receiverWarehouseId: o.receiverWarehouseId, receiverWarehouseIdLabel: o.receiverWarehouseIdLabel, conveyanceNo: o.conveyanceNo, shipNum: o.shipNum, etd: o.etd, eta: o.eta, atd: o.atd, dueAt: o.dueAt, totalAmount: o.totalAmount }));
       const vctx: VoyageContext = { ctx, call, orderIds: orders.map((o) => Number(o.id)) };
       let position: VesselPosition | null = null;

@@ -19,14 +19,13 @@ import { Enums } from '@rti/metadata';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import type { InOutPass } from '@rti/plugin-telemetry/api';
 import { Op } from 'sequelize';
+import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
 const Line = Enums.shipOrderLineStatus;
 const Confirm = Enums.confirmSource;
 /** orders whose carriers are on their way (a pass confirms); received too — the gate may report after the receipt */
-const CONFIRMABLE_ORDER = [Order.released, Order.delivered, Order.received];
-const IN_TRANSIT_ORDER: number[] = [Order.released, Order.delivered];
 /** ids per IN (…) list */
 const CHUNK = 1000;
 
@@ -128,7 +127,7 @@ async function confirmInOrg(ctx: PluginServerContext, orgId: number, passes: InO
   const orderIds = [...new Set(lines.map((l) => Number(l.shipOrderId)))];
   const orders = new Map<number, Row>();
   for (let i = 0; i < orderIds.length; i += CHUNK) {
-    const rows = await repo('ship-order').rows({ id: { [Op.in]: orderIds.slice(i, i + CHUNK) }, status: { [Op.in]: CONFIRMABLE_ORDER } }, { attributes: ['id', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId'] });
+    const rows = await repo('ship-order').rows({ id: { [Op.in]: orderIds.slice(i, i + CHUNK) }, status: { [Op.in]: orderGroup('arrived') } }, { attributes: ['id', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId'] });
     for (const o of rows) orders.set(Number(o.id), o);
   }
   // a carrier sits on one open order; a received line of a closed trip may linger: the open one wins
@@ -152,7 +151,7 @@ async function confirmInOrg(ctx: PluginServerContext, orgId: number, passes: InO
     if (p.warehouseId === Number(order.shipperWarehouseId)) field = 'departure';
     else if (p.warehouseId === Number(order.receiverWarehouseId)) field = 'arrival';
     else {
-      if (p.direction === Enums.inoutDirection.inbound && line.status === Line.shipped && IN_TRANSIT_ORDER.includes(Number(order.status))) misuse.push({ pass: p, line, order });
+      if (p.direction === Enums.inoutDirection.inbound && line.status === Line.shipped && orderGroup('inTransit').includes(Number(order.status))) misuse.push({ pass: p, line, order });
       continue;
     }
     const current = line[`${field}ConfirmedBy`];

@@ -10,10 +10,10 @@ import { Enums } from '@rti/metadata';
 import type { BoundRepository, PluginServerContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
 import { publishAlerts } from './telemetry-agreement';
+import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
-const OVERDUE_STATUS = [Order.released, Order.delivered];
 /** marks an order claimed by a run until its alert id is written (same transaction) */
 const CLAIMED = -1;
 /** orders per organisation per run (the rest come next run) */
@@ -28,7 +28,7 @@ export function installTransportClock(ctx: PluginServerContext): void {
 
 /** Raises the timeout alert of every order overdue at `now`; returns how many were raised. */
 export async function raiseOverdue(ctx: PluginServerContext, now: Date): Promise<number> {
-  const due = { status: { [Op.in]: OVERDUE_STATUS }, dueAt: { [Op.lt]: now }, timeoutAlertId: null };
+  const due = { status: { [Op.in]: orderGroup('inTransit') }, dueAt: { [Op.lt]: now }, timeoutAlertId: null };
   let raised = 0;
   for (const orgId of await ctx.organisationsWith('ship-order', due)) {
     try {
