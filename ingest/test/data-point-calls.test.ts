@@ -48,5 +48,8 @@ describe('data-points calls', () => {
     await expect(call('/data-points/beacon/list', { time: 'today' })).rejects.toMatchObject({ code: 10001, httpStatus: 400 });
     await expect(call('/data-points/beacon/list', { mac: 'not-a-mac' })).rejects.toMatchObject({ code: 10001 });
     await expect(call('/data-points/beacon/list', { limit: 0 })).rejects.toMatchObject({ code: 10001 });
+    // bounded like the generated lists: a page beyond a million, a fraction, a negative one are refused, not queried
+    for (const page of [1e300, 2.5, -1, '1e300', 2 ** 31]) await expect(call('/data-points/beacon/list', { page })).rejects.toMatchObject({ code: 10001, messageKey: 'server.validation.page' });
+    await expect(call('/data-points/gps/list', { limit: 1001 })).rejects.toMatchObject({ code: 10001, messageKey: 'server.validation.limit' });
   });
 });

@@ -12,7 +12,7 @@
  * dataType applies within the page window the store returns for the device and time range.
  */
 import { fieldLabelKey } from '@rti/metadata';
-import { ApiError, ErrorCode, tKey, type CallDef, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, readPaging, tKey, type CallDef, type RequestContext } from '@rti/server/plugin-api';
 import { WRONG, mac as canonicalMac } from '../decoders/fields';
 import { isGpsSn } from '../decoders/gps-report';
 import type { SeriesRow } from '../store/series';
@@ -40,10 +40,10 @@ function range(body: Record<string, unknown>): { from?: number; to?: number } {
   return { from: epoch(t[0], 'time'), to: epoch(t[1], 'time') };
 }
 
-function int(v: unknown, field: string, def: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (v === undefined || v === null) return def;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) throw fieldError(field, 'integer');
-  return Math.min(v, max);
+/** page and limit bounded like the generated lists' (page 1–1,000,000; limit 1–1,000): 1e300, 2.5 or −1 is a 10001 */
+function pageOf(body: Record<string, unknown>): { page: number; limit: number } {
+  const { page, limit } = readPaging(body, { maxLimit: MAX_PAGE_SIZE });
+  return { page, limit };
 }
 
 function present(series: string, r: SeriesRow): Record<string, unknown> {
@@ -72,7 +72,7 @@ export function dataPointCalls(store: TelemetryStore): CallDef[] {
         const org = orgOf(ctx);
         const k = deviceKey(body[key]);
         const { from, to } = range(body);
-        const page = await store.query({ series, org, key: k, from, to, page: int(body.page, 'page', 1), limit: int(body.limit, 'limit', 10, MAX_PAGE_SIZE), order: body.sortByTime === true ? 'asc' : 'desc' });
+        const page = await store.query({ series, org, key: k, from, to, ...pageOf(body), order: body.sortByTime === true ? 'asc' : 'desc' });
         let list = page.list;
         if (series === 'beacon' && body.gatewayMac) {
           const gw = canonicalMac(body.gatewayMac);

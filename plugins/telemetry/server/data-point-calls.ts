@@ -65,8 +65,10 @@ export function installDataPointCalls(ctx: PluginServerContext, store: () => Tel
     if (k.kind === 'gateway') {
       ctx.addCall({
         path: `${base}/list`,
-        async handler({ body, ctx: call }) {
-          const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body), page: Number(body.page) || 1, limit: Number(body.limit) || 10 });
+        // page and limit bounded like the generated lists (page 1e300, 2.5 or −1 is a 10001)
+        paging: true,
+        async handler({ body, input, ctx: call }) {
+          const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body), page: input.page, limit: input.limit });
           return { list: page.list.map((r) => present(k, r)), total: page.total };
         },
       });
