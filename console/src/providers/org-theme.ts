@@ -26,3 +26,10 @@ export function themeColors(theme: OrgTheme | null | undefined): { primary: stri
   };
 }
 
+/**
+ * The logo the sider shows: the small one collapsed, the large one expanded — and the other one
+ * when only one was uploaded, so an organisation with a single logo never shows bare text.
+ */
+export function siderLogo(theme: OrgTheme | null | undefined, collapsed: boolean): string | undefined {
+  return (collapsed ? theme?.smallLogo || theme?.largeLogo : theme?.largeLogo || theme?.smallLogo) || undefined;
+}

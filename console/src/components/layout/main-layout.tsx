@@ -16,6 +16,7 @@ import { CommandPalette } from '../palette/command-palette';
 import { SideMenu } from './side-menu';
 import { useHeaderAutoHideSetting, useHeaderHidden } from './use-header-auto-hide';
 import { useViewport } from './use-viewport';
+import { siderLogo } from '../../providers/org-theme';
 
 const isTablet = (): boolean => window.innerWidth <= TABLET_MAX_WIDTH;
 
@@ -43,7 +44,7 @@ export default function MainLayout() {
 
   const hideSider = Boolean(matchRoute(pathname, routes)?.route.hideSider);
   const siderWidth = hideSider || mobile ? 0 : collapsed ? SIDER_COLLAPSED_WIDTH : SIDER_WIDTH;
-  const logo = useImageUrl(collapsed && !mobile ? theme?.smallLogo : theme?.largeLogo);
+  const logo = useImageUrl(siderLogo(theme, collapsed && !mobile));
   const orgName = user.orgName || user.loginOrgName;
   const [autoHide, setAutoHide] = useHeaderAutoHideSetting(user.userId);
   const headerHidden = useHeaderHidden(autoHide);
