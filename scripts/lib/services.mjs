@@ -107,6 +107,8 @@ function restartable({ name, url, port, dir, launch, ready }) {
     dir,
     pid: () => proc?.pid,
     async start() {
+      // already running: a second process on the same port would only be orphaned
+      if (proc && proc.exitCode === null && proc.signalCode === null) return;
       proc = launch();
       proc.stderr?.resume();
       const until = Date.now() + 30000;
