@@ -124,6 +124,14 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
         const f = child.fields.find((x) => x.name === ch.exclusive!.key);
         if (!f || f.type !== 'ref') at(`/children/${i}/exclusive/key`, `"${ch.exclusive.key}" is not a ref field of ${child.name}`);
       }
+      if (ch.batch) {
+        const f = child.fields.find((x) => x.name === ch.batch!.by.field);
+        if (!f?.ref) at(`/children/${i}/batch/by/field`, `"${ch.batch.by.field}" is not a ref field of ${child.name}`);
+        else if (!has(resources[f.ref.resource], ch.batch.by.key)) at(`/children/${i}/batch/by/key`, `"${ch.batch.by.key}" is not a field of ${f.ref.resource}`);
+        ch.batch.values?.forEach((v, j) => {
+          if (!has(child, v)) at(`/children/${i}/batch/values/${j}`, `"${v}" is not a field of ${child.name}`);
+        });
+      }
       if (ch.scan) {
         if (!has(child, ch.scan.key)) at(`/children/${i}/scan/key`, `"${ch.scan.key}" is not a field of ${child.name}`);
         if (ch.scan.container && !has(child, ch.scan.container)) at(`/children/${i}/scan/container`, `"${ch.scan.container}" is not a field of ${child.name}`);

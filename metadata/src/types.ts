@@ -214,6 +214,14 @@ export interface ChildrenDef {
    */
   exclusive?: { key: string; while: Array<string | number> | string; lines?: Record<string, Array<string | number>>; message?: string; reason?: number };
   /**
+   * Lines added and edited in batches (SPEC's `<line prefix>/batch/add` and `/batch/update`):
+   * `keys` names the body list of typed or scanned keys (`"sns"`) matched against `by.key` of
+   * the rows `by.field` points at, `ids` the body list of those rows' ids (a picker); `values` the
+   * line fields one batch sets on every line it adds or on the chosen lines. Each row is
+   * answered with its reason from the line resource's import codes (`import.codes`).
+   */
+  batch?: { by: { field: string; key: string }; keys?: string; ids?: string; values?: string[] };
+  /**
    * Lines received by scanning a key (`<line prefix>/scan`): `key` is the line field matched
    * against what was scanned, `step` the line step run on the matched lines; `container` a
    * line field whose values select lines as a whole; `extra` the status a scanned key that is

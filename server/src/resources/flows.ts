@@ -14,10 +14,11 @@ import { fieldLabelKey, resourceApiPrefix, resourceLabelKey, rollUpFields, sourc
 import { Op, type Transaction } from 'sequelize';
 import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
-import { readId } from '../http/params';
+import { readId, readIds } from '../http/params';
 import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
 import { fieldError, typeError } from './errors';
+import { validateValue } from './validate';
 import type { DocumentEngine } from './documents';
 import type { HookRegistry } from './hooks';
 import { ScopedRepository, type ResourceHost } from './repository';
@@ -29,6 +30,15 @@ export const MAX_SCAN = 1000;
 
 const same = (a: unknown, b: unknown) => a !== null && a !== undefined && String(a) === String(b);
 const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** A refused row of a batch: SPEC §8 reason, error code and the message in the caller's language. */
+export interface BatchFailure {
+  row: number;
+  sn: string;
+  reason?: number;
+  code: number;
+  message: string;
+}
 
 export interface ScanResult {
   accepted: Array<{ key: string; id: number; status: unknown }>;
@@ -326,15 +336,141 @@ export class FlowEngine {
     return out;
   }
 
-  /** The flows' calls: each source's prefill, each scanned line resource's scan. */
+  /**
+   * `<line prefix>/batch/add { <foreign key>, <keys>?, <ids>?, …values }` (children `batch`):
+   * lines added one row at a time (a refused row fails alone, in its own transaction), each
+   * answered with its reason from the line resource's import codes — the same reasons its
+   * import gives — and the document's message in the caller's language.
+   */
+  async batchAdd(header: ResourceDef, child: ChildrenDef, body: Record<string, unknown>, ctx: RequestContext): Promise<{ added: number; failed: BatchFailure[] }> {
+    const spec = child.batch!;
+    const lineRes = this.meta.resources[child.resource];
+    const fkField = lineRes.fields.find((f) => f.name === child.foreignKey) ?? ({ name: child.foreignKey } as FieldDef);
+    const headerId = readId(body, child.foreignKey, { required: true, label: fieldLabelKey(fkField) })!;
+    const byField = lineRes.fields.find((f) => f.name === spec.by.field)!;
+    const target = this.meta.resources[byField.ref!.resource];
+    const keyField = target.fields.find((f) => f.name === spec.by.key) ?? ({ name: spec.by.key } as FieldDef);
+    const keys = this.rawKeys(body, spec.keys ?? 'keys', keyField);
+    const ids = readIds(body, spec.ids ?? 'ids', { max: MAX_SCAN }) ?? [];
+    if (!keys.length && !ids.length) throw fieldError(keyField, 'required', {}, 200);
+    if (keys.length + ids.length > MAX_SCAN) throw new ApiError(ErrorCode.validation, 'server.validation.limit', { max: MAX_SCAN }, 400);
+    await new ScopedRepository(this.host, header, ctx).find(headerId);
+    // the values every added line gets, validated once; a bad one refuses every row with its reason
+    const values: Record<string, unknown> = {};
+    let badValue: { field: FieldDef; err: ApiError } | undefined;
+    for (const name of spec.values ?? []) {
+      const f = lineRes.fields.find((x) => x.name === name)!;
+      if (body[name] === undefined || body[name] === null) continue;
+      try {
+        values[name] = validateValue(f, body[name], this.meta.enums);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        badValue ??= { field: f, err };
+      }
+    }
+    const targets = new ScopedRepository(this.host, target, ctx);
+    const byKey = keys.length ? new Map((await targets.rows({ [spec.by.key]: { [Op.in]: [...new Set(keys.filter(Boolean))] } }, { attributes: ['id', spec.by.key] })).map((r) => [String(r[spec.by.key]), r])) : new Map<string, Row>();
+    const byId = ids.length ? new Map((await targets.rows({ id: { [Op.in]: ids } }, { attributes: ['id', spec.by.key] })).map((r) => [Number(r.id), r])) : new Map<number, Row>();
+    const rows = [...keys.map((key) => ({ key, row: byKey.get(key) })), ...ids.map((id) => ({ key: String(byId.get(id)?.[spec.by.key] ?? id), row: byId.get(id) }))];
+    const codes = lineRes.import?.codes ?? {};
+    const reasonOf = (field: string, problem: 'required' | 'notFound' | 'duplicate' | 'invalid' | 'exists') => codes[field]?.[problem];
+    const failed: BatchFailure[] = [];
+    const refuse = (i: number, key: string, reason: number | undefined, code: number, message: string) => failed.push({ row: i + 1, sn: key, ...(reason === undefined ? {} : { reason }), code, message });
+    const reasonText = (reason: number | undefined, fallback: string) => {
+      const label = (this.meta.enums[lineRes.import?.errors ?? ''] ?? []).find((e) => e.value === reason)?.label;
+      return label ? this.translate(ctx, label, {}) : fallback;
+    };
+    const lines = new ScopedRepository(this.host, lineRes, ctx);
+    const seen = new Set<number>();
+    let added = 0;
+    for (const [i, r] of rows.entries()) {
+      if (!r.key) {
+        const reason = reasonOf(spec.by.field, 'required');
+        refuse(i, r.key, reason, ErrorCode.validation, reasonText(reason, this.translate(ctx, 'server.validation.required', { field: tKey(fieldLabelKey(keyField)) })));
+        continue;
+      }
+      if (!r.row) {
+        const reason = reasonOf(spec.by.field, 'notFound');
+        refuse(i, r.key, reason, ErrorCode.notFound, reasonText(reason, this.translate(ctx, 'server.errors.10002', {})));
+        continue;
+      }
+      const id = Number(r.row.id);
+      if (seen.has(id)) {
+        const reason = reasonOf(spec.by.field, 'duplicate');
+        refuse(i, r.key, reason, ErrorCode.duplicate, reasonText(reason, this.translate(ctx, 'server.errors.duplicate', {})));
+        continue;
+      }
+      seen.add(id);
+      if (badValue) {
+        const reason = reasonOf(badValue.field.name, 'invalid');
+        refuse(i, r.key, reason, badValue.err.code, reason === undefined ? this.messageOf(badValue.err, ctx) : reasonText(reason, ''));
+        continue;
+      }
+      try {
+        // One transaction per row. The key's row is locked before the document's own locks, so a
+        // concurrent add of it to another document waits holding nothing, then the exclusive
+        // check sees this line (a carrier on one open order); a deadlock victim is run again.
+        await retryingTransaction(this.host.db.sequelize, async (transaction) => {
+          await boundRepos(this.host, ctx, transaction)(target.name).rows({ id }, { attributes: ['id'], lock: 'update' });
+          await lines.create({ ...values, [child.foreignKey]: headerId, [spec.by.field]: id }, { transaction });
+        });
+        added++;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        // one rule, one reason: the refusal carries its import reason; a repeated line is the key's duplicate
+        const own = typeof err.params.importCode === 'number' ? err.params.importCode : undefined;
+        refuse(i, r.key, own ?? (err.code === ErrorCode.duplicate ? reasonOf(spec.by.field, 'duplicate') : undefined), err.code, this.messageOf(err, ctx));
+      }
+    }
+    return { added, failed };
+  }
+
+  /** `<line prefix>/batch/update { ids, …values }`: the chosen lines get the values, all or none. */
+  async batchUpdate(child: ChildrenDef, body: Record<string, unknown>, ctx: RequestContext): Promise<{ updated: number }> {
+    const spec = child.batch!;
+    const lineRes = this.meta.resources[child.resource];
+    const ids = readIds(body, 'ids', { required: true, max: MAX_SCAN })!;
+    const values: Record<string, unknown> = {};
+    for (const name of spec.values ?? []) if (body[name] !== undefined) values[name] = body[name];
+    if (!Object.keys(values).length) {
+      const first = lineRes.fields.find((f) => f.name === spec.values?.[0]) ?? ({ name: 'values' } as FieldDef);
+      throw fieldError(first, 'required', {}, 200);
+    }
+    const lines = new ScopedRepository(this.host, lineRes, ctx);
+    // through the repository, line by line in one transaction: each passes the document's freeze and field rules
+    await retryingTransaction(this.host.db.sequelize, async (transaction) => {
+      for (const id of ids) await lines.update({ ...values, id }, { transaction });
+    });
+    return { updated: ids.length };
+  }
+
+  /** Strings of a key list as given (trimmed; empty kept: a row without its key has a reason). */
+  private rawKeys(body: Record<string, unknown>, name: string, field: FieldDef): string[] {
+    const raw = body[name];
+    if (raw === undefined || raw === null) return [];
+    if (!Array.isArray(raw)) throw typeError({ ...field, name }, 'list');
+    if (raw.length > MAX_SCAN) throw new ApiError(ErrorCode.validation, 'server.validation.limit', { max: MAX_SCAN }, 400);
+    return raw.map((v) => {
+      if (typeof v !== 'string' && typeof v !== 'number') throw typeError(field, 'string');
+      const s = String(v).trim();
+      if (field.maxLength && s.length > field.maxLength) throw fieldError(field, 'maxLength', { max: field.maxLength });
+      return s;
+    });
+  }
+
+  /** The flows' calls: each source's prefill, each scanned line resource's scan, batch add and update. */
   calls(): CallDef[] {
     const out: CallDef[] = [];
     for (const res of Object.values(this.meta.resources)) {
       if (res.source) out.push({ path: sourcePrefillPath(res), resource: res.name, handler: ({ body, ctx }) => this.prefill(res, body, ctx) });
       for (const child of res.children ?? []) {
-        if (!child.scan) continue;
         const lineRes = this.meta.resources[child.resource];
-        out.push({ path: `${resourceApiPrefix(lineRes)}/scan`, resource: lineRes.name, handler: ({ body, ctx }) => this.scan(res, child, body, ctx) });
+        const prefix = resourceApiPrefix(lineRes);
+        if (child.scan) out.push({ path: `${prefix}/scan`, resource: lineRes.name, handler: ({ body, ctx }) => this.scan(res, child, body, ctx) });
+        if (child.batch) {
+          out.push({ path: `${prefix}/batch/add`, resource: lineRes.name, handler: ({ body, ctx }) => this.batchAdd(res, child, body, ctx) });
+          out.push({ path: `${prefix}/batch/update`, resource: lineRes.name, handler: ({ body, ctx }) => this.batchUpdate(child, body, ctx) });
+        }
       }
     }
     return out;
