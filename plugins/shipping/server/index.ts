@@ -145,7 +145,7 @@ export default definePlugin({
       const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
       const pending = new Set((await e.repo('ship-order-detail').rows({ shipOrderId: e.header.shipOrderId, carrierId: { [Op.in]: ids }, status: Line.pending }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId)));
       const foreign = incoming.filter((l) => !pending.has(Number(l.carrierId)));
-      if (foreign.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', { sns: snList(foreign.map((l) => String(l.carrierSn ?? l.carrierId))) });
+      if (foreign.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', { sns: snList(foreign.map((l) => String(l.carrierSn ?? l.carrierId))), importCode: Enums.sharedImportError.carrierUnavailable });
     });
 
     // shipping-list import: per-row SPEC §8 reasons a chunk at a time (import.ts)

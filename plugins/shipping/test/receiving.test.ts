@@ -152,4 +152,37 @@ describe('steps run from code', () => {
     expect((await ok(ts.a, '/ship-order', { id: doc.id })).status).toBe(Enums.shipOrderStatus.new);
     expect((await ok(ts.a, '/carrier', { id: lines[1].carrierId })).warehouseId).toBe(w.shanghai);
   });
+
+  it('delivery lines in batches (SPEC /delivery-detail/batch/add, /batch/update): reasons per serial, values all or none', async () => {
+    const doc = await shipOrder(ts.a, w, 3);
+    const lines = (await ok(clerk, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10, sort: 'id' })).list;
+    const delivery = await ok(clerk, '/delivery/create', { shipOrderId: doc.id });
+    // header from the order: the clerk's warehouse and the order's receiver
+    expect(delivery).toMatchObject({ warehouseId: w.shanghai, receiverWarehouseId: w.osaka });
+    const other = await shipOrder(ts.a, w, 1);
+    const otherSn = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: other.id, page: 1, limit: 1 })).list[0].carrierSn;
+    const got = await ok(clerk, '/delivery-detail/batch/add', { deliveryId: delivery.id, sns: [lines[0].carrierSn, lines[0].carrierSn, 'NOPE', otherSn], carrierIds: [lines[1].carrierId], containerNo: 'K-1' });
+    expect(got.added).toBe(2);
+    expect(got.failed.map((f: any) => [f.sn, f.reason])).toEqual([
+      [lines[0].carrierSn, 60],
+      ['NOPE', 20],
+      [otherSn, 10],
+    ]);
+    // the last one is not pending on this delivery's order: the document's own rule names it
+    expect(got.failed[2].message).toContain(otherSn);
+    const dLines = (await ok(clerk, '/delivery-detail/list', { deliveryId: delivery.id, page: 1, limit: 10, sort: 'id' })).list;
+    expect(dLines.map((l: any) => [l.carrierSn, l.containerNo])).toEqual([
+      [lines[0].carrierSn, 'K-1'],
+      [lines[1].carrierSn, 'K-1'],
+    ]);
+    expect((await ok(clerk, '/delivery-detail/batch/update', { ids: dLines.map((l: any) => l.id), containerNo: 'K-2' })).updated).toBe(2);
+    await ok(clerk, '/delivery/load', { id: delivery.id });
+    // frozen once loading: refused, and no line changed
+    const frozen = await clerk.call('/delivery-detail/batch/update', { ids: dLines.map((l: any) => l.id), containerNo: 'K-3' });
+    expect(frozen.body.code).toBe(10004);
+    const after = (await ok(clerk, '/delivery-detail/list', { deliveryId: delivery.id, page: 1, limit: 10 })).list;
+    expect(after.every((l: any) => l.containerNo === 'K-2')).toBe(true);
+    for (const path of ['/delivery-detail/import', '/delivery-detail/import/status', '/receipt-detail/import', '/receipt-detail/import/status']) expect(ts.server.calls.has(path), path).toBe(true);
+  });
 });
+
