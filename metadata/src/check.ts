@@ -394,6 +394,15 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
         if (!sf) at(`${tp}/stamp/${kind}`, `"${name}" is not a field of ${res.name}`);
         else if (!want.includes(sf.type)) at(`${tp}/stamp/${kind}`, `a ${kind} stamp needs a ${want.join(' or ')} field; "${name}" is ${sf.type}`);
       }
+      // guard.notUser names a field recording a user (a stamp): a name or an id
+      const nu = t.guard?.notUser;
+      if (nu !== undefined) {
+        const gf = byName.get(nu);
+        if (!gf) at(`${tp}/guard/notUser`, `"${nu}" is not a field of ${res.name}`);
+        else if (!['string', 'int', 'ref'].includes(gf.type)) at(`${tp}/guard/notUser`, `guard.notUser needs a field recording a user (string name, int or ref id); "${nu}" is ${gf.type}`);
+        else if (t.stamp?.user === nu) at(`${tp}/guard/notUser`, `"${nu}" is this step's own stamp: it would compare the caller with itself`);
+      }
+      if (t.guard && t.guard.notUser === undefined && t.guard.permission === undefined) at(`${tp}/guard`, 'a guard needs notUser or permission');
     });
 
     // A shared status call picks its step by target: one step per target, all on one field.

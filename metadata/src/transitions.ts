@@ -65,6 +65,34 @@ export function transitionAllowed(t: Pick<ResolvedTransition, 'field' | 'from'>,
   return !t.from || t.from.some((v) => same(v, row[t.field]));
 }
 
+/** Who runs a step, as far as its guard needs to know. */
+export interface StepUser {
+  id: number;
+  username: string;
+  realName?: string | null;
+}
+
+/** What a stamp field records of a user: int/ref fields the id, string fields the name (the engine's stamp). */
+export function userStampValue(res: ResourceDef, field: string, user: StepUser | null): string | number | null {
+  const f = res.fields.find((x) => x.name === field);
+  if (f && (f.type === 'int' || f.type === 'ref')) return user?.id ?? null;
+  const name = user?.realName || user?.username || 'system';
+  return f?.maxLength ? name.slice(0, f.maxLength) : name;
+}
+
+/**
+ * Whether the step's `guard.notUser` stops this user on this row: the field records the same
+ * user (by id for int/ref fields, by the stamped name for string fields). An empty field, no
+ * guard or no user (a system job) never stops.
+ */
+export function guardStopsUser(res: ResourceDef, t: Pick<TransitionDef, 'guard'>, row: Record<string, unknown> | undefined, user: StepUser | null): boolean {
+  const field = t.guard?.notUser;
+  if (!field || !row || !user) return false;
+  const recorded = row[field];
+  if (recorded === null || recorded === undefined || recorded === '') return false;
+  return same(recorded, userStampValue(res, field, user));
+}
+
 /** The step's inputs as field definitions (names resolve to the resource's own fields). */
 export function transitionInputs(res: ResourceDef, t: Pick<TransitionDef, 'inputs'>): Array<{ field: FieldDef; writes: boolean }> {
   return (t.inputs ?? []).flatMap((i): Array<{ field: FieldDef; writes: boolean }> => {

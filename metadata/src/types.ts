@@ -334,6 +334,19 @@ export interface TransitionDef {
   header?: string;
   /** the confirm dialog states a count of the row: `message` (i18n key) with {{count}} = row[field] */
   confirmCount?: { field: string; message: string };
+  /** who may run the step beyond its own permission code (see TransitionGuard) */
+  guard?: TransitionGuard;
+}
+
+/**
+ * Conditions on the user running a step (M17: the auditor is not the applicant). Refused with
+ * 10004 (`notUser`) or 10005 (`permission`) naming the step and the record; nothing is written.
+ */
+export interface TransitionGuard {
+  /** a stamp field of the resource (string = user name, int/ref = user id): the caller must not be the user recorded there */
+  notUser?: string;
+  /** an extra permission code the caller must hold */
+  permission?: string;
 }
 
 /**
