@@ -367,7 +367,7 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
     }
 
     const stepNames = new Map<string, number>();
-    const generated = new Set(['list', '', 'get', 'create', 'update', 'delete', 'all', 'export', 'import', 'import/status', 'import/template', 'status/update', 'save'].map((c) => (c === '' ? prefix : `${prefix}/${c}`)));
+    const generated = new Set(['list', '', 'get', 'create', 'update', 'delete', 'all', 'export', 'import', 'import/status', 'import/template', 'status/update', 'save', 'timeline'].map((c) => (c === '' ? prefix : `${prefix}/${c}`)));
     res.transitions?.forEach((t, i) => {
       const tp = `/transitions/${i}`;
       if (stepNames.has(t.name) || t.name === STATUS_UPDATE_STEP) at(`${tp}/name`, `duplicate step "${t.name}"${stepNames.has(t.name) ? ` (also /transitions/${stepNames.get(t.name)})` : ' (the name of rules.statusUpdate)'}`);

@@ -33,7 +33,7 @@ import { HookRegistry } from './resources/hooks';
 import { organisationsWith, repositoryFactory, type ScopedRepository } from './resources/repository';
 import { DocumentEngine } from './resources/documents';
 import { FlowEngine } from './resources/flows';
-import { boundRepos, runStepFromCode, TransitionRegistry } from './resources/transitions';
+import { boundRepos, runStepFromCode, TransitionRegistry, type TransitionDeps } from './resources/transitions';
 import { ReferenceRegistry } from './resources/references';
 import { deriveHeaderScopes } from './resources/scope';
 
@@ -126,7 +126,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     via: 'public',
   });
 
-  const stepDeps = { host: resourceHost, registry: transitions, documents };
+  const stepDeps: TransitionDeps = { host: resourceHost, registry: transitions, documents };
   for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t, transitions: stepDeps, documents })) calls.add(def);
   // documents made from documents (source, prefill) and lines received by scanning
   const flows = new FlowEngine(resourceHost, documents, stepDeps);
@@ -143,6 +143,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   access.installHooks(hooks, { storage: () => storage });
   for (const def of themeCalls(access, () => storage)) calls.add(def);
   const guard = opts.guard ?? access.guard;
+  // a step's guard.permission: the code as the call guard would check it
+  stepDeps.can = (ctx, code) => guard.authorize(ctx, code).then(() => true, () => false);
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
   const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId });
   // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)

@@ -51,7 +51,8 @@ function pageOfCall(res: ResourceDef, path: string): CrudPage {
   // the create form asks its defaults call (metadata form.defaultsFrom): ticking the create screen grants it
   if (res.form?.defaultsFrom?.call === path) return 'create';
   const rest = callSuffix(res, path);
-  if (rest === '' || rest === 'get') return 'detail';
+  // the detail page shows the timeline of a record's steps: ticking the detail screen grants it
+  if (rest === '' || rest === 'get' || rest === 'timeline') return 'detail';
   if (rest === 'create') return 'create';
   if (rest === 'update') return 'edit';
   return 'list';
@@ -59,7 +60,7 @@ function pageOfCall(res: ResourceDef, path: string): CrudPage {
 
 const API_VERBS: Record<string, string> = {
   list: 'list', '': 'base', get: 'base', create: 'create', update: 'update', delete: 'delete', all: 'all',
-  export: 'export', import: 'import', 'import/status': 'importStatus', 'status/update': 'statusUpdate', updatestatus: 'statusUpdate',
+  export: 'export', import: 'import', 'import/status': 'importStatus', 'status/update': 'statusUpdate', updatestatus: 'statusUpdate', timeline: 'timeline',
 };
 
 function resourceOfCall(resources: ResourceDef[], path: string): ResourceDef | undefined {

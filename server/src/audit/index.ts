@@ -4,7 +4,9 @@
  *   parameters with secrets masked, response code and message), from the registry's
  *   call-end listeners;
  * - operation log: one row per create/update/delete of a resource with a `logObject`
- *   (SPEC §9 object codes), from after-write hooks, kept only once the write commits.
+ *   (SPEC §9 object codes), from after-write hooks, kept only once the write commits; a
+ *   workflow step's update names its step (and what ran it from code, `cause`) and is logged
+ *   on every resource, with or without a logObject (the document timeline, resources/timeline.ts).
  * Rows go to the `admin-log` / `operation-log` resources' tables in batches after the answer.
  */
 import type { Metadata, ResourceDef } from '@rti/metadata';
@@ -113,8 +115,10 @@ export function installAudit(host: AuditHost): Audit {
     for (const action of ['create', 'update', 'delete'] as const) {
       stops.push(
         host.hooks.after(action, '*', (e) => {
-          const object = e.resource.logObject;
-          if (object === undefined || object === null || !e.row) return;
+          const object = e.resource.logObject ?? null;
+          // a workflow step is logged on every resource (a document's timeline reads it), the
+          // rest only on resources with a logObject
+          if ((object === null && !e.step) || !e.row) return;
           const row = e.row;
           const orgId = e.ctx.orgId ?? (typeof row.orgId === 'number' ? row.orgId : null);
           if (orgId === null) return;
@@ -127,6 +131,9 @@ export function installAudit(host: AuditHost): Audit {
             operator: clip(e.ctx.user?.username ?? 'system', 50),
             ip: clip(e.ctx.ip ?? null, 64),
             content: content(e),
+            resource: e.resource.name,
+            step: e.step ? clip(e.step.name, 64) : null,
+            cause: e.step?.cause ? clip(JSON.stringify({ ...e.step.cause, ids: e.step.cause.ids.slice(0, 20) }), 500) : null,
             time: new Date(),
             createdBy: e.ctx.user?.id ?? null,
           };

@@ -10,6 +10,7 @@ import type { TFunction } from '../i18n/translator';
 import type { DocumentEngine } from './documents';
 import { streamExport } from './export';
 import type { ScopedRepository } from './repository';
+import { timelineCalls } from './timeline';
 import { runTransition, transitionCalls, type TransitionDeps } from './transitions';
 import type { RequestContext } from '../http/types';
 
@@ -58,5 +59,7 @@ export function resourceCalls(res: ResourceDef, deps: GeneratedCallDeps): CallDe
   const generated = enabledCalls(res).map((call) => ({ path: resourceApiPath(res, call), resource: res.name, handler: handlers[call] }));
   const steps = transitionCalls(res, deps.transitions).filter((c) => c.path !== resourceApiPath(res, 'status/update'));
   const save = deps.documents.calls().filter((c) => c.resource === res.name);
-  return [...generated, ...steps, ...save];
+  // who ran which step when, from the operation log (a resource with steps)
+  const timeline = timelineCalls(res, { db: deps.transitions.host.db, metadata: deps.metadata, t: deps.t, repo: deps.repo });
+  return [...generated, ...steps, ...save, ...timeline];
 }

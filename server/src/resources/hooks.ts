@@ -22,6 +22,11 @@ export interface HookEvent {
   row?: Row;
   /** update: the row before the change */
   previous?: Row;
+  /**
+   * update made by a workflow step (transitions.ts): its name, and what ran it from code
+   * (`event.run`, a line step moving its header); the operation log records both
+   */
+  step?: { name: string; cause?: { resource: string; step: string; ids: number[] } };
 }
 
 export type HookFn = (event: HookEvent) => Promise<void> | void;

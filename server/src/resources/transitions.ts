@@ -19,6 +19,7 @@ import {
   STATUS_UPDATE_STEP,
   parentOf,
   fieldLabelKey,
+  guardStopsUser,
   resourceLabelKey,
   resourceTransitions,
   statusCalls,
@@ -138,6 +139,8 @@ export interface TransitionDeps {
     linesMoving<T>(lineResource: string, ctx: RequestContext, transaction: Transaction, headerIdsOf: () => Promise<number[]>, fn: () => Promise<T>): Promise<T>;
     rollUpHeaders(lineResource: string, headerIds: number[], ctx: RequestContext, transaction: Transaction): Promise<void>;
   };
+  /** whether the caller holds a permission code (a step's `guard.permission`); absent = refused */
+  can?: (ctx: RequestContext, code: string) => Promise<boolean>;
 }
 
 /** The transaction-bound repository factory a hook's event hands out. */
@@ -257,6 +260,7 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   if (found.size !== ids.length) throw notFound();
   const ordered = ids.map((id) => found.get(id)!);
   for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
+  await checkGuard(deps, res, step, ordered, ctx);
   const previous = await scoped.serialize(ordered, transaction);
 
   const at = given ?? new Date();
@@ -303,7 +307,7 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   // What the hooks wrote to the documents themselves shows in the answer.
   const final = await reread();
   for (let i = 0; i < final.length; i++) {
-    await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i] });
+    await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i], step: { name: step.name, cause } });
   }
   return final;
 }
@@ -324,6 +328,30 @@ async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep:
   const stampInput = step.stamp?.time && transitionInputs(parent, step).some((i) => i.field.name === step.stamp!.time) ? { [step.stamp.time]: at.toISOString() } : {};
   await runStepIn(deps, parent, step, prepareStep(deps, parent, step, { ids: due, ...stampInput }), ctx, transaction, { resource: lineRes.name, step: lineStep.name, ids: lines.map((l) => Number(l.id)) });
 }
+
+/**
+ * A step's guard (M17): `notUser` — the caller is not the user its field records (the auditor is
+ * not the applicant), 10004; `permission` — an extra code, 10005. Both name the step and the
+ * row. A system job (no user) is not stopped by them.
+ */
+async function checkGuard(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, rows: Model[], ctx: RequestContext): Promise<void> {
+  const guard = step.guard;
+  if (!guard || !ctx.user) return;
+  const named = (row: Model) => ({ step: tKey(transitionLabelKey(step)), resource: tKey(resourceLabelKey(res)), title: rowTitle(res, row) });
+  if (guard.permission && !(await deps.can?.(ctx, guard.permission))) {
+    throw new ApiError(ErrorCode.noPermission, 'server.transitions.guardPermission', { ...named(rows[0]), code: guard.permission });
+  }
+  if (guard.notUser) {
+    const f = res.fields.find((x) => x.name === guard.notUser);
+    const row = rows.find((r) => guardStopsUser(res, step, r.get({ plain: true }) as Row, ctx.user));
+    if (row) throw new ApiError(ErrorCode.statusForbidden, 'server.transitions.guardNotUser', { ...named(row), field: f ? tKey(fieldLabelKey(f)) : guard.notUser, user: String(row.get(guard.notUser)) });
+  }
+}
+
+const rowTitle = (res: ResourceDef, row: Model) => {
+  const title = row.get(res.titleField);
+  return title === null || title === undefined ? `#${row.get('id')}` : String(title);
+};
 
 /** The statuses a row may be in for the step to reach `to` (undefined = any). */
 function startStatuses(step: ResolvedTransition, to: string | number): Array<string | number> | undefined {
