@@ -88,7 +88,12 @@ const boundaries = {
 
 /** enum values by number, with the camel-case words of each value's name (enums.json) */
 const enumValues = new Map();
-for (const [name, items] of Object.entries(JSON.parse(readFileSync(join(root, 'metadata/enums.json'), 'utf8')))) {
+// metadata/enums.json and every plugin's metadata/enums.json (a module's own enums live in its folder)
+const pluginMetadata = readdirSync(join(root, 'plugins'))
+  .map((id) => join(root, 'plugins', id, 'metadata'))
+  .filter((dir) => existsSync(dir));
+const enumFiles = [join(root, 'metadata/enums.json'), ...pluginMetadata.map((dir) => join(dir, 'enums.json')).filter((f) => existsSync(f))];
+for (const [name, items] of enumFiles.flatMap((f) => Object.entries(JSON.parse(readFileSync(f, 'utf8'))))) {
   for (const it of items) {
     if (typeof it.value !== 'number') continue;
     const key = it.label.split('.').pop();
@@ -134,6 +139,7 @@ const walk = (dir) => {
   }
 };
 walk(join(root, 'metadata/resources'));
+for (const dir of pluginMetadata) if (existsSync(join(dir, 'resources'))) walk(join(dir, 'resources'));
 
 /**
  * Plugins read and write resource rows through ctx.repo(), whose every statement carries the

@@ -1,5 +1,5 @@
-// Generated from metadata/enums.json by metadata/scripts/gen-enums.mjs (`npm run gen:enums`).
-// Do not edit: change enums.json and run the generator; npm test checks this file is current.
+// Generated from metadata/enums.json and plugins/*/metadata/enums.json by metadata/scripts/gen-enums.mjs
+// (`npm run gen:enums`). Do not edit: change enums.json and run the generator; npm test checks this file is current.
 // One const per enum (`CarrierBindStatusEnum.new`), so a browser bundle keeps only the enums
 // it uses, and `Enums` holding them all (`Enums.carrierBindStatus.new`) for server code.
 

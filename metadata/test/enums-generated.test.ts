@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Enums } from '../src';
+import { Enums, loadMetadata } from '../src';
 
 describe('generated enum constants', () => {
-  it('hold every value of enums.json under its label name', () => {
-    const json = JSON.parse(readFileSync(new URL('../enums.json', import.meta.url), 'utf8')) as Record<string, Array<{ value: unknown; label: string }>>;
+  it('hold every value of enums.json and the plugins\' enums.json under its label name', () => {
+    const json = loadMetadata().enums as Record<string, Array<{ value: unknown; label: string }>>;
     expect(Object.keys(Enums).sort()).toEqual(Object.keys(json).sort());
     for (const [name, items] of Object.entries(json)) {
       const consts = (Enums as Record<string, Record<string, unknown>>)[name];
