@@ -38,6 +38,25 @@ test('onboards an organisation: created with its logo, in the switcher, its logi
   await form.locator('.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading)').first().waitFor();
   await page.getByTestId('meta-save').click();
   await page.waitForURL(/\/system\/organization(\?.*)?$/);
+  // the saved row is highlighted, and its pinned actions cell stays opaque over the cells scrolled beneath
+  const pinned = page.locator('tr.meta-row-saved td.ant-table-cell-fix-right').first();
+  await pinned.waitFor();
+  // sampled through the highlight and its fade (4 s): never see-through
+  const alphas: number[] = [];
+  for (let i = 0; i < 16 && (await pinned.count()); i++) {
+    alphas.push(
+      await pinned.evaluate((td) => {
+        const bg = getComputedStyle(td).backgroundColor;
+        const slash = /\/\s*([\d.]+%?)\s*\)\s*$/.exec(bg);
+        if (slash) return slash[1].endsWith('%') ? Number(slash[1].slice(0, -1)) / 100 : Number(slash[1]);
+        const rgba = /^rgba\(([^)]+)\)$/.exec(bg);
+        return rgba ? Number(rgba[1].split(',')[3]) : 1;
+      }),
+    );
+    await page.waitForTimeout(250);
+  }
+  expect(alphas.length).toBeGreaterThan(0);
+  expect(alphas.filter((a) => a < 1)).toEqual([]);
 
   // in the list and in the header switcher without a reload
   const created = (await pageApi(page, '/organization/list', { name: ORG })).data.list[0] as { id: number; entryCode: string };
