@@ -1,4 +1,4 @@
-import { Alert, App, Button, Form, Modal, Space } from 'antd';
+import { Alert, App, Button, Form, Modal, Space, Tooltip } from 'antd';
 import { useState, type FC } from 'react';
 import { transitionAllowed, transitionInputs, transitionLabelKey, type FieldDef, type ResolvedTransition, type ResourceDef } from '@rti/metadata/browser';
 import { MenuIcon } from '../../components/layout/menu-icon';
@@ -7,6 +7,8 @@ import { fromFormValues } from '../lib/form-values';
 import { fieldRules } from '../lib/rules';
 import { useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+import { useOptionalShell } from '../../providers/shell-context';
+import { guardBlockingField, stepUser } from '../lib/step-guard';
 
 /**
  * The workflow steps a row may take now (metadata `transitions`): one button per step whose
@@ -26,6 +28,7 @@ export const TransitionButtons: FC<{
   const [form] = Form.useForm();
   const [active, setActive] = useState<ResolvedTransition | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const user = stepUser(useOptionalShell()?.user);
   const allowed = steps.filter((s) => transitionAllowed(s, record));
   if (record.id === undefined || record.id === null || !allowed.length) return null;
 
@@ -67,7 +70,11 @@ export const TransitionButtons: FC<{
 
   return (
     <>
-      {allowed.map((step) => (
+      {allowed.map((step) => {
+        // guard.notUser: the user its field records may not take the step (the applicant does not audit)
+        const blockedBy = guardBlockingField(resource, step, record, user);
+        const f = blockedBy ? resource.fields.find((x) => x.name === blockedBy) : undefined;
+        const button = (
         <Button
           key={step.name}
           type={size === 'small' ? 'link' : 'default'}
@@ -75,12 +82,21 @@ export const TransitionButtons: FC<{
           danger={step.danger}
           icon={step.icon ? <MenuIcon name={step.icon} /> : undefined}
           loading={busy === step.name}
+          disabled={Boolean(blockedBy)}
           onClick={() => start(step)}
           data-testid={`meta-step-${step.name}`}
         >
           {label(step)}
         </Button>
-      ))}
+        );
+        return blockedBy ? (
+          <Tooltip key={step.name} title={t('meta.stepGuardNotUser', { step: label(step), field: f ? fieldLabel(f) : blockedBy })}>
+            <span data-testid={`meta-step-${step.name}-guarded`}>{button}</span>
+          </Tooltip>
+        ) : (
+          button
+        );
+      })}
       <Modal
         open={active !== null}
         title={active ? t('meta.stepConfirmTitle', { step: label(active), title }) : undefined}

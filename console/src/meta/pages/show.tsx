@@ -17,6 +17,7 @@ import { StatusAction } from '../components/status-action';
 import { TransitionButtons } from '../components/transition-actions';
 import { useTransitions } from '../hooks/use-transitions';
 import { ChildrenSections } from '../components/children-section';
+import { DetailTimeline } from '../components/record-timeline';
 import { useRowActions } from '../hooks/use-row-actions';
 import { deleteQuestion } from '../lib/record-name';
 import { Zone, useZone } from '../components/zone';
@@ -144,6 +145,8 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
       {record && id !== undefined && resource.children?.length ? (
         <ChildrenSections parent={resource} parentId={id} record={record} readOnly={Boolean(noEdit)} editTo={access.edit && !noEdit ? editPath(resource, id) : undefined} onChanged={refresh} />
       ) : null}
+      {/* who ran which step when (a resource with steps), read again after each step */}
+      {record && <DetailTimeline resource={resource} id={id} version={record.updatedAt} />}
     </Show>
   );
 };
