@@ -2,7 +2,8 @@
  * The server under the hostile-input suite, as a child process of its own (so a crash, an
  * unhandled rejection or a memory blow-up shows as a dead or swollen process, not as a test
  * runner that died with it): every plugin, a fresh database, two signed-in administrators
- * with every permission (one sends the hostile input, the other runs the concurrent loop).
+ * with every permission (one sends the hostile input, the other runs the concurrent loop);
+ * with HOSTILE_SEED=small, over the seeded demo (seeds/), in its first two organisations.
  * Prints one `READY {json}` line on stdout, then serves until it is sent SIGTERM.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -10,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { callPermission } from '../../src/http/registry';
+import type { CallDef } from '../../src/http/types';
 import { createServer } from '../../src/index';
+import { SCALES, seedServer } from '@rti/seeds';
 import { createTestDatabase } from './test-database';
 
 // Node's default already ends the process on both; saying so in the log names the cause.
@@ -31,9 +34,13 @@ const { url } = await server.listen(0);
 
 const models = server.db.models;
 const codes = server.listPermissionCodes();
+// HOSTILE_SEED=small: the demo (seeds/) first, so list calls answer rows (paging beyond them,
+// joins of real documents); the attacker acts in its first organisation, the bystander in the second
+const seeded = process.env.HOSTILE_SEED ? await seedServer(server, { scale: SCALES[process.env.HOSTILE_SEED as keyof typeof SCALES] ?? SCALES.small }) : null;
 const org = async (code: string) => Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
-const orgA = await org('HOSTA');
-const orgB = await org('HOSTB');
+const everything = async (id: number) => (await models.organization.update({ pcPermissions: codes }, { where: { id } }), id);
+const orgA = seeded ? await everything(seeded.organizations.demo) : await org('HOSTA');
+const orgB = seeded ? await everything(seeded.organizations.acme) : await org('HOSTB');
 const session = async (orgId: number, name: string) => {
   const role = Number((await models.role.create({ orgId, name: `all-${name}`, pcPermissions: codes })).get('id'));
   const user = await models.user.create({ orgId, name, realName: name, roleIds: [role], organizationIds: [orgId], sysOrgUser: true });
@@ -104,11 +111,13 @@ process.on('message', (msg: { type?: string }) => {
 });
 
 const fieldsOf = (resource?: string) => (resource ? (server.metadata.resources[resource]?.fields ?? []).map((f) => f.name) : []);
-const calls = server.calls.list().map((c) => ({ path: c.path, resource: c.resource ?? null, plugin: c.plugin ?? null, raw: Boolean(c.raw), public: Boolean(c.public), permission: callPermission(c), fields: fieldsOf(c.resource) }));
+// a hand-written call's declared input (and paging) names its parameters as a resource's fields do
+const declared = (c: CallDef) => [...Object.keys(c.input ?? {}), ...(c.paging ? ['page', 'limit'] : [])];
+const calls = server.calls.list().map((c) => ({ path: c.path, resource: c.resource ?? null, plugin: c.plugin ?? null, raw: Boolean(c.raw), public: Boolean(c.public), permission: callPermission(c), fields: [...new Set([...fieldsOf(c.resource), ...declared(c)])] }));
 const fields = Object.fromEntries(
   Object.values(server.metadata.resources).map((r) => [r.name, Object.fromEntries(r.fields.map((f) => [f.name, { type: f.type, search: f.search, enum: f.enum }]))]),
 );
-process.stdout.write(`READY ${JSON.stringify({ url, pid: process.pid, dialect: db.dialect, attacker, bystander, calls, fields })}\n`);
+process.stdout.write(`READY ${JSON.stringify({ url, pid: process.pid, dialect: db.dialect, attacker, bystander, calls, fields, seeded: seeded?.scale ?? null })}\n`);
 
 let stopping = false;
 const stop = () => {
