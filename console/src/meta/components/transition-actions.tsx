@@ -75,19 +75,19 @@ export const TransitionButtons: FC<{
         const blockedBy = guardBlockingField(resource, step, record, user);
         const f = blockedBy ? resource.fields.find((x) => x.name === blockedBy) : undefined;
         const button = (
-        <Button
-          key={step.name}
-          type={size === 'small' ? 'link' : 'default'}
-          size={size}
-          danger={step.danger}
-          icon={step.icon ? <MenuIcon name={step.icon} /> : undefined}
-          loading={busy === step.name}
-          disabled={Boolean(blockedBy)}
-          onClick={() => start(step)}
-          data-testid={`meta-step-${step.name}`}
-        >
-          {label(step)}
-        </Button>
+          <Button
+            key={step.name}
+            type={size === 'small' ? 'link' : 'default'}
+            size={size}
+            danger={step.danger}
+            icon={step.icon ? <MenuIcon name={step.icon} /> : undefined}
+            loading={busy === step.name}
+            disabled={Boolean(blockedBy)}
+            onClick={() => start(step)}
+            data-testid={`meta-step-${step.name}`}
+          >
+            {label(step)}
+          </Button>
         );
         return blockedBy ? (
           <Tooltip key={step.name} title={t('meta.stepGuardNotUser', { step: label(step), field: f ? fieldLabel(f) : blockedBy })}>
