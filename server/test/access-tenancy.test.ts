@@ -211,6 +211,11 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
           await res2.arrayBuffer();
           break;
         }
+        case 'timeline':
+          // who ran which step when: only of a row in the caller's scope, like base
+          expect((await ts.a.call(call.path, { id: a.id })).body.code, call.path).toBe(0);
+          expect((await ts.a.call(call.path, { id: b.id })).body.code, call.path).toBe(10002);
+          break;
         default:
           throw new Error(`${call.path}: a generated call this test does not know; add its tenancy check`);
       }
