@@ -27,6 +27,7 @@ import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
 import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
+import { jobLease } from './plugins/job-lease';
 import { ReportRegistry } from './reports/registry';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
@@ -109,7 +110,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const db = createDatabase(config.databaseUrl, { metadata, log: (m) => logError(m) });
   const calls = new CallRegistry();
   const hooks = new HookRegistry();
-  const jobs = new JobRunner(logError);
+  // `once` jobs claim each period on a lease row shared by every instance on the database
+  const jobs = new JobRunner(logError, jobLease(db.sequelize, config.instanceId));
   const references = new ReferenceRegistry();
   const resourceHost = { db, metadata, hooks, references, t };
   const repo = repositoryFactory(resourceHost);
@@ -186,7 +188,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     documents: { onLines: (r, fn) => documents.onLines(r, fn), scan: (r, body, call) => flows.scanLines(r, body, call) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
-    jobs: { every: (name, ms, fn) => jobs.every(`${id}:${name}`, ms, fn) },
+    jobs: { every: (name, ms, fn, opts) => jobs.every(`${id}:${name}`, ms, fn, opts) },
     repo,
     systemContext,
     organisationsWith: (resource, where) => organisationsWith(db, metadata, resource, where),

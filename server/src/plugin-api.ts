@@ -13,7 +13,7 @@ import type { Language, RequestContext } from './http/types';
 import type { DeclaredCallDef, InputDecl, PagingDecl } from './http/declared-input';
 import type { TFunction } from './i18n/translator';
 import type { ImportValidator } from './import/validators';
-import type { JobFn } from './plugins/jobs';
+import type { JobFn, JobOptions } from './plugins/jobs';
 import type { HookAction, HookFn } from './resources/hooks';
 import type { ScopedRepository } from './resources/repository';
 import type { TransitionFn } from './resources/transitions';
@@ -36,7 +36,7 @@ export { ApiError, ErrorCode } from './http/api-error';
 export { objectKey, StorageUnavailable, type ObjectStorage } from './files/storage';
 export { storageRefusal } from './files/file-calls';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';
-export type { JobFn, JobRun } from './plugins/jobs';
+export type { JobFn, JobOptions, JobRun } from './plugins/jobs';
 export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEvent, ImportChunkHandler } from './import/validators';
 export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFindOptions, WriteOptions } from './resources/repository';
 export type { TransitionEvent, TransitionFn, StepCause } from './resources/transitions';
@@ -163,8 +163,12 @@ export interface PluginServerContext {
     validator(resource: string, fn: ImportValidator): () => void;
   };
   jobs: {
-    /** runs fn every intervalMs after start; returns a function that stops the job */
-    every(name: string, intervalMs: number, fn: JobFn): () => void;
+    /**
+     * runs fn every intervalMs after start; returns a function that stops the job. With
+     * `{ once: true }` one server instance of the cluster runs it per period (a lease row in
+     * the database, claimed by a conditional UPDATE); without it every instance runs it.
+     */
+    every(name: string, intervalMs: number, fn: JobFn, opts?: JobOptions): () => void;
   };
   /** the scoped repository of a resource for a caller (the only path to resource rows) */
   repo(resource: string, ctx: RequestContext): ScopedRepository;

@@ -3,8 +3,10 @@
  * is due `dueAt` (departure + the route's transport time, set by the release). A job finds the
  * orders past it in every organisation and raises ONE transport-timeout alert per order
  * (carrier alert reason 20, naming the order; one of its carriers is the alert's subject). The
- * order keeps the alert's id (`timeoutAlertId`), so the next runs — and a second server
- * instance racing this one — never raise it again; receiving the order clears it.
+ * order keeps the alert's id (`timeoutAlertId`), so the next runs never raise it again;
+ * receiving the order clears it. The job runs once per cluster per period (`{ once: true }`:
+ * the server's job lease), and the orders it reads are locked, so a second server instance
+ * neither runs it at the same time nor raises an alert twice.
  */
 import { Enums } from '@rti/metadata';
 import type { BoundRepository, PluginServerContext } from '@rti/server/plugin-api';
@@ -14,16 +16,21 @@ import { orderGroup } from './statuses';
 
 type Row = Record<string, any>;
 const Order = Enums.shipOrderStatus;
-/** marks an order claimed by a run until its alert id is written (same transaction) */
-const CLAIMED = -1;
+/** an overdue order with nothing in transit: nothing to time out, and no later run reads it again */
+const NOTHING_IN_TRANSIT = -1;
 /** orders per organisation per run (the rest come next run) */
 const BATCH = 500;
 
 export function installTransportClock(ctx: PluginServerContext): void {
   const ms = Number(process.env.SHIP_ORDER_CLOCK_MS) || 60_000;
-  ctx.jobs.every('transport-clock', ms, async () => {
-    await raiseOverdue(ctx, new Date());
-  });
+  ctx.jobs.every(
+    'transport-clock',
+    ms,
+    async () => {
+      await raiseOverdue(ctx, new Date());
+    },
+    { once: true },
+  );
 }
 
 /** Raises the timeout alert of every order overdue at `now`; returns how many were raised. */
@@ -48,10 +55,6 @@ async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now
   return ctx.transaction(sys, async (repo, transaction) => {
     const orders = await repo('ship-order').rows(due, { attributes: ['id', 'orderNo', 'shipperWarehouseId', 'receiverWarehouseId', 'atd', 'dueAt', 'totalAmount'], order: [['dueAt', 'ASC']], limit: BATCH, lock: 'update' });
     if (!orders.length) return 0;
-    const ids = orders.map((o) => Number(o.id));
-    // claim: a concurrent run (another instance) that got here first leaves nothing to claim
-    const claimed = await repo('ship-order').updateWhere({ timeoutAlertId: CLAIMED }, { id: { [Op.in]: ids }, timeoutAlertId: null });
-    if (claimed !== ids.length) throw new Error('overdue orders claimed by another run');
     const names = new Map((await repo('warehouse').rows({ id: { [Op.in]: [...new Set(orders.flatMap((o) => [Number(o.shipperWarehouseId), Number(o.receiverWarehouseId)]))] } }, { attributes: ['id', 'name'] })).map((w) => [Number(w.id), String(w.name)]));
     const alerts: Row[] = [];
     const subjectOf = new Map<number, number>();
@@ -82,8 +85,7 @@ async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now
     const alertOf = new Map(written.map((a) => [Number(a.carrierId), Number(a.id)]));
     for (const o of orders) {
       const alertId = alertOf.get(subjectOf.get(Number(o.id)) ?? -1);
-      // an order with nothing in transit keeps the claim: nothing to time out
-      if (alertId) await repo('ship-order').updateWhere({ timeoutAlertId: alertId }, { id: o.id });
+      await repo('ship-order').updateWhere({ timeoutAlertId: alertId ?? NOTHING_IN_TRANSIT }, { id: o.id, timeoutAlertId: null });
     }
     return alertOf.size;
   });

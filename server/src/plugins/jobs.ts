@@ -10,6 +10,17 @@ export interface JobRun {
 
 export type JobFn = (run: JobRun) => Promise<void> | void;
 
+export interface JobOptions {
+  /**
+   * Once per cluster: of all server instances on the database, one runs the job per period
+   * (claimed on a lease row, job-lease.ts); without it every instance runs it on its own timer.
+   */
+  once?: boolean;
+}
+
+/** Claims one period of a job for this instance; true = run it now. */
+export type JobClaim = (name: string, periodMs: number) => Promise<boolean>;
+
 export class JobRunner {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
@@ -17,18 +28,27 @@ export class JobRunner {
   private started = false;
   private readonly queued: Array<() => void> = [];
 
-  constructor(private readonly log: (msg: string, err?: unknown) => void = (m, e) => console.error(m, e ?? '')) {}
+  constructor(
+    private readonly log: (msg: string, err?: unknown) => void = (m, e) => console.error(m, e ?? ''),
+    private readonly claim?: JobClaim,
+  ) {}
 
-  /** Runs fn every intervalMs (first run after one interval) once the runner is started. */
-  every(name: string, intervalMs: number, fn: JobFn): () => void {
+  /**
+   * Runs fn every intervalMs (first run after one interval) once the runner is started; with
+   * `once`, only on the instance that claims the period (see JobOptions).
+   */
+  every(name: string, intervalMs: number, fn: JobFn, opts: JobOptions = {}): () => void {
     if (!Number.isFinite(intervalMs) || intervalMs < 10) throw new Error(`job "${name}": interval must be at least 10 ms`);
     if (this.timers.has(name)) throw new Error(`job "${name}" is already scheduled`);
+    if (opts.once && !this.claim) throw new Error(`job "${name}": once per cluster needs the database lease (no claim given to the runner)`);
+    const claim = opts.once ? this.claim : undefined;
     let busy = false;
     const tick = () => {
       if (busy || this.abort.signal.aborted) return;
       busy = true;
       const p = (async () => {
         try {
+          if (claim && !(await claim(name, intervalMs))) return;
           await fn({ name, signal: this.abort.signal });
         } catch (err) {
           this.log(`[jobs] ${name} failed:`, err);
