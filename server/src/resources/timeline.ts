@@ -12,7 +12,7 @@
  * that ran it from code ("by Close of Receipt RC20261126-0001").
  */
 import { resourceApiPrefix, resourceLabelKey, resourceTransitions, transitionLabelKey, type FieldDef, type Metadata, type ResourceDef } from '@rti/metadata';
-import { Op } from 'sequelize';
+import { Op, type WhereOptions } from 'sequelize';
 import type { CallDef, Language, RequestContext } from '../http/types';
 import type { TFunction } from '../i18n/translator';
 import type { ScopedRepository } from './repository';
@@ -71,7 +71,7 @@ export async function readTimeline(deps: TimelineDeps, res: ResourceDef, body: R
   const id = Number(record.id);
   const orgId = typeof record.orgId === 'number' ? record.orgId : ctx.orgId;
   // rows written before steps were named carry only the logObject
-  const which: object[] = [{ resource: res.name }];
+  const which: WhereOptions[] = [{ resource: res.name }];
   if (res.logObject !== undefined && res.logObject !== null) which.push({ resource: null, object: res.logObject });
   const rows = (await log.findAll({
     where: { [Op.and]: [orgId === null ? {} : { orgId }, { objectId: id }, { action: [CREATE, UPDATE] }, { [Op.or]: which }] },
