@@ -33,13 +33,19 @@ export default function PrintAction({ record }: RowActionProps) {
       const blob = await request<Blob>('/ship-order/print', body, { blob: true });
       downloadBlob(blob, `${String(record.orderNo)}${mode === 'container' ? `-${containerNo.trim()}` : ''}.pdf`);
       setOpen(false);
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
     }
   };
   const showLink = async () => {
-    const got = await request<{ path: string }>('/ship-order/info/link', { id });
-    setLink(location.origin + got.path);
+    try {
+      const got = await request<{ path: string }>('/ship-order/info/link', { id });
+      setLink(location.origin + got.path);
+    } catch (e) {
+      void message.error(e instanceof Error ? e.message : String(e));
+    }
   };
 
   return (
@@ -47,7 +53,7 @@ export default function PrintAction({ record }: RowActionProps) {
       <Button icon={<PrinterOutlined />} onClick={() => setOpen(true)} data-testid="ship-print">
         {t('shipping.print.button')}
       </Button>
-      <Modal open={open} title={t('shipping.print.dialogTitle', { orderNo: String(record.orderNo) })} onCancel={() => setOpen(false)} onOk={print} okText={t('shipping.print.download')} confirmLoading={busy} destroyOnHidden>
+      <Modal open={open} title={t('shipping.print.dialogTitle', { orderNo: String(record.orderNo) })} onCancel={() => setOpen(false)} onOk={() => void print() /* print() reports its own failure */} okText={t('shipping.print.download')} confirmLoading={busy} destroyOnHidden>
         <Space direction="vertical" style={{ width: '100%' }}>
           <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
             <Space direction="vertical">
@@ -65,7 +71,7 @@ export default function PrintAction({ record }: RowActionProps) {
               </a>
             </Typography.Paragraph>
           ) : (
-            <Button size="small" onClick={showLink}>
+            <Button size="small" onClick={() => void showLink() /* reports its own failure */}>
               {t('shipping.print.showLink')}
             </Button>
           )}
