@@ -146,6 +146,7 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
     res.fields.forEach((f, i) => {
       if (!f.snapshot) return;
       const of = res.fields.find((x) => x.name === f.snapshot!.of);
+      if (!f.readOnly) at(`/fields/${i}/snapshot`, `snapshot field "${f.name}" must be readOnly (the engine writes it)`);
       if (!of?.ref) at(`/fields/${i}/snapshot/of`, `"${f.snapshot.of}" is not a ref field of ${res.name}`);
       else if (!has(resources[of.ref.resource], f.snapshot.field)) at(`/fields/${i}/snapshot/field`, `"${f.snapshot.field}" is not a field of ${of.ref.resource}`);
     });

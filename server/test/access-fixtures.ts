@@ -4,6 +4,7 @@
  */
 import { resourceApiPath, resourceApiPrefix, type ResourceDef } from '@rti/metadata';
 import { creationOrder, sampleBody } from './support/samples';
+import { sourceReady } from './support/fixtures';
 import type { Caller, TestServer } from './support/test-server';
 
 export type Row = Record<string, unknown> & { id: number };
@@ -48,12 +49,14 @@ export async function rowsInBothOrgs(ts: TestServer): Promise<OrgRows> {
         out[side][res.name] = got.body.data as Row;
         continue;
       }
-      const body = sampleBody(res, ts.server.metadata, n++ * 7 + (side === 'a' ? 0 : 3), refs[side], others[side]);
+      // a document made from a source gets a source row of its own in an allowed status
+      const refsHere = await sourceReady(ts, caller, res.name, refs[side], others[side], 9000 + n * 7 + (side === 'a' ? 0 : 3));
+      const body = sampleBody(res, ts.server.metadata, n++ * 7 + (side === 'a' ? 0 : 3), refsHere, others[side]);
       const row = await createRow(ts, caller, res, body);
       out[side][res.name] = row;
       refs[side][res.name] = row.id;
       if (secondNeeded.has(res.name)) {
-        const extra = await caller.call(resourceApiPath(res, 'create'), sampleBody(res, ts.server.metadata, 5000 + n++, refs[side], others[side]));
+        const extra = await caller.call(resourceApiPath(res, 'create'), sampleBody(res, ts.server.metadata, 5000 + n++, refsHere, others[side]));
         if (extra.body.code !== 0) throw new Error(`${res.name}/create (second row) in org ${side}: ${extra.body.message}`);
         others[side][res.name] = (extra.body.data as Row).id;
       }

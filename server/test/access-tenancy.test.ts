@@ -7,10 +7,11 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, resourceApiPath, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
+import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, parentOf, resourceApiPath, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
 import { callSuffix, createRow, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
 import { creationOrder, sampleBody } from './support/samples';
+import { sourceReady } from './support/fixtures';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
 const metadata = loadMetadata();
@@ -103,7 +104,8 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
         expect((await ts.a.call(call.path, { id: b.id, lines: {} })).body.code, call.path).toBe(10002);
         const refs: Record<string, number> = { organization: ts.orgA };
         for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
-        const made = await ts.a.call(call.path, { ...sampleBody(res, metadata, 9500 + resources.indexOf(res), refs, rows.second.a), orgId: ts.orgB, lines: {} });
+        const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, 9700 + resources.indexOf(res));
+        const made = await ts.a.call(call.path, { ...sampleBody(res, metadata, 9500 + resources.indexOf(res), refsHere, rows.second.a), orgId: ts.orgB, lines: {} });
         expect(made.body.code, made.body.message).toBe(0);
         expect(made.body.data.orgId).toBe(ts.orgA);
         expect((await ts.b.call(resourceApiPath(res, 'base'), { id: made.body.data.id })).body.code).toBe(10002);
@@ -209,6 +211,27 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
           expect(res2.status).toBe(200);
           expect(res2.headers.get('content-type')).not.toContain('json');
           await res2.arrayBuffer();
+          break;
+        }
+        case 'prefill': {
+          // a document's source of another organisation is not found, and gives nothing
+          const src = res.source!;
+          expect((await ts.a.call(call.path, { [src.field]: rows.b[src.resource].id })).body.code, call.path).toBe(10002);
+          break;
+        }
+        case 'scan':
+        case 'batch/add': {
+          // not onto B's document, whatever the keys
+          const parent = parentOf(metadata, res.name)!;
+          const got = await ts.a.call(call.path, { [parent.child.foreignKey]: rows.b[parent.header.name].id, keys: ['X-1'], sns: ['X-1'], carrierIds: [rows.b.carrier?.id ?? 1] });
+          expect(got.body.code, call.path).toBe(10002);
+          break;
+        }
+        case 'batch/update': {
+          // B's lines keep their values
+          const parent = parentOf(metadata, res.name)!;
+          const value = parent.child.batch?.values?.[0] ?? 'remark';
+          expect((await ts.a.call(call.path, { ids: [b.id], [value]: 'A-WAS-HERE' })).body.code, call.path).toBe(10002);
           break;
         }
         case 'timeline':

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadMetadata, resourceApiPath } from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
 import { createRow, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
+import { sourceReady, withoutSourceValues } from './support/fixtures';
 import { sampleBody } from './support/samples';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
@@ -45,7 +46,11 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
     for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
     // warehouses other than w1, one per field (rows may require them to differ)
     const others = [w2, rows.second.a.warehouse].filter((w) => w !== undefined && w !== w1);
-    const rowWith = async (values: Record<string, number>, seed: number) => createRow(ts, ts.a, res, { ...sampleBody(res, metadata, seed, refs, rows.second.a), ...values });
+    // a document made from a source takes its warehouses from a source made with them
+    const rowWith = async (values: Record<string, number>, seed: number) => {
+      const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, seed, values);
+      return createRow(ts, ts.a, res, { ...sampleBody(res, metadata, seed, refsHere, rows.second.a), ...withoutSourceValues(ts, res.name, values) });
+    };
     let inside: Row;
     let outside: Row;
     if (field === 'id') {
@@ -53,7 +58,7 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
       outside = (await ts.a.call(resourceApiPath(res, 'base'), { id: w2 })).body.data;
     } else {
       inside = rows.a[name];
-      expect(inside[field]).toBe(w1);
+      expect(inScope(inside)).toBe(true);
       expect(others.length).toBeGreaterThanOrEqual(fields.length);
       outside = await rowWith(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4321);
     }
@@ -95,14 +100,25 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
     if (enabled.includes('delete')) expect((await wendy.call(resourceApiPath(res, 'delete'), { id: outside.id })).body.code).toBe(10002);
     if (fields.length > 1 && enabled.includes('create')) {
       // a restricted user writes rows of its warehouses: one warehouse field of its own is enough
-      const body = (values: Record<string, number>, seed: number) => ({ ...sampleBody(res, metadata, seed, refs, rows.second.a), ...values });
+      const body = async (values: Record<string, number>, seed: number) => {
+        const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, seed, values);
+        // the source's values are the document's: a source of no warehouse of wendy's is one she cannot see
+        return { ...sampleBody(res, metadata, seed, refsHere, rows.second.a), ...(res.source ? {} : values) };
+      };
       for (const [i, f] of fields.entries()) {
-        const own = await wendy.call(resourceApiPath(res, 'create'), body(Object.fromEntries(fields.map((g, k) => [g, g === f ? w1 : others[k]])), 4500 + i));
+        const own = await wendy.call(resourceApiPath(res, 'create'), await body(Object.fromEntries(fields.map((g, k) => [g, g === f ? w1 : others[k]])), 4500 + i));
         expect(own.body.code, own.body.message).toBe(0);
       }
-      const foreign = await wendy.call(resourceApiPath(res, 'create'), body(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4600));
+      if (!res.source) {
+      const foreign = await wendy.call(resourceApiPath(res, 'create'), await body(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4600));
       expect(foreign.body.code).toBe(10001);
       expect(foreign.body.message).toContain('you may only use your own warehouses');
+      } else {
+        // from a source of other warehouses: the source is not found for her, nothing written
+        const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, 4600, Object.fromEntries(fields.map((f, i) => [f, others[i]])));
+        const foreign = await wendy.call(resourceApiPath(res, 'create'), sampleBody(res, metadata, 4600, refsHere, rows.second.a));
+        expect(foreign.body.code).toBe(10001);
+      }
     }
 
     if (enabled.includes('export')) {
@@ -143,7 +159,9 @@ describe.each(headerScoped.map((x) => [x.lines.name, x] as const))('warehouse re
     for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
     const others = [w2, rows.second.a.warehouse].filter((w) => w !== undefined && w !== w1);
     // a header in none of wendy's warehouses, and a line of it
-    const outsideHeader = await createRow(ts, ts.a, header, { ...sampleBody(header, metadata, seed, refs, rows.second.a), ...Object.fromEntries(fields.map((f, i) => [f, others[i]])) });
+    const outsideValues = Object.fromEntries(fields.map((f, i) => [f, others[i]]));
+    const headerRefs = await sourceReady(ts, ts.a, header.name, refs, rows.second.a, seed, outsideValues);
+    const outsideHeader = await createRow(ts, ts.a, header, { ...sampleBody(header, metadata, seed, headerRefs, rows.second.a), ...withoutSourceValues(ts, header.name, outsideValues) });
     const inside = rows.a[name];
     expect(inside[foreignKey]).toBe(rows.a[header.name].id);
     const outside = await createRow(ts, ts.a, lines, { ...sampleBody(lines, metadata, seed + 1, { ...refs, [header.name]: outsideHeader.id }, rows.second.a), [foreignKey]: outsideHeader.id });

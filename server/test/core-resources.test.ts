@@ -4,12 +4,13 @@
  * status/update, delete — and the other organisation sees none of it.
  */
 import ExcelJS from 'exceljs';
-import { fieldLabelKey, resourceApiPath, resourceTransitions, transitionInputs, type FieldDef, type ResourceDef } from '@rti/metadata';
+import { fieldLabelKey, resourceApiPath, type FieldDef, type ResourceDef } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enabledCalls } from '../src/resources/calls';
 import { exportFields } from '../src/resources/export';
 import { isSortable, sortKey } from '../src/resources/query';
 import { isSecret } from '../src/resources/validate';
+import { createSample, sourceReady } from './support/fixtures';
 import { creationOrder, forbiddenValues, sampleBody } from './support/samples';
 import { startTestServer, type Caller, type TestServer } from './support/test-server';
 
@@ -62,30 +63,6 @@ describe('generated calls over every resource', () => {
     refIds.organization = ts.orgA;
   });
 
-  /** Moves a row along its declared steps (shortest way) until its status is one of `wanted`. */
-  async function bringToStatus(name: string, id: number, wanted: Array<string | number>): Promise<void> {
-    const res = ts.server.metadata.resources[name];
-    const field = res.statusField ?? 'status';
-    const row = ok<Record<string, unknown>>(await ts.a.call(resourceApiPath(res, 'base'), { id }), `${name} base`);
-    const steps = resourceTransitions(res).filter((t) => t.from && t.to !== undefined && !t.choose && !transitionInputs(res, t).some((i) => i.field.required));
-    const key = (v: unknown) => String(v);
-    const path = new Map<string, typeof steps>([[key(row[field]), []]]);
-    const queue = [key(row[field])];
-    while (queue.length) {
-      const at = queue.shift()!;
-      if (wanted.some((w) => key(w) === at)) {
-        for (const step of path.get(at)!) ok(await ts.a.call(step.path, { id }), `${name} ${step.name}`);
-        return;
-      }
-      for (const t of steps.filter((x) => x.from!.some((f) => key(f) === at))) {
-        if (path.has(key(t.to))) continue;
-        path.set(key(t.to), [...path.get(at)!, t]);
-        queue.push(key(t.to));
-      }
-    }
-    throw new Error(`${name} #${id}: no declared steps lead to ${wanted.join(', ')}`);
-  }
-
   // One test per resource, in ref order, so later resources point at earlier rows.
   for (const name of Object.keys(loadNames())) {
     it(`${name}: create, base, list/filters/sorts, update, all, export, status, delete, other org`, async () => {
@@ -111,25 +88,15 @@ describe('generated calls over every resource', () => {
       }
       // a document made from another (metadata source) is made from a source of its own in an
       // allowed status, and takes the header values the source gives (left empty here)
-      const refIdsHere = { ...refIds };
-      if (res.source) {
-        const srcRes = meta.resources[res.source.resource];
-        const made = ok<Record<string, unknown>>(await a.call(path(srcRes, 'create'), sampleBody(srcRes, meta, 77, refIds, otherRefIds)), `${srcRes.name} create`);
-        await bringToStatus(srcRes.name, Number(made.id), res.source.from as Array<string | number>);
-        refIdsHere[srcRes.name] = Number(made.id);
-      }
-      const fromSource = (body: Record<string, unknown>) => {
-        for (const mine of Object.keys(res.source?.header ?? {})) delete body[mine];
-        return body;
-      };
-      const body1 = fromSource(sampleBody(res, meta, 11, refIdsHere, otherRefIds));
+      const refIdsHere = await sourceReady(ts, a, name, refIds, otherRefIds, 77);
+      const body1 = sampleBody(res, meta, 11, refIdsHere, otherRefIds);
       // a second line of the same document names another row for its unique key (children.uniqueKeys)
       const refs2 = { ...refIdsHere };
       for (const key of Object.values(meta.resources).flatMap((p) => (p.children ?? []).filter((c) => c.resource === name).flatMap((c) => c.uniqueKeys ?? []))) {
         const target = res.fields.find((f) => f.name === key)?.ref?.resource;
         if (target && otherRefIds[target] !== undefined) refs2[target] = otherRefIds[target];
       }
-      const body2 = fromSource(sampleBody(res, meta, 22, refs2, otherRefIds));
+      const body2 = sampleBody(res, meta, 22, refs2, otherRefIds);
       const created1 = await create({ ...body1, orgId: ts.orgB }, `${name} create`);
       expect(created1.id).toEqual(expect.any(Number));
       for (const f of res.fields) {
@@ -259,7 +226,13 @@ describe('generated calls over every resource', () => {
         // a third line goes to the second document (its key is taken in the first)
         const refs3 = { ...refIdsHere };
         for (const p of Object.values(meta.resources)) if (p.children?.some((c) => c.resource === name && c.uniqueKeys?.length) && otherRefIds[p.name] !== undefined) refs3[p.name] = otherRefIds[p.name];
-        const doomed = await create(fromSource(sampleBody(res, meta, 44, refs3, otherRefIds)), `${name} create 3`);
+        // a key exclusive to one open document (a carrier on one open order) needs a row of its own there
+        for (const p of Object.values(meta.resources)) {
+          const ex = p.children?.find((c) => c.resource === name)?.exclusive;
+          const target = ex && res.fields.find((f) => f.name === ex.key)?.ref?.resource;
+          if (target) refs3[target] = (await createSample(ts, a, target, 4400, refIds)).id;
+        }
+        const doomed = await create(sampleBody(res, meta, 44, refs3, otherRefIds), `${name} create 3`);
         expect(ok(await a.call(path(res, 'delete'), { ids: [doomed.id] }), `${name} delete`)).toEqual({ deleted: 1 });
         expect((await a.call(path(res, 'base'), { id: doomed.id })).body.code).toBe(10002);
         expect((await a.call(path(res, 'delete'), { id: doomed.id })).body.code).toBe(10002);

@@ -95,8 +95,10 @@ export function sampleValue(f: FieldDef, meta: Metadata, n: number, refIds: Reco
  */
 export function sampleBody(res: ResourceDef, meta: Metadata, n: number, refIds: Record<string, number>, otherRefIds: Record<string, number> = {}): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  // a document made from a source takes these header values from it (metadata source.header)
+  const fromSource = new Set(Object.keys(res.source?.header ?? {}));
   for (const f of res.fields) {
-    if (f.readOnly || f.name === 'id') continue;
+    if (f.readOnly || f.name === 'id' || fromSource.has(f.name)) continue;
     if ((f.type === 'ref' || f.type === 'refs') && (!f.ref || refIds[f.ref.resource] === undefined)) {
       if (f.required) throw new Error(`samples: ${res.name}.${f.name} needs a ${f.ref?.resource} row first`);
       continue;
