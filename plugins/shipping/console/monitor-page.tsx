@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@rti/console/plugin-api';
 import { Alert, Badge, Button, Card, Descriptions, Empty, Grid, List, Progress, Space, Switch, Tag, Typography } from 'antd';
 import { ReloadOutlined } from '@ant-design/icons';
 import { formatDateTime, request, useAutoRefresh, useMetadata } from '@rti/console/plugin-api';
