@@ -72,9 +72,9 @@ export type InputValue<F> = F extends { type: 'int' | 'decimal' | 'ref' }
 type Always<F> = F extends { required: true } ? true : F extends { default: NonNullable<unknown> } ? true : false;
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 /** The handler's `input` for a declaration: required and defaulted fields present, others optional. */
-export type InputOf<D, P = undefined> = Flat<
-  { -readonly [K in keyof D as Always<D[K]> extends true ? K : never]: InputValue<D[K]> } & { -readonly [K in keyof D as Always<D[K]> extends true ? never : K]?: InputValue<D[K]> } & (P extends PagingDecl ? Paging : unknown)
->;
+type Present<D> = { -readonly [K in keyof D as Always<D[K]> extends true ? K : never]: InputValue<D[K]> };
+type Optional<D> = { -readonly [K in keyof D as Always<D[K]> extends true ? never : K]?: InputValue<D[K]> };
+export type InputOf<D, P = undefined> = Flat<Present<D> & Optional<D> & (P extends PagingDecl ? Paging : unknown)>;
 
 /** What a declared call's handler receives: the call input with its validated `input`. */
 export type DeclaredCallInput<I> = Omit<CallInput, 'input'> & { input: I };

@@ -113,7 +113,15 @@ process.on('message', (msg: { type?: string }) => {
 const fieldsOf = (resource?: string) => (resource ? (server.metadata.resources[resource]?.fields ?? []).map((f) => f.name) : []);
 // a hand-written call's declared input (and paging) names its parameters as a resource's fields do
 const declared = (c: CallDef) => [...Object.keys(c.input ?? {}), ...(c.paging ? ['page', 'limit'] : [])];
-const calls = server.calls.list().map((c) => ({ path: c.path, resource: c.resource ?? null, plugin: c.plugin ?? null, raw: Boolean(c.raw), public: Boolean(c.public), permission: callPermission(c), fields: [...new Set([...fieldsOf(c.resource), ...declared(c)])] }));
+const calls = server.calls.list().map((c) => ({
+  path: c.path,
+  resource: c.resource ?? null,
+  plugin: c.plugin ?? null,
+  raw: Boolean(c.raw),
+  public: Boolean(c.public),
+  permission: callPermission(c),
+  fields: [...new Set([...fieldsOf(c.resource), ...declared(c)])],
+}));
 const fields = Object.fromEntries(
   Object.values(server.metadata.resources).map((r) => [r.name, Object.fromEntries(r.fields.map((f) => [f.name, { type: f.type, search: f.search, enum: f.enum }]))]),
 );
@@ -123,7 +131,7 @@ let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
-  server
+  void server
     .close()
     .then(() => db.drop())
     .finally(() => {
