@@ -32,11 +32,9 @@ function step(label, cmd, args) {
 step('validating metadata', tsx, ['metadata/src/validate-cli.ts']);
 
 const built = join(root, 'console/dist/index.html');
-const sources = Math.max(
-  newest(join(root, 'console')),
-  newest(join(root, 'metadata/locales')),
-  ...readdirSync(join(root, 'plugins')).map((p) => newest(join(root, 'plugins', p, 'console'))),
-);
+// metadata and its labels (metadata/, plugins/<id>/metadata/) are served at run time
+// (/api/metadata, /api/metadata/labels): a new field or label needs no console build
+const sources = Math.max(newest(join(root, 'console')), ...readdirSync(join(root, 'plugins')).map((p) => newest(join(root, 'plugins', p, 'console'))));
 if (!existsSync(built) || statSync(built).mtimeMs < sources) step('building the console', 'npm', ['run', 'build', '-w', '@rti/console']);
 else console.log('[start] console build is up to date');
 

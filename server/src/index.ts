@@ -28,6 +28,7 @@ import type { PluginDefinition, PluginServerContext, PluginServices } from './pl
 import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
 import { jobLease } from './plugins/job-lease';
+import { labelsCall } from './i18n/labels-call';
 import { ReportRegistry } from './reports/registry';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
@@ -137,6 +138,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language
   calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }) });
+  // the metadata's labels per language, read by the console at run time (no console build for a label)
+  calls.add(labelsCall());
 
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
   for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);

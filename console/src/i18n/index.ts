@@ -1,24 +1,24 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '../constants';
+import { API_BASE, DEFAULT_LOCALE, LOCALES, type Locale } from '../constants';
 import { session } from '../lib/session';
 import { mergeDicts, type Dict } from './merge';
 import consoleEnUS from '../locales/en-US.json';
 import { loadAntdLocale } from './antd-locale';
 
 /*
- * Translations = metadata/locales/<lng>.json (resources, fields, enums, menu, units, rules,
- * validation) + the console's UI strings (src/locales, src/meta/locales) + plugin console strings. en-US ships with the
- * shell; zh-CN and ja-JP load on demand. No browser-language detection (SPEC §1).
+ * Translations = the metadata's labels (resources, fields, enums, menu, units, rules, validation:
+ * metadata/locales and plugins' metadata/locales), read from the server at run time so a label
+ * needs no console build + the console's UI strings (src/locales, src/meta/locales) + plugin
+ * console strings. The console's en-US ships with the shell; zh-CN and ja-JP load on demand.
+ * No browser-language detection (SPEC §1).
  */
 type Loader = () => Promise<unknown>;
-const metaEager = import.meta.glob('../../../metadata/locales/en-US.json', { eager: true, import: 'default' });
 const screensEager = import.meta.glob('../meta/locales/en-US.json', { eager: true, import: 'default' });
 // Plugin strings are used only after login, by plugin code that loads then: their en-US set is
 // fetched with the plugins (loadPluginTexts), not shipped in the first page's entry.
 const pluginEnUS = import.meta.glob('../../../plugins/*/console/locales/en-US.json', { import: 'default' }) as Record<string, Loader>;
 // en-US ships with the shell (above and the static import); the lazy sets leave it out.
-const metaLazy = import.meta.glob(['../../../metadata/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
 const consoleLazy = import.meta.glob(['../locales/*.json', '../meta/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
 const pluginLazy = import.meta.glob(['../../../plugins/*/console/locales/*.json', '!**/en-US.json'], { import: 'default' }) as Record<string, Loader>;
 
@@ -27,17 +27,34 @@ const byLocale = (loaders: Record<string, Loader>, lng: string): Loader[] =>
     .filter(([path]) => path.endsWith(`/${lng}.json`))
     .map(([, load]) => load);
 
+/** Where the metadata's labels come from: the server's `/metadata/labels` (tests read the files). */
+type LabelSource = (lng: Locale) => Promise<Dict>;
+
+const serverLabels: LabelSource = async (lng) => {
+  try {
+    // public and revalidated by ETag: mostly a 304 after the first load
+    const res = await fetch(`${API_BASE}/metadata/labels?lng=${encodeURIComponent(lng)}`, { headers: { Language: lng } });
+    const body = (await res.json()) as { code?: number; data?: Dict };
+    return body.code === 0 && body.data ? body.data : {};
+  } catch {
+    // without labels screens show keys; the session calls that follow report the server down
+    return {};
+  }
+};
+let labelSource: LabelSource = serverLabels;
+
+/** Replaces where labels come from (tests, which run without a server). */
+export function setLabelSource(source: LabelSource): void {
+  labelSource = source;
+}
+
+const labelsFor = (lng: Locale): Promise<Dict> => labelSource(lng);
+
 async function loadBundle(lng: Locale): Promise<Dict> {
   if (lng === 'en-US') {
-    return mergeDicts(
-      ...(Object.values(metaEager) as Dict[]),
-      consoleEnUS as Dict,
-      ...(Object.values(screensEager) as Dict[]),
-    );
+    return mergeDicts(await labelsFor(lng), consoleEnUS as Dict, ...(Object.values(screensEager) as Dict[]));
   }
-  const parts = await Promise.all(
-    [...byLocale(metaLazy, lng), ...byLocale(consoleLazy, lng), ...byLocale(pluginLazy, lng)].map((l) => l() as Promise<Dict>),
-  );
+  const parts = await Promise.all([labelsFor(lng), ...[...byLocale(consoleLazy, lng), ...byLocale(pluginLazy, lng)].map((l) => l() as Promise<Dict>)]);
   return mergeDicts(...parts);
 }
 
