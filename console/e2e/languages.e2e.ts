@@ -31,7 +31,7 @@ const read = (file: string) => (existsSync(file) ? flat(JSON.parse(readFileSync(
 /** Every catalogue the screens read: metadata, console, generated screens, plugins (console and server). */
 function catalogue(lang: string): Map<string, string> {
   const files = [join(root, 'metadata/locales'), join(root, 'console/src/locales'), join(root, 'console/src/meta/locales'), join(root, 'server/src/i18n/messages')];
-  for (const p of readdirSync(join(root, 'plugins'))) files.push(join(root, 'plugins', p, 'console/locales'), join(root, 'plugins', p, 'server/messages'));
+  for (const p of readdirSync(join(root, 'plugins'))) files.push(join(root, 'plugins', p, 'console/locales'), join(root, 'plugins', p, 'server/messages'), join(root, 'plugins', p, 'metadata/locales'));
   const out = new Map<string, string>();
   for (const dir of files) for (const [k, v] of read(join(dir, `${lang}.json`))) out.set(k, v);
   return out;

@@ -5,12 +5,18 @@ import { act } from 'react';
 import i18n from 'i18next';
 import { afterEach, beforeAll, expect, it, vi } from 'vitest';
 import { apiCode, type ResourceDef } from '@rti/metadata/browser';
-import metaEn from '../../metadata/locales/en-US.json';
-import metaZh from '../../metadata/locales/zh-CN.json';
-import metaJa from '../../metadata/locales/ja-JP.json';
 import { MetaShow } from '../src/meta/pages/show';
 import { ShellProvider, type Shell } from '../src/providers/shell-context';
 import { cleanup, fakeData, initTestI18n, metaOf, mount, waitFor } from './support/render';
+
+// the metadata's step labels, wherever they live (metadata/locales or a module's own folder,
+// plugins/<id>/metadata/locales: the ship order's cancel is the shipping module's)
+const labelFiles = import.meta.glob<{ transitions?: Record<string, string> }>(['../../metadata/locales/*.json', '../../plugins/*/metadata/locales/*.json'], { eager: true, import: 'default' });
+const stepLabels = (lng: string): Record<string, string> =>
+  Object.assign({}, ...Object.entries(labelFiles).filter(([path]) => path.endsWith(`/${lng}.json`)).map(([, d]) => d.transitions ?? {}));
+const shipEn = { transitions: stepLabels('en-US') };
+const shipZh = { transitions: stepLabels('zh-CN') };
+const shipJa = { transitions: stepLabels('ja-JP') };
 
 const order: ResourceDef = {
   name: 'order',
@@ -27,7 +33,7 @@ const order: ResourceDef = {
 const meta = metaOf(order);
 const shell: Shell = { meta, plugins: [], routes: [], sideMenu: [], access: new Set([apiCode('/order/cancel')]), user: { id: 7 } as never };
 
-beforeAll(() => initTestI18n({ 'en-US': { transitions: metaEn.transitions }, 'zh-CN': { transitions: metaZh.transitions }, 'ja-JP': { transitions: metaJa.transitions } }));
+beforeAll(() => initTestI18n({ 'en-US': { transitions: shipEn.transitions }, 'zh-CN': { transitions: shipZh.transitions }, 'ja-JP': { transitions: shipJa.transitions } }));
 afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
@@ -36,8 +42,8 @@ afterEach(async () => {
 
 for (const [lng, step, dismiss] of [
   ['en-US', 'Cancel', 'Close'],
-  ['zh-CN', metaZh.transitions.cancel, '关闭'],
-  ['ja-JP', metaJa.transitions.cancel, '閉じる'],
+  ['zh-CN', shipZh.transitions.cancel, '关闭'],
+  ['ja-JP', shipJa.transitions.cancel, '閉じる'],
 ] as const) {
   it(`${lng}: the Cancel-order dialog offers "${step}" and "${dismiss}", two different buttons`, async () => {
     await i18n.changeLanguage(lng);

@@ -76,8 +76,12 @@ describe('<Guarded>', () => {
 
 describe('routes over the real metadata', () => {
   // the real metadata, read as the console bundles it (the node loader needs file URLs)
-  const files = import.meta.glob<ResourceDef>('../../metadata/resources/*/*.json', { eager: true, import: 'default' });
-  const real: Metadata = { resources: Object.fromEntries(Object.values(files).map((r) => [r.name, r])), enums: enumsJson as unknown as EnumsFile, menu: menuJson as unknown as MenuFile };
+  // (modules' own folders included: plugins/<id>/metadata/resources, enums.json; their menu
+  // entries are hidden detail items, which make no route)
+  const files = import.meta.glob<ResourceDef>(['../../metadata/resources/*/*.json', '../../plugins/*/metadata/resources/*.json'], { eager: true, import: 'default' });
+  const pluginEnums = import.meta.glob<EnumsFile>('../../plugins/*/metadata/enums.json', { eager: true, import: 'default' });
+  const enums = Object.assign({}, enumsJson, ...Object.values(pluginEnums)) as unknown as EnumsFile;
+  const real: Metadata = { resources: Object.fromEntries(Object.values(files).map((r) => [r.name, r])), enums, menu: menuJson as unknown as MenuFile };
   const all = buildRoutes(shellMeta(real, []), []);
   it('has no screen whose call the resource turns off (a settings row without a list call has no list route)', () => {
     const call = { list: 'list', create: 'create', edit: 'update', show: 'base' } as const;

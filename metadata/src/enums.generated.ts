@@ -91,57 +91,10 @@ export const CarrierCodeParticularEnum = {
   truckDetector: 20,
   etc: 30,
 } as const;
-export const ShipOrderStatusEnum = {
-  new: 1,
-  released: 2,
-  delivered: 3,
-  received: 4,
-  closed: 5,
-  cancelled: 6,
-} as const;
-export const ShipOrderTypeEnum = {
-  planned: 1,
-  standard: 2,
-  supplementary: 3,
-  return: 4,
-} as const;
-export const ShipOrderLineStatusEnum = {
-  pending: 10,
-  shipped: 20,
-  received: 30,
-  missing: 40,
-  extra: 50,
-} as const;
 export const ConfirmSourceEnum = {
   hand: 10,
   beacon: 20,
   gps: 30,
-} as const;
-export const ShipPlanStatusEnum = {
-  new: 10,
-  released: 20,
-  cancelled: 30,
-} as const;
-export const ShipPlanTypeEnum = {
-  newBoxDelivery: 10,
-  emptyBoxReturn: 20,
-} as const;
-export const ReceiptStatusEnum = {
-  new: 10,
-  receiving: 20,
-  closed: 30,
-} as const;
-export const ReceiptLineStatusEnum = {
-  expected: 10,
-  received: 20,
-  missing: 30,
-  extra: 40,
-} as const;
-export const DeliveryStatusEnum = {
-  new: 10,
-  delivering: 20,
-  released: 30,
-  closed: 40,
 } as const;
 export const TransferOrderStatusEnum = {
   planned: 10,
@@ -149,13 +102,6 @@ export const TransferOrderStatusEnum = {
   released: 30,
   loaded: 40,
   closed: 50,
-} as const;
-export const TruckStatusEnum = {
-  loading: 10,
-  inTransit: 20,
-  receiving: 30,
-  finished: 40,
-  deleted: 50,
 } as const;
 export const DeliveryReceiveOrderStatusEnum = {
   new: 1,
@@ -539,6 +485,60 @@ export const MapProviderEnum = {
   amap: 10,
   bing: 20,
 } as const;
+export const DeliveryStatusEnum = {
+  new: 10,
+  delivering: 20,
+  released: 30,
+  closed: 40,
+} as const;
+export const ShipOrderTypeEnum = {
+  planned: 1,
+  standard: 2,
+  supplementary: 3,
+  return: 4,
+} as const;
+export const ReceiptLineStatusEnum = {
+  expected: 10,
+  received: 20,
+  missing: 30,
+  extra: 40,
+} as const;
+export const ReceiptStatusEnum = {
+  new: 10,
+  receiving: 20,
+  closed: 30,
+} as const;
+export const ShipOrderLineStatusEnum = {
+  pending: 10,
+  shipped: 20,
+  received: 30,
+  missing: 40,
+  extra: 50,
+} as const;
+export const ShipOrderStatusEnum = {
+  new: 1,
+  released: 2,
+  delivered: 3,
+  received: 4,
+  closed: 5,
+  cancelled: 6,
+} as const;
+export const ShipPlanTypeEnum = {
+  newBoxDelivery: 10,
+  emptyBoxReturn: 20,
+} as const;
+export const ShipPlanStatusEnum = {
+  new: 10,
+  released: 20,
+  cancelled: 30,
+} as const;
+export const TruckStatusEnum = {
+  loading: 10,
+  inTransit: 20,
+  receiving: 30,
+  finished: 40,
+  deleted: 50,
+} as const;
 
 export const Enums = {
   deviceStatus: DeviceStatusEnum,
@@ -556,17 +556,8 @@ export const Enums = {
   carrierType: CarrierTypeEnum,
   carrierBindStatus: CarrierBindStatusEnum,
   carrierCodeParticular: CarrierCodeParticularEnum,
-  shipOrderStatus: ShipOrderStatusEnum,
-  shipOrderType: ShipOrderTypeEnum,
-  shipOrderLineStatus: ShipOrderLineStatusEnum,
   confirmSource: ConfirmSourceEnum,
-  shipPlanStatus: ShipPlanStatusEnum,
-  shipPlanType: ShipPlanTypeEnum,
-  receiptStatus: ReceiptStatusEnum,
-  receiptLineStatus: ReceiptLineStatusEnum,
-  deliveryStatus: DeliveryStatusEnum,
   transferOrderStatus: TransferOrderStatusEnum,
-  truckStatus: TruckStatusEnum,
   deliveryReceiveOrderStatus: DeliveryReceiveOrderStatusEnum,
   transportType: TransportTypeEnum,
   alertStatus: AlertStatusEnum,
@@ -622,6 +613,15 @@ export const Enums = {
   fenceType: FenceTypeEnum,
   fenceAction: FenceActionEnum,
   mapProvider: MapProviderEnum,
+  deliveryStatus: DeliveryStatusEnum,
+  shipOrderType: ShipOrderTypeEnum,
+  receiptLineStatus: ReceiptLineStatusEnum,
+  receiptStatus: ReceiptStatusEnum,
+  shipOrderLineStatus: ShipOrderLineStatusEnum,
+  shipOrderStatus: ShipOrderStatusEnum,
+  shipPlanType: ShipPlanTypeEnum,
+  shipPlanStatus: ShipPlanStatusEnum,
+  truckStatus: TruckStatusEnum,
 } as const;
 
 export type EnumName = keyof typeof Enums;

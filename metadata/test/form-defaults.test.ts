@@ -4,7 +4,10 @@ import { checkLocales, loadLocales, loadMetadata } from '../src/load';
 import { metadataLabelKeys } from '../src/labels';
 import { edit, faultsOf, scratchCopy } from './helpers';
 
-const ORDER = 'resources/ship-order/ship-order.json';
+// the shipping module's folder (plugins/shipping/metadata): faults name the plugin file
+const ORDER = 'plugins/shipping/metadata/resources/ship-order.json';
+/** the same file from a scratch copy's metadata folder */
+const ORDER_FROM_METADATA = `../${ORDER}`;
 
 describe('form defaults', () => {
   it('the ship order form asks /ship-order/setup; its choice label is a metadata label', () => {
@@ -16,7 +19,7 @@ describe('form defaults', () => {
   it('refuses a call outside the resource, a generated or step call, and fields the create form lacks', () => {
     const faultsWith = (defaultsFrom: unknown) => {
       const dir = scratchCopy();
-      edit(dir, ORDER, (r) => {
+      edit(dir, ORDER_FROM_METADATA, (r) => {
         r.form = { defaultsFrom };
       });
       return faultsOf(() => loadMetadata(dir)).filter((f) => f.file === ORDER);
@@ -39,10 +42,12 @@ describe('form defaults', () => {
 
   it('a choice label missing from a locale is a fault', () => {
     const dir = scratchCopy();
-    edit(dir, ORDER, (r) => {
+    edit(dir, ORDER_FROM_METADATA, (r) => {
       r.form.defaultsFrom.choices.receiverWarehouseId.label = 'choices.nowhere';
     });
     const faults = checkLocales(loadMetadata(dir), loadLocales(dir)).filter((f) => f.pointer === '/choices/nowhere');
-    expect(faults.map((f) => f.file).sort()).toEqual(['locales/en-US.json', 'locales/ja-JP.json', 'locales/zh-CN.json']);
+    // a label only the shipping module's metadata uses belongs in its own locale files
+    const own = 'plugins/shipping/metadata/locales';
+    expect(faults.map((f) => f.file).sort()).toEqual([`${own}/en-US.json`, `${own}/ja-JP.json`, `${own}/zh-CN.json`]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Ship plans (metadata/resources/ship-order/ship-plan*.json, ship-cubing-plan.json): the
+ * Ship plans (plugins/shipping/metadata/resources/ship-plan*.json, ship-cubing-plan.json): the
  * document, its number, lines, frozen states, roll-ups, the release/cancel steps behind
  * `/ship-plan/updatestatus` and the cubing-plan import are metadata. This file adds only what
  * metadata cannot say — SPEC §5's cubing rules — and SPEC's `/ship-plan-detail/batchcreate`:
