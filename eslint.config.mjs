@@ -4,11 +4,16 @@
 // that package's `exports`; engines never reach into a plugin. Formatting follows the
 // repository's style through ESLint Stylistic (`npm run lint -- --fix` on your files); the
 // rules below are the ones the code already keeps, so new code keeps them too.
+// React screens keep the rules of hooks (eslint-plugin-react-hooks); server-side code keeps
+// every promise awaited or handed on on purpose (type-aware no-floating-promises and
+// no-misused-promises, over the one program of tsconfig.json).
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tsParser from '@typescript-eslint/parser';
 import stylistic from '@stylistic/eslint-plugin';
+import tsPlugin from '@typescript-eslint/eslint-plugin';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const root = dirname(fileURLToPath(import.meta.url));
 
@@ -197,10 +202,10 @@ export default [
     plugins: {
       rti: { rules: { boundaries, 'no-enum-literals': noEnumLiterals, 'no-raw-models': noRawModels } },
       '@stylistic': stylistic,
-      // the code names these rules in disable comments; their plugins are not part of this lint
-      // yet, so they are declared (never reported) rather than the comments removed
-      'react-hooks': { rules: { 'exhaustive-deps': { create: () => ({}) } } },
-      '@typescript-eslint': { rules: { 'no-require-imports': { create: () => ({}) } } },
+      // declared for every file so a disable comment naming one of their rules is understood
+      // anywhere; the blocks below turn the rules on where they apply
+      'react-hooks': reactHooks,
+      '@typescript-eslint': tsPlugin,
     },
     rules: {
       'rti/boundaries': 'error',
@@ -215,6 +220,47 @@ export default [
       '@stylistic/space-infix-ops': 'error',
       '@stylistic/object-curly-spacing': ['error', 'always'],
       '@stylistic/arrow-parens': ['error', 'always'],
+      // a bound on code, not on text: a long message, URL or pattern stays on one line so it
+      // can be searched for
+      '@stylistic/max-len': ['warn', { code: 200, tabWidth: 2, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+    },
+  },
+  {
+    // plugin-api.ts is the plugins' barrel (it re-exports the shell's helpers); the shell takes the
+    // plugin types from plugin-contract.ts, which imports nothing of the shell, so the two never
+    // import each other
+    files: ['console/src/**/*.{ts,tsx}'],
+    ignores: ['console/src/plugin-api.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)plugin-api$', message: 'the shell imports the plugin types from plugin-contract.ts; plugin-api.ts is for plugins only' }] }],
+    },
+  },
+  {
+    // the rules of hooks on every React screen, the shell's and the plugins'
+    files: ['console/src/**/*.{ts,tsx}', 'plugins/*/console/**/*.{ts,tsx}'],
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // A promise nobody awaits loses its rejection (an unhandled rejection ends the server) and
+    // its ordering; a promise handed where a plain callback is expected (an Express handler
+    // typed void, a forEach) is not awaited by its caller either. Await it, return it, add a
+    // .catch, or mark a deliberate fire-and-forget with `void` and a comment saying why.
+    // Type-aware: every file below belongs to the one program of tsconfig.json.
+    files: [
+      'server/src/**/*.ts', 'server/test/**/*.ts',
+      'ingest/src/**/*.ts', 'ingest/test/**/*.ts',
+      'plugins/*/server/**/*.ts', 'plugins/*/test/**/*.ts',
+      'console/src/**/*.{ts,tsx}', 'plugins/*/console/**/*.{ts,tsx}',
+    ],
+    languageOptions: {
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: root },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
     },
   },
   {

@@ -40,9 +40,12 @@ const only = process.argv[2]; // optional: unit | mysql | browser | types | lint
 if (!only || only === 'types') run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']);
 
 // Module boundaries (plugins reach others only through package exports), the repository's
-// formatting rules, generated enum constants current, no enum values re-typed as numbers.
+// formatting rules, the rules of hooks, promises handled (type-aware), generated enum constants
+// current, no enum values re-typed as numbers; Prettier's format on the files it covers so far.
 if (!only || only === 'types' || only === 'lint') {
   run('lint', 'npx', ['eslint', '--cache', '--cache-location', 'node_modules/.cache/eslint/', '.']);
+  // Prettier's format, on the files already formatted (.prettier-checked lists them)
+  run('format', 'node', ['scripts/prettier-check.mjs']);
   run('generated enums', 'node', ['metadata/scripts/gen-enums.mjs', '--check']);
 }
 

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { BrowserRouter, useNavigate } from 'react-router';
+import { BrowserRouter } from 'react-router';
+import { useNavigate } from './lib/navigate';
 import { Refine } from '@refinedev/core';
 import { ConfigProvider } from 'antd';
 import type { NotificationInstance } from 'antd/es/notification/interface';

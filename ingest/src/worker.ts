@@ -21,8 +21,15 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(0);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // a signal handler is not awaited: a failed stop is reported and still ends the process
+  const onSignal = () => {
+    stop().catch((e: unknown) => {
+      log.error('ingest: stop failed', e);
+      process.exit(1);
+    });
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
 }
 
 main().catch((err) => {

@@ -118,7 +118,7 @@ describe('ingest pipeline', () => {
     intake = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0 });
     await pipeline.start();
     const results = Array.from({ length: 30 }, (_, i) => intake!.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(i * 50, 50)));
-    const held = results.filter((r) => r.status === 'accepted' && r.ackAfter);
+    const held = results.filter((r) => r.status === 'accepted' && r.ackAfter !== undefined);
     expect(held.length).toBeGreaterThan(0);
     // every frame is already journaled; the held acknowledgements are released as the store catches up
     await Promise.all(held.map((r) => (r as { ackAfter: Promise<void> }).ackAfter));

@@ -1,6 +1,6 @@
 import type { MenuFile, MenuItem, Metadata } from '@rti/metadata/browser';
 import { menuCode, resourceMenuCode, routeName } from '@rti/metadata/browser';
-import type { ConsolePlugin } from '../plugin-api';
+import type { ConsolePlugin } from '../plugin-contract';
 import type { PageRoute } from './routes';
 
 /** A side-menu node after filtering. */

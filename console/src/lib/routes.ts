@@ -1,7 +1,7 @@
 import { matchPath } from 'react-router';
 import type { Metadata, ResourceDef } from '@rti/metadata/browser';
 import { resourceViewCode, routeName, viewCode } from '@rti/metadata/browser';
-import type { ConsolePage, ConsolePlugin, ResourceScreen, ScreenKind } from '../plugin-api';
+import type { ConsolePage, ConsolePlugin, ResourceScreen, ScreenKind } from '../plugin-contract';
 import { HOME_PATH } from '../constants';
 
 /** One page of the console: what the guard, tabs, breadcrumb and title need to know. */

@@ -4,7 +4,7 @@
  * Pure (unit-tested in test/shell-zones.test.ts); the screens render the result with
  * `meta/components/zone.tsx`.
  */
-import type { ConsolePlugin, LazyComponent, ZoneEntry, ZoneSlot } from '../plugin-api';
+import type { ConsolePlugin, LazyComponent, ZoneEntry, ZoneSlot } from '../plugin-contract';
 
 export const ZONE_SLOTS: readonly ZoneSlot[] = ['show.before', 'show.after', 'lines.toolbar', 'list.toolbar'];
 

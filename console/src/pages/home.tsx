@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../lib/navigate';
 import { useTranslation } from 'react-i18next';
 import { Card, Col, Empty, Row, Typography } from 'antd';
 import { flattenMenu } from '../lib/menu';

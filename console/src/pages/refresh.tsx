@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { useNavigate } from '../lib/navigate';
 import { Spin } from 'antd';
 import { HOME_PATH } from '../constants';
 import { safeRedirect } from '../providers/auth-provider';

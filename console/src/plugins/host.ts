@@ -1,4 +1,4 @@
-import type { ConsolePlugin } from '../plugin-api';
+import type { ConsolePlugin } from '../plugin-contract';
 import { loadPluginTexts } from '../i18n';
 
 // Each plugin's console entry is its own chunk, fetched after login.

@@ -5,7 +5,7 @@ import { session, type UserInfo } from '../lib/session';
 import { recordEvents } from '../lib/record-events';
 import { request } from './http-client';
 import type { OrgBasic, OrgTheme } from './org-theme';
-import type { ConsolePlugin } from '../plugin-api';
+import type { ConsolePlugin } from '../plugin-contract';
 import { loadPlugins } from '../plugins/host';
 import { setRuntimeTexts } from '../i18n';
 import { preloadPage } from '../routes/preload-page';

@@ -26,31 +26,37 @@ export function matchResource(pathname: string, resources: Parameters<typeof mat
 
 const toNumber = (v: unknown): unknown => (typeof v === 'string' && `${Number(v)}` === v ? Number(v) : v);
 
+/**
+ * The provider's `parse`: Refine calls it inside its own `useParse` hook on every render, so it
+ * is a hook itself (named as one, so the rules of hooks hold for it).
+ */
+function useParse(): () => ParseResponse {
+  let params = useParams();
+  const { pathname, search } = useLocation();
+  const { resources } = useContext(ResourceContext);
+  const { resource, action, matchedRoute } = useMemo(() => matchResource(pathname, resources), [resources, pathname]);
+  // params are empty when used outside a <Route>
+  if (Object.entries(params).length === 0 && matchedRoute) params = matchPath(matchedRoute, pathname)?.params ?? {};
+  return useCallback(() => {
+    const combined: Record<string, unknown> = { ...params, ...qs.parse(search, { ignoreQueryPrefix: true, depth: QS_PARSE_DEPTH }) };
+    const response: ParseResponse = {
+      ...(resource && { resource }),
+      ...(action && { action }),
+      ...(params?.id && { id: decodeURIComponent(params.id) }),
+      pathname,
+      params: {
+        ...combined,
+        currentPage: toNumber(combined.currentPage) as number | undefined,
+        pageSize: toNumber(combined.pageSize) as number | undefined,
+        to: combined.to ? decodeURIComponent(combined.to as string) : undefined,
+      },
+    };
+    return response;
+  }, [pathname, search, params, resource, action]);
+}
+
 /** @refinedev/react-router's provider with its `parse` answering from the cache above (otherwise the same). */
 export const routerProvider: RouterProvider = {
   ...baseRouterProvider,
-  parse: () => {
-    let params = useParams();
-    const { pathname, search } = useLocation();
-    const { resources } = useContext(ResourceContext);
-    const { resource, action, matchedRoute } = useMemo(() => matchResource(pathname, resources), [resources, pathname]);
-    // params are empty when used outside a <Route>
-    if (Object.entries(params).length === 0 && matchedRoute) params = matchPath(matchedRoute, pathname)?.params ?? {};
-    return useCallback(() => {
-      const combined: Record<string, unknown> = { ...params, ...qs.parse(search, { ignoreQueryPrefix: true, depth: QS_PARSE_DEPTH }) };
-      const response: ParseResponse = {
-        ...(resource && { resource }),
-        ...(action && { action }),
-        ...(params?.id && { id: decodeURIComponent(params.id) }),
-        pathname,
-        params: {
-          ...combined,
-          currentPage: toNumber(combined.currentPage) as number | undefined,
-          pageSize: toNumber(combined.pageSize) as number | undefined,
-          to: combined.to ? decodeURIComponent(combined.to as string) : undefined,
-        },
-      };
-      return response;
-    }, [pathname, search, params, resource, action]);
-  },
+  parse: useParse,
 };

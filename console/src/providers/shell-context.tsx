@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import { effectiveMenu, type Metadata } from '@rti/metadata/browser';
-import type { ConsolePlugin } from '../plugin-api';
+import type { ConsolePlugin } from '../plugin-contract';
 import type { UserInfo } from '../lib/session';
 import { buildRoutes, type PageRoute } from '../lib/routes';
 import { buildSideMenu, mergedMenu, type NavNode } from '../lib/menu';

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { ResourceDef } from '@rti/metadata/browser';
-import type { ScreenKind } from '../plugin-api';
+import type { ScreenKind } from '../plugin-contract';
 
 type ScreenProps = { resource: ResourceDef };
 type ScreenExport = 'MetaList' | 'MetaCreate' | 'MetaEdit' | 'MetaShow';

@@ -1,6 +1,6 @@
 import type { Metadata } from '@rti/metadata/browser';
 import { HOME_PATH } from '../constants';
-import type { ConsolePlugin } from '../plugin-api';
+import type { ConsolePlugin } from '../plugin-contract';
 import { buildRoutes, canOpen, matchRoute, screenOverrides } from '../lib/routes';
 import { loadMetaScreens } from './meta-screens';
 import { shellMeta } from '../providers/shell-context';

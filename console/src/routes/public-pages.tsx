@@ -7,7 +7,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { PageSpinner } from './page-spinner';
-import type { LazyComponent } from '../plugin-api';
+import type { LazyComponent } from '../plugin-contract';
 
 export interface PublicPage {
   /** the route, equal to the menu item's path */

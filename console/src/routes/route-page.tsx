@@ -6,7 +6,7 @@ import { TITLE_SUFFIX } from '../constants';
 import { canOpen, screenOverrides, type PageRoute } from '../lib/routes';
 import { useShell } from '../providers/shell-context';
 import type { ResourceDef } from '@rti/metadata/browser';
-import type { ConsolePlugin, ScreenKind } from '../plugin-api';
+import type { ConsolePlugin, ScreenKind } from '../plugin-contract';
 import { lazyWithTimeout } from './lazy-with-timeout';
 import { PageErrorBoundary } from './page-error-boundary';
 import { loadedMetaScreen, metaScreen } from './meta-screens';

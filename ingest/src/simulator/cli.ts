@@ -30,5 +30,12 @@ const stop = async () => {
   await database.close();
   process.exit(0);
 };
-process.once('SIGINT', stop);
-process.once('SIGTERM', stop);
+// a signal handler is not awaited: a failed stop is reported and still ends the process
+const onSignal = () => {
+  stop().catch((e: unknown) => {
+    console.error('simulator: stop failed', e);
+    process.exit(1);
+  });
+};
+process.once('SIGINT', onSignal);
+process.once('SIGTERM', onSignal);

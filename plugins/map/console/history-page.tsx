@@ -50,7 +50,8 @@ function useSubjects(search: string) {
   useEffect(() => {
     const ctrl = new AbortController();
     const q = search.trim();
-    Promise.all([
+    // each list answers an empty one when it fails (or is aborted): this chain cannot reject
+    void Promise.all([
       request<{ list: Array<Record<string, any>> }>('/carrier/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
       request<{ list: Array<Record<string, any>> }>('/device-gps/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
     ]).then(([c, g]) => setOpts([...c.list.map((r) => ({ value: `carrierId:${r.id}`, label: carrierLabel(r.sn, r.name) })), ...g.list.map((r) => ({ value: `gpsId:${r.id}`, label: gpsLabel(r.sn, r.name) }))]));

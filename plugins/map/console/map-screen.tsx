@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { useNavigate } from '@rti/console/plugin-api';
 import { Alert, Button, Input, Select, Space, Tag, Tooltip } from 'antd';
 import { AimOutlined, DownOutlined, ReloadOutlined, UpOutlined } from '@ant-design/icons';
 import { request, useCan } from '@rti/console/plugin-api';

@@ -3,7 +3,8 @@
  * switching goes to the Map screen unless a map screen is already open.
  */
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
+import { useNavigate } from '@rti/console/plugin-api';
 import { Segmented, Tooltip } from 'antd';
 import { useShell } from '@rti/console/plugin-api';
 import { PROVIDER_A, PROVIDER_B, setProvider, type ProviderId } from './map-settings';

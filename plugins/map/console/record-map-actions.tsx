@@ -3,7 +3,7 @@
  * and "Track history" (its track) — each only for users who may open that page.
  */
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@rti/console/plugin-api';
 import { Button } from 'antd';
 import { EnvironmentOutlined, HistoryOutlined } from '@ant-design/icons';
 import { useCan, type RowActionProps } from '@rti/console/plugin-api';

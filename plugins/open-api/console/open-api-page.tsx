@@ -29,14 +29,15 @@ export default function OpenApiPage() {
     run(async () => {
       setFresh((await issue()).token);
     });
-  const confirmRefresh = () =>
+  const confirmRefresh = () => {
     modal.confirm({
       title: t('openApi.refresh'),
       content: t('openApi.refreshConfirm'),
       okButtonProps: { 'data-testid': 'open-api-refresh-confirm' } as never,
       onOk: generate,
     });
-  const confirmDelete = () =>
+  };
+  const confirmDelete = () => {
     modal.confirm({
       title: t('openApi.delete'),
       content: t('openApi.deleteConfirm'),
@@ -49,6 +50,7 @@ export default function OpenApiPage() {
           void message.success(t('openApi.deleted'));
         }),
     });
+  };
   const copy = async (text: string) => {
     await navigator.clipboard.writeText(text).catch(() => undefined);
     void message.success(t('openApi.copied'));

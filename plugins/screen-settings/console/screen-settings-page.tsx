@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, App, Button, Card, Checkbox, Input, InputNumber, Select, Space, Switch, Table, Tag, Typography, type TableColumnType } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
@@ -36,7 +36,7 @@ export default function ScreenSettingsPage() {
   const [rows, setRows] = useState<FieldRow[]>([]);
   const [busy, setBusy] = useState(false);
 
-  const load = async (resource: string) => {
+  const load = useCallback(async (resource: string) => {
     setBusy(true);
     try {
       const s = await request<Stored>('/metadata/overlay/get', { resource });
@@ -47,10 +47,11 @@ export default function ScreenSettingsPage() {
     } finally {
       setBusy(false);
     }
-  };
+  }, [message]);
   useEffect(() => {
+    // load() reports its own failure
     if (name) void load(name);
-  }, [name]);
+  }, [name, load]);
 
   const patch = (field: string, change: Partial<FieldRow>) => setRows((rs) => rs.map((r) => (r.name === field ? { ...r, ...change } : r)));
 
@@ -68,7 +69,7 @@ export default function ScreenSettingsPage() {
       setBusy(false);
     }
   };
-  const reset = () =>
+  const reset = () => {
     modal.confirm({
       title: t('screenSettings.reset'),
       content: t('screenSettings.resetConfirm'),
@@ -80,6 +81,7 @@ export default function ScreenSettingsPage() {
         await Promise.all([load(stored!.base.name), reloadMetadata()]);
       },
     });
+  };
 
   const enumOptions = (r: FieldRow) => (meta.enums[r.field.enum ?? ''] ?? []).map((e) => ({ value: e.value, label: t(e.label) }));
   const defaultInput = (r: FieldRow) => {

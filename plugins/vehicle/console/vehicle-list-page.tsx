@@ -5,7 +5,7 @@
  */
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '@rti/console/plugin-api';
 import { Alert, Badge, Button, Input, Progress, Segmented, Space, Table, Tag, Tooltip } from 'antd';
 import { DesktopOutlined, ReloadOutlined, SyncOutlined } from '@ant-design/icons';
 import { Guarded, request, useAutoRefresh } from '@rti/console/plugin-api';

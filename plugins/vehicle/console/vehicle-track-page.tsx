@@ -5,7 +5,8 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
+import { useNavigate } from '@rti/console/plugin-api';
 import { Alert, Button, Card, DatePicker, Descriptions, Empty, Radio, Select, Space, Table } from 'antd';
 import { HistoryOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';

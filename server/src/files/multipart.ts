@@ -174,15 +174,21 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
       stream.on('limit', () => settle(sizeError()));
       stream.pipe(file);
     });
-    bb.on('close', async () => {
+    bb.on('close', () => {
       if (settled) return;
       if (!info || !out) return settle(refuse(msg(lang, 'noFile')));
+      const { originalName, extension } = info;
       // Every byte busboy handed over is on disk once the file stream has closed.
-      await outClosed;
-      if (settled) return;
-      if (size > rule.maxBytes) return settle(sizeError());
-      if (sniff(head) !== EXTENSION_SIGNATURE[info.extension]) return settle(refuse(msg(lang, 'signature', { ext: info.extension })));
-      settle(null, { path, originalName: info.originalName, extension: info.extension, size, fields });
+      outClosed.then(
+        () => {
+          if (settled) return;
+          if (size > rule.maxBytes) return settle(sizeError());
+          if (sniff(head) !== EXTENSION_SIGNATURE[extension]) return settle(refuse(msg(lang, 'signature', { ext: extension })));
+          settle(null, { path, originalName, extension, size, fields });
+        },
+        // outClosed never rejects today; should it ever, the upload fails, not the process
+        (err: unknown) => settle(err),
+      );
     });
     req.pipe(bb);
   });

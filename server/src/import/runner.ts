@@ -106,23 +106,59 @@ async function settled(t: Transaction | null): Promise<string | null> {
   return state() ?? null;
 }
 
-export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<ImportCounts & { message: string | null }> {
+/**
+ * One import's shared state: the plan of the resource's import, the caller, the counts so far,
+ * and the ref labels looked up for the current chunk (written rows are answered from them).
+ * The phases below (progress, row checks, chunk writers, sheet reading) each take it.
+ */
+interface ImportRun {
+  deps: RunnerDeps;
+  task: ImportTask;
+  res: ResourceDef;
+  ctx: RequestContext;
+  lang: Language;
+  plan: ReturnType<typeof importPlan>;
+  fields: FieldDef[];
+  /** the key's one field, or null for a key of several fields */
+  singleKey: string | null;
+  /** A problem of a lookup's target row counts at its last column; of a composite key, at its first. */
+  columnIndex: Map<string, number>;
+  repo: ScopedRepository;
+  orgField: string | null | undefined;
+  counts: ImportCounts;
+  /** field → cell reader, built once the workbook says which date system it uses */
+  readers: Map<string, FieldReader>;
+  /** id → label per ref column, as looked up for the current chunk (labels of written rows). */
+  labelCache: Map<string, Map<number, unknown>>;
+}
+
+function startRun(deps: RunnerDeps, task: ImportTask): ImportRun {
   const { resource: res, ctx } = task;
-  const lang: Language = ctx.language;
   const def = res.import!;
   const plan = importPlan(res, deps.metadata);
-  const { fields } = plan;
-  const zone = (await deps.timeZone?.(ctx.orgId)) ?? 'UTC';
-  // Built once the workbook says which date system it uses.
-  let readers = new Map<string, FieldReader>();
-  const singleKey = plan.key.length === 1 ? plan.key[0] : null;
-  const uniqueFields = fields.filter((f) => !plan.lookupColumns.has(f.name) && (f.unique || f.name === singleKey));
-  const seen = new Map<string, Set<string>>(uniqueFields.map((f) => [f.name, new Set()]));
-  /** A problem of a lookup's target row counts at its last column; of a composite key, at its first. */
   const columnIndex = new Map<string, number>(def.columns.map((c, i) => [c, i]));
   for (const l of plan.lookups) columnIndex.set(l.field, Math.max(...Object.keys(l.by).map((c) => columnIndex.get(c) ?? -1)));
-  const repo = deps.repo(res.name, ctx);
-  const counts = { processed: 0, success: 0, failed: 0 };
+  return {
+    deps,
+    task,
+    res,
+    ctx,
+    lang: ctx.language,
+    plan,
+    fields: plan.fields,
+    singleKey: plan.key.length === 1 ? plan.key[0] : null,
+    columnIndex,
+    repo: deps.repo(res.name, ctx),
+    orgField: orgFieldOf(res),
+    counts: { processed: 0, success: 0, failed: 0 },
+    readers: new Map(),
+    labelCache: new Map(),
+  };
+}
+
+/** Refused rows with their reasons, and the job's counts and errors saved as the import goes. */
+function progressOf(run: ImportRun) {
+  const { deps, task, res, plan, fields, lang, counts } = run;
   const errors: StoredImportError[] = [];
   let errorsDirty = false;
   let flushedAt = Date.now();
@@ -163,10 +199,21 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     await deps.db.sequelize.transaction((transaction) => deps.jobs.update(patch, { where: { id: task.jobId }, transaction }));
   };
 
-  const addProblem = (r: SheetRow, column: string | null, problem: ImportProblem | null, cause?: ApiError) => {
-    const index = column === null ? fields.length : (columnIndex.get(column) ?? -1);
-    r.problems.push({ index: index < 0 ? fields.length : index, p: new RowProblem(column, problem, cause) });
-  };
+  return { report, saveProgress };
+}
+
+/** Records a problem of a row at its column's place (the first problem by column is reported). */
+function addRowProblem(run: ImportRun, r: SheetRow, column: string | null, problem: ImportProblem | null, cause?: ApiError) {
+  const index = column === null ? run.fields.length : (run.columnIndex.get(column) ?? -1);
+  r.problems.push({ index: index < 0 ? run.fields.length : index, p: new RowProblem(column, problem, cause) });
+}
+
+/** The checks of a chunk's rows before anything is written: cells, refs, lookups, unique and composite keys, rules. */
+function rowChecks(run: ImportRun) {
+  const { deps, res, ctx, plan, fields, singleKey, columnIndex, orgField, labelCache } = run;
+  const addProblem = (r: SheetRow, column: string | null, problem: ImportProblem | null, cause?: ApiError) => addRowProblem(run, r, column, problem, cause);
+  const uniqueFields = fields.filter((f) => !plan.lookupColumns.has(f.name) && (f.unique || f.name === singleKey));
+  const seen = new Map<string, Set<string>>(uniqueFields.map((f) => [f.name, new Set()]));
 
   /** Cells → typed API values; required, type, enum, format, length and range problems. */
   const parse = (r: SheetRow) => {
@@ -176,7 +223,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
         if (mustFill(res, f)) addProblem(r, f.name, 'required');
         continue;
       }
-      const v = readers.get(f.name)!.read(cell);
+      const v = run.readers.get(f.name)!.read(cell);
       if (v === undefined) {
         addProblem(r, f.name, 'invalid');
         continue;
@@ -194,25 +241,6 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       }
     }
   };
-
-  /** id → label per ref column, as looked up for the current chunk (labels of written rows). */
-  const labelCache = new Map<string, Map<number, unknown>>();
-  const refFields = res.fields.filter((f) => f.type === 'ref' || f.type === 'refs');
-
-  /** The row in the API shape when the chunk's lookups hold all its labels, else null. */
-  const rowFromCache = (instance: Model | Row): Row | null => {
-    const row = plainRow(res, instance);
-    for (const f of refFields) {
-      const ids = row[f.name] === null || row[f.name] === undefined ? [] : Array.isArray(row[f.name]) ? (row[f.name] as number[]) : [row[f.name] as number];
-      const known = labelCache.get(f.name);
-      if (ids.some((id) => !known?.has(id))) return null;
-      if (f.type === 'ref') row[`${f.name}Label`] = ids.length ? known!.get(ids[0]) : null;
-      else row[`${f.name}Labels`] = ids.map((id) => known!.get(id));
-    }
-    return row;
-  };
-  /** The row in the API shape; labels from the chunk's lookups when they cover it. */
-  const rowOf = async (instance: Model | Row, transaction: Transaction): Promise<Row> => rowFromCache(instance) ?? (await repo.serialize([instance], transaction))[0];
 
   /** Ref labels → ids, one query per ref column and chunk, in the caller's scope of the target. */
   const resolveRefs = async (rows: SheetRow[]) => {
@@ -339,6 +367,36 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     return [...r.problems].sort((a, b) => a.index - b.index || PROBLEM_ORDER.indexOf(a.p.problem ?? 'invalid') - PROBLEM_ORDER.indexOf(b.p.problem ?? 'invalid'))[0].p;
   };
 
+  return { parse, resolveRefs, resolveLookups, checkUnique, checkCompositeKey, checkRules, firstProblem };
+}
+
+/** The rows of a written chunk in the API shape (for after-create hooks). */
+function rowShapes(run: ImportRun) {
+  const { res, repo, labelCache } = run;
+  const refFields = res.fields.filter((f) => f.type === 'ref' || f.type === 'refs');
+  /** The row in the API shape when the chunk's lookups hold all its labels, else null. */
+  const rowFromCache = (instance: Model | Row): Row | null => {
+    const row = plainRow(res, instance);
+    for (const f of refFields) {
+      const ids = row[f.name] === null || row[f.name] === undefined ? [] : Array.isArray(row[f.name]) ? (row[f.name] as number[]) : [row[f.name] as number];
+      const known = labelCache.get(f.name);
+      if (ids.some((id) => !known?.has(id))) return null;
+      if (f.type === 'ref') row[`${f.name}Label`] = ids.length ? known!.get(ids[0]) : null;
+      else row[`${f.name}Labels`] = ids.map((id) => known!.get(id));
+    }
+    return row;
+  };
+  /** The row in the API shape; labels from the chunk's lookups when they cover it. */
+  const rowOf = async (instance: Model | Row, transaction: Transaction): Promise<Row> => rowFromCache(instance) ?? (await repo.serialize([instance], transaction))[0];
+
+  return { rowFromCache, rowOf };
+}
+
+/** Writing a chunk's checked rows: the fast path (one transaction, bulk insert) or row by row with savepoints. */
+function chunkWriters(run: ImportRun, report: (r: SheetRow, p: RowProblem) => void) {
+  const { deps, task, res, ctx, singleKey, repo, orgField, counts } = run;
+  const def = res.import!;
+  const { rowFromCache, rowOf } = rowShapes(run);
   const writeRow = async (r: SheetRow, transaction: Transaction): Promise<RowProblem | null> => {
     const code = await deps.validators.check({ resource: res, ctx, transaction, row: r.row, values: r.values, repo });
     if (code !== null) return new RowProblem(null, null, undefined, code);
@@ -352,7 +410,6 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     }
   };
 
-  const orgField = orgFieldOf(res);
   const keyField = singleKey === null ? undefined : res.fields.find((f) => f.name === singleKey);
   const fastPath =
     !deps.validators.has(res.name) &&
@@ -483,43 +540,19 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     });
   };
 
-  const processChunk = async (rows: SheetRow[]) => {
-    if (deps.shouldStop?.()) throw fileProblem(lang, 'interrupted');
-    labelCache.clear();
-    for (const r of rows) parse(r);
-    await resolveRefs(rows);
-    await resolveLookups(rows);
-    await checkUnique(rows);
-    await checkCompositeKey(rows);
-    const ready: SheetRow[] = [];
-    for (const r of rows) {
-      if (!r.problems.length) checkRules(r);
-      const p = firstProblem(r);
-      if (p) report(r, p);
-      else ready.push(r);
-    }
-    // rows refused by the checks are done; the others count once their part is written
-    counts.processed += rows.length - ready.length;
-    // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
-    // transactions let other writers in between.
-    const size = bulkInsert && (chunkHandlers.length || !deps.hooks.has('after', 'create', res.name)) ? CHUNK_ROWS : HOOKED_BATCH;
-    if (task.dryRun) {
-      counts.success += ready.length;
-      counts.processed += ready.length;
-      return;
-    }
-    for (let i = 0; i < ready.length; i += size) {
-      const part = ready.slice(i, i + size);
-      const outcome = fastPath ? await writeChunkFast(part) : null;
-      if (outcome) part.forEach((r, k) => (outcome[k] ? report(r, outcome[k]) : counts.success++));
-      else await writeRowByRow(part);
-      counts.processed += part.length;
-      await saveProgress(false);
-    }
-    await saveProgress(false);
-  };
+  // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
+  // transactions let other writers in between.
+  const size = bulkInsert && (chunkHandlers.length || !deps.hooks.has('after', 'create', res.name)) ? CHUNK_ROWS : HOOKED_BATCH;
+  return { fastPath, size, writeChunkFast, writeRowByRow };
+}
 
-  let message: FileProblem | null = null;
+/**
+ * Reads the first sheet with the streaming reader: the header row names the columns, then the
+ * rows go to `onChunk` CHUNK_ROWS at a time. Throws a FileProblem for a file it cannot take
+ * (no header, too many rows or columns).
+ */
+async function readSheet(run: ImportRun, zone: string, onChunk: (rows: SheetRow[]) => Promise<void>): Promise<void> {
+  const { deps, task, fields, lang } = run;
   const limits = WORKBOOK_LIMITS;
   let source: Awaited<ReturnType<typeof openWorkbook>> | null = null;
   try {
@@ -533,7 +566,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
     const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
     for await (const sheet of reader) {
       const date1904 = Boolean((reader as unknown as { properties?: { model?: { date1904?: boolean } } }).properties?.model?.date1904);
-      readers = new Map(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t, { zone, date1904 })]));
+      run.readers = new Map(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t, { zone, date1904 })]));
       for await (const row of sheet) {
         const cells: CellValue[] = [];
         let filled = false;
@@ -556,22 +589,70 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
         });
         chunk.push(r);
         if (chunk.length >= CHUNK_ROWS) {
-          await processChunk(chunk);
+          await onChunk(chunk);
           chunk = [];
         }
       }
       break; // the first sheet only
     }
     if (!columnAt) throw fileProblem(lang, 'noHeader');
-    if (chunk.length) await processChunk(chunk);
+    if (chunk.length) await onChunk(chunk);
+  } finally {
+    source?.destroy();
+  }
+}
+
+export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<ImportCounts & { message: string | null }> {
+  const zone = (await deps.timeZone?.(task.ctx.orgId)) ?? 'UTC';
+  const run = startRun(deps, task);
+  const { res, lang, fields, counts, labelCache } = run;
+  const { report, saveProgress } = progressOf(run);
+  const checks = rowChecks(run);
+  const writers = chunkWriters(run, report);
+
+  const processChunk = async (rows: SheetRow[]) => {
+    if (deps.shouldStop?.()) throw fileProblem(lang, 'interrupted');
+    labelCache.clear();
+    for (const r of rows) checks.parse(r);
+    await checks.resolveRefs(rows);
+    await checks.resolveLookups(rows);
+    await checks.checkUnique(rows);
+    await checks.checkCompositeKey(rows);
+    const ready: SheetRow[] = [];
+    for (const r of rows) {
+      if (!r.problems.length) checks.checkRules(r);
+      const p = checks.firstProblem(r);
+      if (p) report(r, p);
+      else ready.push(r);
+    }
+    // rows refused by the checks are done; the others count once their part is written
+    counts.processed += rows.length - ready.length;
+    const size = writers.size;
+    if (task.dryRun) {
+      counts.success += ready.length;
+      counts.processed += ready.length;
+      return;
+    }
+    for (let i = 0; i < ready.length; i += size) {
+      const part = ready.slice(i, i + size);
+      const outcome = writers.fastPath ? await writers.writeChunkFast(part) : null;
+      if (outcome) part.forEach((r, k) => (outcome[k] ? report(r, outcome[k]) : counts.success++));
+      else await writers.writeRowByRow(part);
+      counts.processed += part.length;
+      await saveProgress(false);
+    }
+    await saveProgress(false);
+  };
+
+  let message: FileProblem | null = null;
+  try {
+    await readSheet(run, zone, processChunk);
   } catch (err) {
     if (err instanceof FileProblem) message = err;
     else {
       deps.log(`[import] ${res.name} job ${task.jobId} failed`, err);
       message = fileProblem(lang, 'unreadable');
     }
-  } finally {
-    source?.destroy();
   }
   await saveProgress(true, message);
   return { ...counts, message: message?.message ?? null };

@@ -41,7 +41,8 @@ let stopping = false;
 process.on('SIGTERM', () => {
   if (stopping) return;
   stopping = true;
-  server
+  // the signal handler cannot await: the chain ends the process however closing went
+  void server
     .close()
     .then(() => db.drop())
     .finally(() => process.exit(0));

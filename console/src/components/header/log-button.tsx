@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/navigate';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Tooltip } from 'antd';
 import { BugOutlined } from '@ant-design/icons';

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/navigate';
 import { useTranslation } from 'react-i18next';
 import { Badge, Button, Empty, List, Popover, Spin, Tabs, Tooltip } from 'antd';
 import { BellOutlined } from '@ant-design/icons';
-import type { NotificationItem, NotificationSource } from '../../plugin-api';
+import type { NotificationItem, NotificationSource } from '../../plugin-contract';
 import { useShell } from '../../providers/shell-context';
 import { mayUse } from '../../lib/guard';
 

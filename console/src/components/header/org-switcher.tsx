@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/navigate';
 import { useTranslation } from 'react-i18next';
 import { Select } from 'antd';
 import { HOME_PATH } from '../../constants';

@@ -1,4 +1,4 @@
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/navigate';
 import { useTranslation } from 'react-i18next';
 import { useLogout } from '@refinedev/core';
 import { App, Avatar, Button, Dropdown } from 'antd';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/navigate';
 import { useTranslation } from 'react-i18next';
 import { useKBar, type Action } from '@refinedev/kbar';
 import { apiCode, resourceApiPath } from '@rti/metadata/browser';

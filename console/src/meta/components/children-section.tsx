@@ -18,7 +18,7 @@ import { MetaForm } from './meta-form';
 import { deleteQuestion } from '../lib/record-name';
 import { Zone, useZone } from './zone';
 import { zoneName } from '../../lib/zones';
-import type { LinesZoneProps } from '../../plugin-api';
+import type { LinesZoneProps } from '../../plugin-contract';
 
 /**
  * Sub-rows of a record (metadata `children`), one card per child resource: the child's rows
@@ -80,20 +80,21 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
   const { mutateAsync: create } = useCreate();
   const { mutateAsync: update } = useUpdate();
   const { mutateAsync: remove } = useDelete();
+  const refetchRows = tableQuery.refetch;
   const [saving, setSaving] = useState(false);
   const mode = editing ? 'edit' : 'create';
   // the foreign key is the parent: never asked
   const fields = useMemo(() => formFields(child, mode).filter((f) => f.name !== def.foreignKey), [child, mode, def.foreignKey]);
   const canChange = !readOnly;
 
-  const open = (row: BaseRecord | null) => {
+  const open = useCallback((row: BaseRecord | null) => {
     const m = row ? 'edit' : 'create';
     const initial = toFormValues(formFields(child, m).filter((f) => f.name !== def.foreignKey), row ?? undefined, m);
     form.resetFields();
     setEditing(row);
     // the drawer's form mounts with the drawer: fill it on the next tick
     setTimeout(() => form.setFieldsValue(initial as never));
-  };
+  }, [child, def.foreignKey, form]);
 
   /** Rows of this parent holding the same unique key values, asked of the server (all pages). */
   const sameKeyRows = async (values: Record<string, unknown>): Promise<BaseRecord[]> => {
@@ -151,6 +152,9 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
                 okText={t('meta.delete')}
                 cancelText={t('meta.cancel')}
                 okButtonProps={{ danger: true, 'data-testid': 'child-delete-ok' } as never}
+                // antd awaits a promise onConfirm returns (OK button loading, closes when settled) though
+                // its type says void; this one never rejects (caught below)
+                // eslint-disable-next-line @typescript-eslint/no-misused-promises
                 onConfirm={() =>
                   remove({
                     resource: child.name,
@@ -159,7 +163,7 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
                     errorNotification: (e) => ({ type: 'error', message: t('meta.deleteFailed'), description: e?.message }),
                   })
                     .then(() => {
-                      void tableQuery.refetch();
+                      void refetchRows();
                       onChanged?.();
                     })
                     .catch(() => undefined)
@@ -174,14 +178,12 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
         ),
       });
     return cols;
-    // open/remove close over stable values of this card
-  }, [child, def.foreignKey, fieldLabel, t, enums, canChange, access.edit, access.delete, onChanged]);
+  }, [child, def.foreignKey, fieldLabel, t, enums, canChange, access.edit, access.delete, onChanged, open, remove, refetchRows]);
 
   // plugins' buttons above the rows (`<parent>.lines.toolbar`) act on the ticked rows
   const zone = zoneName(parent.name, 'lines.toolbar');
   const toolbar = useZone<LinesZoneProps>(zone, record);
   const [selected, setSelected] = useState<Key[]>([]);
-  const refetchRows = tableQuery.refetch;
   const refresh = useCallback(() => {
     void refetchRows();
     onChanged?.();

@@ -9,11 +9,13 @@ import { duplicateLines, emptyLine, rollUpPreview, type EditorLine } from '../li
 import { knownRefLabels } from './ref-select';
 import { useEnums, useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+// the reference fields' widgets, the refs picker among them (registered by their modules: ./field-widgets)
+import './refs-input';
 import { renderFieldValue } from './field-renderer';
 import { NavButton } from './row-actions';
 import { Zone, useZone } from './zone';
 import { zoneName } from '../../lib/zones';
-import type { LinesZoneProps } from '../../plugin-api';
+import type { LinesZoneProps } from '../../plugin-contract';
 
 const PAGE_SIZE = 20;
 

@@ -6,8 +6,7 @@ import type { FormMode } from '../lib/fields';
 import { keepsOldWhenEmpty } from '../lib/rules';
 import { useEnums, useMetaT } from '../hooks/use-meta';
 import { LngLatInput } from './lnglat-input';
-import { RefSelect, type RefOwner } from './ref-select';
-import { RefsInput } from './refs-input';
+import { fieldWidget, type FieldWidgetProps } from './field-widgets';
 
 // rarely used, heavy inputs load with the first form that needs them
 const PermissionsInput = lazy(() => import('./permissions-input').then((m) => ({ default: m.PermissionsInput })));
@@ -15,23 +14,8 @@ const UploadInput = lazy(() => import('./upload-input').then((m) => ({ default: 
 const ColorInput = lazy(() => import('./color-input'));
 const later = (node: ReactNode) => <Suspense fallback={<Spin size="small" />}>{node}</Suspense>;
 
-export interface FieldInputProps {
-  field: FieldDef;
-  mode?: FormMode;
-  /** where the input sits: search forms want multi-selects and no secrets */
-  context?: 'form' | 'search';
-  value?: unknown;
-  onChange?: (v: unknown) => void;
-  disabled?: boolean;
-  id?: string;
-  /** labels of the current ref value(s) */
-  knownLabels?: Record<string, string>;
-  placeholder?: string;
-  /** the record the form edits: a picker marks options held by another record of its resource */
-  owner?: RefOwner;
-  /** a ref picker's options given by the form (metadata form.defaultsFrom choices) */
-  choices?: Array<{ value: string | number; label: string }>;
-}
+/** A widget's props, `mode` and `context` defaulting to a create form. */
+export type FieldInputProps = Omit<FieldWidgetProps, 'mode' | 'context'> & Partial<Pick<FieldWidgetProps, 'mode' | 'context'>>;
 
 /** Enum options translated, memoised per enum and language. */
 export function useEnumOptions(name: string | undefined) {
@@ -40,8 +24,20 @@ export function useEnumOptions(name: string | undefined) {
   return useMemo(() => (name ? (enums[name] ?? []).map((e) => ({ value: e.value, label: t(e.label) })) : []), [enums, name, t]);
 }
 
-/** The input of one field by type; a drop-in child of antd Form.Item (value/onChange). */
-export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', context = 'form', value, onChange, disabled, id, knownLabels, placeholder, owner, choices }) => {
+/**
+ * The input of one field: the widget registered for it (./field-widgets: the reference pickers,
+ * plugins' widgets) or else the plain input of its type; a drop-in child of antd Form.Item
+ * (value/onChange).
+ */
+export const FieldInput: FC<FieldInputProps> = ({ mode = 'create', context = 'form', ...props }) => {
+  const Widget = fieldWidget(props.field, context, props.resource);
+  // in its own Suspense: a plugin's widget may be a lazy component
+  if (Widget) return later(<Widget {...props} mode={mode} context={context} />);
+  return <PlainInput {...props} mode={mode} context={context} />;
+};
+
+/** The inputs of the field types that need nothing but antd (and the lazily loaded upload, colour and permissions inputs). */
+const PlainInput: FC<FieldWidgetProps> = ({ field, mode, context, value, onChange, disabled, id, placeholder }) => {
   const { t } = useMetaT();
   const enumOptions = useEnumOptions(field.enum);
   const unit = field.unit ? t(`units.${field.unit}`) : undefined;
@@ -122,32 +118,6 @@ export const FieldInput: FC<FieldInputProps> = ({ field, mode = 'create', contex
           optionFilterProp="label"
           mode={field.type === 'enums' || context === 'search' && field.search === 'in' ? 'multiple' : undefined}
           options={enumOptions}
-          value={value as never}
-          onChange={onChange}
-        />
-      );
-    case 'refs':
-      if (context !== 'search' && field.ref)
-        return <RefsInput {...common} field={field} knownLabels={knownLabels} value={value as never} onChange={onChange} />;
-      return (
-        <RefSelect
-          {...common}
-          field={field}
-          multiple
-          knownLabels={knownLabels}
-          value={value as never}
-          onChange={onChange}
-        />
-      );
-    case 'ref':
-      return (
-        <RefSelect
-          {...common}
-          field={field}
-          multiple={context === 'search' && field.search === 'in'}
-          knownLabels={knownLabels}
-          owner={context === 'form' ? owner : undefined}
-          choices={context === 'form' ? choices : undefined}
           value={value as never}
           onChange={onChange}
         />

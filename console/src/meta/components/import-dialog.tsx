@@ -47,20 +47,22 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
   const polls = state.phase === 'processing' ? state.polls : 0;
 
   // one status request per period while processing; the effect re-arms after every answer
+  const poll = shouldPoll(state);
+  const delay = pollDelay(state);
   useEffect(() => {
-    if (!shouldPoll(state) || importId === undefined) return;
+    if (!poll || importId === undefined) return;
     let live = true;
     const timer = setTimeout(() => {
       request<ImportStatus>(resourceApiPath(resource, 'import/status'), { importId })
         .then((status) => live && dispatch({ type: 'status', status }))
         .catch((e: unknown) => live && dispatch({ type: 'error', message: e instanceof Error ? e.message : String(e) }));
-    }, pollDelay(state));
+    }, delay);
     return () => {
       live = false;
       clearTimeout(timer);
     };
     // polls changes after each processing answer: schedule the next one
-  }, [importId, polls, resource]);
+  }, [poll, delay, importId, polls, resource]);
 
   useEffect(() => {
     if (state.phase === 'finished') finishedRef.current?.();
@@ -115,7 +117,7 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
       <div data-testid="meta-import-dialog" data-phase={state.phase}>
         {state.phase === 'idle' && (
           <Space direction="vertical" style={{ width: '100%' }} size="middle">
-            <Button icon={<DownloadOutlined />} loading={templateBusy} onClick={template} data-testid="meta-import-template">
+            <Button icon={<DownloadOutlined />} loading={templateBusy} onClick={() => void template() /* reports its own failure */} data-testid="meta-import-template">
               {t('meta.downloadTemplate')}
             </Button>
             <Upload.Dragger
@@ -191,7 +193,7 @@ const ImportResult: FC<{ resource: ResourceDef; result: ImportStatus }> = ({ res
         ]}
       />
       {(result.importErrors?.length ?? 0) > 0 && (
-        <Button style={{ marginTop: 12 }} icon={<DownloadOutlined />} loading={downloading} onClick={download} data-testid="meta-import-download-result">
+        <Button style={{ marginTop: 12 }} icon={<DownloadOutlined />} loading={downloading} onClick={() => void download() /* reports its own failure */} data-testid="meta-import-download-result">
           {t('meta.downloadResult')}
         </Button>
       )}

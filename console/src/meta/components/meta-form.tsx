@@ -5,6 +5,8 @@ import { fieldSpan, groupFields, type FormMode } from '../lib/fields';
 import { compareRules, confirmRules, fieldRules } from '../lib/rules';
 import { fieldByName, useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+// the reference fields' widgets, the refs picker among them (registered by their modules: ./field-widgets)
+import './refs-input';
 import { knownRefLabels } from './ref-select';
 
 export interface MetaFormProps {
@@ -51,7 +53,15 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
           extra={help}
           required={f.required && !(mode === 'edit' && (f.writeOnly || f.type === 'password'))}
         >
-          <FieldInput field={f} mode={mode} disabled={disabled || f.readOnly} knownLabels={knownLabels?.[f.name] ? { ...knownLabels[f.name], ...knownRefLabels(f, record) } : knownRefLabels(f, record)} owner={owner} choices={choices?.[f.name]} />
+          <FieldInput
+            field={f}
+            resource={resource.name}
+            mode={mode}
+            disabled={disabled || f.readOnly}
+            knownLabels={knownLabels?.[f.name] ? { ...knownLabels[f.name], ...knownRefLabels(f, record) } : knownRefLabels(f, record)}
+            owner={owner}
+            choices={choices?.[f.name]}
+          />
         </Form.Item>
       </Col>,
     ];
@@ -60,7 +70,7 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
       nodes.push(
         <Col key={f.name + CONFIRM_SUFFIX} xs={24} md={span}>
           <Form.Item name={f.name + CONFIRM_SUFFIX} label={confirmLabel} dependencies={[f.name]} rules={confirmRules(f.name, confirmLabel, t)} required={f.required && mode === 'create'}>
-            <FieldInput field={f} mode={mode} disabled={disabled} />
+            <FieldInput field={f} resource={resource.name} mode={mode} disabled={disabled} />
           </Form.Item>
         </Col>,
       );

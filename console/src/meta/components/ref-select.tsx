@@ -6,15 +6,12 @@ import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata
 import { asArray, isEmpty } from '../lib/format';
 import { useMetadata, useMetaT } from '../hooks/use-meta';
 import { labelInSentence } from '../lib/record-name';
+import { registerFieldWidget, type FieldWidgetProps, type RefOwner } from './field-widgets';
+
+export type { RefOwner } from './field-widgets';
 
 /** SPEC §9 picker page size. */
 const PICKER_PAGE_SIZE = 20;
-
-/** The record a form edits (its id once it exists). */
-export interface RefOwner {
-  resource: string;
-  id?: unknown;
-}
 
 /**
  * The field of the picked resource that points back at the owner's resource, read-only (kept
@@ -155,3 +152,25 @@ export function knownRefLabels(field: FieldDef, row: Record<string, unknown> | u
   const labels = asArray(row[`${field.name}Labels`]);
   return Object.fromEntries(ids.map((id, i) => [String(id), String(labels[i] ?? id)]));
 }
+
+/**
+ * `ref` fields (and `refs` fields until ./refs-input registers its picker) in every form and
+ * search form: the searchable select. Registered here, where the select is, so FieldInput does
+ * not import the pickers (./field-widgets).
+ */
+const RefWidget: FC<FieldWidgetProps> = ({ field, context, value, onChange, disabled, id, placeholder, knownLabels, owner, choices }) => (
+  <RefSelect
+    id={id}
+    disabled={disabled}
+    placeholder={placeholder}
+    field={field}
+    multiple={field.type === 'refs' || context === 'search' && field.search === 'in'}
+    knownLabels={knownLabels}
+    owner={context === 'form' && field.type === 'ref' ? owner : undefined}
+    choices={context === 'form' && field.type === 'ref' ? choices : undefined}
+    value={value as never}
+    onChange={onChange}
+  />
+);
+registerFieldWidget({ type: 'ref' }, RefWidget);
+registerFieldWidget({ type: 'refs' }, RefWidget);

@@ -7,6 +7,7 @@ import { asArray } from '../lib/format';
 import { useMetaT } from '../hooks/use-meta';
 import { RefSelect, useCanList, type RefSelectProps } from './ref-select';
 import { ResourcePicker } from './resource-picker';
+import { registerFieldWidget } from './field-widgets';
 
 /** Above this many target rows a drop-down is a poor way to choose: offer the modal picker too. */
 export const PICKER_THRESHOLD = 50;
@@ -51,3 +52,15 @@ export const RefsInput: FC<RefSelectProps & { field: FieldDef }> = ({ field, val
     </Space.Compact>
   );
 };
+
+/**
+ * `refs` fields in forms: the select plus the modal picker for large targets (a search form
+ * keeps ref-select's multi-select). Registered here, where the picker is (./field-widgets).
+ */
+registerFieldWidget({ type: 'refs', context: 'form' }, ({ field, value, onChange, disabled, id, placeholder, knownLabels }) =>
+  field.ref ? (
+    <RefsInput id={id} disabled={disabled} placeholder={placeholder} field={field} knownLabels={knownLabels} value={value as never} onChange={onChange} />
+  ) : (
+    <RefSelect id={id} disabled={disabled} placeholder={placeholder} field={field} multiple knownLabels={knownLabels} value={value as never} onChange={onChange} />
+  ),
+);

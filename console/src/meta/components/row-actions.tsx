@@ -122,6 +122,8 @@ const InlineActions: FC<RowActionsProps> = ({ resource, record, access, t, onDel
             okText={t('meta.delete')}
             cancelText={t('meta.cancel')}
             okButtonProps={{ danger: true, loading: deleting, 'data-testid': 'meta-delete-ok' } as never}
+            // antd awaits a promise onConfirm returns (OK button loading, closes when settled) though its type says void
+            // eslint-disable-next-line @typescript-eslint/no-misused-promises
             onConfirm={() => onDelete(id)}
           >
             <Button type="link" size="small" danger icon={<DeleteOutlined />} data-testid="meta-row-delete">

@@ -5,6 +5,8 @@ import type { FieldDef } from '@rti/metadata/browser';
 import { DATE_FORMAT } from '../lib/format';
 import { useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+// the reference fields' widget (registered by its module: ./field-widgets)
+import './ref-select';
 
 const COL = { xs: 24, sm: 12, lg: 8, xxl: 6 };
 

@@ -7,6 +7,8 @@ import { fromFormValues } from '../lib/form-values';
 import { fieldRules } from '../lib/rules';
 import { useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+// the reference fields' widgets, the refs picker among them (registered by their modules: ./field-widgets)
+import './refs-input';
 import { useOptionalShell } from '../../providers/shell-context';
 import { guardBlockingField, stepUser } from '../lib/step-guard';
 

@@ -1,4 +1,5 @@
 /** One access check per action per screen (never per row). */
+import { useMemo } from 'react';
 import { useCan } from '@refinedev/core';
 import type { ResourceDef } from '@rti/metadata/browser';
 import { hasCall } from '../lib/resource-calls';
@@ -25,13 +26,17 @@ export function useResourceAccess(res: ResourceDef): ResourceAccess {
   const exp = useCan({ resource, action: 'export' }).data?.can ?? false;
   const status = useCan({ resource, action: 'statusUpdate', queryOptions: { enabled: Boolean(res.rules?.statusUpdate) } }).data?.can ?? false;
   const imp = useCan({ resource, action: 'import', queryOptions: { enabled: Boolean(res.import) } }).data?.can ?? false;
-  return {
-    show: show && hasCall(res, 'base'),
-    create: create && hasCall(res, 'create'),
-    edit: edit && hasCall(res, 'update'),
-    delete: del && hasCall(res, 'delete'),
-    export: exp && hasCall(res, 'export'),
-    status: status && Boolean(res.rules?.statusUpdate),
-    import: imp && Boolean(res.import),
-  };
+  // the same object while nothing changed, so screens may memoise on it
+  return useMemo(
+    () => ({
+      show: show && hasCall(res, 'base'),
+      create: create && hasCall(res, 'create'),
+      edit: edit && hasCall(res, 'update'),
+      delete: del && hasCall(res, 'delete'),
+      export: exp && hasCall(res, 'export'),
+      status: status && Boolean(res.rules?.statusUpdate),
+      import: imp && Boolean(res.import),
+    }),
+    [res, show, create, edit, del, exp, status, imp],
+  );
 }

@@ -1,5 +1,5 @@
 import { lazy, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
-import type { RowAction, RowActionProps } from '../../plugin-api';
+import type { RowAction, RowActionProps } from '../../plugin-contract';
 import { useOptionalShell } from '../../providers/shell-context';
 
 export interface ResolvedRowAction {

@@ -3,7 +3,7 @@ import { useDelete, type BaseKey, type BaseRecord } from '@refinedev/core';
 import { Button, Card, Space, Table, type TableColumnType } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
-import { useEffect, useMemo, useState, type FC, type Key } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FC, type Key } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs, sortOrderOf } from '../lib/columns';
@@ -30,7 +30,7 @@ import { filtersToBody, sortersToBody } from '../../providers/data-provider';
 import { groupRows, groupedTreeData } from '../lib/row-groups';
 import { Zone, useZone } from '../components/zone';
 import { zoneName } from '../../lib/zones';
-import type { ListZoneProps } from '../../plugin-api';
+import type { ListZoneProps } from '../../plugin-contract';
 
 /** Marks the header rows of a grouped list (they carry no record). */
 const isGroupRow = (r: BaseRecord): boolean => typeof r.id === 'string' && r.id.startsWith('group:');
@@ -72,9 +72,14 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   });
 
   // the early answer was asked for this screen's first request; should the table have asked for another, it asks again
+  // (once, on mount: what the table asks for afterwards is its own business)
+  const earlyChecked = useRef(false);
+  const refetch = tableQuery.refetch;
   useEffect(() => {
-    if (early && canonical(early.body) !== canonical({ ...filtersToBody(filters), ...sortersToBody(sorters), page: currentPage, limit: pageSize })) void tableQuery.refetch();
-  }, []);
+    if (earlyChecked.current) return;
+    earlyChecked.current = true;
+    if (early && canonical(early.body) !== canonical({ ...filtersToBody(filters), ...sortersToBody(sorters), page: currentPage, limit: pageSize })) void refetch();
+  }, [early, filters, sorters, currentPage, pageSize, refetch]);
 
   // a save comes back to the list as it is now (filters, sort, page) and highlights the saved row a moment
   useEffect(() => rememberListUrl(resource.name, pathname + query), [resource.name, pathname, query]);
@@ -85,20 +90,27 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     return () => clearTimeout(timer);
   }, [saved]);
 
-  // filters restored from the URL show up in the form too
+  // filters restored from the URL show up in the form too; only on mount: afterwards the form
+  // is the source of the filters
+  const formFilled = useRef(false);
+  const searchForm = searchFormProps.form;
   useEffect(() => {
-    searchFormProps.form?.setFieldsValue(filtersToSearch(search, filters) as never);
-    // only on mount: afterwards the form is the source of the filters
-  }, []);
+    if (formFilled.current) return;
+    formFilled.current = true;
+    searchForm?.setFieldsValue(filtersToSearch(search, filters) as never);
+  }, [searchForm, search, filters]);
 
   const { mutateAsync: deleteOne, mutation } = useDelete();
-  const onDelete = (id: BaseKey) =>
-    deleteOne({
-      resource: resource.name,
-      id,
-      successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
-      errorNotification: (error) => ({ type: 'error', message: t('meta.deleteFailed'), description: error?.message }),
-    }).catch(() => undefined);
+  const onDelete = useCallback(
+    (id: BaseKey) =>
+      deleteOne({
+        resource: resource.name,
+        id,
+        successNotification: () => ({ type: 'success', message: t('meta.deleted') }),
+        errorNotification: (error) => ({ type: 'error', message: t('meta.deleteFailed'), description: error?.message }),
+      }).catch(() => undefined),
+    [deleteOne, resource.name, t],
+  );
 
   const columns = useMemo(() => {
     const cols: TableColumnType<BaseRecord>[] = specs
@@ -144,7 +156,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
             t={t}
             onDelete={onDelete}
             deleting={mutation.isPending}
-            onChanged={() => void tableQuery.refetch()}
+            onChanged={() => void refetch()}
             extra={extraActions}
             steps={steps}
           />
@@ -152,8 +164,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
       });
     }
     return cols;
-    // onDelete is stable in effect (resource + t); leaving it out keeps columns memoised
-  }, [specs, visibility, sorters, fieldLabel, t, enums, access.show, access.edit, access.delete, access.status, resource, mutation.isPending, extraActions, steps]);
+  }, [specs, visibility, sorters, fieldLabel, t, enums, access, resource, mutation.isPending, extraActions, steps, onDelete, refetch]);
 
   // tree (metadata `tree`) or warehouse groups (`listGroupBy`) over the page's rows
   const rows = tableProps.dataSource;
@@ -184,7 +195,7 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     if (!data || tableQuery.isFetching) return;
     const to = pageAfterAnswer(currentPage, { total: data.total, totalCapped: data.totalCapped as boolean | undefined, rows: data.data.length }, pageSize);
     if (to !== null) setCurrentPage(to);
-  }, [tableQuery.data, tableQuery.isFetching, currentPage, pageSize]);
+  }, [tableQuery.data, tableQuery.isFetching, currentPage, pageSize, setCurrentPage]);
   const pagination = tableProps.pagination
     ? {
         ...tableProps.pagination,

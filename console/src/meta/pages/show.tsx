@@ -22,7 +22,7 @@ import { useRowActions } from '../hooks/use-row-actions';
 import { deleteQuestion } from '../lib/record-name';
 import { Zone, useZone } from '../components/zone';
 import { zoneName } from '../../lib/zones';
-import type { ZoneProps } from '../../plugin-api';
+import type { ZoneProps } from '../../plugin-contract';
 
 const WIDE = new Set<FieldDef['type']>(['text', 'json', 'permissions', 'image', 'file']);
 const COLUMNS = { xs: 1, sm: 1, md: 2, lg: 2, xl: 3, xxl: 3 };
@@ -104,6 +104,9 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           cancelText={t('meta.cancel')}
           okButtonProps={{ danger: true, loading: mutation.isPending }}
           disabled={Boolean(noDelete)}
+          // antd awaits a promise onConfirm returns (OK button loading, closes when settled) though
+          // its type says void; this one never rejects (caught below)
+          // eslint-disable-next-line @typescript-eslint/no-misused-promises
           onConfirm={() => {
             setDeleted(true);
             return deleteOne({

@@ -81,12 +81,13 @@ export default function DeckMap(props: MapViewProps) {
   }, [view, size]);
 
   const zoomLevel = Math.floor(view.zoom);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const clusters = useMemo(() => {
     if (!points || !placed) return [];
     const c = clustersAt(points, zoomLevel);
     if (!drawn.current) performance.mark('map:clusters');
     return c;
+    // the point store is updated in place: its version is what says it changed
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [points, points?.version, zoomLevel, placed]);
 
   const labels = useMemo(() => {

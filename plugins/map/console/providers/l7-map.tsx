@@ -66,7 +66,8 @@ export default function L7MapView(props: MapViewProps) {
     const s = scene.current;
     if (!s) return;
     const old = layers.current[id];
-    if (old) s.removeLayer(old);
+    // L7 takes the layer off asynchronously and nothing here waits for it; one already gone is no error
+    if (old) s.removeLayer(old).catch(() => undefined);
     delete layers.current[id];
     if (layer) {
       s.addLayer(layer);
