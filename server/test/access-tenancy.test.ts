@@ -176,7 +176,8 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
             const target = res.fields.find((f) => f.name === key)?.ref?.resource;
             if (target && rows.second.a[target] !== undefined) refs[target] = rows.second.a[target];
           }
-          const body = { ...sampleBody(res, metadata, 9000 + resources.indexOf(res), refs, rows.second.a), orgId: ts.orgB };
+          const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, 9800 + resources.indexOf(res));
+          const body = { ...sampleBody(res, metadata, 9000 + resources.indexOf(res), refsHere, rows.second.a), orgId: ts.orgB };
           const made = await ts.a.call(call.path, body);
           expect(made.body.code, made.body.message).toBe(0);
           expect(made.body.data.orgId).toBe(ts.orgA);
