@@ -43,7 +43,15 @@ export class BoundRepository {
    * SHARE MODE; SQLite has one writer anyway): what a check or total must see under concurrency.
    */
   async rows(where: WhereOptions = {}, opts: { attributes?: string[]; order?: Array<[string, 'ASC' | 'DESC']>; limit?: number; lock?: Lock } = {}): Promise<Row[]> {
-    const found = await this.model.findAll({ where: this.where(where), attributes: opts.attributes, order: opts.order, limit: opts.limit, transaction: this.transaction, raw: true, lock: this.lockOf(opts.lock) });
+    const found = await this.model.findAll({
+      where: this.where(where),
+      attributes: opts.attributes,
+      order: opts.order,
+      limit: opts.limit,
+      transaction: this.transaction,
+      raw: true,
+      lock: this.lockOf(opts.lock),
+    });
     return found as unknown as Row[];
   }
 

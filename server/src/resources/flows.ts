@@ -83,7 +83,12 @@ export class FlowEngine {
           if (blank(data[mine])) data[mine] = value ?? null;
           else if (!blank(value) && !same(data[mine], value)) {
             const f = res.fields.find((x) => x.name === mine) ?? ({ name: mine } as FieldDef);
-            throw new ApiError(ErrorCode.validation, 'server.flows.sourceMismatch', { field: tKey(fieldLabelKey(f)), expected: String(source[`${theirs}Label`] ?? value), source: tKey(resourceLabelKey(this.meta.resources[src.resource])), title: this.title(this.meta.resources[src.resource], source) });
+            throw new ApiError(ErrorCode.validation, 'server.flows.sourceMismatch', {
+              field: tKey(fieldLabelKey(f)),
+              expected: String(source[`${theirs}Label`] ?? value),
+              source: tKey(resourceLabelKey(this.meta.resources[src.resource])),
+              title: this.title(this.meta.resources[src.resource], source),
+            });
           }
         }
       });
@@ -143,7 +148,13 @@ export class FlowEngine {
     for (const [f, vs] of Object.entries(spec.where ?? {})) where[f] = { [Op.in]: vs };
     const lines = await repos(spec.from).rows(where, { attributes: ['id', ...new Set(Object.values(spec.copy))], order: [['id', 'ASC']] });
     if (!lines.length) return;
-    await repos(spec.child).insertMany(lines.map((l) => ({ ...Object.fromEntries(Object.entries(spec.copy).map(([mine, theirs]) => [mine, l[theirs] ?? null])), ...spec.set, [intoChild.foreignKey]: headerId })));
+    await repos(spec.child).insertMany(
+      lines.map((l) => ({
+        ...Object.fromEntries(Object.entries(spec.copy).map(([mine, theirs]) => [mine, l[theirs] ?? null])),
+        ...spec.set,
+        [intoChild.foreignKey]: headerId,
+      })),
+    );
     await this.documents.rollUpHeaders(spec.child, [headerId], ctx, transaction);
   }
 
@@ -154,7 +165,11 @@ export class FlowEngine {
     if (id === undefined) return { defaults: {} };
     const source = await this.sourceRow(res, id, ctx, undefined, true);
     const defaults = Object.fromEntries(Object.entries(src.header ?? {}).map(([mine, theirs]) => [mine, source[theirs] ?? null]));
-    const labels = Object.fromEntries(Object.entries(src.header ?? {}).filter(([, theirs]) => source[`${theirs}Label`] !== undefined).map(([mine, theirs]) => [`${mine}Label`, source[`${theirs}Label`]]));
+    const labels = Object.fromEntries(
+      Object.entries(src.header ?? {})
+        .filter(([, theirs]) => source[`${theirs}Label`] !== undefined)
+        .map(([mine, theirs]) => [`${mine}Label`, source[`${theirs}Label`]]),
+    );
     let lines: number | undefined;
     if (src.lines) {
       const fromChild = this.meta.resources[src.resource].children!.find((c) => c.resource === src.lines!.from)!;
@@ -169,7 +184,10 @@ export class FlowEngine {
   async scan(header: ResourceDef, child: ChildrenDef, body: Record<string, unknown>, ctx: RequestContext): Promise<ScanResult> {
     const spec = child.scan!;
     const lineRes = this.meta.resources[child.resource];
-    const headerId = readId(body, child.foreignKey, { required: true, label: fieldLabelKey(lineRes.fields.find((f) => f.name === child.foreignKey) ?? { name: child.foreignKey }) })!;
+    const headerId = readId(body, child.foreignKey, {
+      required: true,
+      label: fieldLabelKey(lineRes.fields.find((f) => f.name === child.foreignKey) ?? { name: child.foreignKey }),
+    })!;
     const keyField = lineRes.fields.find((f) => f.name === spec.key)!;
     const keys = this.keyList(body, 'keys', keyField);
     const containerField = spec.container ? lineRes.fields.find((f) => f.name === spec.container) : undefined;
@@ -191,7 +209,8 @@ export class FlowEngine {
       const title = String(head[header.titleField] ?? `#${headerId}`);
       const accepted: ScanResult['accepted'] = [];
       const refused: ScanResult['refused'] = [];
-      const refuse = (key: string, reason: string, params: Record<string, unknown> = {}) => refused.push({ key, reason, message: t(`server.flows.scan.${reason}`, { key, title, resource: t(resourceLabelKey(header), {}), ...params }) });
+      const refuse = (key: string, reason: string, params: Record<string, unknown> = {}) =>
+        refused.push({ key, reason, message: t(`server.flows.scan.${reason}`, { key, title, resource: t(resourceLabelKey(header), {}), ...params }) });
 
       // Keys: each once per batch; the lines holding them; the ones the step may still take.
       const seen = new Set<string>();
@@ -203,7 +222,12 @@ export class FlowEngine {
           unique.push(k);
         }
       }
-      const lines = unique.length ? await repos(child.resource).rows({ [child.foreignKey]: headerId, [spec.key]: { [Op.in]: unique } }, { attributes: ['id', spec.key, step.field], lock: 'update' }) : [];
+      const lines = unique.length
+        ? await repos(child.resource).rows(
+            { [child.foreignKey]: headerId, [spec.key]: { [Op.in]: unique } },
+            { attributes: ['id', spec.key, step.field], lock: 'update' },
+          )
+        : [];
       const byKey = new Map(lines.map((l) => [String(l[spec.key]), l]));
       const todo: Array<{ key: string; id: number }> = [];
       const unknown: string[] = [];
@@ -215,7 +239,10 @@ export class FlowEngine {
       }
       // Containers: every line of the container still to do.
       for (const c of containers) {
-        const inContainer = await repos(child.resource).rows({ [child.foreignKey]: headerId, [spec.container!]: c }, { attributes: ['id', spec.key, step.field], lock: 'update' });
+        const inContainer = await repos(child.resource).rows(
+          { [child.foreignKey]: headerId, [spec.container!]: c },
+          { attributes: ['id', spec.key, step.field], lock: 'update' },
+        );
         const open = inContainer.filter((l) => step.from.some((v) => same(v, l[step.field])) && !todo.some((x) => x.id === Number(l.id)));
         if (!inContainer.length) refuse(c, 'noContainer');
         else if (!open.length) refuse(c, 'containerDone');
@@ -253,7 +280,10 @@ export class FlowEngine {
       const extraIds = extras.filter((x) => done.has(x.id)).map((x) => x.id);
       if (extraIds.length) {
         // engine-owned: an extra line went through the step like the others and is marked as such
-        await this.host.db.models[lineRes.name].update({ [step.field]: spec.extra }, { where: repos(child.resource).where({ id: { [Op.in]: extraIds } }), transaction });
+        await this.host.db.models[lineRes.name].update(
+          { [step.field]: spec.extra },
+          { where: repos(child.resource).where({ id: { [Op.in]: extraIds } }), transaction },
+        );
         await this.documents.rollUpHeaders(child.resource, [headerId], ctx, transaction);
       }
       // extra lines whose step was refused leave no trace
@@ -279,7 +309,14 @@ export class FlowEngine {
   }
 
   /** Runs the step over the items; on a refusal, one by one in savepoints. Answers the ids done. */
-  private async stepInBatches(resource: string, step: string, items: Array<{ key: string; id: number }>, ctx: RequestContext, transaction: Transaction, refused: (item: { key: string; id: number }, err: ApiError) => void): Promise<Set<number>> {
+  private async stepInBatches(
+    resource: string,
+    step: string,
+    items: Array<{ key: string; id: number }>,
+    ctx: RequestContext,
+    transaction: Transaction,
+    refused: (item: { key: string; id: number }, err: ApiError) => void,
+  ): Promise<Set<number>> {
     const done = new Set<number>();
     if (!items.length) return done;
     const attempt = (ids: number[]) => this.host.db.sequelize.transaction({ transaction }, (sp) => runStepFromCode(this.steps, ctx, sp, resource, step, ids));
@@ -342,7 +379,12 @@ export class FlowEngine {
    * answered with its reason from the line resource's import codes — the same reasons its
    * import gives — and the document's message in the caller's language.
    */
-  async batchAdd(header: ResourceDef, child: ChildrenDef, body: Record<string, unknown>, ctx: RequestContext): Promise<{ added: number; failed: BatchFailure[] }> {
+  async batchAdd(
+    header: ResourceDef,
+    child: ChildrenDef,
+    body: Record<string, unknown>,
+    ctx: RequestContext,
+  ): Promise<{ added: number; failed: BatchFailure[] }> {
     const spec = child.batch!;
     const lineRes = this.meta.resources[child.resource];
     const fkField = lineRes.fields.find((f) => f.name === child.foreignKey) ?? ({ name: child.foreignKey } as FieldDef);
@@ -369,13 +411,26 @@ export class FlowEngine {
       }
     }
     const targets = new ScopedRepository(this.host, target, ctx);
-    const byKey = keys.length ? new Map((await targets.rows({ [spec.by.key]: { [Op.in]: [...new Set(keys.filter(Boolean))] } }, { attributes: ['id', spec.by.key] })).map((r) => [String(r[spec.by.key]), r])) : new Map<string, Row>();
-    const byId = ids.length ? new Map((await targets.rows({ id: { [Op.in]: ids } }, { attributes: ['id', spec.by.key] })).map((r) => [Number(r.id), r])) : new Map<number, Row>();
-    const rows = [...keys.map((key) => ({ key, row: byKey.get(key) })), ...ids.map((id) => ({ key: String(byId.get(id)?.[spec.by.key] ?? id), row: byId.get(id) }))];
+    const byKey = keys.length
+      ? new Map(
+          (await targets.rows({ [spec.by.key]: { [Op.in]: [...new Set(keys.filter(Boolean))] } }, { attributes: ['id', spec.by.key] })).map((r) => [
+            String(r[spec.by.key]),
+            r,
+          ]),
+        )
+      : new Map<string, Row>();
+    const byId = ids.length
+      ? new Map((await targets.rows({ id: { [Op.in]: ids } }, { attributes: ['id', spec.by.key] })).map((r) => [Number(r.id), r]))
+      : new Map<number, Row>();
+    const rows = [
+      ...keys.map((key) => ({ key, row: byKey.get(key) })),
+      ...ids.map((id) => ({ key: String(byId.get(id)?.[spec.by.key] ?? id), row: byId.get(id) })),
+    ];
     const codes = lineRes.import?.codes ?? {};
     const reasonOf = (field: string, problem: 'required' | 'notFound' | 'duplicate' | 'invalid' | 'exists') => codes[field]?.[problem];
     const failed: BatchFailure[] = [];
-    const refuse = (i: number, key: string, reason: number | undefined, code: number, message: string) => failed.push({ row: i + 1, sn: key, ...(reason === undefined ? {} : { reason }), code, message });
+    const refuse = (i: number, key: string, reason: number | undefined, code: number, message: string) =>
+      failed.push({ row: i + 1, sn: key, ...(reason === undefined ? {} : { reason }), code, message });
     const reasonText = (reason: number | undefined, fallback: string) => {
       const label = (this.meta.enums[lineRes.import?.errors ?? ''] ?? []).find((e) => e.value === reason)?.label;
       return label ? this.translate(ctx, label, {}) : fallback;
@@ -386,7 +441,13 @@ export class FlowEngine {
     for (const [i, r] of rows.entries()) {
       if (!r.key) {
         const reason = reasonOf(spec.by.field, 'required');
-        refuse(i, r.key, reason, ErrorCode.validation, reasonText(reason, this.translate(ctx, 'server.validation.required', { field: tKey(fieldLabelKey(keyField)) })));
+        refuse(
+          i,
+          r.key,
+          reason,
+          ErrorCode.validation,
+          reasonText(reason, this.translate(ctx, 'server.validation.required', { field: tKey(fieldLabelKey(keyField)) })),
+        );
         continue;
       }
       if (!r.row) {

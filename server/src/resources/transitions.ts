@@ -223,7 +223,16 @@ export async function runTransition(deps: TransitionDeps, res: ResourceDef, step
  * and operation log as its call, inside the caller's transaction. A document's step moving
  * another document goes through here, never through a raw write of its status.
  */
-export function runStepFromCode(deps: TransitionDeps, ctx: RequestContext, transaction: Transaction, resource: string, stepName: string, ids: number[], body: Record<string, unknown> = {}, cause?: StepCause): Promise<Row[]> {
+export function runStepFromCode(
+  deps: TransitionDeps,
+  ctx: RequestContext,
+  transaction: Transaction,
+  resource: string,
+  stepName: string,
+  ids: number[],
+  body: Record<string, unknown> = {},
+  cause?: StepCause,
+): Promise<Row[]> {
   const res = deps.host.metadata.resources[resource];
   if (!res) throw new Error(`run: unknown resource "${resource}"`);
   const step = resourceTransitions(res).find((t) => t.name === stepName);
@@ -238,7 +247,14 @@ function runStepIn(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransit
   if (!deps.documents || !parent) return runStepRows(deps, res, step, p, ctx, transaction, cause);
   const fk = parent.child.foreignKey;
   const headerIdsOf = async () =>
-    (await deps.host.db.models[res.name].findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: p.ids } }] }, attributes: [fk], transaction, raw: true })).map((r) => Number((r as unknown as Row)[fk]));
+    (
+      await deps.host.db.models[res.name].findAll({
+        where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: p.ids } }] },
+        attributes: [fk],
+        transaction,
+        raw: true,
+      })
+    ).map((r) => Number((r as unknown as Row)[fk]));
   return deps.documents.linesMoving(res.name, ctx, transaction, headerIdsOf, () => runStepRows(deps, res, step, p, ctx, transaction, cause));
 }
 
@@ -345,7 +361,11 @@ async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep:
   if (!due.length) return;
   // the header's stamp time, when the step takes one as input, is the line step's
   const stampInput = step.stamp?.time && transitionInputs(parent, step).some((i) => i.field.name === step.stamp!.time) ? { [step.stamp.time]: at.toISOString() } : {};
-  await runStepIn(deps, parent, step, prepareStep(deps, parent, step, { ids: due, ...stampInput }), ctx, transaction, { resource: lineRes.name, step: lineStep.name, ids: lines.map((l) => Number(l.id)) });
+  await runStepIn(deps, parent, step, prepareStep(deps, parent, step, { ids: due, ...stampInput }), ctx, transaction, {
+    resource: lineRes.name,
+    step: lineStep.name,
+    ids: lines.map((l) => Number(l.id)),
+  });
 }
 
 /**
@@ -363,7 +383,12 @@ async function checkGuard(deps: TransitionDeps, res: ResourceDef, step: Resolved
   if (guard.notUser) {
     const f = res.fields.find((x) => x.name === guard.notUser);
     const row = rows.find((r) => guardStopsUser(res, step, r.get({ plain: true }) as Row, ctx.user));
-    if (row) throw new ApiError(ErrorCode.statusForbidden, 'server.transitions.guardNotUser', { ...named(row), field: f ? tKey(fieldLabelKey(f)) : guard.notUser, user: String(row.get(guard.notUser)) });
+    if (row)
+      throw new ApiError(ErrorCode.statusForbidden, 'server.transitions.guardNotUser', {
+        ...named(row),
+        field: f ? tKey(fieldLabelKey(f)) : guard.notUser,
+        user: String(row.get(guard.notUser)),
+      });
   }
 }
 
