@@ -73,7 +73,26 @@ async function main() {
     const ids = (await m.findAll({ attributes: ['id', 'warehouseId'], raw: true })) as unknown as Array<{ id: number; warehouseId: number | null }>;
     let seed = 7;
     const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const carriers = ids.filter((c) => c.warehouseId === null).map((c) => ({ id: c.id, orgId: ts.orgA, warehouseId: null, transportStatus: rnd() < 0.1 ? 40 : rnd() < 0.2 ? 30 : 20, placedAt: Date.now(), departedFrom: null, departedAt: null, inboundWarehouseId: null, inboundTime: null, outboundWarehouseId: null, outboundTime: null, longitude: 120.5 + rnd() * 2, latitude: 30.5 + rnd() * 1.5, gateSeen: {}, lastInOut: {}, open: {} }));
+    const carriers = ids
+      .filter((c) => c.warehouseId === null)
+      .map((c) => ({
+        id: c.id,
+        orgId: ts.orgA,
+        warehouseId: null,
+        transportStatus: rnd() < 0.1 ? 40 : rnd() < 0.2 ? 30 : 20,
+        placedAt: Date.now(),
+        departedFrom: null,
+        departedAt: null,
+        inboundWarehouseId: null,
+        inboundTime: null,
+        outboundWarehouseId: null,
+        outboundTime: null,
+        longitude: 120.5 + rnd() * 2,
+        latitude: 30.5 + rnd() * 1.5,
+        gateSeen: {},
+        lastInOut: {},
+        open: {},
+      }));
     rt.engine.load({ carriers });
     // one tracker with a two-day track (5-minute reports, two stops, events) for the history screen
     const model = await make('device-model', { name: 'Tracker', batteryThreshold: 20, offlineCheckTime: 30 });

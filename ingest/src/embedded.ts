@@ -57,7 +57,12 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
   // feed (rules) hears it too and the worker group shares it; embedded: straight into the intake
   const external = service.external;
   const target = external
-    ? brokerPush({ directory, maxBytes: config.maxPayloadBytes, maxReadings: config.maxReadings, publish: (topic, payload) => external.client.publishAsync(topic, payload, { qos: 1 }).then(() => undefined) })
+    ? brokerPush({
+        directory,
+        maxBytes: config.maxPayloadBytes,
+        maxReadings: config.maxReadings,
+        publish: (topic, payload) => external.client.publishAsync(topic, payload, { qos: 1 }).then(() => undefined),
+      })
     : intakePush(service.intake);
   const http = createHttpIntake({ target, directory, resolveToken: opts.resolveToken ?? (async () => null) });
   return {

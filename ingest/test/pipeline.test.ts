@@ -19,7 +19,17 @@ afterEach(() => {
 function stack(dir: string, store: TelemetryStore, over: { maxQueuedRows?: number; maxBytes?: number; segmentBytes?: number; fullPolicy?: 'refuse' | 'drop-oldest' } = {}) {
   const journal = new Journal({ dir: path.join(dir, 'journal'), segmentBytes: over.segmentBytes ?? 64 * 1024, maxBytes: over.maxBytes, fsyncMs: 0 });
   let intake: Intake | undefined;
-  const pipeline = new IngestPipeline({ store, journal, redecode: (r) => intake!.redecode(r), batchRows: 500, lingerMs: 5, maxQueuedRows: over.maxQueuedRows, fullPolicy: over.fullPolicy, retryInitialMs: 20, retryMaxMs: 100 });
+  const pipeline = new IngestPipeline({
+    store,
+    journal,
+    redecode: (r) => intake!.redecode(r),
+    batchRows: 500,
+    lingerMs: 5,
+    maxQueuedRows: over.maxQueuedRows,
+    fullPolicy: over.fullPolicy,
+    retryInitialMs: 20,
+    retryMaxMs: 100,
+  });
   intake = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0 });
   return { journal, pipeline, intake };
 }

@@ -427,8 +427,21 @@ async function seedReference(bw: BulkWriter, org: DemoOrg, orgIndex: number, org
       [...new Set([i % routeIds.length, (i + 3) % routeIds.length, (i * 5 + 1) % routeIds.length])].map((k) => ({ carrierCodeId, routeId: routeIds[k] }))));
   }
   if (bw.has('carrier-code-warehouse')) {
-    await up('carrier-code-warehouse', ['carrierCodeId', 'warehouseId'], codeIds.flatMap((carrierCodeId, i) =>
-      whIds.map((warehouseId, w) => ({ carrierCodeId, warehouseId, minInventory: 20 + i * 5, maxInventory: (w === 0 ? 2000 : 400) + i * 50, perAc: 12 + i, outboundCheckTime: 60, idleCheckTime: 2880 + w * 60 }))));
+    await up(
+      'carrier-code-warehouse',
+      ['carrierCodeId', 'warehouseId'],
+      codeIds.flatMap((carrierCodeId, i) =>
+        whIds.map((warehouseId, w) => ({
+          carrierCodeId,
+          warehouseId,
+          minInventory: 20 + i * 5,
+          maxInventory: (w === 0 ? 2000 : 400) + i * 50,
+          perAc: 12 + i,
+          outboundCheckTime: 60,
+          idleCheckTime: 2880 + w * 60,
+        })),
+      ),
+    );
   }
   if (bw.has('part')) {
     await up('part', ['carrierCodeId', 'code'], codeDefs.flatMap((c, i) => [

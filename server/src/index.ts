@@ -187,7 +187,11 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     hooks: { before: (a, r, fn) => hooks.before(a, r, fn), after: (a, r, fn) => hooks.after(a, r, fn) },
     transitions: { on: (r, step, fn) => transitions.on(r, step, fn) },
     transaction: (call, fn) =>
-      retryingTransaction(db.sequelize, (transaction) => fn(boundRepos(resourceHost, call, transaction), transaction, (r, step, ids, input, cause) => runStepFromCode(stepDeps, call, transaction, r, step, ids, input, cause))),
+      retryingTransaction(db.sequelize, (transaction) =>
+        fn(boundRepos(resourceHost, call, transaction), transaction, (r, step, ids, input, cause) =>
+          runStepFromCode(stepDeps, call, transaction, r, step, ids, input, cause),
+        ),
+      ),
     documents: { onLines: (r, fn) => documents.onLines(r, fn), scan: (r, body, call) => flows.scanLines(r, body, call) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },

@@ -205,7 +205,9 @@ describe('generated calls over every resource', () => {
         const rule = res.rules!.statusUpdate!;
         const current = (ok<Record<string, unknown>>(await a.call(path(res, 'base'), { id: created2.id }), 'base'))[rule.field];
         const avoid = forbiddenValues(res, rule.field);
-        const next = (rule.transitions?.[String(current)] ?? meta.enums[res.fields.find((f) => f.name === rule.field)!.enum!].map((e) => e.value)).find((v) => !avoid.has(String(v)) && String(v) !== String(current));
+        const next = (rule.transitions?.[String(current)] ?? meta.enums[res.fields.find((f) => f.name === rule.field)!.enum!].map((e) => e.value)).find(
+          (v) => !avoid.has(String(v)) && String(v) !== String(current),
+        );
         if (next !== undefined) {
           const changed = ok<Record<string, unknown>>(await a.call(path(res, 'status/update'), { id: created2.id, [rule.field]: next }), `${name} status`);
           expect(changed[rule.field]).toBe(next);
@@ -225,7 +227,8 @@ describe('generated calls over every resource', () => {
       if (calls.includes('delete')) {
         // a third line goes to the second document (its key is taken in the first)
         const refs3 = { ...refIdsHere };
-        for (const p of Object.values(meta.resources)) if (p.children?.some((c) => c.resource === name && c.uniqueKeys?.length) && otherRefIds[p.name] !== undefined) refs3[p.name] = otherRefIds[p.name];
+        for (const p of Object.values(meta.resources))
+          if (p.children?.some((c) => c.resource === name && c.uniqueKeys?.length) && otherRefIds[p.name] !== undefined) refs3[p.name] = otherRefIds[p.name];
         // a key exclusive to one open document (a carrier on one open order) needs a row of its own there
         for (const p of Object.values(meta.resources)) {
           const ex = p.children?.find((c) => c.resource === name)?.exclusive;

@@ -143,7 +143,14 @@ export class FleetDriver {
       if (!g) return;
       let list = scans.get(g);
       if (!list) scans.set(g, (list = []));
-      list.push({ mac: c.beaconMac, rssi: -55 - Math.round(this.rnd() * 30), battery: Math.max(0, Math.round(c.battery * 10) / 10), temperature: 18 + Math.round(this.rnd() * 40) / 10, txPower: -59, time: t });
+      list.push({
+        mac: c.beaconMac,
+        rssi: -55 - Math.round(this.rnd() * 30),
+        battery: Math.max(0, Math.round(c.battery * 10) / 10),
+        temperature: 18 + Math.round(this.rnd() * 40) / 10,
+        txPower: -59,
+        time: t,
+      });
     };
     for (const s of this.carriers) {
       if (s.silentAt !== null && now >= s.silentAt) continue;
@@ -261,7 +268,16 @@ export class FleetDriver {
       f = phase < 0.1 ? 0 : phase < 0.5 ? (phase - 0.1) / 0.4 : phase < 0.6 ? 1 : 1 - (phase - 0.6) / 0.4;
     }
     const reports: Array<Record<string, unknown>> = [
-      { ts: now, dataType: 10, longitude: a.lng + (b.lng - a.lng) * f, latitude: a.lat + (b.lat - a.lat) * f, altitude: 40 + Math.round(Math.sin(f * Math.PI) * 120), speed: f > 0 && f < 1 ? 72 : 0, battery: 80 - ((now / this.minute) % 60), mileage: Math.round(f * 100) },
+      {
+        ts: now,
+        dataType: 10,
+        longitude: a.lng + (b.lng - a.lng) * f,
+        latitude: a.lat + (b.lat - a.lat) * f,
+        altitude: 40 + Math.round(Math.sin(f * Math.PI) * 120),
+        speed: f > 0 && f < 1 ? 72 : 0,
+        battery: 80 - ((now / this.minute) % 60),
+        mileage: Math.round(f * 100),
+      },
     ];
     if (sensors) {
       // a cold-chain breach a few minutes in every hour

@@ -64,7 +64,8 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
     const r = await m[resource].findOne({ where: where as never });
     return r ? (r.get({ plain: true }) as Row) : null;
   };
-  const ensure = async (resource: string, where: Row, values: Row): Promise<Row> => (await find(resource, where)) ?? (m[resource].create({ ...where, ...values }) as Promise<any>).then((r: any) => r.get({ plain: true }));
+  const ensure = async (resource: string, where: Row, values: Row): Promise<Row> =>
+    (await find(resource, where)) ?? (m[resource].create({ ...where, ...values }) as Promise<any>).then((r: any) => r.get({ plain: true }));
   const hash = await opts.hash(SIM_PASSWORD);
   const fleet: SimFleet = { gateways: [], warehouses: [], carriers: [], trucks: [], routes: [] };
   // organisations with something to drive: a device model and at least two warehouses
@@ -86,7 +87,18 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
       let locationId = w.locationId;
       if (!locationId) {
         locationId = (await ensure('location', { orgId, name: `SIM ${w.name}` }, { type: 0, longitude: lng, latitude: lat, fenceRadius: 300 })).id;
-        await m.warehouse.update({ locationId, idleCheckTime: w.idleCheckTime ?? 30, bleInboundEnabled: true, bleOutboundEnabled: true, bleDeDup: true, gpsInboundEnabled: true, gpsOutboundEnabled: true } as never, { where: { id: w.id } as never });
+        await m.warehouse.update(
+          {
+            locationId,
+            idleCheckTime: w.idleCheckTime ?? 30,
+            bleInboundEnabled: true,
+            bleOutboundEnabled: true,
+            bleDeDup: true,
+            gpsInboundEnabled: true,
+            gpsOutboundEnabled: true,
+          } as never,
+          { where: { id: w.id } as never },
+        );
       }
       whs.push({ id: w.id, orgId, name: w.name, lng, lat });
       let n = orgId * 1000 + i * 10;
@@ -177,7 +189,17 @@ export async function loadShipping(db: Database, fleet: Pick<SimFleet, 'warehous
       list.push({ id: Number(c.id), orgId: Number(c.orgId), sn: String(c.sn), beaconMac: canonical(b.mac), battery: Number(b.battery) || 80, warehouseId: null });
     }
     if (!list.length) continue;
-    shipments.push({ id: Number(o.id), orgId: Number(o.orgId), orderNo: String(o.orderNo), from: Number(o.shipperWarehouseId), to: Number(o.receiverWarehouseId), departedAt: o.atd ? new Date(o.atd).getTime() : Date.now(), minutes: minutesOf(o), carriers: list, truck: truckOf(o) });
+    shipments.push({
+      id: Number(o.id),
+      orgId: Number(o.orgId),
+      orderNo: String(o.orderNo),
+      from: Number(o.shipperWarehouseId),
+      to: Number(o.receiverWarehouseId),
+      departedAt: o.atd ? new Date(o.atd).getTime() : Date.now(),
+      minutes: minutesOf(o),
+      carriers: list,
+      truck: truckOf(o),
+    });
   }
   return { shipments, held };
 }

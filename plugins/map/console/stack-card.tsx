@@ -26,7 +26,17 @@ interface Named {
   name: string | null;
 }
 
-export function StackCard({ points, statusColor, onPick, onClose }: { points: StackPoint[]; statusColor: (v: number) => [number, number, number]; onPick: (index: number) => void; onClose: () => void }) {
+export function StackCard({
+  points,
+  statusColor,
+  onPick,
+  onClose,
+}: {
+  points: StackPoint[];
+  statusColor: (v: number) => [number, number, number];
+  onPick: (index: number) => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const [names, setNames] = useState<Map<string, Named>>();
   const [q, setQ] = useState('');
@@ -75,7 +85,9 @@ export function StackCard({ points, statusColor, onPick, onClose }: { points: St
       ) : (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} />
       )}
-      {points.length > STACK_NAMES && <div style={{ color: '#8c8c8c', fontSize: 12, marginTop: 4 }}>{t('map.stackMore', { count: points.length - STACK_NAMES })}</div>}
+      {points.length > STACK_NAMES && (
+        <div style={{ color: '#8c8c8c', fontSize: 12, marginTop: 4 }}>{t('map.stackMore', { count: points.length - STACK_NAMES })}</div>
+      )}
     </Card>
   );
 }

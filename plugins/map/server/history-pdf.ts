@@ -239,18 +239,30 @@ function drawMap(doc: PDFKit.PDFDocument, h: HistoryAnswer, x0: number, y0: numb
   doc.rect(x0, y0, w, hgt).lineWidth(0.5).strokeColor(C.rule).stroke();
 }
 
-function lineChart(doc: PDFKit.PDFDocument, t: number[], v: (number | null)[], o: { x: number; y: number; w: number; h: number; title: string; color: string; L: ReportLabels; when: (t: number) => string }): void {
+function lineChart(
+  doc: PDFKit.PDFDocument,
+  t: number[],
+  v: (number | null)[],
+  o: { x: number; y: number; w: number; h: number; title: string; color: string; L: ReportLabels; when: (t: number) => string },
+): void {
   const vals = v.filter((x): x is number => x !== null && Number.isFinite(x));
   const stats = vals.length ? { min: Math.min(...vals), max: Math.max(...vals), avg: vals.reduce((a, b) => a + b, 0) / vals.length } : null;
   doc.fontSize(9.5).fillColor(C.ink).text(o.title, o.x, o.y, { continued: !!stats });
-  if (stats) doc.fontSize(8).fillColor(C.muted).text(`   ${o.L.min} ${stats.min.toFixed(2)} · ${o.L.max} ${stats.max.toFixed(2)} · ${o.L.avg} ${stats.avg.toFixed(2)}`);
+  if (stats)
+    doc
+      .fontSize(8)
+      .fillColor(C.muted)
+      .text(`   ${o.L.min} ${stats.min.toFixed(2)} · ${o.L.max} ${stats.max.toFixed(2)} · ${o.L.avg} ${stats.avg.toFixed(2)}`);
   const top = o.y + 16;
   const px = o.x + 40;
   const pw = o.w - 48;
   const ph = o.h - 34;
   doc.rect(px, top, pw, ph).lineWidth(0.5).strokeColor(C.rule).stroke();
   if (!stats || t.length < 1) {
-    doc.fontSize(9).fillColor(C.muted).text(o.L.noData, px, top + ph / 2 - 5, { width: pw, align: 'center' });
+    doc
+      .fontSize(9)
+      .fillColor(C.muted)
+      .text(o.L.noData, px, top + ph / 2 - 5, { width: pw, align: 'center' });
     return;
   }
   let lo = stats.min;
@@ -268,12 +280,23 @@ function lineChart(doc: PDFKit.PDFDocument, t: number[], v: (number | null)[], o
   const Y = (val: number) => top + ph - ((val - lo) / (hi - lo)) * ph;
   const digits = st >= 1 ? 0 : st >= 0.1 ? 1 : 2;
   for (let g = lo; g <= hi + st / 2; g += st) {
-    doc.moveTo(px, Y(g)).lineTo(px + pw, Y(g)).lineWidth(0.4).strokeColor(C.grid).stroke();
-    doc.fontSize(7).fillColor(C.muted).text(g.toFixed(digits), o.x, Y(g) - 3.5, { width: 36, align: 'right', lineBreak: false });
+    doc
+      .moveTo(px, Y(g))
+      .lineTo(px + pw, Y(g))
+      .lineWidth(0.4)
+      .strokeColor(C.grid)
+      .stroke();
+    doc
+      .fontSize(7)
+      .fillColor(C.muted)
+      .text(g.toFixed(digits), o.x, Y(g) - 3.5, { width: 36, align: 'right', lineBreak: false });
   }
   for (let k = 0; k <= 4; k++) {
     const time = t0 + ((t1 - t0) * k) / 4;
-    doc.fontSize(7).fillColor(C.muted).text(o.when(time).slice(5), X(time) - 30, top + ph + 4, { width: 60, align: k === 0 ? 'left' : k === 4 ? 'right' : 'center', lineBreak: false });
+    doc
+      .fontSize(7)
+      .fillColor(C.muted)
+      .text(o.when(time).slice(5), X(time) - 30, top + ph + 4, { width: 60, align: k === 0 ? 'left' : k === 4 ? 'right' : 'center', lineBreak: false });
   }
   // the series, broken where a value is missing
   let open = false;

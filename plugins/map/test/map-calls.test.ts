@@ -41,7 +41,28 @@ beforeAll(async () => {
     ids[`c${tag}2`] = (await ok(caller, '/carrier/create', { sn: `${tag}-2`, carrierCodeId: code, transportStatus: 20 })).id;
   }
   // the derived state knows where A-2 is (in transit)
-  rt.engine.load({ carriers: [{ id: ids.cA2, orgId: ts.orgA, warehouseId: null, transportStatus: 20, placedAt: Date.now(), departedFrom: null, departedAt: null, inboundWarehouseId: null, inboundTime: null, outboundWarehouseId: null, outboundTime: null, longitude: 121.6, latitude: 31.3, gateSeen: {}, lastInOut: {}, open: {} }] });
+  rt.engine.load({
+    carriers: [
+      {
+        id: ids.cA2,
+        orgId: ts.orgA,
+        warehouseId: null,
+        transportStatus: 20,
+        placedAt: Date.now(),
+        departedFrom: null,
+        departedAt: null,
+        inboundWarehouseId: null,
+        inboundTime: null,
+        outboundWarehouseId: null,
+        outboundTime: null,
+        longitude: 121.6,
+        latitude: 31.3,
+        gateSeen: {},
+        lastInOut: {},
+        open: {},
+      },
+    ],
+  });
 }, 120_000);
 
 afterAll(async () => {

@@ -52,7 +52,24 @@ async function seed(): Promise<void> {
     const p = { sn: `R-${String(i).padStart(3, '0')}`, lng: 121.3 + (i % 4) * 0.08, lat: 31.12 + Math.floor(i / 4) * 0.08 };
     const id = (await ok(c, '/carrier/create', { sn: p.sn, carrierCodeId, transportStatus: 20 })).id;
     loose.push(p);
-    state.push({ id, orgId: ts.orgA, warehouseId: null, transportStatus: 20, placedAt: Date.now(), departedFrom: null, departedAt: null, inboundWarehouseId: null, inboundTime: null, outboundWarehouseId: null, outboundTime: null, longitude: p.lng, latitude: p.lat, gateSeen: {}, lastInOut: {}, open: {} });
+    state.push({
+      id,
+      orgId: ts.orgA,
+      warehouseId: null,
+      transportStatus: 20,
+      placedAt: Date.now(),
+      departedFrom: null,
+      departedAt: null,
+      inboundWarehouseId: null,
+      inboundTime: null,
+      outboundWarehouseId: null,
+      outboundTime: null,
+      longitude: p.lng,
+      latitude: p.lat,
+      gateSeen: {},
+      lastInOut: {},
+      open: {},
+    });
   }
   rt.engine.load({ carriers: state });
   // a tracker with a one-day track heading east (5-minute reports, one stop, sensors)

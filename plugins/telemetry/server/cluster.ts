@@ -131,9 +131,23 @@ const EVENTS = 'rti-cluster/events';
 const CONTROL = 'rti-cluster/control';
 
 /** The instances' link through the broker: events one way, control messages the other. */
-export function startClusterLink(opts: { url: string; username?: string; password?: string; instanceId: string; bus: RelayedBus; onControl(c: Control): void; log(m: string, e?: unknown): void }): ClusterLink {
+export function startClusterLink(opts: {
+  url: string;
+  username?: string;
+  password?: string;
+  instanceId: string;
+  bus: RelayedBus;
+  onControl(c: Control): void;
+  log(m: string, e?: unknown): void;
+}): ClusterLink {
   const from = `${opts.instanceId}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
-  const client = mqtt.connect(opts.url, { clientId: `rti-cluster-${from}`.slice(0, 100), username: opts.username, password: opts.password, clean: true, reconnectPeriod: 2000 });
+  const client = mqtt.connect(opts.url, {
+    clientId: `rti-cluster-${from}`.slice(0, 100),
+    username: opts.username,
+    password: opts.password,
+    clean: true,
+    reconnectPeriod: 2000,
+  });
   client.on('connect', () => client.subscribe([`${EVENTS}/+`, CONTROL], { qos: 1 }, (err) => err && opts.log('cluster link: subscribe failed', err)));
   client.on('error', (err) => opts.log('cluster link: broker error', err));
   client.on('message', (topic, payload) => {

@@ -77,9 +77,32 @@ export async function loadFleet(db: Database): Promise<Fleet> {
     models: models.map((m) => ({ id: m.id, batteryThreshold: n(m.batteryThreshold), offlineCheckTime: n(m.offlineCheckTime) })),
     devices,
     warehouses: whs,
-    routes: routes.filter((r) => r.fromWarehouseId && r.toWarehouseId).map((r) => ({ id: r.id, orgId: r.orgId, from: r.fromWarehouseId, to: r.toWarehouseId, transportTime: n(r.transportTime) })),
-    fences: fenceRows.filter((f) => n(f.longitude) !== null && n(f.latitude) !== null).map((f) => ({ id: f.id, orgId: f.orgId, name: f.name, longitude: n(f.longitude)!, latitude: n(f.latitude)!, radius: n(f.radius) ?? 200, warehouseId: n(f.warehouseId) })),
-    carriers: carriers.map((c) => ({ id: c.id, orgId: c.orgId, sn: c.sn, name: c.name ?? null, carrierCodeId: n(c.carrierCodeId), beaconId: n(c.beaconId), gpsId: n(c.gpsId), warehouseId: n(c.warehouseId), transportStatus: n(c.transportStatus), status: n(c.status) })),
+    routes: routes
+      .filter((r) => r.fromWarehouseId && r.toWarehouseId)
+      .map((r) => ({ id: r.id, orgId: r.orgId, from: r.fromWarehouseId, to: r.toWarehouseId, transportTime: n(r.transportTime) })),
+    fences: fenceRows
+      .filter((f) => n(f.longitude) !== null && n(f.latitude) !== null)
+      .map((f) => ({
+        id: f.id,
+        orgId: f.orgId,
+        name: f.name,
+        longitude: n(f.longitude)!,
+        latitude: n(f.latitude)!,
+        radius: n(f.radius) ?? 200,
+        warehouseId: n(f.warehouseId),
+      })),
+    carriers: carriers.map((c) => ({
+      id: c.id,
+      orgId: c.orgId,
+      sn: c.sn,
+      name: c.name ?? null,
+      carrierCodeId: n(c.carrierCodeId),
+      beaconId: n(c.beaconId),
+      gpsId: n(c.gpsId),
+      warehouseId: n(c.warehouseId),
+      transportStatus: n(c.transportStatus),
+      status: n(c.status),
+    })),
   };
   return new Fleet(snapshot);
 }

@@ -37,7 +37,11 @@ async function unconfirmedDocumentRows(model: ModelStatic<Model>, effects: Effec
   for (let i = 0; i < ids.length; i += CHUNK) {
     const last = (await model.findAll({ attributes: [[fn('MAX', col('id')), 'id']], where: { carrierId: { [Op.in]: ids.slice(i, i + CHUNK) } }, group: [col(carrierColumn)], raw: true, transaction })) as unknown as Array<{ id: number }>;
     if (!last.length) continue;
-    const rows = (await model.findAll({ where: { id: { [Op.in]: last.map((r) => r.id) }, shipOrderNo: { [Op.ne]: null }, confirmedBy: null }, raw: true, transaction })) as unknown as Array<Record<string, unknown>>;
+    const rows = (await model.findAll({
+      where: { id: { [Op.in]: last.map((r) => r.id) }, shipOrderNo: { [Op.ne]: null }, confirmedBy: null },
+      raw: true,
+      transaction,
+    })) as unknown as Array<Record<string, unknown>>;
     for (const r of rows) found.set(Number(r.carrierId), r);
   }
   return found;
@@ -97,7 +101,16 @@ export class StateSink {
         switch (e.type) {
           case 'alert': {
             const r = alertResource(e.kind);
-            const values: Record<string, unknown> = { orgId: e.orgId, [r.idField]: e.subjectId, [r.snField]: e.sn, [r.timeField]: new Date(e.time), warehouseId: e.warehouseId, message: e.message.slice(0, 500), status: ALERT_STATUS.unhandled, rawData: e.raw ?? null };
+            const values: Record<string, unknown> = {
+              orgId: e.orgId,
+              [r.idField]: e.subjectId,
+              [r.snField]: e.sn,
+              [r.timeField]: new Date(e.time),
+              warehouseId: e.warehouseId,
+              message: e.message.slice(0, 500),
+              status: ALERT_STATUS.unhandled,
+              rawData: e.raw ?? null,
+            };
             // what it says as a key and values: rendered in each reader's language when read (metadata textFrom)
             if (e.text) values.messageKey = { key: `${ALERT_TEXT_PREFIX}.${e.text.id}`, params: e.text.params ?? {} };
             if (e.kind === 'gps') {

@@ -41,7 +41,12 @@ export function CarrierLocation({ carrierId, onReady }: { carrierId: number | un
     if (data?.lng != null && data.lat != null) setTarget((x) => ({ lng: data.lng!, lat: data.lat!, zoom: DEFAULT_ZOOM, seq: x.seq + 1 }));
   }, [data]);
   const points = useMemo<PointSet | undefined>(
-    () => (data?.lng != null && data.lat != null ? { id: [data.id], kind: [1], lng: [data.lng], lat: [data.lat], st: [data.transportStatus], version: data.id } : data ? { id: [], kind: [], lng: [], lat: [], st: [], version: 0 } : undefined),
+    () =>
+      data?.lng != null && data.lat != null
+        ? { id: [data.id], kind: [1], lng: [data.lng], lat: [data.lat], st: [data.transportStatus], version: data.id }
+        : data
+          ? { id: [], kind: [], lng: [], lat: [], st: [], version: 0 }
+          : undefined,
     [data],
   );
   const status = (enums.transportStatus ?? []).find((e) => Number(e.value) === data?.transportStatus);

@@ -66,13 +66,27 @@ export default function GpsReportPage() {
   return (
     <div data-testid="gps-report">
       <Space wrap style={{ marginBottom: 12 }}>
-        <DatePicker.RangePicker value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && (setRange([v[0].startOf('day'), v[1].endOf('day')]), setPage((p) => ({ ...p, page: 1 })))} data-testid="gps-report-range" />
-        <Input.Search allowClear placeholder={t('vehicle.searchGps')} style={{ width: 220 }} onSearch={(v) => (setSn(v.trim()), setPage((p) => ({ ...p, page: 1 })))} />
+        <DatePicker.RangePicker
+          value={range}
+          allowClear={false}
+          onChange={(v) => v?.[0] && v[1] && (setRange([v[0].startOf('day'), v[1].endOf('day')]), setPage((p) => ({ ...p, page: 1 })))}
+          data-testid="gps-report-range"
+        />
+        <Input.Search
+          allowClear
+          placeholder={t('vehicle.searchGps')}
+          style={{ width: 220 }}
+          onSearch={(v) => (setSn(v.trim()), setPage((p) => ({ ...p, page: 1 })))}
+        />
         <Guarded call="/gps/report/export">
-          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="gps-report-export">{t('vehicle.export')}</Button>
+          <Button icon={<DownloadOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="gps-report-export">
+            {t('vehicle.export')}
+          </Button>
         </Guarded>
         <Guarded open="/gps/report/screen/shot/map">
-          <Button icon={<PictureOutlined />} onClick={snapshot}>{t('vehicle.snapshot')}</Button>
+          <Button icon={<PictureOutlined />} onClick={snapshot}>
+            {t('vehicle.snapshot')}
+          </Button>
         </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 12 }} />}
@@ -81,7 +95,14 @@ export default function GpsReportPage() {
         size="small"
         loading={loading}
         dataSource={data?.list}
-        pagination={{ current: page.page, pageSize: page.limit, total: data?.total ?? 0, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: (p, l) => setPage({ page: p, limit: l }) }}
+        pagination={{
+          current: page.page,
+          pageSize: page.limit,
+          total: data?.total ?? 0,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          onChange: (p, l) => setPage({ page: p, limit: l }),
+        }}
         expandable={{
           rowExpandable: (r) => r.days.length > 0,
           expandedRowRender: (r) => (
@@ -90,12 +111,24 @@ export default function GpsReportPage() {
               size="small"
               pagination={false}
               dataSource={r.days}
-              columns={[{ title: t('vehicle.col.day'), dataIndex: 'day' }, ...figures.map((f) => ({ ...f, render: (_: unknown, d: DayReport) => f.render(d) }))]}
+              columns={[
+                { title: t('vehicle.col.day'), dataIndex: 'day' },
+                ...figures.map((f) => ({ ...f, render: (_: unknown, d: DayReport) => f.render(d) })),
+              ]}
             />
           ),
         }}
         columns={[
-          { title: t('vehicle.col.gps'), dataIndex: 'sn', render: (v, r) => <><b>{v}</b>{r.name ? <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.name}</div> : null}</> },
+          {
+            title: t('vehicle.col.gps'),
+            dataIndex: 'sn',
+            render: (v, r) => (
+              <>
+                <b>{v}</b>
+                {r.name ? <div style={{ color: '#8c8c8c', fontSize: 12 }}>{r.name}</div> : null}
+              </>
+            ),
+          },
           { title: t('vehicle.col.carrier'), dataIndex: 'carrierSn', render: (v) => v ?? '—' },
           { title: t('vehicle.col.days'), key: 'days', align: 'right', render: (_, r) => r.total.days },
           ...figures.map((f) => ({ ...f, render: (_: unknown, r: GpsReportRow) => f.render(r.total) })),

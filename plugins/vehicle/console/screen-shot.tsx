@@ -142,10 +142,32 @@ export function ScreenShot({ kind }: { kind: ShotKind }) {
   return (
     <div data-testid={`screen-shot:${kind}`} data-ready={ready ? 'true' : 'false'} style={{ position: 'fixed', inset: 0, background: '#fff' }}>
       {drawing && (
-        <MapView provider={PROVIDER_A} target={target} points={drawing.points} statusColor={drawing.colorOf} routes={drawing.routes} warehouses={drawing.warehouses} track={drawing.track} onFirstDraw={onFirstDraw} preserveDrawingBuffer />
+        <MapView
+          provider={PROVIDER_A}
+          target={target}
+          points={drawing.points}
+          statusColor={drawing.colorOf}
+          routes={drawing.routes}
+          warehouses={drawing.warehouses}
+          track={drawing.track}
+          onFirstDraw={onFirstDraw}
+          preserveDrawingBuffer
+        />
       )}
       {(title || legend.length > 0 || error) && (
-        <div style={{ position: 'absolute', left: 12, top: 12, zIndex: 5, background: 'rgba(255,255,255,.92)', padding: '8px 12px', borderRadius: 6, fontSize: 12, maxWidth: 320 }}>
+        <div
+          style={{
+            position: 'absolute',
+            left: 12,
+            top: 12,
+            zIndex: 5,
+            background: 'rgba(255,255,255,.92)',
+            padding: '8px 12px',
+            borderRadius: 6,
+            fontSize: 12,
+            maxWidth: 320,
+          }}
+        >
           {title && <div style={{ fontSize: 16, fontWeight: 600, marginBottom: 4 }}>{title}</div>}
           {error && <div style={{ color: '#cf1322' }}>{error}</div>}
           {legend.map((l) => (

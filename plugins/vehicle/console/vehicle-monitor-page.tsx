@@ -113,14 +113,24 @@ export default function VehicleMonitorPage() {
               {t(`vehicle.motion.${m}`)} <b style={{ fontSize: 20, fontVariantNumeric: 'tabular-nums' }}>{counts[m]}</b>
             </span>
           ))}
-          <Button size="small" icon={<AimOutlined />} onClick={fitAll}>{t('vehicle.fitAll')}</Button>
+          <Button size="small" icon={<AimOutlined />} onClick={fitAll}>
+            {t('vehicle.fitAll')}
+          </Button>
           <span style={{ fontVariantNumeric: 'tabular-nums', opacity: 0.8 }}>{formatDateTime(now)}</span>
         </Space>
       </header>
       {error && <div style={{ color: '#ff7875', padding: '0 16px 8px' }}>{error}</div>}
       <div style={{ position: 'relative', flex: 1 }}>
         {points ? (
-          <MapView provider={provider} target={target} points={points} statusColor={motionRgb} onPick={setPicked} pointLabel={labelOf} onFirstDraw={() => ((window as unknown as { __monitorDrawn?: boolean }).__monitorDrawn = true)} />
+          <MapView
+            provider={provider}
+            target={target}
+            points={points}
+            statusColor={motionRgb}
+            onPick={setPicked}
+            pointLabel={labelOf}
+            onFirstDraw={() => ((window as unknown as { __monitorDrawn?: boolean }).__monitorDrawn = true)}
+          />
         ) : (
           <Spin style={{ position: 'absolute', top: '45%', left: '50%' }} />
         )}
@@ -132,10 +142,16 @@ export default function VehicleMonitorPage() {
             extra={<Button type="text" size="small" icon={<CloseOutlined />} onClick={() => setPicked(null)} />}
             data-testid="monitor-card"
           >
-            <p><Tag color={rgbCss(motionRgb(points.st[picked]))}>{t(`vehicle.motion.${MOTION_BY_CODE[points.st[picked]]}`)}</Tag> {fmtNum(v.speed[picked])} km/h</p>
-            <p>{t('vehicle.col.lastSeen')}: {fmtTime(seenAt.current[picked] || v.lastSeen[picked])}</p>
+            <p>
+              <Tag color={rgbCss(motionRgb(points.st[picked]))}>{t(`vehicle.motion.${MOTION_BY_CODE[points.st[picked]]}`)}</Tag> {fmtNum(v.speed[picked])} km/h
+            </p>
+            <p>
+              {t('vehicle.col.lastSeen')}: {fmtTime(seenAt.current[picked] || v.lastSeen[picked])}
+            </p>
             <Guarded open="/vehicle/track">
-              <Button type="link" style={{ padding: 0 }} onClick={() => window.open(`/vehicle/track?carrierId=${v.id[picked]}`, '_blank')}>{t('vehicle.track')}</Button>
+              <Button type="link" style={{ padding: 0 }} onClick={() => window.open(`/vehicle/track?carrierId=${v.id[picked]}`, '_blank')}>
+                {t('vehicle.track')}
+              </Button>
             </Guarded>
           </Card>
         )}

@@ -140,7 +140,12 @@ export async function locate(ctx: PluginServerContext, db: Database, call: Reque
 
   if (carrierId !== undefined && list.length) {
     const rows = await ctx.repo('carrier-inout', call).serialize(await ctx.repo('carrier-inout', call).findAll({ where: { carrierId }, order: [['confirmTime', 'DESC'], ['id', 'DESC']], limit: 10 }));
-    list[0].recent = rows.map((r) => ({ direction: Number(r.direction), warehouse: (r.warehouseIdLabel as string) ?? null, time: (r.confirmTime as string) ?? null, shipOrderNo: (r.shipOrderNo as string) ?? null }));
+    list[0].recent = rows.map((r) => ({
+      direction: Number(r.direction),
+      warehouse: (r.warehouseIdLabel as string) ?? null,
+      time: (r.confirmTime as string) ?? null,
+      shipOrderNo: (r.shipOrderNo as string) ?? null,
+    }));
   }
   return { list, total: list.length };
 }

@@ -46,7 +46,15 @@ export async function screenShot(ctx: PluginServerContext, db: Database, call: R
     for (const s of stops) keep.add(s.from).add(s.to);
     const small = pick(full, downsample(full, SHOT_POINTS, keep));
     const last = pts[pts.length - 1];
-    tracks.push({ gpsId: Number(g.id), sn: String(g.sn), carrierSn: carrierSn.get(Number(g.id)) ?? null, lng: small.lng, lat: small.lat, stops, last: { t: last.t, lng: last.lng!, lat: last.lat!, speed: last.speed } });
+    tracks.push({
+      gpsId: Number(g.id),
+      sn: String(g.sn),
+      carrierSn: carrierSn.get(Number(g.id)) ?? null,
+      lng: small.lng,
+      lat: small.lat,
+      stops,
+      last: { t: last.t, lng: last.lng!, lat: last.lat!, speed: last.speed },
+    });
   }
   return { from: new Date(from).toISOString(), to: new Date(to).toISOString(), tracks };
 }

@@ -131,7 +131,16 @@ export async function vehicleList(ctx: PluginServerContext, db: Database, call: 
 /** /jimi/gps: every placed vehicle for the live monitor, as columns (motion as MOTION_CODE). */
 export async function vehiclePositions(ctx: PluginServerContext, db: Database, call: RequestContext, input: VehicleFilterInput) {
   const all = await vehicleRows(ctx, db, call, { ...parseFilter(input), motion: undefined });
-  const cols = { id: [] as number[], sn: [] as string[], gpsId: [] as (number | null)[], lng: [] as number[], lat: [] as number[], motion: [] as number[], speed: [] as (number | null)[], lastSeen: [] as (string | null)[] };
+  const cols = {
+    id: [] as number[],
+    sn: [] as string[],
+    gpsId: [] as (number | null)[],
+    lng: [] as number[],
+    lat: [] as number[],
+    motion: [] as number[],
+    speed: [] as (number | null)[],
+    lastSeen: [] as (string | null)[],
+  };
   let unplaced = 0;
   for (const r of all) {
     if (r.lng === null || r.lat === null) {

@@ -10,7 +10,16 @@ const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
 // 0.01° of longitude at the equator ≈ 1.112 km
 const KM_PER_CENTI_DEG = 1.11195;
 
-const p = (t: number, lng: number | null, speed: number | null, extra: Partial<GpsPoint> = {}): GpsPoint => ({ t, lng, lat: lng === null ? null : 0, speed, mileage: null, temp: null, dataType: 10, ...extra });
+const p = (t: number, lng: number | null, speed: number | null, extra: Partial<GpsPoint> = {}): GpsPoint => ({
+  t,
+  lng,
+  lat: lng === null ? null : 0,
+  speed,
+  mileage: null,
+  temp: null,
+  dataType: 10,
+  ...extra,
+});
 
 describe('dailyReport', () => {
   it('sums the distance between fixes and splits running from stopping by speed', () => {

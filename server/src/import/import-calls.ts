@@ -89,7 +89,17 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
         }
         // the rows counted in the sheet, less its header: what the progress counts towards
         const totalVolume = Math.max(0, seen.rows - 1);
-        const values = { orgId: ctx.orgId, userId: ctx.user?.id ?? null, resource: res.name, fileName: upload.originalName.slice(0, 255), language: ctx.language, status: IMPORT_PROCESSING, totalVolume, instanceId: deps.instanceId, heartbeatAt: new Date() };
+        const values = {
+          orgId: ctx.orgId,
+          userId: ctx.user?.id ?? null,
+          resource: res.name,
+          fileName: upload.originalName.slice(0, 255),
+          language: ctx.language,
+          status: IMPORT_PROCESSING,
+          totalVolume,
+          instanceId: deps.instanceId,
+          heartbeatAt: new Date(),
+        };
         const job = await deps.jobs.sequelize!.transaction((transaction) => deps.jobs.create(values, { transaction }));
         const importId = Number(job.get('id'));
         deps.enqueue(importId, res.name, ctx, upload.path);

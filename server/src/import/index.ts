@@ -101,7 +101,14 @@ export function installImports(host: ImportHost): ImportEngine {
         await runImport(deps, { jobId, resource: host.metadata.resources[resource], ctx, path });
       } catch (err) {
         host.log(`[import] job ${jobId} failed`, err);
-        await host.db.sequelize.transaction((transaction) => jobs.update({ status: IMPORT_FINISHED, message: interrupted(ctx.language), messageText: JSON.stringify(INTERRUPTED) }, { where: { id: jobId }, transaction })).catch(() => undefined);
+        await host.db.sequelize
+          .transaction((transaction) =>
+            jobs.update(
+              { status: IMPORT_FINISHED, message: interrupted(ctx.language), messageText: JSON.stringify(INTERRUPTED) },
+              { where: { id: jobId }, transaction },
+            ),
+          )
+          .catch(() => undefined);
       } finally {
         await unlink(path).catch(() => undefined);
       }

@@ -38,7 +38,12 @@ export async function insertRows(model: ModelStatic<Model>, rows: Array<Record<s
   if (!rows.length) return [];
   const attributes = model.getAttributes() as Record<string, Attribute>;
   const sequelize = model.sequelize!;
-  const dates = new Map(Object.entries(attributes).map(([name, attr]) => [name, utcDateFormat(sequelize.getDialect(), (sequelize as unknown as { options: { timezone?: string } }).options.timezone, attr)]));
+  const dates = new Map(
+    Object.entries(attributes).map(([name, attr]) => [
+      name,
+      utcDateFormat(sequelize.getDialect(), (sequelize as unknown as { options: { timezone?: string } }).options.timezone, attr),
+    ]),
+  );
   const now = new Date();
   const stamped: Array<Record<string, unknown>> = rows.map((r) => ({ ...r, createdAt: r.createdAt ?? now, updatedAt: r.updatedAt ?? now }));
   const records = stamped.map((row) => {

@@ -194,7 +194,13 @@ function progressOf(run: ImportRun) {
       errorsDirty = false;
       flushedAt = Date.now();
     }
-    if (final) Object.assign(patch, { status: IMPORT_FINISHED, message: message?.message ?? null, messageText: message ? JSON.stringify(message.text) : null, ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}) });
+    if (final)
+      Object.assign(patch, {
+        status: IMPORT_FINISHED,
+        message: message?.message ?? null,
+        messageText: message ? JSON.stringify(message.text) : null,
+        ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}),
+      });
     // In a managed transaction: queued behind other writers rather than busy-waiting (SQLite).
     await deps.db.sequelize.transaction((transaction) => deps.jobs.update(patch, { where: { id: task.jobId }, transaction }));
   };

@@ -25,7 +25,9 @@ export function parseParameters(params: readonly ReportParameter[], body: Record
   const out: Record<string, unknown> = {};
   for (const p of params) {
     if (isTimeRange(p)) {
-      out[p.name] = p.open ? parseOpenTimeRange(body, { name: p.name, label: p.label, maxDays: p.maxDays }) : parseTimeRange(body, { name: p.name, label: p.label, defaultDays: p.defaultDays, maxDays: p.maxDays }, now);
+      out[p.name] = p.open
+        ? parseOpenTimeRange(body, { name: p.name, label: p.label, maxDays: p.maxDays })
+        : parseTimeRange(body, { name: p.name, label: p.label, defaultDays: p.defaultDays, maxDays: p.maxDays }, now);
       continue;
     }
     const raw = body[p.name];

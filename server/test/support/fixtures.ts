@@ -67,12 +67,24 @@ export function withoutSourceValues(ts: TestServer, resource: string, body: Reco
  * The references for a sample of a document made from a source (metadata `source`): a source
  * row of its own, moved into a status the document may be made from. Other resources: `refs`.
  */
-export async function sourceReady(ts: TestServer, c: Caller, resource: string, refs: Record<string, number>, others: Record<string, number>, n: number, values: Record<string, unknown> = {}): Promise<Record<string, number>> {
+export async function sourceReady(
+  ts: TestServer,
+  c: Caller,
+  resource: string,
+  refs: Record<string, number>,
+  others: Record<string, number>,
+  n: number,
+  values: Record<string, unknown> = {},
+): Promise<Record<string, number>> {
   const res = ts.server.metadata.resources[resource];
   if (!res.source) return refs;
   const src = ts.server.metadata.resources[res.source.resource];
   // the document's header values wanted (its warehouses) are the source's own, through source.header
-  const given = Object.fromEntries(Object.entries(res.source.header ?? {}).filter(([mine]) => values[mine] !== undefined).map(([mine, theirs]) => [theirs, values[mine]]));
+  const given = Object.fromEntries(
+    Object.entries(res.source.header ?? {})
+      .filter(([mine]) => values[mine] !== undefined)
+      .map(([mine, theirs]) => [theirs, values[mine]]),
+  );
   const made = await callOk(c, resourceApiPath(src, 'create'), { ...sampleBody(src, ts.server.metadata, n + sourceSeq++ * 1000, refs, others), ...given });
   await bringToStatus(ts, c, src.name, Number(made.id), res.source.from as Array<string | number>);
   return { ...refs, [src.name]: Number(made.id) };

@@ -56,7 +56,7 @@ export function useSerialSearch(): SerialSearch {
     }
     setSearching(true);
     const ctrl = new AbortController();
-    const timer = setTimeout(async () => {
+    const find = async () => {
       const lists = await Promise.all(
         targets.map(async ({ show, detail, list }) => {
           const def = show.resource!;
@@ -87,7 +87,9 @@ export function useSerialSearch(): SerialSearch {
         setFound(lists.flat());
         setSearching(false);
       }
-    }, DEBOUNCE_MS);
+    };
+    // each resource's search answers no rows when it fails: find() cannot reject
+    const timer = setTimeout(() => void find(), DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);
       ctrl.abort();

@@ -44,7 +44,20 @@ export const ChildrenSections: FC<{
         if (!child) return null;
         const frozen = Boolean(readOnly) || !linesEditable(c, record);
         // a document's lines (inline) are saved with their header on the one-page editor
-        if (c.inline) return <DocumentLinesView key={c.resource} parent={parent} def={c} child={child} parentId={parentId} header={record ?? {}} frozen={frozen} editTo={editTo} onChanged={onChanged} />;
+        if (c.inline)
+          return (
+            <DocumentLinesView
+              key={c.resource}
+              parent={parent}
+              def={c}
+              child={child}
+              parentId={parentId}
+              header={record ?? {}}
+              frozen={frozen}
+              editTo={editTo}
+              onChanged={onChanged}
+            />
+          );
         return <ChildRows key={c.resource} parent={parent} record={record} def={c} child={child} parentId={parentId} readOnly={frozen} onChanged={onChanged} />;
       })}
     </>

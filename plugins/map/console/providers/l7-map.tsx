@@ -29,7 +29,12 @@ export default function L7MapView(props: MapViewProps) {
   // one scene per mount
   useEffect(() => {
     const el = box.current!;
-    const s = new Scene({ id: el, map: new L7Map({ center: [props.target.lng, props.target.lat], zoom: props.target.zoom, minZoom: 1, maxZoom: 19 }), logoVisible: false, preserveDrawingBuffer: props.preserveDrawingBuffer ?? false } as never);
+    const s = new Scene({
+      id: el,
+      map: new L7Map({ center: [props.target.lng, props.target.lat], zoom: props.target.zoom, minZoom: 1, maxZoom: 19 }),
+      logoVisible: false,
+      preserveDrawingBuffer: props.preserveDrawingBuffer ?? false,
+    } as never);
     scene.current = s;
     // test and screenshot hook: screen pixel of a position in the current view
     (window as unknown as { __mapProject?: (lng: number, lat: number) => number[] }).__mapProject = (lng, lat) => {
@@ -163,7 +168,14 @@ export default function L7MapView(props: MapViewProps) {
     const s = scene.current;
     if (!s) return;
     const t = latest.current.target;
-    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3])) s.fitBounds([[t.bounds[0], t.bounds[1]], [t.bounds[2], t.bounds[3]]] as never, { padding: t.padding ?? 40, maxZoom: t.zoom, animate: false } as never);
+    if (t.bounds && !(t.bounds[0] === t.bounds[2] && t.bounds[1] === t.bounds[3]))
+      s.fitBounds(
+        [
+          [t.bounds[0], t.bounds[1]],
+          [t.bounds[2], t.bounds[3]],
+        ] as never,
+        { padding: t.padding ?? 40, maxZoom: t.zoom, animate: false } as never,
+      );
     else s.setZoomAndCenter(t.zoom, t.bounds ? [t.bounds[0], t.bounds[1]] : [t.lng, t.lat]);
   }
 
