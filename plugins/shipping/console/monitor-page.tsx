@@ -56,7 +56,10 @@ export default function ShipOrderMonitorPage() {
     return (st: number) => by.get(st) ?? tagRgb('default');
   }, [data]);
 
-  const placedOrders = useMemo(() => orders.map((o) => ({ o, at: orderPosition(o, now) })).filter((x): x is { o: MapOrder; at: NonNullable<ReturnType<typeof orderPosition>> } => !!x.at), [orders, now]);
+  const placedOrders = useMemo(
+    () => orders.map((o) => ({ o, at: orderPosition(o, now) })).filter((x): x is { o: MapOrder; at: NonNullable<ReturnType<typeof orderPosition>> } => !!x.at),
+    [orders, now],
+  );
 
   const points = useMemo<PointSet>(
     () => ({
@@ -81,7 +84,9 @@ export default function ShipOrderMonitorPage() {
   const warehouses = useMemo<MapWarehouse[]>(() => {
     const by = new Map<number, MapWarehouse>();
     for (const o of orders)
-      for (const e of [o.from, o.to]) if (e && e.longitude != null && e.latitude != null) by.set(e.id, { id: e.id, orgId: 0, name: e.name, lng: e.longitude, lat: e.latitude, color: null, fence: null });
+      for (const e of [o.from, o.to])
+        if (e && e.longitude != null && e.latitude != null)
+          by.set(e.id, { id: e.id, orgId: 0, name: e.name, lng: e.longitude, lat: e.latitude, color: null, fence: null });
     return [...by.values()];
   }, [orders]);
 
