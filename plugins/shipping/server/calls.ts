@@ -19,7 +19,14 @@ const Order = Enums.shipOrderStatus;
 const Line = Enums.shipOrderLineStatus;
 const Reason = Enums.sharedImportError;
 /** SPEC §8 reasons of a scan's refusals (a line rule's own reason travels as its code) */
-const SCAN_REASON: Record<string, number> = { unknown: Reason.carrierSnNotFound, notOnDocument: Reason.carrierSnNotFound, twice: Reason.duplicated, done: Reason.duplicated, noContainer: Reason.containerImportFailed, containerDone: Reason.containerImportFailed };
+const SCAN_REASON: Record<string, number> = {
+  unknown: Reason.carrierSnNotFound,
+  notOnDocument: Reason.carrierSnNotFound,
+  twice: Reason.duplicated,
+  done: Reason.duplicated,
+  noContainer: Reason.containerImportFailed,
+  containerDone: Reason.containerImportFailed,
+};
 
 function id(body: Body, key: string): number {
   const v = body[key];
@@ -164,9 +171,24 @@ export function registerCalls(ctx: PluginServerContext): void {
           etd: etd.toISOString(),
           eta: minutes ? new Date(etd.getTime() + minutes * 60_000).toISOString() : null,
         },
-        shipperWarehouses: mine.map((w) => ({ id: Number(w.id), code: w.code, name: w.name, available: w.available !== false && w.available !== 0, inStock: inStock.get(Number(w.id)) ?? 0, reserved: reserved.get(Number(w.id)) ?? 0 })),
+        shipperWarehouses: mine.map((w) => ({
+          id: Number(w.id),
+          code: w.code,
+          name: w.name,
+          available: w.available !== false && w.available !== 0,
+          inStock: inStock.get(Number(w.id)) ?? 0,
+          reserved: reserved.get(Number(w.id)) ?? 0,
+        })),
         receiverWarehouses: all.map((w) => ({ id: Number(w.id), code: w.code, name: w.name, available: w.available !== false && w.available !== 0 })),
-        routes: routes.map((r) => ({ id: Number(r.id), routeName: r.routeName, fromWarehouseId: Number(r.fromWarehouseId), toWarehouseId: Number(r.toWarehouseId), transportType: r.transportType ?? null, transportTime: r.transportTime ?? null, distance: r.distance ?? null })),
+        routes: routes.map((r) => ({
+          id: Number(r.id),
+          routeName: r.routeName,
+          fromWarehouseId: Number(r.fromWarehouseId),
+          toWarehouseId: Number(r.toWarehouseId),
+          transportType: r.transportType ?? null,
+          transportTime: r.transportTime ?? null,
+          distance: r.distance ?? null,
+        })),
         vessels: vessels.map((v) => ({ id: Number(v.id), name: v.name, mmsi: v.mmsi ?? null, imo: v.imo ?? null })),
       };
     },
@@ -237,7 +259,12 @@ export function registerCalls(ctx: PluginServerContext): void {
   // answered in SPEC's batch shape (added, failed rows with their reason).
   const scanned = async (call: RequestContext, body: Record<string, unknown>) => {
     const r = await ctx.documents.scan('receipt-detail', body, call);
-    return { added: r.accepted.length, accepted: r.accepted, failed: r.refused.map((x, i) => ({ row: i + 1, sn: x.key, reason: SCAN_REASON[x.reason] ?? x.code ?? Reason.carrierUnavailable, message: x.message })), receipt: r.header };
+    return {
+      added: r.accepted.length,
+      accepted: r.accepted,
+      failed: r.refused.map((x, i) => ({ row: i + 1, sn: x.key, reason: SCAN_REASON[x.reason] ?? x.code ?? Reason.carrierUnavailable, message: x.message })),
+      receipt: r.header,
+    };
   };
   ctx.addCall({
     path: '/receipt-detail/batchcreatebycontainer',
