@@ -107,7 +107,15 @@ export async function publicOrder(ctx: PluginServerContext, call: RequestContext
       if (Number(l.status) !== Line.extra) c.quantity += 1;
       if (Number(l.status) === Line.received || Number(l.status) === Line.extra) c.received += 1;
       byContainer.set(key, c);
-      if (shown.length < INFO_MAX_LINES) shown.push({ carrierSn: l.carrierSn, carrierCode: l.carrierCodeIdLabel ?? null, containerNo: l.containerNo ?? null, deliveryNo: l.deliveryNo ?? null, status: l.status, receiptTime: l.receiptTime ?? null });
+      if (shown.length < INFO_MAX_LINES)
+        shown.push({
+          carrierSn: l.carrierSn,
+          carrierCode: l.carrierCodeIdLabel ?? null,
+          containerNo: l.containerNo ?? null,
+          deliveryNo: l.deliveryNo ?? null,
+          status: l.status,
+          receiptTime: l.receiptTime ?? null,
+        });
     }
   }
   // only what a driver or receiver needs: no ids, users or organisation internals
