@@ -52,7 +52,12 @@ const chunks = <T,>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length 
  * Everything is read through the caller's scoped repositories: a device or warehouse out of
  * the caller's scope gives no fix.
  */
-export async function orderFixes(ctx: PluginServerContext, call: RequestContext, orders: Row[], whereAt: (warehouseIds: number[]) => Promise<Map<number, { id: number; name: string; longitude: number | null; latitude: number | null }>>): Promise<Map<number, OrderFix>> {
+export async function orderFixes(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  orders: Row[],
+  whereAt: (warehouseIds: number[]) => Promise<Map<number, { id: number; name: string; longitude: number | null; latitude: number | null }>>,
+): Promise<Map<number, OrderFix>> {
   const out = new Map<number, OrderFix>();
   const positions = ctx.tryUse('telemetry')?.positions;
   const moving = orders.filter((o) => orderGroup('inTransit').includes(Number(o.status)));
@@ -64,7 +69,9 @@ export async function orderFixes(ctx: PluginServerContext, call: RequestContext,
   };
   const gpsFix = (gpsId: number) => {
     const s = positions.device('gps', gpsId);
-    return s && s.longitude !== null && s.latitude !== null && s.lastSeen > 0 ? { longitude: s.longitude, latitude: s.latitude, time: new Date(s.lastSeen).toISOString() } : null;
+    return s && s.longitude !== null && s.latitude !== null && s.lastSeen > 0
+      ? { longitude: s.longitude, latitude: s.latitude, time: new Date(s.lastSeen).toISOString() }
+      : null;
   };
 
   // the truck: the vehicle carrier whose serial is the order's conveyance number, by its GPS
@@ -72,7 +79,12 @@ export async function orderFixes(ctx: PluginServerContext, call: RequestContext,
   if (trucks.length) {
     const vehicles = await ctx.repo('carrier', call).rows({ sn: { [Op.in]: trucks }, gpsId: { [Op.ne]: null } }, { attributes: ['sn', 'gpsId'] });
     const gpsIds = [...new Set(vehicles.map((v) => Number(v.gpsId)))];
-    const gpsSn = new Map((gpsIds.length ? await ctx.repo('device-gps', call).rows({ id: { [Op.in]: gpsIds } }, { attributes: ['id', 'sn'] }) : []).map((d) => [Number(d.id), String(d.sn)]));
+    const gpsSn = new Map(
+      (gpsIds.length ? await ctx.repo('device-gps', call).rows({ id: { [Op.in]: gpsIds } }, { attributes: ['id', 'sn'] }) : []).map((d) => [
+        Number(d.id),
+        String(d.sn),
+      ]),
+    );
     const bySn = new Map(vehicles.map((v) => [String(v.sn), Number(v.gpsId)]));
     for (const o of moving) {
       const gpsId = o.conveyanceNo ? bySn.get(String(o.conveyanceNo)) : undefined;
@@ -82,17 +94,27 @@ export async function orderFixes(ctx: PluginServerContext, call: RequestContext,
   }
 
   // the carriers on board: their own GPS trackers and the gateways that last heard their beacons
-  const lines = await ctx.repo('ship-order-detail', call).rows({ shipOrderId: { [Op.in]: moving.map((o) => Number(o.id)) }, status: Enums.shipOrderLineStatus.shipped }, { attributes: ['shipOrderId', 'carrierId'], limit: MAX_LINES_LOOKED });
+  const lines = await ctx
+    .repo('ship-order-detail', call)
+    .rows(
+      { shipOrderId: { [Op.in]: moving.map((o) => Number(o.id)) }, status: Enums.shipOrderLineStatus.shipped },
+      { attributes: ['shipOrderId', 'carrierId'], limit: MAX_LINES_LOOKED },
+    );
   if (!lines.length) return out;
   const orderOf = new Map(lines.map((l) => [Number(l.carrierId), Number(l.shipOrderId)]));
   const equipped: Row[] = [];
   for (const ids of chunks([...orderOf.keys()])) {
-    equipped.push(...(await ctx.repo('carrier', call).rows({ id: { [Op.in]: ids }, [Op.or]: [{ gpsId: { [Op.ne]: null } }, { beaconId: { [Op.ne]: null } }] }, { attributes: ['id', 'gpsId', 'beaconId'] })));
+    equipped.push(
+      ...(await ctx
+        .repo('carrier', call)
+        .rows({ id: { [Op.in]: ids }, [Op.or]: [{ gpsId: { [Op.ne]: null } }, { beaconId: { [Op.ne]: null } }] }, { attributes: ['id', 'gpsId', 'beaconId'] })),
+    );
   }
   if (!equipped.length) return out;
   const trackerIds = [...new Set(equipped.filter((c) => c.gpsId).map((c) => Number(c.gpsId)))];
   const trackerSn = new Map<number, string>();
-  for (const ids of chunks(trackerIds)) for (const d of await ctx.repo('device-gps', call).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn'] })) trackerSn.set(Number(d.id), String(d.sn));
+  for (const ids of chunks(trackerIds))
+    for (const d of await ctx.repo('device-gps', call).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn'] })) trackerSn.set(Number(d.id), String(d.sn));
   // the newest beacon sighting per order: its gateway, resolved to a warehouse below
   const heard = new Map<number, { mac: string; time: number }>();
   for (const c of equipped) {
@@ -103,7 +125,8 @@ export async function orderFixes(ctx: PluginServerContext, call: RequestContext,
     }
     if (c.beaconId) {
       const b = positions.device('beacon', Number(c.beaconId));
-      if (b?.gatewayMac && b.lastSeen > 0 && (!heard.has(orderId) || b.lastSeen > heard.get(orderId)!.time)) heard.set(orderId, { mac: b.gatewayMac, time: b.lastSeen });
+      if (b?.gatewayMac && b.lastSeen > 0 && (!heard.has(orderId) || b.lastSeen > heard.get(orderId)!.time))
+        heard.set(orderId, { mac: b.gatewayMac, time: b.lastSeen });
     }
   }
   if (!heard.size) return out;
@@ -119,7 +142,14 @@ export async function orderFixes(ctx: PluginServerContext, call: RequestContext,
     const g = gateways.get(h.mac);
     const site = g?.warehouseId ? sites.get(g.warehouseId) : undefined;
     if (!g || !site || site.longitude === null || site.latitude === null) continue;
-    offer(orderId, { longitude: site.longitude, latitude: site.latitude, time: new Date(h.time).toISOString(), source: 'gateway', sn: g.sn, warehouse: { id: site.id, name: site.name } });
+    offer(orderId, {
+      longitude: site.longitude,
+      latitude: site.latitude,
+      time: new Date(h.time).toISOString(),
+      source: 'gateway',
+      sn: g.sn,
+      warehouse: { id: site.id, name: site.name },
+    });
   }
   return out;
 }
