@@ -105,7 +105,15 @@ export function aisProvider(url: string, token?: string, timeoutMs = 5000): Vess
       if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
       const t = body.time ?? body.timestamp;
       const time = t === undefined || t === null ? null : typeof t === 'number' ? (t < 1e12 ? t * 1000 : t) : Date.parse(String(t)) || null;
-      return { longitude, latitude, time, speed: num(body.speed ?? body.sog), course: num(body.course ?? body.cog), destination: body.destination ? String(body.destination).slice(0, 100) : null, eta: body.eta ? String(body.eta) : null };
+      return {
+        longitude,
+        latitude,
+        time,
+        speed: num(body.speed ?? body.sog),
+        course: num(body.course ?? body.cog),
+        destination: body.destination ? String(body.destination).slice(0, 100) : null,
+        eta: body.eta ? String(body.eta) : null,
+      };
     },
   };
 }
@@ -135,7 +143,22 @@ export function installMaritime(ctx: PluginServerContext): void {
       const vessel: Vessel = { id: Number(row.id), name: String(row.name), mmsi: row.mmsi ? String(row.mmsi) : null, imo: row.imo ? String(row.imo) : null };
       const orderRepo = ctx.repo('ship-order', call);
       const orders = await orderRepo.serialize(await orderRepo.findAll({ where: { vesselId: vessel.id, status: { [Op.in]: orderGroup('open') } }, order: [['id', 'DESC']], limit: 200 }));
-      const voyage = orders.map((o) => ({ id: o.id, orderNo: o.orderNo, status: o.status, shipperWarehouseId: o.shipperWarehouseId, shipperWarehouseIdLabel: o.shipperWarehouseIdLabel, receiverWarehouseId: o.receiverWarehouseId, receiverWarehouseIdLabel: o.receiverWarehouseIdLabel, conveyanceNo: o.conveyanceNo, shipNum: o.shipNum, etd: o.etd, eta: o.eta, atd: o.atd, dueAt: o.dueAt, totalAmount: o.totalAmount }));
+      const voyage = orders.map((o) => ({
+        id: o.id,
+        orderNo: o.orderNo,
+        status: o.status,
+        shipperWarehouseId: o.shipperWarehouseId,
+        shipperWarehouseIdLabel: o.shipperWarehouseIdLabel,
+        receiverWarehouseId: o.receiverWarehouseId,
+        receiverWarehouseIdLabel: o.receiverWarehouseIdLabel,
+        conveyanceNo: o.conveyanceNo,
+        shipNum: o.shipNum,
+        etd: o.etd,
+        eta: o.eta,
+        atd: o.atd,
+        dueAt: o.dueAt,
+        totalAmount: o.totalAmount,
+      }));
       const vctx: VoyageContext = { ctx, call, orderIds: orders.map((o) => Number(o.id)) };
       let position: VesselPosition | null = null;
       let source: string | null = null;
