@@ -130,7 +130,19 @@ export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], con
     if (listed.length) await repo('ship-order-detail').updateWhere({ status: Line.extra, ...stamp }, { shipOrderId: order.id, carrierId: { [Op.in]: listed } });
     const byId = new Map(carriers.map((c) => [Number(c.id), c]));
     await repo('ship-order-detail').insertMany(
-      extra.filter((id) => !lineOf.has(id)).map((id) => ({ shipOrderId: order.id, carrierId: id, carrierSn: byId.get(id)!.sn, carrierCodeId: byId.get(id)!.carrierCodeId ?? null, containerNo: containers.get(id) ?? null, status: Line.extra, ...stamp, arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: now })),
+      extra
+        .filter((id) => !lineOf.has(id))
+        .map((id) => ({
+          shipOrderId: order.id,
+          carrierId: id,
+          carrierSn: byId.get(id)!.sn,
+          carrierCodeId: byId.get(id)!.carrierCodeId ?? null,
+          containerNo: containers.get(id) ?? null,
+          status: Line.extra,
+          ...stamp,
+          arrivalConfirmedBy: Enums.confirmSource.hand,
+          arrivalConfirmedTime: now,
+        })),
     );
   }
   await recount(repo, order.id);
@@ -180,7 +192,19 @@ async function writeTrail(o: MoveOptions, carriers: Row[], direction: number, wa
   // an arrival a gate reported first is taken over, not written twice (inout-rows.ts)
   const taken = direction === Enums.inoutDirection.inbound ? await adoptDeviceRows({ repo, order, now, direction, warehouseId, container }, carriers.map((c) => Number(c.id))) : new Set<number>();
   await repo('carrier-inout').insertMany(
-    carriers.filter((c) => !taken.has(Number(c.id))).map((c) => ({ carrierId: c.id, sn: c.sn, name: c.name ?? null, carrierCodeId: c.carrierCodeId ?? null, direction, warehouseId, confirmTime: now, shipOrderNo: order.orderNo, containerNo: container.get(Number(c.id)) ?? null })),
+    carriers
+      .filter((c) => !taken.has(Number(c.id)))
+      .map((c) => ({
+        carrierId: c.id,
+        sn: c.sn,
+        name: c.name ?? null,
+        carrierCodeId: c.carrierCodeId ?? null,
+        direction,
+        warehouseId,
+        confirmTime: now,
+        shipOrderNo: order.orderNo,
+        containerNo: container.get(Number(c.id)) ?? null,
+      })),
   );
   const operator = operatorOf(ctx);
   // the remark as a key and values, rendered in the reader's language (metadata textFrom); the text for searches
