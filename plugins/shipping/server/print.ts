@@ -77,7 +77,9 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
     groups.set(k, [...(groups.get(k) ?? []), l]);
   }
   const containerName = (k: string) => (k ? k : o.t(`${P}.noContainer`));
-  const sections: Array<{ container: string | null; rows: Row[] }> = o.perContainer ? [...groups.entries()].map(([k, rows]) => ({ container: k, rows })) : [{ container: o.containerNo ?? null, rows: lines }];
+  const sections: Array<{ container: string | null; rows: Row[] }> = o.perContainer
+    ? [...groups.entries()].map(([k, rows]) => ({ container: k, rows }))
+    : [{ container: o.containerNo ?? null, rows: lines }];
   if (!sections.length) sections.push({ container: null, rows: [] });
 
   sections.forEach((s, i) => {
