@@ -52,10 +52,14 @@ export async function followInTelemetry(ctx: PluginServerContext, call: RequestC
     const sys = ctx.systemContext(orgId);
     const out = direction === 'out';
     const orders = new Map((await ctx.repo('ship-order', sys).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] })).map((o) => [Number(o.id), o]));
-    const lines = await ctx.repo('ship-order-detail', sys).rows(
-      out ? { shipOrderId: { [Op.in]: ids }, status: Line.shipped, departureConfirmedBy: Confirm.hand } : { shipOrderId: { [Op.in]: ids }, status: { [Op.in]: [Line.received, Line.extra] }, arrivalConfirmedBy: Confirm.hand },
-      { attributes: ['shipOrderId', 'carrierId', 'deliveryTime', 'receiptTime'] },
-    );
+    const lines = await ctx
+      .repo('ship-order-detail', sys)
+      .rows(
+        out
+          ? { shipOrderId: { [Op.in]: ids }, status: Line.shipped, departureConfirmedBy: Confirm.hand }
+          : { shipOrderId: { [Op.in]: ids }, status: { [Op.in]: [Line.received, Line.extra] }, arrivalConfirmedBy: Confirm.hand },
+        { attributes: ['shipOrderId', 'carrierId', 'deliveryTime', 'receiptTime'] },
+      );
     const now = Date.now();
     telemetry.placeCarriers(
       lines.map((l) => {
@@ -200,7 +204,11 @@ async function raiseMisuse(ctx: PluginServerContext, orgId: number, found: Array
     const key = `${pass.carrierId}/${pass.warehouseId}`;
     if (has.has(key)) continue;
     has.add(key);
-    const params = { order: String(order.orderNo), warehouse: names.get(pass.warehouseId) ?? String(pass.warehouseId), receiver: names.get(Number(order.receiverWarehouseId)) ?? String(order.receiverWarehouseId) };
+    const params = {
+      order: String(order.orderNo),
+      warehouse: names.get(pass.warehouseId) ?? String(pass.warehouseId),
+      receiver: names.get(Number(order.receiverWarehouseId)) ?? String(order.receiverWarehouseId),
+    };
     rows.push({
       carrierId: pass.carrierId,
       carrierSn: line.carrierSn ?? pass.sn,
@@ -216,7 +224,11 @@ async function raiseMisuse(ctx: PluginServerContext, orgId: number, found: Array
   }
   if (!rows.length) return 0;
   await alerts.insertMany(rows);
-  await publishAlerts(ctx, orgId, { carrierId: { [Op.in]: rows.map((r) => r.carrierId) }, reason: Enums.carrierAlertReason.invalidRoute, createdTime: { [Op.in]: [...new Set(rows.map((r) => (r.createdTime as Date).getTime()))].map((t) => new Date(t)) } });
+  await publishAlerts(ctx, orgId, {
+    carrierId: { [Op.in]: rows.map((r) => r.carrierId) },
+    reason: Enums.carrierAlertReason.invalidRoute,
+    createdTime: { [Op.in]: [...new Set(rows.map((r) => (r.createdTime as Date).getTime()))].map((t) => new Date(t)) },
+  });
   return rows.length;
 }
 
