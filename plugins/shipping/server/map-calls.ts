@@ -33,7 +33,11 @@ export interface OrderFix {
   latitude: number;
   /** the fix's time (ISO) */
   time: string;
-  /** truck: the GPS of the vehicle carrier named by the order's conveyance number; tracker: a GPS tracker on one of its carriers; gateway: the last gateway that heard one of its carriers' beacons (at its warehouse) */
+  /**
+   * truck: the GPS of the vehicle carrier named by the order's conveyance number; tracker: a GPS
+   * tracker on one of its carriers; gateway: the last gateway that heard one of its carriers'
+   * beacons (at its warehouse)
+   */
   source: 'truck' | 'tracker' | 'gateway';
   /** the device: GPS serial, or the gateway's serial */
   sn: string | null;

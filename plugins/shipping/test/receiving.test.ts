@@ -71,7 +71,7 @@ describe('the receiver, restricted to the receiving warehouse', () => {
     expect(first.refused[0].message).toContain(lines[1].carrierSn);
     expect(first.header).toMatchObject({ status: R.receiving, receivedAmount: 2, expectedAmount: 4 });
     // second pass: one already received is refused by name (in Japanese), a container takes its lines
-    const again = await ok(receiver, '/receipt-detail/scan', { receiptId: receipt.id, keys: [lines[0].carrierSn], containers: ['C-2'] }, );
+    const again = await ok(receiver, '/receipt-detail/scan', { receiptId: receipt.id, keys: [lines[0].carrierSn], containers: ['C-2'] });
     expect(again.refused).toEqual([expect.objectContaining({ key: lines[0].carrierSn, reason: 'done' })]);
     const ja = await receiver.call('/receipt-detail/scan', { receiptId: receipt.id, keys: [lines[0].carrierSn] }, { language: 'ja-JP' });
     expect(ja.body.data.refused[0].message).toMatch(/[\u3040-\u30ff]/);
