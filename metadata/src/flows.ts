@@ -32,7 +32,11 @@ function resolveList(enums: EnumsFile, res: ResourceDef, field: string, list: Sc
     else {
       const e = typeof v === 'string' ? values.find((x) => keyOf(x.label) === v) : undefined;
       if (e) out.push(e.value);
-      else bad(v);
+      else {
+        // kept as written: the cross-checks name it where they check values (transitions, rules)
+        out.push(v);
+        bad(v);
+      }
     }
   }
   return [...new Set(out)];
@@ -50,6 +54,8 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
     const file = files[res.name] ?? res.name;
     const at = (pointer: string) => (v: Scalar) => faults.push({ file, pointer, problem: `${JSON.stringify(v)} is neither a value, an enum key nor a status group` });
     const list = (r: ResourceDef, field: string, l: Scalar[] | Scalar, pointer: string) => resolveList(enums, r, field, l, at(pointer));
+    // where checkMetadata already refuses a value outside the enumeration, one fault is enough
+    const checked = (r: ResourceDef, field: string, l: Scalar[] | Scalar) => resolveList(enums, r, field, l, () => undefined);
     const statusField = res.statusField ?? 'status';
     for (const [name, values] of Object.entries(res.statusGroups ?? {})) {
       // a group is made of keys and values only (not other groups: no cycles to chase)
@@ -60,8 +66,8 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
       res.statusGroups![name] = resolved;
     }
     res.transitions?.forEach((t, i) => {
-      t.from = list(res, t.field, t.from, `/transitions/${i}/from`);
-      [t.to] = list(res, t.field, [t.to], `/transitions/${i}/to`);
+      t.from = checked(res, t.field, t.from);
+      [t.to] = checked(res, t.field, [t.to]);
       if (t.lines) {
         const child = resources[t.lines.child];
         if (child) {
@@ -72,11 +78,11 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
       }
     });
     for (const kind of ['editForbidden', 'deleteForbidden'] as const) {
-      res.rules?.[kind]?.forEach((r, i) => (r.values = list(res, r.field, r.values, `/rules/${kind}/${i}/values`)));
+      res.rules?.[kind]?.forEach((r) => (r.values = checked(res, r.field, r.values)));
     }
     res.children?.forEach((ch, i) => {
       const child = resources[ch.resource];
-      if (ch.editableWhen) ch.editableWhen.values = list(res, ch.editableWhen.field, ch.editableWhen.values, `/children/${i}/editableWhen/values`);
+      if (ch.editableWhen) ch.editableWhen.values = checked(res, ch.editableWhen.field, ch.editableWhen.values);
       if (ch.grantsScope) ch.grantsScope.while = list(res, statusField, ch.grantsScope.while, `/children/${i}/grantsScope/while`);
       if (ch.exclusive) ch.exclusive.while = list(res, statusField, ch.exclusive.while, `/children/${i}/exclusive/while`);
       if (!child) return;
