@@ -86,6 +86,7 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
       if (ch.grantsScope) ch.grantsScope.while = list(res, statusField, ch.grantsScope.while, `/children/${i}/grantsScope/while`);
       if (ch.exclusive) ch.exclusive.while = list(res, statusField, ch.exclusive.while, `/children/${i}/exclusive/while`);
       if (!child) return;
+      if (ch.grantsScope?.lines) for (const [f, vs] of Object.entries(ch.grantsScope.lines)) ch.grantsScope.lines[f] = list(child, f, vs, `/children/${i}/grantsScope/lines/${f}`);
       if (ch.exclusive?.lines) for (const [f, vs] of Object.entries(ch.exclusive.lines)) ch.exclusive.lines[f] = list(child, f, vs, `/children/${i}/exclusive/lines/${f}`);
       ch.rollUps?.forEach((r, j) => {
         for (const [f, vs] of Object.entries(r.where ?? {})) r.where![f] = list(child, f, vs, `/children/${i}/rollUps/${j}/where/${f}`);

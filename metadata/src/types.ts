@@ -205,7 +205,7 @@ export interface ChildrenDef {
    * these statuses (keys or a status group): a carrier in transit on an open order is seen at
    * both ends of the order, never by a third warehouse (docs/METADATA.md "Document flows").
    */
-  grantsScope?: { field: string; while: Array<string | number> | string };
+  grantsScope?: { field: string; while: Array<string | number> | string; lines?: Record<string, Array<string | number>> };
   /**
    * A key (a ref field of the lines) is on at most one document whose status is in `while` (keys
    * or a status group), counting only lines whose fields hold `lines` values: a carrier sits on

@@ -223,7 +223,8 @@ async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>)
     const part = plan.receipt.part === 'half' ? shipped.slice(0, Math.max(1, Math.ceil(shipped.length / 2))) : plan.receipt.part === 'allButOne' && shipped.length > 1 ? shipped.slice(0, -1) : shipped;
     // an extra carrier: one more box from the shipper's stock (else another warehouse's) came along, not on the list
     let extra: number[] = [];
-    for (const w of plan.receipt.extra ? [Number(order.shipperWarehouseId), ...c.whIds] : []) if (!extra.length) extra = await stock(c, w, 1);
+    // (never one standing at the receiver already: that one did not arrive with the order)
+    for (const w of plan.receipt.extra ? [Number(order.shipperWarehouseId), ...c.whIds.filter((x) => x !== Number(order.receiverWarehouseId))] : []) if (!extra.length) extra = await stock(c, w, 1);
     // the receipt starts with what was shipped (its header from the order); the receiver scans what came
     const receipt: Row = await c.call('/receipt/create', { shipOrderId: orderId }, c.orgId);
     if (plan.receipt.status >= Receipt.receiving) {

@@ -27,6 +27,8 @@ interface ScopeGrant {
   field: string;
   statusField: string;
   statuses: Array<string | number>;
+  /** only lines holding these values (a carrier still shipped, not yet received) */
+  lineWhere: Record<string, Array<string | number>>;
 }
 const scopeGrants = new WeakMap<ResourceDef, ScopeGrant[]>();
 
@@ -45,7 +47,7 @@ export function deriveHeaderScopes(metadata: Metadata): void {
       const target = ref ? metadata.resources[ref.resource] : undefined;
       if (!g || !lines || !target || !warehouseFieldsOf(header).length) continue;
       const list = scopeGrants.get(target) ?? [];
-      list.push({ header, lines, foreignKey: child.foreignKey, field: g.field, statusField: header.statusField ?? 'status', statuses: g.while as Array<string | number> });
+      list.push({ header, lines, foreignKey: child.foreignKey, field: g.field, statusField: header.statusField ?? 'status', statuses: g.while as Array<string | number>, lineWhere: g.lines ?? {} });
       scopeGrants.set(target, list);
     }
   }
@@ -107,6 +109,7 @@ function grantWhere(g: ScopeGrant, ctx: RequestContext, warehouses: readonly num
     ...(orgField && orgField !== 'id' ? [`${h(orgField)} = ${Number(ctx.orgId)}`] : []),
     `${h(g.statusField)} IN (${g.statuses.map(literalOf).join(', ')})`,
     `(${warehouseFieldsOf(g.header).map((f) => `${h(f)} IN (${ids.join(', ')})`).join(' OR ')})`,
+    ...Object.entries(g.lineWhere).map(([f, vs]) => `${q('l')}.${q(snakeCase(f))} IN (${vs.map(literalOf).join(', ')})`),
   ];
   const sql = `SELECT ${q('l')}.${q(snakeCase(g.field))} FROM ${q(tableName(g.lines))} AS ${q('l')} JOIN ${q(tableName(g.header))} AS ${q('h')} ON ${q('h')}.${q('id')} = ${q('l')}.${q(snakeCase(g.foreignKey))} WHERE ${conditions.join(' AND ')}`;
   return { id: { [Op.in]: literal(`(${sql})`) } };
