@@ -1,6 +1,6 @@
 /**
  * Shipping: the domain side effects of the ship-order, delivery and receipt documents
- * (metadata/resources/ship-order). The documents, their numbers, lines, frozen states and
+ * (plugins/shipping/metadata). The documents, their numbers, lines, frozen states and
  * status steps are metadata; this plugin only adds what carriers do when a step runs
  * (movement.ts), the rules over lines, and SPEC's extra calls (calls.ts).
  */
