@@ -82,7 +82,11 @@ export async function shipLines(o: MoveOptions, lineIds?: number[], deliveryNo?:
 export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], container?: Map<number, string | null>): Promise<{ received: number; extra: number }> {
   const { repo, ctx, order, now } = o;
   const receiver = Number(order.receiverWarehouseId);
-  const lines = await repo('ship-order-detail').rows({ shipOrderId: order.id }, { attributes: ['id', 'carrierId', 'carrierSn', 'status', 'containerNo'], lock: 'update' });
+  // only the lines of the carriers received now (a scan of 100 does not read a 5,000-line order)
+  const lines = await repo('ship-order-detail').rows(
+    { shipOrderId: order.id, ...(carrierIds ? { carrierId: { [Op.in]: carrierIds } } : {}) },
+    { attributes: ['id', 'carrierId', 'carrierSn', 'status', 'containerNo'], lock: 'update' },
+  );
   const lineOf = new Map(lines.map((l) => [Number(l.carrierId), l]));
   const wanted = carrierIds ?? lines.filter((l) => l.status === Line.shipped).map((l) => Number(l.carrierId));
   if (!wanted.length) return { received: 0, extra: 0 };
