@@ -126,7 +126,8 @@ describe('gate passes confirm the shipping list', () => {
     expect(await inoutRows(unseen.id)).toEqual([[OUT, wh.A, doc.orderNo, null]]);
     // the carrier's outbound time stays the document's
     const atd = Date.parse((await ok(ts.a, '/ship-order', { id: doc.id })).atd);
-    expect(Date.parse((await carrier(seen.id)).outboundTime)).toBe(atd);
+    // (to the second: MariaDB keeps one of the two columns without milliseconds)
+    expect(Math.floor(Date.parse((await carrier(seen.id)).outboundTime) / 1000)).toBe(Math.floor(atd / 1000));
 
     // a second pass at the same gate does not move the confirmation time
     const departed = line(seen.id).departureConfirmedTime;
