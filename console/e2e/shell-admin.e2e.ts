@@ -193,7 +193,8 @@ for (const lang of ['zh-CN', 'ja-JP'] as const) {
       const problems: Problem[] = [];
       await login(page, 'admin', 'Admin@12345');
       await page.goto(`${baseUrl()}/dashboard-home`);
-      expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
+      // the labels load at run time: the page takes its language once they are in
+      await page.waitForFunction((l) => document.documentElement.lang === l, lang, { timeout: 20000 });
       await page.locator('canvas').first().waitFor({ timeout: 30000 });
       await page.waitForTimeout(1500); // charts animate in
       problems.push(...(await chartTextProblems(page, 'dashboard charts')));
