@@ -358,19 +358,7 @@ export class FlowEngine {
 
   /** Strings of a key list (trimmed, non-empty), bounded in count and length. */
   private keyList(body: Record<string, unknown>, name: string, field: FieldDef): string[] {
-    const raw = body[name];
-    if (raw === undefined || raw === null) return [];
-    if (!Array.isArray(raw)) throw typeError({ ...field, name }, 'list');
-    if (raw.length > MAX_SCAN) throw new ApiError(ErrorCode.validation, 'server.validation.limit', { max: MAX_SCAN }, 400);
-    const out: string[] = [];
-    for (const v of raw) {
-      if (typeof v !== 'string' && typeof v !== 'number') throw typeError(field, 'string');
-      const s = String(v).trim();
-      if (!s) continue;
-      if (field.maxLength && s.length > field.maxLength) throw fieldError(field, 'maxLength', { max: field.maxLength });
-      out.push(s);
-    }
-    return out;
+    return this.rawKeys(body, name, field).filter(Boolean);
   }
 
   /**

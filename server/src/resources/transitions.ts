@@ -350,11 +350,10 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
 /** Runs the header step `stepName` for the headers of these lines that are in its `from` statuses. */
 async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep: ResolvedTransition, lines: Row[], ctx: RequestContext, transaction: Transaction, at: Date): Promise<void> {
   const stepName = lineStep.header!;
-  const meta = deps.host.metadata;
-  const parent = Object.values(meta.resources).find((r) => r.children?.some((c) => c.resource === lineRes.name));
-  const child = parent?.children?.find((c) => c.resource === lineRes.name);
-  const step = parent ? resourceTransitions(parent).find((t) => t.name === stepName) : undefined;
-  if (!parent || !child || !step) return;
+  const found = parentOf(deps.host.metadata, lineRes.name);
+  const step = found ? resourceTransitions(found.header).find((t) => t.name === stepName) : undefined;
+  if (!found || !step) return;
+  const { header: parent, child } = found;
   const headerIds = [...new Set(lines.map((l) => Number(l[child.foreignKey])))];
   const headers = await deps.host.db.models[parent.name].findAll({ where: { [Op.and]: [scopeWhere(parent, ctx), { id: { [Op.in]: headerIds } }] }, attributes: ['id', step.field], transaction });
   const due = headers.filter((h) => !step.from || step.from.some((v) => same(v, h.get(step.field)))).map((h) => Number(h.get('id')));
