@@ -112,8 +112,12 @@ export async function ensureLocale(lng: Locale): Promise<void> {
   }
 }
 
+/** The language initI18n is switching to: i18next starts in en-US until its bundle is loaded. */
+let starting: Locale | null = null;
+
 export async function initI18n(): Promise<typeof i18n> {
   const lng = storedLocale();
+  starting = lng;
   await i18n.use(initReactI18next).init({
     lng: DEFAULT_LOCALE,
     fallbackLng: DEFAULT_LOCALE,
@@ -130,12 +134,16 @@ export async function initI18n(): Promise<typeof i18n> {
     await i18n.changeLanguage(lng);
   }
   document.documentElement.lang = lng;
+  starting = null;
   return i18n;
 }
 
 /** The UI language; before i18next is initialised (early session calls), the stored choice. */
 export function currentLocale(): Locale {
   if (!i18n.isInitialized) return storedLocale();
+  // calls made while the stored language's bundle loads (the live stream opened at start) already
+  // speak it: the server renders their texts once, in the language the connection asked for
+  if (starting) return starting;
   return isLocale(i18n.language) ? i18n.language : DEFAULT_LOCALE;
 }
 

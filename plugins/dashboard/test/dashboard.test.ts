@@ -98,7 +98,9 @@ describe('/dashboard', () => {
     const carrierSeries = a.alertTrend.series.find((s: any) => s.category === 'carrier');
     expect(a.alertTrend.days).toHaveLength(14);
     expect(carrierSeries.values.reduce((x: number, y: number) => x + y, 0)).toBe(3);
-    expect(carrierSeries.values.at(-1)).toBeGreaterThanOrEqual(1);
+    // C-A-0's alert (two hours ago) on its own UTC day: yesterday's bar between 00:00 and 02:00
+    const lateDay = a.alertTrend.days.indexOf(new Date(Date.now() - 2 * 3_600_000).toISOString().slice(0, 10));
+    expect(carrierSeries.values[lateDay]).toBeGreaterThanOrEqual(1);
     expect(Object.fromEntries(a.lifeCycle.map((b: any) => [b.band, b.count]))).toEqual({ under1: 2, from1to3: 1, over3: 1, unknown: 1 });
 
     const b = await ok(ts.b, '/dashboard');
@@ -139,5 +141,30 @@ describe('/dashboard', () => {
     expect(d.carriers.total).toBe(0);
     expect(d.inventory.map((x: any) => x.id)).toEqual([A.warehouses[1]]);
     expect((await ok(w, '/dashboard/transport-timeout')).total).toBe(0);
+  });
+});
+
+describe('alert texts in the reader language', () => {
+  it('the messages panel renders a stored alert text in zh-CN and ja-JP, not the writer English', async () => {
+    const alerts = ts.server.db.models['carrier-alert'];
+    const row = await alerts.create({
+      orgId: ts.orgA,
+      carrierId: A.carriers[3],
+      carrierSn: 'C-A-3',
+      reason: 30,
+      status: 0,
+      createdTime: new Date(),
+      warehouseId: A.warehouses[0],
+      message: 'idle in Warehouse A0 for more than 120 min',
+      messageKey: { key: 'telemetry.alerts.idle', params: { warehouse: 'Warehouse A0', minutes: 120 } },
+    });
+    try {
+      const text = async (language: string) => (await ts.a.call<any>('/dashboard/message', {}, { language })).body.data.list.find((m: any) => m.sn === 'C-A-3').message;
+      expect(await text('en-US')).toBe('Idle in Warehouse A0 for more than 120 min');
+      expect(await text('zh-CN')).toBe('在 Warehouse A0 闲置超过 120 分钟');
+      expect(await text('ja-JP')).toBe('Warehouse A0 で 120 分以上滞留');
+    } finally {
+      await row.destroy();
+    }
   });
 });

@@ -40,6 +40,8 @@ it('runs a task from its row and shows the run in the history', async () => {
   await runNow.click();
   await page.locator('.ant-message').getByText('Succeeded').waitFor({ timeout: 30000 });
   expect(fs.readdirSync(path.join(dir, 'outbox')).filter((f) => f.endsWith('.eml'))).toHaveLength(1);
+  // Run now stays inline; the history is one of the row's further actions, under "More"
+  await page.getByTestId('meta-row-more').first().click();
   await page.getByTestId('task-run-history').first().click();
   const modal = page.locator('.ant-modal');
   await modal.getByText('Run history').waitFor();

@@ -90,7 +90,10 @@ export const RowActions: FC<RowActionsProps> = (props) => {
   if (record.id === undefined || record.id === null) return null;
   if (!compact) return <InlineActions {...props} />;
   const [first, ...rest] = allowedSteps;
-  return <CompactActions {...props} first={first} rest={rest} resource={resource} />;
+  // without a step, the resource's own first action (a plugin's) is what the row is for: it stays inline
+  const lead = first ? undefined : extra?.[0];
+  const others = lead ? extra?.slice(1) : extra;
+  return <CompactActions {...props} first={first} rest={rest} lead={lead} extra={others} resource={resource} />;
 };
 
 const InlineActions: FC<RowActionsProps> = ({ resource, record, access, t, onDelete, deleting, onChanged, extra, steps }) => {
@@ -154,8 +157,9 @@ const EditButton: FC<{ resource: ResourceDef; id: BaseKey; t: Translate; forbidd
     </NavButton>
   );
 
-/** Detail and the row's first step inline; Edit, status, the other steps, plugin actions and Delete under "More". */
-const CompactActions: FC<RowActionsProps & { first?: ResolvedTransition; rest: ResolvedTransition[] }> = ({ resource, record, access, t, onDelete, deleting, onChanged, extra, first, rest }) => {
+/** Detail and the row's first step (else its first plugin action) inline; Edit, status, the other steps, plugin actions and Delete under "More". */
+const CompactActions: FC<RowActionsProps & { first?: ResolvedTransition; rest: ResolvedTransition[]; lead?: ResolvedRowAction }> = (props) => {
+  const { resource, record, access, t, onDelete, deleting, onChanged, extra, first, rest, lead } = props;
   const id = record.id!;
   const { modal } = App.useApp();
   const [open, setOpen] = useState(false);
@@ -194,6 +198,11 @@ const CompactActions: FC<RowActionsProps & { first?: ResolvedTransition; rest: R
     <Space size={0} data-testid="meta-row-actions">
       {access.show && <ShowButton resource={resource} id={id} t={t} />}
       {first && <TransitionButtons resource={resource} record={record} steps={[first]} onChanged={onChanged} />}
+      {lead && (
+        <Suspense fallback={null}>
+          <lead.Component resource={resource} record={record} onChanged={onChanged} />
+        </Suspense>
+      )}
       <Popover content={more} trigger="click" placement="bottomRight" open={open} onOpenChange={setOpen}>
         <Button type="link" size="small" data-testid="meta-row-more">
           {t('meta.more')} <DownOutlined />
