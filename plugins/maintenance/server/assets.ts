@@ -1,0 +1,108 @@
+/**
+ * Carrier assets (SPEC §3 "Carrier asset"): the rows of the carriers an asset team manages.
+ * Declared: the list, edit, detail, export, import and the status steps accept → enable → scrap.
+ * Here: `refresh` (asset rows made and kept up to date from the carriers of asset-managed carrier
+ * codes, set-based, keeping what the asset team typed), scrapping an asset scraps its carrier,
+ * and every change in the carrier asset log.
+ */
+import { Enums, statusGroup } from '@rti/metadata';
+import { ApiError, ErrorCode, type PluginServerContext } from '@rti/server/plugin-api';
+import { Op } from 'sequelize';
+import { addDays, ASSET, changesOf, dayString, RECORD, snList, writeAssetLog, type Row } from './common';
+
+const C = Enums.carrierStatus;
+const Action = Enums.operationLogAction;
+/** carriers per refresh transaction */
+const CHUNK = 2000;
+
+export function registerAssets(ctx: PluginServerContext): void {
+  const res = ctx.metadata.resources[ASSET];
+  const logged = res.fields.filter((f) => !['id', 'createdAt', 'updatedAt'].includes(f.name)).map((f) => f.name);
+  const openRecords = statusGroup(ctx.metadata.resources[RECORD], 'open').map(Number);
+
+  // ---- the carrier asset log: every change made through the calls and the steps ---------------
+  ctx.hooks.after('update', ASSET, async (e) => {
+    const changes = changesOf(e.previous, e.row!, logged);
+    if (!Object.keys(changes).length) return;
+    await writeAssetLog(ctx, e.ctx, [{ sn: (e.row!.sn as string) ?? null, action: Action.update, content: { ...(e.step ? { step: e.step.name } : {}), changes } }], e.transaction);
+  });
+  ctx.hooks.after('delete', ASSET, async (e) => {
+    await writeAssetLog(ctx, e.ctx, [{ sn: (e.row!.sn as string) ?? null, action: Action.delete, content: { id: e.row!.id } }], e.transaction);
+  });
+
+  // ---- scrap: the carrier is scrapped with its asset ---------------------------------------------
+  ctx.transitions.on(ASSET, 'scrap', async (e) => {
+    const carrierIds = [...new Set(e.rows.map((r) => Number(r.carrierId)).filter((id) => id > 0))];
+    if (!carrierIds.length) return;
+    const repairing = await e.repo(RECORD).rows({ carrierId: { [Op.in]: carrierIds }, status: { [Op.in]: openRecords } }, { attributes: ['recordNo', 'carrierSn'], limit: 10 });
+    if (repairing.length) {
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetUnderRepair', { sns: snList(repairing.map((r) => String(r.carrierSn))), records: snList(repairing.map((r) => String(r.recordNo))) });
+    }
+    const carriers = await e.repo('carrier').rows({ id: { [Op.in]: carrierIds }, status: { [Op.ne]: C.scrapped } }, { attributes: ['id'], lock: 'update' });
+    if (carriers.length) await e.run('carrier', 'statusUpdate', carriers.map((c) => Number(c.id)), { status: C.scrapped });
+  });
+
+  // ---- refresh: asset rows from the carriers of asset-managed carrier codes ------------------------
+  ctx.addCall({
+    path: '/carrier-asset/refresh',
+    input: { carrierCodeId: { type: 'ref', label: 'fields.carrierCode' } },
+    async handler({ input, ctx: call }) {
+      // asset-managed: the carrier code has a maintenance cycle
+      const codeWhere: Row = { maintainCycle: { [Op.gt]: 0 } };
+      if (input.carrierCodeId) codeWhere.id = input.carrierCodeId;
+      const codes = new Map((await ctx.repo('carrier-code', call).rows(codeWhere, { attributes: ['id', 'name', 'spec', 'maintainCycle', 'warnCycle'] })).map((c) => [Number(c.id), c]));
+      const out = { carriers: 0, created: 0, updated: 0 };
+      if (!codes.size) return out;
+      const today = dayString(new Date());
+      let lastId = 0;
+      for (;;) {
+        const step = await ctx.transaction(call, async (repo, transaction) => {
+          const carriers = await repo('carrier').rows({ carrierCodeId: { [Op.in]: [...codes.keys()] }, id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime'], order: [['id', 'ASC']], limit: CHUNK });
+          if (!carriers.length) return null;
+          const existing = new Map(
+            (await repo(ASSET).rows({ carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } }, { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] })).map((a) => [Number(a.carrierId), a]),
+          );
+          const fresh: Row[] = [];
+          let updated = 0;
+          for (const c of carriers) {
+            const a = existing.get(Number(c.id));
+            if (a) {
+              // the carrier's own identity follows it; what the asset team typed stays
+              if (a.sn !== c.sn || Number(a.carrierCodeId) !== Number(c.carrierCodeId)) {
+                await repo(ASSET).updateWhere({ sn: c.sn, carrierCodeId: c.carrierCodeId }, { id: a.id });
+                updated++;
+              }
+              continue;
+            }
+            const code = codes.get(Number(c.carrierCodeId))!;
+            const since = c.startTime ? dayString(new Date(c.startTime as string)) : today;
+            const cycle = Number(code.maintainCycle) || 0;
+            fresh.push({
+              carrierId: c.id,
+              sn: c.sn,
+              carrierCodeId: c.carrierCodeId,
+              name: code.name ?? null,
+              specModel: code.spec ?? null,
+              status: Enums.carrierAssetStatus.new,
+              fixedAsset: Enums.fixedAsset.no,
+              maintenanceCount: 0,
+              maintainCycle: cycle || null,
+              warnCycle: Number(code.warnCycle) || null,
+              usageTime: since,
+              nextMaintenanceDate: cycle > 0 ? addDays(since, cycle) : null,
+            });
+          }
+          if (fresh.length) await repo(ASSET).insertMany(fresh);
+          await writeAssetLog(ctx, call, fresh.map((f) => ({ sn: f.sn as string, action: Action.create, content: { step: 'refresh', carrierCodeId: f.carrierCodeId } })), transaction);
+          return { last: Number(carriers[carriers.length - 1].id), carriers: carriers.length, created: fresh.length, updated };
+        });
+        if (!step) break;
+        lastId = step.last;
+        out.carriers += step.carriers;
+        out.created += step.created;
+        out.updated += step.updated;
+      }
+      return out;
+    },
+  });
+}
