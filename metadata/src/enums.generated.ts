@@ -485,6 +485,11 @@ export const MapProviderEnum = {
   amap: 10,
   bing: 20,
 } as const;
+export const InventoryAdjustLineStatusEnum = {
+  pending: 10,
+  checked: 20,
+  adjusted: 30,
+} as const;
 export const DeliveryStatusEnum = {
   new: 10,
   delivering: 20,
@@ -613,6 +618,7 @@ export const Enums = {
   fenceType: FenceTypeEnum,
   fenceAction: FenceActionEnum,
   mapProvider: MapProviderEnum,
+  inventoryAdjustLineStatus: InventoryAdjustLineStatusEnum,
   deliveryStatus: DeliveryStatusEnum,
   shipOrderType: ShipOrderTypeEnum,
   receiptLineStatus: ReceiptLineStatusEnum,

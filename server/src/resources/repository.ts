@@ -550,7 +550,8 @@ export class ScopedRepository {
   private checkStatusRules(instance: Model, rules: StatusRule[] | undefined): void {
     for (const rule of rules ?? []) {
       const current = instance.get(rule.field);
-      if (rule.values.some((v) => sameValue(v, current))) throw new ApiError(ErrorCode.statusForbidden, rule.message);
+      // the row is named by its title: a message may say which document it refuses ({{title}})
+      if (rule.values.some((v) => sameValue(v, current))) throw new ApiError(ErrorCode.statusForbidden, rule.message, { title: String(instance.get(this.resource.titleField) ?? `#${String(instance.get('id'))}`) });
     }
   }
 

@@ -1,0 +1,18 @@
+/**
+ * Inventory (issue 18): adjustment orders (declared in plugins/inventory/metadata; the carriers'
+ * move is adjustment.ts), the inventory views per warehouse and carrier code (views.ts) and the
+ * daily closing snapshots they read history from (snapshots.ts).
+ */
+import { definePlugin } from '@rti/server/plugin-api';
+import type {} from '@rti/plugin-telemetry/api';
+import { installAdjustments } from './adjustment';
+
+export default definePlugin({
+  id: 'inventory',
+  // shipping's documents (ship orders) are read through the metadata and the scoped repository
+  dependsOn: ['shipping'],
+  optionalDependsOn: ['telemetry'],
+  server(ctx) {
+    installAdjustments(ctx);
+  },
+});
