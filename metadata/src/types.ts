@@ -279,6 +279,21 @@ export interface SourceDef {
 }
 
 /**
+ * The public one-record link: an unguessable token per record (never an id) that opens `page`
+ * without signing in — what a driver or a worker scanning the code on a document or a rack
+ * sees. The platform keeps the tokens, answers `page` as a public call ({ token } → what the
+ * plugin's reader returns, read in the token's organisation only), throttles it per client
+ * address across instances, and adds `<prefix>/info/link` ({ id, renew? } → token and path) for
+ * users who may read the record; the console offers the link and its QR code on the detail page.
+ */
+export interface PublicLinkDef {
+  /** the console route of the public page, also its call path: "/info/ship-order" */
+  page: string;
+  /** lookups per client address and minute (default 30) */
+  rate?: number;
+}
+
+/**
  * A document number generated per organisation when the create leaves the field empty:
  * `pattern` is literal text with `{date:YYYYMMDD}` (any of YYYY, YY, MM, DD) and `{seq:N}`
  * (the sequence, zero-padded to N digits). The sequence counts per organisation and per
@@ -477,6 +492,8 @@ export interface ResourceDef {
 
 export interface EnumValue {
   value: number | string;
+  /** a page anyone holding the record's printed code may open without signing in (see PublicLinkDef) */
+  publicLink?: PublicLinkDef;
   /** i18n key, e.g. enums.deviceStatus.online */
   label: string;
   /** antd tag colour (success, error, warning, processing, default, or a CSS colour) */

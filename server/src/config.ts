@@ -41,6 +41,15 @@ export interface ServerConfig {
   instanceId: string;
   /** where uploads and report workbooks are stored: the data folder, or S3 (STORAGE_URL) */
   storage: StorageConfig;
+  /** how often an instance beats the heartbeat of its import jobs (IMPORT_HEARTBEAT_MS, 5 s) */
+  importHeartbeatMs: number;
+  /** an import job whose heartbeat is older than this is a dead instance's, taken over and resumed (IMPORT_STALE_MS, 60 s) */
+  importStaleMs: number;
+  /**
+   * The console's origin printed codes point at (PUBLIC_URL, e.g. https://rti.example.com):
+   * set it behind a proxy; empty = the origin the printing caller used.
+   */
+  publicUrl: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -60,7 +69,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     trustProxy: (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     instanceId: instanceId(env.INSTANCE_ID, dataDir),
     storage: storageConfigFromEnv(env),
+    importHeartbeatMs: positive(env, 'IMPORT_HEARTBEAT_MS', 5_000),
+    importStaleMs: positive(env, 'IMPORT_STALE_MS', 60_000),
+    // SHIPPING_PUBLIC_URL: the name before public links were the platform's
+    publicUrl: origin(env.PUBLIC_URL || env.SHIPPING_PUBLIC_URL || ''),
   };
+}
+
+function origin(value: string): string {
+  if (!value) return '';
+  const u = new URL(value);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error(`PUBLIC_URL must be an http(s) address, got "${value}"`);
+  return u.origin;
 }
 
 function instanceId(value: string | undefined, dataDir: string): string {

@@ -28,6 +28,7 @@ import type { PluginDefinition, PluginServerContext, PluginServices } from './pl
 import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
 import { JobRunner } from './plugins/jobs';
 import { jobLease } from './plugins/job-lease';
+import { PublicLinks, publicLinkCalls, type PublicLinkService } from './resources/public-links';
 import { labelsCall } from './i18n/labels-call';
 import { ReportRegistry } from './reports/registry';
 import { resourceCalls } from './resources/calls';
@@ -70,6 +71,8 @@ export interface RtiServer {
   transitions: TransitionRegistry;
   /** header-and-lines documents (ctx.documents) */
   documents: DocumentEngine;
+  /** public one-record links (metadata publicLink); plugins reach it as ctx.publicLinks */
+  publicLinks: PublicLinkService;
   jobs: JobRunner;
   translator: Translator;
   t: TFunction;
@@ -135,6 +138,11 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const flows = new FlowEngine(resourceHost, documents, stepDeps);
   flows.install(hooks);
   for (const def of flows.calls()) calls.add(def);
+  // public one-record links (metadata publicLink): tokens, throttle and calls; plugins give the page's reader
+  const publicLinks = new PublicLinks(db.sequelize);
+  const links = publicLinkCalls({ links: publicLinks, resources: () => metadata.resources, systemContext, readInScope: (r, call, id) => repo(r, call).find(id), publicUrl: config.publicUrl });
+  for (const def of links.calls) calls.add(def);
+  jobs.every('public-links:sweep', 10 * 60_000, () => publicLinks.sweep().then(() => undefined), { once: true });
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language
   calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }) });
@@ -195,6 +203,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     documents: { onLines: (r, fn) => documents.onLines(r, fn), scan: (r, body, call) => flows.scanLines(r, body, call) },
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
+    publicLinks: links.service,
     jobs: { every: (name, ms, fn, opts) => jobs.every(`${id}:${name}`, ms, fn, opts) },
     repo,
     systemContext,
@@ -253,6 +262,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     documents,
     jobs,
     translator,
+    publicLinks: links.service,
     t,
     access,
     imports,

@@ -19,6 +19,7 @@ import type { ScopedRepository } from './resources/repository';
 import type { TransitionFn } from './resources/transitions';
 import type { LinesFn } from './resources/documents';
 import type { ScanResult } from './resources/flows';
+import type { PublicLinkService } from './resources/public-links';
 import type { StepCause } from './resources/transitions';
 
 /** Runs a declared step inside the caller's transaction (see TransitionEvent.run); `cause` tells its hooks who ran it. */
@@ -42,6 +43,7 @@ export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFin
 export type { TransitionEvent, TransitionFn, StepCause } from './resources/transitions';
 export type { ScanResult } from './resources/flows';
 export type { LinesEvent, LinesFn } from './resources/documents';
+export type { PublicLinkService, PublicReader } from './resources/public-links';
 export type { BoundRepository } from './resources/bound-repository';
 export type { DeclaredReference } from './resources/references';
 export { invalid, type ValidationRule } from './http/invalid';
@@ -152,6 +154,11 @@ export interface PluginServerContext {
   references: {
     declare(ref: DeclaredReference): () => void;
   };
+  /**
+   * Public one-record links of resources declaring `publicLink`: the plugin gives what the page
+   * shows (`reader`), the platform keeps tokens, throttle and calls; `tokenFor` for printed codes.
+   */
+  publicLinks: PublicLinkService;
   imports: {
     /**
      * Adds a domain check to a resource's import (or '*'). A function runs per row in the row's

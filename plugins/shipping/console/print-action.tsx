@@ -1,7 +1,8 @@
 /**
  * "Print" on a ship order's detail page: the delivery note / packing manifest PDF (server
  * /ship-order/print, with the QR code of the public page) for the whole order, one container
- * or one manifest per container, and the public page's link to copy or open.
+ * or one manifest per container. The public page's link and QR code on screen are the
+ * platform's "Public link" beside it (ship-order.json `publicLink`).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +19,6 @@ export default function PrintAction({ record }: RowActionProps) {
   const [mode, setMode] = useState<Mode>('order');
   const [containerNo, setContainerNo] = useState('');
   const [busy, setBusy] = useState(false);
-  const [link, setLink] = useState<string | null>(null);
   if (record.id == null) return null;
   const id = Number(record.id);
 
@@ -39,15 +39,6 @@ export default function PrintAction({ record }: RowActionProps) {
       setBusy(false);
     }
   };
-  const showLink = async () => {
-    try {
-      const got = await request<{ path: string }>('/ship-order/info/link', { id });
-      setLink(location.origin + got.path);
-    } catch (e) {
-      void message.error(e instanceof Error ? e.message : String(e));
-    }
-  };
-
   return (
     <>
       <Button icon={<PrinterOutlined />} onClick={() => setOpen(true)} data-testid="ship-print">
@@ -64,17 +55,6 @@ export default function PrintAction({ record }: RowActionProps) {
           </Radio.Group>
           {mode === 'container' && <Input maxLength={50} value={containerNo} onChange={(e) => setContainerNo(e.target.value)} placeholder={t('shipping.print.containerPlaceholder')} />}
           <Typography.Text type="secondary">{t('shipping.print.qrHint')}</Typography.Text>
-          {link ? (
-            <Typography.Paragraph copyable={{ text: link }} style={{ wordBreak: 'break-all' }}>
-              <a href={link} target="_blank" rel="noreferrer">
-                {link}
-              </a>
-            </Typography.Paragraph>
-          ) : (
-            <Button size="small" onClick={() => void showLink() /* reports its own failure */}>
-              {t('shipping.print.showLink')}
-            </Button>
-          )}
         </Space>
       </Modal>
     </>

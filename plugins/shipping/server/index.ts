@@ -157,7 +157,8 @@ export default definePlugin({
     registerShipPlan(ctx);
     // trucks report, the public order page and the printed delivery note with its code
     registerTrucks(ctx);
-    registerPrint(ctx, registerInfo(ctx));
+    registerInfo(ctx);
+    registerPrint(ctx);
     // gate passes confirm the shipping lists; the transport clock; vessels (maritime)
     installTelemetryAgreement(ctx);
     installTransportClock(ctx);

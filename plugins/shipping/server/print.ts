@@ -1,52 +1,19 @@
 /**
  * Delivery note / packing manifest as PDF (`/ship-order/print`): the order's facts, a QR code
- * of the public page (`/info/ship-order?token=…`, info.ts) that a driver or receiver scans, the
+ * of the public page (the platform's public link, `/info/ship-order?token=…`) that a driver or receiver scans, the
  * containers and the carriers — for the whole order, for one container (`containerNo`), or one
  * manifest page per container (`perContainer`). Drawn with the shared PDF primitives
  * (@rti/server/pdf: the caller's language with the CJK font, Latin-only fallback).
  */
 import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, STREAMED, type Language, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { PDF_COLORS, openPdf, pdfTable } from '@rti/server/pdf';
-import qrcode from 'qrcode-generator';
-import type { Request } from 'express';
+import { PDF_COLORS, drawQr, openPdf, pdfTable } from '@rti/server/pdf';
 import type { Writable } from 'node:stream';
-import { infoPath, type InfoTokens } from './info';
 
 type Row = Record<string, any>;
 /** carriers printed at most per document (a 5,000-carrier order is about 110 pages) */
 const MAX_LINES = 10_000;
 const ARRIVED = [Enums.shipOrderLineStatus.received, Enums.shipOrderLineStatus.extra];
-
-/** Draws a QR code of text as vector squares, size × size points, at (x, y). */
-export function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
-  const qr = qrcode(0, 'M');
-  qr.addData(text, 'Byte');
-  qr.make();
-  const n = qr.getModuleCount();
-  // the 4-module quiet zone ISO 18004 asks for, so phone scanners find the code on any paper
-  const quiet = 4;
-  const cell = size / (n + 2 * quiet);
-  doc.save();
-  doc.rect(x, y, size, size).fill('#ffffff');
-  doc.fillColor('#000000');
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) doc.rect(x + (c + quiet) * cell, y + (r + quiet) * cell, cell, cell);
-  doc.fill('#000000');
-  doc.restore();
-}
-
-/** The console origin the printed code points at: SHIPPING_PUBLIC_URL, else the caller's. */
-export function publicBase(req: Request | undefined): string {
-  const fixed = process.env.SHIPPING_PUBLIC_URL;
-  const raw = fixed || (req?.get?.('origin') ?? (req?.get?.('host') ? `${req.protocol}://${req.get('host')}` : ''));
-  try {
-    const u = new URL(raw);
-    if (u.protocol === 'http:' || u.protocol === 'https:') return u.origin;
-  } catch {
-    // fall through
-  }
-  return '';
-}
 
 interface PrintOptions {
   language: Language;
@@ -150,7 +117,7 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
   }
 }
 
-export function registerPrint(ctx: PluginServerContext, tokens: InfoTokens): void {
+export function registerPrint(ctx: PluginServerContext): void {
   /** { id, containerNo?, perContainer?, utcOffset? } → application/pdf */
   ctx.addCall({
     path: '/ship-order/print',
@@ -164,8 +131,7 @@ export function registerPrint(ctx: PluginServerContext, tokens: InfoTokens): voi
     async handler({ input, ctx: call, req, res }) {
       const { id, containerNo, utcOffset } = input;
       const { order, lines } = await readOrder(ctx, call, id, containerNo);
-      const token = await tokens.tokenFor(call.orgId!, id);
-      const base = publicBase(req);
+      const link = await ctx.publicLinks.tokenFor('ship-order', call, id);
       res.status(200);
       res.setHeader('Content-Type', 'application/pdf');
       const name = `${String(order.orderNo).replace(/[^\w.-]+/g, '_')}${containerNo ? `-${String(containerNo).replace(/[^\w.-]+/g, '_')}` : ''}.pdf`;
@@ -173,7 +139,7 @@ export function registerPrint(ctx: PluginServerContext, tokens: InfoTokens): voi
       await writeDeliveryNote(res, order, lines, {
         language: call.language,
         t: (k, p) => ctx.t(call.language, k, p as never),
-        url: base ? base + infoPath(token) : infoPath(token),
+        url: ctx.publicLinks.url(req, link.path),
         utcOffset,
         perContainer: input.perContainer && containerNo === undefined,
         containerNo,

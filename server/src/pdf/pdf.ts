@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
+import qrcode from 'qrcode-generator';
 import type { Writable } from 'node:stream';
 
 export type PdfLanguage = 'en-US' | 'zh-CN' | 'ja-JP';
@@ -76,4 +77,21 @@ export function pdfTable(doc: PDFKit.PDFDocument, fractions: readonly number[], 
     }
     draw(row, head);
   }
+}
+
+/** Draws a QR code of text as vector squares, size × size points, at (x, y). */
+export function drawQr(doc: PDFKit.PDFDocument, text: string, x: number, y: number, size: number): void {
+  const qr = qrcode(0, 'M');
+  qr.addData(text, 'Byte');
+  qr.make();
+  const n = qr.getModuleCount();
+  // the 4-module quiet zone ISO 18004 asks for, so phone scanners find the code on any paper
+  const quiet = 4;
+  const cell = size / (n + 2 * quiet);
+  doc.save();
+  doc.rect(x, y, size, size).fill('#ffffff');
+  doc.fillColor('#000000');
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (qr.isDark(r, c)) doc.rect(x + (c + quiet) * cell, y + (r + quiet) * cell, cell, cell);
+  doc.fill('#000000');
+  doc.restore();
 }

@@ -18,8 +18,9 @@ import { TransitionButtons } from '../components/transition-actions';
 import { useTransitions } from '../hooks/use-transitions';
 import { ChildrenSections } from '../components/children-section';
 import { DetailTimeline } from '../components/record-timeline';
+import { PublicLinkButton } from '../components/public-link';
+import { deleteQuestion, recordName } from '../lib/record-name';
 import { useRowActions } from '../hooks/use-row-actions';
-import { deleteQuestion } from '../lib/record-name';
 import { Zone, useZone } from '../components/zone';
 import { zoneName } from '../../lib/zones';
 import type { ZoneProps } from '../../plugin-contract';
@@ -90,6 +91,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
         ))}
       {access.status && record && <StatusAction resource={resource} record={record} onChanged={refresh} size="middle" />}
       {record && steps.length > 0 && <TransitionButtons resource={resource} record={record} steps={steps} onChanged={refresh} size="middle" />}
+      {record && id !== undefined && <PublicLinkButton resource={resource} id={id} title={recordName(resource, record)} />}
       {record &&
         extra.map(({ id: key, Component }) => (
           <Suspense key={key} fallback={null}>
