@@ -142,11 +142,14 @@ for (const lang of ['zh-CN', 'ja-JP'] as const) {
         await check(path);
         visited.push(path);
         // a generated list's own screens: its create form and its first row's detail
-        const more: string[] = [];
-        const create = page.locator('.shell-content [data-testid="meta-create"]:visible').first();
-        if (await create.count()) more.push((await create.getAttribute('href')) ?? '');
-        const detail = page.locator('.shell-content [data-testid="meta-table"]:visible a[href*="/detail/"]').first();
-        if (await detail.count()) more.push((await detail.getAttribute('href')) ?? '');
+        // read in one step: a live list may redraw its rows between a count and a read
+        const more = await page.evaluate(() => {
+          const visible = (el: Element | null) => (el && (el as HTMLElement).checkVisibility?.() !== false ? el.getAttribute('href') : null);
+          const create = visible(document.querySelector('.shell-content [data-testid="meta-create"]'));
+          const table = [...document.querySelectorAll('.shell-content [data-testid="meta-table"]')].find((t) => (t as HTMLElement).checkVisibility?.() !== false);
+          const detail = table ? visible(table.querySelector('a[href*="/detail/"]')) : null;
+          return [create, detail].filter((h): h is string => !!h);
+        });
         for (const p of more.filter((x) => x.startsWith('/'))) {
           await open(page, p);
           await check(p);
