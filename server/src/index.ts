@@ -150,7 +150,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   calls.add(labelsCall());
 
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
-  for (const def of [...accountCalls(access), ...permissionCalls(access)]) calls.add(def);
+  // account mail (reset codes) goes through the platform's mail service, which a plugin provides
+  const mail = () => services?.get('mail');
+  for (const def of [...accountCalls(access, { mail, log: logError }), ...permissionCalls(access)]) calls.add(def);
   // Role, user and organisation writes change policies: access hears of them inside the write.
   // (theme images go through the file store, built further down: read when a write or a call runs)
   access.installHooks(hooks, { storage: () => storage });

@@ -29,6 +29,7 @@ import type { ReportDef, TaskType } from './reports/types';
 import type { Zone } from './reports/time';
 import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
+import type { MailService } from './mail/types';
 
 export type { CallDef, CallInput, RequestContext, Language } from './http/types';
 export type { DeclaredCallDef, DeclaredCallInput, InputDecl, InputField, InputFieldType, InputOf, InputValue, PagingDecl } from './http/declared-input';
@@ -61,6 +62,7 @@ export { timeRange } from './reports/parameters';
 export { DAY_MS, dayOf, dayStart, formatTime, isZone, lastFullDays, parseOpenTimeRange, parseTimeRange, zoneOffset, type TimeRangeOptions, type Zone } from './reports/time';
 export { repositoryPage, repositoryScan, type RepositoryQuery } from './reports/sources';
 export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
+export type { MailService, OutgoingMail, SentMail } from './mail/types';
 
 /**
  * What plugins offer each other, by service id. A providing plugin declares the id in
@@ -71,7 +73,10 @@ export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
  *
  * A consumer declares the provider in `dependsOn` and gets the typed API with `ctx.use(id)`.
  */
-export interface PluginServices {}
+export interface PluginServices {
+  /** the platform's mail service (mail/types.ts), provided by the scheduler plugin */
+  mail: MailService;
+}
 export type ServiceId = keyof PluginServices & string;
 
 export interface PluginServerContext {

@@ -3,7 +3,8 @@
  * (SqlBackend), their reports mailed through nodemailer (file outbox by default, SMTP when
  * SMTP_URL is set), each run recorded. Calls: /task-config/run (run now),
  * /task-config/run/list (run history) and /task-config/run/file (the workbook a run kept in
- * the server's storage), all inside the caller's organisation.
+ * the server's storage), all inside the caller's organisation. It provides the platform's mail
+ * service (`mail`: SMTP or the file outbox), which account mails use too.
  * plugins/scheduler/README.md documents it.
  */
 import { hostname } from 'node:os';
@@ -52,6 +53,13 @@ function install(ctx: PluginServerContext): void {
   const instance = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   let mailer: Mailer | undefined;
   const getMailer = () => (mailer ??= createMailer({ smtpUrl: settings.smtpUrl, from: settings.mailFrom, outboxDir: join(ctx.config.dataDir, 'outbox') }));
+  // the platform's one mail path: account mails (reset codes) and other plugins' mails use it too
+  ctx.provide('mail', {
+    get kind() {
+      return getMailer().kind;
+    },
+    send: (mail) => getMailer().send(mail),
+  });
   let handle: SchedulerHandle | undefined;
   const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, onMissingTask: async (id) => handle?.jobs.unschedule(id) });
   const inflight = new Set<Promise<unknown>>();
@@ -134,4 +142,4 @@ function install(ctx: PluginServerContext): void {
   installRunCalls(ctx, runs, runner);
 }
 
-export default definePlugin({ id: 'scheduler', server: install });
+export default definePlugin({ id: 'scheduler', provides: ['mail'], server: install });

@@ -6,23 +6,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import type { MailService } from '@rti/server/plugin-api';
 
-export interface OutgoingMail {
-  to: string[];
-  subject: string;
-  text: string;
-  attachments?: Array<{ filename: string; content: Buffer; contentType?: string }>;
-}
+export type { OutgoingMail, SentMail } from '@rti/server/plugin-api';
 
-export interface SentMail {
-  messageId: string;
-  /** the .eml file (file outbox only) */
-  file: string | null;
-}
-
-export interface Mailer {
-  readonly kind: 'smtp' | 'file';
-  send(mail: OutgoingMail): Promise<SentMail>;
+/** the platform's mail service (plugin-api MailService), closable by its owner */
+export interface Mailer extends MailService {
   close(): void;
 }
 

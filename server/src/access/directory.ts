@@ -7,6 +7,8 @@ export interface DirectoryUser {
   id: number;
   username: string;
   realName: string | null;
+  /** where account mail goes (reset codes); null when the user has none */
+  email: string | null;
   passwordHash: string | null;
   locked: boolean;
   sysOrgUser: boolean;
@@ -37,6 +39,8 @@ export interface DirectoryRole {
 export interface Directory {
   userByName(username: string): Promise<DirectoryUser | null>;
   userById(id: number): Promise<DirectoryUser | null>;
+  /** users whose e-mail address is this one, without regard to case */
+  usersByEmail(email: string): Promise<DirectoryUser[]>;
   usersOfOrg(orgId: number): Promise<DirectoryUser[]>;
   org(id: number): Promise<DirectoryOrg | null>;
   orgByEntryCode(entryCode: string): Promise<DirectoryOrg | null>;

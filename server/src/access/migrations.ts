@@ -1,5 +1,7 @@
 /** Migrations of the access system tables, registered with the core's migration runner on import. */
+import { DataTypes } from 'sequelize';
 import { registerMigration } from '../db/migrations';
+import { ONE_TIME_CODE_TABLE, oneTimeCodeColumns } from '../auth/one-time-codes';
 import {
   POLICY_VERSION_TABLE,
   SESSION_TABLE,
@@ -12,7 +14,9 @@ import {
 registerMigration({
   name: '2026-11-22-access-system-tables',
   async up({ queryInterface: qi }) {
-    await qi.createTable(SESSION_TABLE, sessionColumns);
+    // the table as it was then: later columns come from their own migrations
+    const { language: _added, ...firstColumns } = sessionColumns;
+    await qi.createTable(SESSION_TABLE, firstColumns);
     await qi.addIndex(SESSION_TABLE, ['userId'], { name: `ix_${SESSION_TABLE}_user_id` });
     await qi.createTable(THROTTLE_TABLE, throttleColumns);
     await qi.createTable(POLICY_VERSION_TABLE, policyVersionColumns);
@@ -21,5 +25,18 @@ registerMigration({
     await qi.dropTable(POLICY_VERSION_TABLE);
     await qi.dropTable(THROTTLE_TABLE);
     await qi.dropTable(SESSION_TABLE);
+  },
+});
+
+registerMigration({
+  name: '2026-11-27-account-one-time-codes',
+  async up({ queryInterface: qi }) {
+    await qi.createTable(ONE_TIME_CODE_TABLE, oneTimeCodeColumns);
+    await qi.addIndex(ONE_TIME_CODE_TABLE, ['userId', 'purpose'], { name: `ix_${ONE_TIME_CODE_TABLE}_user` });
+    await qi.addColumn(SESSION_TABLE, 'language', { type: DataTypes.STRING(8), allowNull: true });
+  },
+  async down({ queryInterface: qi }) {
+    await qi.removeColumn(SESSION_TABLE, 'language');
+    await qi.dropTable(ONE_TIME_CODE_TABLE);
   },
 });

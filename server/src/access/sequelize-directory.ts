@@ -2,7 +2,7 @@
  * Directory over the metadata-generated models of the user, role and organisation
  * resources (defined by db/models under their resource names).
  */
-import { Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { Op, col, fn, where, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import type { Directory, DirectoryOrg, DirectoryRole, DirectoryUser } from './directory';
 import { findByEntryCode } from './entry-codes';
 
@@ -23,6 +23,7 @@ function toUser(row: Model): DirectoryUser {
     id: Number(r.id),
     username: String(r.name),
     realName: (r.realName as string | null) ?? null,
+    email: typeof r.email === 'string' && r.email.trim() ? r.email.trim() : null,
     passwordHash: (r.password as string | null) ?? null,
     locked: Boolean(r.locked),
     sysOrgUser: Boolean(r.sysOrgUser),
@@ -66,6 +67,13 @@ export function createSequelizeDirectory(sequelize: Sequelize): Directory {
     async userById(id) {
       const row = await users().findByPk(id);
       return row ? toUser(row) : null;
+    },
+    async usersByEmail(email) {
+      const wanted = email.trim().toLowerCase();
+      if (!wanted) return [];
+      // stored as typed: compare lower-cased on both sides (SQLite and MariaDB alike)
+      const rows = await users().findAll({ where: where(fn('lower', col('email')), wanted) });
+      return rows.map(toUser);
     },
     async usersOfOrg(orgId) {
       // Membership is a JSON list; LIKE narrows the scan, the exact check happens on the parsed list.

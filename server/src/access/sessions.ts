@@ -18,6 +18,7 @@ export interface NewSession {
   loginEntryCode: string | null;
   ip?: string;
   userAgent?: string;
+  language?: string;
 }
 
 export class SessionStore {
@@ -41,6 +42,7 @@ export class SessionStore {
       revokedAt: null,
       ip: s.ip?.slice(0, 64) ?? null,
       userAgent: s.userAgent?.slice(0, 255) ?? null,
+      language: s.language ?? null,
     });
     return { token, id, expiresAt };
   }
@@ -58,6 +60,12 @@ export class SessionStore {
   async byId(id: string): Promise<SessionRow | null> {
     const row = await this.tables.session.findByPk(id);
     return row ? row.get({ plain: true }) : null;
+  }
+
+  /** The language of the user's latest session that recorded one (null: never signed in). */
+  async lastLanguage(userId: number): Promise<string | null> {
+    const row = await this.tables.session.findOne({ where: { userId, language: { [Op.ne]: null } }, order: [['createdAt', 'DESC']], attributes: ['language'] });
+    return (row?.get('language') as string | null | undefined) ?? null;
   }
 
   async revoke(id: string): Promise<void> {

@@ -14,6 +14,8 @@ export interface SessionRow {
   revokedAt: Date | null;
   ip: string | null;
   userAgent: string | null;
+  /** the interface language the session signed in with (account mail follows the latest) */
+  language?: string | null;
   createdAt?: Date;
 }
 
@@ -48,6 +50,7 @@ export const sessionColumns = {
   revokedAt: { type: DataTypes.DATE, allowNull: true },
   ip: { type: DataTypes.STRING(64), allowNull: true },
   userAgent: { type: DataTypes.STRING(255), allowNull: true },
+  language: { type: DataTypes.STRING(8), allowNull: true },
   createdAt: { type: DataTypes.DATE, allowNull: false },
   updatedAt: { type: DataTypes.DATE, allowNull: false },
 };

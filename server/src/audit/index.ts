@@ -79,12 +79,13 @@ export function installAudit(host: AuditHost): Audit {
       host.calls.onCallEnd((r: CallRecord) => {
         const data = (r.data ?? null) as Record<string, unknown> | null;
         // Sign-in calls have no organisation yet: the answer names the one signed into.
-        const orgId = r.ctx?.orgId ?? (data && typeof data.loginOrgId === 'number' ? data.loginOrgId : null);
+        // Public account calls name the organisation and account they acted on (ctx.auditAs).
+        const orgId = r.ctx?.orgId ?? r.ctx?.auditAs?.orgId ?? (data && typeof data.loginOrgId === 'number' ? data.loginOrgId : null);
         if (orgId === null) return;
-        const username = typeof r.body.username === 'string' ? r.body.username : null;
+        const username = typeof data?.username === 'string' ? data.username : typeof r.body.username === 'string' ? r.body.username : null;
         admin.push({
           orgId,
-          operator: clip(r.ctx?.user?.username ?? username, 50),
+          operator: clip(r.ctx?.user?.username ?? r.ctx?.auditAs?.operator ?? username, 50),
           ip: clip(r.req.ip ?? r.req.socket.remoteAddress ?? null, 64),
           userAgent: clip(r.req.get('user-agent') ?? null, 500),
           path: clip(r.req.path, 255),
@@ -93,7 +94,7 @@ export function installAudit(host: AuditHost): Audit {
           responseCode: r.code,
           message: clip(r.message, 500),
           time: new Date(),
-          createdBy: r.ctx?.user?.id ?? null,
+          createdBy: r.ctx?.user?.id ?? r.ctx?.auditAs?.userId ?? null,
         });
       }),
     );

@@ -1,6 +1,6 @@
 /** Request parameters as they may be kept in a log: secrets masked, size bounded. */
 
-const SECRET_KEY = /pass(word)?|pwd|token|secret|captcha|authorization|credential|api[-_]?key/i;
+const SECRET_KEY = /pass(word)?|pwd|token|ticket|secret|captcha|authorization|credential|api[-_]?key/i;
 export const MASK = '***';
 
 export function redact(value: unknown, depth = 0): unknown {

@@ -1,24 +1,22 @@
 /**
- * Account calls (docs/API.md "Account and session calls"): login, logout, password change,
- * info, and the public organisation basics for the login page.
+ * Account calls (docs/API.md "Account and session calls"): login (password or one-time
+ * ticket), logout, password change, info, the public organisation basics for the login page,
+ * the forgotten-password calls (./recovery-calls) and login tickets (./ticket-call).
  */
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, Language, RequestContext } from '../http/types';
 import { msg } from '../access/messages';
 import type { AccessService } from '../access/service';
-import type { DirectoryOrg } from '../access/directory';
+import type { DirectoryOrg, DirectoryUser } from '../access/directory';
+import type { MailService } from '../mail/types';
+import { OneTimeCodes } from './one-time-codes';
+import { recoveryCalls, type RecoveryThrottle } from './recovery-calls';
+import { ticketCall } from './ticket-call';
+import { required, str } from './inputs';
 import { throttleKeys, type ThrottleKey } from './login-throttle';
 import { isValidPassword } from './password-rule';
 import { sessionInfo } from './session-info';
 import { publicTheme } from '../access/theme-calls';
-
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-function required(lang: Language, body: Record<string, unknown>, name: string): string {
-  const v = str(body[name]);
-  if (!v.trim()) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.required', { name: msg(lang, `field.${name}`) }));
-  return v;
-}
 
 const badCredentials = (lang: Language) => new ApiError(ErrorCode.badCredentials, msg(lang, 'auth.badCredentials'));
 
@@ -27,16 +25,76 @@ async function refuseWhileThrottled(access: AccessService, lang: Language, keys:
   if (wait > 0) throw new ApiError(ErrorCode.tooManyAttempts, msg(lang, 'auth.throttled', { seconds: wait }));
 }
 
-export function accountCalls(access: AccessService): CallDef[] {
+export interface AccountOptions {
+  /** the platform's mail service (provided by a plugin), read when a mail is due */
+  mail?: () => MailService | undefined;
+  log?: (message: string, err?: unknown) => void;
+  /** one-time codes and tickets (tests shorten their lives) */
+  codes?: OneTimeCodes;
+  recoveryThrottle?: Partial<RecoveryThrottle>;
+}
+
+export function accountCalls(access: AccessService, opts: AccountOptions = {}): CallDef[] {
   // Verified against when the user name is unknown, so both failures take the same time.
   let dummyHash: Promise<string> | null = null;
   const dummy = () => (dummyHash ??= access.passwords.hash('not-a-password-' + Math.random()));
+  const codes = opts.codes ?? new OneTimeCodes(access.sequelize, access.passwords);
+
+  /** A session in an organisation and the login answer (password and ticket logins alike). */
+  const openSession = async (ctx: RequestContext, user: DirectoryUser, loginOrg: DirectoryOrg, entryCode: string | null) => {
+    // the organisation's own spelling: `/NORDIC/login` is a login into `nordic`
+    const loginEntryCode = entryCode ? (loginOrg.entryCode ?? entryCode) : null;
+    const session = await access.sessions.create({
+      userId: user.id,
+      loginOrgId: loginOrg.id,
+      loginEntryCode,
+      ip: ctx.ip,
+      userAgent: ctx.userAgent,
+      language: ctx.language,
+    });
+    void access.sessions.purge().catch(() => undefined);
+    const orgIds = entryCode ? [loginOrg.id] : user.organizationIds;
+    const info = await sessionInfo(access, ctx.language, user, orgIds, loginOrg, loginEntryCode, loginOrg.id);
+    return { token: session.token, expiresAt: session.expiresAt.toISOString(), ...info };
+  };
+
+  /**
+   * `/{entryCode}/login?ticket=…`: a one-time ticket an integrator asked for (/account/authLogin)
+   * signs its user into its organisation, confined to it like an entry-code login.
+   */
+  const ticketLogin = async (ctx: RequestContext, ticket: string, entryCode: string | null) => {
+    const lang = ctx.language;
+    const keys = throttleKeys('', ctx.ip).filter((k) => k.kind === 'address');
+    await refuseWhileThrottled(access, lang, keys);
+    const invalid = async () => {
+      await access.throttle.fail(keys);
+      return new ApiError(ErrorCode.codeInvalid, msg(lang, 'auth.ticketInvalid'));
+    };
+    // spent before anything else is checked: a ticket shown at the wrong door is gone too
+    const spent = await codes.spendTicket(ticket);
+    if (!spent) throw await invalid();
+    const org = await access.directory.org(spent.orgId);
+    const user = await access.directory.userById(spent.userId);
+    ctx.auditAs = { orgId: spent.orgId, operator: user?.username, userId: spent.userId };
+    // confined to the ticket's organisation like an entry-code login: it needs its entry code
+    if (!org?.entryCode || !user || !user.organizationIds.includes(org.id)) throw await invalid();
+    if (entryCode) {
+      const door = await access.directory.orgByEntryCode(entryCode);
+      if (!door || door.id !== org.id) throw await invalid();
+    }
+    if (user.locked) throw new ApiError(ErrorCode.locked, msg(lang, 'auth.locked'));
+    return openSession(ctx, user, org, org.entryCode);
+  };
 
   const login: CallDef = {
     path: '/account/login',
     public: true,
     async handler({ body, ctx }) {
       const lang = ctx.language;
+      if (body.ticket !== undefined) {
+        const ticket = required(lang, body, 'ticket').trim();
+        return ticketLogin(ctx, ticket, str(body.entryCode).trim() || null);
+      }
       const username = required(lang, body, 'username').trim();
       const password = required(lang, body, 'password');
       const entryCode = str(body.entryCode).trim() || null;
@@ -64,19 +122,7 @@ export function accountCalls(access: AccessService): CallDef[] {
         if (!loginOrg) throw new ApiError(ErrorCode.orgNotAllowed, msg(lang, 'auth.noOrganization'));
       }
 
-      // the organisation's own spelling: `/NORDIC/login` is a login into `nordic`
-      const loginEntryCode = entryCode ? (loginOrg.entryCode ?? entryCode) : null;
-      const session = await access.sessions.create({
-        userId: user.id,
-        loginOrgId: loginOrg.id,
-        loginEntryCode,
-        ip: ctx.ip,
-        userAgent: ctx.userAgent,
-      });
-      void access.sessions.purge().catch(() => undefined);
-      const orgIds = entryCode ? [loginOrg.id] : user.organizationIds;
-      const info = await sessionInfo(access, lang, user, orgIds, loginOrg, loginEntryCode, loginOrg.id);
-      return { token: session.token, expiresAt: session.expiresAt.toISOString(), ...info };
+      return openSession(ctx, user, loginOrg, entryCode);
     },
   };
 
@@ -144,5 +190,6 @@ export function accountCalls(access: AccessService): CallDef[] {
     },
   };
 
-  return [login, logout, info, passwordChange, organizationBasic];
+  const recovery = recoveryCalls(access, { codes, mail: opts.mail ?? (() => undefined), log: opts.log ?? (() => undefined), throttle: opts.recoveryThrottle, dummy });
+  return [login, logout, info, passwordChange, organizationBasic, ...recovery, ticketCall(access, codes)];
 }

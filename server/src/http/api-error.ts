@@ -27,4 +27,6 @@ export const ErrorCode = {
   malformedJson: 10012,
   unknownCall: 10013,
   licenceLimit: 10014,
+  /** a one-time code or login ticket that is wrong, used or expired */
+  codeInvalid: 10015,
 } as const;

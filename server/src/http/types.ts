@@ -34,6 +34,11 @@ export interface RequestContext {
   sessionId?: string;
   ip?: string;
   userAgent?: string;
+  /**
+   * For the admin log of a call that has no organisation or user of its own (a public account
+   * call): the organisation and account it acted on, set by its handler once known.
+   */
+  auditAs?: { orgId: number; operator?: string; userId?: number };
 }
 
 export interface CallInput {
