@@ -48,6 +48,17 @@ describe('scoped methods in organisation A never reach a row of B', () => {
     expect([...(await repo.countBy('orgId')).keys()]).toEqual([ts.orgA]);
   });
 
+  it('countByDay: per UTC day of a datetime, scope ANDed in, unknown field refused', async () => {
+    const repo = ts.server.repo('carrier', ctxA);
+    const both = { id: { [Op.in]: [a, b] } };
+    const [row] = await repo.rows({ id: a }, { attributes: ['createdAt'] });
+    const day = new Date(row.createdAt as string).toISOString().slice(0, 10);
+    // B's carrier, created the same day, is not counted
+    expect([...(await repo.countByDay('createdAt', both))]).toEqual([[day, 1]]);
+    expect((await repo.countByDay('createdAt', { id: b })).size).toBe(0);
+    await expect(repo.countByDay('nope')).rejects.toThrow(/no field "nope"/);
+  });
+
   it('countRanges: one scan per scope, ranges in order, nulls apart, bad bounds refused', async () => {
     const repo = ts.server.repo('carrier', ctxA);
     const both = { id: { [Op.in]: [a, b] } };

@@ -5,7 +5,7 @@
 import { Op } from 'sequelize';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
-import { countByDay, lastDays } from './group-count';
+import { lastDays } from './group-count';
 
 export const ALERT_SOURCES = [
   { category: 'carrier', resource: 'carrier-alert', sn: 'carrierSn', time: 'createdTime', reason: 'reason' },
@@ -28,7 +28,7 @@ export async function alertTrend(ctx: PluginServerContext, call: RequestContext,
   const series = [];
   for (const a of ALERT_SOURCES) {
     if (!ctx.metadata.resources[a.resource]) continue;
-    const byDay = await countByDay(ctx.db, ctx.repo(a.resource, call), a.time, { [a.time]: { [Op.gte]: from } });
+    const byDay = await ctx.repo(a.resource, call).countByDay(a.time, { [a.time]: { [Op.gte]: from } });
     series.push({ category: a.category, values: axis.map((d) => byDay.get(d) ?? 0) });
   }
   return { days: axis, series };

@@ -196,6 +196,18 @@ export class ScopedRepository {
   }
 
   /**
+   * Rows in scope per UTC day of a datetime field (GROUP BY the day): 'YYYY-MM-DD' → count. The
+   * repository owns the dialect's day expression (SQLite keeps datetimes as text, MariaDB as DATETIME in UTC).
+   */
+  async countByDay(field: string, where: WhereOptions = {}, options: WriteOptions = {}): Promise<Map<string, number>> {
+    if (!this[MODEL].getAttributes()[field]) throw new Error(`${this.resource.name}: no field "${field}" to count days of`);
+    const column = col(this.column(field));
+    const day = this.host.db.sequelize.getDialect() === 'sqlite' ? fn('substr', column, 1, 10) : fn('DATE_FORMAT', column, '%Y-%m-%d');
+    const found = await this.rows(where, { attributes: [[day, 'day'], [fn('COUNT', col('id')), 'n']], group: ['day'], transaction: options.transaction });
+    return new Map(found.map((r) => [String(r.day), Number(r.n)]));
+  }
+
+  /**
    * Rows in scope per numeric range of a field, in one scan (a histogram): `[{ gte: 75 }, { gte: 25, lt: 75 }]`
    * answers one count per range, in order, plus the rows whose value is null. Ranges may overlap.
    * Plugins use it without building operator objects themselves.
