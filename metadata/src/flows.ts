@@ -68,6 +68,8 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
     res.transitions?.forEach((t, i) => {
       t.from = checked(res, t.field, t.from);
       [t.to] = checked(res, t.field, [t.to]);
+      const parent = t.while !== undefined ? parentOf(meta, res.name)?.header : undefined;
+      if (parent) t.while = list(parent, parent.statusField ?? 'status', t.while!, `/transitions/${i}/while`);
       if (t.lines) {
         const child = resources[t.lines.child];
         if (child) {
@@ -159,6 +161,7 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
     });
     res.transitions?.forEach((t, i) => {
       if (t.lines && !res.children?.some((c) => c.resource === t.lines!.child)) at(`/transitions/${i}/lines/child`, `"${t.lines.child}" is not a line resource of ${res.name}`);
+      if (t.while !== undefined && !parentOf(meta, res.name)) at(`/transitions/${i}/while`, `${res.name} is no document's line`);
       if (t.header) {
         const parent = parentOf(meta, res.name);
         if (!parent) at(`/transitions/${i}/header`, `${res.name} is no document's line`);

@@ -325,6 +325,12 @@ export interface TransitionDef {
   label?: string;
   /** the enum field holding the status */
   field: string;
+  /**
+   * false: the step has no call, button or permission code of its own — only code runs it
+   * (`e.run`), as the document's other steps move their lines (a shipping list's line ships
+   * when its order or a delivery is released). Its checks, hooks, stamps and log are the same.
+   */
+  call?: false;
   /** statuses the step starts from */
   from: Array<string | number>;
   /** status after the step */
@@ -347,6 +353,12 @@ export interface TransitionDef {
   lines?: { child: string; field?: string; from: Array<string | number>; to: string | number };
   /** a line step that moves its header: this step of the header runs when the header is in its `from` */
   header?: string;
+  /**
+   * A line step runs only while its header is in these statuses (values, enum keys or a status
+   * group of the header, resolved at load): a shipping list's line ships only while its order
+   * is new or released. Otherwise 10004 naming the header, its status and the wanted ones.
+   */
+  while?: Array<string | number> | string;
   /** the confirm dialog states a count of the row: `message` (i18n key) with {{count}} = row[field] */
   confirmCount?: { field: string; message: string };
   /** who may run the step beyond its own permission code (see TransitionGuard) */
@@ -480,6 +492,8 @@ export interface ResourceDef {
   statusField?: string;
   /** made from another document (see SourceDef) */
   source?: SourceDef;
+  /** a page anyone holding the record's printed code may open without signing in (see PublicLinkDef) */
+  publicLink?: PublicLinkDef;
   /** document number generated per organisation (see DocumentNumberDef) */
   number?: DocumentNumberDef;
   /** permission code overrides; default derived from the route and API paths */
@@ -492,8 +506,6 @@ export interface ResourceDef {
 
 export interface EnumValue {
   value: number | string;
-  /** a page anyone holding the record's printed code may open without signing in (see PublicLinkDef) */
-  publicLink?: PublicLinkDef;
   /** i18n key, e.g. enums.deviceStatus.online */
   label: string;
   /** antd tag colour (success, error, warning, processing, default, or a CSS colour) */

@@ -43,9 +43,11 @@ export type { ImportValidator, ImportRowEvent, ImportRowValidator, ImportChunkEv
 export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFindOptions, WriteOptions } from './resources/repository';
 export type { TransitionEvent, TransitionFn, StepCause } from './resources/transitions';
 export type { ScanResult } from './resources/flows';
-export type { LinesEvent, LinesFn } from './resources/documents';
 export type { PublicLinkService, PublicReader } from './resources/public-links';
+export type { LinesEvent, LinesFn } from './resources/documents';
 export type { BoundRepository } from './resources/bound-repository';
+// a document's source row in an allowed status (BoundRepository.source): a step's hook reads it instead of checking statuses by hand
+export type { SourceOptions } from './resources/source';
 export type { DeclaredReference } from './resources/references';
 export { invalid, type ValidationRule } from './http/invalid';
 export type { Migration, MigrationContext } from './db';
@@ -153,17 +155,17 @@ export interface PluginServerContext {
     scan(lineResource: string, body: Record<string, unknown>, ctx: RequestContext): Promise<ScanResult>;
   };
   /**
+   * Public one-record links of resources declaring `publicLink`: the plugin gives what the page
+   * shows (`reader`), the platform keeps tokens, throttle and calls; `tokenFor` for printed codes.
+   */
+  publicLinks: PublicLinkService;
+  /**
    * Rows of the plugin's own tables that point at resource rows: deleting a row they still
    * use is refused, naming them (the metadata's own references need no declaration).
    */
   references: {
     declare(ref: DeclaredReference): () => void;
   };
-  /**
-   * Public one-record links of resources declaring `publicLink`: the plugin gives what the page
-   * shows (`reader`), the platform keeps tokens, throttle and calls; `tokenFor` for printed codes.
-   */
-  publicLinks: PublicLinkService;
   imports: {
     /**
      * Adds a domain check to a resource's import (or '*'). A function runs per row in the row's

@@ -10,24 +10,15 @@
  * - `/ship-order-detail/batch/adddelivery` `{ deliveryId, ids }`: puts chosen pending lines of
  *   the delivery's order on a new delivery document (its line rules apply).
  *
- * Each runs in one transaction with the order locked: a refusal anywhere moves nothing.
+ * Each runs in one transaction with the order locked: a refusal anywhere moves nothing. The
+ * first two run the shipping list's declared line steps (ship, receive).
  */
-import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, invalid, readId, readIds, readText, tKey, type BoundRepository, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, invalid, readId, readIds, readText, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
-import { receiveCarriers, shipLines, snList } from './movement';
-import { followInTelemetry } from './telemetry-agreement';
-import { orderGroup } from './statuses';
 
-type Row = Record<string, any>;
-type Repo = (resource: string) => BoundRepository;
-const Order = Enums.shipOrderStatus;
-const Line = Enums.shipOrderLineStatus;
 const MAX_LINES = 5000;
 
 export function registerLineCalls(ctx: PluginServerContext): void {
-  const dialect = ctx.database.dialect;
-
   ctx.addCall({
     path: '/ship-order/fetch/order/id',
     resource: 'ship-order',
@@ -39,61 +30,17 @@ export function registerLineCalls(ctx: PluginServerContext): void {
     },
   });
 
-  /** The order locked in the transaction; its status must allow the call. */
-  const lockedOrder = async (repo: Repo, id: number, allowed: number[]): Promise<Row> => {
-    const [order] = await repo('ship-order').rows({ id }, { lock: 'update' });
-    if (!order) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
-    if (!allowed.includes(Number(order.status))) {
-      const key = Object.entries(Order).find(([, n]) => n === Number(order.status))?.[0];
-      throw new ApiError(ErrorCode.statusForbidden, 'shipping.orderStatusRefused', { title: String(order.orderNo), status: key ? tKey(`enums.shipOrderStatus.${key}`) : String(order.status) });
-    }
-    return order;
+  // Chosen lines through the line steps (ship-order-detail metadata): the order's status
+  // (`while`), the lines' own (naming their serials), a line of another order (not found),
+  // the first departure releasing a new order (`header`), the carriers moving (movement.ts).
+  const runOn = (step: 'ship' | 'receive') => async ({ body, ctx: call }: { body: Record<string, unknown>; ctx: RequestContext }) => {
+    const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
+    const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
+    const moved = await ctx.transaction(call, async (_repo, _transaction, run) => (await run('ship-order-detail', step, ids, { shipOrderId })).length);
+    return { [step === 'ship' ? 'shipped' : 'received']: moved, ...(step === 'receive' ? { extra: 0 } : {}), order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
   };
-
-  /** The chosen lines, all of the order and in the wanted line status; else 10004 naming them. */
-  const chosenLines = async (repo: Repo, order: Row, ids: number[], status: number): Promise<Row[]> => {
-    const lines = await repo('ship-order-detail').rows({ id: { [Op.in]: ids }, shipOrderId: order.id }, { attributes: ['id', 'carrierId', 'carrierSn', 'status'] });
-    if (lines.length !== ids.length) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
-    const wrong = lines.filter((l) => Number(l.status) !== status);
-    if (wrong.length) throw new ApiError(ErrorCode.statusForbidden, status === Line.pending ? 'shipping.linesNotPending' : 'shipping.linesNotShipped', { title: String(order.orderNo), sns: snList(wrong.map((l) => String(l.carrierSn))) });
-    return lines;
-  };
-
-  ctx.addCall({
-    path: '/ship-order-detail/batch/delivery',
-    resource: 'ship-order-detail',
-    async handler({ body, ctx: call }) {
-      const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
-      const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
-      const shipped = await ctx.transaction(call, async (repo, _transaction, run) => {
-        const order = await lockedOrder(repo, shipOrderId, orderGroup('shippable'));
-        await chosenLines(repo, order, ids, Line.pending);
-        const n = await shipLines({ repo, ctx: call, order, now: new Date(), dialect }, ids);
-        // the first departure releases the order through its own step (stamps, log); these lines are shipped
-        if (order.status === Order.new) await run('ship-order', 'release', [shipOrderId], {}, { resource: 'ship-order-detail', step: 'batchDelivery', ids });
-        return n;
-      });
-      void followInTelemetry(ctx, call, [shipOrderId], 'out');
-      return { shipped, order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
-    },
-  });
-
-  ctx.addCall({
-    path: '/ship-order-detail/batch/receipt',
-    resource: 'ship-order-detail',
-    async handler({ body, ctx: call }) {
-      const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
-      const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
-      const result = await ctx.transaction(call, async (repo) => {
-        const order = await lockedOrder(repo, shipOrderId, orderGroup('inTransit'));
-        const lines = await chosenLines(repo, order, ids, Line.shipped);
-        const [full] = await repo('ship-order').rows({ id: order.id });
-        return receiveCarriers({ repo, ctx: call, order: full, now: new Date(), dialect }, lines.map((l) => Number(l.carrierId)));
-      });
-      void followInTelemetry(ctx, call, [shipOrderId], 'in');
-      return { ...result, order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
-    },
-  });
+  ctx.addCall({ path: '/ship-order-detail/batch/delivery', resource: 'ship-order-detail', handler: runOn('ship') });
+  ctx.addCall({ path: '/ship-order-detail/batch/receipt', resource: 'ship-order-detail', handler: runOn('receive') });
 
   ctx.addCall({
     path: '/ship-order-detail/batch/adddelivery',

@@ -1,21 +1,29 @@
 /**
- * Carriers moving between warehouses with the documents: outbound when a ship order (or a
- * delivery of it) is released, inbound when it (or a receipt of it) is received. Everything is
- * set-based and runs in the step's transaction through the transaction-bound scoped
- * repositories: a handful of statements for 5,000 carriers, and a refusal anywhere rolls the
- * status change and every row written back, so a carrier is never half-moved.
+ * Carriers moving between warehouses with the documents. The shipping list's line statuses are
+ * declared steps (ship-order-detail: ship, receive, receiveExtra, miss); the documents' steps
+ * run them from code (`e.run`), and what the carriers do is the line steps' effect here:
  *
- * Carrier rows move with conditional UPDATEs (`… WHERE id IN (…) AND warehouse = shipper AND
- * transport status in stock`): when two releases race for one carrier, the second UPDATE
- * matches fewer rows than it expects and the whole step is refused.
+ * - `ship` (pending → shipped, moving a new order to released): out of the shipper warehouse,
+ *   in transit, an outbound in/out row and a carrier log each, departure confirmed by hand, the
+ *   order's due time from its route;
+ * - `receive` (shipped → received) and `receiveExtra` (pending/missing → extra, or a carrier not
+ *   on the order at all): into the receiver warehouse, cycle count + 1, turnover days, inbound
+ *   rows (a gate's arrival row taken over), logs, arrival confirmed by hand.
+ *
+ * Everything is set-based in the step's transaction: a handful of statements for 5,000
+ * carriers, and a refusal anywhere rolls back every status and row. Carrier rows move with
+ * conditional UPDATEs: of two releases racing for one carrier, the second matches fewer rows
+ * than it expects and is refused whole.
  */
 import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, tKey, type BoundRepository, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, tKey, type PluginServerContext, type TransitionEvent } from '@rti/server/plugin-api';
 import { Op, literal } from 'sequelize';
 import { adoptDeviceRows } from './inout-rows';
+import { followInTelemetry } from './telemetry-agreement';
+import { clearTimeoutAlerts } from './transport-clock';
 
-type Repo = (resource: string) => BoundRepository;
 type Row = Record<string, any>;
+type Event = Pick<TransitionEvent, 'repo' | 'ctx' | 'at'>;
 
 const Line = Enums.shipOrderLineStatus;
 const Transport = Enums.transportStatus;
@@ -25,139 +33,181 @@ const MOVING: number[] = [Transport.inTransit, Transport.abnormal];
 /** Serials named in a refusal at most (the rest are counted). */
 const NAMED = 10;
 const DAY_MS = 86_400_000;
+const ids = (rows: Row[], field = 'id') => rows.map((r) => Number(r[field]));
 
 export const snList = (sns: string[]): string => (sns.length > NAMED ? `${sns.slice(0, NAMED).join(', ')} … (+${sns.length - NAMED})` : sns.join(', '));
 
-const operatorOf = (ctx: RequestContext) => (ctx.user?.realName || ctx.user?.username || 'system').slice(0, 50);
+const operatorOf = (e: Event) => (e.ctx.user?.realName || e.ctx.user?.username || 'system').slice(0, 50);
 
-export interface MoveOptions {
-  repo: Repo;
-  ctx: RequestContext;
-  order: Row;
-  now: Date;
-  /** dialect of the database, for the per-row turnover expression */
-  dialect: string;
+/** rows grouped by a field (lines by their document) */
+export function groupBy(rows: Row[], field: string): Map<number, Row[]> {
+  const out = new Map<number, Row[]>();
+  for (const r of rows) out.set(Number(r[field]), [...(out.get(Number(r[field])) ?? []), r]);
+  return out;
+}
+
+export function installMovement(ctx: PluginServerContext): void {
+  const dialect = ctx.database.dialect;
+  // After the commit the telemetry engine re-reads the carriers moved, so its warehouse and
+  // transport state agree with the documents and the gate pass still to come confirms the move.
+  const follow = (e: TransitionEvent, direction: 'out' | 'in') => e.afterCommit(() => followInTelemetry(ctx, e.ctx, [...groupBy(e.rows, 'shipOrderId').keys()], direction));
+  const orderOf = async (e: Event, id: number) => (await e.repo('ship-order').list({ id }))[0];
+
+  ctx.transitions.on('ship-order-detail', 'ship', async (e) => {
+    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await shipCarriers(e, await orderOf(e, orderId), lines);
+    follow(e, 'out');
+  });
+  ctx.transitions.on('ship-order-detail', 'receive', async (e) => {
+    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await arrive(e, await orderOf(e, orderId), lines, false, dialect);
+    follow(e, 'in');
+  });
+  ctx.transitions.on('ship-order-detail', 'receiveExtra', async (e) => {
+    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await arrive(e, await orderOf(e, orderId), lines, true, dialect);
+    follow(e, 'in');
+  });
+
+  // ---- the order's own steps ships / receives all its lines (run from a line, the line moved already)
+  ctx.transitions.on('ship-order', 'release', async (e) => {
+    if (e.cause) return;
+    const pending = await e.repo('ship-order-detail').rows({ shipOrderId: { [Op.in]: e.ids }, status: Line.pending }, { attributes: ['id', 'shipOrderId'] });
+    const empty = e.rows.find((o) => !pending.some((l) => Number(l.shipOrderId) === Number(o.id)));
+    if (empty) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(empty.orderNo) });
+    await e.run('ship-order-detail', 'ship', ids(pending), { deliveryTime: e.at.toISOString() });
+  });
+  ctx.transitions.on('ship-order', 'receive', async (e) => {
+    // run from a receipt closing: its lines were received or marked missing already
+    if (!e.cause) {
+      const shipped = await e.repo('ship-order-detail').rows({ shipOrderId: { [Op.in]: e.ids }, status: Line.shipped }, { attributes: ['id'] });
+      await e.run('ship-order-detail', 'receive', ids(shipped), { receiptTime: e.at.toISOString() });
+    }
+    // received without a "delivered" step: it arrived when it was received
+    await e.repo('ship-order').updateWhere({ ata: e.at }, { id: { [Op.in]: e.ids }, ata: null });
+    await clearTimeoutAlerts(e.repo, e.ids);
+  });
+
+  // ---- a delivery ships its lines of the order (the first one releases the order: the line step's header)
+  ctx.transitions.on('delivery', 'release', async (e) => {
+    for (const delivery of e.rows) {
+      const order = await e.repo('delivery').source(delivery);
+      const carrierIds = ids(await e.repo('delivery-detail').rows({ deliveryId: delivery.id }, { attributes: ['carrierId'] }), 'carrierId');
+      if (!carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(delivery.deliveryNo) });
+      const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds } }, { attributes: ['id'] });
+      if (lines.length !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notPending', { title: String(order.orderNo) });
+      await e.run('ship-order-detail', 'ship', ids(lines), { deliveryNo: delivery.deliveryNo, deliveryTime: e.at.toISOString() });
+    }
+  });
+
+  // ---- receipt: lines received one scan at a time, the rest missing when it closes
+  // "Receive" on the receipt itself receives every line still expected (all at once).
+  ctx.transitions.on('receipt', 'receive', async (e) => {
+    if (e.cause) return; // moved by its first received line
+    const expected = await e.repo('receipt-detail').rows({ receiptId: { [Op.in]: e.ids }, status: Enums.receiptLineStatus.expected }, { attributes: ['id'] });
+    if (!expected.length && !(await e.repo('receipt-detail').count({ receiptId: { [Op.in]: e.ids } }))) {
+      throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToReceive', { title: e.rows.map((r) => String(r.receiptNo)).join(', ') });
+    }
+    await e.run('receipt-detail', 'receive', ids(expected));
+  });
+  ctx.transitions.on('receipt-detail', 'receive', async (e) => {
+    for (const [receiptId, lines] of groupBy(e.rows, 'receiptId')) {
+      const [receipt] = await e.repo('receipt').rows({ id: receiptId }, { attributes: ['id', 'shipOrderId'] });
+      await receiveOnOrder(e, await e.repo('receipt').source(receipt), lines);
+    }
+  });
+  ctx.transitions.on('receipt', 'close', async (e) => {
+    for (const receipt of e.rows) {
+      const order = await e.repo('receipt').source(receipt, { from: 'arrived' });
+      // Receiving is done: what was shipped and not received is missing (the step marked the
+      // receipt's expected lines; the order's shipped lines follow), and the shipper is told.
+      const shipped = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, status: Line.shipped }, { attributes: ['id'] });
+      if (shipped.length) {
+        await e.run('ship-order-detail', 'miss', ids(shipped));
+        await noticeMissing(e, order, receipt);
+      }
+      // the order is received by whoever closes its receipt, through the order's own step
+      if (order.status !== Enums.shipOrderStatus.received) await e.run('ship-order', 'receive', [Number(order.id)], { tor: e.at.toISOString() });
+      // arrival is when receiving began (the receipt's real date)
+      if (receipt.realDate) await e.repo('ship-order').updateWhere({ ata: new Date(receipt.realDate as string) }, { id: order.id, ata: { [Op.gt]: new Date(receipt.realDate as string) } });
+      await clearTimeoutAlerts(e.repo, [Number(order.id)]);
+    }
+  });
 }
 
 /**
- * Ships the given pending lines of an order (all of them when `lineIds` is omitted): carriers
- * out of the shipper warehouse, in transit, an outbound in/out row and a carrier log each, the
- * lines stamped shipped, and the order's due time set from its route's transport time.
+ * Receipt lines received: the order's shipped lines of their carriers are received; a carrier
+ * shipped on no line of the order came too and is kept as an extra line (a new one, or its
+ * pending/missing line). A carrier already received on the order is refused by name.
  */
-export async function shipLines(o: MoveOptions, lineIds?: number[], deliveryNo?: string): Promise<number> {
-  const { repo, ctx, order, now } = o;
+async function receiveOnOrder(e: TransitionEvent, order: Row, received: Row[]): Promise<void> {
+  const carrierIds = ids(received, 'carrierId');
+  const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds } }, { attributes: ['id', 'carrierId', 'carrierSn', 'status'], lock: 'update' });
+  const lineOf = new Map(lines.map((l) => [Number(l.carrierId), l]));
+  const already = lines.filter((l) => l.status === Line.received);
+  if (already.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyReceived', { sns: snList(already.map((l) => String(l.carrierSn))), title: String(order.orderNo) });
+  const receiptTime = e.at.toISOString();
+  await e.run('ship-order-detail', 'receive', ids(lines.filter((l) => l.status === Line.shipped)), { receiptTime });
+  // extra carriers without a line get one (it goes through the step like a listed one)
+  const unlisted = received.filter((r) => !lineOf.has(Number(r.carrierId)));
+  const carriers = new Map((await e.repo('carrier').rows({ id: { [Op.in]: ids(unlisted, 'carrierId') } }, { attributes: ['id', 'carrierCodeId'] })).map((c) => [Number(c.id), c]));
+  await e.repo('ship-order-detail').insertMany(
+    unlisted.map((r) => {
+      const carrierCodeId = carriers.get(Number(r.carrierId))?.carrierCodeId ?? null;
+      return { shipOrderId: order.id, carrierId: r.carrierId, carrierSn: r.carrierSn, carrierCodeId, containerNo: r.containerNo ?? null, status: Line.pending };
+    }),
+  );
+  const extra = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: { [Op.ne]: Line.received } }, { attributes: ['id'] });
+  await e.run('ship-order-detail', 'receiveExtra', ids(extra), { receiptTime });
+}
+
+/** The `ship` line step's effect: the lines' carriers leave the shipper warehouse. */
+async function shipCarriers(e: Event, order: Row, lines: Row[]): Promise<void> {
   const shipper = Number(order.shipperWarehouseId);
-  const lineWhere: Row = { shipOrderId: order.id, status: Line.pending, ...(lineIds ? { id: { [Op.in]: lineIds } } : {}) };
-  const lines = await repo('ship-order-detail').rows(lineWhere, { attributes: ['id', 'carrierId', 'carrierSn', 'containerNo'], lock: 'update' });
-  if (!lines.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(order.orderNo) });
-  const ids = lines.map((l) => Number(l.carrierId));
-  const carriers = await repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus'], lock: 'update' });
+  const carrierIds = ids(lines, 'carrierId');
+  const carriers = await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus'], lock: 'update' });
   // A carrier gone out of the caller's scope (deleted, another warehouse) is simply not found.
-  if (carriers.length !== new Set(ids).size) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(lines.filter((l) => !carriers.some((c) => c.id === l.carrierId)).map((l) => String(l.carrierSn ?? l.carrierId))) });
+  if (carriers.length !== new Set(carrierIds).size) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(lines.filter((l) => !carriers.some((c) => c.id === l.carrierId)).map((l) => String(l.carrierSn ?? l.carrierId))) });
   const away = carriers.filter((c) => Number(c.warehouseId) !== shipper || !IN_STOCK.includes(Number(c.transportStatus)));
   if (away.length) throw notInWarehouse(away, order, 'shipperWarehouse');
-
-  const moved = await repo('carrier').updateWhere(
-    { warehouseId: null, transportStatus: Transport.inTransit, outboundWarehouseId: shipper, outboundTime: now },
-    { id: { [Op.in]: ids }, warehouseId: shipper, transportStatus: { [Op.in]: IN_STOCK } },
+  const moved = await e.repo('carrier').updateWhere(
+    { warehouseId: null, transportStatus: Transport.inTransit, outboundWarehouseId: shipper, outboundTime: e.at },
+    { id: { [Op.in]: carrierIds }, warehouseId: shipper, transportStatus: { [Op.in]: IN_STOCK } },
   );
-  if (moved !== ids.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
-
-  const container = new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null]));
-  await writeTrail(o, carriers, Enums.inoutDirection.outbound, shipper, container, (c) => String(c.transportStatus ?? ''), Transport.inTransit);
+  if (moved !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
+  await writeTrail(e, order, carriers, lines, Enums.inoutDirection.outbound, shipper, Transport.inTransit);
   // departure confirmed by hand until a gate pass confirms it by beacon (telemetry-agreement.ts)
-  await repo('ship-order-detail').updateWhere({ status: Line.shipped, deliveryBy: operatorOf(ctx), deliveryTime: now, departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: now, ...(deliveryNo ? { deliveryNo } : {}) }, { id: { [Op.in]: lines.map((l) => Number(l.id)) } });
-
+  await e.repo('ship-order-detail').updateWhere({ departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: e.at }, { id: { [Op.in]: ids(lines) } });
   // The route's transport-time clock: the order is due this long after it left.
-  const minutes = await routeMinutes(repo, order);
-  if (minutes > 0 && !order.dueAt) await repo('ship-order').updateWhere({ dueAt: new Date(now.getTime() + minutes * 60_000) }, { id: order.id });
-  return ids.length;
+  const minutes = await routeMinutes(e, order);
+  if (minutes > 0 && !order.dueAt) await e.repo('ship-order').updateWhere({ dueAt: new Date(e.at.getTime() + minutes * 60_000) }, { id: order.id });
 }
 
-/**
- * Receives carriers of an order at its receiver warehouse. `carrierIds` omitted: every shipped
- * line. Carriers received that were not shipped on the order are extra: they come in too (they
- * are physically here) and are kept as `extra` lines of the order.
- */
-export async function receiveCarriers(o: MoveOptions, carrierIds?: number[], container?: Map<number, string | null>): Promise<{ received: number; extra: number }> {
-  const { repo, ctx, order, now } = o;
+/** The `receive` / `receiveExtra` line steps' effect: the lines' carriers come in at the receiver. */
+async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialect: string): Promise<void> {
   const receiver = Number(order.receiverWarehouseId);
-  // only the lines of the carriers received now (a scan of 100 does not read a 5,000-line order)
-  const lines = await repo('ship-order-detail').rows(
-    { shipOrderId: order.id, ...(carrierIds ? { carrierId: { [Op.in]: carrierIds } } : {}) },
-    { attributes: ['id', 'carrierId', 'carrierSn', 'status', 'containerNo'], lock: 'update' },
+  const carrierIds = ids(lines, 'carrierId');
+  const carriers = await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'inboundTime'], lock: 'update' });
+  if (carriers.length !== carrierIds.length) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(lines.filter((l) => !carriers.some((c) => Number(c.id) === Number(l.carrierId))).map((l) => String(l.carrierSn))) });
+  const atReceiver = (c: Row) => Number(c.warehouseId) === receiver;
+  // a carrier not shipped on the order that already stands here did not arrive with it; a shipped
+  // one a gate already saw arriving stands here and is received like one in transit
+  const wrong = extra ? carriers.filter((c) => atReceiver(c) && IN_STOCK.includes(Number(c.transportStatus))) : carriers.filter((c) => !MOVING.includes(Number(c.transportStatus)) && !atReceiver(c));
+  if (wrong.length && extra) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyHere', { sns: snList(wrong.map((c) => String(c.sn))), warehouse: String(order.receiverWarehouseIdLabel ?? receiver) });
+  if (wrong.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notInTransit', { sns: snList(wrong.map((c) => String(c.sn))), title: String(order.orderNo) });
+  const moved = await e.repo('carrier').updateWhere(
+    {
+      warehouseId: receiver,
+      transportStatus: Transport.inWarehouse,
+      inboundWarehouseId: receiver,
+      inboundTime: e.at,
+      cycleCount: literal('COALESCE(cycle_count, 0) + 1'),
+      // days since the carrier last came in somewhere: one full turn of the loop
+      turnoverDays: literal(turnoverExpr(dialect, e.at)),
+    },
+    { id: { [Op.in]: carrierIds }, ...(extra ? {} : { [Op.or]: [{ transportStatus: { [Op.in]: MOVING } }, { warehouseId: receiver }] }) },
   );
-  const lineOf = new Map(lines.map((l) => [Number(l.carrierId), l]));
-  const wanted = carrierIds ?? lines.filter((l) => l.status === Line.shipped).map((l) => Number(l.carrierId));
-  if (!wanted.length) return { received: 0, extra: 0 };
-  const onOrder = wanted.filter((id) => lineOf.get(id)?.status === Line.shipped);
-  const already = wanted.filter((id) => lineOf.get(id)?.status === Line.received);
-  if (already.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyReceived', { sns: snList(already.map((id) => String(lineOf.get(id)!.carrierSn))), title: String(order.orderNo) });
-  const extra = wanted.filter((id) => !onOrder.includes(id));
-
-  const carriers = await repo('carrier').rows({ id: { [Op.in]: wanted } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'inboundTime'], lock: 'update' });
-  if (carriers.length !== wanted.length) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(wanted.filter((id) => !carriers.some((c) => Number(c.id) === id)).map(String)) });
-  // a carrier not on the order that already stands here did not arrive with it
-  const here = carriers.filter((c) => extra.includes(Number(c.id)) && Number(c.warehouseId) === receiver && IN_STOCK.includes(Number(c.transportStatus)));
-  if (here.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyHere', { sns: snList(here.map((c) => String(c.sn))), warehouse: String(order.receiverWarehouseIdLabel ?? receiver) });
-  const shippedHere = new Set(onOrder);
-  // a carrier a gate already saw arriving at the receiver stands there: it is received like one in transit
-  const notMoving = carriers.filter((c) => shippedHere.has(Number(c.id)) && !MOVING.includes(Number(c.transportStatus)) && Number(c.warehouseId) !== receiver);
-  if (notMoving.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notInTransit', { sns: snList(notMoving.map((c) => String(c.sn))), title: String(order.orderNo) });
-
-  const values = {
-    warehouseId: receiver,
-    transportStatus: Transport.inWarehouse,
-    inboundWarehouseId: receiver,
-    inboundTime: now,
-    cycleCount: literal('COALESCE(cycle_count, 0) + 1'),
-    // days since the carrier last came in somewhere: one full turn of the loop
-    turnoverDays: literal(turnoverExpr(o.dialect, now)),
-  };
-  if (onOrder.length) {
-    const moved = await repo('carrier').updateWhere(values, { id: { [Op.in]: onOrder }, [Op.or]: [{ transportStatus: { [Op.in]: MOVING } }, { warehouseId: receiver }] });
-    if (moved !== onOrder.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
-  }
-  if (extra.length) await repo('carrier').updateWhere(values, { id: { [Op.in]: extra } });
-
-  const containers = new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null]));
-  for (const [k, v] of container ?? []) if (v) containers.set(k, v);
-  await writeTrail(o, carriers, Enums.inoutDirection.inbound, receiver, containers, (c) => String(c.transportStatus ?? ''), Transport.inWarehouse);
-
-  const stamp = { receiptBy: operatorOf(ctx), receiptTime: now };
-  if (onOrder.length) await repo('ship-order-detail').updateWhere({ status: Line.received, ...stamp }, { shipOrderId: order.id, carrierId: { [Op.in]: onOrder } });
+  if (moved !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
+  await writeTrail(e, order, carriers, lines, Enums.inoutDirection.inbound, receiver, Transport.inWarehouse);
   // arrival confirmed by hand where no gate or GPS fence confirmed it first
-  await repo('ship-order-detail').updateWhere({ arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: now }, { shipOrderId: order.id, carrierId: { [Op.in]: wanted }, arrivalConfirmedBy: null });
-  if (extra.length) {
-    // an extra carrier already listed (pending or missing) changes its line; others get a new line
-    const listed = extra.filter((id) => lineOf.has(id));
-    if (listed.length) await repo('ship-order-detail').updateWhere({ status: Line.extra, ...stamp }, { shipOrderId: order.id, carrierId: { [Op.in]: listed } });
-    const byId = new Map(carriers.map((c) => [Number(c.id), c]));
-    await repo('ship-order-detail').insertMany(
-      extra
-        .filter((id) => !lineOf.has(id))
-        .map((id) => ({
-          shipOrderId: order.id,
-          carrierId: id,
-          carrierSn: byId.get(id)!.sn,
-          carrierCodeId: byId.get(id)!.carrierCodeId ?? null,
-          containerNo: containers.get(id) ?? null,
-          status: Line.extra,
-          ...stamp,
-          arrivalConfirmedBy: Enums.confirmSource.hand,
-          arrivalConfirmedTime: now,
-        })),
-    );
-  }
-  await recount(repo, order.id);
-  return { received: onOrder.length, extra: extra.length };
-}
-
-/** Shipped lines nobody received: kept as missing (the difference shown on the order). */
-export async function markMissing(repo: Repo, order: Row): Promise<number> {
-  const n = await repo('ship-order-detail').updateWhere({ status: Line.missing }, { shipOrderId: order.id, status: Line.shipped });
-  await recount(repo, order.id);
-  return n;
+  await e.repo('ship-order-detail').updateWhere({ arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: e.at }, { id: { [Op.in]: ids(lines) }, arrivalConfirmedBy: null });
 }
 
 /**
@@ -165,64 +215,41 @@ export async function markMissing(repo: Repo, order: Row): Promise<number> {
  * a count or written off), and its log says where and with which documents it went missing —
  * which the shipper warehouse reads on the carrier and on the order's missing lines.
  */
-export async function noticeMissing(e: { repo: Repo; ctx: RequestContext; at: Date }, order: Row, receipt: Row): Promise<number> {
+async function noticeMissing(e: Event, order: Row, receipt: Row): Promise<void> {
   const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, status: Line.missing }, { attributes: ['carrierId'] });
-  const ids = lines.map((l) => Number(l.carrierId));
-  if (!ids.length) return 0;
-  const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids }, transportStatus: { [Op.in]: MOVING } }, { attributes: ['id', 'transportStatus'] });
-  if (!carriers.length) return 0;
-  await e.repo('carrier').updateWhere({ transportStatus: Transport.abnormal }, { id: { [Op.in]: carriers.map((c) => Number(c.id)) } });
+  const carriers = lines.length ? await e.repo('carrier').rows({ id: { [Op.in]: ids(lines, 'carrierId') }, transportStatus: { [Op.in]: MOVING } }, { attributes: ['id', 'transportStatus'] }) : [];
+  if (!carriers.length) return;
+  await e.repo('carrier').updateWhere({ transportStatus: Transport.abnormal }, { id: { [Op.in]: ids(carriers) } });
   const params = { order: String(order.orderNo), receipt: String(receipt.receiptNo), warehouse: String(order.receiverWarehouseIdLabel ?? order.receiverWarehouseId) };
   await e.repo('carrier-log').insertMany(
-    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: String(c.transportStatus ?? ''), newValue: String(Transport.abnormal), operator: operatorOf(e.ctx), time: e.at, remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`, remarkKey: { key: 'shipping.logs.missing', params } })),
+    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: String(c.transportStatus ?? ''), newValue: String(Transport.abnormal), operator: operatorOf(e), time: e.at, remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`, remarkKey: { key: 'shipping.logs.missing', params } })),
   );
-  return carriers.length;
-}
-
-/** received / missing / extra counts of the order, from its lines. */
-export async function recount(repo: Repo, orderId: number): Promise<void> {
-  const lines = repo('ship-order-detail');
-  const [receivedAmount, missingAmount, extraAmount] = await Promise.all([
-    lines.count({ shipOrderId: orderId, status: Line.received }),
-    lines.count({ shipOrderId: orderId, status: Line.missing }),
-    lines.count({ shipOrderId: orderId, status: Line.extra }),
-  ]);
-  await repo('ship-order').updateWhere({ receivedAmount, missingAmount, extraAmount }, { id: orderId });
 }
 
 /** In/out rows and carrier logs of one move: two multi-row INSERTs. */
-async function writeTrail(o: MoveOptions, carriers: Row[], direction: number, warehouseId: number, container: Map<number, string | null>, oldValue: (c: Row) => string, to: number): Promise<void> {
-  const { repo, ctx, order, now } = o;
+async function writeTrail(e: Event, order: Row, carriers: Row[], lines: Row[], direction: number, warehouseId: number, to: number): Promise<void> {
+  const container = new Map<number, string | null>(lines.map((l) => [Number(l.carrierId), (l.containerNo as string | null) ?? null]));
+  const trip = (c: Row) => ({ shipOrderNo: order.orderNo, containerNo: container.get(Number(c.id)) ?? null });
   // an arrival a gate reported first is taken over, not written twice (inout-rows.ts)
-  const taken = direction === Enums.inoutDirection.inbound ? await adoptDeviceRows({ repo, order, now, direction, warehouseId, container }, carriers.map((c) => Number(c.id))) : new Set<number>();
-  await repo('carrier-inout').insertMany(
+  const shipped = direction === Enums.inoutDirection.outbound;
+  const taken = shipped ? new Set<number>() : await adoptDeviceRows({ repo: e.repo, order, now: e.at, direction, warehouseId, container }, ids(carriers));
+  await e.repo('carrier-inout').insertMany(
     carriers
       .filter((c) => !taken.has(Number(c.id)))
-      .map((c) => ({
-        carrierId: c.id,
-        sn: c.sn,
-        name: c.name ?? null,
-        carrierCodeId: c.carrierCodeId ?? null,
-        direction,
-        warehouseId,
-        confirmTime: now,
-        shipOrderNo: order.orderNo,
-        containerNo: container.get(Number(c.id)) ?? null,
-      })),
+      .map((c) => ({ carrierId: c.id, sn: c.sn, name: c.name ?? null, carrierCodeId: c.carrierCodeId ?? null, direction, warehouseId, confirmTime: e.at, ...trip(c) })),
   );
-  const operator = operatorOf(ctx);
   // the remark as a key and values, rendered in the reader's language (metadata textFrom); the text for searches
-  const shipped = direction === Enums.inoutDirection.outbound;
   const remark = `${shipped ? 'Shipped' : 'Received'} with ship order ${order.orderNo}`;
   const remarkKey = { key: shipped ? 'shipping.logs.shipped' : 'shipping.logs.received', params: { order: String(order.orderNo) } };
-  await repo('carrier-log').insertMany(
-    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: oldValue(c), newValue: String(to), operator, time: now, remark, remarkKey })),
+  const operator = operatorOf(e);
+  await e.repo('carrier-log').insertMany(
+    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: String(c.transportStatus ?? ''), newValue: String(to), operator, time: e.at, remark, remarkKey })),
   );
 }
 
-async function routeMinutes(repo: Repo, order: Row): Promise<number> {
+async function routeMinutes(e: Event, order: Row): Promise<number> {
   const where = order.routeId ? { id: order.routeId } : { fromWarehouseId: order.shipperWarehouseId, toWarehouseId: order.receiverWarehouseId };
-  const [route] = await repo('route').rows(where, { attributes: ['id', 'transportTime'], order: [['id', 'ASC']], limit: 1 });
+  const [route] = await e.repo('route').rows(where, { attributes: ['id', 'transportTime'], order: [['id', 'ASC']], limit: 1 });
   return Number(route?.transportTime ?? 0) || 0;
 }
 
@@ -235,12 +262,13 @@ function turnoverExpr(dialect: string, now: Date): string {
   return `CASE WHEN inbound_time IS NULL THEN turnover_days ELSE ROUND(TIMESTAMPDIFF(SECOND, inbound_time, FROM_UNIXTIME(${Math.floor(ms / 1000)})) / 86400, 2) END`;
 }
 
-/** SPEC §8 reason 80: carriers not in the warehouse the document moves them from/to. */
+/** SPEC §8 reason 80 (`importCode`: an import row, a scan or batch/add reports it): carriers not in the warehouse the document moves them from/to. */
 export function notInWarehouse(carriers: Row[], order: Row, side: 'shipperWarehouse' | 'receiverWarehouse'): ApiError {
   return new ApiError(ErrorCode.statusForbidden, 'shipping.notInWarehouse', {
     count: carriers.length,
     sns: snList(carriers.map((c) => String(c.sn))),
     warehouse: String(order[`${side}IdLabel`] ?? order[`${side}Id`] ?? ''),
     reason: tKey('enums.sharedImportError.carrierNotInWarehouse'),
+    importCode: Enums.sharedImportError.carrierNotInWarehouse,
   });
 }

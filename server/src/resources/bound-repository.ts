@@ -12,6 +12,7 @@ import type { RequestContext } from '../http/types';
 import { fieldError } from './errors';
 import type { ResourceHost, ScopedRepository } from './repository';
 import { scopeWhere, warehouseRefusal } from './scope';
+import { readSource, type SourceOptions } from './source';
 import type { Row } from './serialize';
 
 export type Lock = 'update' | 'share';
@@ -135,6 +136,18 @@ export class BoundRepository {
   /** A validated create with the resource's hooks, inside this transaction (a savepoint). */
   create(body: Record<string, unknown>): Promise<Row> {
     return this.scoped.create(body, { transaction: this.transaction });
+  }
+
+  /**
+   * The source document of a row of this resource (metadata `source`: a receipt's ship order),
+   * locked for the transaction, in the caller's scope and in an allowed status — the declared
+   * `source.from`, or `from` (a status group of the source or values) for a later step — else
+   * 10002 / 10004 naming it. What a step's hook reads instead of checking the status itself.
+   */
+  source(row: Row, opts: Pick<SourceOptions, 'from'> = {}): Promise<Row> {
+    const field = this.resource.source?.field;
+    if (!field) throw new Error(`${this.resource.name} declares no source`);
+    return readSource(this.host, this.resource, row[field], this.ctx, this.transaction, { ...opts, lock: true });
   }
 
   /** Model instances in scope, for code that needs them (rare: prefer rows()). */

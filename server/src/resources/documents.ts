@@ -386,13 +386,15 @@ export class DocumentEngine {
    */
   async linesMoving<T>(lineResource: string, ctx: RequestContext, transaction: Transaction, headerIdsOf: () => Promise<number[]>, fn: () => Promise<T>): Promise<T> {
     const hangs = parentsOf(this.meta).get(lineResource) ?? [];
-    if (!hangs.some((h) => h.child.rollUps?.length) || this.quiet.has(transaction)) return fn();
-    this.quiet.add(transaction);
+    if (!hangs.some((h) => h.child.rollUps?.length)) return fn();
+    // a line step run by another one (a receipt's line receiving its order's line) rolls up its own headers too
+    const outer = this.quiet.has(transaction);
+    if (!outer) this.quiet.add(transaction);
     let out: T;
     try {
       out = await fn();
     } finally {
-      this.quiet.delete(transaction);
+      if (!outer) this.quiet.delete(transaction);
     }
     await this.rollUpHeaders(lineResource, await headerIdsOf(), ctx, transaction);
     return out;

@@ -23,6 +23,7 @@ import type { DocumentEngine } from './documents';
 import type { HookRegistry } from './hooks';
 import { ScopedRepository, type ResourceHost } from './repository';
 import type { Row } from './serialize';
+import { readSource } from './source';
 import { boundRepos, runStepFromCode, type TransitionDeps } from './transitions';
 
 /** keys one scan call may carry (a scanner's batch, a pasted list) */
@@ -77,7 +78,7 @@ export class FlowEngine {
       hooks.before('create', res.name, async (e) => {
         const data = e.data!;
         if (blank(data[src.field])) return; // the field's own rule (required) answers
-        const source = await this.sourceRow(res, data[src.field], e.ctx, e.transaction, true);
+        const source = await readSource(this.host, res, data[src.field], e.ctx, e.transaction);
         for (const [mine, theirs] of Object.entries(src.header ?? {})) {
           const value = source[theirs];
           if (blank(data[mine])) data[mine] = value ?? null;
@@ -112,31 +113,6 @@ export class FlowEngine {
     return String(row[res.titleField] ?? `#${row.id}`);
   }
 
-  /** The source row in the caller's scope (10002 otherwise), in an allowed status (10004 otherwise). */
-  private async sourceRow(res: ResourceDef, id: unknown, ctx: RequestContext, transaction: Transaction | undefined, check: boolean): Promise<Row> {
-    const src = res.source!;
-    const sourceRes = this.meta.resources[src.resource];
-    const repo = new ScopedRepository(this.host, sourceRes, ctx);
-    const [row] = await repo.serialize([await repo.find(id, transaction)], transaction);
-    const statusField = src.statusField ?? sourceRes.statusField ?? 'status';
-    const allowed = src.from as Array<string | number>;
-    if (check && !allowed.some((v) => same(v, row[statusField]))) {
-      const f = sourceRes.fields.find((x) => x.name === statusField)!;
-      const label = (v: unknown) => {
-        const e = (this.meta.enums[f.enum ?? ''] ?? []).find((x) => same(x.value, v));
-        return e ? tKey(e.label) : String(v);
-      };
-      throw new ApiError(ErrorCode.statusForbidden, 'server.flows.sourceStatus', {
-        source: tKey(resourceLabelKey(sourceRes)),
-        title: this.title(sourceRes, row),
-        current: label(row[statusField]),
-        wanted: allowed.length === 1 ? label(allowed[0]) : allowed.map(label),
-        resource: tKey(resourceLabelKey(res)),
-      });
-    }
-    return row;
-  }
-
   /** The source's lines as this document's first lines: one read, one multi-row insert. */
   private async copyLines(res: ResourceDef, headerId: number, sourceId: number, ctx: RequestContext, transaction: Transaction): Promise<void> {
     const spec = res.source!.lines!;
@@ -163,7 +139,7 @@ export class FlowEngine {
     const src = res.source!;
     const id = readId(body, src.field);
     if (id === undefined) return { defaults: {} };
-    const source = await this.sourceRow(res, id, ctx, undefined, true);
+    const source = await readSource(this.host, res, id, ctx, undefined);
     const defaults = Object.fromEntries(Object.entries(src.header ?? {}).map(([mine, theirs]) => [mine, source[theirs] ?? null]));
     const labels = Object.fromEntries(
       Object.entries(src.header ?? {})

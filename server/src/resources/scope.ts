@@ -115,6 +115,37 @@ function grantWhere(g: ScopeGrant, ctx: RequestContext, warehouses: readonly num
   return { id: { [Op.in]: literal(`(${sql})`) } };
 }
 
+/** rows a step's hooks see because the lines it moved granted them when it began (see linesGranting) */
+const stepGrants = new WeakMap<RequestContext, Record<string, number[]>>();
+
+/**
+ * The context a line step's hooks act in: the rows its lines pointed at while they granted scope
+ * (`grantsScope`: a carrier shipped on an order to the caller's warehouse) stay visible to the
+ * step's effect although the step has just moved the lines out of the granting statuses — the
+ * receiver's receive step moves the carrier it could see a moment ago. Nothing else widens.
+ */
+export function linesGranting(metadata: Metadata, lineRes: ResourceDef, previous: Array<Record<string, unknown>>, ctx: RequestContext): RequestContext {
+  if (ctx.warehouseIds === null) return ctx;
+  const grants: Record<string, number[]> = { ...stepGrants.get(ctx) };
+  let any = false;
+  for (const header of Object.values(metadata.resources)) {
+    for (const child of header.children ?? []) {
+      const g = child.grantsScope;
+      const target = g && child.resource === lineRes.name ? lineRes.fields.find((f) => f.name === g.field)?.ref?.resource : undefined;
+      if (!g || !target) continue;
+      const granting = previous.filter((row) => Object.entries(g.lines ?? {}).every(([f, vs]) => vs.some((v) => String(v) === String(row[f]))));
+      const ids = granting.map((row) => Number(row[g.field])).filter((n) => Number.isInteger(n) && n > 0);
+      if (!ids.length) continue;
+      grants[target] = [...(grants[target] ?? []), ...ids];
+      any = true;
+    }
+  }
+  if (!any) return ctx;
+  const granted = { ...ctx };
+  stepGrants.set(granted, grants);
+  return granted;
+}
+
 /** The resource's warehouse fields (`warehouseField`: one name or several). */
 export function warehouseFieldsOf(res: ResourceDef): string[] {
   const wf = res.warehouseField;
@@ -134,6 +165,8 @@ export function scopeWhere(res: ResourceDef, ctx: RequestContext, opts: { wareho
       const w = grantWhere(g, ctx, ctx.warehouseIds);
       if (w) inWarehouses.push(w);
     }
+    const during = stepGrants.get(ctx)?.[res.name];
+    if (during?.length) inWarehouses.push({ id: { [Op.in]: during } });
     and.push(inWarehouses.length === 1 ? inWarehouses[0] : { [Op.or]: inWarehouses });
   }
   const viaHeader = headerScopes.get(res);

@@ -36,9 +36,10 @@ import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
 import { BoundRepository } from './bound-repository';
 import { fieldError, fieldParam, notFound, typeError } from './errors';
+import { readId } from '../http/params';
 import { MAX_LIMIT } from './query';
 import { ScopedRepository, type ResourceHost } from './repository';
-import { scopeWhere } from './scope';
+import { linesGranting, scopeWhere } from './scope';
 import { plainRow, renderTexts, type Row } from './serialize';
 import { requiredError, validateValue } from './validate';
 
@@ -118,7 +119,7 @@ export class TransitionRegistry {
   }
 }
 
-function parseIds(body: Record<string, unknown>): { ids: number[]; many: boolean } {
+function parseIds(body: Record<string, unknown>, bounded = true): { ids: number[]; many: boolean } {
   const many = body.ids !== undefined;
   const raw = many ? body.ids : body.id;
   if (raw === undefined || raw === null || raw === '' || (Array.isArray(raw) && !raw.length)) throw requiredError(ID_FIELD);
@@ -127,7 +128,8 @@ function parseIds(body: Record<string, unknown>): { ids: number[]; many: boolean
   // an id an INTEGER column can hold: 1e30 would otherwise reach the driver
   for (const v of list) if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > MAX_ID) throw typeError(ID_FIELD, 'id');
   const ids = [...new Set(list as number[])];
-  if (ids.length > MAX_LIMIT) throw new ApiError(ErrorCode.validation, 'server.validation.limit', { max: MAX_LIMIT }, 400);
+  // a caller's list is bounded; code running a step over a 5,000-line document passes its own ids
+  if (bounded && ids.length > MAX_LIMIT) throw new ApiError(ErrorCode.validation, 'server.validation.limit', { max: MAX_LIMIT }, 400);
   return { ids, many };
 }
 
@@ -166,14 +168,19 @@ interface PreparedStep {
   given: Date | null;
   target: string | number;
   fromAllowed: Array<string | number> | undefined;
+  /** a line step's call naming the document (`{ <foreign key>, ids }`): only its lines are found */
+  within?: Record<string, number>;
 }
 
 /** Validates a step's body before anything is read (ids, inputs, stamp time, target). */
-function prepareStep(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, body: Record<string, unknown>): PreparedStep {
+function prepareStep(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, body: Record<string, unknown>, fromCode = false): PreparedStep {
   const enums = deps.host.metadata.enums;
   const statusField = res.fields.find((f) => f.name === step.field);
   if (!statusField) throw new Error(`${res.name}: step ${step.name} moves unknown field ${step.field}`);
-  const { ids, many } = parseIds(body);
+  const { ids, many } = parseIds(body, !fromCode);
+  const fk = parentOf(deps.host.metadata, res.name)?.child.foreignKey;
+  const fkField = fk ? res.fields.find((f) => f.name === fk) : undefined;
+  const headerId = fkField ? readId(body, fkField.name, { label: fieldLabelKey(fkField) }) : undefined;
 
   // Inputs: validated like fields before anything is read.
   const input: Record<string, unknown> = {};
@@ -203,7 +210,7 @@ function prepareStep(deps: TransitionDeps, res: ResourceDef, step: ResolvedTrans
   }
   if (to === undefined) throw new Error(`${res.name}: step ${step.name} has no target status`);
   // Statuses the rows may be in for this target; undefined = any.
-  return { ids, many, input, written, given, target: to, fromAllowed: startStatuses(step, to) };
+  return { ids, many, input, written, given, target: to, fromAllowed: startStatuses(step, to), ...(headerId === undefined ? {} : { within: { [fk!]: headerId } }) };
 }
 
 /** Runs one step for the caller. Answers the row (`id`) or the rows (`ids`). */
@@ -238,7 +245,7 @@ export function runStepFromCode(
   const step = resourceTransitions(res).find((t) => t.name === stepName);
   if (!step) throw new Error(`run: resource "${resource}" has no step "${stepName}"`);
   if (!ids.length) return Promise.resolve([]);
-  return runStepIn(deps, res, step, prepareStep(deps, res, step, { ...body, ids }), ctx, transaction, cause);
+  return runStepIn(deps, res, step, prepareStep(deps, res, step, { ...body, ids }, true), ctx, transaction, cause);
 }
 
 /** The step inside an open transaction; a step over document lines rolls each header up once. */
@@ -249,7 +256,7 @@ function runStepIn(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransit
   const headerIdsOf = async () =>
     (
       await deps.host.db.models[res.name].findAll({
-        where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: p.ids } }] },
+        where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: p.ids } }, ...(p.within ? [p.within] : [])] },
         attributes: [fk],
         transaction,
         raw: true,
@@ -263,19 +270,20 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   const { host } = deps;
   const enums = host.metadata.enums;
   const statusField = res.fields.find((f) => f.name === step.field)!;
-  const { ids, written, given, target, fromAllowed } = p;
+  const { ids, written, given, target, fromAllowed, within } = p;
   const model = host.db.models[res.name];
   const scoped = new ScopedRepository(host, res, ctx);
   const byId = (rows: Model[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
   // `latest` reads the committed rows (MySQL's plain reads see the transaction's snapshot)
   const inScope = (latest = false) =>
-    model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
+    model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(within ? [within] : [])] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
 
   const found = byId(await inScope());
   // All or nothing: one id out of scope refuses the whole call, without saying which exist.
   if (found.size !== ids.length) throw notFound();
   const ordered = ids.map((id) => found.get(id)!);
   for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
+  if (step.while) await checkHeaders(deps, res, step, ordered, ctx, transaction);
   await checkGuard(deps, res, step, ordered, ctx);
   const previous = await scoped.serialize(ordered, transaction);
 
@@ -332,8 +340,11 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
         .catch(() => undefined);
     });
   const self: StepCause = { resource: res.name, step: step.name, ids };
-  const run = (resource: string, stepName: string, runIds: number[], body?: Record<string, unknown>) => runStepFromCode(deps, ctx, transaction, resource, stepName, runIds, body, self);
-  await deps.registry.run({ resource: res, step, ctx, transaction, ids, previous, rows, to: target, input: p.input, at, repo: boundRepos(host, ctx, transaction), afterCommit, run, cause });
+  // the hooks still see what the moved lines granted before the step (scope through an open document)
+  const hookCtx = linesGranting(host.metadata, res, ordered.map((r) => r.get({ plain: true }) as Row), ctx);
+  const run = (resource: string, stepName: string, runIds: number[], body?: Record<string, unknown>) => runStepFromCode(deps, hookCtx, transaction, resource, stepName, runIds, body, self);
+  const repo = boundRepos(host, hookCtx, transaction);
+  await deps.registry.run({ resource: res, step, ctx: hookCtx, transaction, ids, previous, rows, to: target, input: p.input, at, repo, afterCommit, run, cause });
   // A line step moving its header: the header's step runs for headers still in its `from`.
   if (step.header) await moveHeaders(deps, res, step, rows, ctx, transaction, at);
   // What the hooks wrote to the documents themselves shows in the answer; rows they left as they
@@ -364,6 +375,34 @@ async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep:
     resource: lineRes.name,
     step: lineStep.name,
     ids: lines.map((l) => Number(l.id)),
+  });
+}
+
+/**
+ * A line step's `while`: the headers of its lines, locked (a release and a line step of one
+ * document take turns), must be in the declared statuses; else 10004 naming the header.
+ */
+async function checkHeaders(deps: TransitionDeps, lineRes: ResourceDef, step: ResolvedTransition, lines: Model[], ctx: RequestContext, transaction: Transaction): Promise<void> {
+  const found = parentOf(deps.host.metadata, lineRes.name);
+  if (!found) return;
+  const { header, child } = found;
+  const field = header.statusField ?? 'status';
+  const wanted = step.while as Array<string | number>;
+  const ids = [...new Set(lines.map((l) => Number(l.get(child.foreignKey))))];
+  const lock = deps.host.db.dialect === 'mysql' ? { lock: transaction.LOCK.UPDATE } : {};
+  const headers = await deps.host.db.models[header.name].findAll({ where: { [Op.and]: [scopeWhere(header, ctx), { id: { [Op.in]: ids } }] }, transaction, ...lock });
+  const row = headers.find((h) => !wanted.some((v) => same(v, h.get(field))));
+  if (!row) return;
+  const f = header.fields.find((x) => x.name === field)!;
+  const enums = deps.host.metadata.enums;
+  throw new ApiError(ErrorCode.statusForbidden, 'server.transitions.headerStatus', {
+    step: tKey(transitionLabelKey(step)),
+    lines: tKey(resourceLabelKey(lineRes)),
+    resource: tKey(resourceLabelKey(header)),
+    title: rowTitle(header, row),
+    field: tKey(fieldLabelKey(f)),
+    current: enumLabel(f, row.get(field), enums),
+    wanted: wanted.length === 1 ? enumLabel(f, wanted[0], enums) : wanted.map((w) => enumLabel(f, w, enums)),
   });
 }
 
@@ -457,7 +496,8 @@ export function runStatusCall(deps: TransitionDeps, res: ResourceDef, steps: Res
 
 /** One call per step of a resource (the status call included), and each shared status call. */
 export function transitionCalls(res: ResourceDef, deps: TransitionDeps): CallDef[] {
-  const own: CallDef[] = resourceTransitions(res).map((step) => ({
+  // a step declared `call: false` is run by code only (`event.run`)
+  const own: CallDef[] = resourceTransitions(res).filter((step) => step.call !== false).map((step) => ({
     path: step.path,
     resource: res.name,
     handler: ({ body, ctx }) => runTransition(deps, res, step, body, ctx),
