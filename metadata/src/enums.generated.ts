@@ -490,6 +490,13 @@ export const InventoryAdjustLineStatusEnum = {
   checked: 20,
   adjusted: 30,
 } as const;
+export const InventoryCarrierViewEnum = {
+  stock: 'stock',
+  maintain: 'maintain',
+  idle: 'idle',
+  empty: 'empty',
+  full: 'full',
+} as const;
 export const DeliveryStatusEnum = {
   new: 10,
   delivering: 20,
@@ -619,6 +626,7 @@ export const Enums = {
   fenceAction: FenceActionEnum,
   mapProvider: MapProviderEnum,
   inventoryAdjustLineStatus: InventoryAdjustLineStatusEnum,
+  inventoryCarrierView: InventoryCarrierViewEnum,
   deliveryStatus: DeliveryStatusEnum,
   shipOrderType: ShipOrderTypeEnum,
   receiptLineStatus: ReceiptLineStatusEnum,

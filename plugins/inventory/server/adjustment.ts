@@ -92,7 +92,16 @@ export async function checkCarriers(c: CarrierCheck, carriers: Row[]): Promise<v
 
 const CARRIER_COLUMNS = ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'];
 
-export function installAdjustments(ctx: PluginServerContext): void {
+/** a move of carriers per warehouse and code, for the closed days a back-dated step reaches into */
+export interface StockMove {
+  warehouseId: number;
+  carrierCodeId: number | null;
+  delta: number;
+  direction: number;
+}
+export type OnMoved = (e: TransitionEvent, moves: StockMove[]) => Promise<void>;
+
+export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved): void {
   const shipOrderOpen = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'open').map(Number) : [];
   /** organisation-wide reads and writes inside a transaction: the document was checked against the caller's warehouses by the engine */
   const orgWide = (call: RequestContext, transaction: Transaction) => {
@@ -230,6 +239,16 @@ export function installAdjustments(ctx: PluginServerContext): void {
         remarkKey: { key: 'inventory.logs.adjusted', params },
       })),
     );
+    if (onMoved) {
+      const perCode = new Map<number | null, number>();
+      for (const c of carriers) perCode.set(num(c.carrierCodeId), (perCode.get(num(c.carrierCodeId)) ?? 0) + 1);
+      const moves: StockMove[] = [];
+      for (const [carrierCodeId, count] of perCode) {
+        if (source !== null) moves.push({ warehouseId: source, carrierCodeId, delta: -count, direction: Direction.outbound });
+        if (target !== null) moves.push({ warehouseId: target, carrierCodeId, delta: count, direction: Direction.inbound });
+      }
+      await onMoved(e, moves);
+    }
     return carriers.map((c) => ({
       id: Number(c.id),
       warehouseId: target ?? source,

@@ -6,6 +6,7 @@
 import { definePlugin } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { installAdjustments } from './adjustment';
+import { installViews } from './views';
 
 export default definePlugin({
   id: 'inventory',
@@ -13,6 +14,8 @@ export default definePlugin({
   dependsOn: ['shipping'],
   optionalDependsOn: ['telemetry'],
   server(ctx) {
-    installAdjustments(ctx);
+    const closing = installViews(ctx);
+    // a back-dated adjustment corrects the days already closed
+    installAdjustments(ctx, (e, moves) => closing.correct(e.ctx, e.transaction, e.at, moves));
   },
 });

@@ -1,0 +1,220 @@
+/**
+ * The inventory figures per warehouse and carrier code, read now: in stock, under maintenance,
+ * idle (standing longer than the idle check time of the code in that warehouse, else of the
+ * warehouse), empty and full, in transit to and from the warehouse (shipped lines of ship
+ * orders in transit), against min and max (the code's per-warehouse configuration) and the
+ * warehouse's min, max and theory. Every read goes through the caller's scoped repository, so
+ * a warehouse-restricted operator gets its own warehouses only; counts are grouped reads (a
+ * handful of statements whatever the pool's size), never one query per warehouse or carrier.
+ */
+import { Enums, statusGroup } from '@rti/metadata';
+import type { PluginServerContext, RequestContext, ScopedRepository } from '@rti/server/plugin-api';
+import { Op, col, fn, type WhereOptions } from 'sequelize';
+import { IN_STOCK } from './adjustment';
+
+type Row = Record<string, any>;
+const Status = Enums.carrierStatus;
+const Transport = Enums.transportStatus;
+const Loading = Enums.loadingStatus;
+/** carrier statuses no longer counted as stock (gone from the pool) */
+export const OFF_BOOKS: number[] = [Status.scrapped, Status.lost];
+/** carrier statuses of a carrier standing but not usable */
+export const IN_MAINTENANCE: number[] = [Status.maintenance, Status.damaged];
+/** warehouses one answer covers at most (a pool of 500 fits) */
+export const MAX_WAREHOUSES = 5000;
+
+export type Level = 'below' | 'above' | 'normal' | 'none';
+
+export interface Figures {
+  inStock: number;
+  available: number;
+  maintenance: number;
+  idle: number;
+  empty: number;
+  full: number;
+  inTransitIn: number;
+  inTransitOut: number;
+}
+
+export interface CodeRow extends Figures {
+  key: string;
+  warehouseId: number;
+  warehouseCode: string;
+  warehouseName: string;
+  carrierCodeId: number | null;
+  carrierCode: string;
+  carrierCodeName: string;
+  min: number | null;
+  max: number | null;
+  levelKey: Level;
+  level: string;
+}
+
+export interface WarehouseRow extends Figures {
+  id: number;
+  warehouseId: number;
+  warehouseCode: string;
+  warehouseName: string;
+  min: number | null;
+  max: number | null;
+  theory: number | null;
+  /** in stock minus theory */
+  gap: number | null;
+  levelKey: Level;
+  level: string;
+  codes: number;
+}
+
+const n = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
+const zero = (): Figures => ({ inStock: 0, available: 0, maintenance: 0, idle: 0, empty: 0, full: 0, inTransitIn: 0, inTransitOut: 0 });
+
+export function levelOf(count: number, min: number | null, max: number | null): Level {
+  if (min === null && max === null) return 'none';
+  if (min !== null && count < min) return 'below';
+  if (max !== null && max > 0 && count > max) return 'above';
+  return 'normal';
+}
+
+export interface Filter {
+  warehouseId?: number;
+  carrierCodeId?: number;
+}
+
+/** COUNT(id) grouped by the fields, through the scoped repository */
+async function grouped(repo: ScopedRepository, fields: string[], where: WhereOptions): Promise<Row[]> {
+  return repo.rows(where, { attributes: [...fields, [fn('COUNT', col('id')), 'n']], group: fields });
+}
+
+export function figuresReader(ctx: PluginServerContext) {
+  const inTransit = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
+
+  async function warehousesOf(call: RequestContext, f: Filter): Promise<Row[]> {
+    return ctx.repo('warehouse', call).rows(f.warehouseId ? { id: f.warehouseId } : {}, {
+      attributes: ['id', 'code', 'name', 'minInventory', 'maxInventory', 'theoryInventory', 'idleCheckTime'],
+      order: [['code', 'ASC'], ['id', 'ASC']],
+      limit: MAX_WAREHOUSES,
+    });
+  }
+
+  /** per warehouse and code, now (rows sorted by warehouse code, then carrier code) */
+  async function byCode(call: RequestContext, f: Filter, t: (key: string) => string, now = new Date()): Promise<{ rows: CodeRow[]; warehouses: Row[] }> {
+    const warehouses = await warehousesOf(call, f);
+    if (!warehouses.length) return { rows: [], warehouses };
+    const whIds = warehouses.map((w) => Number(w.id));
+    const codeWhere = f.carrierCodeId ? { carrierCodeId: f.carrierCodeId } : {};
+    const carriers = ctx.repo('carrier', call);
+    const standing = { warehouseId: { [Op.in]: whIds }, transportStatus: { [Op.in]: IN_STOCK }, status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] }, ...codeWhere };
+    const cells = new Map<string, Figures & { warehouseId: number; carrierCodeId: number | null }>();
+    const cell = (w: number, c: number | null) => {
+      const k = `${w}:${c ?? ''}`;
+      let x = cells.get(k);
+      if (!x) cells.set(k, (x = { ...zero(), warehouseId: w, carrierCodeId: c }));
+      return x;
+    };
+    // 1. what stands in the warehouses, by status, loading and transport status
+    for (const g of await grouped(carriers, ['warehouseId', 'carrierCodeId', 'status', 'loadingStatus', 'transportStatus'], standing)) {
+      const x = cell(Number(g.warehouseId), n(g.carrierCodeId));
+      const count = Number(g.n);
+      x.inStock += count;
+      if (IN_MAINTENANCE.includes(Number(g.status))) x.maintenance += count;
+      if (Number(g.loadingStatus) === Loading.empty) x.empty += count;
+      if (Number(g.loadingStatus) === Loading.full) x.full += count;
+      if (Number(g.transportStatus) === Transport.idle) x.idle += count;
+    }
+    // 2. idle by time: standing (not yet marked idle) since before the idle check time of the code in that warehouse, else of the warehouse
+    const configs = await ctx.repo('carrier-code-warehouse', call).rows({ warehouseId: { [Op.in]: whIds }, ...codeWhere }, { attributes: ['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'] });
+    const configOf = new Map(configs.map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]));
+    const whIdle = new Map(warehouses.map((w) => [Number(w.id), n(w.idleCheckTime)]));
+    const minutes = new Set<number>();
+    for (const w of warehouses) if (n(w.idleCheckTime)) minutes.add(Number(w.idleCheckTime));
+    for (const c of configs) if (n(c.idleCheckTime)) minutes.add(Number(c.idleCheckTime));
+    const idleByTime = new Map<number, Map<string, number>>();
+    for (const m of minutes) {
+      const got = await grouped(carriers, ['warehouseId', 'carrierCodeId'], { ...standing, transportStatus: { [Op.in]: IN_STOCK.filter((s) => s !== Transport.idle) }, inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } });
+      idleByTime.set(m, new Map(got.map((g) => [`${g.warehouseId}:${g.carrierCodeId ?? ''}`, Number(g.n)])));
+    }
+    // 3. in transit: shipped lines of ship orders in transit, to and from the warehouses
+    if (inTransit.length) {
+      const orders = await ctx.repo('ship-order', call).rows({ status: { [Op.in]: inTransit }, [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
+      const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
+      const mine = new Set(whIds);
+      for (let i = 0; i < orders.length; i += 1000) {
+        const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
+        for (const g of await grouped(ctx.repo('ship-order-detail', call), ['shipOrderId', 'carrierCodeId'], { shipOrderId: { [Op.in]: ids }, status: Enums.shipOrderLineStatus.shipped, ...codeWhere })) {
+          const o = orderOf.get(Number(g.shipOrderId))!;
+          const count = Number(g.n);
+          if (mine.has(Number(o.receiverWarehouseId))) cell(Number(o.receiverWarehouseId), n(g.carrierCodeId)).inTransitIn += count;
+          if (mine.has(Number(o.shipperWarehouseId))) cell(Number(o.shipperWarehouseId), n(g.carrierCodeId)).inTransitOut += count;
+        }
+      }
+    }
+    // a configured code shows even with nothing in stock (it is below its minimum)
+    for (const c of configs) cell(Number(c.warehouseId), n(c.carrierCodeId));
+    const codeIds = [...new Set([...cells.values()].map((x) => x.carrierCodeId).filter((x): x is number => x !== null))];
+    const codes = new Map(
+      (codeIds.length ? await ctx.repo('carrier-code', call).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code', 'name'] }) : []).map((c) => [Number(c.id), c]),
+    );
+    const whById = new Map(warehouses.map((w) => [Number(w.id), w]));
+    const rows: CodeRow[] = [];
+    for (const x of cells.values()) {
+      const w = whById.get(x.warehouseId)!;
+      const cfg = configOf.get(`${x.warehouseId}:${x.carrierCodeId}`);
+      const m = n(cfg?.idleCheckTime) ?? whIdle.get(x.warehouseId) ?? null;
+      if (m) x.idle += idleByTime.get(m)?.get(`${x.warehouseId}:${x.carrierCodeId ?? ''}`) ?? 0;
+      x.available = x.inStock - x.maintenance;
+      const code = x.carrierCodeId !== null ? codes.get(x.carrierCodeId) : undefined;
+      const min = n(cfg?.minInventory);
+      const max = n(cfg?.maxInventory);
+      const levelKey = levelOf(x.inStock, min, max);
+      rows.push({
+        ...x,
+        key: `${x.warehouseId}:${x.carrierCodeId ?? ''}`,
+        warehouseCode: String(w.code ?? ''),
+        warehouseName: String(w.name ?? ''),
+        carrierCode: String(code?.code ?? ''),
+        carrierCodeName: String(code?.name ?? ''),
+        min,
+        max,
+        levelKey,
+        level: t(`inventory.level.${levelKey}`),
+      });
+    }
+    const order = new Map(warehouses.map((w, i) => [Number(w.id), i]));
+    rows.sort((a, b) => order.get(a.warehouseId)! - order.get(b.warehouseId)! || a.carrierCode.localeCompare(b.carrierCode) || (a.carrierCodeId ?? 0) - (b.carrierCodeId ?? 0));
+    return { rows, warehouses };
+  }
+
+  /** per warehouse: the sum over its codes against the warehouse's min, max and theory */
+  async function byWarehouse(call: RequestContext, f: Filter, t: (key: string) => string, now = new Date()): Promise<WarehouseRow[]> {
+    const { rows, warehouses } = await byCode(call, f, t, now);
+    const sums = new Map<number, Figures & { codes: number }>();
+    for (const r of rows) {
+      const s = sums.get(r.warehouseId) ?? { ...zero(), codes: 0 };
+      for (const k of Object.keys(zero()) as Array<keyof Figures>) s[k] += r[k];
+      if (r.inStock) s.codes++;
+      sums.set(r.warehouseId, s);
+    }
+    return warehouses.map((w) => {
+      const s = sums.get(Number(w.id)) ?? { ...zero(), codes: 0 };
+      const [min, max, theory] = [n(w.minInventory), n(w.maxInventory), n(w.theoryInventory)];
+      const levelKey = levelOf(s.inStock, min, max);
+      return {
+        ...s,
+        id: Number(w.id),
+        warehouseId: Number(w.id),
+        warehouseCode: String(w.code ?? ''),
+        warehouseName: String(w.name ?? ''),
+        min,
+        max,
+        theory,
+        gap: theory === null ? null : s.inStock - theory,
+        levelKey,
+        level: t(`inventory.level.${levelKey}`),
+      };
+    });
+  }
+
+  return { byCode, byWarehouse, warehousesOf };
+}
+
+export type FiguresReader = ReturnType<typeof figuresReader>;

@@ -1,0 +1,109 @@
+/**
+ * Daily closing snapshots (resource inventory-snapshot): per organisation, warehouse and carrier
+ * code, the figures at the close of a day plus that day's inbound and outbound rows. Written by
+ * a job once per cluster (the previous day, when it has none yet) and by the closing call
+ * (`/inventory/snapshot/close`: today, as it stands now — a re-close replaces it); history reads
+ * them instead of replaying movements. A back-dated adjustment corrects the closed days it
+ * reaches back into (correctSnapshots). Days are UTC days.
+ */
+import { Enums } from '@rti/metadata';
+import { DAY_MS, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { Op, col, fn, type Transaction } from 'sequelize';
+import type { FiguresReader } from './figures';
+
+type Row = Record<string, any>;
+/** the closing job looks for an unclosed previous day this often */
+const CLOSING_EVERY_MS = 15 * 60_000;
+
+export const dayString = (t: number): string => new Date(t).toISOString().slice(0, 10);
+
+export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
+  /** writes the day's snapshot of the organisation (replacing one written before); answers the rows written */
+  async function close(call: RequestContext, day: string, now = new Date()): Promise<number> {
+    const sys = ctx.systemContext(call.orgId!, call.language);
+    const { rows } = await figures.byCode(sys, {}, (k) => k, now);
+    const from = new Date(`${day}T00:00:00.000Z`);
+    const to = new Date(from.getTime() + DAY_MS);
+    const moves = await ctx.repo('carrier-inout', sys).rows(
+      { confirmTime: { [Op.gte]: from, [Op.lt]: to } },
+      { attributes: ['warehouseId', 'carrierCodeId', 'direction', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId', 'direction'] },
+    );
+    const byKey = new Map<string, Row>();
+    for (const r of rows) {
+      byKey.set(r.key, {
+        day,
+        warehouseId: r.warehouseId,
+        carrierCodeId: r.carrierCodeId,
+        inStock: r.inStock,
+        maintenance: r.maintenance,
+        idle: r.idle,
+        empty: r.empty,
+        full: r.full,
+        inTransitIn: r.inTransitIn,
+        inTransitOut: r.inTransitOut,
+        inbound: 0,
+        outbound: 0,
+      });
+    }
+    const warehouses = new Set(rows.map((r) => r.warehouseId));
+    for (const m of moves) {
+      if (m.warehouseId === null || m.warehouseId === undefined) continue;
+      const key = `${m.warehouseId}:${m.carrierCodeId ?? ''}`;
+      let r = byKey.get(key);
+      if (!r) {
+        // a warehouse deleted since has no row to keep its moves on
+        if (!warehouses.has(Number(m.warehouseId))) continue;
+        const empty = { inStock: 0, maintenance: 0, idle: 0, empty: 0, full: 0, inTransitIn: 0, inTransitOut: 0, inbound: 0, outbound: 0 };
+        byKey.set(key, (r = { day, warehouseId: Number(m.warehouseId), carrierCodeId: m.carrierCodeId ?? null, ...empty }));
+      }
+      if (Number(m.direction) === Enums.inoutDirection.inbound) r.inbound += Number(m.n);
+      else r.outbound += Number(m.n);
+    }
+    const list = [...byKey.values()];
+    await ctx.transaction(sys, async (repo) => {
+      await repo('inventory-snapshot').deleteWhere({ day });
+      await repo('inventory-snapshot').insertMany(list);
+    });
+    return list.length;
+  }
+
+  /**
+   * A step dated in the past (an adjustment recorded after the fact) moved carriers on a day
+   * already closed: every closed day from then to yesterday gets the move — out of the source,
+   * into the target, one row each way on the step's day.
+   */
+  type Move = { warehouseId: number; carrierCodeId: number | null; delta: number; direction: number };
+  async function correct(call: RequestContext, transaction: Transaction, at: Date, moves: Move[]): Promise<void> {
+    const first = dayString(at.getTime());
+    const today = dayString(Date.now());
+    if (first >= today || !moves.length) return;
+    const repo = ctx.repo('inventory-snapshot', ctx.systemContext(call.orgId!, call.language));
+    for (const m of moves) {
+      const where = { warehouseId: m.warehouseId, carrierCodeId: m.carrierCodeId, day: { [Op.gte]: first, [Op.lt]: today } };
+      await repo.increment({ inStock: m.delta }, where, { transaction });
+      await repo.increment(m.direction === Enums.inoutDirection.inbound ? { inbound: Math.abs(m.delta) } : { outbound: Math.abs(m.delta) }, { ...where, day: first }, { transaction });
+    }
+  }
+
+  function install(): void {
+    ctx.jobs.every(
+      'inventory-closing',
+      CLOSING_EVERY_MS,
+      async () => {
+        const yesterday = dayString(Date.now() - DAY_MS);
+        for (const orgId of await ctx.organisationsWith('warehouse')) {
+          const sys = ctx.systemContext(orgId);
+          if (await ctx.repo('inventory-snapshot', sys).count({ day: yesterday })) continue;
+          try {
+            await close(sys, yesterday);
+          } catch (err) {
+            ctx.log(`[inventory] closing ${yesterday} of organisation ${orgId} failed`, err);
+          }
+        }
+      },
+      { once: true },
+    );
+  }
+
+  return { close, correct, install };
+}
