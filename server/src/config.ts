@@ -39,7 +39,7 @@ export interface ServerConfig {
    * restarts of one installation (docs/SERVER.md "Running on several machines").
    */
   instanceId: string;
-  /** where uploads and report workbooks are stored: the data folder, or S3 (STORAGE_URL) */
+  /** where uploads, report workbooks and running imports' files are stored: the data folder, or S3 (STORAGE_URL) */
   storage: StorageConfig;
   /** how often an instance beats the heartbeat of its import jobs (IMPORT_HEARTBEAT_MS, 5 s) */
   importHeartbeatMs: number;

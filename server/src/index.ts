@@ -161,7 +161,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // a step's guard.permission: the code as the call guard would check it
   stepDeps.can = (ctx, code) => guard.authorize(ctx, code).then(() => true, () => false);
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
-  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId });
+  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId, storage: () => storage, heartbeatMs: config.importHeartbeatMs, staleMs: config.importStaleMs });
   // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)
   for (const res of Object.values(metadata.resources)) {
     const handler = res.import ? documents.importLines(res.name) : null;

@@ -29,7 +29,8 @@ beforeAll(async () => {
 afterAll(() => ts?.close());
 
 const jobs = () => ts.server.db.sequelize.models.importJob.count();
-const temps = () => (existsSync(join(dataDir, 'imports')) ? readdirSync(join(dataDir, 'imports')) : []);
+/** files left under the imports folder: upload temporaries, and job files kept in the (local) store while their job runs */
+const temps = () => (existsSync(join(dataDir, 'imports')) ? readdirSync(join(dataDir, 'imports'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
 
 describe('workbook bombs are refused at upload', () => {
   const expected: Record<string, [number, string]> = {

@@ -1,6 +1,6 @@
 /**
- * Where stored files live (issue 22): uploads, their thumbnails and sidecars, and report
- * workbooks go through one interface with two implementations —
+ * Where stored files live (issue 22): uploads, their thumbnails and sidecars, report
+ * workbooks and the files of running imports go through one interface with two implementations —
  *
  * - the local folder (default, unchanged for `npm start`): `<DATA_DIR>/<key>`;
  * - S3-compatible object storage through the official AWS SDK v3 when `STORAGE_URL=s3://bucket[/prefix]`
@@ -23,10 +23,10 @@ import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 
-export type StorageArea = 'uploads' | 'reports';
-const AREAS: readonly StorageArea[] = ['uploads', 'reports'];
+export type StorageArea = 'uploads' | 'reports' | 'imports';
+const AREAS: readonly StorageArea[] = ['uploads', 'reports', 'imports'];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
-const KEY = /^(uploads|reports)\/(0|[1-9][0-9]{0,9})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
+const KEY = /^(uploads|reports|imports)\/(0|[1-9][0-9]{0,9})\/([A-Za-z0-9][A-Za-z0-9._-]{0,199})$/;
 
 /** A stored object's key: the area, the owning organisation (0 = none), a plain name. */
 export function objectKey(area: StorageArea, orgId: number | null, name: string): string {

@@ -5,20 +5,24 @@
  * `/<name>/import/template` and `/<name>/import/result` (the refused rows as a workbook with
  * a reason column). Jobs run one after another in the background.
  */
-import { unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apiCode, fieldLabelKey, resourceApiPath, resourceLabelKey, type Metadata, type ResourceDef } from '@rti/metadata';
 import type { Model, ModelStatic } from 'sequelize';
 import type { Response } from 'express';
 import { msg } from '../files/messages';
+import { storageRefusal } from '../files/file-calls';
 import { DEFAULT_UPLOAD_TIMEOUTS, receiveFile, type UploadTimeouts } from '../files/multipart';
+import { objectKey, StorageUnavailable, type ObjectStorage } from '../files/storage';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { readId } from '../http/params';
 import { STREAMED, type CallDef, type Language } from '../http/types';
 import type { TFunction } from '../i18n/translator';
 import { xlsxResponse, xlsxWriter } from '../resources/export';
 import { importPlan } from './columns';
-import { IMPORT_PROCESSING, storedErrors, toStatus } from './import-jobs';
+import { IMPORT_PROCESSING, savedErrors, storedErrors, toStatus } from './import-jobs';
+import type { QueuedImport } from './index';
 import { renderError, renderReason } from './reasons';
 import { templateHeader, writeTemplate } from './template';
 import { checkWorkbook, WORKBOOK_LIMITS, type WorkbookProblem } from './workbook';
@@ -30,12 +34,18 @@ export interface ImportCallDeps {
   metadata: Metadata;
   t: TFunction;
   jobs: ModelStatic<Model>;
+  /** refused rows of running jobs */
+  errors: ModelStatic<Model>;
   dataDir: string;
+  /** the object store the job's file is kept in while it runs */
+  storage(): ObjectStorage;
   timeouts?: UploadTimeouts;
   /** the instance that owns the jobs it takes (config.instanceId) */
   instanceId: string;
-  /** queues a stored upload; resolves when queued */
-  enqueue(jobId: number, resource: string, ctx: Parameters<CallDef['handler']>[0]['ctx'], path: string): void;
+  /** the uploader's context as the job keeps it */
+  storedContext(ctx: Parameters<CallDef['handler']>[0]['ctx']): unknown;
+  /** queues a stored upload */
+  enqueue(job: QueuedImport): void;
 }
 
 /** A workbook's problem as the caller's refusal (docs/SERVER.md "Upload and import limits"). */
@@ -89,6 +99,17 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
         }
         // the rows counted in the sheet, less its header: what the progress counts towards
         const totalVolume = Math.max(0, seen.rows - 1);
+        // Kept in the object store while the job runs, so any instance can resume it; this
+        // instance runs it from its own copy. A store that is down: 503, no job, nothing kept.
+        const fileKey = objectKey('imports', ctx.orgId, `${randomBytes(16).toString('hex')}.xlsx`);
+        try {
+          await deps.storage().putBuffer(fileKey, await readFile(upload.path), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+        } catch (err) {
+          await unlink(upload.path).catch(() => undefined);
+          if (err instanceof StorageUnavailable) throw storageRefusal(ctx.language);
+          throw err;
+        }
+        const claim = randomBytes(16).toString('hex');
         const values = {
           orgId: ctx.orgId,
           userId: ctx.user?.id ?? null,
@@ -99,10 +120,20 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           totalVolume,
           instanceId: deps.instanceId,
           heartbeatAt: new Date(),
+          fileKey,
+          claim,
+          context: JSON.stringify(deps.storedContext(ctx)),
         };
-        const job = await deps.jobs.sequelize!.transaction((transaction) => deps.jobs.create(values, { transaction }));
+        let job: Model;
+        try {
+          job = await deps.jobs.sequelize!.transaction((transaction) => deps.jobs.create(values, { transaction }));
+        } catch (err) {
+          await unlink(upload.path).catch(() => undefined);
+          await deps.storage().delete(fileKey).catch(() => undefined);
+          throw err;
+        }
         const importId = Number(job.get('id'));
-        deps.enqueue(importId, res.name, ctx, upload.path);
+        deps.enqueue({ jobId: importId, resource: res.name, ctx, fileKey, claim, path: upload.path });
         return { importId, status: IMPORT_PROCESSING, totalVolume, instanceId: deps.instanceId, heartbeatAt: new Date() };
       },
     });
@@ -170,7 +201,9 @@ async function writeResult(res: ResourceDef, deps: ImportCallDeps, job: Model, l
     { header: t('server.import.value'), width: 24 },
     { header: t('server.import.reason'), width: 60 },
   ]);
-  for (const e of storedErrors(job)) {
+  // a job still running: the refused rows saved so far
+  const errors = Number(job.get('status')) === IMPORT_PROCESSING ? await savedErrors(deps.errors, Number(job.get('id'))) : storedErrors(job);
+  for (const e of errors) {
     const f = e.column ? (fields.find((x) => x.name === e.column) ?? res.fields.find((x) => x.name === e.column)) : undefined;
     const column = e.column ? (f ? t(fieldLabelKey(f)) : e.column) : null;
     sheet.add([e.row, ...fields.map((x) => e.cells?.[x.name] ?? null), column, e.value ?? null, renderReason(e, lang, deps.t)]);

@@ -1,10 +1,14 @@
 /**
  * Import jobs in the database, so status survives the process: `import/status` reads them.
- * Each job is owned by the instance that took its upload (`instance_id`), which beats its
- * heartbeat while the job is queued or running; only jobs of a dead instance — this instance's
- * own from before its restart, or any whose heartbeat stopped — are closed as interrupted
+ * Each job is owned by the instance running it (`instance_id`, and `claim`, a token that
+ * changes with every owner), which beats its heartbeat while the job is queued or running.
+ * The job's file is kept in the object store (`file_key`) and its cursor (`cursor_row`, the
+ * last sheet row done), counts and refused rows (`import_job_error`) are written in the same
+ * transaction as the rows they account for: a live instance takes over the job of a dead one
+ * (its heartbeat stopped) and resumes it after the cursor, without writing a row twice
  * (docs/SERVER.md "Running on several machines").
  */
+import { randomBytes } from 'node:crypto';
 import { DataTypes, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
 import type { Migration } from '../db';
 
@@ -109,6 +113,59 @@ export const importOwnerMigration: Migration = {
   },
 };
 
+export const IMPORT_ERROR_TABLE = 'import_job_error';
+
+/**
+ * Jobs resume on another instance (issue 22): the file's key in the object store, the owner's
+ * claim token (a takeover changes it; every write of a run checks it), the last sheet row
+ * whose outcome is saved, and the uploader's context the rows are written in. Refused rows are
+ * appended to `import_job_error` with the part they belong to, and gathered into the job's
+ * `import_errors` when it finishes.
+ */
+export const importResumeMigration: Migration = {
+  name: '2026-11-27-import-job-resume',
+  async up({ queryInterface, DataTypes: T }) {
+    const columns = await queryInterface.describeTable(IMPORT_TABLE);
+    if (!columns.file_key) await queryInterface.addColumn(IMPORT_TABLE, 'file_key', { type: T.STRING(255), allowNull: true });
+    if (!columns.claim) await queryInterface.addColumn(IMPORT_TABLE, 'claim', { type: T.STRING(64), allowNull: true });
+    if (!columns.cursor_row) await queryInterface.addColumn(IMPORT_TABLE, 'cursor_row', { type: T.INTEGER, allowNull: false, defaultValue: 0 });
+    if (!columns.context) await queryInterface.addColumn(IMPORT_TABLE, 'context', { type: T.TEXT, allowNull: true });
+    await queryInterface.createTable(IMPORT_ERROR_TABLE, {
+      id: { type: T.INTEGER, primaryKey: true, autoIncrement: true },
+      job_id: { type: T.INTEGER, allowNull: false },
+      error: { type: T.TEXT, allowNull: false },
+    });
+    await queryInterface.addIndex(IMPORT_ERROR_TABLE, ['job_id', 'id'], { name: 'ix_import_job_error_job' });
+  },
+};
+
+export function defineImportError(sequelize: Sequelize): ModelStatic<Model> {
+  return sequelize.define(
+    'importJobError',
+    {
+      id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
+      jobId: { type: DataTypes.INTEGER, allowNull: false },
+      error: { type: DataTypes.TEXT, allowNull: false },
+    },
+    { tableName: IMPORT_ERROR_TABLE, underscored: true, timestamps: false, freezeTableName: true },
+  );
+}
+
+/** The refused rows a running job has saved so far, in the order they were reported. */
+export async function savedErrors(errors: ModelStatic<Model>, jobId: number): Promise<StoredImportError[]> {
+  const rows = await errors.findAll({ attributes: ['error'], where: { jobId }, order: [['id', 'ASC']], raw: true });
+  return (rows as unknown as Array<{ error: string }>).map((r) => JSON.parse(r.error) as StoredImportError);
+}
+
+/** The uploader's context a job's rows are written in (stored on the job for a resume). */
+export interface StoredContext {
+  language: string;
+  user: { id: number; username: string; realName?: string | null; sysOrgUser: boolean } | null;
+  orgId: number | null;
+  orgIds: number[];
+  warehouseIds: number[] | null;
+}
+
 export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
   return sequelize.define(
     'importJob',
@@ -129,6 +186,10 @@ export function defineImportJob(sequelize: Sequelize): ModelStatic<Model> {
       messageText: { type: DataTypes.TEXT },
       instanceId: { type: DataTypes.STRING(100) },
       heartbeatAt: { type: DataTypes.DATE(3) },
+      fileKey: { type: DataTypes.STRING(255) },
+      claim: { type: DataTypes.STRING(64) },
+      cursorRow: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+      context: { type: DataTypes.TEXT },
       createdAt: { type: DataTypes.DATE(3), allowNull: false },
       updatedAt: { type: DataTypes.DATE(3), allowNull: false },
     },
@@ -187,34 +248,57 @@ export function toStatus(job: Model, render: { error(e: StoredImportError): Impo
 
 /** Which processing jobs are a dead instance's. */
 export interface DeadJobs {
-  /** this instance: its own jobs are closed (at start they are a previous life's; at stop, the ones it gives up); null = none */
+  /** this instance: its own jobs (at start they are a previous life's); null = none */
   instanceId: string | null;
-  /** a job whose heartbeat is older than this belongs to a dead instance */
+  /** a job whose heartbeat is older than this belongs to a dead instance (a released job's is the epoch) */
   staleBefore: Date;
   /** jobs with no owner (taken before owners existed) too: at start only, as before */
   unowned?: boolean;
 }
 
-/** Jobs of dead instances still marked processing end as finished with the interruption noted. */
-export async function closeInterrupted(model: ModelStatic<Model>, message: (language: string) => string, dead: DeadJobs): Promise<number> {
+/** Jobs of dead instances still marked processing (without their refused rows). */
+export function deadJobs(model: ModelStatic<Model>, dead: DeadJobs): Promise<Model[]> {
   const where = {
     status: { [Op.eq]: IMPORT_PROCESSING },
     [Op.or]: [...(dead.instanceId ? [{ instanceId: dead.instanceId }] : []), ...(dead.unowned ? [{ instanceId: null }] : []), { heartbeatAt: { [Op.lt]: dead.staleBefore } }],
   };
-  const stuck = await model.findAll({ attributes: { exclude: ['importErrors'] }, where });
-  let closed = 0;
-  for (const job of stuck) {
-    // only if still processing: the owner may have finished it since it was read
-    const [n] = await model.sequelize!.transaction((transaction) =>
-      model.update({ status: IMPORT_FINISHED, message: message(String(job.get('language'))), messageText: JSON.stringify(INTERRUPTED) }, { where: { id: job.get('id') as number, status: IMPORT_PROCESSING }, transaction }),
-    );
-    closed += n;
-  }
-  return closed;
+  return model.findAll({ attributes: { exclude: ['importErrors'] }, where, order: [['id', 'ASC']] });
+}
+
+/**
+ * Takes a dead instance's job for `instanceId`: one conditional UPDATE on the claim token as it
+ * was read (and, for another instance's job, a heartbeat still stale), so of several instances
+ * exactly one wins, and a run of the previous owner that wakes up finds its claim gone. The
+ * new claim token, or null when another instance was first (or the owner beat its heart since).
+ */
+export async function claimJob(model: ModelStatic<Model>, job: Model, instanceId: string, staleBefore: Date | null): Promise<string | null> {
+  const claim = randomBytes(16).toString('hex');
+  const where: Record<string, unknown> = { id: job.get('id') as number, status: IMPORT_PROCESSING, claim: (job.get('claim') as string | null) ?? null };
+  if (staleBefore) where.heartbeatAt = { [Op.lt]: staleBefore };
+  const [n] = await model.sequelize!.transaction((transaction) => model.update({ instanceId, claim, heartbeatAt: new Date() }, { where, transaction, silent: true }));
+  return n === 1 ? claim : null;
+}
+
+/**
+ * Ends a job as finished with the interruption noted — only if still processing under the claim
+ * it was read with (its owner may have finished it, or another instance taken it, since).
+ */
+export async function closeJob(model: ModelStatic<Model>, job: Model, message: (language: string) => string): Promise<boolean> {
+  const where = { id: job.get('id') as number, status: IMPORT_PROCESSING, claim: (job.get('claim') as string | null) ?? null };
+  const [n] = await model.sequelize!.transaction((transaction) =>
+    model.update({ status: IMPORT_FINISHED, message: message(String(job.get('language'))), messageText: JSON.stringify(INTERRUPTED) }, { where, transaction }),
+  );
+  return n === 1;
 }
 
 /** The owner says it is alive: every job it holds (running or queued) gets a fresh heartbeat. */
 export async function beatHeart(model: ModelStatic<Model>, instanceId: string, now = new Date()): Promise<number> {
   const [n] = await model.sequelize!.transaction((transaction) => model.update({ heartbeatAt: now }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }));
+  return n;
+}
+
+/** A stopping instance gives its jobs up: their heartbeat is the epoch, so a live instance takes them at its next beat. */
+export async function releaseJobs(model: ModelStatic<Model>, instanceId: string): Promise<number> {
+  const [n] = await model.sequelize!.transaction((transaction) => model.update({ heartbeatAt: new Date(0) }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }));
   return n;
 }

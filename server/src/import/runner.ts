@@ -42,13 +42,6 @@ export const CHUNK_ROWS = 1000;
 /** Rows per write transaction when create hooks run per row. */
 const HOOKED_BATCH = 50;
 const PROBLEM_ORDER: ImportProblem[] = ['required', 'invalid', 'notFound', 'duplicate', 'exists'];
-/**
- * Counts and errors are rewritten at most this often while running: the dialog polls every
- * second, and each save is a write transaction. Progress is saved after every part written
- * (HOOKED_BATCH rows when hooks run per row), so a big file moves at least once a second.
- */
-const ERRORS_FLUSH_MS = 1000;
-
 export interface RunnerDeps {
   db: Database;
   metadata: Metadata;
@@ -57,8 +50,10 @@ export interface RunnerDeps {
   validators: ImportValidators;
   hooks: HookRegistry;
   jobs: ModelStatic<Model>;
+  /** the refused rows of running jobs (import_job_error), saved with their part */
+  errors?: ModelStatic<Model>;
   log(message: string, err?: unknown): void;
-  /** true once the server is shutting down: the job ends as interrupted after this chunk */
+  /** true once the server is shutting down: the run stops after the part it is writing (ImportStopped) */
   shouldStop?(): boolean;
   /** the organisation's IANA time zone (wall-clock cells are read in it); UTC when absent */
   timeZone?(orgId: number | null): Promise<string> | string;
@@ -71,6 +66,18 @@ export interface ImportTask {
   path: string;
   /** read and check every row (lookups included) without writing or keeping job status */
   dryRun?: boolean;
+  /** this run's claim on the job: every write of the job checks it */
+  claim?: string | null;
+  /** a job resumed after an earlier run's last saved part */
+  resume?: ImportResume;
+}
+
+/** Where an earlier run of the job stopped: its cursor, counts and saved refused rows. */
+export interface ImportResume {
+  /** the last sheet row whose outcome is saved; the run goes on after it */
+  cursor: number;
+  counts: ImportCounts;
+  errors: StoredImportError[];
 }
 
 export interface ImportCounts {
@@ -150,18 +157,57 @@ function startRun(deps: RunnerDeps, task: ImportTask): ImportRun {
     columnIndex,
     repo: deps.repo(res.name, ctx),
     orgField: orgFieldOf(res),
-    counts: { processed: 0, success: 0, failed: 0 },
+    counts: { ...(task.resume?.counts ?? { processed: 0, success: 0, failed: 0 }) },
     readers: new Map(),
     labelCache: new Map(),
   };
 }
 
-/** Refused rows with their reasons, and the job's counts and errors saved as the import goes. */
+/** Thrown when the server stops: the run ends after the last part it saved, and the job stays for a resume. */
+export class ImportStopped extends Error {
+  constructor() {
+    super('import stopped with the server');
+  }
+}
+
+/** Thrown when another instance took the job over (this one was taken for dead): nothing of the part is kept. */
+export class ImportTakenOver extends Error {
+  constructor(jobId: number) {
+    super(`import job ${jobId} was taken over by another instance`);
+  }
+}
+
+/**
+ * Consecutive rows of a chunk handled together: the refused ones reported and the ready ones
+ * written in one transaction, which also saves the counts, the refused rows and the cursor
+ * (the part's last sheet row). A resume starts after the cursor: every row up to it is saved
+ * or reported, none after it.
+ */
+interface Part {
+  ready: SheetRow[];
+  refused: Array<{ r: SheetRow; p: RowProblem }>;
+  rows: number;
+  lastRow: number;
+}
+
+/** What a part adds to the job, saved in the part's transaction and kept once it commits. */
+interface Staged {
+  processed: number;
+  success: number;
+  failed: number;
+  errors: StoredImportError[];
+  cursor: number;
+}
+
+/**
+ * Refused rows with their reasons, and the job's counts, refused rows and cursor saved with
+ * each part in the part's own transaction, under the run's claim on the job: a run whose job
+ * was taken over by another instance fails its write (ImportTakenOver) and keeps nothing.
+ */
 function progressOf(run: ImportRun) {
   const { deps, task, res, plan, fields, lang, counts } = run;
-  const errors: StoredImportError[] = [];
-  let errorsDirty = false;
-  let flushedAt = Date.now();
+  /** refused rows saved so far (a resumed run starts with the ones saved before) */
+  const errors: StoredImportError[] = [...(task.resume?.errors ?? [])];
 
   /** The offending value of a column as the file held it; a lookup's by its columns together. */
   const valueOf = (r: SheetRow) => (column: string): string | null => {
@@ -171,41 +217,66 @@ function progressOf(run: ImportRun) {
     return parts.length ? parts.join(' / ') : null;
   };
 
-  const report = (r: SheetRow, p: RowProblem) => {
-    counts.failed++;
-    if (errors.length < MAX_STORED_ERRORS) {
-      const e = reasonFor(deps.metadata, res, p, r.row, lang, deps.t, fields, valueOf(r));
-      // the row as read, for the result workbook (fix and import it again)
-      e.cells = Object.fromEntries(fields.map((f) => [f.name, storedCell(r.cells[f.name] ?? null)]));
-      errors.push(e);
-      errorsDirty = true;
-    }
+  const errorOf = (r: SheetRow, p: RowProblem): StoredImportError => {
+    const e = reasonFor(deps.metadata, res, p, r.row, lang, deps.t, fields, valueOf(r));
+    // the row as read, for the result workbook (fix and import it again)
+    e.cells = Object.fromEntries(fields.map((f) => [f.name, storedCell(r.cells[f.name] ?? null)]));
+    return e;
   };
 
-  let savedAt = 0;
-  const saveProgress = async (final: boolean, message: FileProblem | null = null) => {
+  /** The part's counts and refused rows: its checks' refusals, then its writes' (`outcome`, by ready row). */
+  const stage = (part: Part, outcome: Array<RowProblem | null>): Staged => {
+    const refused = [...part.refused, ...part.ready.flatMap((r, i) => (outcome[i] ? [{ r, p: outcome[i]! }] : []))];
+    const room = Math.max(0, MAX_STORED_ERRORS - errors.length);
+    return {
+      processed: part.rows,
+      failed: refused.length,
+      success: part.ready.length - (refused.length - part.refused.length),
+      errors: refused.slice(0, room).map(({ r, p }) => errorOf(r, p)),
+      cursor: part.lastRow,
+    };
+  };
+
+  const claimed = () => ({ id: task.jobId, claim: task.claim ?? null });
+
+  /** Saves a staged part in `transaction` (the one that wrote its rows). */
+  const save = async (staged: Staged, transaction: Transaction) => {
     if (task.dryRun) return;
-    // Counts while running at most every ERRORS_FLUSH_MS: each save is a write transaction.
-    if (!final && Date.now() - savedAt < ERRORS_FLUSH_MS) return;
-    savedAt = Date.now();
-    const patch: Record<string, unknown> = { processedVolume: counts.processed, successVolume: counts.success, failedVolume: counts.failed };
-    if (errorsDirty && (final || Date.now() - flushedAt > ERRORS_FLUSH_MS)) {
-      patch.importErrors = JSON.stringify(errors);
-      errorsDirty = false;
-      flushedAt = Date.now();
-    }
-    if (final)
-      Object.assign(patch, {
-        status: IMPORT_FINISHED,
-        message: message?.message ?? null,
-        messageText: message ? JSON.stringify(message.text) : null,
-        ...(errorsDirty ? { importErrors: JSON.stringify(errors) } : {}),
-      });
-    // In a managed transaction: queued behind other writers rather than busy-waiting (SQLite).
-    await deps.db.sequelize.transaction((transaction) => deps.jobs.update(patch, { where: { id: task.jobId }, transaction }));
+    const patch = { processedVolume: counts.processed + staged.processed, successVolume: counts.success + staged.success, failedVolume: counts.failed + staged.failed, cursorRow: staged.cursor };
+    const [n] = await deps.jobs.update(patch, { where: claimed(), transaction });
+    if (n !== 1) throw new ImportTakenOver(task.jobId);
+    if (staged.errors.length && deps.errors) await deps.errors.bulkCreate(staged.errors.map((e) => ({ jobId: task.jobId, error: JSON.stringify(e) })), { transaction });
   };
 
-  return { report, saveProgress };
+  /** The part committed: its counts and refused rows are the run's. */
+  const keep = (staged: Staged) => {
+    counts.processed += staged.processed;
+    counts.success += staged.success;
+    counts.failed += staged.failed;
+    errors.push(...staged.errors);
+  };
+
+  /** The job finished: counts, every refused row (gathered into the job) and the message, under the run's claim. */
+  const finish = async (message: FileProblem | null) => {
+    if (task.dryRun) return;
+    const patch = {
+      processedVolume: counts.processed,
+      successVolume: counts.success,
+      failedVolume: counts.failed,
+      status: IMPORT_FINISHED,
+      message: message?.message ?? null,
+      messageText: message ? JSON.stringify(message.text) : null,
+      importErrors: JSON.stringify(errors),
+    };
+    // In a managed transaction: queued behind other writers rather than busy-waiting (SQLite).
+    await deps.db.sequelize.transaction(async (transaction) => {
+      const [n] = await deps.jobs.update(patch, { where: claimed(), transaction });
+      if (n !== 1) throw new ImportTakenOver(task.jobId);
+      await deps.errors?.destroy({ where: { jobId: task.jobId }, transaction });
+    });
+  };
+
+  return { stage, save, keep, finish };
 }
 
 /** Records a problem of a row at its column's place (the first problem by column is reported). */
@@ -283,8 +354,11 @@ function rowChecks(run: ImportRun) {
     }
   };
 
-  /** The key and unique columns: repeated earlier in the file, or already in the system. */
-  const checkUnique = async (rows: SheetRow[]) => {
+  /**
+   * The key and unique columns: repeated earlier in the file, or already in the system.
+   * `replay`: rows a resumed job already handled, read again only to know the file's keys so far.
+   */
+  const checkUnique = async (rows: SheetRow[], replay = false) => {
     for (const f of uniqueFields) {
       const inFile = seen.get(f.name)!;
       const fresh: string[] = [];
@@ -298,7 +372,7 @@ function rowChecks(run: ImportRun) {
           fresh.push(k);
         }
       }
-      if (!fresh.length) continue;
+      if (!fresh.length || replay) continue;
       const and: WhereOptions[] = [{ [f.name]: { [Op.in]: fresh } }];
       // Uniqueness is per organisation (or platform-wide): the caller's warehouses do not narrow it.
       if (f.unique !== 'global' && orgField && orgField !== 'id') and.push({ [orgField]: ctx.orgId });
@@ -336,7 +410,7 @@ function rowChecks(run: ImportRun) {
 
   /** A key of several fields: the combination repeated earlier in the file, or already in the system. */
   const compositeSeen = new Set<string>();
-  const checkCompositeKey = async (rows: SheetRow[]) => {
+  const checkCompositeKey = async (rows: SheetRow[], replay = false) => {
     if (singleKey !== null) return;
     const at = plan.key.find((k) => columnIndex.has(k)) ?? plan.key[0];
     const comboOf = (get: (k: string) => unknown) => JSON.stringify(plan.key.map((k) => String(get(k))));
@@ -350,7 +424,7 @@ function rowChecks(run: ImportRun) {
         fresh.push(r);
       }
     }
-    if (!fresh.length) return;
+    if (!fresh.length || replay) return;
     const and: WhereOptions[] = plan.key.map((k) => ({ [k]: { [Op.in]: [...new Set(fresh.map((r) => r.values[k]))] } }));
     if (orgField && orgField !== 'id') and.push({ [orgField]: ctx.orgId });
     const existing = await deps.db.models[res.name].findAll({ attributes: plan.key, where: { [Op.and]: and }, raw: true });
@@ -398,9 +472,18 @@ function rowShapes(run: ImportRun) {
   return { rowFromCache, rowOf };
 }
 
-/** Writing a chunk's checked rows: the fast path (one transaction, bulk insert) or row by row with savepoints. */
-function chunkWriters(run: ImportRun, report: (r: SheetRow, p: RowProblem) => void) {
-  const { deps, task, res, ctx, singleKey, repo, orgField, counts } = run;
+/**
+ * Saves a part's outcome (counts, refused rows, cursor) inside the transaction that wrote its rows;
+ * `outcome` holds a problem per ready row (null = written).
+ */
+type SavePart = (transaction: Transaction, outcome: Array<RowProblem | null>) => Promise<void>;
+
+/**
+ * Writing a part's checked rows: the fast path (one transaction, bulk insert) or row by row with
+ * savepoints; each saves the part's outcome in the transaction that wrote it.
+ */
+function chunkWriters(run: ImportRun) {
+  const { deps, task, res, ctx, singleKey, repo, orgField } = run;
   const def = res.import!;
   const { rowFromCache, rowOf } = rowShapes(run);
   const writeRow = async (r: SheetRow, transaction: Transaction): Promise<RowProblem | null> => {
@@ -440,7 +523,7 @@ function chunkWriters(run: ImportRun, report: (r: SheetRow, p: RowProblem) => vo
    * handler refuses come back with their reason. null when anything else refuses: nothing of
    * the part is kept then, and it is redone row by row.
    */
-  const writeChunkFast = async (ready: SheetRow[]): Promise<Array<RowProblem | null> | null> => {
+  const writeChunkFast = async (ready: SheetRow[], savePart: SavePart): Promise<Array<RowProblem | null> | null> => {
     const model = deps.db.models[res.name];
     const skip = new Set(orgField ? [orgField] : []);
     const userId = ctx.user?.id || null;
@@ -449,6 +532,22 @@ function chunkWriters(run: ImportRun, report: (r: SheetRow, p: RowProblem) => vo
     try {
       await deps.db.sequelize.transaction(async (transaction) => {
         chunkTransaction = transaction;
+        await writeRows(transaction);
+        await savePart(transaction, outcome);
+      });
+      return outcome;
+    } catch (err) {
+      if (err instanceof ImportTakenOver) throw err;
+      // The call can fail while the transaction itself goes on (a queue time-out) or after its
+      // COMMIT (releasing the connection): what counts is how the transaction ended.
+      if ((await settled(chunkTransaction)) === 'commit') {
+        deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
+        return outcome;
+      }
+      return null;
+    }
+
+    async function writeRows(transaction: Transaction): Promise<void> {
         let rows = ready.map((r, i) => {
           const values = validateWrite(res, deps.metadata.enums, r.values, { mode: 'create', skip });
           checkCompareRules(res, values);
@@ -507,43 +606,31 @@ function chunkWriters(run: ImportRun, report: (r: SheetRow, p: RowProblem) => vo
         }
         if (missing.length) (await repo.serialize(missing.map((k) => created![k]), transaction)).forEach((row, j) => (written[missing[j]] = row));
         await after(written, rows);
-      });
-      return outcome;
-    } catch (err) {
-      // The call can fail while the transaction itself goes on (a queue time-out) or after its
-      // COMMIT (releasing the connection): what counts is how the transaction ended.
-      if ((await settled(chunkTransaction)) === 'commit') {
-        deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
-        return outcome;
-      }
-      return null;
     }
   };
 
   /** Each row in its own savepoint: a refused row is rolled back alone and reported. */
-  const writeRowByRow = async (ready: SheetRow[]) => {
+  const writeRowByRow = async (ready: SheetRow[], savePart: SavePart): Promise<void> => {
     const outcome: Array<RowProblem | null> = [];
     let chunkTransaction: Transaction | null = null;
     try {
       await deps.db.sequelize.transaction(async (transaction) => {
         chunkTransaction = transaction;
+        outcome.length = 0;
         for (const r of ready) outcome.push(await writeRow(r, transaction));
+        await savePart(transaction, outcome);
       });
     } catch (err) {
+      if (err instanceof ImportTakenOver) throw err;
       if ((await settled(chunkTransaction)) === 'commit') deps.log(`[import] ${res.name} job ${task.jobId}: error after commit`, err);
       else {
-        // The transaction itself failed: none of its rows were kept.
+        // The transaction itself failed: none of its rows were kept; they are reported in a transaction of their own.
         deps.log(`[import] ${res.name} job ${task.jobId}: rows rolled back`, err);
         const failure = new ApiError(10000, 'server.files.rowFailed', { message: (err as Error).message ?? String(err) });
-        outcome.length = 0;
-        for (const _ of ready) outcome.push(new RowProblem(null, null, failure));
+        const failed = ready.map(() => new RowProblem(null, null, failure));
+        await deps.db.sequelize.transaction((transaction) => savePart(transaction, failed));
       }
     }
-    ready.forEach((r, i) => {
-      const p = outcome[i];
-      if (p) report(r, p);
-      else counts.success++;
-    });
   };
 
   // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
@@ -611,57 +698,77 @@ async function readSheet(run: ImportRun, zone: string, onChunk: (rows: SheetRow[
 export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<ImportCounts & { message: string | null }> {
   const zone = (await deps.timeZone?.(task.ctx.orgId)) ?? 'UTC';
   const run = startRun(deps, task);
-  const { res, lang, fields, counts, labelCache } = run;
-  const { report, saveProgress } = progressOf(run);
+  const { res, lang, labelCache } = run;
+  const progress = progressOf(run);
   const checks = rowChecks(run);
-  const writers = chunkWriters(run, report);
+  const writers = chunkWriters(run);
+  /** rows up to this one were handled by an earlier run of the job */
+  const cursor = task.resume?.cursor ?? 0;
+
+  /** The part's rows written (or none) and its outcome saved in the same transaction; kept once committed. */
+  const writePart = async (part: Part) => {
+    let staged: Staged | null = null;
+    const savePart: SavePart = async (transaction, outcome) => {
+      staged = progress.stage(part, outcome);
+      await progress.save(staged, transaction);
+    };
+    if (!part.ready.length) await deps.db.sequelize.transaction((transaction) => savePart(transaction, []));
+    else if (!writers.fastPath || !(await writers.writeChunkFast(part.ready, savePart))) await writers.writeRowByRow(part.ready, savePart);
+    if (staged) progress.keep(staged);
+  };
 
   const processChunk = async (rows: SheetRow[]) => {
-    if (deps.shouldStop?.()) throw fileProblem(lang, 'interrupted');
+    if (deps.shouldStop?.()) throw new ImportStopped();
+    // A chunk a resumed job already handled is read again only for the file's keys so far.
+    const replay = rows[rows.length - 1].row <= cursor;
     labelCache.clear();
     for (const r of rows) checks.parse(r);
     await checks.resolveRefs(rows);
     await checks.resolveLookups(rows);
-    await checks.checkUnique(rows);
-    await checks.checkCompositeKey(rows);
-    const ready: SheetRow[] = [];
+    await checks.checkUnique(rows, replay);
+    await checks.checkCompositeKey(rows, replay);
+    if (replay) return;
+    // Parts of consecutive rows, each with up to `size` rows to write and the refused rows between them.
+    const size = writers.size;
+    const parts: Part[] = [];
+    let part: Part = { ready: [], refused: [], rows: 0, lastRow: 0 };
     for (const r of rows) {
+      if (r.row <= cursor) continue;
       if (!r.problems.length) checks.checkRules(r);
       const p = checks.firstProblem(r);
-      if (p) report(r, p);
-      else ready.push(r);
+      if (p) part.refused.push({ r, p });
+      else part.ready.push(r);
+      part.rows++;
+      part.lastRow = r.row;
+      if (part.ready.length >= size) {
+        parts.push(part);
+        part = { ready: [], refused: [], rows: 0, lastRow: 0 };
+      }
     }
-    // rows refused by the checks are done; the others count once their part is written
-    counts.processed += rows.length - ready.length;
-    const size = writers.size;
-    if (task.dryRun) {
-      counts.success += ready.length;
-      counts.processed += ready.length;
-      return;
+    if (part.rows) parts.push(part);
+    for (const p of parts) {
+      if (task.dryRun) {
+        progress.keep(progress.stage(p, []));
+        continue;
+      }
+      if (deps.shouldStop?.()) throw new ImportStopped();
+      await writePart(p);
     }
-    for (let i = 0; i < ready.length; i += size) {
-      const part = ready.slice(i, i + size);
-      const outcome = writers.fastPath ? await writers.writeChunkFast(part) : null;
-      if (outcome) part.forEach((r, k) => (outcome[k] ? report(r, outcome[k]) : counts.success++));
-      else await writers.writeRowByRow(part);
-      counts.processed += part.length;
-      await saveProgress(false);
-    }
-    await saveProgress(false);
   };
 
   let message: FileProblem | null = null;
   try {
     await readSheet(run, zone, processChunk);
   } catch (err) {
+    if (err instanceof ImportStopped || err instanceof ImportTakenOver) throw err;
     if (err instanceof FileProblem) message = err;
     else {
       deps.log(`[import] ${res.name} job ${task.jobId} failed`, err);
       message = fileProblem(lang, 'unreadable');
     }
   }
-  await saveProgress(true, message);
-  return { ...counts, message: message?.message ?? null };
+  await progress.finish(message);
+  return { ...run.counts, message: message?.message ?? null };
 }
 
 /** A cell as stored for the result workbook: dates as the wall-clock text the import reads back. */
