@@ -35,6 +35,8 @@ export default async function setup(project: TestProject) {
     await new Promise((r) => setTimeout(r, 300));
   }
   project.provide('baseUrl', base);
+  // the server's data folder: tests read what it wrote there (the mail outbox)
+  project.provide('dataDir', dir);
   return async () => {
     server?.kill('SIGTERM');
     await new Promise((r) => setTimeout(r, 500));
@@ -45,5 +47,6 @@ export default async function setup(project: TestProject) {
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    dataDir: string;
   }
 }

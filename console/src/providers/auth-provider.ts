@@ -5,8 +5,10 @@ import { appState, loadAppState, resetAppState } from './app-state';
 import { request } from './http-client';
 
 export interface LoginParams {
-  username: string;
-  password: string;
+  username?: string;
+  password?: string;
+  /** a one-time login ticket an integrator asked for (`/{entryCode}/login?ticket=…`) instead of a password */
+  ticket?: string;
   entryCode?: string;
   redirect?: string;
 }
@@ -17,9 +19,10 @@ export function safeRedirect(target: string | null | undefined): string {
 }
 
 export const authProvider: AuthProvider = {
-  async login({ username, password, entryCode, redirect }: LoginParams) {
+  async login({ username, password, ticket, entryCode, redirect }: LoginParams) {
     try {
-      const answer = await request<LoginAnswer>('/account/login', { username, password, entryCode: entryCode || undefined });
+      const body = ticket ? { ticket, entryCode: entryCode || undefined } : { username, password, entryCode: entryCode || undefined };
+      const answer = await request<LoginAnswer>('/account/login', body);
       session.save(answer, entryCode);
       resetAppState();
       // The user's own language choice wins once we know who they are (SPEC §1).

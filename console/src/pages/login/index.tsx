@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogin } from '@refinedev/core';
@@ -14,7 +14,13 @@ import type { LoginParams } from '../../providers/auth-provider';
 import { LanguageLinks } from './language-links';
 import { useOrgBasic } from './use-org-basic';
 
-/** /{entryCode?}/login in that organisation's theme (background, logo, colours). */
+// only loaded when asked for: the login page's own JavaScript stays small
+const ForgotPassword = lazy(() => import('./forgot-password'));
+
+/**
+ * /{entryCode?}/login in that organisation's theme (background, logo, colours), with "Forgot
+ * password" and sign-in by a one-time ticket (`?ticket=…`, docs/ACCESS.md "Login tickets").
+ */
 export default function LoginPage() {
   const { t } = useTranslation();
   const { entryCode } = useParams();
@@ -28,6 +34,20 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
+  const [mode, setMode] = useState<'login' | 'forgot'>('login');
+  const [notice, setNotice] = useState<string | null>(null);
+  const ticket = query.get('ticket');
+  const ticketUsed = useRef(false);
+
+  // a ticket signs in at once, once: it leaves the address bar first (it is spent either way)
+  useEffect(() => {
+    if (!ticket || ticketUsed.current) return;
+    ticketUsed.current = true;
+    const url = new URL(window.location.href);
+    url.searchParams.delete('ticket');
+    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+    login({ ticket, entryCode, redirect: query.get('redirect') ?? undefined });
+  }, [ticket, entryCode, login, query]);
 
   const submit = (e: FormEvent): void => {
     e.preventDefault();
@@ -65,39 +85,70 @@ export default function LoginPage() {
           {data && !data.success && data.error && (
             <Alert type="error" showIcon message={data.error.message} className="login-alert" data-testid="login-error" />
           )}
-          {/* Two required fields need no form library; keeping antd Form out of the first page saves ~30 KB. */}
-          <form className="login-form" noValidate onSubmit={submit}>
-            <label className="login-label" htmlFor="login-username">
-              {t('login.username')}
-            </label>
-            <Input
-              id="login-username"
-              prefix={<UserOutlined />}
-              autoComplete="username"
-              data-testid="login-username"
-              autoFocus
-              value={username}
-              status={touched && !username.trim() ? 'error' : undefined}
-              onChange={(e) => setUsername(e.target.value)}
-            />
-            <div className="login-field-error">{touched && !username.trim() ? t('login.usernameRequired') : null}</div>
-            <label className="login-label" htmlFor="login-password">
-              {t('login.password')}
-            </label>
-            <Password
-              id="login-password"
-              prefix={<LockOutlined />}
-              autoComplete="current-password"
-              data-testid="login-password"
-              value={password}
-              status={touched && !password ? 'error' : undefined}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-            <div className="login-field-error">{touched && !password ? t('login.passwordRequired') : null}</div>
-            <Button type="primary" htmlType="submit" block loading={isPending} data-testid="login-submit">
-              {t('login.submit')}
-            </Button>
-          </form>
+          {notice && <Alert type="success" showIcon message={notice} className="login-alert" data-testid="login-notice" />}
+          {ticket && isPending && <Alert type="info" showIcon message={t('login.ticketSigningIn')} className="login-alert" data-testid="login-ticket" />}
+          {mode === 'forgot' ? (
+            <Suspense fallback={null}>
+              <ForgotPassword
+                entryCode={entryCode}
+                initialAccount={username.trim()}
+                onCancel={() => setMode('login')}
+                onDone={(account) => {
+                  setUsername(account.includes('@') ? username : account);
+                  setPassword('');
+                  setTouched(false);
+                  setNotice(t('login.passwordReset'));
+                  setMode('login');
+                }}
+              />
+            </Suspense>
+          ) : (
+            /* Two required fields need no form library; keeping antd Form out of the first page saves ~30 KB. */
+            <form className="login-form" noValidate onSubmit={submit}>
+              <label className="login-label" htmlFor="login-username">
+                {t('login.username')}
+              </label>
+              <Input
+                id="login-username"
+                prefix={<UserOutlined />}
+                autoComplete="username"
+                data-testid="login-username"
+                autoFocus
+                value={username}
+                status={touched && !username.trim() ? 'error' : undefined}
+                onChange={(e) => setUsername(e.target.value)}
+              />
+              <div className="login-field-error">{touched && !username.trim() ? t('login.usernameRequired') : null}</div>
+              <label className="login-label" htmlFor="login-password">
+                {t('login.password')}
+              </label>
+              <Password
+                id="login-password"
+                prefix={<LockOutlined />}
+                autoComplete="current-password"
+                data-testid="login-password"
+                value={password}
+                status={touched && !password ? 'error' : undefined}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+              <div className="login-field-error">{touched && !password ? t('login.passwordRequired') : null}</div>
+              <Button type="primary" htmlType="submit" block loading={isPending} data-testid="login-submit">
+                {t('login.submit')}
+              </Button>
+              <Button
+                type="link"
+                block
+                className="login-forgot"
+                data-testid="login-forgot"
+                onClick={() => {
+                  setNotice(null);
+                  setMode('forgot');
+                }}
+              >
+                {t('login.forgot')}
+              </Button>
+            </form>
+          )}
         </div>
       </div>
     </ConfigProvider>
