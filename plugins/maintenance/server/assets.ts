@@ -20,6 +20,30 @@ export function registerAssets(ctx: PluginServerContext): void {
   const logged = res.fields.filter((f) => !['id', 'createdAt', 'updatedAt'].includes(f.name)).map((f) => f.name);
   const openRecords = statusGroup(ctx.metadata.resources[RECORD], 'open').map(Number);
 
+  // ---- an asset registered by import: its carrier's serial and code, the code's cycles ------------
+  ctx.hooks.before('create', ASSET, async (e) => {
+    const data = e.data!;
+    const [c] = await ctx.repo('carrier', e.ctx).rows({ id: data.carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId', 'startTime'], transaction: e.transaction });
+    if (!c) throw new ApiError(ErrorCode.notFound, 'server.errors.10002', { importCode: Enums.assetImportError.assetNotFound });
+    if (Number(c.status) === C.scrapped) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierScrapped', { sn: String(c.sn), importCode: Enums.assetImportError.assetScrapped });
+    const [code] = await ctx.repo('carrier-code', e.ctx).rows({ id: c.carrierCodeId }, { attributes: ['name', 'spec', 'maintainCycle', 'warnCycle'], transaction: e.transaction });
+    data.sn = c.sn;
+    data.carrierCodeId = c.carrierCodeId ?? null;
+    if (code) {
+      for (const [mine, theirs] of [['name', 'name'], ['specModel', 'spec'], ['maintainCycle', 'maintainCycle'], ['warnCycle', 'warnCycle']] as const) if (data[mine] === undefined || data[mine] === null) data[mine] = code[theirs] ?? null;
+    }
+    const cycle = Number(data.maintainCycle) || 0;
+    const since = (data.usageTime as string | undefined) ?? (c.startTime ? dayString(new Date(c.startTime as string)) : dayString(new Date()));
+    if (cycle > 0 && !data.nextMaintenanceDate) data.nextMaintenanceDate = addDays(since, cycle);
+  });
+  ctx.hooks.after('create', ASSET, async (e) => {
+    await writeAssetLog(ctx, e.ctx, [{ sn: (e.row!.sn as string) ?? null, action: Action.create, content: { carrierId: e.row!.carrierId } }], e.transaction);
+  });
+  // the asset stays its carrier's
+  ctx.hooks.before('update', ASSET, (e) => {
+    if ('carrierId' in e.data! && Number(e.data!.carrierId) !== Number(e.previous!.carrierId)) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetCarrierFixed', { sn: String(e.previous!.sn) });
+  });
+
   // ---- the carrier asset log: every change made through the calls and the steps ---------------
   ctx.hooks.after('update', ASSET, async (e) => {
     const changes = changesOf(e.previous, e.row!, logged);

@@ -15,7 +15,7 @@
  * - reject: a completed repair rejected leaves the carrier damaged (60), awaiting a new application.
  */
 import { Enums, statusGroup } from '@rti/metadata';
-import { ApiError, ErrorCode, tKey, type PluginServerContext, type RequestContext, type TransitionEvent } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, invalid, tKey, type PluginServerContext, type RequestContext, type TransitionEvent } from '@rti/server/plugin-api';
 import { Op, type Transaction } from 'sequelize';
 import { addDays, ASSET, changesOf, dayString, empty, enumLabel, fieldLabel, operatorOf, RECORD, snList, writeAssetLog, type Row } from './common';
 
@@ -54,6 +54,9 @@ export function registerRecords(ctx: PluginServerContext): void {
   // ---- the application -----------------------------------------------------------------------
   ctx.hooks.before('create', RECORD, async (e) => {
     const data = e.data!;
+    // what broke is the application itself (not a declared `required`: the step "apply" writes
+    // the field too, and a step validates its inputs before it finds its rows)
+    if (empty(data.breakdownDescription)) throw invalid('required', 'breakdownDescription');
     const carrier = await applicationCarrier(e.ctx, Number(data.carrierId), e.transaction, null);
     Object.assign(data, {
       applicant: operatorOf(e.ctx),
@@ -66,6 +69,7 @@ export function registerRecords(ctx: PluginServerContext): void {
   ctx.hooks.before('update', RECORD, async (e) => {
     const data = e.data!;
     const prev = e.previous!;
+    if ('breakdownDescription' in data && empty(data.breakdownDescription)) throw invalid('required', 'breakdownDescription');
     if (!('carrierId' in data) || Number(data.carrierId) === Number(prev.carrierId)) return;
     // the carrier is the application's: once the repair has started it is the one repaired
     if (Number(prev.status) !== M.new) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierFixed', { title: String(prev.recordNo) });

@@ -189,3 +189,13 @@ describe('rejection', () => {
     expect(steps).toEqual(['create', 'reject', 'apply', 'start', 'complete', 'reject']);
   });
 });
+
+describe('the application form', () => {
+  it('needs a breakdown description, in the caller language', async () => {
+    const c = await carrier(ts.a, p);
+    const got = await worker.call(`${R}/create`, { carrierId: c.id }, { language: 'zh-CN' });
+    expect(got.body.code).toBe(10001);
+    expect(got.body.message).toContain('故障描述');
+    expect((await ok(ts.a, `${R}/list`, { carrierId: c.id, page: 1, limit: 10 })).total).toBe(0);
+  });
+});
