@@ -6,18 +6,18 @@
  * fills itself from the order, the lines come from it), receives by scanning a serial, by
  * ticking a line and by container, scans a serial twice (the refusal names it), closes with the
  * confirmation stating how many become missing, and the lines left show Missing. The panel is
- * checked in zh-CN and at phone width (375 px). Screenshots go to test-output/screenshots/.
+ * checked in zh-CN and at phone width (375 px). Both operators hold a narrow shipping role (only
+ * the screens and calls of their day, no deletes) and one warehouse each; setup shared with the
+ * other shipping browser tests (support/browser.ts). Screenshots go to test-output/screenshots/.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { openConsole, grantWholeCatalogue, type ConsoleBrowser } from '../../../server/test/support/console-browser';
-import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+import type { Page } from 'playwright-core';
+import { narrowOperator, type ConsoleBrowser } from '../../../server/test/support/console-browser';
+import type { Caller, TestServer } from '../../../server/test/support/test-server';
+import { WAIT, browse, chosen, formSelect, ok, pick, shippingServer, signInAs, sites, sn, type ShippingServer } from './support/browser';
 
+let server: ShippingServer;
 let ts: TestServer;
-let dir: string;
 let cb: ConsoleBrowser;
 let page: Page;
 let shanghai: number;
@@ -29,40 +29,6 @@ let orderNo: string;
 let receiptId: number;
 const ORDER = '/ship-order-manage/ship-order';
 const RECEIPT = '/ship-order-manage/receipt';
-const sn = (i: number) => `C-${String(i).padStart(3, '0')}`;
-const WAIT = { timeout: 30000 };
-
-async function ok<T = any>(c: Caller, p: string, body: unknown = {}): Promise<T> {
-  const r = await c.call<T>(p, body);
-  if (r.body.code !== 0) throw new Error(`${p}: ${r.body.code} ${r.body.message}`);
-  return r.body.data;
-}
-
-/** The browser signs in as `c` (its session cookies), optionally in another language. */
-async function signInAs(c: Caller, lang = 'en-US'): Promise<void> {
-  const context = page.context();
-  await context.clearCookies();
-  const domain = new URL(ts.url).hostname;
-  await context.addCookies(
-    [['admin-token', c.token], ['admin-user-id', String(c.userId)], ['admin-org-id', String(c.orgId)]].map(([name, value]) => ({ name, value, domain, path: '/' })),
-  );
-  await page.goto(`${ts.url}/403`);
-  await page.evaluate(([uid, l]) => localStorage.setItem(`admin-locale:${uid}`, l), [String(c.userId), lang]);
-}
-
-/** Opens an antd select (a ref field), types to search and picks the option showing `text`. */
-async function pick(select: Locator, text: string): Promise<void> {
-  await select.click();
-  const input = select.locator('input');
-  await input.fill(text);
-  const listId = await input.getAttribute('aria-controls');
-  const option = page.locator(`.ant-select-dropdown:has([id="${listId}"]) .ant-select-item-option`).filter({ hasText: text }).first();
-  await option.waitFor(WAIT);
-  await option.click();
-  await select.locator('.ant-select-selection-item').filter({ hasText: text }).waitFor(WAIT);
-}
-const formSelect = (name: string) => page.locator(`.ant-form-item:has(#${name}) .ant-select`).first();
-const chosen = (name: string, text: string) => formSelect(name).locator('.ant-select-selection-item').filter({ hasText: text }).waitFor(WAIT);
 
 const receiptLines = () => page.getByTestId('document-lines-receipt-detail');
 const lineRow = (s: string) => receiptLines().locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) });
@@ -71,26 +37,21 @@ const counted = async (key: string, n: number) => expect.poll(() => count(key).g
 const receipt = () => ok(receiver, '/receipt', { id: receiptId });
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-receiving-e2e-'));
-  ts = await startTestServer({ plugins: ['shipping'], config: { dataDir: dir } });
-  // master data (the organisation's administrator sets it up once)
-  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
-  const carrierCodeId = (await ok(ts.a, '/carrier-code/create', { code: 'BOX-60', name: 'Box 60', projectId, type: 10, available: true })).id;
-  const site = async (code: string, name: string, longitude: number, latitude: number) => {
-    const locationId = (await ok(ts.a, '/location/create', { name, longitude, latitude, fenceRadius: 500, type: 0 })).id;
-    return (await ok(ts.a, '/warehouse/create', { code, name, locationId })).id as number;
-  };
-  shanghai = await site('SH', 'Shanghai Hub', 121.47, 31.23);
-  osaka = await site('OS', 'Osaka DC', 135.5, 34.69);
-  await ok(ts.a, '/route/create', { routeName: 'SH-OS', fromWarehouseId: shanghai, toWarehouseId: osaka, transportType: 20, transportTime: 600 });
-  for (let i = 1; i <= 6; i++) await ok(ts.a, '/carrier/create', { sn: sn(i), carrierCodeId, warehouseId: shanghai, status: 10 });
-  // the operators' role and two operators, each restricted to one warehouse
-  const roleId = (await ok(ts.a, '/role/create', { name: 'Warehouse operator', pcPermissions: [], pdaPermissions: [] })).id;
-  await grantWholeCatalogue(ts); // every role of the organisation, the operators' included
-  const user = async (name: string, warehouseId: number) =>
-    (await ok(ts.a, '/user/create', { name, realName: name, password: 'Passw0rd!x', roleIds: [roleId], warehouseIds: [warehouseId], organizationIds: [ts.orgA] })).id as number;
-  clerk = await ts.callerFor(await user('clerk.sh', shanghai), ts.orgA);
-  receiver = await ts.callerFor(await user('receiver.os', osaka), ts.orgA);
+  server = await shippingServer('receiving');
+  ts = server.ts;
+  ({ shanghai, osaka } = await sites(ts, 6));
+  // Least privilege: each operator holds a narrow shipping role (the screens and calls of their
+  // day, no deletes, nothing of master data or System) and is restricted to one warehouse.
+  clerk = await narrowOperator(ts, 'clerk.sh', {
+    screens: [ORDER, `${ORDER}/detail`],
+    calls: /^\/ship-order(\/(list|save|timeline|release))?$|^\/ship-order-detail\/list$|^\/carrier(\/list)?$/,
+    warehouseIds: [shanghai],
+  });
+  receiver = await narrowOperator(ts, 'receiver.os', {
+    screens: [ORDER, `${ORDER}/detail`, RECEIPT, `${RECEIPT}/create`, `${RECEIPT}/detail`],
+    calls: /^\/ship-order(\/(list|all|timeline))?$|^\/ship-order-detail\/list$|^\/receipt(\/(list|create|save|prefill|timeline|close))?$|^\/receipt-detail\/(list|scan|receive)$|^\/carrier(\/list)?$/,
+    warehouseIds: [osaka],
+  });
   // the clerk's own order: six carriers, two of them packed in container CT-1
   const ids = await Promise.all([1, 2, 3, 4, 5, 6].map(async (i) => (await ok(clerk, '/carrier/list', { sn: sn(i), page: 1, limit: 1 })).list[0].id as number));
   const saved = await ok(clerk, '/ship-order/save', {
@@ -102,19 +63,21 @@ beforeAll(async () => {
   });
   orderId = saved.id;
   orderNo = (await ok(clerk, '/ship-order', { id: orderId })).orderNo;
-  cb = await openConsole(ts, clerk);
+  cb = await browse(ts, clerk);
   page = cb.page;
-  page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url(), r.request().postData()));
 });
 afterAll(async () => {
   await cb?.close();
-  await ts?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe('receiving what was shipped, as warehouse-restricted operators', () => {
   it('the shipper clerk releases the order: its lines show Shipped without a reload', async () => {
-    await signInAs(clerk);
+    // least privilege: neither operator writes master data, deletes, or takes the other's steps
+    expect((await clerk.call('/warehouse/create', { code: 'NO', name: 'Nope' })).body.code).toBe(10005);
+    expect((await clerk.call('/ship-order/delete', { id: orderId })).body.code).toBe(10005);
+    expect((await receiver.call('/ship-order/release', { id: orderId })).body.code).toBe(10005);
+    await signInAs(page, ts, clerk);
     await page.goto(`${ts.url}${ORDER}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
     const lines = page.getByTestId('document-lines-ship-order-detail');
@@ -127,7 +90,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
   });
 
   it('the receiver sees the inbound order and creates its receipt, prefilled from the order', async () => {
-    await signInAs(receiver);
+    await signInAs(page, ts, receiver);
     await page.goto(`${ts.url}${ORDER}`);
     await page.getByTestId('meta-table').getByText(orderNo).waitFor({ timeout: 60000 });
     // its carriers are visible to the receiving end while in transit
@@ -135,11 +98,11 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
 
     await page.goto(`${ts.url}${RECEIPT}/create`);
     await page.getByTestId('document-form').waitFor({ timeout: 60000 });
-    await pick(formSelect('shipOrderId'), orderNo);
+    await pick(page, formSelect(page, 'shipOrderId'), orderNo);
     // choosing the order fills both warehouses and the transport type
-    await chosen('warehouseId', 'Osaka DC');
-    await chosen('shipperWarehouseId', 'Shanghai Hub');
-    await chosen('transportType', 'Land');
+    await chosen(page, 'warehouseId', 'Osaka DC');
+    await chosen(page, 'shipperWarehouseId', 'Shanghai Hub');
+    await chosen(page, 'transportType', 'Land');
     // the order's six shipped lines are announced: they become the receipt's lines on save
     await page.getByTestId('document-source-lines').getByText(/^6 lines of the chosen Ship order/).waitFor(WAIT);
     await cb.shot('receipt-create-prefilled');
@@ -253,7 +216,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
   });
 
   it('shows the receipt in zh-CN: panel and line statuses translated', async () => {
-    await signInAs(receiver, 'zh-CN');
+    await signInAs(page, ts, receiver, 'zh-CN');
     await page.goto(`${ts.url}${RECEIPT}/detail/${receiptId}`);
     const panel = page.getByTestId('receiving-panel');
     await panel.getByText('收货', { exact: true }).waitFor({ timeout: 60000 });

@@ -35,6 +35,47 @@ export async function grantWholeCatalogue(ts: TestServer, orgId = ts.orgA): Prom
   await ts.server.access.policies.changed([orgId], undefined);
 }
 
+interface CatalogueNode {
+  code: string;
+  type?: number;
+  path?: string;
+  children?: CatalogueNode[];
+}
+
+/**
+ * A least-privileged operator for a browser test: a role holding only the screens (console
+ * routes of View codes — a resource's list route, `<route>/create`, `/detail`, `/edit` — and the
+ * Menu codes above them) and the calls (API paths matching `calls`, never a delete) the
+ * operator's day needs, and a user restricted to `warehouseIds`.
+ * The organisation holds the whole catalogue (what it bought); the role is the narrow part.
+ */
+export async function narrowOperator(
+  ts: TestServer,
+  name: string,
+  opts: { screens: string[]; calls: RegExp; warehouseIds: number[] },
+): Promise<Caller> {
+  const orgId = ts.orgA;
+  const tree = (await ts.a.call<any>('/permission/all')).body.data as CatalogueNode[];
+  const all = new Set<string>();
+  const codes = new Set<string>();
+  const onScreen = (path = '') => opts.screens.includes(path);
+  const walk = (nodes: CatalogueNode[], menus: string[]) => {
+    for (const n of nodes) {
+      all.add(n.code);
+      if (n.type === 20 && onScreen(n.path)) [...menus, n.code].forEach((c) => codes.add(c));
+      if (n.type === 30 && n.path && opts.calls.test(n.path) && !n.path.endsWith('/delete')) codes.add(n.code);
+      walk(n.children ?? [], n.type === 10 ? [...menus, n.code] : menus);
+    }
+  };
+  walk(Array.isArray(tree) ? tree : [], []);
+  await ts.server.db.models.organization.update({ pcPermissions: [...all] }, { where: { id: orgId } });
+  await ts.server.access.policies.changed([orgId], undefined);
+  const role = await ts.a.call<{ id: number }>('/role/create', { name: `${name} role`, pcPermissions: [...codes], pdaPermissions: [] });
+  if (role.body.code !== 0) throw new Error(`/role/create: ${role.body.code} ${role.body.message}`);
+  const userId = await ts.addUser(orgId, name, { roleIds: [role.body.data.id], warehouseIds: opts.warehouseIds });
+  return ts.callerFor(userId, orgId);
+}
+
 export interface ConsoleBrowser {
   browser: Browser;
   page: Page;
