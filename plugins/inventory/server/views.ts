@@ -38,16 +38,22 @@ const dayParam = { name: 'day', type: 'date', label: 'fields.day' } as const;
 
 const page = <R>(rows: R[], w: RowWindow) => ({ list: rows.slice(w.offset, w.offset + w.limit), total: rows.length });
 
-const figureColumns = (): ReportColumn[] => [
-  { key: 'inStock', label: 'fields.inStock', type: 'int', width: 10 },
-  { key: 'available', label: `${K}.col.available`, type: 'int', width: 10 },
-  { key: 'maintenance', label: 'fields.maintenance', type: 'int', width: 10 },
-  { key: 'idle', label: 'fields.idle', type: 'int', width: 10 },
-  { key: 'empty', label: 'fields.empty', type: 'int', width: 10 },
-  { key: 'full', label: 'fields.full', type: 'int', width: 10 },
-  { key: 'inTransitIn', label: 'fields.inTransitIn', type: 'int', width: 12 },
-  { key: 'inTransitOut', label: 'fields.inTransitOut', type: 'int', width: 12 },
-];
+/** the carriers behind a figure of one warehouse and code: the drill-down page, filtered by the link */
+const DETAIL_PAGE = '/inventory-manage/inventory/realtime/detail';
+const drill = (view: string, byCode: boolean) => `${DETAIL_PAGE}?warehouseId={warehouseId}${byCode ? '&carrierCodeId={carrierCodeId}' : ''}&view=${view}`;
+const figureColumns = (links?: 'code' | 'warehouse'): ReportColumn[] => {
+  const link = (view: string) => (links ? { link: drill(view, links === 'code') } : {});
+  return [
+    { key: 'inStock', label: 'fields.inStock', type: 'int', width: 10, ...link('stock') },
+    { key: 'available', label: `${K}.col.available`, type: 'int', width: 10 },
+    { key: 'maintenance', label: 'fields.maintenance', type: 'int', width: 10, ...link('maintain') },
+    { key: 'idle', label: 'fields.idle', type: 'int', width: 10, ...link('idle') },
+    { key: 'empty', label: 'fields.empty', type: 'int', width: 10, ...link('empty') },
+    { key: 'full', label: 'fields.full', type: 'int', width: 10, ...link('full') },
+    { key: 'inTransitIn', label: 'fields.inTransitIn', type: 'int', width: 12 },
+    { key: 'inTransitOut', label: 'fields.inTransitOut', type: 'int', width: 12 },
+  ];
+};
 const warehouseColumns: ReportColumn[] = [
   { key: 'warehouseCode', label: `${K}.col.warehouseCode`, width: 12 },
   { key: 'warehouseName', label: 'fields.warehouse', width: 20 },
@@ -69,7 +75,7 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     title: `${K}.title.realtime`,
     calls: { list: '/inventory/realtime', export: '/inventory/real/detail/all/export' },
     parameters: [warehouseParam, codeParam],
-    columns: [...warehouseColumns, ...codeColumns, ...figureColumns(), { key: 'min', label: 'fields.minInventory', type: 'int', width: 10 }, { key: 'max', label: 'fields.maxInventory', type: 'int', width: 10 }, { key: 'level', label: `${K}.col.level`, width: 12 }],
+    columns: [...warehouseColumns, ...codeColumns, ...figureColumns('code'), { key: 'min', label: 'fields.minInventory', type: 'int', width: 10 }, { key: 'max', label: 'fields.maxInventory', type: 'int', width: 10 }, { key: 'level', label: `${K}.col.level`, width: 12 }],
     rowKey: 'key',
     async rows(q, w) {
       return page((await figures.byCode(q.ctx, filter(q), q.t)).rows, w);
@@ -86,8 +92,10 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     calls: { list: '/inventory/query', export: '/inventory/export' },
     parameters: [warehouseParam, dayParam],
     columns: [
-      ...warehouseColumns,
-      ...figureColumns(),
+      { key: 'warehouseCode', label: `${K}.col.warehouseCode`, width: 12 },
+      // a warehouse opens its codes in the real-time view
+      { key: 'warehouseName', label: 'fields.warehouse', width: 20, link: '/inventory-manage/inventory/realtime?warehouseId={warehouseId}' },
+      ...figureColumns('warehouse'),
       { key: 'min', label: 'fields.minInventory', type: 'int', width: 10 },
       { key: 'max', label: 'fields.maxInventory', type: 'int', width: 10 },
       { key: 'theory', label: 'fields.theoryInventory', type: 'int', width: 10 },

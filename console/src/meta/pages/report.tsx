@@ -12,7 +12,7 @@ import { Alert, App, Button, Card, Form, Space, Table, type TableColumnType } fr
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import type { FieldDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
 import { SearchForm } from '../components/search-form';
@@ -60,6 +60,17 @@ export function reportLink(template: string | undefined, row: Row): string | nul
     return encodeURIComponent(String(v));
   });
   return missing ? null : to;
+}
+
+/**
+ * Parameters given in the page's address (`?warehouseId=3&view=idle`, a drill-down link of another
+ * report): the report opens filtered by them. Digits are numbers (ids), the rest text.
+ */
+export function bodyFromSearch(params: FieldDef[], search: string): Record<string, unknown> {
+  const names = new Set(params.map((p) => p.name));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of new URLSearchParams(search)) if (names.has(k) && v !== '') out[k] = /^\d+$/.test(v) ? Number(v) : v;
+  return out;
 }
 
 /** h:mm of a duration in milliseconds */
@@ -142,6 +153,18 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
       live = false;
     };
   }, [name, lng, i18n]);
+
+  // a drill-down link's parameters (the address) fill the search form and filter the first page
+  const [search] = useSearchParams();
+  const searched = search.toString();
+  useEffect(() => {
+    if (!d || !searched) return;
+    const given = bodyFromSearch(d.parameters, searched);
+    if (!Object.keys(given).length) return;
+    form.setFieldsValue(given);
+    setBody(given);
+    setPage((p) => ({ ...p, page: 1 }));
+  }, [d, searched, form]);
 
   useEffect(() => {
     if (!d?.calls.list) return;
