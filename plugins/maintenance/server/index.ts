@@ -8,6 +8,7 @@ import { definePlugin } from '@rti/server/plugin-api';
 import { registerAssets } from './assets';
 import { registerCalls } from './calls';
 import { registerRecords } from './records';
+import { registerReports } from './reports';
 import { registerTransfers } from './transfers';
 
 export default definePlugin({
@@ -17,5 +18,6 @@ export default definePlugin({
     registerAssets(ctx);
     registerTransfers(ctx);
     registerCalls(ctx);
+    registerReports(ctx);
   },
 });

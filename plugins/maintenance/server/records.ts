@@ -46,9 +46,10 @@ export function registerRecords(ctx: PluginServerContext): void {
     return carrier;
   }
 
-  async function assetOf(call: RequestContext, carrierId: number, transaction: Transaction): Promise<number | null> {
-    const [asset] = await ctx.repo(ASSET, call).rows({ carrierId }, { attributes: ['id'], transaction, limit: 1 });
-    return asset ? Number(asset.id) : null;
+  /** The carrier's asset, and where it stands (area and department, kept on the record for the reports). */
+  async function assetOf(call: RequestContext, carrierId: number, transaction: Transaction): Promise<Row> {
+    const [asset] = await ctx.repo(ASSET, call).rows({ carrierId }, { attributes: ['id', 'areaId', 'departmentId'], transaction, limit: 1 });
+    return { carrierAssetId: asset ? Number(asset.id) : null, areaId: asset?.areaId ?? null, departmentId: asset?.departmentId ?? null };
   }
 
   // ---- the application -----------------------------------------------------------------------
@@ -63,7 +64,7 @@ export function registerRecords(ctx: PluginServerContext): void {
       applyTime: new Date(),
       carrierSn: carrier.sn,
       carrierCodeId: carrier.carrierCodeId ?? null,
-      carrierAssetId: await assetOf(e.ctx, Number(carrier.id), e.transaction),
+      ...(await assetOf(e.ctx, Number(carrier.id), e.transaction)),
     });
   });
   ctx.hooks.before('update', RECORD, async (e) => {
@@ -74,7 +75,7 @@ export function registerRecords(ctx: PluginServerContext): void {
     // the carrier is the application's: once the repair has started it is the one repaired
     if (Number(prev.status) !== M.new) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierFixed', { title: String(prev.recordNo) });
     const carrier = await applicationCarrier(e.ctx, Number(data.carrierId), e.transaction, Number(prev.id));
-    Object.assign(data, { carrierSn: carrier.sn, carrierCodeId: carrier.carrierCodeId ?? null, carrierAssetId: await assetOf(e.ctx, Number(carrier.id), e.transaction) });
+    Object.assign(data, { carrierSn: carrier.sn, carrierCodeId: carrier.carrierCodeId ?? null, ...(await assetOf(e.ctx, Number(carrier.id), e.transaction)) });
   });
 
   // ---- apply again (after a rejection) ----------------------------------------------------------
