@@ -3,7 +3,9 @@ FROM node:20-bookworm-slim
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ libsqlite3-dev && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
-RUN npm ci --no-audit --no-fund && npm run build
+# without a reachable prebuilt binary sqlite3 links the image's libsqlite3 (as .ci/run does)
+# instead of compiling its bundled SQLite
+RUN GYP_DEFINES="sqlite=/usr" npm ci --no-audit --no-fund && npm run build
 ENV PORT=8080 NODE_ENV=production
 EXPOSE 8080
 CMD ["node_modules/.bin/tsx", "server/src/main.ts"]
