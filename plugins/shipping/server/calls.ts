@@ -28,42 +28,17 @@ const SCAN_REASON: Record<string, number> = {
   containerDone: Reason.containerImportFailed,
 };
 
-function id(body: Body, key: string): number {
+/** a list of texts (container numbers), bounded like a batch */
+function strings(body: Body, key: string): string[] {
   const v = body[key];
-  if (v === undefined || v === null || v === '') throw invalid('required', key);
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 2 ** 31 - 1) throw invalid('type', key, { expected: 'id' });
-  return v;
-}
-
-function strings(body: Body, key: string, opts: { required?: boolean } = {}): string[] {
-  const v = body[key];
-  if (v === undefined || v === null) {
-    if (opts.required) throw invalid('required', key);
-    return [];
-  }
+  if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.some((x) => typeof x !== 'string' && typeof x !== 'number')) throw invalid('type', key, { expected: 'list' });
   if (v.length > MAX_BATCH) throw invalid('lengthMax', key, { max: MAX_BATCH });
   return v.map((x) => String(x).trim());
 }
 
-function paging(body: Body): { page: number; limit: number } {
-  const page = body.page === undefined ? 1 : Number(body.page);
-  const limit = body.limit === undefined ? 20 : Number(body.limit);
-  if (!Number.isInteger(page) || page < 1 || page > 1_000_000) throw invalid('valueBetween', 'page', { min: 1, max: 1_000_000 });
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw invalid('valueBetween', 'limit', { min: 1, max: 1000 });
-  return { page, limit };
-}
-
-/** A failure of one row of a batch: SPEC §8 reason code and the message in the caller's language. */
-function failure(ctx: PluginServerContext, call: RequestContext, err: unknown): { code: number; message: string } {
-  if (err instanceof ApiError) return { code: err.code, message: ctx.t(call.language, err.messageKey, err.params) };
-  throw err;
-}
-
-const reasonText = (ctx: PluginServerContext, call: RequestContext, reason: number) => {
-  const key = Object.entries(Reason).find(([, v]) => v === reason)?.[0];
-  return ctx.t(call.language, `enums.sharedImportError.${key}`);
-};
+/** the order a call is about, required */
+const ORDER = { shipOrderId: { type: 'ref', required: true, label: 'fields.shipOrder' } } as const;
 
 export function registerCalls(ctx: PluginServerContext): void {
   // batch/add and batch/update of the shipping list are the document's (metadata children `batch`).
@@ -72,8 +47,8 @@ export function registerCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/ship-order-detail/getcontainers',
     resource: 'ship-order-detail',
-    async handler({ body, ctx: call }) {
-      const shipOrderId = id(body, 'shipOrderId');
+    input: ORDER,
+    async handler({ input: { shipOrderId }, ctx: call }) {
       await ctx.repo('ship-order', call).find(shipOrderId);
       const rows = (await ctx.repo('ship-order-detail', call).findAll({ where: { shipOrderId }, attributes: ['containerNo', 'status'], raw: true })) as unknown as Row[];
       const by = new Map<string, { containerNo: string | null; total: number; received: number }>();
@@ -92,8 +67,8 @@ export function registerCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/ship-order-detail/getcarriers',
     resource: 'ship-order-detail',
-    async handler({ body, ctx: call }) {
-      const shipOrderId = id(body, 'shipOrderId');
+    input: ORDER,
+    async handler({ body, input: { shipOrderId }, ctx: call }) {
       await ctx.repo('ship-order', call).find(shipOrderId);
       const containers = strings(body, 'containerNos');
       const where: WhereOptions = containers.length ? { shipOrderId, containerNo: { [Op.in]: containers } } : { shipOrderId };
@@ -127,12 +102,10 @@ export function registerCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/ship-order/setup',
     resource: 'ship-order',
-    async handler({ body, ctx: call }) {
-      const shipperId = readId(body, 'shipperWarehouseId');
-      const receiverId = readId(body, 'receiverWarehouseId');
-      const etdRaw = body.etd;
-      const etd = etdRaw === undefined || etdRaw === null || etdRaw === '' ? new Date() : new Date(etdRaw as string);
-      if ((typeof etdRaw !== 'string' && typeof etdRaw !== 'number' && etdRaw !== undefined && etdRaw !== null && etdRaw !== '') || !Number.isFinite(etd.getTime())) throw invalid('type', 'etd', { expected: 'datetime' });
+    input: { shipperWarehouseId: { type: 'ref' }, receiverWarehouseId: { type: 'ref' }, etd: { type: 'datetime' } },
+    async handler({ input, ctx: call }) {
+      const { shipperWarehouseId: shipperId, receiverWarehouseId: receiverId } = input;
+      const etd = input.etd ?? new Date();
 
       const whAttrs = ['id', 'code', 'name', 'available'];
       const mine = await ctx.repo('warehouse', call).rows({}, { attributes: whAttrs, order: [['code', 'ASC']], limit: 5000 });
@@ -214,19 +187,19 @@ export function registerCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/ship-order/all/carrier',
     resource: 'ship-order',
-    async handler({ body, ctx: call }) {
-      const shipOrderId = id(body, 'shipOrderId');
-      const { page, limit } = paging(body);
+    input: { ...ORDER, sn: { type: 'string', maxLength: 64 }, carrierCodeId: { type: 'ref' } },
+    paging: true,
+    async handler({ input: { shipOrderId, sn, carrierCodeId, offset, limit }, ctx: call }) {
       const [order] = await ctx.repo('ship-order', call).serialize([await ctx.repo('ship-order', call).find(shipOrderId)]);
       const busyLines = (await ctx.repo('ship-order-detail', call).findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
       const openOrders = new Set(((await ctx.repo('ship-order', call).findAll({ where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } }, attributes: ['id'], raw: true })) as unknown as Row[]).map((o) => Number(o.id)));
       const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));
       const filters: Row = { warehouseId: order.shipperWarehouseId, transportStatus: { [Op.in]: IN_STOCK }, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
-      if (typeof body.sn === 'string' && body.sn.trim()) filters.sn = { [Op.like]: `%${body.sn.trim().replace(/[%_\\]/g, '')}%` };
-      if (typeof body.carrierCodeId === 'number') filters.carrierCodeId = body.carrierCodeId;
+      if (sn?.trim()) filters.sn = { [Op.like]: `%${sn.trim().replace(/[%_\\]/g, '')}%` };
+      if (carrierCodeId !== undefined) filters.carrierCodeId = carrierCodeId;
       const repo = ctx.repo('carrier', call);
       const total = await repo.count(filters);
-      const list = await repo.serialize(await repo.findAll({ where: filters, order: [['sn', 'ASC']], offset: (page - 1) * limit, limit }));
+      const list = await repo.serialize(await repo.findAll({ where: filters, order: [['sn', 'ASC']], offset, limit }));
       return { list, total };
     },
   });
@@ -235,10 +208,10 @@ export function registerCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/ship-order/allshiporder4receipt',
     resource: 'ship-order',
-    async handler({ body, ctx: call }) {
+    input: { receiverWarehouseId: { type: 'ref' } },
+    async handler({ input: { receiverWarehouseId }, ctx: call }) {
       const repo = ctx.repo('ship-order', call);
-      const where: Row = { status: { [Op.in]: orderGroup('inTransit') } };
-      if (typeof body.receiverWarehouseId === 'number') where.receiverWarehouseId = body.receiverWarehouseId;
+      const where: Row = { status: { [Op.in]: orderGroup('inTransit') }, ...(receiverWarehouseId === undefined ? {} : { receiverWarehouseId }) };
       return repo.serialize(await repo.findAll({ where, order: [['id', 'DESC']], limit: 5000 }));
     },
   });
@@ -247,8 +220,8 @@ export function registerCalls(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/delivery/all/carrier',
     resource: 'delivery',
-    async handler({ body, ctx: call }) {
-      const shipOrderId = id(body, 'shipOrderId');
+    input: ORDER,
+    async handler({ input: { shipOrderId }, ctx: call }) {
       await ctx.repo('ship-order', call).find(shipOrderId);
       const repo = ctx.repo('ship-order-detail', call);
       return repo.serialize(await repo.findAll({ where: { shipOrderId, status: Line.pending }, order: [['id', 'ASC']], limit: MAX_BATCH }));
@@ -266,14 +239,18 @@ export function registerCalls(ctx: PluginServerContext): void {
       receipt: r.header,
     };
   };
+  // the scan validates the receipt and the lists (required, bounded, each key's length)
+  const RECEIPT = { receiptId: { type: 'ref', required: true, label: 'fields.receipt' } } as const;
   ctx.addCall({
     path: '/receipt-detail/batchcreatebycontainer',
     resource: 'receipt-detail',
-    handler: ({ body, ctx: call }) => scanned(call, { receiptId: id(body, 'receiptId'), containers: strings(body, 'containerNos', { required: true }) }),
+    input: RECEIPT,
+    handler: ({ body, input: { receiptId }, ctx: call }) => scanned(call, { receiptId, containers: body.containerNos }),
   });
   ctx.addCall({
     path: '/receipt-detail/batchcreatebycarrier',
     resource: 'receipt-detail',
-    handler: ({ body, ctx: call }) => scanned(call, { receiptId: id(body, 'receiptId'), keys: strings(body, 'sns', { required: true }) }),
+    input: RECEIPT,
+    handler: ({ body, input: { receiptId }, ctx: call }) => scanned(call, { receiptId, keys: body.sns }),
   });
 }

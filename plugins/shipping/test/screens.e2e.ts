@@ -6,18 +6,16 @@
  * receiver takes a receipt of all but one carrier: the order shows the missing carrier.
  * Screenshots go to test-output/screenshots/.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { xlsx } from '../../../server/test/import-fixtures';
-import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
-import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+import { grantWholeCatalogue, type ConsoleBrowser } from '../../../server/test/support/console-browser';
+import type { TestServer } from '../../../server/test/support/test-server';
+import { browse, formSelect as select, ok, pick as choose, shippingServer, sites, sn, type ShippingServer } from './support/browser';
 
+let server: ShippingServer;
 let ts: TestServer;
-let dir: string;
 let cb: ConsoleBrowser;
 let page: Page;
 let shanghai: number;
@@ -26,28 +24,8 @@ let orderId: number;
 let orderNo: string;
 const ROUTE = '/ship-order-manage/ship-order';
 
-async function ok<T = any>(c: Caller, p: string, body: unknown = {}): Promise<T> {
-  const r = await c.call<T>(p, body);
-  if (r.body.code !== 0) throw new Error(`${p}: ${r.body.code} ${r.body.message}`);
-  return r.body.data;
-}
-
-const sn = (i: number) => `C-${String(i).padStart(3, '0')}`;
-
-/** Opens an antd select (a ref field), types to search and picks the option showing `text`. */
-async function pick(select: Locator, text: string): Promise<void> {
-  await select.click();
-  const input = select.locator('input');
-  await input.fill(text);
-  // this select's own dropdown (its listbox id), not one still closing from the previous pick
-  const listId = await input.getAttribute('aria-controls');
-  const option = page.locator(`.ant-select-dropdown:has([id="${listId}"]) .ant-select-item-option`).filter({ hasText: text }).first();
-  await option.waitFor({ timeout: 20000 });
-  await option.click();
-  await select.locator('.ant-select-selection-item').filter({ hasText: text }).waitFor({ timeout: 10000 });
-}
-
-const formSelect = (name: string) => page.locator(`.ant-form-item:has(#${name}) .ant-select`).first();
+const pick = (target: Locator, text: string) => choose(page, target, text);
+const formSelect = (name: string) => select(page, name);
 
 async function order() {
   return ok(ts.a, '/ship-order', { id: orderId });
@@ -61,31 +39,20 @@ async function runStep(name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-shipping-e2e-'));
-  ts = await startTestServer({ plugins: ['shipping'], config: { dataDir: dir } });
-  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
-  const carrierCodeId = (await ok(ts.a, '/carrier-code/create', { code: 'BOX-60', name: 'Box 60', projectId, type: 10, available: true })).id;
-  const site = async (code: string, name: string, longitude: number, latitude: number) => {
-    const locationId = (await ok(ts.a, '/location/create', { name, longitude, latitude, fenceRadius: 500, type: 0 })).id;
-    return (await ok(ts.a, '/warehouse/create', { code, name, locationId })).id as number;
-  };
-  shanghai = await site('SH', 'Shanghai Hub', 121.47, 31.23);
-  osaka = await site('OS', 'Osaka DC', 135.5, 34.69);
-  await ok(ts.a, '/route/create', { routeName: 'SH-OS', fromWarehouseId: shanghai, toWarehouseId: osaka, transportType: 20, transportTime: 600 });
-  for (let i = 1; i <= 30; i++) await ok(ts.a, '/carrier/create', { sn: sn(i), carrierCodeId, warehouseId: shanghai, status: 10 });
+  server = await shippingServer('shipping');
+  ts = server.ts;
+  ({ shanghai, osaka } = await sites(ts, 30));
   // a second order, released long ago: late on the monitor
   const late = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: (await ok(ts.a, '/carrier/list', { sn: sn(30), page: 1, limit: 1 })).list[0].id }] });
   // recorded after the fact: left 30 hours ago, due 20 hours ago (the route's 600 minutes)
   await ok(ts.a, '/ship-order/release', { id: late.id, atd: new Date(Date.now() - 30 * 3_600_000).toISOString() });
   await grantWholeCatalogue(ts);
-  cb = await openConsole(ts, ts.a);
+  cb = await browse(ts, ts.a);
   page = cb.page;
-  page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url(), r.request().postData()));
 });
 afterAll(async () => {
   await cb?.close();
-  await ts?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe('ship order screens', () => {
@@ -238,7 +205,7 @@ describe('ship order screens', () => {
     await detail.waitFor();
     await detail.getByText('Shanghai Hub → Osaka DC').waitFor();
     expect(await page.getByTestId('ship-monitor-due').innerText()).toMatch(/\d{4}-\d{2}-\d{2}/);
-    await page.waitForTimeout(800); // map tiles and layers settle for the screenshot
+    await page.waitForLoadState('networkidle'); // map tiles and layers loaded for the screenshot
     await cb.shot('ship-order-monitor');
     await page.getByTestId('ship-monitor-open').click();
     await page.waitForURL((u) => u.pathname === `${ROUTE}/detail/${orderId}`, { timeout: 30000 });

@@ -6,19 +6,17 @@
  * irreversible-step warning and finds it frozen: no line edits, no import, no edit, no delete.
  * Screenshots go to test-output/screenshots/.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import ExcelJS from 'exceljs';
 import { loadLocales } from '@rti/metadata';
 import { xlsx } from '../../../server/test/import-fixtures';
-import { grantWholeCatalogue, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
-import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+import { grantWholeCatalogue, type ConsoleBrowser } from '../../../server/test/support/console-browser';
+import type { TestServer } from '../../../server/test/support/test-server';
+import { browse, formSelect as select, ok, pick as choose, shippingServer, type ShippingServer } from './support/browser';
 
+let server: ShippingServer;
 let ts: TestServer;
-let dir: string;
 let cb: ConsoleBrowser;
 let page: Page;
 let planId: number;
@@ -28,46 +26,26 @@ const ROUTE = '/ship-order-manage/ship-plan';
 const en = loadLocales()['en-US'] as any;
 const reason = en.enums.sharedImportError;
 
-async function ok<T = any>(c: Caller, p: string, body: unknown = {}): Promise<T> {
-  const r = await c.call<T>(p, body);
-  if (r.body.code !== 0) throw new Error(`${p}: ${r.body.code} ${r.body.message}`);
-  return r.body.data;
-}
-
-/** Opens an antd select, types to search and picks the option showing `text`. */
-async function pick(select: Locator, text: string): Promise<void> {
-  await select.click();
-  const input = select.locator('input');
-  await input.fill(text);
-  // this select's own dropdown (its listbox id), not one still closing from the previous pick
-  const listId = await input.getAttribute('aria-controls');
-  const option = page.locator(`.ant-select-dropdown:has([id="${listId}"]) .ant-select-item-option`).filter({ hasText: text }).first();
-  await option.waitFor({ timeout: 20000 });
-  await option.click();
-  await select.locator('.ant-select-selection-item').filter({ hasText: text }).waitFor({ timeout: 10000 });
-}
-
-const formSelect = (name: string) => page.locator(`.ant-form-item:has(#${name}) .ant-select`).first();
+const pick = (target: Locator, text: string) => choose(page, target, text);
+const formSelect = (name: string) => select(page, name);
 const plan = () => ok(ts.a, '/ship-plan', { id: planId });
 const cubing = async () => (await ok(ts.a, '/ship-cubing-plan/list', { shipPlanId: planId, page: 1, limit: 50 })).list as any[];
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-ship-plan-e2e-'));
-  ts = await startTestServer({ plugins: ['shipping'], config: { dataDir: dir } });
+  server = await shippingServer('ship-plan');
+  ts = server.ts;
   const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
   await ok(ts.a, '/carrier-code/create', { code: 'BOX-60', name: 'Box 60', projectId, type: 10, available: true });
   await ok(ts.a, '/carrier-code/create', { code: 'PAL-12', name: 'Pallet 12', projectId, type: 30, available: true });
   await ok(ts.a, '/warehouse/create', { code: 'SH', name: 'Shanghai Hub' });
   await ok(ts.a, '/warehouse/create', { code: 'OS', name: 'Osaka DC' });
   await grantWholeCatalogue(ts);
-  cb = await openConsole(ts, ts.a);
+  cb = await browse(ts, ts.a);
   page = cb.page;
-  page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url(), r.request().postData()));
 });
 afterAll(async () => {
   await cb?.close();
-  await ts?.close();
-  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  await server?.close();
 });
 
 describe('ship plan screens', () => {
