@@ -14,7 +14,7 @@
  * UPDATE matches fewer rows than carriers and the whole step is refused — exactly one wins.
  */
 import { Enums, statusGroup } from '@rti/metadata';
-import { ApiError, ErrorCode, invalid, tKey, type BoundRepository, type HookEvent, type LinesEvent, type PluginServerContext, type RequestContext, type TransitionEvent } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, invalid, repositoryPage, tKey, type BoundRepository, type HookEvent, type LinesEvent, type PluginServerContext, type RequestContext, type TransitionEvent } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { Op, type Transaction } from 'sequelize';
 
@@ -103,6 +103,7 @@ export type OnMoved = (e: TransitionEvent, moves: StockMove[]) => Promise<void>;
 
 export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved): void {
   const shipOrderOpen = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'open').map(Number) : [];
+  const adjustOpen = statusGroup(ctx.metadata.resources['inventory-adjustment'], 'open').map(Number);
   /** organisation-wide reads and writes inside a transaction: the document was checked against the caller's warehouses by the engine */
   const orgWide = (call: RequestContext, transaction: Transaction) => {
     const sys = ctx.systemContext(call.orgId!, call.language);
@@ -125,6 +126,39 @@ export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved):
       return cache.get(id)!;
     };
   };
+
+  // ---- /inventory/adjustment/carriers: what the order may still take (the picker) ----------------
+  ctx.addCall({
+    path: '/inventory/adjustment/carriers',
+    input: {
+      id: { type: 'ref', required: true, label: 'fields.inventoryAdjust' },
+      sn: { type: 'string', maxLength: 64, label: 'fields.sn' },
+      carrierCodeId: { type: 'ref', label: 'fields.carrierCode' },
+    },
+    paging: true,
+    async handler({ input, ctx: call }) {
+      const [doc] = await ctx.repo('inventory-adjustment', call).rows({ id: input.id }, { attributes: ['id', 'type', 'status', 'sourceWarehouseId', 'targetWarehouseId'] });
+      if (!doc) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+      const { source, target } = sidesOf(doc);
+      const sys = ctx.systemContext(call.orgId!, call.language);
+      // carriers already held by an open document of either kind
+      const held = new Set<number>();
+      const openAdjust = (await ctx.repo('inventory-adjustment', sys).rows({ status: { [Op.in]: adjustOpen } }, { attributes: ['id'] })).map((r) => Number(r.id));
+      if (openAdjust.length) for (const l of await ctx.repo('inventory-adjust-detail', sys).rows({ inventoryAdjustId: { [Op.in]: openAdjust } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+      const pending = [Enums.shipOrderLineStatus.pending, Enums.shipOrderLineStatus.shipped];
+      if (ctx.metadata.resources['ship-order-detail']) for (const l of await ctx.repo('ship-order-detail', sys).rows({ status: { [Op.in]: pending } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+      const where: Record<string | symbol, unknown> = {
+        status: { [Op.or]: [{ [Op.notIn]: FINAL }, { [Op.is]: null }] },
+        ...(Number(doc.type) === Type.in
+          ? { [Op.or]: [{ warehouseId: null }, { transportStatus: { [Op.notIn]: IN_STOCK } }], ...(target !== null ? { warehouseId: { [Op.or]: [{ [Op.ne]: target }, { [Op.is]: null }] } } : {}) }
+          : { warehouseId: source, transportStatus: { [Op.in]: IN_STOCK } }),
+        ...(held.size ? { id: { [Op.notIn]: [...held] } } : {}),
+        ...(input.sn ? { sn: { [Op.startsWith]: input.sn } } : {}),
+        ...(input.carrierCodeId ? { carrierCodeId: input.carrierCodeId } : {}),
+      };
+      return repositoryPage(ctx.repo('carrier', call), { where, order: [['sn', 'ASC']], serialize: true }, { offset: input.offset, limit: input.limit });
+    },
+  });
 
   // ---- the header: which warehouses its type needs ----------------------------------------------
   const headerRule = async (e: HookEvent) => {

@@ -128,6 +128,20 @@ describe('an out-and-in adjustment by the source warehouse operator', () => {
     expect((await clerk.call('/inventory/adjustment/out-in', { id: doc.id })).body.code).toBe(10004);
   });
 
+  it('offers the carriers the order may still take: in the source warehouse, on no other open document', async () => {
+    const [free, held, away] = await boxes(3, shanghai);
+    await ok(ts.a, '/carrier/update', { id: away.id, warehouseId: osaka });
+    await ok(clerk, '/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: kobe, lines: [{ carrierId: held.id }] });
+    const doc = await ok(clerk, '/inventory/adjustment/create', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka });
+    const offered = await ok(clerk, '/inventory/adjustment/carriers', { id: doc.id, sn: 'IB-', page: 1, limit: 100 });
+    const sns = offered.list.map((c: any) => c.sn);
+    expect(sns).toContain(free.sn);
+    expect(sns).not.toContain(held.sn);
+    expect(sns).not.toContain(away.sn);
+    // another warehouse's operator cannot ask for this order's carriers
+    expect((await kobeOp.call('/inventory/adjustment/carriers', { id: doc.id, page: 1, limit: 10 })).body.code).toBe(10002);
+  });
+
   it('out takes carriers off the books; in books carriers into the target', async () => {
     const [a] = await boxes(1, shanghai);
     const out = await ok(clerk, '/inventory/adjustment/save', { type: T.out, sourceWarehouseId: shanghai, lines: [{ carrierId: a.id }] });
