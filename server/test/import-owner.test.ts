@@ -2,7 +2,9 @@
  * Import jobs are owned by their instance (issue 22): a job records the instance that took it
  * and a heartbeat; a start closes only dead instances' jobs (its own previous life's, or one
  * whose heartbeat stopped), never a job another live instance is running; a live instance
- * closes a killed instance's jobs once their heartbeat is stale.
+ * closes a killed instance's jobs once their heartbeat is stale. These jobs keep no file (as
+ * jobs from before files were kept), so they are closed; a job with its file is resumed
+ * instead (import-takeover.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model, ModelStatic } from 'sequelize';

@@ -136,6 +136,8 @@ export const importResumeMigration: Migration = {
       error: { type: T.TEXT, allowNull: false },
     });
     await queryInterface.addIndex(IMPORT_ERROR_TABLE, ['job_id', 'id'], { name: 'ix_import_job_error_job' });
+    // the heartbeat's UPDATE … WHERE instance_id: InnoDB locks only the owner's rows, not every row it scans
+    await queryInterface.addIndex(IMPORT_TABLE, ['instance_id', 'status'], { name: 'ix_import_job_owner' });
   },
 };
 
