@@ -2,9 +2,9 @@
  * Daily closing snapshots (resource inventory-snapshot): per organisation, warehouse and carrier
  * code, the figures at the close of a day plus that day's inbound and outbound rows. Written by
  * a job once per cluster (the previous day, when it has none yet) and by the closing call
- * (`/inventory/snapshot/close`: today, as it stands now — a re-close replaces it); history reads
- * them instead of replaying movements. A back-dated adjustment corrects the closed days it
- * reaches back into (correctSnapshots). Days are UTC days.
+ * (`/inventory/snapshot/close`: today, as it stands now — provisional: a re-close or the night's
+ * job replaces it); history reads them instead of replaying movements. An adjustment corrects
+ * the snapshots of its day and later (a back-dated one reaches into closed days). Days are UTC.
  */
 import { Enums } from '@rti/metadata';
 import { DAY_MS, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
@@ -68,18 +68,19 @@ export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
   }
 
   /**
-   * A step dated in the past (an adjustment recorded after the fact) moved carriers on a day
-   * already closed: every closed day from then to yesterday gets the move — out of the source,
-   * into the target, one row each way on the step's day.
+   * A step moved carriers after the snapshots it concerns were written: every snapshot of the
+   * step's day or later (closed days and today's provisional close alike were taken before the
+   * step ran) gets the move — out of the source, into the target — and the step's day its in/out
+   * rows. A code a warehouse had no row for on a day gets none (its total stays the warehouse's).
    */
   type Move = { warehouseId: number; carrierCodeId: number | null; delta: number; direction: number };
   async function correct(call: RequestContext, transaction: Transaction, at: Date, moves: Move[]): Promise<void> {
+    if (!moves.length || call.orgId === null) return;
     const first = dayString(at.getTime());
-    const today = dayString(Date.now());
-    if (first >= today || !moves.length) return;
-    const repo = ctx.repo('inventory-snapshot', ctx.systemContext(call.orgId!, call.language));
+    const repo = ctx.repo('inventory-snapshot', ctx.systemContext(call.orgId, call.language));
+    if (!(await repo.count({ day: { [Op.gte]: first } }, transaction))) return;
     for (const m of moves) {
-      const where = { warehouseId: m.warehouseId, carrierCodeId: m.carrierCodeId, day: { [Op.gte]: first, [Op.lt]: today } };
+      const where = { warehouseId: m.warehouseId, carrierCodeId: m.carrierCodeId, day: { [Op.gte]: first } };
       await repo.increment({ inStock: m.delta }, where, { transaction });
       await repo.increment(m.direction === Enums.inoutDirection.inbound ? { inbound: Math.abs(m.delta) } : { outbound: Math.abs(m.delta) }, { ...where, day: first }, { transaction });
     }
@@ -93,7 +94,9 @@ export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
         const yesterday = dayString(Date.now() - DAY_MS);
         for (const orgId of await ctx.organisationsWith('warehouse')) {
           const sys = ctx.systemContext(orgId);
-          if (await ctx.repo('inventory-snapshot', sys).count({ day: yesterday })) continue;
+          // closed once the day was over (a close by hand during the day was provisional: it is redone)
+          const over = new Date(`${yesterday}T00:00:00.000Z`).getTime() + DAY_MS;
+          if (await ctx.repo('inventory-snapshot', sys).count({ day: yesterday, createdAt: { [Op.gte]: new Date(over) } })) continue;
           try {
             await close(sys, yesterday);
           } catch (err) {

@@ -140,6 +140,12 @@ describe('closing snapshots and history', () => {
     expect(detail.list.map((r: any) => [r.carrierCodeId, r.inStock, r.inTransitIn])).toEqual([[boxId, 1, 2]]);
     const hist = await ok(osOp, '/inventory/history', { time: [Date.now() - 86_400_000, Date.now()], page: 1, limit: 50 });
     expect(hist.list.map((r: any) => [r.day, r.warehouseId, r.inStock])).toEqual([[day, osaka, 1]]);
+    // an adjustment recorded after the fact (yesterday) corrects the snapshots it reaches into
+    const [box] = (await ok(ts.a, '/inventory/real/detail', { warehouseId: shanghai, carrierCodeId: boxId, view: 'full', page: 1, limit: 1 })).list;
+    const adj = await ok(ts.a, '/inventory/adjustment/save', { type: Enums.inventoryAdjustType.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: box.id }] });
+    await ok(ts.a, '/inventory/adjustment/out-in', { id: adj.id, adjustedTime: new Date(Date.now() - 86_400_000).toISOString() });
+    const after = await ok(ts.a, '/inventory/detail', { day, carrierCodeId: boxId, page: 1, limit: 50 });
+    expect(after.list.map((r: any) => [r.warehouseId, r.inStock]).sort()).toEqual([[osaka, 2], [shanghai, 5]].sort());
     // beyond the documented bound: refused, in the caller's language
     const far = await ts.a.call('/inventory/history', { time: [Date.now() - 400 * 86_400_000, Date.now()], page: 1, limit: 10 }, { language: 'zh-CN' });
     expect(far.body.code).toBe(10001);
