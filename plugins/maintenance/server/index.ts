@@ -8,16 +8,20 @@ import { definePlugin } from '@rti/server/plugin-api';
 import { registerAssets } from './assets';
 import { registerCalls } from './calls';
 import { registerRecords } from './records';
+import { registerReminders } from './reminders';
 import { registerReports } from './reports';
 import { registerTransfers } from './transfers';
 
 export default definePlugin({
   id: 'maintenance',
+  // the platform's mail service for the reminders (file outbox or SMTP)
+  optionalDependsOn: ['scheduler'],
   server(ctx) {
     registerRecords(ctx);
     registerAssets(ctx);
     registerTransfers(ctx);
     registerCalls(ctx);
     registerReports(ctx);
+    registerReminders(ctx);
   },
 });

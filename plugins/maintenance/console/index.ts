@@ -1,0 +1,13 @@
+import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
+
+/**
+ * Maintenance: the records, assets, transfers and reminders are generated screens of their
+ * metadata; the two reports are generated report pages of the server's report definitions.
+ */
+export default defineConsolePlugin({
+  id: 'maintenance',
+  pages: [
+    { id: 'maintenance-record-top', path: '/maintenance/maintenance-record-top', title: 'menu.maintenanceRecordTop', component: reportPage('maintenance.top') },
+    { id: 'maintenance-record-report', path: '/maintenance/maintenance-record-report', title: 'menu.maintenanceRecordReport', component: reportPage('maintenance.report') },
+  ],
+});
