@@ -4,7 +4,7 @@
  * at most once per reason every 10 s, so a flood cannot flood the log too.
  */
 import { hash } from 'node:crypto';
-import { decodeByKind, isReject, parseTopic, type DecodeContext, type DecodedFrame, type TopicKind } from './decoders';
+import { decodeByKind, isReject, parseConfigAck, parseTopic, type DecodeContext, type DecodedFrame, type TopicKind } from './decoders';
 import type { DeviceDirectory, GatewayIdentity, OrgIdentity } from './directory/device-directory';
 import type { JournalRecord } from './journal/journal';
 import { silentLogger, type Logger, type RawFrame } from './pipeline/pipeline';
@@ -40,6 +40,11 @@ export interface IntakeOptions {
   acceptUnknownDevices?: boolean;
   /** frames per second per sending device before 'rate-limited' (default 50, burst 2×) */
   maxFramesPerSecond?: number;
+  /**
+   * A tracker's answer to a configuration (`rti/<org>/gps/<sn>/config/ack`, docs/TELEMETRY.md
+   * "GPS configuration"): not telemetry, so not journaled; handed to the server as it comes.
+   */
+  onConfigAck?: (ack: { orgId: number; orgCode: string; sn: string; payload: Buffer }) => void;
   log?: Logger;
 }
 
@@ -80,7 +85,10 @@ export class Intake {
    */
   handleMqtt(topic: string, payload: Buffer, publisher?: GatewayIdentity, dup = false): IntakeResult {
     const t = parseTopic(topic);
-    if (!t) return this.drop('unknown-topic', topic);
+    if (!t) {
+      const ack = parseConfigAck(topic);
+      return ack ? this.configAck(ack, payload, publisher) : this.drop('unknown-topic', topic);
+    }
     const org = this.opts.directory.org(t.orgCode);
     if (!org) return this.drop('unknown-org', topic);
     if (publisher) {
@@ -93,6 +101,21 @@ export class Intake {
     }
     if (t.deviceType === 'gw' && !this.opts.directory.gateway(org.id, t.device)) return this.drop('unknown-device', topic);
     return this.process(t.kind, org, t.device, payload, true, dup);
+  }
+
+  /** A configuration answer: only a master gateway (or the external broker's ACL) of the tracker's organisation relays it. */
+  private configAck(ack: { orgCode: string; sn: string }, payload: Buffer, publisher?: GatewayIdentity): IntakeResult {
+    const org = this.opts.directory.org(ack.orgCode);
+    if (!org) return this.drop('unknown-org', ack.orgCode);
+    if (publisher && (publisher.orgId !== org.id || publisher.role !== 'master')) {
+      this.counters.frame('forbidden');
+      this.note('forbidden', `${publisher.mac} → ${ack.orgCode}/gps/${ack.sn}/config/ack`);
+      return { status: 'forbidden', reason: 'forbidden' };
+    }
+    if (payload.length > this.maxBytes) return this.drop('oversized', ack.sn);
+    if (!this.opts.onConfigAck) return this.drop('unknown-topic', ack.sn);
+    this.opts.onConfigAck({ orgId: org.id, orgCode: org.code, sn: ack.sn, payload });
+    return { status: 'accepted', rows: 0 };
   }
 
   /** HTTP push of GPS reports for an organisation authenticated by its open-API token. */

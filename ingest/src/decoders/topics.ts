@@ -4,6 +4,8 @@
  *   rti/<orgCode>/gw/<gatewayMac>/heartbeat  gateway heartbeat
  *   rti/<orgCode>/gw/<gatewayMac>/state      connection state (last will)
  *   rti/<orgCode>/gps/<sn>/report            GPS tracker report
+ *   rti/<orgCode>/gps/<sn>/config            configuration sent to a tracker (downlink, server → device)
+ *   rti/<orgCode>/gps/<sn>/config/ack        the tracker's answer to it (through its master gateway or bridge)
  */
 import { WRONG, mac } from './fields';
 import { isGpsSn } from './gps-report';
@@ -35,3 +37,21 @@ export function parseTopic(topic: string): TopicInfo | null {
 
 /** Subscription filters an ingest worker needs (one per kind). */
 export const INGEST_FILTERS = [`${TOPIC_ROOT}/+/gw/+/scan`, `${TOPIC_ROOT}/+/gw/+/heartbeat`, `${TOPIC_ROOT}/+/gw/+/state`, `${TOPIC_ROOT}/+/gps/+/report`];
+
+/** Downlink: the configuration the server sends to one tracker. */
+export const gpsConfigTopic = (orgCode: string, sn: string): string => `${TOPIC_ROOT}/${orgCode}/gps/${sn}/config`;
+/** What the server listens to for trackers' answers (external broker). */
+export const GPS_CONFIG_ACK_FILTER = `${TOPIC_ROOT}/+/gps/+/config/ack`;
+
+/** `rti/<orgCode>/gps/<sn>/config/ack` → its organisation code and tracker, else null. */
+export function parseConfigAck(topic: string): { orgCode: string; sn: string } | null {
+  const parts = topic.split('/');
+  if (parts.length !== 6 || parts[0] !== TOPIC_ROOT || !ORG_CODE.test(parts[1]) || parts[2] !== 'gps' || parts[4] !== 'config' || parts[5] !== 'ack') return null;
+  return isGpsSn(parts[3]) ? { orgCode: parts[1], sn: parts[3] } : null;
+}
+
+/** A tracker's configuration topic of one organisation (`+` for every tracker): what a master gateway may subscribe to. */
+export function isGpsConfigSubscription(topic: string, orgCode: string): boolean {
+  const parts = topic.split('/');
+  return parts.length === 5 && parts[0] === TOPIC_ROOT && parts[1] === orgCode && parts[2] === 'gps' && (parts[3] === '+' || isGpsSn(parts[3])) && parts[4] === 'config';
+}

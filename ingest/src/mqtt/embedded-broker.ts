@@ -9,6 +9,7 @@ import aedesModule, { type AuthenticateError, type Client } from 'aedes';
 
 type Aedes = aedesModule;
 import type { DeviceDirectory, GatewayIdentity } from '../directory/device-directory';
+import { isGpsConfigSubscription } from '../decoders/topics';
 import type { Intake } from '../intake';
 import { silentLogger, type Logger } from '../pipeline/pipeline';
 
@@ -26,6 +27,8 @@ export interface EmbeddedBrokerOptions {
 export interface EmbeddedBroker {
   port: number;
   aedes: Aedes;
+  /** publishes from the server itself (downlink: configurations to trackers), QoS 1 */
+  publish(topic: string, payload: string): Promise<void>;
   /** connected gateways */
   clients(): number;
   close(): Promise<void>;
@@ -73,10 +76,12 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
       else callback(null);
     },
     authorizeSubscribe(client: Client, sub: { topic: string }, callback: (err: Error | null, sub?: { topic: string } | null) => void) {
-      // Gateways may listen on their own topic tree only (commands, configuration).
+      // Gateways may listen on their own topic tree only (commands, configuration); a master
+      // gateway relaying trackers also on its organisation's tracker configurations.
       const gw = gateways.get(client);
       const own = gw ? `rti/${gw.orgCode}/gw/${gw.mac}/` : null;
-      callback(null, own && sub.topic.startsWith(own) ? sub : null);
+      const trackers = gw?.role === 'master' && isGpsConfigSubscription(sub.topic, gw.orgCode);
+      callback(null, (own && sub.topic.startsWith(own)) || trackers ? sub : null);
     },
   } as object);
   aedes.on('clientReady', (client: Client) => {
@@ -100,6 +105,10 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     port,
     aedes,
     clients: () => aedes.connectedClients,
+    publish: (topic, payload) =>
+      new Promise<void>((resolve, reject) =>
+        aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false } as Parameters<Aedes['publish']>[0], (err?: Error) => (err ? reject(err) : resolve())),
+      ),
     close: () =>
       new Promise<void>((resolve) => {
         aedes.close(() => server.close(() => resolve()));

@@ -1,7 +1,8 @@
 /**
  * Telemetry (issue "Telemetry ingest"): the in-process ingest worker with the derived-state
  * engine, alert processing and the notification feed, the live event stream, the data-points
- * calls and the state table. docs/TELEMETRY.md ("Derived state and rules") documents it.
+ * calls, the state table, and GPS configuration sent to trackers with their acknowledgement.
+ * docs/TELEMETRY.md ("Derived state and rules", "GPS configuration") documents it.
  */
 import { ApiError, ErrorCode, definePlugin } from '@rti/server/plugin-api';
 import type { TelemetryApi } from './api';
@@ -9,6 +10,7 @@ import { installAlertCalls } from './alert-calls';
 import { installDataPointCalls } from './data-point-calls';
 import { installEventStream } from './event-stream';
 import { installIngestCalls } from './ingest-calls';
+import { installGpsConfig } from './gps-config';
 import { installRuntime } from './runtime';
 import { stateMigration } from './state-table';
 
@@ -22,6 +24,13 @@ export default definePlugin({
     installEventStream(ctx, rt.bus);
     installDataPointCalls(ctx, () => rt.store);
     installIngestCalls(ctx, rt);
+    const gpsConfig = installGpsConfig(ctx, {
+      downlink: () => rt.downlink,
+      orgCode: (orgId) => rt.directory?.orgById(orgId)?.code,
+      bus: rt.bus,
+      timeoutMs: Number(process.env.GPS_CONFIG_TIMEOUT_MS) > 0 ? Number(process.env.GPS_CONFIG_TIMEOUT_MS) : 120_000,
+    });
+    rt.onConfigAck = (ack) => void gpsConfig.onAck(ack).catch((err) => ctx.log(`configuration answer of ${ack.sn} failed`, err));
     const api: TelemetryApi = {
       get store() {
         return rt.store;

@@ -17,6 +17,8 @@ import { loadFleet } from './fleet-loader';
 import { startStateFeed } from './state-feed';
 import { StateSink } from './state-sink';
 import { loadStates } from './state-table';
+import type { ConfigAck, Downlink } from './gps-config';
+import { startConfigLink, type ConfigLink } from './gps-config-link';
 
 export interface TelemetryRuntime {
   bus: EventBus;
@@ -29,6 +31,10 @@ export interface TelemetryRuntime {
   /** where HTTP pushes go: the in-process intake, or the external broker (workers + state feed) */
   push?: PushTarget;
   simulator?: Simulator;
+  /** where trackers' configurations are published (embedded broker or the external one) */
+  downlink?: Downlink;
+  /** a tracker's answer to a configuration (set by gps-config) */
+  onConfigAck?: (ack: ConfigAck) => void;
   /** re-reads master data (devices, carriers, warehouses, routes) */
   refresh(): Promise<void>;
   /** engine flush + sink write, now (tests, shutdown) */
@@ -82,6 +88,22 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
   let stopped = false;
   let markReady!: () => void;
   let feed: ReturnType<typeof startStateFeed> | undefined;
+  let configLink: ConfigLink | undefined;
+  /** external broker: this server's own client for trackers' configurations and their answers */
+  const linkConfig = (cfg: { mqttUrl?: string; mqttUsername?: string; mqttPassword?: string }) => {
+    configLink = startConfigLink({
+      url: cfg.mqttUrl!,
+      username: cfg.mqttUsername,
+      password: cfg.mqttPassword,
+      clientId: `rti-config-${ctx.config.instanceId}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`.slice(0, 100),
+      onAck: (a) => {
+        const org = rt.directory?.org(a.orgCode);
+        if (org) rt.onConfigAck?.({ orgId: org.id, orgCode: org.code, sn: a.sn, payload: a.payload });
+      },
+      log: ctx.log,
+    });
+    rt.downlink = configLink;
+  };
   let flushing: Promise<void> = Promise.resolve();
   const rt: TelemetryRuntime = {
     bus,
@@ -115,6 +137,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       await rt.ingest?.stop();
       rt.directory?.stop();
       await feed?.stop();
+      await configLink?.stop().catch(() => undefined);
       if (mode === 'off') await rt.store?.close();
       await rt.flush();
       // given up at once: another instance writes from its next renewal on
@@ -164,7 +187,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
             }
           },
         },
-        intake: { maxBytes: cfg.maxPayloadBytes, maxReadings: cfg.maxReadings },
+        intake: { maxBytes: cfg.maxPayloadBytes, maxReadings: cfg.maxReadings, onConfigAck: (a) => rt.onConfigAck?.(a) },
         mqttPort: cfg.mqttUrl ? null : cfg.mqttPort,
         mqttHost: process.env.MQTT_HOST || undefined,
         external: cfg.mqttUrl ? { url: cfg.mqttUrl, clientId: cfg.mqttClientId, group: cfg.mqttGroup, username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined,
@@ -182,6 +205,8 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
       rt.store = rt.ingest.store;
       rt.push = intakePush(rt.ingest.intake);
       const broker = rt.ingest.broker;
+      if (broker) rt.downlink = { publish: (topic, payload) => broker.publish(topic, payload) };
+      else if (cfg.mqttUrl) linkConfig(cfg);
       if (simDevices > 0 && broker) {
         // started a little after the server is up (a short-lived server — the seed step — never provisions)
         simTimer = setTimeout(() => {
@@ -206,6 +231,7 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('state feed directory refresh failed', e) });
         await rt.directory.start();
         feed = startStateFeed({ url: cfg.mqttUrl, username: cfg.mqttUsername, password: cfg.mqttPassword, directory: rt.directory, engine, log: ctx.log });
+        linkConfig(cfg);
         rt.link = startClusterLink({
           url: cfg.mqttUrl,
           username: cfg.mqttUsername,
