@@ -23,12 +23,13 @@ export function registerAssets(ctx: PluginServerContext): void {
   // ---- an asset registered by import: its carrier's serial and code, the code's cycles ------------
   ctx.hooks.before('create', ASSET, async (e) => {
     const data = e.data!;
-    const [c] = await ctx.repo('carrier', e.ctx).rows({ id: data.carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId', 'startTime'], transaction: e.transaction });
+    const [c] = await ctx.repo('carrier', e.ctx).rows({ id: data.carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId', 'startTime', 'cycleCount'], transaction: e.transaction });
     if (!c) throw new ApiError(ErrorCode.notFound, 'server.errors.10002', { importCode: Enums.assetImportError.assetNotFound });
     if (Number(c.status) === C.scrapped) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierScrapped', { sn: String(c.sn), importCode: Enums.assetImportError.assetScrapped });
     const [code] = await ctx.repo('carrier-code', e.ctx).rows({ id: c.carrierCodeId }, { attributes: ['name', 'spec', 'maintainCycle', 'warnCycle'], transaction: e.transaction });
     data.sn = c.sn;
     data.carrierCodeId = c.carrierCodeId ?? null;
+    data.tripsAtLastMaintenance = Number(c.cycleCount) || 0;
     if (code) {
       for (const [mine, theirs] of [['name', 'name'], ['specModel', 'spec'], ['maintainCycle', 'maintainCycle'], ['warnCycle', 'warnCycle']] as const) if (data[mine] === undefined || data[mine] === null) data[mine] = code[theirs] ?? null;
     }
@@ -81,7 +82,7 @@ export function registerAssets(ctx: PluginServerContext): void {
       let lastId = 0;
       for (;;) {
         const step = await ctx.transaction(call, async (repo, transaction) => {
-          const carriers = await repo('carrier').rows({ carrierCodeId: { [Op.in]: [...codes.keys()] }, id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime'], order: [['id', 'ASC']], limit: CHUNK });
+          const carriers = await repo('carrier').rows({ carrierCodeId: { [Op.in]: [...codes.keys()] }, id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: CHUNK });
           if (!carriers.length) return null;
           const existing = new Map(
             (await repo(ASSET).rows({ carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } }, { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] })).map((a) => [Number(a.carrierId), a]),
@@ -114,6 +115,7 @@ export function registerAssets(ctx: PluginServerContext): void {
               warnCycle: Number(code.warnCycle) || null,
               usageTime: since,
               nextMaintenanceDate: cycle > 0 ? addDays(since, cycle) : null,
+              tripsAtLastMaintenance: Number(c.cycleCount) || 0,
             });
           }
           if (fresh.length) await repo(ASSET).insertMany(fresh);

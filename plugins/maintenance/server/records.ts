@@ -159,13 +159,21 @@ export function registerRecords(ctx: PluginServerContext): void {
   /** Audited: one more maintenance on the asset, last date the repair's end, next from the cycle. */
   async function countMaintenance(e: TransitionEvent): Promise<void> {
     const carrierIds = [...new Set(e.rows.map((r) => Number(r.carrierId)))];
-    const assets = await e.repo(ASSET).rows({ carrierId: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'carrierId', 'maintenanceCount', 'maintenanceStatus', 'lastMaintenanceDate', 'nextMaintenanceDate', 'maintainCycle'], lock: 'update' });
+    const assets = await e.repo(ASSET).rows({ carrierId: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'carrierId', 'maintenanceCount', 'maintenanceStatus', 'lastMaintenanceDate', 'nextMaintenanceDate', 'maintainCycle', 'tripsAtLastMaintenance'], lock: 'update' });
+    // trips count again from here (maintenance due by use)
+    const trips = new Map((await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'cycleCount'] })).map((c) => [Number(c.id), Number(c.cycleCount) || 0]));
     const logs = [];
     for (const a of assets) {
       const record = e.rows.find((r) => Number(r.carrierId) === Number(a.carrierId))!;
       const last = dayString(record.endTime ? new Date(record.endTime as string) : e.at);
       const cycle = Number(a.maintainCycle) || 0;
-      const after = { maintenanceCount: (Number(a.maintenanceCount) || 0) + 1, maintenanceStatus: M.audited, lastMaintenanceDate: last, nextMaintenanceDate: cycle > 0 ? addDays(last, cycle) : null };
+      const after = {
+        maintenanceCount: (Number(a.maintenanceCount) || 0) + 1,
+        maintenanceStatus: M.audited,
+        lastMaintenanceDate: last,
+        nextMaintenanceDate: cycle > 0 ? addDays(last, cycle) : null,
+        tripsAtLastMaintenance: trips.get(Number(a.carrierId)) ?? 0,
+      };
       await e.repo(ASSET).updateWhere(after, { id: a.id });
       logs.push({ sn: a.sn as string, action: Enums.operationLogAction.update, content: { step: 'maintenance', record: record.recordNo, changes: changesOf(a, after, Object.keys(after)) } });
     }

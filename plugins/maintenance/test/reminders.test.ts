@@ -97,3 +97,28 @@ describe('reminder mails (task 50)', () => {
     expect(outbox().length).toBeGreaterThanOrEqual(before);
   });
 });
+
+describe('maintenance due by use', () => {
+  it('an asset is due after its trip interval, whichever comes first, and counts again after a maintenance', async () => {
+    const a = await rack('RACK-TRIPS', '2026-05-20T00:00:00Z', east); // due by date 2026-08-18: far off
+    await ok(ts.a, '/carrier-asset/update', { id: a.id, maintainTrips: 10, warnTrips: 2 });
+    const listed = async () => (await ok(ts.a, '/carrier-asset/due/list', { areaId: east, daysFrom: 0, daysTo: 30, today: '2026-06-01', page: 1, limit: 20 })).list.find((r: any) => r.sn === 'RACK-TRIPS');
+    expect(await listed()).toBeUndefined();
+    // seeded trips: the carrier's cycle count as receipts and gate passes keep it
+    // eslint-disable-next-line rti/no-raw-models -- seeds the carrier's trip count, which only the movement code writes
+    await ts.server.db.models.carrier.update({ cycleCount: 9 }, { where: { id: a.carrierId } });
+    expect(await listed()).toMatchObject({ tripsLeft: 1, nextMaintenanceDate: '2026-08-18' });
+    // the reminder says so
+    await run(NOW + 60 * 86_400_000);
+    const last = outbox().sort().at(-1)!;
+    expect(fs.readFileSync(path.join(dir, 'outbox', last), 'utf8')).toContain('RACK-TRIPS');
+    // maintained and audited: trips count from 9 again
+    const auditor = await ts.callerFor(await ts.addUser(ts.orgA, 'aud-trips'), ts.orgA);
+    const r = await ok(ts.a, '/carrier-asset-maintenance-record/create', { carrierId: a.carrierId, breakdownDescription: 'Scheduled upkeep', type: Enums.maintenanceType.upkeep });
+    await ok(ts.a, '/carrier-asset-maintenance-record/start', { id: r.id });
+    await ok(ts.a, '/carrier-asset-maintenance-record/complete', { id: r.id, rootCauseId: await dictionary(ts.a, Enums.dictionaryCategory.rootCause, 'Wear'), strategy: 'Upkeep', hours: 1 });
+    await ok(auditor, '/carrier-asset-maintenance-record/audit', { id: r.id });
+    expect((await ok(ts.a, '/carrier-asset/get', { id: a.id })).tripsAtLastMaintenance).toBe(9);
+    expect(await listed()).toBeUndefined();
+  });
+});
