@@ -1,8 +1,11 @@
 /**
  * Fleet simulator: provisions its fleet (sim-fleet), then publishes real MQTT frames — beacon
  * scans, heartbeats, GPS reports — every SIMULATOR_STEP_MS with each gateway's own
- * credentials, exactly as hardware would (docs/TELEMETRY.md topic layout). Used by `npm run
- * simulate` (cli.ts) and, small, by `npm start` (SIMULATOR_DEVICES).
+ * credentials, exactly as hardware would (docs/TELEMETRY.md topic layout). The trackers take
+ * the configurations the server sends through their relay (master gateway) and acknowledge
+ * them with the values applied — or refuse them when told to (SIMULATOR_REFUSE_CONFIG: tracker
+ * sns, comma-separated, or `*`). Used by `npm run simulate` (cli.ts) and, small, by `npm
+ * start` (SIMULATOR_DEVICES).
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { hashPassword, type Database } from '@rti/server';
@@ -25,7 +28,29 @@ export interface SimulatorOptions {
   maxTripMinutes?: number;
   /** how often open ship orders are re-read, ms (default 30 s) */
   shippingRefreshMs?: number;
+  /** trackers that refuse configurations (default SIMULATOR_REFUSE_CONFIG) */
+  refuseConfig?: (sn: string) => boolean;
+  /** how long a tracker takes to apply a configuration, ms (default 500) */
+  configDelayMs?: number;
   log?: { info(m: string): void; warn(m: string): void };
+}
+
+/** SIMULATOR_REFUSE_CONFIG: `*` or tracker sns separated by commas */
+export function refusingFromEnv(value = process.env.SIMULATOR_REFUSE_CONFIG ?? ''): (sn: string) => boolean {
+  const list = new Set(value.split(',').map((s) => s.trim()).filter(Boolean));
+  return (sn) => list.has('*') || list.has(sn);
+}
+
+/** A tracker's answer to a configuration frame (docs/TELEMETRY.md "GPS configuration"), or null for a frame it cannot read. */
+export function configAnswer(payload: Buffer | string, refuse: boolean): Record<string, unknown> | null {
+  let msg: { requestId?: unknown; config?: unknown };
+  try {
+    msg = JSON.parse(payload.toString());
+  } catch {
+    return null;
+  }
+  if (typeof msg?.requestId !== 'string' || !msg.config || typeof msg.config !== 'object') return null;
+  return refuse ? { requestId: msg.requestId, status: 'refused', reason: 'simulated refusal' } : { requestId: msg.requestId, status: 'applied', applied: msg.config };
 }
 
 export interface Simulator {
@@ -59,6 +84,17 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     // the broker learns of new gateways on its directory refresh: keep retrying the login
     const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: g.password, reconnectPeriod: 2000, reconnectOnConnackError: true, connectTimeout: 5000 });
     c.on('error', () => undefined);
+    if (g.master) {
+      // the relay hears its organisation's trackers' configurations and answers for them
+      const refuse = opts.refuseConfig ?? refusingFromEnv();
+      c.on('connect', () => c.subscribe(`rti/${g.orgCode}/gps/+/config`, { qos: 1 }));
+      c.on('message', (topic, payload) => {
+        const sn = topic.split('/')[3];
+        const answer = configAnswer(payload, refuse(sn));
+        if (!answer) return;
+        setTimeout(() => c.connected && c.publish(`${topic}/ack`, JSON.stringify(answer), { qos: 1 }), opts.configDelayMs ?? 500).unref();
+      });
+    }
     clients.set(g, c);
   }
   opts.log?.info(`simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s), ${stats.shipments} ship order(s) on the road → ${opts.url}`);

@@ -6,6 +6,8 @@ import { ok, settle, startRig, type Rig } from './fixtures';
 
 let rig: Rig;
 let sim: Simulator | undefined;
+/** trackers the simulated relay refuses configurations for */
+const refusing = new Set<string>();
 
 beforeAll(async () => {
   rig = await startRig();
@@ -33,7 +35,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_
 
 describe('fleet simulator against the real server', () => {
   it('provisions its fleet idempotently and drives it over MQTT with the gateways own credentials', async () => {
-    sim = await startSimulator({ database: rig.ts.server.db, url: rig.mqttUrl, devices: 4, stepMs: 200, minuteMs: 400 });
+    sim = await startSimulator({ database: rig.ts.server.db, url: rig.mqttUrl, devices: 4, stepMs: 200, minuteMs: 400, refuseConfig: (sn) => refusing.has(sn), configDelayMs: 50 });
     await rig.rt.refresh(); // the broker's directory learns of the new gateways
     expect(sim.fleet.carriers).toHaveLength(4);
     expect(sim.fleet.gateways.filter((g) => g.orgId === rig.ts.orgA)).toHaveLength(5);
@@ -55,5 +57,20 @@ describe('fleet simulator against the real server', () => {
     const again = await ensureSimFleet(rig.ts.server.db, { devices: 4, hash: hashPassword });
     expect(again.carriers.map((c) => c.id)).toEqual(sim.fleet.carriers.map((c) => c.id));
     expect((await ok(rig.ts.a, '/device-slave-gateway/list', {})).total).toBe(4);
+  });
+
+  it('its trackers acknowledge the configurations the server sends, or refuse them when told to', async () => {
+    const trackers = (await ok(rig.ts.a, '/device-gps/list', { limit: 10 })).list as Array<{ id: number; sn: string }>;
+    expect(trackers.length).toBeGreaterThan(0);
+    const [first, second] = trackers;
+    if (second) refusing.add(second.sn);
+    const sent = await ok(rig.ts.a, '/device-gps/configure', { ids: trackers.slice(0, 2).map((t) => t.id) });
+    expect(sent.sent).toBe(Math.min(2, trackers.length));
+    const status = async (id: number) => (await ok(rig.ts.a, '/device-gps', { id })).configStatus;
+    await until('the first tracker applies it', async () => ((await status(first.id)) === 20 ? true : undefined));
+    if (second) {
+      await until('the second tracker refuses it', async () => ((await status(second.id)) === 30 ? true : undefined));
+      expect((await ok(rig.ts.a, '/device-gps', { id: second.id })).configError).toContain('simulated refusal');
+    }
   });
 });
