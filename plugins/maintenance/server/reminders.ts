@@ -101,7 +101,8 @@ export function registerReminders(ctx: PluginServerContext): void {
     for (const a of byDate) merged.set(Number(a.id), { asset: a, tripsLeft: byUse.get(Number(a.id))?.tripsLeft ?? null });
     for (const [id, u] of byUse) if (!merged.has(id)) merged.set(id, u);
     // soonest first: by date, and a use-based due counts as due today
-    const key = (m: { asset: Row; tripsLeft: number | null }) => Math.min(m.asset.nextMaintenanceDate ? dayNumber(String(m.asset.nextMaintenanceDate)) : Infinity, m.tripsLeft !== null ? dayNumber(today) : Infinity);
+    const key = (m: { asset: Row; tripsLeft: number | null }) =>
+      Math.min(m.asset.nextMaintenanceDate ? dayNumber(String(m.asset.nextMaintenanceDate)) : Infinity, m.tripsLeft !== null ? dayNumber(today) : Infinity);
     const all = [...merged.values()].sort((x, y) => key(x) - key(y) || Number(x.asset.id) - Number(y.asset.id));
     const page = window ? all.slice(window.offset, window.offset + window.limit) : all;
     const areaIds = [...new Set(page.map((m) => Number(m.asset.areaId)).filter((n) => n > 0))];
