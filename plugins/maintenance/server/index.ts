@@ -7,6 +7,7 @@
 import { definePlugin } from '@rti/server/plugin-api';
 import { registerAssets } from './assets';
 import { registerCalls } from './calls';
+import { registerInfo } from './info';
 import { registerRecords } from './records';
 import { registerReminders } from './reminders';
 import { registerReports } from './reports';
@@ -23,5 +24,6 @@ export default definePlugin({
     registerCalls(ctx);
     registerReports(ctx);
     registerReminders(ctx);
+    registerInfo(ctx);
   },
 });
