@@ -30,7 +30,8 @@ beforeAll(async () => {
   writeFileSync(join(dataDir, 'uploads', '99', 'kept.png'), 'stored file');
   writeFileSync(join(dataDir, 'imports', '.upload-fedcba9876543210'), 'partial');
   ts = await startTestServer({ config: { dataDir, uploadIdleMs: IDLE_MS } });
-  orgDir = join(dataDir, 'uploads', String(ts.orgA));
+  // where uploads are received: next to them locally, this instance's tmp folder on S3 (STORAGE_URL)
+  orgDir = ts.server.storage.tempDir('uploads', ts.orgA);
 });
 afterAll(() => ts?.close());
 

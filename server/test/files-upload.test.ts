@@ -2,8 +2,8 @@
  * /file/image/upload, /file/file/upload and /file/download: formats and sizes of SPEC §9,
  * content checked by signature, real thumbnails, organisation-private downloads.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { objectKey } from '../src/files/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jimp } from 'jimp';
 import { startTestServer, type TestServer } from './support/test-server';
@@ -26,7 +26,8 @@ describe('image upload', () => {
     const r = await upload(ts, ts.a, '/file/image/upload', png, 'photo.png');
     expect(r.body.code).toBe(0);
     expect(r.body.data).toMatchObject({ orgFileName: 'photo.png', fileName: expect.stringMatching(/^[0-9a-f]{32}\.png$/), url: expect.stringContaining('/file/download'), thumbUrl: expect.stringContaining('.thumb.jpg') });
-    expect(existsSync(join(dataDir, 'uploads', String(ts.orgA), r.body.data.fileName))).toBe(true);
+    // stored (the data folder, or S3 when the suite runs with STORAGE_URL)
+    expect(await ts.server.storage.getBuffer(objectKey('uploads', ts.orgA, r.body.data.fileName))).not.toBeNull();
     const thumbName = new URL(r.body.data.thumbUrl, 'http://x').searchParams.get('fileName');
     const thumb = await ts.a.fetch('/file/download', { fileName: thumbName });
     expect(thumb.headers.get('content-type')).toBe('image/jpeg');
@@ -45,7 +46,9 @@ describe('image upload', () => {
     // A PNG signature over garbage is not an image either.
     const garbage = await upload(ts, ts.a, '/file/image/upload', Buffer.concat([png.subarray(0, 8), Buffer.alloc(200, 7)]), 'broken.png');
     expect(garbage.body.code).toBe(10001);
-    expect(await import('node:fs').then((fs) => fs.readdirSync(join(dataDir, 'uploads', String(ts.orgA))).filter((f) => f.startsWith('.upload-')))).toEqual([]);
+    // no temporary file left where this instance receives uploads (next to them locally, its tmp folder on S3)
+    const received = ts.server.storage.tempDir('uploads', ts.orgA);
+    expect(existsSync(received) ? readdirSync(received).filter((f) => f.startsWith('.upload-')) : []).toEqual([]);
   });
 });
 

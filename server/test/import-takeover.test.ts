@@ -10,8 +10,11 @@
  * - a second API instance in its own process is killed (SIGKILL) mid-import; this one finishes;
  * - an instance that stops (close) gives its job up at once and another resumes it;
  * - an instance restarted on the same data folder resumes its own job (local storage, `npm start`);
- * - a run whose job was taken over writes nothing more.
+ * - a run whose job was taken over writes nothing more;
+ * - an object store that is down refuses the upload with 503, nothing kept.
  */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Model, ModelStatic } from 'sequelize';
@@ -231,6 +234,28 @@ describe('an import outlives the instance running it', () => {
       await one.db.drop();
     }
   }, 120_000);
+
+  it('an object store that is down: the upload answers 503 in the caller\'s language, no job, no file kept', async () => {
+    const before = await jobs.count();
+    const bytes = await xlsx(['sn', 'mac', 'deviceModelId'], [['DOWN-1', mac(0x15, 1), 'DM-1']]);
+    await s3.stop();
+    try {
+      for (const [language, text] of [['en-US', 'File storage is unavailable'], ['zh-CN', '文件存储暂时不可用']]) {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(bytes)]), 'down.xlsx');
+        const res = await fetch(`${ts.url}/api/device-beacon/import`, { method: 'POST', headers: { Token: ts.a.token, OrgId: String(ts.a.orgId), Language: language }, body: form });
+        const body = (await res.json()) as { code: number; message: string };
+        expect(res.status).toBe(503);
+        expect(body.message).toContain(text);
+      }
+    } finally {
+      await s3.start();
+    }
+    expect(await jobs.count()).toBe(before);
+    const imports = join(ts.server.config.dataDir, 'imports');
+    expect(existsSync(imports) ? readdirSync(imports).filter((f) => f.startsWith('.upload-')) : []).toEqual([]);
+    expect(await importObjects()).toEqual([]);
+  }, 60_000);
 
   it('a run whose job was taken over writes nothing more', async () => {
     const p = plan('ZOMB', 0x14, 3000);

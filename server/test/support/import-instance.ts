@@ -1,5 +1,5 @@
 /**
- * A second API instance for the import takeover test, in its own process so it can be killed
+ * A second API instance in its own process (the import takeover and cluster-steps tests), so it can be killed
  * (SIGKILL: no close, no last heartbeat, a transaction cut wherever it was). It joins the
  * test's database and object store with its own data folder and instance id, imports rows
  * slowly (a before-create hook waits TEST_ROW_DELAY_MS per row: parts of 50 rows), prints one
