@@ -145,9 +145,16 @@ export function registerRecords(ctx: PluginServerContext): void {
     await markAssets(e, M.rejected);
   });
 
+  /** The records' carriers, locked; one the caller may not see (another warehouse) refuses the step. */
   async function carriersOf(e: TransitionEvent): Promise<Row[]> {
     const ids = [...new Set(e.rows.map((r) => Number(r.carrierId)))];
-    return e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'status'], lock: 'update' });
+    const found = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'status'], lock: 'update' });
+    if (found.length !== ids.length) {
+      const seen = new Set(found.map((c) => Number(c.id)));
+      const away = e.rows.filter((r) => !seen.has(Number(r.carrierId))).map((r) => String(r.carrierSn ?? r.recordNo));
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierOutOfScope', { sns: snList([...new Set(away)]) });
+    }
+    return found;
   }
 
   /** The asset shows the state of its latest repair. */

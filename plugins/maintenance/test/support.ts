@@ -30,9 +30,9 @@ export async function apiCodes(ts: TestServer, paths: string[]): Promise<string[
 }
 
 /** A user of organisation A holding only a role made of these calls. */
-export async function narrowUser(ts: TestServer, name: string, paths: string[], realName = name): Promise<Caller> {
+export async function narrowUser(ts: TestServer, name: string, paths: string[], realName = name, extra: Record<string, unknown> = {}): Promise<Caller> {
   const role = (await ok(ts.a, '/role/create', { name: `role ${name}`, pcPermissions: await apiCodes(ts, paths), pdaPermissions: [] })).id;
-  return ts.callerFor(await ts.addUser(ts.orgA, name, { roleIds: [role], realName }), ts.orgA);
+  return ts.callerFor(await ts.addUser(ts.orgA, name, { roleIds: [role], realName, ...extra }), ts.orgA);
 }
 
 export interface Pool {

@@ -170,6 +170,20 @@ describe('refusals, translated, naming the record and the carrier, writing nothi
   });
 });
 
+describe('warehouses', () => {
+  it('a maintainer restricted to another warehouse cannot move the carrier: refused, naming it, nothing written', async () => {
+    const elsewhere = (await ok(ts.a, '/warehouse/create', { code: 'WF-2', name: 'Plant two' })).id;
+    const local = await narrowUser(ts, 'maint-two', [...READ, `${R}/start`], 'Maintainer Two', { warehouseIds: [elsewhere] });
+    const c = await carrier(ts.a, p);
+    const r = await ok(worker, `${R}/create`, { carrierId: c.id, breakdownDescription: 'Bent' });
+    const got = await local.call(`${R}/start`, { id: r.id }, { language: 'zh-CN' });
+    expect(got.body.code).toBe(10004);
+    expect(got.body.message).toContain(c.sn);
+    expect((await record(ts.a, r.id)).status).toBe(M.new);
+    expect(await carrierStatus(c.id)).toBe(C.inUse);
+  });
+});
+
 describe('rejection', () => {
   it('a rejected application leaves the carrier alone; a rejected repair leaves it damaged, and it may be applied again', async () => {
     const c = await carrier(ts.a, p);
