@@ -6,6 +6,7 @@
 import { definePlugin } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { installAdjustments } from './adjustment';
+import { installSilent } from './silent';
 import { installViews } from './views';
 
 export default definePlugin({
@@ -17,5 +18,7 @@ export default definePlugin({
     const closing = installViews(ctx);
     // a back-dated adjustment corrects the days already closed
     installAdjustments(ctx, (e, moves) => closing.correct(e.ctx, e.transaction, e.at, moves));
+    // book versus seen: carriers the books place in a warehouse that nothing has heard there
+    installSilent(ctx);
   },
 });

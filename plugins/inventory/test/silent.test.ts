@@ -1,0 +1,98 @@
+/**
+ * Book versus seen through the real telemetry runtime: beacons heard by a warehouse's gateway
+ * (the real intake, engine and flush), then `/inventory/silent` lists the carriers the books place
+ * in a warehouse that nothing heard within its tolerance, with where and when they were heard
+ * last — and a restricted operator of another warehouse sees none of them.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+
+let ts: TestServer;
+let rt: TelemetryRuntime;
+let dir: string;
+let modelId: number;
+let codeId: number;
+let whA: number;
+let whB: number;
+const HALL_A = 'AC233FC0D001';
+const HALL_B = 'AC233FC0E001';
+let seq = 0;
+
+async function ok<T = any>(caller: Caller, p: string, body: unknown = {}): Promise<T> {
+  const got = await caller.call<T>(p, body);
+  if (got.body.code !== 0) throw new Error(`${p}: ${got.body.code} ${got.body.message}`);
+  return got.body.data;
+}
+
+async function box(warehouseId: number): Promise<{ id: number; sn: string; mac: string }> {
+  const k = ++seq;
+  const mac = `E2C56DB6${k.toString(16).toUpperCase().padStart(4, '0')}`;
+  const beaconId = (await ok(ts.a, '/device-beacon/create', { sn: `BS-${k}`, mac, deviceModelId: modelId, useStatus: 20 })).id;
+  const sn = `SIL-${k}`;
+  const id = (await ok(ts.a, '/carrier/create', { sn, carrierCodeId: codeId, warehouseId, status: 10, beaconId })).id;
+  // eslint-disable-next-line rti/no-raw-models -- master-data's binding hook does this in production; this server does not load it
+  await ts.server.db.models['device-beacon'].update({ carrierId: id }, { where: { id: beaconId } });
+  return { id, sn, mac };
+}
+
+/** beacons heard by a gateway at a time, through the real intake, then applied and flushed */
+async function heard(gatewayMac: string, macs: string[], time: number): Promise<void> {
+  const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${gatewayMac}/scan`, Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })));
+  if (r.status !== 'accepted') throw new Error(`scan refused: ${r.status}`);
+  await rt.ingest!.pipeline.drained();
+  await rt.flush();
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-inventory-silent-'));
+  Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
+  ts = await startTestServer({ plugins: ['telemetry', 'shipping', 'inventory'], config: { dataDir: dir } });
+  rt = telemetryRuntime(ts.server.db)!;
+  await rt.ready;
+  modelId = (await ok(ts.a, '/device-model/create', { name: 'Tag', batteryThreshold: 20, offlineCheckTime: 600 })).id;
+  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
+  codeId = (await ok(ts.a, '/carrier-code/create', { code: 'CC-S', name: 'Box', projectId, type: 10, available: true })).id;
+  // warehouse A tolerates 60 minutes of silence
+  whA = (await ok(ts.a, '/warehouse/create', { code: 'WA', name: 'Warehouse A', idleCheckTime: 60 })).id;
+  whB = (await ok(ts.a, '/warehouse/create', { code: 'WB', name: 'Warehouse B' })).id;
+  await ok(ts.a, '/device-slave-gateway/create', { sn: 'HALL-A', name: 'Hall A', mac: HALL_A, deviceModelId: modelId, warehouseId: whA, purpose: 10, useStatus: 20 });
+  await ok(ts.a, '/device-slave-gateway/create', { sn: 'HALL-B', name: 'Hall B', mac: HALL_B, deviceModelId: modelId, warehouseId: whB, purpose: 10, useStatus: 20 });
+  await rt.refresh();
+});
+afterAll(async () => {
+  await ts?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('/inventory/silent', () => {
+  it('lists the carriers booked in a warehouse that nothing heard within its tolerance, with their last sighting', async () => {
+    const fresh = await box(whA);
+    const stale = await box(whA);
+    const never = await box(whA);
+    await rt.refresh();
+    const now = Date.now();
+    await heard(HALL_A, [stale.mac], now - 3 * 3_600_000);
+    await heard(HALL_A, [fresh.mac], now - 10 * 60_000);
+    const got = await ok(ts.a, '/inventory/silent', { warehouseId: whA, page: 1, limit: 20 });
+    const bySn = new Map<string, any>(got.list.map((r: any) => [r.sn, r]));
+    expect([...bySn.keys()].sort()).toEqual([never.sn, stale.sn].sort());
+    expect(bySn.get(never.sn)).toMatchObject({ lastSeenAt: null, lastSeenWhere: null, warehouseName: 'Warehouse A' });
+    expect(bySn.get(stale.sn)).toMatchObject({ lastSeenWhere: 'Warehouse A', toleranceMinutes: 60 });
+    expect(bySn.get(stale.sn).silentHours).toBeGreaterThanOrEqual(2.9);
+    // a longer tolerance asked for: only the one never heard
+    const patient = await ok(ts.a, '/inventory/silent', { warehouseId: whA, minutes: 600, page: 1, limit: 20 });
+    expect(patient.list.map((r: any) => r.sn)).toEqual([never.sn]);
+  });
+
+  it('a restricted operator of another warehouse sees none of them', async () => {
+    const role = (await ok(ts.a, '/role/create', { name: 'Silent reader', pcPermissions: ['ApiInventorySilent', 'ApiInventorySilentExport'], pdaPermissions: [] })).id;
+    const other = await ts.callerFor(await ts.addUser(ts.orgA, 'silent-b', { warehouseIds: [whB], roleIds: [role] }), ts.orgA);
+    const got = await ok(other, '/inventory/silent', { page: 1, limit: 50 });
+    expect(got.list.every((r: any) => r.warehouseId === whB)).toBe(true);
+    expect((await ok(other, '/inventory/silent', { warehouseId: whA, page: 1, limit: 50 })).total).toBe(0);
+  });
+});
