@@ -12,7 +12,7 @@ import ExcelJS from 'exceljs';
 import { xlsx } from '../../../server/test/import-fixtures';
 import { grantWholeCatalogue, type ConsoleBrowser } from '../../../server/test/support/console-browser';
 import type { TestServer } from '../../../server/test/support/test-server';
-import { browse, formSelect as select, ok, pick as choose, shippingServer, sites, sn, type ShippingServer } from './support/browser';
+import { WAIT, browse, formSelect as select, ok, pick as choose, shippingServer, sites, sn, type ShippingServer } from './support/browser';
 
 let server: ShippingServer;
 let ts: TestServer;
@@ -33,9 +33,9 @@ async function order() {
 
 async function runStep(name: string): Promise<void> {
   await page.getByTestId(`meta-step-${name}`).click();
-  await page.getByTestId('meta-step-warning').waitFor();
+  await page.getByTestId('meta-step-warning').waitFor(WAIT);
   await page.getByTestId('meta-step-ok').click();
-  await page.getByTestId('meta-step-warning').waitFor({ state: 'hidden', timeout: 20000 });
+  await page.getByTestId('meta-step-warning').waitFor({ state: 'hidden', timeout: 60000 });
 }
 
 beforeAll(async () => {

@@ -57,10 +57,16 @@ export async function sites(ts: TestServer, boxes: number): Promise<Sites> {
   return { shanghai, osaka, carrierCodeId };
 }
 
-/** Chromium on the built console, signed in as `caller`; failed calls are echoed to the test output. */
+/** Chromium on the built console, signed in as `caller`; failed calls and refused answers are echoed to the test output. */
 export async function browse(ts: TestServer, caller: Caller): Promise<ConsoleBrowser> {
   const cb = await openConsole(ts, caller);
-  cb.page.on('response', (r) => r.status() >= 400 && console.error('[http]', r.status(), r.url(), r.request().postData()));
+  cb.page.on('response', (r) => {
+    if (r.status() >= 400) console.error('[http]', r.status(), r.url(), r.request().postData());
+    else if (r.url().includes('/api/') && r.request().method() === 'POST')
+      r.json()
+        .then((b: { code?: number; message?: string }) => b?.code && console.error('[api]', r.url(), b.code, b.message))
+        .catch(() => undefined);
+  });
   return cb;
 }
 
