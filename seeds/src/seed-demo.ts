@@ -97,6 +97,8 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       await bw.step(() => bw.ensure('user', { name: `operator.${org.entryCode}` }, {
         orgId,
         realName: `${org.shortName} Operator`,
+        // "Forgot password" mails here (the file outbox data/outbox/ by default)
+        email: `operator.${org.entryCode}@example.com`,
         password: 'Operator@12345',
         locked: false,
         sysOrgUser: false,
@@ -113,6 +115,7 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
   const adminId = await bw.step(() => bw.ensure('user', { name: 'admin' }, {
     orgId: ids[0],
     realName: 'Platform Administrator',
+    email: 'admin@example.com',
     password: 'Admin@12345',
     locked: false,
     sysOrgUser: true,
