@@ -90,6 +90,18 @@ export async function checkCarriers(c: CarrierCheck, carriers: Row[]): Promise<v
   throw refusal('inventory.onShipOrder', carriers.filter((x) => ids.has(Number(x.id))), { order: open.get(Number(onOrder[0].shipOrderId)) }, Enums.sharedImportError.carrierUnavailable);
 }
 
+/** carriers an open adjustment or an open ship order holds (the organisation's, whatever the caller's warehouses) */
+export async function heldCarriers(ctx: PluginServerContext, call: RequestContext): Promise<Set<number>> {
+  const sys = ctx.systemContext(call.orgId!, call.language);
+  const held = new Set<number>();
+  const adjustOpen = statusGroup(ctx.metadata.resources['inventory-adjustment'], 'open').map(Number);
+  const openAdjust = (await ctx.repo('inventory-adjustment', sys).rows({ status: { [Op.in]: adjustOpen } }, { attributes: ['id'] })).map((r) => Number(r.id));
+  if (openAdjust.length) for (const l of await ctx.repo('inventory-adjust-detail', sys).rows({ inventoryAdjustId: { [Op.in]: openAdjust } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+  const onOrders = [Enums.shipOrderLineStatus.pending, Enums.shipOrderLineStatus.shipped];
+  if (ctx.metadata.resources['ship-order-detail']) for (const l of await ctx.repo('ship-order-detail', sys).rows({ status: { [Op.in]: onOrders } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+  return held;
+}
+
 const CARRIER_COLUMNS = ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'];
 
 /** a move of carriers per warehouse and code, for the closed days a back-dated step reaches into */
@@ -103,7 +115,6 @@ export type OnMoved = (e: TransitionEvent, moves: StockMove[]) => Promise<void>;
 
 export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved): void {
   const shipOrderOpen = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'open').map(Number) : [];
-  const adjustOpen = statusGroup(ctx.metadata.resources['inventory-adjustment'], 'open').map(Number);
   /** organisation-wide reads and writes inside a transaction: the document was checked against the caller's warehouses by the engine */
   const orgWide = (call: RequestContext, transaction: Transaction) => {
     const sys = ctx.systemContext(call.orgId!, call.language);
@@ -140,13 +151,7 @@ export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved):
       const [doc] = await ctx.repo('inventory-adjustment', call).rows({ id: input.id }, { attributes: ['id', 'type', 'status', 'sourceWarehouseId', 'targetWarehouseId'] });
       if (!doc) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
       const { source, target } = sidesOf(doc);
-      const sys = ctx.systemContext(call.orgId!, call.language);
-      // carriers already held by an open document of either kind
-      const held = new Set<number>();
-      const openAdjust = (await ctx.repo('inventory-adjustment', sys).rows({ status: { [Op.in]: adjustOpen } }, { attributes: ['id'] })).map((r) => Number(r.id));
-      if (openAdjust.length) for (const l of await ctx.repo('inventory-adjust-detail', sys).rows({ inventoryAdjustId: { [Op.in]: openAdjust } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
-      const pending = [Enums.shipOrderLineStatus.pending, Enums.shipOrderLineStatus.shipped];
-      if (ctx.metadata.resources['ship-order-detail']) for (const l of await ctx.repo('ship-order-detail', sys).rows({ status: { [Op.in]: pending } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+      const held = await heldCarriers(ctx, call);
       const where: Record<string | symbol, unknown> = {
         status: { [Op.or]: [{ [Op.notIn]: FINAL }, { [Op.is]: null }] },
         ...(Number(doc.type) === Type.in

@@ -6,6 +6,7 @@
 import { definePlugin } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { installAdjustments } from './adjustment';
+import { installRebalance } from './rebalance';
 import { installSilent } from './silent';
 import { installViews } from './views';
 
@@ -20,5 +21,7 @@ export default definePlugin({
     installAdjustments(ctx, (e, moves) => closing.correct(e.ctx, e.transaction, e.at, moves));
     // book versus seen: carriers the books place in a warehouse that nothing has heard there
     installSilent(ctx);
+    // rebalancing suggestions, each turned into a draft ship order by the ship order's own writes
+    installRebalance(ctx);
   },
 });
