@@ -257,6 +257,20 @@ describe('an import outlives the instance running it', () => {
     expect(await importObjects()).toEqual([]);
   }, 60_000);
 
+  it('a refused row is kept whole with its cells, however long (beyond 64 KB: LONGTEXT on MariaDB)', async () => {
+    const long = (c: string) => c.repeat(32_000);
+    const rows = [[long('L'), long('n'), mac(0x16, 1), 'DM-1', long('r')], ['LONG-2', 'n', mac(0x16, 2), 'DM-1']];
+    const importId = await uploadTo(ts.url, ts.a, await xlsx(['sn', 'name', 'mac', 'deviceModelId', 'remark'], rows));
+    const done = await until('the job to finish', async () => {
+      const s = await status(importId);
+      return s.status === 20 ? s : null;
+    });
+    expect([done.message, done.successVolume, done.failedVolume]).toEqual([null, 1, 1]);
+    expect(done.importErrors.map((e) => e.row)).toEqual([2]);
+    const result = await ts.a.fetch('/device-beacon/import/result', { importId });
+    expect(result.status).toBe(200);
+  }, 60_000);
+
   it('a run whose job was taken over writes nothing more', async () => {
     const p = plan('ZOMB', 0x14, 3000);
     const logs: string[] = [];

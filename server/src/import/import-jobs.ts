@@ -124,8 +124,10 @@ export const IMPORT_ERROR_TABLE = 'import_job_error';
  */
 export const importResumeMigration: Migration = {
   name: '2026-11-27-import-job-resume',
-  async up({ queryInterface, DataTypes: T }) {
+  async up({ queryInterface, sequelize, DataTypes: T }) {
     const columns = await queryInterface.describeTable(IMPORT_TABLE);
+    // a refused row keeps its cells: beyond TEXT's 64 KB on MySQL when cells are long
+    const longText = sequelize.getDialect() === 'mysql' ? T.TEXT('long') : T.TEXT;
     if (!columns.file_key) await queryInterface.addColumn(IMPORT_TABLE, 'file_key', { type: T.STRING(255), allowNull: true });
     if (!columns.claim) await queryInterface.addColumn(IMPORT_TABLE, 'claim', { type: T.STRING(64), allowNull: true });
     if (!columns.cursor_row) await queryInterface.addColumn(IMPORT_TABLE, 'cursor_row', { type: T.INTEGER, allowNull: false, defaultValue: 0 });
@@ -133,7 +135,7 @@ export const importResumeMigration: Migration = {
     await queryInterface.createTable(IMPORT_ERROR_TABLE, {
       id: { type: T.INTEGER, primaryKey: true, autoIncrement: true },
       job_id: { type: T.INTEGER, allowNull: false },
-      error: { type: T.TEXT, allowNull: false },
+      error: { type: longText, allowNull: false },
     });
     await queryInterface.addIndex(IMPORT_ERROR_TABLE, ['job_id', 'id'], { name: 'ix_import_job_error_job' });
     // the heartbeat's UPDATE … WHERE instance_id: InnoDB locks only the owner's rows, not every row it scans
@@ -147,7 +149,7 @@ export function defineImportError(sequelize: Sequelize): ModelStatic<Model> {
     {
       id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
       jobId: { type: DataTypes.INTEGER, allowNull: false },
-      error: { type: DataTypes.TEXT, allowNull: false },
+      error: { type: sequelize.getDialect() === 'mysql' ? DataTypes.TEXT('long') : DataTypes.TEXT, allowNull: false },
     },
     { tableName: IMPORT_ERROR_TABLE, underscored: true, timestamps: false, freezeTableName: true },
   );

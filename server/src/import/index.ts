@@ -95,6 +95,8 @@ export function installImports(host: ImportHost): ImportEngine {
   const heartbeatMs = host.heartbeatMs ?? IMPORT_HEARTBEAT_MS;
   const staleMs = host.staleMs ?? IMPORT_STALE_MS;
   let heartbeatTimer: NodeJS.Timeout | undefined;
+  /** the heartbeat under way (one at a time: a slow database does not pile them up) */
+  let beating: Promise<void> | null = null;
   let queue: Promise<void> = Promise.resolve();
   let stopping = false;
   const interrupted = (language: string) => msg(language as Language, 'interrupted');
@@ -253,13 +255,22 @@ export function installImports(host: ImportHost): ImportEngine {
       for (const f of await readdir(importsDir).catch(() => [] as string[])) if (isOwnTemp(f, host.instanceId)) await unlink(join(importsDir, f)).catch(() => undefined);
       // this instance's jobs are a previous life's (nothing runs yet), all resumed; others' only when their owner is silent
       await takeOver({ instanceId: host.instanceId, staleBefore: new Date(Date.now() - staleMs), unowned: true }, Number.MAX_SAFE_INTEGER);
-      heartbeatTimer = setInterval(() => void heartbeat().catch((err) => host.log('[import] heartbeat failed', err)), heartbeatMs);
+      heartbeatTimer = setInterval(() => {
+        if (beating) return;
+        beating = heartbeat()
+          .catch((err) => host.log('[import] heartbeat failed', err))
+          .finally(() => {
+            beating = null;
+          });
+      }, heartbeatMs);
       heartbeatTimer.unref();
     },
     heartbeat,
     async stop() {
       stopping = true;
       if (heartbeatTimer) clearInterval(heartbeatTimer);
+      // a beat under way may be claiming a job: it is queued before the queue is awaited
+      await beating;
       await queue;
       // the running job stopped after its last saved part, the queued ones never started: all are
       // given up now (heartbeat at the epoch) for a live instance's next heartbeat, not after the stale bound
