@@ -497,6 +497,16 @@ export const InventoryCarrierViewEnum = {
   empty: 'empty',
   full: 'full',
 } as const;
+export const InventoryCountStatusEnum = {
+  new: 10,
+  closed: 20,
+} as const;
+export const InventoryCountResultEnum = {
+  pending: 10,
+  confirmed: 20,
+  moved: 30,
+  lost: 40,
+} as const;
 export const DeliveryStatusEnum = {
   new: 10,
   delivering: 20,
@@ -627,6 +637,8 @@ export const Enums = {
   mapProvider: MapProviderEnum,
   inventoryAdjustLineStatus: InventoryAdjustLineStatusEnum,
   inventoryCarrierView: InventoryCarrierViewEnum,
+  inventoryCountStatus: InventoryCountStatusEnum,
+  inventoryCountResult: InventoryCountResultEnum,
   deliveryStatus: DeliveryStatusEnum,
   shipOrderType: ShipOrderTypeEnum,
   receiptLineStatus: ReceiptLineStatusEnum,

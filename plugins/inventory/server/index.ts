@@ -6,6 +6,7 @@
 import { definePlugin } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { installAdjustments } from './adjustment';
+import { installCounts } from './count';
 import { installRebalance } from './rebalance';
 import { installSilent } from './silent';
 import { installViews } from './views';
@@ -20,7 +21,9 @@ export default definePlugin({
     // a back-dated adjustment corrects the days already closed
     installAdjustments(ctx, (e, moves) => closing.correct(e.ctx, e.transaction, e.at, moves));
     // book versus seen: carriers the books place in a warehouse that nothing has heard there
-    installSilent(ctx);
+    const silentRows = installSilent(ctx);
+    // count tasks made from it; closing one moves or writes off carriers through adjustment orders
+    installCounts(ctx, silentRows);
     // rebalancing suggestions, each turned into a draft ship order by the ship order's own writes
     installRebalance(ctx);
   },

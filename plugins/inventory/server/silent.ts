@@ -25,8 +25,10 @@ interface Params {
   minutes?: number;
 }
 
-export function installSilent(ctx: PluginServerContext): void {
-  async function silentRows(q: ReportQuery<Params>): Promise<Row[]> {
+export type SilentRows = (q: Pick<ReportQuery<Params>, 'params' | 'ctx'>) => Promise<Row[]>;
+
+export function installSilent(ctx: PluginServerContext): SilentRows {
+  async function silentRows(q: Pick<ReportQuery<Params>, 'params' | 'ctx'>): Promise<Row[]> {
     const telemetry = ctx.tryUse('telemetry');
     const now = Date.now();
     const where: Record<string | symbol, unknown> = {
@@ -115,4 +117,5 @@ export function installSilent(ctx: PluginServerContext): void {
       yield await silentRows(q);
     },
   });
+  return silentRows;
 }

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
+import { Enums } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 
@@ -94,5 +95,44 @@ describe('/inventory/silent', () => {
     const got = await ok(other, '/inventory/silent', { page: 1, limit: 50 });
     expect(got.list.every((r: any) => r.warehouseId === whB)).toBe(true);
     expect((await ok(other, '/inventory/silent', { warehouseId: whA, page: 1, limit: 50 })).total).toBe(0);
+  });
+
+  it('a count task made from them, closed by the warehouse\'s operator: one moved where it was heard, one written off as lost', async () => {
+    const role = (await ok(ts.a, '/role/create', {
+      name: 'Counter',
+      pcPermissions: (await ok(ts.a, '/permission/all', {})).flatMap(function codes(n: any): string[] {
+        return [...(n.type === 30 && /^\/(inventory|inventory-count-detail)\//.test(n.path ?? '') ? [n.code] : []), ...(n.children ?? []).flatMap(codes)];
+      }),
+      pdaPermissions: [],
+    })).id;
+    const counter = await ts.callerFor(await ts.addUser(ts.orgA, 'counter-a', { warehouseIds: [whA], roleIds: [role] }), ts.orgA);
+    const task = await ok(counter, '/inventory/count/from-silent', { warehouseId: whA, minutes: 60 });
+    expect(task.countNo).toMatch(/^CT/);
+    const lines = (await ok(counter, '/inventory-count-detail/list', { inventoryCountId: task.id, page: 1, limit: 50 })).list as any[];
+    expect(lines.length).toBe(task.totalAmount);
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    // not every carrier has a result yet: refused naming them, in Japanese
+    const early = await counter.call('/inventory/count/close', { id: task.id }, { language: 'ja-JP' });
+    expect(early.body.code).toBe(10004);
+    expect(early.body.message).toContain(lines[0].carrierSn);
+    const [moved, lost, ...rest] = lines;
+    // found in B: a planner who sees both warehouses says where (the counter of A cannot name B)
+    expect((await counter.call('/inventory-count-detail/batch/update', { ids: [moved.id], lastSeenWarehouseId: whB })).body.code).toBe(10001);
+    await ok(ts.a, '/inventory-count-detail/batch/update', { ids: [moved.id], lastSeenWarehouseId: whB });
+    await ok(counter, '/inventory-count-detail/batch/update', { ids: [moved.id], result: Enums.inventoryCountResult.moved });
+    await ok(counter, '/inventory-count-detail/batch/update', { ids: [lost.id], result: Enums.inventoryCountResult.lost });
+    if (rest.length) await ok(counter, '/inventory-count-detail/batch/update', { ids: rest.map((l) => l.id), result: Enums.inventoryCountResult.confirmed });
+    const closed = await ok(counter, '/inventory/count/close', { id: task.id });
+    expect(closed).toMatchObject({ status: Enums.inventoryCountStatus.closed, movedAmount: 1, lostAmount: 1, pendingAmount: 0 });
+    expect(await ok(ts.a, '/carrier', { id: moved.carrierId })).toMatchObject({ warehouseId: whB, transportStatus: Enums.transportStatus.inWarehouse });
+    expect(await ok(ts.a, '/carrier', { id: lost.carrierId })).toMatchObject({ warehouseId: null, status: Enums.carrierStatus.lost });
+    // both went through adjustment orders, adjusted, naming the task
+    const adjustments = (await ok(ts.a, '/inventory/adjustment/list', { page: 1, limit: 10 })).list as any[];
+    expect(adjustments.filter((a) => a.remark === task.countNo).map((a) => [a.type, a.status]).sort()).toEqual(
+      [
+        [Enums.inventoryAdjustType.outAndIn, Enums.inventoryAdjustStatus.adjusted],
+        [Enums.inventoryAdjustType.out, Enums.inventoryAdjustStatus.adjusted],
+      ].sort(),
+    );
   });
 });
