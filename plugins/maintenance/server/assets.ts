@@ -13,7 +13,7 @@ import { addDays, ASSET, changesOf, dayString, RECORD, snList, writeAssetLog, ty
 const C = Enums.carrierStatus;
 const Action = Enums.operationLogAction;
 /** carriers per refresh transaction */
-const CHUNK = 2000;
+const CHUNK = 5000;
 
 export function registerAssets(ctx: PluginServerContext): void {
   const res = ctx.metadata.resources[ASSET];
@@ -82,10 +82,13 @@ export function registerAssets(ctx: PluginServerContext): void {
       let lastId = 0;
       for (;;) {
         const step = await ctx.transaction(call, async (repo, transaction) => {
-          const carriers = await repo('carrier').rows({ carrierCodeId: { [Op.in]: [...codes.keys()] }, id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: CHUNK });
-          if (!carriers.length) return null;
+          // by primary key, the codes filtered here: an IN on the code with ORDER BY id would sort
+          // every matching carrier again for each chunk
+          const read = await repo('carrier').rows({ id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: CHUNK });
+          if (!read.length) return null;
+          const carriers = read.filter((c) => codes.has(Number(c.carrierCodeId)));
           const existing = new Map(
-            (await repo(ASSET).rows({ carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } }, { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] })).map((a) => [Number(a.carrierId), a]),
+            (carriers.length ? await repo(ASSET).rows({ carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } }, { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] }) : []).map((a) => [Number(a.carrierId), a]),
           );
           const fresh: Row[] = [];
           let updated = 0;
@@ -120,7 +123,7 @@ export function registerAssets(ctx: PluginServerContext): void {
           }
           if (fresh.length) await repo(ASSET).insertMany(fresh);
           await writeAssetLog(ctx, call, fresh.map((f) => ({ sn: f.sn as string, action: Action.create, content: { step: 'refresh', carrierCodeId: f.carrierCodeId } })), transaction);
-          return { last: Number(carriers[carriers.length - 1].id), carriers: carriers.length, created: fresh.length, updated };
+          return { last: Number(read[read.length - 1].id), carriers: carriers.length, created: fresh.length, updated };
         });
         if (!step) break;
         lastId = step.last;

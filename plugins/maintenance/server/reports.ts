@@ -11,7 +11,7 @@
  */
 import { Enums } from '@rti/metadata';
 import { timeRange, type PluginServerContext, type ReportQuery } from '@rti/server/plugin-api';
-import { col, fn, Op, type WhereOptions } from 'sequelize';
+import { col, fn, literal, Op, type WhereOptions } from 'sequelize';
 import { RECORD, type Row } from './common';
 
 const M = Enums.maintenanceStatus;
@@ -122,21 +122,20 @@ export function registerReports(ctx: PluginServerContext): void {
     const repo = ctx.repo(RECORD, q.ctx);
     const applyTime = col(repo.column('applyTime'));
     const key = by === 'month' ? (mysql ? fn('DATE_FORMAT', applyTime, '%Y-%m') : fn('substr', applyTime, 1, 7)) : col(repo.column(by));
+    // one scan: counts per status as SUM(CASE …) beside the totals
+    const status = ctx.db.getQueryInterface().quoteIdentifier(repo.column('status'));
+    const countOf = (s: number) => fn('SUM', literal(`CASE WHEN ${status} = ${Number(s)} THEN 1 ELSE 0 END`));
     const rows = await repo.rows(dataWhere(q.params), {
       attributes: [
         [key, 'k'],
         [fn('COUNT', col(repo.column('id'))), 'records'],
         [fn('SUM', col(repo.column('hours'))), 'hours'],
         [fn('SUM', col(repo.column('cost'))), 'cost'],
+        [countOf(M.audited), 'audited'],
+        [countOf(M.rejected), 'rejected'],
       ],
       group: ['k'],
     });
-    const [audited, rejected] = await Promise.all(
-      [M.audited, M.rejected].map(async (s) => {
-        const r = await repo.rows({ ...(dataWhere(q.params) as Row), status: s }, { attributes: [[key, 'k'], [fn('COUNT', col(repo.column('id'))), 'n']], group: ['k'] });
-        return new Map(r.map((x) => [String(x.k), Number(x.n)]));
-      }),
-    );
     let labels = new Map<string, string>();
     if (by !== 'month') {
       const ids = rows.map((r) => Number(r.k)).filter((n) => n > 0);
@@ -146,8 +145,8 @@ export function registerReports(ctx: PluginServerContext): void {
       .map((r) => ({
         key: r.k === null || r.k === undefined ? null : by === 'month' ? String(r.k) : (labels.get(String(r.k)) ?? null),
         records: Number(r.records) || 0,
-        audited: audited.get(String(r.k)) ?? 0,
-        rejected: rejected.get(String(r.k)) ?? 0,
+        audited: Number(r.audited) || 0,
+        rejected: Number(r.rejected) || 0,
         hours: Math.round((Number(r.hours) || 0) * 100) / 100,
         cost: Math.round((Number(r.cost) || 0) * 100) / 100,
       }))
