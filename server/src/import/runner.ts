@@ -14,6 +14,12 @@
  * rows' ids come from the insert itself (no read-back, no Model instances: insert.ts). Rows a chunk handler refuses are
  * reported with its code; any other failure rolls the whole chunk back and it is redone row
  * by row with savepoints, so the saved-whole-or-reported rule holds.
+ *
+ * Each part (consecutive rows: the refused ones and up to a part's size of good ones) saves its
+ * accounting — the job's counts, its refused rows, the cursor at its last row — in the
+ * transaction that writes its rows, under the run's claim on the job. A run resumed after the
+ * cursor (another instance's, or this one's after a restart) re-reads the rows before it only
+ * for the file's keys, so no row is written twice and none is judged differently.
  */
 import ExcelJS from 'exceljs';
 import type { FieldDef, ImportProblem, Metadata, ResourceDef } from '@rti/metadata';
@@ -548,64 +554,64 @@ function chunkWriters(run: ImportRun) {
     }
 
     async function writeRows(transaction: Transaction): Promise<void> {
-        let rows = ready.map((r, i) => {
-          const values = validateWrite(res, deps.metadata.enums, r.values, { mode: 'create', skip });
-          checkCompareRules(res, values);
-          if (orgField && orgField !== 'id') values[orgField] = ctx.orgId;
-          values.createdBy = userId;
-          values.updatedBy = userId;
-          return { i, row: r.row, values };
+      let rows = ready.map((r, i) => {
+        const values = validateWrite(res, deps.metadata.enums, r.values, { mode: 'create', skip });
+        checkCompareRules(res, values);
+        if (orgField && orgField !== 'id') values[orgField] = ctx.orgId;
+        values.createdBy = userId;
+        values.updatedBy = userId;
+        return { i, row: r.row, values };
+      });
+      for (const h of chunkHandlers) {
+        if (!h.beforeCreateMany) continue;
+        const codes = (await h.beforeCreateMany({ resource: res, ctx, transaction, rows })) ?? [];
+        rows = rows.filter((r, k) => {
+          const code = codes[k];
+          if (typeof code !== 'number') return true;
+          outcome[r.i] = new RowProblem(null, null, undefined, code);
+          return false;
         });
-        for (const h of chunkHandlers) {
-          if (!h.beforeCreateMany) continue;
-          const codes = (await h.beforeCreateMany({ resource: res, ctx, transaction, rows })) ?? [];
-          rows = rows.filter((r, k) => {
-            const code = codes[k];
-            if (typeof code !== 'number') return true;
-            outcome[r.i] = new RowProblem(null, null, undefined, code);
-            return false;
-          });
+      }
+      if (!rows.length) return;
+      const after = async (written: Row[], of: typeof rows) => {
+        for (const row of written) await deps.hooks.run('after', { action: 'create', resource: res, ctx, transaction, row });
+        const event = { resource: res, ctx, transaction, rows: of.map((r, k) => ({ row: r.row, values: written[k] })) };
+        for (const h of chunkHandlers) await h.afterCreateMany?.(event);
+      };
+      if (!bulkInsert) {
+        // A before hook may judge a row by the rows already written (a device bound twice).
+        for (const r of rows) {
+          await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: r.values });
+          const created = await model.create(r.values, { transaction });
+          await after([await rowOf(created, transaction)], [r]);
         }
-        if (!rows.length) return;
-        const after = async (written: Row[], of: typeof rows) => {
-          for (const row of written) await deps.hooks.run('after', { action: 'create', resource: res, ctx, transaction, row });
-          const event = { resource: res, ctx, transaction, rows: of.map((r, k) => ({ row: r.row, values: written[k] })) };
-          for (const h of chunkHandlers) await h.afterCreateMany?.(event);
-        };
-        if (!bulkInsert) {
-          // A before hook may judge a row by the rows already written (a device bound twice).
-          for (const r of rows) {
-            await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: r.values });
-            const created = await model.create(r.values, { transaction });
-            await after([await rowOf(created, transaction)], [r]);
-          }
-          return;
-        }
-        for (const { values } of rows) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: values });
-        const inserted = await insertRows(model, rows.map((r) => r.values), transaction);
-        if (!hasAfter) return;
-        let created: Array<Model | Row> | null = inserted;
-        if (!created) {
-          // No ids from the insert: the rows are read back by key.
-          if (!keyField) throw new Error('rows not read back');
-          const keys = rows.map((r) => r.values[keyField.name]);
-          const where: WhereOptions[] = [{ [keyField.name]: { [Op.in]: keys } }];
-          if (keyField.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
-          const found = await model.findAll({ where: { [Op.and]: where }, transaction });
-          if (found.length !== rows.length) throw new Error('rows not read back');
-          const byKey = new Map(found.map((m) => [String(m.get(keyField.name)), m]));
-          created = keys.map((k) => byKey.get(String(k))!);
-        }
-        // Rows whose labels the chunk's lookups lack (a ref a hook filled) are serialised together.
-        const written: Row[] = [];
-        const missing: number[] = [];
-        for (let k = 0; k < created.length; k++) {
-          const row = rowFromCache(created[k]);
-          if (!row) missing.push(k);
-          written.push(row as Row);
-        }
-        if (missing.length) (await repo.serialize(missing.map((k) => created![k]), transaction)).forEach((row, j) => (written[missing[j]] = row));
-        await after(written, rows);
+        return;
+      }
+      for (const { values } of rows) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: values });
+      const inserted = await insertRows(model, rows.map((r) => r.values), transaction);
+      if (!hasAfter) return;
+      let created: Array<Model | Row> | null = inserted;
+      if (!created) {
+        // No ids from the insert: the rows are read back by key.
+        if (!keyField) throw new Error('rows not read back');
+        const keys = rows.map((r) => r.values[keyField.name]);
+        const where: WhereOptions[] = [{ [keyField.name]: { [Op.in]: keys } }];
+        if (keyField.unique !== 'global' && orgField && orgField !== 'id') where.push({ [orgField]: ctx.orgId });
+        const found = await model.findAll({ where: { [Op.and]: where }, transaction });
+        if (found.length !== rows.length) throw new Error('rows not read back');
+        const byKey = new Map(found.map((m) => [String(m.get(keyField.name)), m]));
+        created = keys.map((k) => byKey.get(String(k))!);
+      }
+      // Rows whose labels the chunk's lookups lack (a ref a hook filled) are serialised together.
+      const written: Row[] = [];
+      const missing: number[] = [];
+      for (let k = 0; k < created.length; k++) {
+        const row = rowFromCache(created[k]);
+        if (!row) missing.push(k);
+        written.push(row as Row);
+      }
+      if (missing.length) (await repo.serialize(missing.map((k) => created![k]), transaction)).forEach((row, j) => (written[missing[j]] = row));
+      await after(written, rows);
     }
   };
 
