@@ -11,7 +11,8 @@
  * - an instance that stops (close) gives its job up at once and another resumes it;
  * - an instance restarted on the same data folder resumes its own job (local storage, `npm start`);
  * - a run whose job was taken over writes nothing more;
- * - an object store that is down refuses the upload with 503, nothing kept.
+ * - an object store that is down refuses the upload with 503, nothing kept;
+ * - a refused row with long cells is kept whole; a job whose file is gone is closed, not left running.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -269,6 +270,29 @@ describe('an import outlives the instance running it', () => {
     expect(done.importErrors.map((e) => e.row)).toEqual([2]);
     const result = await ts.a.fetch('/device-beacon/import/result', { importId });
     expect(result.status).toBe(200);
+  }, 60_000);
+
+  it('a dead instance\'s job whose file is gone from the store is closed as interrupted, not left processing', async () => {
+    const context = { language: 'en-US', user: { id: ts.a.userId, username: 'alice', sysOrgUser: false }, orgId: ts.orgA, orgIds: [ts.orgA], warehouseIds: null };
+    const gone = await jobs.create({
+      orgId: ts.orgA,
+      userId: ts.a.userId,
+      resource: 'device-beacon',
+      fileName: 'gone.xlsx',
+      language: 'en-US',
+      status: 10,
+      totalVolume: 10,
+      instanceId: 'api-gone',
+      heartbeatAt: new Date(Date.now() - STALE_MS * 2),
+      claim: 'old',
+      fileKey: `imports/${ts.orgA}/${'0'.repeat(32)}.xlsx`,
+      context: JSON.stringify(context),
+    });
+    const closed = await until('the job to be closed', async () => {
+      const s = await status(Number(gone.get('id')));
+      return s.status === 20 ? s : null;
+    }, STALE_MS * 5, 50);
+    expect(closed.message).toMatch(/interrupted/);
   }, 60_000);
 
   it('a run whose job was taken over writes nothing more', async () => {
