@@ -25,8 +25,7 @@ const ConfigureToolbar: FC<ListZoneProps> = ({ refresh }) => {
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = openLiveStream((e) => {
-      const data = e.data as { kind?: string; configStatus?: unknown } | null;
-      if (e.type !== 'device' || data?.kind !== 'gps' || data.configStatus === undefined) return;
+      if (e.type !== 'gps-config') return;
       clearTimeout(timer);
       timer = setTimeout(() => latest.current(), DEBOUNCE_MS);
     });

@@ -4,9 +4,11 @@
  * warehouse reaches warehouse-restricted users of that warehouse only (the stream filters).
  */
 export interface LiveEvent {
-  type: 'alert' | 'alert-cleared' | 'alert-processed' | 'device' | 'carrier' | 'inout';
+  type: 'alert' | 'alert-cleared' | 'alert-processed' | 'device' | 'carrier' | 'inout' | 'gps-config';
   orgId: number;
   warehouseId: number | null;
+  /** about a row every member of the organisation sees (no warehouse bounds it): restricted users get it too */
+  orgWide?: boolean;
   data: unknown;
 }
 

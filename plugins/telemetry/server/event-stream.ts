@@ -66,7 +66,7 @@ export function installEventStream(ctx: PluginServerContext, bus: EventBus): voi
       const send = (e: LiveEvent) => {
         // as the repository scopes rows: a restricted user sees rows of their warehouses only
         // (a carrier in transit, warehouse null, is not in any of them)
-        if (warehouses && (e.warehouseId === null || !warehouses.includes(e.warehouseId))) return;
+        if (warehouses && !e.orgWide && (e.warehouseId === null || !warehouses.includes(e.warehouseId))) return;
         if (res.writableLength > MAX_BUFFERED_BYTES) return void close();
         res.write(`id: ${++seq}\nevent: ${e.type}\ndata: ${textOf(e, language)}\n\n`);
       };

@@ -151,7 +151,8 @@ export function installGpsConfig(ctx: PluginServerContext, deps: GpsConfigDeps):
   const setDevice = async (orgId: number, deviceId: number, configStatus: number, reason: Reason | null) => {
     const configError = reason ? ctx.t('en-US', reason.key, reason.params).slice(0, REASON_MAX) : null;
     await ctx.repo(GPS_RESOURCE, ctx.systemContext(orgId)).updateWhere({ configStatus, configError, configErrorKey: reason }, { id: deviceId });
-    deps.bus.publish({ type: 'device', orgId, warehouseId: null, data: { kind: 'gps', id: deviceId, configStatus } });
+    // GPS devices are not bound to a warehouse: every member's list follows
+    deps.bus.publish({ type: 'gps-config', orgId, warehouseId: null, orgWide: true, data: { id: deviceId, configStatus } });
   };
 
   /** Ends a sent request once (of an answer and the time-out, one wins), then the device row. */

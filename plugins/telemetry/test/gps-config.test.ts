@@ -9,6 +9,7 @@ import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Enums } from '@rti/metadata';
 import { GW_PASSWORD, connectGateway, ok, seedFleet, startRig, type Fleet, type Rig } from './fixtures';
+import { openStream } from './stream-client';
 
 const STATUS = Enums.gpsConfigStatus;
 const MASTER_MAC = 'AC233FC0A0FF';
@@ -70,9 +71,15 @@ describe('GPS configuration', () => {
       highHumidityThreshold: row.highHumidityThreshold,
       lowHumidityThreshold: row.lowHumidityThreshold,
     });
+    // a warehouse-restricted member's list follows too: GPS devices are not bound to a warehouse
+    const restricted = await rig.ts.callerFor(await rig.ts.addUser(rig.ts.orgA, 'carol', { warehouseIds: [fleet.warehouseB] }), rig.ts.orgA);
+    const stream = await openStream(rig.ts.url, restricted);
     await answer('GT-A', { requestId: msg.requestId, status: 'applied', applied: msg.config });
     const done = await until(fleet.gpsId, STATUS.effective);
     expect(done.configError).toBeNull();
+    const live = await stream.waitFor((e) => e.event === 'gps-config' && e.data.configStatus === STATUS.effective);
+    expect(live.data).toEqual({ id: fleet.gpsId, configStatus: STATUS.effective });
+    stream.close();
   });
 
   it('keeps the reason of a refusal, shown in the reader’s language', async () => {
