@@ -113,6 +113,17 @@ export default function OpenApiPage() {
           )}
         </Space>
       </Spin>
+      {/* sign-in from an integrator's portal: the call its server makes with the token (docs/ACCESS.md "Login tickets") */}
+      <Typography.Title level={5} style={{ marginTop: 24 }}>
+        {t('openApi.ticketsTitle')}
+      </Typography.Title>
+      <Typography.Paragraph type="secondary">{t('openApi.ticketsIntro')}</Typography.Paragraph>
+      <Typography.Paragraph>
+        <pre data-testid="open-api-ticket-example">{`curl -X POST ${window.location.origin}/api/account/authLogin \\
+  -H 'Token: rti_…' -H 'Content-Type: application/json' \\
+  -d '{"username":"…"}'
+# → data.loginPath "/{entryCode}/login?ticket=…": open ${window.location.origin} + loginPath in the user's browser`}</pre>
+      </Typography.Paragraph>
     </Card>
   );
 }
