@@ -28,6 +28,8 @@ export interface TopRow {
   carrierRepairs: number | null;
   carrierCode: string | null;
   carrierCodeRepairs: number | null;
+  /** mean days between repairs of a carrier of that code in the period: carriers × days / repairs */
+  carrierCodeMtbf: number | null;
 }
 interface DataParams {
   time: { from: number; to: number };
@@ -74,12 +76,16 @@ export function registerReports(ctx: PluginServerContext): void {
     // the serials as the records kept them (a carrier may be gone), the codes as they are now
     const sns = new Map((await repo.rows({ carrierId: { [Op.in]: carriers.map((c) => c.id) } }, { attributes: ['carrierId', [fn('MAX', col(repo.column('carrierSn'))), 'sn']], group: ['carrierId'] })).map((r) => [Number(r.carrierId), String(r.sn)]));
     const codeNames = new Map((await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codes.map((c) => c.id) } }, { attributes: ['id', 'code'] })).map((r) => [Number(r.id), String(r.code)]));
+    const fleet = await ctx.repo('carrier', q.ctx).countBy('carrierCodeId', { carrierCodeId: { [Op.in]: codes.map((c) => c.id) } });
+    const days = (q.params.time.to - q.params.time.from) / 86_400_000;
+    const mtbf = (id: number, repairs: number) => Math.round((((fleet.get(id) ?? 0) * days) / repairs) * 10) / 10;
     return Array.from({ length: Math.max(carriers.length, codes.length) }, (_, i) => ({
       rank: i + 1,
       carrier: carriers[i] ? (sns.get(carriers[i].id) ?? `#${carriers[i].id}`) : null,
       carrierRepairs: carriers[i]?.n ?? null,
       carrierCode: codes[i] ? (codeNames.get(codes[i].id) ?? null) : null,
       carrierCodeRepairs: codes[i]?.n ?? null,
+      carrierCodeMtbf: codes[i] ? mtbf(codes[i].id, codes[i].n) : null,
     }));
   }
 
@@ -98,6 +104,7 @@ export function registerReports(ctx: PluginServerContext): void {
       { key: 'carrierRepairs', label: `${K}.repairs`, type: 'int', width: 10 },
       { key: 'carrierCode', label: 'fields.carrierCode', width: 18 },
       { key: 'carrierCodeRepairs', label: `${K}.repairs`, type: 'int', width: 10 },
+      { key: 'carrierCodeMtbf', label: `${K}.mtbf`, unit: 'days', type: 'decimal', width: 12 },
     ],
     rowKey: 'rank',
     chart: { type: 'bar', x: 'carrier', y: ['carrierRepairs'] },

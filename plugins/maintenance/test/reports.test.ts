@@ -54,6 +54,8 @@ describe('monthly top 10', () => {
       [sns[2], 1],
     ]);
     expect(got.list[0]).toMatchObject({ rank: 1, carrierCode: 'RK-RP', carrierCodeRepairs: 6 });
+    // three carriers of the code over the default 31 days, six repairs: one every 15.5 carrier-days
+    expect(got.list[0].carrierCodeMtbf).toBeCloseTo(15.5, 0);
     const b = await ok(ts.b, `${R}/top`, { page: 1, limit: 10 });
     expect(b.list).toHaveLength(1);
     expect(b.list[0].carrierRepairs).toBe(1);
