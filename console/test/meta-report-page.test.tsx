@@ -5,7 +5,7 @@
  */
 import { act } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ReportPage, reportBody, reportLink, type ReportDescription } from '../src/meta/pages/report';
+import { ReportPage, bodyFromSearch, reportBody, reportLink, type ReportDescription } from '../src/meta/pages/report';
 import { cleanup, initTestI18n, metaOf, mount, stubApi, waitFor, type ApiCall } from './support/render';
 
 const meta = metaOf();
@@ -78,6 +78,22 @@ describe('the report page', () => {
     const dayjs = (s: string) => ({ startOf: () => ({ valueOf: () => Date.parse(`${s}T00:00:00Z`) }), endOf: () => ({ valueOf: () => Date.parse(`${s}T23:59:59.999Z`) }) });
     const body = reportBody(description.parameters, { time: [dayjs('2026-01-01'), dayjs('2026-01-02')], code: 'W', unknown: 1 });
     expect(body).toEqual({ time: [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-02T23:59:59.999Z')], code: 'W' });
+  });
+});
+
+describe('a report opened by a link with parameters (a drill-down)', () => {
+  it('reads the parameters it declares from the address, ids as numbers', () => {
+    const params = [{ name: 'warehouseId', type: 'ref' as const }, { name: 'view', type: 'string' as const }];
+    expect(bodyFromSearch(params, 'warehouseId=3&view=idle&other=1&empty=')).toEqual({ warehouseId: 3, view: 'idle' });
+    expect(bodyFromSearch(params, '')).toEqual({});
+  });
+
+  it('lists filtered by them and shows them in the search form', async () => {
+    await mount({ path: '/report/demo.stock?code=W-03', meta, element: <ReportPage name="demo.stock" /> });
+    await waitFor(() => calls.some((c) => c.path === '/demo/stock/list' && c.body.code === 'W-03'));
+    expect(calls.filter((c) => c.path === '/demo/stock/list').at(-1)!.body).toEqual({ code: 'W-03', page: 1, limit: 10 });
+    // the page mounted last (the first test's page is still on the document)
+    expect([...document.querySelectorAll<HTMLInputElement>('[data-testid=report-search] input#code')].at(-1)?.value).toBe('W-03');
   });
 });
 
