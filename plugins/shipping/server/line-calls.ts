@@ -15,6 +15,7 @@
  */
 import { ApiError, ErrorCode, invalid, readId, readIds, readText, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
+import { shipInput } from './movement';
 
 const MAX_LINES = 5000;
 
@@ -36,7 +37,8 @@ export function registerLineCalls(ctx: PluginServerContext): void {
   const runOn = (step: 'ship' | 'receive') => async ({ body, ctx: call }: { body: Record<string, unknown>; ctx: RequestContext }) => {
     const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
     const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
-    const moved = await ctx.transaction(call, async (_repo, _transaction, run) => (await run('ship-order-detail', step, ids, { shipOrderId })).length);
+    const input = step === 'ship' ? { shipOrderId, ...shipInput(new Date()) } : { shipOrderId };
+    const moved = await ctx.transaction(call, async (_repo, _transaction, run) => (await run('ship-order-detail', step, ids, input)).length);
     return { [step === 'ship' ? 'shipped' : 'received']: moved, ...(step === 'receive' ? { extra: 0 } : {}), order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
   };
   ctx.addCall({ path: '/ship-order-detail/batch/delivery', resource: 'ship-order-detail', handler: runOn('ship') });

@@ -35,6 +35,9 @@ const NAMED = 10;
 const DAY_MS = 86_400_000;
 const ids = (rows: Row[], field = 'id') => rows.map((r) => Number(r[field]));
 
+/** The `ship` line step's inputs at a time: stamped then, departure confirmed by hand until a gate pass confirms it (telemetry-agreement.ts). */
+export const shipInput = (at: Date) => ({ deliveryTime: at.toISOString(), departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: at.toISOString() });
+
 export const snList = (sns: string[]): string => (sns.length > NAMED ? `${sns.slice(0, NAMED).join(', ')} … (+${sns.length - NAMED})` : sns.join(', '));
 
 const operatorOf = (e: Event) => (e.ctx.user?.realName || e.ctx.user?.username || 'system').slice(0, 50);
@@ -72,7 +75,7 @@ export function installMovement(ctx: PluginServerContext): void {
     const pending = await e.repo('ship-order-detail').rows({ shipOrderId: { [Op.in]: e.ids }, status: Line.pending }, { attributes: ['id', 'shipOrderId'] });
     const empty = e.rows.find((o) => !pending.some((l) => Number(l.shipOrderId) === Number(o.id)));
     if (empty) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(empty.orderNo) });
-    await e.run('ship-order-detail', 'ship', ids(pending), { deliveryTime: e.at.toISOString() });
+    await e.run('ship-order-detail', 'ship', ids(pending), shipInput(e.at));
   });
   ctx.transitions.on('ship-order', 'receive', async (e) => {
     // run from a receipt closing: its lines were received or marked missing already
@@ -93,7 +96,7 @@ export function installMovement(ctx: PluginServerContext): void {
       if (!carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.nothingToShip', { title: String(delivery.deliveryNo) });
       const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds } }, { attributes: ['id'] });
       if (lines.length !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notPending', { title: String(order.orderNo) });
-      await e.run('ship-order-detail', 'ship', ids(lines), { deliveryNo: delivery.deliveryNo, deliveryTime: e.at.toISOString() });
+      await e.run('ship-order-detail', 'ship', ids(lines), { ...shipInput(e.at), deliveryNo: delivery.deliveryNo });
     }
   });
 
@@ -173,8 +176,6 @@ async function shipCarriers(e: Event, order: Row, lines: Row[]): Promise<void> {
   );
   if (moved !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
   await writeTrail(e, order, carriers, lines, Enums.inoutDirection.outbound, shipper, Transport.inTransit);
-  // departure confirmed by hand until a gate pass confirms it by beacon (telemetry-agreement.ts)
-  await e.repo('ship-order-detail').updateWhere({ departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: e.at }, { id: { [Op.in]: ids(lines) } });
   // The route's transport-time clock: the order is due this long after it left.
   const minutes = await routeMinutes(e, order);
   if (minutes > 0 && !order.dueAt) await e.repo('ship-order').updateWhere({ dueAt: new Date(e.at.getTime() + minutes * 60_000) }, { id: order.id });

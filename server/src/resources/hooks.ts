@@ -35,13 +35,17 @@ export type FillFn = (body: Record<string, unknown>, ctx: RequestContext) => Pro
 
 export class HookRegistry {
   private readonly hooks: Array<{ phase: HookPhase; action: HookAction; resource: string; fn: HookFn }> = [];
+  /** the hooks of one phase, action and resource, in registration order (a 5,000-line step runs them per line) */
+  private readonly matching = new Map<string, HookFn[]>();
 
   on(phase: HookPhase, action: HookAction, resource: string, fn: HookFn): () => void {
     const entry = { phase, action, resource, fn };
     this.hooks.push(entry);
+    this.matching.clear();
     return () => {
       const i = this.hooks.indexOf(entry);
       if (i >= 0) this.hooks.splice(i, 1);
+      this.matching.clear();
     };
   }
 
@@ -100,8 +104,12 @@ export class HookRegistry {
 
   /** Runs matching hooks in registration order. */
   async run(phase: HookPhase, event: HookEvent): Promise<void> {
-    for (const h of this.hooks) {
-      if (h.phase === phase && h.action === event.action && (h.resource === '*' || h.resource === event.resource.name)) await h.fn(event);
+    const key = `${phase} ${event.action} ${event.resource.name}`;
+    let fns = this.matching.get(key);
+    if (!fns) {
+      fns = this.hooks.filter((h) => h.phase === phase && h.action === event.action && (h.resource === '*' || h.resource === event.resource.name)).map((h) => h.fn);
+      this.matching.set(key, fns);
     }
+    for (const fn of fns) await fn(event);
   }
 }

@@ -29,7 +29,7 @@ import {
   type ResolvedTransition,
   type ResourceDef,
 } from '@rti/metadata';
-import { Op, UniqueConstraintError, type Model, type Transaction } from 'sequelize';
+import { Op, UniqueConstraintError, type Model, type ModelStatic, type Transaction } from 'sequelize';
 import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, RequestContext } from '../http/types';
@@ -286,6 +286,8 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   if (step.while) await checkHeaders(deps, res, step, ordered, ctx, transaction);
   await checkGuard(deps, res, step, ordered, ctx);
   const previous = await scoped.serialize(ordered, transaction);
+  // a copy: get({ plain }) may hand out the instance's own values, which the step's values overwrite below
+  const before = ordered.map((r) => ({ ...(r.get({ plain: true }) as Row) }));
 
   const at = given ?? new Date();
   const values: Record<string, unknown> = { ...written, [step.field]: target, updatedBy: ctx.user?.id ?? null };
@@ -300,6 +302,8 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
     if (row) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed!);
     throw new ApiError(ErrorCode.statusForbidden, 'server.errors.10004');
   }
+  // writes to these rows from here on (the lines' roll-ups, the hooks) are read back for the answer
+  const writesBefore = writesTo(model, transaction);
   // A header step moving its lines (`lines`: a receipt's expected lines become missing on close).
   if (step.lines) {
     const child = (res.children ?? []).find((c) => c.resource === step.lines!.child)!;
@@ -312,26 +316,24 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
     await deps.documents?.rollUpHeaders(lineRes.name, ids, ctx, transaction);
   }
 
-  const reread = async () => {
-    const after = byId(await inScope());
-    return ids.map((id) => after.get(id)!);
-  };
-  // The rows as moved. Only `values` changed: a reference the step did not write keeps the label
-  // it had (not read again); a step writing a reference reads the labels anew.
-  const movedRows = await reread();
-  const movedPlain = movedRows.map((r) => JSON.stringify(plainRow(res, r)));
+  // The rows as moved, without reading them again: only `values` changed. A reference the step
+  // did not write keeps the label it had (not read again); a step writing a reference reads the
+  // labels anew. A 5,000-line step reads its lines twice (before and after), labels them once.
   const refFields = res.fields.filter((f) => f.type === 'ref' || f.type === 'refs');
   const labelOf = (f: FieldDef) => (f.type === 'ref' ? `${f.name}Label` : `${f.name}Labels`);
-  let rows: Row[];
-  if (refFields.some((f) => f.name in values)) rows = await scoped.serialize(movedRows, transaction);
-  else {
-    rows = movedRows.map((r, i) => {
+  const refsWritten = refFields.some((f) => f.name in values);
+  const labelled = async (models: Model[]): Promise<Row[]> => {
+    if (refsWritten) return scoped.serialize(models, transaction);
+    const out = models.map((r, i) => {
       const row = plainRow(res, r);
       for (const f of refFields) if (labelOf(f) in previous[i]) row[labelOf(f)] = previous[i][labelOf(f)];
       return row;
     });
-    if (host.t) renderTexts(res, rows, ctx.language, host.t);
-  }
+    if (host.t) renderTexts(res, out, ctx.language, host.t);
+    return out;
+  };
+  for (const r of ordered) r.set(values);
+  const rows = await labelled(ordered);
   const answer = rows.map((r) => ({ ...r }));
   const afterCommit = (fn: () => unknown) =>
     transaction.afterCommit(() => {
@@ -341,21 +343,52 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
     });
   const self: StepCause = { resource: res.name, step: step.name, ids };
   // the hooks still see what the moved lines granted before the step (scope through an open document)
-  const hookCtx = linesGranting(host.metadata, res, ordered.map((r) => r.get({ plain: true }) as Row), ctx);
+  const hookCtx = linesGranting(host.metadata, res, before, ctx);
   const run = (resource: string, stepName: string, runIds: number[], body?: Record<string, unknown>) => runStepFromCode(deps, hookCtx, transaction, resource, stepName, runIds, body, self);
   const repo = boundRepos(host, hookCtx, transaction);
   await deps.registry.run({ resource: res, step, ctx: hookCtx, transaction, ids, previous, rows, to: target, input: p.input, at, repo, afterCommit, run, cause });
   // A line step moving its header: the header's step runs for headers still in its `from`.
   if (step.header) await moveHeaders(deps, res, step, rows, ctx, transaction, at);
-  // What the hooks wrote to the documents themselves shows in the answer; rows they left as they
-  // were are answered as moved (a 100-line scan reads its lines' labels once, not three times).
-  const finalRows = await reread();
-  const untouched = finalRows.every((r, i) => JSON.stringify(plainRow(res, r)) === movedPlain[i]);
-  const final = untouched ? answer : await scoped.serialize(finalRows, transaction);
+  // What the hooks wrote to the rows themselves shows in the answer (read once more; labels read
+  // again only when a reference changed). Rows nobody wrote to since the step's UPDATE are
+  // answered as moved, with the time the UPDATE stamped (a 5,000-line step reads its lines twice).
+  let final: Row[];
+  if (writesTo(model, transaction) === writesBefore) {
+    const stamped = byId(await model.findAll({ where: { id: { [Op.in]: ids } }, attributes: ['id', 'updatedAt'], transaction }));
+    final = answer.map((r) => ({ ...r, updatedAt: plainRow(res, stamped.get(Number(r.id)) ?? { updatedAt: r.updatedAt }).updatedAt }));
+  } else {
+    const after = byId(await inScope());
+    const finalRows = ids.map((id) => after.get(id)!);
+    const refMoved = finalRows.some((r, i) => refFields.some((f) => JSON.stringify(r.get(f.name) ?? null) !== JSON.stringify(ordered[i].get(f.name) ?? null)));
+    final = refMoved ? await scoped.serialize(finalRows, transaction) : await labelled(finalRows);
+  }
   for (let i = 0; i < final.length; i++) {
     await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i], step: { name: step.name, cause } });
   }
   return final;
+}
+
+/** UPDATEs and DELETEs per transaction (and each savepoint's parents) and model, counted by model hooks. */
+const writes = new WeakMap<Transaction, Map<ModelStatic<Model>, number>>();
+const counting = new WeakSet<ModelStatic<Model>>();
+
+/** How many writes this transaction made to the model's rows so far (the counting starts on first use). */
+function writesTo(model: ModelStatic<Model>, transaction: Transaction): number {
+  if (!counting.has(model)) {
+    counting.add(model);
+    const bump = (opts: { transaction?: Transaction | null } | undefined) => {
+      for (let t = opts?.transaction ?? undefined; t; t = (t as Transaction & { parent?: Transaction }).parent) {
+        const m = writes.get(t) ?? new Map<ModelStatic<Model>, number>();
+        writes.set(t, m);
+        m.set(model, (m.get(model) ?? 0) + 1);
+      }
+    };
+    model.addHook('afterBulkUpdate', (opts: never) => bump(opts));
+    model.addHook('afterBulkDestroy', (opts: never) => bump(opts));
+    model.addHook('afterUpdate', (_row: Model, opts: never) => bump(opts));
+    model.addHook('afterDestroy', (_row: Model, opts: never) => bump(opts));
+  }
+  return writes.get(transaction)?.get(model) ?? 0;
 }
 
 /** Runs the header step `stepName` for the headers of these lines that are in its `from` statuses. */
