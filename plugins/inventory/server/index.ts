@@ -7,6 +7,7 @@ import { definePlugin } from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { installAdjustments } from './adjustment';
 import { installCounts } from './count';
+import { installLoss } from './loss';
 import { installRebalance } from './rebalance';
 import { installSilent } from './silent';
 import { installViews } from './views';
@@ -24,6 +25,8 @@ export default definePlugin({
     const silentRows = installSilent(ctx);
     // count tasks made from it; closing one moves or writes off carriers through adjustment orders
     installCounts(ctx, silentRows);
+    // loss rates: what closed counts wrote off, per month, warehouse (customer) and code
+    installLoss(ctx);
     // rebalancing suggestions, each turned into a draft ship order by the ship order's own writes
     installRebalance(ctx);
   },

@@ -134,5 +134,12 @@ describe('/inventory/silent', () => {
         [Enums.inventoryAdjustType.out, Enums.inventoryAdjustStatus.adjusted],
       ].sort(),
     );
+    // the month's loss: one carrier of A, against A's average closing stock (today's close)
+    await ok(ts.a, '/inventory/snapshot/close', {});
+    const loss = await ok(counter, '/inventory/loss', { page: 1, limit: 10 });
+    const stockA = (await ok(ts.a, '/inventory/query', { warehouseId: whA, day: new Date().toISOString().slice(0, 10), page: 1, limit: 1 })).list[0].inStock;
+    const month = new Date().toISOString().slice(0, 7);
+    expect(loss.list).toEqual([expect.objectContaining({ month, warehouseId: whA, lost: 1, averageStock: stockA, ratePercent: Math.round((1 / stockA) * 1000) / 10 })]);
+    expect((await ok(ts.a, '/inventory/loss', { warehouseId: whB, page: 1, limit: 10 })).total).toBe(0);
   });
 });
