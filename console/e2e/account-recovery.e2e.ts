@@ -27,7 +27,9 @@ const outbox = () => join(inject('dataDir'), 'outbox');
 const mailsTo = (address: string): string[] => {
   let files: string[] = [];
   try {
-    files = readdirSync(outbox()).sort();
+    files = readdirSync(outbox())
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }

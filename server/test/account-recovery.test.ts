@@ -23,7 +23,9 @@ let erin: number;
 const outbox = () => join(dataDir, 'outbox');
 const mails = (): string[] => {
   try {
-    return readdirSync(outbox()).sort();
+    return readdirSync(outbox())
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
@@ -59,7 +61,11 @@ async function nextMail(before: number): Promise<{ to: string; subject: string; 
   return readMail(mails()[mails().length - 1]);
 }
 
-const codeOf = (mail: { subject: string }) => mail.subject.match(/(\d{6})/)![1];
+const codeOf = (mail: { subject: string; text: string }) => {
+  const m = /(\d{6})/.exec(mail.subject);
+  if (!m) throw new Error(`no code in the mail: ${JSON.stringify(mail).slice(0, 600)}`);
+  return m[1];
+};
 const from = (address: string) => ({ headers: { 'X-Forwarded-For': address } });
 const send = (username: string, address = '192.0.2.1', extra: Record<string, unknown> = {}, language = 'en-US') =>
   ts.call<any>('/account/send-captcha', { username, entryCode: 'orga', ...extra }, { ...from(address), language });

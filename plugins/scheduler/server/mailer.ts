@@ -3,7 +3,7 @@
  * message written whole (RFC 822, attachments included) to <dataDir>/outbox/<time>-<id>.eml,
  * so a fresh install shows what it would have sent.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { MailService } from '@rti/server/plugin-api';
@@ -37,7 +37,9 @@ export function createMailer(opts: { smtpUrl: string; from: string; outboxDir: s
       const id = info.messageId.replace(/^<|>$/g, '').replace(/@.*$/, '').replace(/[^A-Za-z0-9_-]/g, '');
       await mkdir(opts.outboxDir, { recursive: true });
       const file = join(opts.outboxDir, `${stamp(new Date())}-${id}.eml`);
-      await writeFile(file, info.message as Buffer);
+      // written aside and renamed: a reader of the outbox never sees a half-written .eml
+      await writeFile(`${file}.part`, info.message as Buffer);
+      await rename(`${file}.part`, file);
       return { messageId: info.messageId, file };
     },
     close: () => transport.close(),
