@@ -170,4 +170,17 @@ describe('GPS configuration', () => {
     await answer('GT-A', { requestId: msg.requestId, status: 'applied', applied: msg.config });
     await until(fleet.gpsId, STATUS.effective);
   });
+
+  it('needs its own code, ApiDeviceGpsConfigure (a role without it: 10005, nothing sent)', async () => {
+    const codes = rig.ts.server.listPermissionCodes().filter((c) => c !== 'ApiDeviceGpsConfigure');
+    const role = await ok(rig.ts.a, '/role/create', { name: 'no configure', pcPermissions: codes, pdaPermissions: [] });
+    const erin = await rig.ts.callerFor(await rig.ts.addUser(rig.ts.orgA, 'erin', { roleIds: [role.id] }), rig.ts.orgA);
+    const n = received.length;
+    const refused = await erin.call<any>('/device-gps/configure', { id: fleet.gpsId });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe(10005);
+    expect(received.length).toBe(n);
+    await ok(rig.ts.a, '/role/update', { id: role.id, pcPermissions: [...codes, 'ApiDeviceGpsConfigure'] });
+    expect((await erin.call<any>('/device-gps/configure', { id: fleet.gpsId })).body.code).toBe(0);
+  });
 });
