@@ -7,7 +7,7 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, parentOf, resourceApiPath, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
+import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, parentOf, resourceApiPath, resourceApiPrefix, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
 import { callSuffix, createRow, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
 import { creationOrder, sampleBody } from './support/samples';
@@ -109,6 +109,20 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
         expect(made.body.code, made.body.message).toBe(0);
         expect(made.body.data.orgId).toBe(ts.orgA);
         expect((await ts.b.call(resourceApiPath(res, 'base'), { id: made.body.data.id })).body.code).toBe(10002);
+        continue;
+      }
+      // a public one-record page (metadata publicLink): B's link opens B's row only, A gets no link
+      // to it, and nothing but the token selects the row (an id of either side finds nothing)
+      if (res.publicLink && (call.path === res.publicLink.page || call.path === `${resourceApiPrefix(res)}/info/link`)) {
+        if (call.path !== res.publicLink.page) continue;
+        const link = `${resourceApiPrefix(res)}/info/link`;
+        expect((await ts.a.call(link, { id: b.id })).body.code, link).toBe(10002);
+        const own = await ts.b.call(link, { id: b.id });
+        expect(own.body.code, own.body.message).toBe(0);
+        const token = new URL(own.body.data.path as string, 'http://x').searchParams.get('token');
+        // the page's content is its module's reader (not loaded here: then "not found")
+        expect([0, 10002]).toContain((await ts.call(call.path, { token })).body.code);
+        for (const id of [a.id, b.id]) expect((await ts.a.call(call.path, { token: String(id), id })).body.code, call.path).not.toBe(0);
         continue;
       }
       const suffix = callSuffix(res, call.path);
