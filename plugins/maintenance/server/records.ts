@@ -5,9 +5,9 @@
  * and its asset:
  *
  * - create (the worker's application): applicant and apply time stamped, the carrier's serial,
- *   code and asset kept; a scrapped or lost carrier, or one with an open record, is refused;
- * - start: the carrier goes to maintenance (50) through its own status step, its former status
- *   kept on the record;
+ *   code and asset kept; a scrapped carrier, or one with an open record, is refused;
+ * - start: the carrier (new, in use, standby or damaged) goes to maintenance (50) through its
+ *   own status step, its former status kept on the record; a lost one is refused;
  * - complete: the findings a repair needs must be there (root cause, strategy, hours; pictures
  *   for a repair);
  * - audit: the carrier returns to its former status (in use or standby; a new or damaged one to
@@ -36,7 +36,9 @@ export function registerRecords(ctx: PluginServerContext): void {
   async function applicationCarrier(call: RequestContext, carrierId: number, transaction: Transaction, selfId: number | null): Promise<Row> {
     const [carrier] = await ctx.repo('carrier', call).rows({ id: carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId'], transaction, lock: 'update' });
     if (!carrier) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
-    if (!REPAIRABLE.includes(Number(carrier.status))) {
+    // a scrapped carrier is not repaired; a lost one may be applied for (found damaged), but the
+    // repair starts only once it is back (start checks REPAIRABLE)
+    if (Number(carrier.status) === C.scrapped) {
       throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierNotRepairable', { sn: String(carrier.sn), status: enumLabel('carrierStatus', carrier.status) });
     }
     const where: Row = { carrierId, status: { [Op.in]: open } };

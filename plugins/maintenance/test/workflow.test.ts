@@ -213,3 +213,17 @@ describe('the application form', () => {
     expect((await ok(ts.a, `${R}/list`, { carrierId: c.id, page: 1, limit: 10 })).total).toBe(0);
   });
 });
+
+describe('a lost carrier', () => {
+  it('may be applied for, but its repair starts only once it is found', async () => {
+    const c = await carrier(ts.a, p, C.lost);
+    const r = await ok(worker, `${R}/create`, { carrierId: c.id, breakdownDescription: 'Reported bent before it went missing' });
+    const got = await maintainer.call(`${R}/start`, { id: r.id }, { language: 'en-US' });
+    expect(got.body.code).toBe(10004);
+    expect(got.body.message).toContain(c.sn);
+    expect((await record(ts.a, r.id)).status).toBe(M.new);
+    await ok(ts.a, '/carrier/status/update', { id: c.id, status: C.standby });
+    await ok(maintainer, `${R}/start`, { id: r.id });
+    expect(await carrierStatus(c.id)).toBe(C.maintenance);
+  });
+});
