@@ -44,6 +44,8 @@ export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFin
 export type { TransitionEvent, TransitionFn, StepCause } from './resources/transitions';
 export type { ScanResult } from './resources/flows';
 export type { PublicLinkService, PublicReader } from './resources/public-links';
+/** a public page's lookups per client address and minute unless its publicLink says otherwise */
+export { PUBLIC_RATE } from './resources/public-links';
 export type { LinesEvent, LinesFn } from './resources/documents';
 export type { BoundRepository } from './resources/bound-repository';
 // a document's source row in an allowed status (BoundRepository.source): a step's hook reads it instead of checking statuses by hand

@@ -5,7 +5,7 @@
 import { Enums } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
-import { PUBLIC_RATE as INFO_RATE } from '../../../server/src/resources/public-links';
+import { PUBLIC_RATE as INFO_RATE } from '@rti/server/plugin-api';
 import { ok, shipOrder, world, type World } from './support-orders';
 
 let ts: TestServer;
