@@ -7,6 +7,8 @@
  */
 import { Enums } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Jimp } from 'jimp';
+import { tempDataDir, upload } from '../../../server/test/import-fixtures';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 import { carrier, dictionary, LANGS, narrowUser, ok, pool, type Pool } from './support';
 
@@ -25,7 +27,7 @@ const READ = [R, `${R}/list`, '/carrier/list', '/carrier'];
 const FINDINGS = () => ({ rootCauseId: rootCause, strategy: 'Weld the cracked upright', hours: 2.5, cost: 180, maintainPictures: ['repair/after-1.jpg'] });
 
 beforeAll(async () => {
-  ts = await startTestServer({ plugins: ['maintenance'] });
+  ts = await startTestServer({ plugins: ['maintenance'], config: { dataDir: tempDataDir() } });
   p = await pool(ts.a, 'WF');
   rootCause = await dictionary(ts.a, Enums.dictionaryCategory.rootCause, 'Fatigue crack');
   worker = await narrowUser(ts, 'worker-li', [...READ, `${R}/create`, `${R}/apply`], 'Li Worker');
@@ -225,5 +227,22 @@ describe('a lost carrier', () => {
     await ok(ts.a, '/carrier/status/update', { id: c.id, status: C.standby });
     await ok(maintainer, `${R}/start`, { id: r.id });
     expect(await carrierStatus(c.id)).toBe(C.maintenance);
+  });
+});
+
+describe('pictures', () => {
+  it('the worker uploads the breakdown picture through the image upload; a wrong type or size is refused in the caller language', async () => {
+    const png = await new Jimp({ width: 320, height: 200, color: 0x884422ff }).getBuffer('image/png');
+    const up = await upload(ts, worker, '/file/image/upload', png, 'bent.png');
+    expect(up.body.code, up.body.message).toBe(0);
+    const c = await carrier(ts.a, p);
+    const r = await ok(worker, `${R}/create`, { carrierId: c.id, breakdownDescription: 'Bent', breakdownPictures: [up.body.data.fileName] });
+    expect(r.breakdownPictures).toEqual([up.body.data.fileName]);
+    const gif = await upload(ts, worker, '/file/image/upload', Buffer.from('GIF89a'), 'anim.gif', 'zh-CN');
+    expect(gif.body.code).not.toBe(0);
+    expect(gif.body.message).toMatch(/[\u4e00-\u9fff]/);
+    const big = await upload(ts, worker, '/file/image/upload', Buffer.concat([png, Buffer.alloc(5120 * 1024)]), 'big.png', 'ja-JP');
+    expect(big.status).toBe(413);
+    expect(big.body.message).toContain('5120');
   });
 });
