@@ -26,6 +26,11 @@ export function registerAssets(ctx: PluginServerContext): void {
     const [c] = await ctx.repo('carrier', e.ctx).rows({ id: data.carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId', 'startTime', 'cycleCount'], transaction: e.transaction });
     if (!c) throw new ApiError(ErrorCode.notFound, 'server.errors.10002', { importCode: Enums.assetImportError.assetNotFound });
     if (Number(c.status) === C.scrapped) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierScrapped', { sn: String(c.sn), importCode: Enums.assetImportError.assetScrapped });
+    // one asset per carrier (the import's key finds those already in the file and the system;
+    // this is the rule for every other way in, the carrier row locked so two writers take turns)
+    await ctx.repo('carrier', e.ctx).rows({ id: c.id }, { attributes: ['id'], transaction: e.transaction, lock: 'update' });
+    const [twin] = await ctx.repo(ASSET, ctx.systemContext(e.ctx.orgId!, e.ctx.language)).rows({ carrierId: c.id }, { attributes: ['id'], transaction: e.transaction, limit: 1 });
+    if (twin) throw new ApiError(ErrorCode.duplicate, 'maintenance.assetExists', { sn: String(c.sn) });
     const [code] = await ctx.repo('carrier-code', e.ctx).rows({ id: c.carrierCodeId }, { attributes: ['name', 'spec', 'maintainCycle', 'warnCycle'], transaction: e.transaction });
     data.sn = c.sn;
     data.carrierCodeId = c.carrierCodeId ?? null;
@@ -84,7 +89,8 @@ export function registerAssets(ctx: PluginServerContext): void {
         const step = await ctx.transaction(call, async (repo, transaction) => {
           // by primary key, the codes filtered here: an IN on the code with ORDER BY id would sort
           // every matching carrier again for each chunk
-          const read = await repo('carrier').rows({ id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: CHUNK });
+          // locked: a concurrent refresh (or import) of the same carriers waits, so no carrier gets two assets
+          const read = await repo('carrier').rows({ id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: CHUNK, lock: 'update' });
           if (!read.length) return null;
           const carriers = read.filter((c) => codes.has(Number(c.carrierCodeId)));
           const existing = new Map(

@@ -202,5 +202,10 @@ describe('/carrier-asset/import', () => {
     const made = await assetOf(keeper, fresh[0].id);
     expect(made).toMatchObject({ sn: fresh[0].sn, areaId: area.east, departmentId: dept.paint, originalPrice: 1200, maintainCycle: 60, fixedAsset: Enums.fixedAsset.yes, carrierCodeId: p.codeId });
     for (const c of [...fresh.slice(1), scrapped]) expect(await assetOf(keeper, c.id)).toBeUndefined();
+    // a carrier that has its asset already: refused, the asset unchanged
+    const again = await importFile(ts, keeper, 'carrier-asset', await xlsx(headers, [row({ ...good, [H.sn]: fresh[0].sn, [H.price]: 99 })]), 'en-US');
+    expect(again).toMatchObject({ successVolume: 0, failedVolume: 1 });
+    expect(again.importErrors[0].reason).toMatch(/exist/i);
+    expect((await assetOf(keeper, fresh[0].id)).originalPrice).toBe(1200);
   });
 });
