@@ -161,7 +161,22 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // a step's guard.permission: the code as the call guard would check it
   stepDeps.can = (ctx, code) => guard.authorize(ctx, code).then(() => true, () => false);
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
-  const imports = installImports({ db, metadata, t, calls, hooks, dataDir: config.dataDir, repo, log: logError, timeZone: config.timeZone, timeouts: uploadTimeouts, instanceId: config.instanceId, storage: () => storage, heartbeatMs: config.importHeartbeatMs, staleMs: config.importStaleMs });
+  const imports = installImports({
+    db,
+    metadata,
+    t,
+    calls,
+    hooks,
+    repo,
+    log: logError,
+    timeouts: uploadTimeouts,
+    storage: () => storage,
+    dataDir: config.dataDir,
+    timeZone: config.timeZone,
+    instanceId: config.instanceId,
+    heartbeatMs: config.importHeartbeatMs,
+    staleMs: config.importStaleMs,
+  });
   // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)
   for (const res of Object.values(metadata.resources)) {
     const handler = res.import ? documents.importLines(res.name) : null;
@@ -203,9 +218,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
         ),
       ),
     documents: { onLines: (r, fn) => documents.onLines(r, fn), scan: (r, body, call) => flows.scanLines(r, body, call) },
+    publicLinks: links.service,
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
-    publicLinks: links.service,
     jobs: { every: (name, ms, fn, opts) => jobs.every(`${id}:${name}`, ms, fn, opts) },
     repo,
     systemContext,
@@ -262,9 +277,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     hooks,
     transitions,
     documents,
+    publicLinks: links.service,
     jobs,
     translator,
-    publicLinks: links.service,
     t,
     access,
     imports,
