@@ -101,16 +101,24 @@ export function installAudit(host: AuditHost): Audit {
   }
 
   if (operations) {
-    const secrets = (res: ResourceDef) => new Set(res.fields.filter(isSecret).map((f) => f.name));
+    // per resource once: a step over 5,000 lines runs this hook 5,000 times
+    const secretSets = new WeakMap<ResourceDef, Set<string>>();
+    const secrets = (res: ResourceDef) => {
+      let set = secretSets.get(res);
+      if (!set) secretSets.set(res, (set = new Set(res.fields.filter(isSecret).map((f) => f.name))));
+      return set;
+    };
+    const shown = (hidden: Set<string>, k: string) => !hidden.has(k) && !k.endsWith('Label') && !k.endsWith('Labels');
+    const same = (a: unknown, b: unknown) =>
+      a === b || (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
     const content = (e: HookEvent): string => {
       const hidden = secrets(e.resource);
-      const visible = (row: Record<string, unknown> | undefined) => Object.fromEntries(Object.entries(row ?? {}).filter(([k]) => !hidden.has(k) && !k.endsWith('Label') && !k.endsWith('Labels')));
-      if (e.action !== 'update') return redactedJson(visible(e.row), TEXT_MAX);
+      if (e.action !== 'update') return redactedJson(Object.fromEntries(Object.entries(e.row ?? {}).filter(([k]) => shown(hidden, k))), TEXT_MAX);
       // Updates keep what changed: { field: [before, after] }.
-      const before = visible(e.previous);
-      const after = visible(e.row);
+      const before = e.previous ?? {};
+      const after = e.row ?? {};
       const changes: Record<string, unknown> = {};
-      for (const k of Object.keys(after)) if (k !== 'updatedAt' && JSON.stringify(before[k]) !== JSON.stringify(after[k])) changes[k] = [before[k], after[k]];
+      for (const k of Object.keys(after)) if (k !== 'updatedAt' && shown(hidden, k) && !same(before[k], after[k])) changes[k] = [before[k], after[k]];
       return redactedJson(changes, TEXT_MAX);
     };
     for (const action of ['create', 'update', 'delete'] as const) {
