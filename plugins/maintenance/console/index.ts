@@ -2,7 +2,8 @@ import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
 
 /**
  * Maintenance: the records, assets, transfers and reminders are generated screens of their
- * metadata; the two reports are generated report pages of the server's report definitions.
+ * metadata; the two reports are generated report pages of the server's report definitions; the
+ * asset list refreshes from carriers and an asset's detail lists its repairs (zones).
  */
 export default defineConsolePlugin({
   id: 'maintenance',
@@ -12,5 +13,6 @@ export default defineConsolePlugin({
   ],
   zones: {
     'carrier-asset.list.toolbar': { component: () => import('./refresh-assets'), viewCode: 'ApiCarrierAssetRefresh' },
+    'carrier-asset.show.after': { component: () => import('./asset-history'), viewCode: 'ApiCarrierAssetMaintenanceRecordBycarrier' },
   },
 });
