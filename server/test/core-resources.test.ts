@@ -233,7 +233,8 @@ describe('generated calls over every resource', () => {
         for (const p of Object.values(meta.resources)) {
           const ex = p.children?.find((c) => c.resource === name)?.exclusive;
           const target = ex && res.fields.find((f) => f.name === ex.key)?.ref?.resource;
-          if (target) refs3[target] = (await createSample(ts, a, target, 4400, refIds)).id;
+          // its own sample number: several documents' lines (shipping list, adjustment) each need one
+          if (target) refs3[target] = (await createSample(ts, a, target, exclusiveSeq++, refIds)).id;
         }
         const doomed = await create(sampleBody(res, meta, 44, refs3, otherRefIds), `${name} create 3`);
         expect(ok(await a.call(path(res, 'delete'), { ids: [doomed.id] }), `${name} delete`)).toEqual({ deleted: 1 });
@@ -243,6 +244,9 @@ describe('generated calls over every resource', () => {
     });
   }
 });
+
+/** sample numbers of rows made for an exclusive line key, one per resource that needs one */
+let exclusiveSeq = 4400;
 
 /** Resource names in creation order, read before the server starts (test names are static). */
 function loadNames(): Record<string, true> {
