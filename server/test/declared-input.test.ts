@@ -52,7 +52,7 @@ describe('declared call inputs', () => {
       [{ count: 1, motion: 'flying' }, 'zh-CN', 'flying'],
       [{ count: 1, since: '2026-02-30T25:61:00Z' }, 'en-US', 'since'],
       [{ count: 1, since: 8.64e15 }, 'en-US', 'since'],
-      [{ count: 1, day: '2026-02-30' }, 'en-US', 'day'],
+      [{ count: 1, day: '2026-02-30' }, 'en-US', 'Day must be a date'],
       [{ count: 1, unsolved: 'yes' }, 'en-US', 'unsolved must be'],
       [{ count: { $gt: 0 } }, 'en-US', 'count'],
       // refused by the body walk before the handler: named by the declared label too
