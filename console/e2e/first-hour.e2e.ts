@@ -22,6 +22,18 @@ beforeEach(async () => {
 
 const api = (path: string, body: unknown = {}) => pageApi(page, path, body);
 
+/**
+ * A page has drawn: its content is there, no spinner turns, and its calls are answered. "Network
+ * idle" alone never comes on a screen with live figures (its event stream stays open).
+ */
+async function settled(): Promise<void> {
+  // standalone screens (the big screen, the monitor) draw outside the layout
+  await page.locator('.shell-content, [data-standalone], [data-testid="page-403"], #root > *').first().waitFor({ timeout: 30000 });
+  await expect.poll(() => page.locator('.ant-spin-spinning:visible, .ant-skeleton-active:visible').count(), { timeout: 30000 }).toBe(0);
+  // its calls answered (refusals counted below); a screen with live figures never goes quiet: bounded
+  await page.waitForLoadState('networkidle', { timeout: 10000 }).catch(() => undefined);
+}
+
 test('an operator sees no button leading to a page or call they lack, and the palette says a carrier needs a permission', { timeout: 300_000 }, async () => {
   await login(page, 'operator.demo', 'Operator@12345', 'demo');
   await page.goto(`${baseUrl()}/dashboard-home`);
@@ -51,7 +63,7 @@ test('an operator sees no button leading to a page or call they lack, and the pa
   const links = new Map<string, string>();
   for (const p of paths.filter((x) => !x.startsWith('/map') && !x.startsWith('/vehicle') && !x.startsWith('/locating'))) {
     await page.goto(`${baseUrl()}${p}`);
-    await page.waitForLoadState('networkidle');
+    await settled();
     expect(await page.getByTestId('page-403').count(), p).toBe(0);
     for (const href of await page.locator('.shell-content a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) {
       const key = href.replace(/\/\d+$/, '/:id');
@@ -68,7 +80,7 @@ test('an operator sees no button leading to a page or call they lack, and the pa
   const opened = new Set([...forms, ...[...links.values()].slice(0, 12), `/report/truck/detail?id=${truck!.id}`]);
   for (const href of opened) {
     await page.goto(`${baseUrl()}${href}`);
-    await page.waitForLoadState('networkidle');
+    await settled();
     expect(await page.getByTestId('page-403').count(), href).toBe(0);
   }
   console.log(`[first-hour] operator: ${paths.length} menu pages, then ${opened.size} forms, records and links: ${[...opened].join(' ')}`);
