@@ -62,7 +62,6 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     const path = req.path;
     const started = Date.now();
     let call: CallDef | undefined;
-    let handlerRan = false;
     let ctx: RequestContext | undefined;
     let body: Record<string, unknown> = {};
     let outcome: { httpStatus: number; code: number; message: string; data?: unknown } = { httpStatus: 200, code: 0, message: '' };
@@ -89,7 +88,6 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
       if (code) await guard.authorize(ctx, code);
       // refused after the permission check: a caller without the call learns nothing more
       if (problem) throw inputError(problem, call);
-      handlerRan = true;
       const data = await call.handler({ body, ctx, req, res });
       if (data === STREAMED) return;
       const envelope: Envelope = { code: 0, message: t(lang, 'server.success'), data: data === undefined ? null : data };
@@ -106,10 +104,11 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
         return;
       }
       if (status >= 500) logError(`[api] ${req.method} /api${path} failed:`, err);
-      // A raw-body call refused before its body was read (no session, no permission) or as too
-      // large: let the client finish sending first, or it may still be writing when the socket
-      // closes and lose the answer to a reset (EPIPE) — bounded; a stalled body (408) is not waited for.
-      if (call?.raw && !req.complete && (!handlerRan || status === 413)) await drained(req);
+      // A raw-body call refused before its body was read (no session, no permission, a handler's
+      // own check before it reads, too large): let the client finish sending first, or it may still
+      // be writing when the socket closes and lose the answer to a reset (EPIPE) — bounded; a
+      // stalled body (408) is not waited for.
+      if (call?.raw && !req.complete && status !== 408) await drained(req);
       // an export that failed before its first byte must not answer its envelope as an attachment
       res.removeHeader('Content-Disposition');
       res.status(status).json(answer);
