@@ -141,7 +141,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // public one-record links (metadata publicLink): tokens, throttle and calls; plugins give the page's reader
   const publicLinks = new PublicLinks(db.sequelize);
   const links = publicLinkCalls({ links: publicLinks, resources: () => metadata.resources, systemContext, readInScope: (r, call, id) => repo(r, call).find(id), publicUrl: config.publicUrl });
-  for (const def of links.calls) calls.add(def);
+  for (const def of links.calls) calls.add(withDeclaredInput(def, () => metadata.enums));
   jobs.every('public-links:sweep', 10 * 60_000, () => publicLinks.sweep().then(() => undefined), { once: true });
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language

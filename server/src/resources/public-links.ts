@@ -215,13 +215,13 @@ export function publicLinkCalls(deps: PublicLinkDeps): { calls: CallDef[]; servi
     calls.push({
       path: `${resourceApiPrefix(res)}/info/link`,
       resource: res.name,
-      async handler({ body, ctx: call }) {
-        const id = Number(body.id);
-        if (!Number.isSafeInteger(id) || id <= 0) throw invalid('type', 'id', { expected: 'id' });
-        if (body.renew !== undefined && typeof body.renew !== 'boolean') throw invalid('type', 'renew', { expected: 'boolean' });
+      // declared like a plugin call's input: validated and refused by label before the handler
+      input: { id: { type: 'ref', required: true }, renew: { type: 'bool', default: false } },
+      async handler({ input, ctx: call }) {
+        const { id, renew } = input as { id: number; renew: boolean };
         // read in the caller's scope first: no token for a record the caller cannot see
         await deps.readInScope(res.name, call, id);
-        const token = body.renew ? await deps.links.renew(call.orgId!, res.name, id) : await deps.links.tokenFor(call.orgId!, res.name, id);
+        const token = renew ? await deps.links.renew(call.orgId!, res.name, id) : await deps.links.tokenFor(call.orgId!, res.name, id);
         return { token, path: publicPath(res, token) };
       },
     });
