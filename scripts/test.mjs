@@ -12,6 +12,7 @@ const out = join(root, 'test-output');
 mkdirSync(out, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
+const failedTests = []; // named again at the end, where a CI log's tail shows them
 
 function run(label, cmd, args, env = {}) {
   const started = Date.now();
@@ -33,6 +34,12 @@ function vitest(label, args, env = {}) {
   totals.passed += r.numPassedTests;
   totals.failed += r.numFailedTests + (r.numRuntimeErrorTestSuites ?? 0);
   totals.skipped += r.numPendingTests + (r.numTodoTests ?? 0);
+  for (const file of r.testResults ?? []) {
+    const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failed) failedTests.push(`${label}: ${where} > ${a.fullName}\n    ${String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
+    if (!failed.length && file.status === 'failed') failedTests.push(`${label}: ${where}\n    ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+  }
 }
 
 const only = process.argv[2]; // optional: unit | mysql | s3 | browser | types | lint
@@ -95,6 +102,7 @@ if ((!only || only === 'browser') && existsSync(join(root, 'console/vitest.e2e.c
   }
 }
 
+if (failedTests.length) console.log(`\nfailed tests:\n${failedTests.map((t) => `  ${t}`).join('\n')}`);
 if (failedSteps.length) console.log(`\nsteps with failures: ${failedSteps.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(totals.failed > 0 || failedSteps.length > 0 ? 1 : 0);
