@@ -155,7 +155,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   for (const def of [...accountCalls(access, { mail, log: logError }), ...permissionCalls(access)]) calls.add(def);
   // Role, user and organisation writes change policies: access hears of them inside the write.
   // (theme images go through the file store, built further down: read when a write or a call runs)
-  access.installHooks(hooks, { storage: () => storage });
+  access.installHooks(hooks, { storage: () => storage, mail, publicUrl: () => config.publicUrl, log: logError });
   for (const def of themeCalls(access, () => storage)) calls.add(def);
   const guard = opts.guard ?? access.guard;
   // a step's guard.permission: the code as the call guard would check it

@@ -14,6 +14,9 @@
  *   and pickers at once — and starter data copied from the template (dictionary rows, device
  *   models) plus a default project.
  *
+ * - First administrator (write-only `firstAdmin` of the create, ./first-admin): an existing
+ *   user or a new one mailed an activation link, holding that Administrator role.
+ *
  * The template is the organisation named by ONBOARDING_TEMPLATE_ORG (its code or entry code),
  * else the creator's current organisation.
  */
@@ -26,6 +29,9 @@ import type { ObjectStorage } from '../files/storage';
 import { ENTRY_CODE, entryCodeHolders, lookAlike, lookAlikeGroups, normaliseEntryCode } from './entry-codes';
 import { msg } from './messages';
 import { ACCESS_RESOURCES } from './sequelize-directory';
+import { checkFirstAdmin, FIRST_ADMIN_FIELD, placeFirstAdmin, readFirstAdmin, type FirstAdmin } from './first-admin';
+import type { OneTimeCodes } from '../auth/one-time-codes';
+import type { MailService } from '../mail/types';
 
 export const THEME_IMAGE_FIELDS = ['largeLogo', 'smallLogo', 'loginBackground'] as const;
 const PERMISSION_SETS = ['pcPermissions', 'pdaPermissions'] as const;
@@ -42,6 +48,11 @@ export interface OnboardingOptions {
   allCodes: () => Iterable<string>;
   /** code or entry code of the template organisation (default: env ONBOARDING_TEMPLATE_ORG) */
   templateOrg?: string;
+  /** activation links of new first administrators, the mail service that sends them, the console's origin */
+  codes?: () => OneTimeCodes;
+  mail?: () => MailService | undefined;
+  publicUrl?: () => string;
+  log?: (message: string, err?: unknown) => void;
 }
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string') : []);
@@ -74,9 +85,32 @@ export function installOnboarding(hooks: HookRegistry, opts: OnboardingOptions):
     return ctx.orgId ? orgs().findByPk(ctx.orgId, { transaction }) : null;
   };
 
+  // the create's first administrator, read before the write and placed after it (same transaction)
+  const firstAdmins = new WeakMap<Transaction, FirstAdmin>();
+  const firstAdminDeps = () => ({
+    users: () => model(ACCESS_RESOURCES.user)!,
+    orgs,
+    codes: () => {
+      if (!opts.codes) throw new Error('onboarding: no one-time codes for activation links');
+      return opts.codes();
+    },
+    mail: opts.mail ?? (() => undefined),
+    publicUrl: opts.publicUrl ?? (() => ''),
+    log: opts.log ?? (() => undefined),
+  });
+
   hooks.before('create', ACCESS_RESOURCES.organization, async (e) => {
     await checkEntryCode(e, null);
-    if (!e.data || !isPlatformUser(e.ctx)) return;
+    if (!e.data) return;
+    // write-only: never stored (the column stays empty)
+    const raw = e.data[FIRST_ADMIN_FIELD];
+    if (FIRST_ADMIN_FIELD in e.data) e.data[FIRST_ADMIN_FIELD] = null;
+    if (!isPlatformUser(e.ctx)) return;
+    const admin = readFirstAdmin(e.ctx.language, raw);
+    if (admin) {
+      await checkFirstAdmin(firstAdminDeps(), e.ctx, admin, e.transaction);
+      firstAdmins.set(e.transaction, admin);
+    }
     // An organisation without codes is unusable (every call answers 10005): unless some were
     // picked, it gets its template's set, or the whole catalogue.
     if (PERMISSION_SETS.some((k) => list(e.data![k]).length > 0)) return;
@@ -91,7 +125,11 @@ export function installOnboarding(hooks: HookRegistry, opts: OnboardingOptions):
     }
   });
 
-  hooks.before('update', ACCESS_RESOURCES.organization, (e) => checkEntryCode(e, Number(e.previous?.id ?? (e.data as Record<string, unknown> | undefined)?.id) || null));
+  hooks.before('update', ACCESS_RESOURCES.organization, (e) => {
+    // a first administrator is named once, on create: an update leaves the (empty) column alone
+    if (e.data && FIRST_ADMIN_FIELD in e.data) delete e.data[FIRST_ADMIN_FIELD];
+    return checkEntryCode(e, Number(e.previous?.id ?? (e.data as Record<string, unknown> | undefined)?.id) || null);
+  });
 
   // theme images go where the organisation is (create and edit alike)
   const placeThemeImages = async (e: HookEvent) => {
@@ -122,6 +160,11 @@ export function installOnboarding(hooks: HookRegistry, opts: OnboardingOptions):
     const templateId = from ? Number(from.get('id')) : null;
     const adminRoleId = await starterRoles(orgId, templateId, sets, ctx, transaction);
     await addCreator(orgId, adminRoleId, ctx, transaction);
+    const admin = firstAdmins.get(transaction);
+    if (admin) {
+      const org = { id: orgId, name: String(e.row.name), entryCode: (e.row.entryCode as string | null) ?? null };
+      await placeFirstAdmin(firstAdminDeps(), ctx, admin, org, adminRoleId, transaction);
+    }
     await starterData(orgId, templateId, ctx, transaction);
   });
 

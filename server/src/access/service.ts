@@ -19,8 +19,8 @@ import { defineAccessTables } from './tables';
 import './migrations';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { msg } from './messages';
-import { installOnboarding } from './onboarding';
-import type { ObjectStorage } from '../files/storage';
+import { installOnboarding, type OnboardingOptions } from './onboarding';
+import { OneTimeCodes } from '../auth/one-time-codes';
 
 export interface PasswordHasher {
   hash(plain: string): Promise<string>;
@@ -67,7 +67,7 @@ export interface AccessService {
    * resources, and the onboarding hooks of the organisation resource (access/onboarding):
    * entry codes, theme images, and what a platform user's new organisation starts with.
    */
-  installHooks(hooks: HookRegistry, onboarding?: { storage: () => ObjectStorage; templateOrg?: string }): void;
+  installHooks(hooks: HookRegistry, onboarding?: Omit<OnboardingOptions, 'sequelize' | 'allCodes'>): void;
 }
 
 const ORG_PERMISSION_SETS = ['pcPermissions', 'pdaPermissions'] as const;
@@ -128,7 +128,11 @@ export function createAccess(opts: AccessOptions): AccessService {
       await policies.changed(orgIds, transaction);
     },
     installHooks(hooks, onboarding) {
-      if (onboarding) installOnboarding(hooks, { sequelize: opts.sequelize, allCodes: () => catalogue().codes, ...onboarding });
+      if (onboarding) {
+        // activation links of first administrators live in the one-time code table of every account code
+        const codes = new OneTimeCodes(opts.sequelize, service.passwords);
+        installOnboarding(hooks, { sequelize: opts.sequelize, allCodes: () => catalogue().codes, codes: () => codes, ...onboarding });
+      }
       // An organisation's permission set bounds every grant in it, so only platform (sys-org)
       // users may change it — otherwise its own administrator could raise the bound.
       hooks.before('update', ACCESS_RESOURCES.organization, (e) => {

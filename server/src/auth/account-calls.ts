@@ -12,6 +12,7 @@ import type { MailService } from '../mail/types';
 import { OneTimeCodes } from './one-time-codes';
 import { recoveryCalls, type RecoveryThrottle } from './recovery-calls';
 import { ticketCall } from './ticket-call';
+import { activationCalls } from './activation-calls';
 import { required, str } from './inputs';
 import { throttleKeys, type ThrottleKey } from './login-throttle';
 import { isValidPassword } from './password-rule';
@@ -191,5 +192,5 @@ export function accountCalls(access: AccessService, opts: AccountOptions = {}): 
   };
 
   const recovery = recoveryCalls(access, { codes, mail: opts.mail ?? (() => undefined), log: opts.log ?? (() => undefined), throttle: opts.recoveryThrottle, dummy });
-  return [login, logout, info, passwordChange, organizationBasic, ...recovery, ticketCall(access, codes)];
+  return [login, logout, info, passwordChange, organizationBasic, ...recovery, ticketCall(access, codes), ...activationCalls(access, codes)];
 }

@@ -3,16 +3,18 @@
  * - reset codes: six digits mailed to the user, valid minutes, stored as a scrypt hash, dead
  *   after a few wrong tries; a new code replaces the user's previous ones;
  * - login tickets: 32 random bytes handed to an integrator, stored as sha256 (looked up by it),
- *   valid under a minute.
+ *   valid under a minute;
+ * - activation links: 32 random bytes mailed to a new user (the first administrator of a new
+ *   organisation), stored as sha256, valid three days, spent by setting the first password.
  * Both are spent by one conditional UPDATE (`usedAt IS NULL AND expiresAt > now`), so of two
  * concurrent uses exactly one wins. Table `sys_one_time_code`, created by access/migrations.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { DataTypes, Op, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { DataTypes, Op, type Model, type ModelStatic, type Sequelize, type Transaction } from 'sequelize';
 
 export const ONE_TIME_CODE_TABLE = 'sys_one_time_code';
 
-export type OneTimePurpose = 'reset' | 'ticket';
+export type OneTimePurpose = 'reset' | 'ticket' | 'activation';
 
 export const oneTimeCodeColumns = {
   id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true, allowNull: false },
@@ -46,6 +48,11 @@ export interface OneTimeCodeRow {
 export const RESET_CODE_TTL_MS = 10 * 60_000;
 export const RESET_CODE_MAX_ATTEMPTS = 5;
 export const TICKET_TTL_MS = 60_000;
+/** an activation link lives three days (mailed on a Friday, opened on Monday) */
+export const ACTIVATION_TTL_MS = 3 * 24 * 3600_000;
+
+/** What an activation token is: live (its user and organisation), spent, expired or unknown. */
+export type ActivationState = { state: 'live'; userId: number; orgId: number | null; expiresAt: Date } | { state: 'used' | 'expired' | 'unknown' };
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -129,8 +136,41 @@ export class OneTimeCodes {
     return r && r.orgId !== null ? { userId: r.userId, orgId: r.orgId } : null;
   }
 
-  /** Drops codes that ended more than a day ago. */
+  /**
+   * An activation link for a new user (the only time it exists in clear); the user's earlier
+   * links die. Inside the transaction that creates the user, so a failed create leaves none.
+   */
+  async issueActivation(userId: number, orgId: number | null, transaction?: Transaction, ttlMs = ACTIVATION_TTL_MS): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + ttlMs);
+    await this.model.update({ usedAt: new Date() }, { where: { purpose: 'activation', userId, usedAt: null }, transaction });
+    await this.model.create({ purpose: 'activation', userId, orgId, lookup: sha256(token), secretHash: null, attempts: 0, expiresAt, usedAt: null }, { transaction });
+    return { token, expiresAt };
+  }
+
+  /** Reads an activation token without spending it (the page says whose account it opens, or why not). */
+  async activation(token: string): Promise<ActivationState> {
+    if (!/^[\w-]{20,100}$/.test(token)) return { state: 'unknown' };
+    const row = await this.model.findOne({ where: { purpose: 'activation', lookup: sha256(token) } });
+    const r = row?.get({ plain: true });
+    if (!r) return { state: 'unknown' };
+    if (r.usedAt) return { state: 'used' };
+    if (new Date(r.expiresAt).getTime() <= Date.now()) return { state: 'expired' };
+    return { state: 'live', userId: r.userId, orgId: r.orgId, expiresAt: new Date(r.expiresAt) };
+  }
+
+  /** Spends an activation token: true for the one caller whose conditional update won. */
+  async spendActivation(token: string, transaction?: Transaction): Promise<boolean> {
+    if (!/^[\w-]{20,100}$/.test(token)) return false;
+    const [spent] = await this.model.update(
+      { usedAt: new Date() },
+      { where: { purpose: 'activation', lookup: sha256(token), usedAt: null, expiresAt: { [Op.gt]: new Date() } }, transaction },
+    );
+    return spent === 1;
+  }
+
+  /** Drops codes that ended more than a day ago (activation links are kept: a late click is told "expired", not "unknown"). */
   async purge(): Promise<void> {
-    await this.model.destroy({ where: { expiresAt: { [Op.lt]: new Date(Date.now() - 24 * 3600_000) } } });
+    await this.model.destroy({ where: { purpose: { [Op.ne]: 'activation' }, expiresAt: { [Op.lt]: new Date(Date.now() - 24 * 3600_000) } } });
   }
 }
