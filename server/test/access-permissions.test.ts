@@ -19,8 +19,8 @@ let carol: Caller;
 let platform: Caller;
 
 beforeAll(async () => {
-  // open-api: a plugin call with its own code; monitor and master-data: report definitions' calls; shipping: document calls
-  ts = await startTestServer({ plugins: ['open-api', 'monitor', 'master-data', 'shipping'] });
+  // open-api: a plugin call with its own code; monitor and reports: report definitions' calls; shipping: document calls
+  ts = await startTestServer({ plugins: ['open-api', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'] });
   coded = ts.server.calls
     .list()
     .map((c) => ({ ...c, code: callPermission(c)! }))

@@ -12,6 +12,9 @@ import type { PluginServerContext, RequestContext, ScopedRepository } from '@rti
 import { Op, col, fn, type WhereOptions } from 'sequelize';
 import { IN_STOCK } from './adjustment';
 
+/** transport statuses of a carrier standing in a warehouse (reports count with the same rule) */
+export { IN_STOCK };
+
 type Row = Record<string, any>;
 const Status = Enums.carrierStatus;
 const Transport = Enums.transportStatus;

@@ -8,7 +8,6 @@ import { installCarrierCalls } from './carrier-calls';
 import { installCarrierDefaults } from './carrier-defaults';
 import { installConfigCalls } from './config-calls';
 import { installDeviceBinding } from './device-binding';
-import { defineInventoryReports } from './inventory-reports';
 import { installLookupCalls } from './lookup-calls';
 import { installRecordRules } from './record-rules';
 import { installWarehouseCalls } from './warehouse-calls';
@@ -23,6 +22,5 @@ export default definePlugin({
     installWarehouseCalls(ctx);
     installCarrierCalls(ctx);
     installConfigCalls(ctx);
-    defineInventoryReports(ctx);
   },
 });
