@@ -12,6 +12,7 @@
 import type { Metadata, ResourceDef } from '@rti/metadata';
 import type { Transaction } from 'sequelize';
 import type { Database } from '../db';
+import { insertAll } from '../db/bulk-insert';
 import type { CallRecord, CallRegistry } from '../http/registry';
 import type { HookAction, HookEvent, HookRegistry } from '../resources/hooks';
 import { isSecret } from '../resources/validate';
@@ -53,16 +54,14 @@ export function installAudit(host: AuditHost): Audit {
   const sink = (resource: string): LogSink | null => {
     const model = host.db.models[resource];
     if (!model) return null;
-    const columns = new Set(Object.keys(model.getAttributes()));
     return {
       async write(rows) {
-        // Only the columns the resource declares (metadata may drop some). A managed
+        // Only the columns the resource declares are written (metadata may drop some). A managed
         // transaction takes its turn in SQLite's writer queue instead of busy-waiting on the
         // shared connection (which would stall every read queued behind it).
-        const values = rows.map((r) => Object.fromEntries(Object.entries(r).filter(([k]) => columns.has(k))));
-        await host.db.sequelize.transaction(async (transaction) => {
-          for (let i = 0; i < values.length; i += 500) await model.bulkCreate(values.slice(i, i + 500), { transaction });
-        });
+        const now = new Date();
+        const values = rows.map((r) => ({ createdAt: now, updatedAt: now, ...r }));
+        await host.db.sequelize.transaction((transaction) => insertAll(model, values, transaction));
       },
     };
   };

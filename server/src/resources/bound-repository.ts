@@ -6,7 +6,7 @@
  */
 import type { ResourceDef } from '@rti/metadata';
 import { Op, type CountOptions, type LOCK, type Model, type Transaction, type WhereOptions } from 'sequelize';
-import { isJsonField } from '../db/columns';
+import { insertAll } from '../db/bulk-insert';
 import { orgFieldOf } from '../db/naming';
 import type { RequestContext } from '../http/types';
 import { fieldError } from './errors';
@@ -16,9 +16,6 @@ import { readSource, type SourceOptions } from './source';
 import type { Row } from './serialize';
 
 export type Lock = 'update' | 'share';
-
-/** Rows per INSERT: well under every driver's statement and parameter limits. */
-const INSERT_CHUNK = 1000;
 
 export class BoundRepository {
   constructor(
@@ -119,18 +116,7 @@ export class BoundRepository {
       if (orgField && orgField !== 'id') v[orgField] = this.ctx.orgId;
       return v;
     });
-    // Straight to the query interface: bulkCreate would build a model instance per row first.
-    const attrs = this.model.getAttributes();
-    const byField = (this.model as unknown as { fieldRawAttributesMap: Record<string, unknown> }).fieldRawAttributesMap;
-    // JSON fields are TEXT whose model setter serializes them; the query interface has no setter
-    const jsonFields = new Set(this.resource.fields.filter(isJsonField).map((f) => f.name));
-    const cell = (k: string, x: unknown) => (jsonFields.has(k) && x !== null && x !== undefined && typeof x !== 'string' ? JSON.stringify(x) : x);
-    const records = values.map((v) => Object.fromEntries(Object.entries(v).map(([k, x]) => [attrs[k]?.field ?? k, cell(k, x)])));
-    const qi = this.host.db.sequelize.getQueryInterface();
-    for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-      await qi.bulkInsert(this.model.getTableName() as string, records.slice(i, i + INSERT_CHUNK), { transaction: this.transaction }, byField as never);
-    }
-    return values.length;
+    return insertAll(this.model, values, this.transaction);
   }
 
   /** A validated create with the resource's hooks, inside this transaction (a savepoint). */

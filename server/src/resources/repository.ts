@@ -6,6 +6,7 @@
 import type { FieldDef, Metadata, ResourceDef, StatusRule } from '@rti/metadata';
 import { Op, QueryTypes, UniqueConstraintError, Utils, col, fn, literal, type FindAttributeOptions, type GroupOption, type LOCK, type Model, type ModelStatic, type Order, type Transaction, type WhereOptions } from 'sequelize';
 import type { Database } from '../db';
+import { insertAll } from '../db/bulk-insert';
 import { indexPlan } from '../db/models';
 import { orgFieldOf, snakeCase } from '../db/naming';
 import { retryingTransaction } from '../db/retry';
@@ -266,8 +267,7 @@ export class ScopedRepository {
   /**
    * Multi-row INSERTs of code-built rows (logs, in/out records), organisation and author
    * stamped from the context whatever the rows say; no validation or hooks (a client's input
-   * goes through create). Straight to the query interface through the model's columns and
-   * setters: bulkCreate would build a model instance per row first.
+   * goes through create). Without model instances (db/bulk-insert.ts).
    */
   async insertMany(rows: Array<Record<string, unknown>>, options: WriteOptions = {}): Promise<number> {
     if (!rows.length) return 0;
@@ -275,27 +275,13 @@ export class ScopedRepository {
     const orgField = orgFieldOf(this.resource);
     const userId = this.ctx.user?.id ?? null;
     const now = new Date();
-    type Attribute = { field?: string; set?: (this: { setDataValue(k: string, v: unknown): void }, v: unknown) => void };
-    const attributes = model.getAttributes() as Record<string, Attribute>;
     const records = rows.map((r) => {
       this.guardWrite(r);
       const row: Record<string, unknown> = { createdAt: now, updatedAt: now, ...r, createdBy: userId, updatedBy: userId };
       if (orgField && orgField !== 'id') row[orgField] = this.ctx.orgId;
-      const out: Record<string, unknown> = {};
-      for (const [name, attr] of Object.entries(attributes)) {
-        if (row[name] === undefined) continue;
-        const column = attr.field ?? name;
-        if (attr.set) attr.set.call({ setDataValue: (_k, v) => (out[column] = v) }, row[name]);
-        else out[column] = row[name];
-      }
-      return out;
+      return row;
     });
-    const byColumn = Object.fromEntries(Object.entries(attributes).map(([name, attr]) => [attr.field ?? name, attr]));
-    const qi = this.host.db.sequelize.getQueryInterface();
-    for (let i = 0; i < records.length; i += INSERT_CHUNK) {
-      await qi.bulkInsert(model.getTableName() as string, records.slice(i, i + INSERT_CHUNK), { transaction: options.transaction }, byColumn as never);
-    }
-    return records.length;
+    return insertAll(model, records, options.transaction);
   }
 
   /** Set-based writes never move a row to another organisation or out of the caller's warehouses. */
