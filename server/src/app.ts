@@ -1,11 +1,12 @@
 /**
- * The Express app: every /api call through the one dispatcher, the built console with SPA
- * fallback for other GETs. Nothing else is mounted, so nothing else can answer.
+ * The Express app: every /api call through the one dispatcher, plugins' routes (ctx.http.route:
+ * surfaces that run registered calls through the same guard, e.g. the REST API), the built
+ * console with SPA fallback for other GETs. Nothing else is mounted, so nothing else can answer.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import compression from 'compression';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { apiFallbackErrorHandler, createDispatcher, type DispatcherDeps } from './http/dispatcher';
 import { precompressedAssets } from './precompressed';
 
@@ -14,6 +15,8 @@ export interface AppOptions extends DispatcherDeps {
   consoleDist?: string;
   /** proxies trusted for X-Forwarded-For (config.trustProxy); none by default */
   trustProxy?: string[];
+  /** plugins' own HTTP surfaces outside /api (ctx.http.route, e.g. /rest/v1), before the console */
+  routes?: ReadonlyArray<{ prefix: string; handler: RequestHandler }>;
 }
 
 export function createApp(opts: AppOptions): Express {
@@ -24,6 +27,7 @@ export function createApp(opts: AppOptions): Express {
   app.use(compression());
   app.use('/api', createDispatcher(opts));
   app.use('/api', apiFallbackErrorHandler(opts.translator, opts.logError));
+  for (const r of opts.routes ?? []) app.use(r.prefix, r.handler);
 
   const dist = opts.consoleDist;
   if (dist && existsSync(join(dist, 'index.html'))) {

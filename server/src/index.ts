@@ -20,6 +20,9 @@ import { retryingTransaction } from './db/retry';
 import { fileCalls, sweepUploads } from './files/file-calls';
 import { createStorage, type ObjectStorage } from './files/storage';
 import { withDeclaredInput } from './http/declared-input';
+import { createBodyParser } from './http/body';
+import { createInvoker } from './http/dispatcher';
+import type { RequestHandler } from 'express';
 import { CallRegistry } from './http/registry';
 import type { CallDef, CallGuard, Language, RequestContext } from './http/types';
 import { loadTranslator, type TFunction, type Translator } from './i18n';
@@ -188,6 +191,10 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const reports = new ReportRegistry({ calls, metadata, t });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
+  // plugins' HTTP surfaces over the same calls (ctx.http): mounted by createApp, calls run by the invoker
+  const routes: Array<{ prefix: string; handler: RequestHandler }> = [];
+  const invoke = createInvoker({ calls, guard: () => guard, fieldLabel: (call, key) => fieldLabel(call, key) });
+  const readJson = createBodyParser(config.bodyLimit);
   const ready: Array<() => Promise<void> | void> = [];
   const closing: Array<() => Promise<void> | void> = [];
   let services: ServiceRegistry | undefined;
@@ -201,6 +208,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     },
     tryUse: (service) => registry.find(def, service) as never,
     auth: { strategy: (s) => access.strategies.add(s) },
+    http: { route: (prefix, handler) => void routes.push({ prefix, handler }), invoke, readJson, calls: () => calls.list() },
     addCall: (def) => calls.add(withDeclaredInput({ ...(def as CallDef), plugin: id }, () => metadata.enums)),
     reports: {
       define: (def) => reports.define(def as never, id),
@@ -259,13 +267,13 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   jobs.start();
 
   // refused bodies name a resource call's field by its label
-  const fieldLabel = (call: Pick<CallDef, 'resource' | 'input'>, key: string) => {
+  function fieldLabel(call: Pick<CallDef, 'resource' | 'input'>, key: string) {
     const declared = call.input && Object.prototype.hasOwnProperty.call(call.input, key) ? call.input[key] : undefined;
     if (declared?.label) return declared.label;
     const f = call.resource ? metadata.resources[call.resource]?.fields.find((x) => x.name === key) : undefined;
     return f ? fieldLabelKey(f) : undefined;
-  };
-  const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, trustProxy: config.trustProxy, logError, fieldLabel });
+  }
+  const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, trustProxy: config.trustProxy, logError, fieldLabel, routes });
   let http: Server | null = null;
 
   return {

@@ -5,11 +5,13 @@
  */
 import type { Metadata } from '@rti/metadata';
 import type { Sequelize, Transaction, WhereOptions } from 'sequelize';
+import type { Request, RequestHandler, Response } from 'express';
+import type { CallInvoker } from './http/dispatcher';
 import type { BoundRepository as BoundRepo } from './resources/bound-repository';
 import type { ServerConfig } from './config';
 import type { ObjectStorage } from './files/storage';
 import type { Database, Migration } from './db';
-import type { Language, RequestContext } from './http/types';
+import type { CallDef, Language, RequestContext } from './http/types';
 import type { DeclaredCallDef, InputDecl, PagingDecl } from './http/declared-input';
 import type { TFunction } from './i18n/translator';
 import type { ImportValidator } from './import/validators';
@@ -31,7 +33,12 @@ import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
 import type { MailService } from './mail/types';
 
-export type { CallDef, CallInput, RequestContext, Language } from './http/types';
+export type { CallDef, CallInput, CallerScope, RequestContext, Language } from './http/types';
+export type { CallInvoker, InvokeOptions } from './http/dispatcher';
+/** the permission code a call checks (null: any signed-in caller) */
+export { callPermission } from './http/registry';
+/** the translation of a language tag or Accept-Language list into a supported language */
+export { resolveLanguage } from './i18n/translator';
 export type { DeclaredCallDef, DeclaredCallInput, InputDecl, InputField, InputFieldType, InputOf, InputValue, PagingDecl } from './http/declared-input';
 export { STREAMED } from './http/types';
 export { ApiError, ErrorCode } from './http/api-error';
@@ -98,6 +105,19 @@ export interface PluginServerContext {
   auth: {
     /** another way than a session to authenticate the Token header (this server only) */
     strategy(strategy: AuthStrategy): void;
+  };
+  /**
+   * Another HTTP surface over the same calls (the REST API): `route` mounts a handler outside
+   * /api (before the console); `invoke` runs a registered call through the dispatcher's guard,
+   * permission code, input checks, handler and audit, with the body given; `readJson` reads a
+   * body with the dispatcher's parser (BODY_LIMIT: 413/10011, malformed: 400/10012); `calls`
+   * lists every registered call.
+   */
+  http: {
+    route(prefix: string, handler: RequestHandler): void;
+    invoke: CallInvoker;
+    readJson(req: Request, res: Response): Promise<Record<string, unknown>>;
+    calls(): readonly CallDef[];
   };
   /**
    * Adds a call to the one registry: same dispatcher, guard and envelope as generated calls.

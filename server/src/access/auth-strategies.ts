@@ -6,12 +6,15 @@
  */
 import type { Request } from 'express';
 import type { Sequelize } from 'sequelize';
+import type { CallerScope } from '../http/types';
 
 export interface StrategyIdentity {
   /** organisation the token acts for; its permission set bounds what the token may call */
   orgId: number;
   /** shown as the caller's user name in logs */
   label: string;
+  /** narrows the organisation's set to what this token may call (RequestContext.scope) */
+  scope?: CallerScope;
 }
 
 export interface AuthStrategy {

@@ -82,6 +82,7 @@ export function createGuard(deps: GuardDeps): CallGuard {
           orgIds: [who.orgId],
           warehouseIds: null,
           via: 'org-token',
+          ...(who.scope ? { scope: who.scope } : {}),
         };
       }
       throw invalidSession(language);
@@ -91,6 +92,7 @@ export function createGuard(deps: GuardDeps): CallGuard {
       const denied = () => new ApiError(ErrorCode.noPermission, msg(ctx.language, 'access.noPermission', { code }), {}, 403);
       if (!ctx.user || ctx.orgId === null || ctx.via === 'public') throw denied();
       const subject = ctx.via === 'org-token' ? tokenSubject(ctx.orgId) : userSubject(ctx.user.id);
+      if (ctx.scope && !ctx.scope.allows(code)) throw denied();
       if (!(await deps.policies.can(subject, ctx.orgId, code))) throw denied();
     },
   };

@@ -19,7 +19,8 @@ export function ticketCall(access: AccessService, codes: OneTimeCodes): CallDef 
     async handler({ body, ctx }) {
       const lang = ctx.language;
       // a person's session may not become another person: only the organisation's token asks
-      if (ctx.via !== 'org-token' || ctx.orgId === null) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.ticketTokenOnly'));
+      // a scoped token (limited resources or read-only) never signs a user in with the user's whole power
+      if (ctx.via !== 'org-token' || ctx.orgId === null || ctx.scope) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.ticketTokenOnly'));
       const username = readText(body, 'username', { label: 'server.field.username' });
       const userId = readId(body, 'userId');
       if (!username && userId === undefined) throw new ApiError(ErrorCode.validation, msg(lang, 'auth.ticketUserRequired'));

@@ -48,13 +48,7 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
   const logError = deps.logError ?? ((message, err) => console.error(message, err));
   const { t } = deps.translator;
 
-  /** A refused body names the field: its label when the key is a declared field (or has a common label), else the key path. */
-  const inputError = (problem: InputProblem, call: CallDef): ApiError => {
-    const top = /^[^.[]*$/.test(problem.path) ? problem.path : null;
-    const label = top ? deps.fieldLabel?.(call, top) : undefined;
-    const field = label ? tKey(label) : top ? tKey(`fields.${top}`, top) : problem.path || '-';
-    return new ApiError(ErrorCode.validation, `server.validation.input.${problem.kind}`, { field, max: 'max' in problem ? problem.max : undefined }, 400);
-  };
+  const inputError = inputErrorFor(deps.fieldLabel);
 
   return async (req: Request, res: Response, _next: NextFunction) => {
     const headerLanguage = req.get('Language');
@@ -115,6 +109,64 @@ export function createDispatcher(deps: DispatcherDeps): RequestHandler {
     } finally {
       deps.calls.emitCallEnd({ req, call, ctx, body, ...outcome, ms: Date.now() - started });
     }
+  };
+}
+
+/** Options of a call run from outside the /api dispatcher (CallInvoker). */
+export interface InvokeOptions {
+  req: Request;
+  res: Response;
+  /** the caller's language when the request says it otherwise than the Language header (Accept-Language) */
+  language?: Language;
+  /** the surface's own refusal of the body (unknown keys), run where input problems are: after the permission check */
+  check?: () => void;
+}
+
+/**
+ * Runs a registered call for a request that did not come through /api (the REST layer): the same
+ * guard (authenticate, the call's permission code), input checks, handler and audit record as the
+ * dispatcher, with the body given. Resolves with the envelope's data; throws the ApiError the
+ * dispatcher would have answered with (or anything unexpected, for the caller's 500).
+ */
+export type CallInvoker = (path: string, body: Record<string, unknown>, opts: InvokeOptions) => Promise<unknown>;
+
+export function createInvoker(deps: Pick<DispatcherDeps, 'calls' | 'guard' | 'fieldLabel'>): CallInvoker {
+  const inputError = inputErrorFor(deps.fieldLabel);
+  return async (path, body, { req, res, language, check }) => {
+    const started = Date.now();
+    const call = deps.calls.get(path);
+    let ctx: RequestContext | undefined;
+    let outcome: { httpStatus: number; code: number; message: string; data?: unknown } = { httpStatus: 200, code: 0, message: '' };
+    try {
+      if (!call || call.raw) throw new ApiError(ErrorCode.unknownCall, 'server.errors.10013', { path }, 404);
+      const problem = checkInput(body);
+      const guard = deps.guard();
+      ctx = await guard.authenticate(req, call);
+      if (language) ctx.language = language;
+      const code = callPermission(call);
+      if (code) await guard.authorize(ctx, code);
+      if (problem) throw inputError(problem, call);
+      check?.();
+      const data = await call.handler({ body, ctx, req, res });
+      outcome = { ...outcome, data };
+      return data;
+    } catch (err) {
+      const e = err instanceof ApiError ? err : null;
+      outcome = { httpStatus: e?.httpStatus ?? 500, code: e?.code ?? ErrorCode.internal, message: e?.messageKey ?? '' };
+      throw err;
+    } finally {
+      deps.calls.emitCallEnd({ req, call, ctx, body, ...outcome, ms: Date.now() - started });
+    }
+  };
+}
+
+/** A refused body names the field: its label when the key is a declared field (or has a common label), else the key path. */
+function inputErrorFor(fieldLabel: DispatcherDeps['fieldLabel']) {
+  return (problem: InputProblem, call: CallDef): ApiError => {
+    const top = /^[^.[]*$/.test(problem.path) ? problem.path : null;
+    const label = top ? fieldLabel?.(call, top) : undefined;
+    const field = label ? tKey(label) : top ? tKey(`fields.${top}`, top) : problem.path || '-';
+    return new ApiError(ErrorCode.validation, `server.validation.input.${problem.kind}`, { field, max: 'max' in problem ? problem.max : undefined }, 400);
   };
 }
 

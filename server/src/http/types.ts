@@ -30,6 +30,12 @@ export interface RequestContext {
   warehouseIds: number[] | null;
   /** how the caller authenticated */
   via: 'session' | 'org-token' | 'public';
+  /**
+   * A restricted credential (a named API token limited to some resources or to reading): every
+   * permission code is checked against it as well as against Casbin, and calls that act with
+   * the organisation's whole power without a code (login tickets) refuse it.
+   */
+  scope?: CallerScope;
   /** session token hash (for logout) */
   sessionId?: string;
   ip?: string;
@@ -39,6 +45,12 @@ export interface RequestContext {
    * call): the organisation and account it acted on, set by its handler once known.
    */
   auditAs?: { orgId: number; operator?: string; userId?: number };
+}
+
+export interface CallerScope {
+  /** shown in logs, e.g. the token's name */
+  label: string;
+  allows(code: string): boolean;
 }
 
 export interface CallInput {
