@@ -14,6 +14,7 @@ import { BulkWriter } from './bulk-writer';
 import { scaleFromEnv, type SeedScale } from './scale';
 import { gatewaySerials, seedVolume } from './seed-volume';
 import { gatewayMqttPassword } from './gateway-credentials';
+import { seedReports } from './seed-reports';
 import { seedShipping } from './seed-shipping';
 
 export interface SeedInput {
@@ -31,6 +32,8 @@ export interface SeedInput {
    * receipts through the documents' own steps (seed-shipping.ts).
    */
   call?: (path: string, body: Record<string, unknown>, ctx: RequestContext) => Promise<unknown>;
+  /** whether the server has a call (the reports' history needs the inventory plugin's) */
+  has?: (path: string) => boolean;
 }
 
 export interface SeedResult {
@@ -138,6 +141,8 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       const r = await seedShipping(input.sequelize, (path, body) => call(path, body, ctx), org, orgId, orgWarehouses[index], scale.name);
       created += r.created;
       shipOrders += r.orders;
+      // report history: closing snapshots walked back from today's close, three-batch records
+      if (input.has) created += await seedReports(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index], now);
     }
   }
   return { organizations: orgIds, created, scale: scale.name, shipOrders, shippingMs: Date.now() - started };

@@ -72,7 +72,7 @@ export function defineIdle(ctx: PluginServerContext): void {
     for (const c of rows) {
       const w = Number(c.warehouseId);
       const m = tol.minutes(w, num(c.carrierCodeId));
-      const since = c.inboundTime ? new Date(c.inboundTime).getTime() : null;
+      const since = c.inboundTime ? new Date(c.inboundTime as string | Date).getTime() : null;
       const marked = Number(c.transportStatus) === Enums.transportStatus.idle;
       if (!marked && !(m && since !== null && since < now - m * 60_000)) continue;
       const daysIdle = since === null ? null : round1((now - since) / DAY_MS);
@@ -184,7 +184,7 @@ export function defineIdle(ctx: PluginServerContext): void {
       { [Op.and]: [standing(q, whIds), { [Op.or]: candidates }] },
       { attributes: ['warehouseId', 'carrierCodeId', [fn('MIN', col(carriers.column('inboundTime'))), 'since']], group: ['warehouseId', 'carrierCodeId'] },
     )) {
-      if (g.since) oldest.set(`${g.warehouseId}:${g.carrierCodeId ?? ''}`, new Date(g.since).getTime());
+      if (g.since) oldest.set(`${g.warehouseId}:${g.carrierCodeId ?? ''}`, new Date(g.since as string | Date).getTime());
     }
     return idle.map((r) => {
       const since = oldest.get(r.key);

@@ -138,6 +138,7 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
           outbound: c.outbound,
           key: `${c.warehouseId}:${c.carrierCodeId ?? ''}`,
           day,
+          warehouseId: Number(c.warehouseId),
           warehouseCode: String(w.code ?? ''),
           warehouseName: String(w.name ?? ''),
           carrierCode: String(code?.code ?? ''),

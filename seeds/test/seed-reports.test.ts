@@ -1,0 +1,63 @@
+/**
+ * The demo's report history (issue 19 item 6): on a freshly seeded server with the inventory
+ * and reports plugins, every report of the report group shows rows on first start — daily,
+ * weekly with movement over the weeks, three-batch and idle carriers — and a second seeding
+ * adds no history.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type RtiServer } from '@rti/server';
+import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
+import { SCALES, seedServer } from '../src/index';
+import { REPORT_HISTORY_DAYS } from '../src/seed-reports';
+
+let db: TestDatabase;
+let server: RtiServer;
+let url: string;
+let token: string;
+
+const call = async (path: string, body: unknown = {}) => {
+  const res = await fetch(url + '/api' + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token }, body: JSON.stringify(body) });
+  return (await res.json()) as { code: number; message: string; data: any };
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'inventory', 'reports'], logError: () => undefined });
+  ({ url } = await server.listen(0));
+  await seedServer(server, { scale: SCALES.small });
+  const res = await fetch(url + '/api/account/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }),
+  });
+  token = ((await res.json()) as { data: { token: string } }).data.token;
+}, 180_000);
+afterAll(async () => {
+  await server?.close();
+  await db?.drop();
+});
+
+describe('report history of the demo', () => {
+  it('shows every report with rows on first start', async () => {
+    const daily = await call('/inventory-report/list', { limit: 100 });
+    expect(daily.code, daily.message).toBe(0);
+    expect(daily.data.list.reduce((s: number, r: any) => s + r.inStock, 0)).toBeGreaterThan(0);
+    const week = await call('/inventory-report/week', { limit: 100 });
+    expect(week.data.list.some((r: any) => r.inbound + r.outbound > 0)).toBe(true);
+    expect(week.data.list.some((r: any) => r.daysClosed >= 6)).toBe(true);
+    const days = await call('/inventory-report/week/detail', { time: [Date.now() - 30 * 86_400_000, Date.now()], limit: 100 });
+    expect(new Set(days.data.list.map((r: any) => r.day)).size).toBeGreaterThanOrEqual(REPORT_HISTORY_DAYS);
+    const three = await call('/report-three-batch/detail', {});
+    expect(three.data.total).toBe(2);
+    expect(three.data.list[0].total).toBeGreaterThan(0);
+    expect((await call('/idle/carrier-code/list', {})).data.total).toBeGreaterThan(0);
+    expect((await call('/idle/carrier/list', {})).data.total).toBeGreaterThan(0);
+  });
+
+  it('adds no history on a second run', async () => {
+    const count = () => server.db.sequelize.models['inventory-snapshot'].count();
+    const before = await count();
+    await seedServer(server, { scale: SCALES.small });
+    expect(await count()).toBe(before);
+  }, 120_000);
+});
