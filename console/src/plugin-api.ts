@@ -44,7 +44,7 @@ export const loadImportDialog = () => import('./meta/components/import-dialog').
 
 /**
  * The generated page of a server report definition (ctx.reports.define), as a page component:
- * `pages: [{ id, path, title, component: reportPage('master-data.inventory-daily') }]`.
+ * `pages: [{ id, path, title, component: reportPage('reports.inventory-daily') }]`.
  */
 export const reportPage =
   (name: string): LazyComponent =>
