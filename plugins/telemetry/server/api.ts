@@ -45,6 +45,12 @@ export interface TelemetryApi {
    * committed. `alert` data: `{ category, resource, ...row }` as the rules' alerts.
    */
   publish(event: LiveEvent): void;
+  /**
+   * Every live event raised on this instance, of every organisation — each event is raised on
+   * one instance only (relayed copies are not repeated here), so a listener sees it once in the
+   * cluster (the open-api plugin's webhooks). Called synchronously by the publisher: queue, never wait.
+   */
+  onRaised(fn: (event: LiveEvent) => void): () => void;
 }
 
 /** one in/out pass: carrier, warehouse, direction (10 in, 20 out), time (epoch ms), what saw it */

@@ -114,7 +114,7 @@ export class RelayedBus extends EventBus {
 
   /** an event another instance raised: to this instance's subscribers only */
   deliver(e: LiveEvent): void {
-    super.publish(e);
+    this.dispatch(e);
   }
 }
 

@@ -27,7 +27,27 @@ export class EventBus {
     };
   }
 
+  private readonly raised = new Set<(e: LiveEvent) => void>();
+
+  /** every event raised on this instance, of every organisation (not those relayed from others): webhooks */
+  onRaised(fn: (e: LiveEvent) => void): () => void {
+    this.raised.add(fn);
+    return () => void this.raised.delete(fn);
+  }
+
   publish(e: LiveEvent): void {
+    this.dispatch(e);
+    for (const fn of this.raised) {
+      try {
+        fn(e);
+      } catch {
+        // a listener never breaks the publisher (the state sink)
+      }
+    }
+  }
+
+  /** to this instance's subscribers of the event's organisation */
+  protected dispatch(e: LiveEvent): void {
     const set = this.byOrg.get(e.orgId);
     if (!set) return;
     for (const fn of set) fn(e);

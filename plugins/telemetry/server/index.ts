@@ -44,6 +44,7 @@ export default definePlugin({
       onInOut: (fn) => rt.sink.onInOut(fn),
       placeCarriers: (moves) => rt.placeCarriers(moves),
       publish: (event) => rt.bus.publish(event),
+      onRaised: (fn) => rt.bus.onRaised(fn),
     };
     ctx.provide('telemetry', api);
   },
