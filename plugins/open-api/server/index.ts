@@ -186,7 +186,9 @@ export default definePlugin({
         await queue.enqueue([{ orgId, event: `${e.resource.name}.${kind}`, data: e.row }], e.transaction);
       });
     }
-    const telemetry = ctx.tryUse('telemetry') as { onRaised?(fn: (e: { type: string; orgId: number; data: unknown }) => void): () => void } | undefined;
+    // typed structurally: this plugin needs only this much of telemetry's service, when it is loaded
+    const telemetry = (ctx.tryUse as (id: string) => unknown)('telemetry') as
+      { onRaised?(fn: (e: { type: string; orgId: number; data: unknown }) => void): () => void } | undefined;
     const known = new Set<string>(LIVE_EVENTS);
     const stopLive = telemetry?.onRaised?.((e) => {
       if (known.has(e.type)) queue.emit({ orgId: e.orgId, event: `live.${e.type}`, data: e.data });
