@@ -48,6 +48,8 @@ export const VALIDATION_KEYS = [
   'required', 'select', 'notAllowed', 'format', 'lengthMax', 'lengthMin', 'lengthBetween', 'valueMax', 'valueMin', 'valueBetween',
   'color', 'earlier', 'later', 'different', 'smaller', 'password', 'mqttPassword', 'passwordMismatch', 'unique', 'enum', 'type', 'ref',
   'imageLimit', 'fileLimit', 'importLimit',
+  // a wrong format and a file too large are told apart (SPEC §5: one message of each)
+  'imageFormat', 'imageSize', 'fileFormat', 'fileSize', 'importFormat', 'importSize',
 ] as const;
 export type ValidationKey = (typeof VALIDATION_KEYS)[number];
 export const validationKey = (key: ValidationKey): string => `validation.${key}`;

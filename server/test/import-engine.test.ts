@@ -26,9 +26,10 @@ const beaconFile = (rows: unknown[][]) => xlsx(['sn', 'mac', 'deviceModelId'], r
 describe('import upload checks', () => {
   it('refuses other extensions, fake xlsx content, xls and oversized files with translated messages', async () => {
     const good = await beaconFile([['B1', 'AA:00:00:00:00:01', 'DM-1']]);
-    const csv = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('sn,mac\n'), 'beacons.csv');
-    expect(csv.body.code).toBe(10001);
-    expect(csv.body.message).toBe('Import files must be xls or xlsx and at most 5120 KB');
+    // a wrong format and a file too large each have their own message (SPEC §5, issue 23 item 7)
+    const pdfName = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('%PDF-1.4'), 'beacons.pdf');
+    expect(pdfName.body.code).toBe(10001);
+    expect(pdfName.body.message).toBe('Import files must be xlsx, csv');
     const fake = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('%PDF-1.4 not a workbook'), 'beacons.xlsx');
     expect(fake.body).toMatchObject({ code: 10001, message: 'The file content does not match a .xlsx file' });
     const zh = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('%PDF-1.4'), 'beacons.xlsx', 'zh-CN');
@@ -38,6 +39,7 @@ describe('import upload checks', () => {
     const big = Buffer.concat([good, Buffer.alloc(5_242_880 - good.length + 1)]);
     const over = await upload(ts, ts.a, '/device-beacon/import', big, 'big.xlsx');
     expect(over.status).toBe(413);
+    expect(over.body.message).toBe('Import files may be at most 5120 KB');
     expect(over.body.code).toBe(10001);
     // Exactly at the limit is accepted by size (then read normally); the padding is a part of
     // the workbook (bytes after the zip's end are refused as not a readable archive).

@@ -68,8 +68,11 @@ export function fileCalls(opts: FileStoreOptions): CallDef[] {
   const upload = (rule: UploadRule, image: boolean): CallDef['handler'] => async ({ req, ctx }) => {
     const dir = storage.tempDir('uploads', org(ctx));
     const lang = ctx.language;
-    const limitKey = image ? 'validation.imageLimit' : 'validation.fileLimit';
-    const received = await receiveFile(req, dir, { ...rule, limitMessage: (l) => opts.t(l, limitKey, { formats: rule.extensions.join(', '), size: rule.maxBytes / 1024 }) }, lang, opts.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS, opts.instanceId);
+    const kind = image ? 'image' : 'file';
+    const params = { formats: rule.extensions.join(', '), size: rule.maxBytes / 1024 };
+    // a wrong format and a file too large each say their own (SPEC §5)
+    const messages = { formatMessage: (l: typeof lang) => opts.t(l, `validation.${kind}Format`, params), sizeMessage: (l: typeof lang) => opts.t(l, `validation.${kind}Size`, params) };
+    const received = await receiveFile(req, dir, { ...rule, ...messages }, lang, opts.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS, opts.instanceId);
     const id = randomBytes(16).toString('hex');
     const fileName = `${id}.${received.extension}`;
     const key = (name: string) => objectKey('uploads', org(ctx), name);

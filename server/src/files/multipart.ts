@@ -27,6 +27,10 @@ export interface UploadRule {
   maxBytes: number;
   /** refusal for a wrong extension or size (defaults to the generic format/size messages) */
   limitMessage?: (lang: Language) => string;
+  /** refusal for a wrong extension alone (SPEC §5 has a format message and a size message) */
+  formatMessage?: (lang: Language) => string;
+  /** refusal for a file too large alone */
+  sizeMessage?: (lang: Language) => string;
 }
 
 export interface ReceivedFile {
@@ -77,8 +81,8 @@ const refuse = (text: string, httpStatus = 200) => new ApiError(ErrorCode.valida
 
 export async function receiveFile(req: Request, dir: string, rule: UploadRule, lang: Language, timeouts: UploadTimeouts = DEFAULT_UPLOAD_TIMEOUTS, instanceId?: string): Promise<ReceivedFile> {
   const formats = rule.extensions.join(', ');
-  const formatError = () => refuse(rule.limitMessage?.(lang) ?? msg(lang, 'format', { formats }));
-  const sizeError = () => refuse(rule.limitMessage?.(lang) ?? msg(lang, 'size', { size: Math.round(rule.maxBytes / 1024) }), 413);
+  const formatError = () => refuse((rule.formatMessage ?? rule.limitMessage)?.(lang) ?? msg(lang, 'format', { formats }));
+  const sizeError = () => refuse((rule.sizeMessage ?? rule.limitMessage)?.(lang) ?? msg(lang, 'size', { size: Math.round(rule.maxBytes / 1024) }), 413);
   const malformed = () => refuse(msg(lang, 'malformed'), 400);
   if (!/^multipart\/form-data/i.test(req.get('content-type') ?? '')) {
     req.resume();
@@ -183,7 +187,7 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
         () => {
           if (settled) return;
           if (size > rule.maxBytes) return settle(sizeError());
-          if (sniff(head) !== EXTENSION_SIGNATURE[extension]) return settle(refuse(msg(lang, 'signature', { ext: extension })));
+          if (!(extension in EXTENSION_SIGNATURE) || sniff(head) !== EXTENSION_SIGNATURE[extension]) return settle(refuse(msg(lang, 'signature', { ext: extension })));
           settle(null, { path, originalName, extension, size, fields });
         },
         // outClosed never rejects today; should it ever, the upload fails, not the process

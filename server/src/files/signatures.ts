@@ -21,7 +21,9 @@ export function sniff(head: Buffer): Signature | null {
 }
 
 /** The signature each accepted extension must carry. */
-export const EXTENSION_SIGNATURE: Record<string, Signature> = {
+export const EXTENSION_SIGNATURE: Record<string, Signature | null> = {
+  // plain text: it must carry no binary format's signature (a workbook renamed .csv is refused)
+  csv: null,
   jpg: 'jpeg',
   jpeg: 'jpeg',
   png: 'png',

@@ -3,7 +3,10 @@
  * (multipart upload, answers at once with the job id), `/<name>/import/status` (counts of
  * the total while running, reasons once finished, in the reader's language),
  * `/<name>/import/template` and `/<name>/import/result` (the refused rows as a workbook with
- * a reason column). Jobs run one after another in the background.
+ * a reason column), `/<name>/import/preview` (the mapping step: the file's header, first rows
+ * and the suggested mapping). CSV as well as xlsx (./tabular); the upload may carry `mapping`
+ * (file column → field, JSON) and `updateExisting` (rows whose key exists update that row).
+ * Jobs run one after another in the background.
  */
 import { randomBytes } from 'node:crypto';
 import { readFile, unlink } from 'node:fs/promises';
@@ -26,6 +29,8 @@ import type { QueuedImport } from './index';
 import { renderError, renderReason } from './reasons';
 import { templateHeader, writeTemplate } from './template';
 import { checkWorkbook, WORKBOOK_LIMITS, type WorkbookProblem } from './workbook';
+import { checkRequiredColumns, csvToWorkbook, readCsv, readMapping, suggestMapping, workbookHead, type CsvTable } from './tabular';
+import type { ImportOptions } from './runner';
 
 /** SPEC §9: import files at most 5120 KB. */
 export const IMPORT_MAX_BYTES = 5_242_880;
@@ -65,40 +70,100 @@ export function workbookRefusal(problem: WorkbookProblem, lang: Parameters<typeo
   }
 }
 
+/** rows the mapping step previews */
+const PREVIEW_ROWS = 5;
+
+/** The header (first filled record) and first rows of a CSV, as the preview shows them. */
+function csvHead(csv: CsvTable, limit: number) {
+  const filled = csv.rows.filter((r) => r.some((c) => c.trim() !== ''));
+  const text = (r: string[]) => r.map((c) => (c.trim() === '' ? null : c));
+  return { header: text(filled[0] ?? []), rows: filled.slice(1, 1 + limit).map(text), total: Math.max(0, filled.length - 1) };
+}
+
 export function importCalls(deps: ImportCallDeps): CallDef[] {
   const out: CallDef[] = [];
+
+  /** An import upload: xlsx or csv, refused for its format or its size, each with its own message (SPEC §5). */
+  const receiveImport = async (req: Parameters<CallDef['handler']>[0]['req'], lang: Language) => {
+    const upload = await receiveFile(
+      req,
+      join(deps.dataDir, 'imports'),
+      {
+        extensions: ['xls', 'xlsx', 'csv'],
+        maxBytes: IMPORT_MAX_BYTES,
+        formatMessage: (l) => deps.t(l, 'validation.importFormat', { formats: 'xlsx, csv' }),
+        sizeMessage: (l) => deps.t(l, 'validation.importSize', { size: IMPORT_MAX_BYTES / 1024 }),
+      },
+      lang,
+      deps.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS,
+      deps.instanceId,
+    );
+    if (upload.extension === 'xls') {
+      await unlink(upload.path).catch(() => undefined);
+      throw new ApiError(ErrorCode.validation, msg(lang, 'xlsUnsupported'));
+    }
+    return upload;
+  };
+
+  /**
+   * The upload as a workbook the runner reads: a CSV is decoded and written as one (its
+   * records keep their numbers); a workbook beyond the limits (a bomb) is refused. The
+   * upload's temporary file is replaced by the workbook's.
+   */
+  const readableWorkbook = async (path: string, extension: string, lang: Language): Promise<{ path: string; totalVolume: number; csv: CsvTable | null }> => {
+    let csv: CsvTable | null = null;
+    let at = path;
+    try {
+      if (extension === 'csv') {
+        csv = await readCsv(path, lang, deps.t);
+        at = `${path}.xlsx`;
+        await csvToWorkbook(csv, at);
+        await unlink(path).catch(() => undefined);
+      }
+      const seen = { rows: 0 };
+      const problem = await checkWorkbook(at, WORKBOOK_LIMITS, seen);
+      if (problem) throw workbookRefusal(problem, lang);
+      return { path: at, totalVolume: Math.max(0, seen.rows - 1), csv };
+    } catch (err) {
+      await unlink(path).catch(() => undefined);
+      if (at !== path) await unlink(at).catch(() => undefined);
+      throw err;
+    }
+  };
+
   for (const res of Object.values(deps.metadata.resources)) {
     if (!res.import) continue;
     const importPath = resourceApiPath(res, 'import');
+    const plan = () => importPlan(res, deps.metadata);
     out.push({
       path: importPath,
       resource: res.name,
       raw: true,
       handler: async ({ req, ctx }) => {
-        const upload = await receiveFile(
-          req,
-          join(deps.dataDir, 'imports'),
-          { extensions: ['xls', 'xlsx'], maxBytes: IMPORT_MAX_BYTES, limitMessage: (lang) => deps.t(lang, 'validation.importLimit', { size: IMPORT_MAX_BYTES / 1024 }) },
-          ctx.language,
-          deps.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS,
-          deps.instanceId,
-        );
-        if (upload.extension === 'xls') {
-          await unlink(upload.path).catch(() => undefined);
-          throw new ApiError(ErrorCode.validation, msg(ctx.language, 'xlsUnsupported'));
-        }
+        const lang = ctx.language;
+        const upload = await receiveImport(req, ctx.language);
+        const fields = plan().fields;
         // Bombs and workbooks beyond the limits are refused here, before a job exists.
-        const seen = { rows: 0 };
-        const problem = await checkWorkbook(upload.path, WORKBOOK_LIMITS, seen).catch(async (err) => {
-          await unlink(upload.path).catch(() => undefined);
+        const { path, totalVolume: rows, csv } = await readableWorkbook(upload.path, upload.extension, lang);
+        upload.path = path;
+        let options: ImportOptions = {};
+        try {
+          const mapping = readMapping(upload.fields.mapping, fields, lang, deps.t);
+          // a mapping (or a CSV, new to imports) must give every required column a file column
+          if (mapping || csv) {
+            const header = csv ? csv.rows.find((r) => r.some((c) => c.trim() !== '')) ?? [] : (await workbookHead(path, 0)).header;
+            const effective = mapping ?? suggestMapping(header, fields, deps.t);
+            checkRequiredColumns(header, effective, fields, lang, deps.t);
+            if (mapping) options.mapping = mapping;
+          }
+          // by the import's one key: an existing row is updated instead of refused as existing
+          if (/^(1|true|on|yes)$/i.test(upload.fields.updateExisting ?? '') && plan().key.length === 1) options = { ...options, updateExisting: true };
+        } catch (err) {
+          await unlink(path).catch(() => undefined);
           throw err;
-        });
-        if (problem) {
-          await unlink(upload.path).catch(() => undefined);
-          throw workbookRefusal(problem, ctx.language);
         }
         // the rows counted in the sheet, less its header: what the progress counts towards
-        const totalVolume = Math.max(0, seen.rows - 1);
+        const totalVolume = rows;
         // Kept in the object store while the job runs, so any instance can resume it; this
         // instance runs it from its own copy. A store that is down: 503, no job, nothing kept.
         const fileKey = objectKey('imports', ctx.orgId, `${randomBytes(16).toString('hex')}.xlsx`);
@@ -122,7 +187,7 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           heartbeatAt: new Date(),
           fileKey,
           claim,
-          context: JSON.stringify(deps.storedContext(ctx)),
+          context: JSON.stringify({ ...(deps.storedContext(ctx) as object), options }),
         };
         let job: Model;
         try {
@@ -133,8 +198,40 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           throw err;
         }
         const importId = Number(job.get('id'));
-        deps.enqueue({ jobId: importId, resource: res.name, ctx, fileKey, claim, path: upload.path });
+        deps.enqueue({ jobId: importId, resource: res.name, ctx, fileKey, claim, path: upload.path, options });
         return { importId, status: IMPORT_PROCESSING, totalVolume, instanceId: deps.instanceId, heartbeatAt: new Date() };
+      },
+    });
+    out.push({
+      path: resourceApiPath(res, 'import/preview'),
+      resource: res.name,
+      raw: true,
+      // the mapping step of an import: whoever may import may look at the file first
+      permission: apiCode(importPath),
+      handler: async ({ req, ctx }) => {
+        const lang = ctx.language;
+        const upload = await receiveImport(req, lang);
+        const { path, csv } = await readableWorkbook(upload.path, upload.extension, lang);
+        try {
+          const head = csv ? csvHead(csv, PREVIEW_ROWS) : await workbookHead(path, PREVIEW_ROWS);
+          const p = plan();
+          const fields = p.fields.map((f) => ({ name: f.name, label: deps.t(lang, fieldLabelKey(f)), required: Boolean(f.required && f.default === undefined) }));
+          const keyField = p.key.length === 1 ? fields.find((f) => f.name === p.key[0]) : undefined;
+          return {
+            format: csv ? 'csv' : 'xlsx',
+            separator: csv?.separator ?? null,
+            encoding: csv ? csv.encoding : null,
+            bom: csv?.bom ?? false,
+            header: head.header,
+            rows: head.rows,
+            total: head.total,
+            fields,
+            key: keyField ? { name: keyField.name, label: keyField.label } : null,
+            mapping: suggestMapping(head.header, p.fields, deps.t),
+          };
+        } finally {
+          await unlink(path).catch(() => undefined);
+        }
       },
     });
     out.push({

@@ -39,7 +39,7 @@ import {
   type DeadJobs,
   type StoredContext,
 } from './import-jobs';
-import { ImportStopped, ImportTakenOver, runImport, type ImportCounts, type RunnerDeps } from './runner';
+import { ImportStopped, ImportTakenOver, runImport, type ImportCounts, type ImportOptions, type RunnerDeps } from './runner';
 import { ImportValidators } from './validators';
 
 export { ImportValidators, type ImportValidator, type ImportRowEvent, type ImportRowValidator, type ImportChunkHandler, type ImportChunkEvent } from './validators';
@@ -184,7 +184,7 @@ export function installImports(host: ImportHost): ImportEngine {
         return;
       }
       const resume = job.resume ? { ...job.resume, errors: await savedErrors(errors, job.jobId) } : undefined;
-      await runImport(deps, { jobId: job.jobId, resource: host.metadata.resources[job.resource], ctx: job.ctx, path, claim: job.claim, resume });
+      await runImport(deps, { jobId: job.jobId, resource: host.metadata.resources[job.resource], ctx: job.ctx, path, claim: job.claim, resume, options: job.options });
       await host.storage().delete(job.fileKey).catch((err) => host.log(`[import] job ${job.jobId}: its file was not removed from the store`, err));
     } catch (err) {
       if (err instanceof ImportStopped) return;
@@ -237,7 +237,9 @@ export function installImports(host: ImportHost): ImportEngine {
       taken++;
       const counts = { processed: Number(job.get('processedVolume')), success: Number(job.get('successVolume')), failed: Number(job.get('failedVolume')) };
       host.log(`[import] job ${Number(job.get('id'))} resumed after row ${Number(job.get('cursorRow'))} (from ${String(job.get('instanceId'))})`);
-      enqueue({ jobId: Number(job.get('id')), resource: String(job.get('resource')), ctx: context, fileKey, claim, resume: { cursor: Number(job.get('cursorRow') ?? 0), counts } });
+      // the mapping step's choices were kept with the uploader's context
+      const options = parseOptions(job.get('context'));
+      enqueue({ jobId: Number(job.get('id')), resource: String(job.get('resource')), ctx: context, fileKey, claim, resume: { cursor: Number(job.get('cursorRow') ?? 0), counts }, options });
     }
     if (closed) host.log(`[import] ${closed} interrupted import(s) closed`);
   };
@@ -295,6 +297,18 @@ export interface QueuedImport {
   path?: string;
   /** where an earlier run stopped */
   resume?: { cursor: number; counts: ImportCounts };
+  /** the mapping step's choices */
+  options?: ImportOptions;
+}
+
+/** The mapping step's choices a job keeps beside its uploader's context (none for older jobs). */
+function parseOptions(value: unknown): ImportOptions | undefined {
+  try {
+    const o = (JSON.parse(String(value ?? 'null')) as { options?: ImportOptions } | null)?.options;
+    return o && typeof o === 'object' ? o : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The uploader's context as the job stored it, or null when it holds none. */

@@ -76,6 +76,16 @@ export interface ImportTask {
   claim?: string | null;
   /** a job resumed after an earlier run's last saved part */
   resume?: ImportResume;
+  /** what the uploader chose in the mapping step (kept with the job for a resume) */
+  options?: ImportOptions;
+}
+
+/** The mapping step's choices (docs/SERVER.md "Imports: CSV and column mapping"). */
+export interface ImportOptions {
+  /** file column header → field: replaces matching headers to field names and labels */
+  mapping?: Record<string, string>;
+  /** a row whose key (the import's one key field) exists updates that row instead of being refused */
+  updateExisting?: boolean;
 }
 
 /** Where an earlier run of the job stopped: its cursor, counts and saved refused rows. */
@@ -109,6 +119,8 @@ interface SheetRow {
   /** API values (refs resolved to ids once looked up) */
   values: Record<string, unknown>;
   problems: Array<{ index: number; p: RowProblem }>;
+  /** updateExisting: the id of the row of the organisation holding this row's key */
+  existingId?: number;
 }
 
 /** How a transaction ended ('commit' / 'rollback'), waiting while it still runs; null = never began. */
@@ -194,6 +206,8 @@ interface Part {
   refused: Array<{ r: SheetRow; p: RowProblem }>;
   rows: number;
   lastRow: number;
+  /** its ready rows update the rows their keys found (updateExisting) */
+  update?: boolean;
 }
 
 /** What a part adds to the job, saved in the part's transaction and kept once it commits. */
@@ -364,8 +378,11 @@ function rowChecks(run: ImportRun) {
    * The key and unique columns: repeated earlier in the file, or already in the system.
    * `replay`: rows a resumed job already handled, read again only to know the file's keys so far.
    */
+  const updating = Boolean(run.task.options?.updateExisting && singleKey !== null);
+  // the key first: a row it finds is an update, and the row's own other unique values are no clash
+  const uniqueOrder = updating ? [...uniqueFields].sort((a, b) => Number(b.name === singleKey) - Number(a.name === singleKey)) : uniqueFields;
   const checkUnique = async (rows: SheetRow[], replay = false) => {
-    for (const f of uniqueFields) {
+    for (const f of uniqueOrder) {
       const inFile = seen.get(f.name)!;
       const fresh: string[] = [];
       for (const r of rows) {
@@ -382,6 +399,22 @@ function rowChecks(run: ImportRun) {
       const and: WhereOptions[] = [{ [f.name]: { [Op.in]: fresh } }];
       // Uniqueness is per organisation (or platform-wide): the caller's warehouses do not narrow it.
       if (f.unique !== 'global' && orgField && orgField !== 'id') and.push({ [orgField]: ctx.orgId });
+      if (updating) {
+        const own = orgField && orgField !== 'id' ? orgField : null;
+        const existing = (await deps.db.models[res.name].findAll({ attributes: ['id', f.name, ...(own ? [own] : [])], where: { [Op.and]: and }, raw: true })) as unknown as Array<Record<string, unknown>>;
+        const holder = new Map(existing.map((x) => [String(x[f.name]), x]));
+        for (const r of rows) {
+          const v = r.values[f.name];
+          if (v === undefined || v === null || r.problems.some((x) => x.p.column === f.name)) continue;
+          const h = holder.get(String(v));
+          if (!h) continue;
+          // another organisation's row (a platform-wide key) is never updated: it exists
+          const mine = !own || Number(h[own]) === ctx.orgId;
+          if (f.name === singleKey && mine) r.existingId = Number(h.id);
+          else if (Number(h.id) !== r.existingId) addProblem(r, f.name, 'exists');
+        }
+        continue;
+      }
       const existing = await deps.db.models[res.name].findAll({ attributes: [f.name], where: { [Op.and]: and }, raw: true });
       const taken = new Set((existing as unknown as Array<Record<string, unknown>>).map((x) => String(x[f.name])));
       for (const r of rows) if (r.values[f.name] !== undefined && taken.has(String(r.values[f.name])) && !r.problems.some((x) => x.p.column === f.name)) addProblem(r, f.name, 'exists');
@@ -639,10 +672,32 @@ function chunkWriters(run: ImportRun) {
     }
   };
 
+  /**
+   * updateExisting: each row updates the row its key found, through the repository (scope,
+   * validation, hooks, operation log), in its own savepoint: a refused row is rolled back alone.
+   */
+  const writeUpdates = async (ready: SheetRow[], savePart: SavePart): Promise<void> => {
+    const outcome: Array<RowProblem | null> = [];
+    await deps.db.sequelize.transaction(async (transaction) => {
+      outcome.length = 0;
+      for (const r of ready) {
+        try {
+          await repo.update({ ...r.values, id: r.existingId }, { transaction });
+          outcome.push(null);
+        } catch (err) {
+          if (err instanceof ApiError) outcome.push(problemOf(res, err));
+          else if (err instanceof RowProblem) outcome.push(err);
+          else throw err;
+        }
+      }
+      await savePart(transaction, outcome);
+    });
+  };
+
   // Rows written by hooks one after another hold the (SQLite) write lock longer: smaller
   // transactions let other writers in between.
   const size = bulkInsert && (chunkHandlers.length || !deps.hooks.has('after', 'create', res.name)) ? CHUNK_ROWS : HOOKED_BATCH;
-  return { fastPath, size, writeChunkFast, writeRowByRow };
+  return { fastPath, size, writeChunkFast, writeRowByRow, writeUpdates };
 }
 
 /**
@@ -655,7 +710,8 @@ async function readSheet(run: ImportRun, zone: string, onChunk: (rows: SheetRow[
   const limits = WORKBOOK_LIMITS;
   let source: Awaited<ReturnType<typeof openWorkbook>> | null = null;
   try {
-    const match = headerMatcher(fields, deps.t);
+    const mapping = task.options?.mapping;
+    const match = mapping ? (header: CellValue) => (header === null ? null : (mapping[cellText(header) ?? ''] ?? null)) : headerMatcher(fields, deps.t);
     let columnAt: Array<string | null> | null = null;
     let chunk: SheetRow[] = [];
     let rowsRead = 0;
@@ -719,6 +775,7 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       await progress.save(staged, transaction);
     };
     if (!part.ready.length) await deps.db.sequelize.transaction((transaction) => savePart(transaction, []));
+    else if (part.update) await writers.writeUpdates(part.ready, savePart);
     else if (!writers.fastPath || !(await writers.writeChunkFast(part.ready, savePart))) await writers.writeRowByRow(part.ready, savePart);
     if (staged) progress.keep(staged);
   };
@@ -743,7 +800,16 @@ export async function runImport(deps: RunnerDeps, task: ImportTask): Promise<Imp
       if (!r.problems.length) checks.checkRules(r);
       const p = checks.firstProblem(r);
       if (p) part.refused.push({ r, p });
-      else part.ready.push(r);
+      else {
+        // creates and updates are written by different writers: a part holds one kind, in file order
+        const update = r.existingId !== undefined;
+        if (part.ready.length && Boolean(part.update) !== update) {
+          parts.push(part);
+          part = { ready: [], refused: [], rows: 0, lastRow: 0 };
+        }
+        part.update = update;
+        part.ready.push(r);
+      }
       part.rows++;
       part.lastRow = r.row;
       if (part.ready.length >= size) {
