@@ -1,14 +1,42 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, App, Button, Card, Descriptions, Empty, Input, Space, Spin, Typography } from 'antd';
-import { CopyOutlined, DeleteOutlined, KeyOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Descriptions, Empty, Input, Space, Spin, Tabs, Typography } from 'antd';
+import { ApiOutlined, CopyOutlined, DeleteOutlined, FileTextOutlined, KeyOutlined, ReloadOutlined } from '@ant-design/icons';
 import { Guarded, formatDateTime } from '@rti/console/plugin-api';
 import { useOrgToken } from './use-org-token';
+import { NamedTokensPanel } from './named-tokens-panel';
+import { WebhooksPanel } from './webhooks-panel';
 
 const when = (v: string | null | undefined): string => formatDateTime(v, 'datetime', '-');
 
-/** Generate, refresh (confirmed) and delete (confirmed) the organisation token; the clear token shows once. */
+/** The Open API screen: the REST API's docs, the organisation token, named tokens and webhooks. */
 export default function OpenApiPage() {
+  const { t } = useTranslation();
+  return (
+    <Card title={t('openApi.title')} data-testid="open-api-page">
+      <Typography.Paragraph type="secondary">{t('openApi.intro')}</Typography.Paragraph>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <Button icon={<FileTextOutlined />} href="/rest/v1/docs" target="_blank" rel="noopener" data-testid="open-api-docs">
+          {t('openApi.docs')}
+        </Button>
+        <Button icon={<ApiOutlined />} href="/rest/v1/openapi.json" target="_blank" rel="noopener" data-testid="open-api-json">
+          {t('openApi.openapiJson')}
+        </Button>
+      </Space>
+      <Tabs
+        destroyOnHidden
+        items={[
+          { key: 'org', label: t('openApi.tabs.orgToken'), children: <OrgTokenPanel /> },
+          { key: 'tokens', label: t('openApi.tabs.tokens'), children: <NamedTokensPanel /> },
+          { key: 'webhooks', label: t('openApi.tabs.webhooks'), children: <WebhooksPanel /> },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** Generate, refresh (confirmed) and delete (confirmed) the organisation token; the clear token shows once. */
+function OrgTokenPanel() {
   const { t } = useTranslation();
   const { modal, message } = App.useApp();
   const { info, loading, error, issue, revoke } = useOrgToken();
@@ -57,8 +85,7 @@ export default function OpenApiPage() {
   };
 
   return (
-    <Card title={t('openApi.title')} data-testid="open-api-page">
-      <Typography.Paragraph type="secondary">{t('openApi.intro')}</Typography.Paragraph>
+    <div>
       {error && <Alert type="error" showIcon message={error} className="open-api-alert" />}
       <Spin spinning={loading || busy}>
         {fresh && (
@@ -124,6 +151,6 @@ export default function OpenApiPage() {
   -d '{"username":"…"}'
 # → data.loginPath "/{entryCode}/login?ticket=…": open ${window.location.origin} + loginPath in the user's browser`}</pre>
       </Typography.Paragraph>
-    </Card>
+    </div>
   );
 }
