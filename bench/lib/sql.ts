@@ -25,10 +25,18 @@ export function sqlNames(sequelize: Sequelize, models: Models = sequelize.models
 export async function countStatements<T>(sequelize: Sequelize, fn: () => Promise<T>): Promise<{ value: T; statements: number }> {
   const logging = sequelize as unknown as { options: { logging: unknown } };
   let statements = 0;
-  logging.options.logging = () => void statements++;
+  // BENCH_SQL=1 prints each statement's time (what a call spends beyond its raw-SQL floor)
+  const verbose = process.env.BENCH_SQL === '1';
+  const options = logging.options as { logging: unknown; benchmark?: boolean };
+  if (verbose) options.benchmark = true;
+  logging.options.logging = (sql: string, ms?: number) => {
+    statements++;
+    if (verbose) console.log(`  ${String(ms ?? '').padStart(5)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+  };
   try {
     return { value: await fn(), statements };
   } finally {
     logging.options.logging = false;
+    options.benchmark = false;
   }
 }

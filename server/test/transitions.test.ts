@@ -223,6 +223,25 @@ describe('hooks run inside the step transaction', () => {
     }
   });
 
+  it('what a hook writes to the moved rows themselves is in the answer: a bulk UPDATE of known columns, and a row saved whole', async () => {
+    const a = await bindOrder(1);
+    const b = await bindOrder(1);
+    let whole = false;
+    const off = ts.server.transitions.on('carrier-bind', 'release', async (e) => {
+      if (!whole) await e.repo('carrier-bind').updateWhere({ remark: 'stamped by a hook' }, { id: e.ids });
+      else await ts.server.db.models['carrier-bind'].update({ remark: 'saved whole' }, { where: { id: e.ids }, transaction: e.transaction, individualHooks: true });
+    });
+    try {
+      const first = await ok(ts.a, '/carrier-bind/release', { id: a.id });
+      expect(first).toMatchObject({ status: 20, remark: 'stamped by a hook' });
+      whole = true;
+      const second = await ok(ts.a, '/carrier-bind/release', { id: b.id });
+      expect(second).toMatchObject({ status: 20, remark: 'saved whole' });
+    } finally {
+      off();
+    }
+  });
+
   it('afterCommit runs once the step committed, never after a rollback', async () => {
     const ran: string[] = [];
     let fail = false;

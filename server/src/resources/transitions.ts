@@ -353,9 +353,22 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   // again only when a reference changed). Rows nobody wrote to since the step's UPDATE are
   // answered as moved, with the time the UPDATE stamped (a 5,000-line step reads its lines twice).
   let final: Row[];
-  if (writesTo(model, transaction) === writesBefore) {
-    const stamped = byId(await model.findAll({ where: { id: { [Op.in]: ids } }, attributes: ['id', 'updatedAt'], transaction }));
-    final = answer.map((r) => ({ ...r, updatedAt: plainRow(res, stamped.get(Number(r.id)) ?? { updatedAt: r.updatedAt }).updatedAt }));
+  const rewritten = fieldsWrittenSince(model, transaction, writesBefore);
+  const refRewritten = rewritten === null || refFields.some((f) => rewritten.has(f.name));
+  if (!refRewritten) {
+    // Only bulk UPDATEs of known columns since (a hook stamping its lines): read those columns
+    // back, not whole rows (a 5,000-line step's lines were read whole once already).
+    const columns = ['id', 'updatedAt', ...[...rewritten].filter((f) => f !== 'updatedAt' && res.fields.some((d) => d.name === f))];
+    const stamped = byId(await model.findAll({ where: { id: { [Op.in]: ids } }, attributes: columns, transaction }));
+    final = answer.map((r) => {
+      const fresh = stamped.get(Number(r.id));
+      if (!fresh) return r;
+      const moved = plainRow(res, fresh.get({ plain: true }) as Row);
+      const out: Row = { ...r, updatedAt: moved.updatedAt ?? r.updatedAt };
+      for (const c of columns) if (c !== 'id' && c !== 'updatedAt') out[c] = moved[c];
+      return out;
+    });
+    if (host.t && rewritten.size) renderTexts(res, final, ctx.language, host.t);
   } else {
     const after = byId(await inScope());
     const finalRows = ids.map((id) => after.get(id)!);
@@ -368,27 +381,42 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   return final;
 }
 
-/** UPDATEs and DELETEs per transaction (and each savepoint's parents) and model, counted by model hooks. */
-const writes = new WeakMap<Transaction, Map<ModelStatic<Model>, number>>();
+/**
+ * The UPDATEs and DELETEs of a transaction (and each savepoint's parents) per model, counted by
+ * model hooks: each entry the columns a bulk UPDATE wrote, or null (a row's own update, a delete).
+ */
+const writes = new WeakMap<Transaction, Map<ModelStatic<Model>, Array<Set<string> | null>>>();
 const counting = new WeakSet<ModelStatic<Model>>();
 
 /** How many writes this transaction made to the model's rows so far (the counting starts on first use). */
 function writesTo(model: ModelStatic<Model>, transaction: Transaction): number {
   if (!counting.has(model)) {
     counting.add(model);
-    const bump = (opts: { transaction?: Transaction | null } | undefined) => {
+    const note = (opts: { transaction?: Transaction | null } | undefined, fields: Set<string> | null) => {
       for (let t = opts?.transaction ?? undefined; t; t = (t as Transaction & { parent?: Transaction }).parent) {
-        const m = writes.get(t) ?? new Map<ModelStatic<Model>, number>();
+        const m = writes.get(t) ?? new Map<ModelStatic<Model>, Array<Set<string> | null>>();
         writes.set(t, m);
-        m.set(model, (m.get(model) ?? 0) + 1);
+        const log = m.get(model) ?? [];
+        m.set(model, log);
+        log.push(fields);
       }
     };
-    model.addHook('afterBulkUpdate', (opts: never) => bump(opts));
-    model.addHook('afterBulkDestroy', (opts: never) => bump(opts));
-    model.addHook('afterUpdate', (_row: Model, opts: never) => bump(opts));
-    model.addHook('afterDestroy', (_row: Model, opts: never) => bump(opts));
+    model.addHook('afterBulkUpdate', (opts: { transaction?: Transaction | null; fields?: string[] }) => note(opts, opts.fields ? new Set(opts.fields) : null));
+    model.addHook('afterBulkDestroy', (opts: never) => note(opts, null));
+    model.addHook('afterUpdate', (_row: Model, opts: never) => note(opts, null));
+    model.addHook('afterDestroy', (_row: Model, opts: never) => note(opts, null));
   }
-  return writes.get(transaction)?.get(model) ?? 0;
+  return writes.get(transaction)?.get(model)?.length ?? 0;
+}
+
+/** The columns written to the model's rows since writesTo answered `since`; null when unknown. */
+function fieldsWrittenSince(model: ModelStatic<Model>, transaction: Transaction, since: number): Set<string> | null {
+  const out = new Set<string>();
+  for (const fields of writes.get(transaction)?.get(model)?.slice(since) ?? []) {
+    if (!fields) return null;
+    for (const f of fields) out.add(f);
+  }
+  return out;
 }
 
 /** Runs the header step `stepName` for the headers of these lines that are in its `from` statuses. */
