@@ -60,7 +60,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     const other = await carriers.findOne({ [kind.field]: deviceId, ...(selfId !== null ? { id: { [Op.ne]: selfId } } : {}) }, { transaction });
     const boundTo = other ? other.get('id') : carriersOnly ? null : device.get('carrierId');
     if (boundTo !== null && boundTo !== undefined && Number(boundTo) !== selfId) {
-      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction), importCode: kind.importCode });
+      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction), importCode: kind.importCode, importColumn: kind.field });
     }
   }
 
@@ -147,7 +147,8 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
           const id = idOf(values[kind.field]);
           return id !== null && bound.get(kind)!.has(id);
         });
-        if (refused) return refused.importCode;
+        // the reason names the device column and the file's value (issue 23 item 7)
+        if (refused) return { code: refused.importCode, column: refused.field };
         for (const kind of KINDS) {
           const id = idOf(values[kind.field]);
           if (id !== null) bound.get(kind)!.add(id);

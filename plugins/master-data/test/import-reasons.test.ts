@@ -58,3 +58,18 @@ it('two rows of one file naming the same free device: the first binds, the secon
   expect((await ok(ts.a, '/carrier/list', { sn: 'TWIN-2' })).total).toBe(0);
 });
 
+
+it('a bound device\'s reason names its column and value, and refused rows are listed in file order (issue 23 item 7)', async () => {
+  const file = await xlsx(['sn', 'carrierCodeId', 'beaconId', 'gpsId', 'status'], [
+    ['ORD-1', 'CC-A', null, null, 'no such status'], // row 2: refused by the checks (110)
+    ['ORD-2', 'CC-A', 'B-A-1'], // row 3: beacon of HOLDER → 80 (found when writing)
+    ['ORD-3', 'CC-A', null, 'G-A'], // row 4: GPS of HOLDER → 100
+    ['ORD-4', 'CC-A', null, null, 'no such status'], // row 5: refused by the checks
+    ['ORD-5', 'CC-A'], // row 6: fine
+  ]);
+  const result = await importFile(ts, ts.a, 'carrier', file);
+  expect(result.importErrors.map((e) => e.row)).toEqual([2, 3, 4, 5]);
+  expect(result.importErrors[1]).toMatchObject({ row: 3, code: 80, column: 'Beacon', value: 'B-A-1' });
+  expect(result.importErrors[2]).toMatchObject({ row: 4, code: 100, column: 'GPS device', value: 'G-A' });
+  expect(result.importErrors[1].reason).toContain('B-A-1');
+});

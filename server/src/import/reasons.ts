@@ -32,7 +32,8 @@ const labelKeyOf = (v: unknown): string | null => (typeof v === 'object' && v !=
 /** An ApiError from the repository (or a hook) → the column and problem it is about. */
 export function problemOf(res: ResourceDef, err: ApiError): RowProblem {
   const explicit = err.params.importCode;
-  if (typeof explicit === 'number') return new RowProblem(null, null, err, explicit);
+  // a hook's refusal may name the column it is about (importColumn): the reason then shows it and its value
+  if (typeof explicit === 'number') return new RowProblem(typeof err.params.importColumn === 'string' ? err.params.importColumn : null, null, err, explicit);
   const key = labelKeyOf(err.params.field) ?? labelKeyOf(err.params.left);
   const columns = res.import?.columns ?? [];
   const column = key ? (columns.find((c) => { const f = res.fields.find((x) => x.name === c); return f && fieldLabelKey(f) === key; }) ?? null) : null;

@@ -246,7 +246,8 @@ function progressOf(run: ImportRun) {
 
   /** The part's counts and refused rows: its checks' refusals, then its writes' (`outcome`, by ready row). */
   const stage = (part: Part, outcome: Array<RowProblem | null>): Staged => {
-    const refused = [...part.refused, ...part.ready.flatMap((r, i) => (outcome[i] ? [{ r, p: outcome[i]! }] : []))];
+    // in file order: the checks' refusals and the writes' are found apart, the user reads them by row
+    const refused = [...part.refused, ...part.ready.flatMap((r, i) => (outcome[i] ? [{ r, p: outcome[i]! }] : []))].sort((a, b) => a.r.row - b.r.row);
     const room = Math.max(0, MAX_STORED_ERRORS - errors.length);
     return {
       processed: part.rows,
@@ -600,8 +601,9 @@ function chunkWriters(run: ImportRun) {
         const codes = (await h.beforeCreateMany({ resource: res, ctx, transaction, rows })) ?? [];
         rows = rows.filter((r, k) => {
           const code = codes[k];
-          if (typeof code !== 'number') return true;
-          outcome[r.i] = new RowProblem(null, null, undefined, code);
+          if (typeof code === 'number') outcome[r.i] = new RowProblem(null, null, undefined, code);
+          else if (code && typeof code === 'object') outcome[r.i] = new RowProblem(code.column, null, undefined, code.code);
+          else return true;
           return false;
         });
       }

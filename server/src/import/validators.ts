@@ -49,9 +49,15 @@ export interface ImportChunkEvent<V = Record<string, unknown>> {
   rows: Array<{ row: number; values: V }>;
 }
 
+/** A chunk handler's refusal of a row: a reason code of the catalogue, with the column at fault when known. */
+export type ImportRefusal = number | { code: number; column: string };
+
 export interface ImportChunkHandler {
-  /** a reason code per refused row (same index as `rows`; null/undefined = accepted) */
-  beforeCreateMany?(event: ImportChunkEvent): Promise<Array<number | null | undefined> | void> | Array<number | null | undefined> | void;
+  /**
+   * a reason code per refused row (same index as `rows`; null/undefined = accepted), or the code
+   * with the column it is about, so the reason names that column and the file's value
+   */
+  beforeCreateMany?(event: ImportChunkEvent): Promise<Array<ImportRefusal | null | undefined> | void> | Array<ImportRefusal | null | undefined> | void;
   afterCreateMany?(event: ImportChunkEvent<Row>): Promise<void> | void;
 }
 
