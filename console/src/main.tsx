@@ -6,6 +6,8 @@ import { initI18n } from './i18n';
 import { appState, loadAppState, resetAppState } from './providers/app-state';
 import { App } from './App';
 import './styles.css';
+// the organisation form's first administrator (a lazily loaded widget)
+import './components/first-admin/register';
 
 captureGlobalErrors();
 // marks for the start-up waterfall (bench/map/map-bench.ts prints every `shell:` mark)

@@ -7,18 +7,19 @@ import { applyPageSelection, selectedIds, selectionOf } from '../src/meta/lib/se
 import { QUANTITY_DEFAULT, QUANTITY_MIN, mergeQuantityLines, normalizeQuantity, totalQuantity } from '../src/meta/lib/quantity';
 
 describe('import file checks (SPEC §5, §9)', () => {
-  it('accepts xls and xlsx up to 5,242,880 bytes', () => {
+  it('accepts xls, xlsx and csv up to 5,242,880 bytes', () => {
     expect(importFileProblem({ name: 'a.XLSX', size: IMPORT_MAX_BYTES })).toBeNull();
+    expect(importFileProblem({ name: 'a.csv', size: 10 })).toBeNull();
     expect(importFileProblem({ name: 'a.xls', size: 10 })).toBeNull();
     expect(IMPORT_MAX_BYTES).toBe(5242880);
     // issue 10: progress moves at least once a second, a small file answers well before 5 s
     expect(IMPORT_POLL_MS).toBeLessThanOrEqual(1000);
     expect(IMPORT_FIRST_POLL_MS).toBeLessThan(IMPORT_POLL_MS);
   });
-  it('refuses other formats and larger files with the import limit message', () => {
-    expect(importFileProblem({ name: 'a.csv', size: 10 })).toEqual({ key: 'validation.importLimit', reason: 'format', params: { size: 5120 } });
+  it('refuses other formats and larger files, each with its own message (SPEC §5)', () => {
+    expect(importFileProblem({ name: 'a.pdf', size: 10 })).toEqual({ key: 'validation.importFormat', reason: 'format', params: { size: 5120, formats: 'xlsx, csv' } });
     expect(importFileProblem({ name: 'xlsx', size: 10 })?.reason).toBe('format');
-    expect(importFileProblem({ name: 'a.xlsx', size: IMPORT_MAX_BYTES + 1 })?.reason).toBe('size');
+    expect(importFileProblem({ name: 'a.xlsx', size: IMPORT_MAX_BYTES + 1 })).toMatchObject({ key: 'validation.importSize', reason: 'size' });
   });
 });
 

@@ -39,9 +39,10 @@ describe('form values', () => {
 describe('upload limits', () => {
   it('accepts SPEC formats within the size limits', () => {
     expect(uploadProblem('image', { name: 'a.PNG', size: 5120 * 1024 })).toBeNull();
-    expect(uploadProblem('image', { name: 'a.gif', size: 1 })).toMatchObject({ key: 'validation.imageLimit', reason: 'format' });
+    // a wrong format and a file too large each have their own message (SPEC §5)
+    expect(uploadProblem('image', { name: 'a.gif', size: 1 })).toMatchObject({ key: 'validation.imageFormat', reason: 'format' });
     expect(uploadProblem('image', { name: 'a.jpg', size: 5120 * 1024 + 1 })).toEqual({
-      key: 'validation.imageLimit',
+      key: 'validation.imageSize',
       reason: 'size',
       params: { formats: 'jpg, jpeg, png', size: 5120 },
     });

@@ -54,6 +54,7 @@ export function loginPath(entryCode?: string | null, redirect?: string): string 
   return redirect ? `${base}?redirect=${encodeURIComponent(redirect)}` : base;
 }
 
+/** the login page and its activation mode (`/{entryCode}/activate?token=…`): public, no session loaded */
 export function isLoginPath(pathname: string): boolean {
-  return /^(\/[^/]+)?\/login\/?$/.test(pathname);
+  return /^(\/[^/]+)?\/(login|activate)\/?$/.test(pathname);
 }

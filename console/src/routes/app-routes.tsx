@@ -41,6 +41,7 @@ export function AppRoutes({ shell }: { shell?: Shell }) {
     <Suspense fallback={<PageSpinner />}>
       <Routes>
         <Route path="/:entryCode?/login" element={<LoginPage />} />
+        <Route path="/:entryCode?/activate" element={<LoginPage />} />
         {/* public pages (SPEC /info …): no session needed, before the signed-in routes */}
         {publicPages.map((p) => (
           <Route key={p.path} path={p.path} element={<PublicRoute page={p} />} />

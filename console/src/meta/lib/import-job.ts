@@ -11,18 +11,19 @@ export const IMPORT_MAX_BYTES = 5_242_880;
 /** the first status request after the upload was accepted, then one per period (issue 10: at least every second) */
 export const IMPORT_FIRST_POLL_MS = 400;
 export const IMPORT_POLL_MS = 1000;
-export const IMPORT_EXTENSIONS = ['xls', 'xlsx'];
-export const IMPORT_ACCEPT = '.xls,.xlsx';
+// xls is sent to be told why not (the server answers that it reads only xlsx)
+export const IMPORT_EXTENSIONS = ['xls', 'xlsx', 'csv'];
+export const IMPORT_ACCEPT = '.xls,.xlsx,.csv';
 /** SPEC §4 import status. */
 export const IMPORT_PROCESSING = 10;
 export const IMPORT_FINISHED = 20;
 
-/** Why a chosen file may not be imported (i18n key validation.importLimit {{size}} in KB), or null. */
-export function importFileProblem(file: { name: string; size: number }): { key: string; reason: 'format' | 'size'; params: { size: number } } | null {
+/** Why a chosen file may not be imported: its format (validation.importFormat) or its size (validation.importSize, KB), or null. */
+export function importFileProblem(file: { name: string; size: number }): { key: string; reason: 'format' | 'size'; params: { size: number; formats: string } } | null {
   const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
-  const params = { size: IMPORT_MAX_BYTES / 1024 };
-  if (!IMPORT_EXTENSIONS.includes(ext)) return { key: 'validation.importLimit', reason: 'format', params };
-  if (file.size > IMPORT_MAX_BYTES) return { key: 'validation.importLimit', reason: 'size', params };
+  const params = { size: IMPORT_MAX_BYTES / 1024, formats: 'xlsx, csv' };
+  if (!IMPORT_EXTENSIONS.includes(ext)) return { key: 'validation.importFormat', reason: 'format', params };
+  if (file.size > IMPORT_MAX_BYTES) return { key: 'validation.importSize', reason: 'size', params };
   return null;
 }
 

@@ -2,8 +2,10 @@
 import { API_BASE } from '../../constants';
 import { apiHeaders } from '../../providers/http-client';
 
-export async function postFile<T>(path: string, file: File | Blob, name: string): Promise<T> {
+export async function postFile<T>(path: string, file: File | Blob, name: string, fields: Record<string, string> = {}): Promise<T> {
   const body = new FormData();
+  // fields first: the server reads them as the file arrives
+  for (const [k, v] of Object.entries(fields)) body.append(k, v);
   body.append('file', file, name);
   const res = await fetch(API_BASE + path, { method: 'POST', headers: apiHeaders(), body });
   let env: { code?: number; message?: string; data?: T } | undefined;

@@ -19,7 +19,7 @@ export const UPLOAD_LIMITS: Record<UploadKind, UploadLimit> = {
 };
 
 export interface UploadProblem {
-  /** i18n key (validation.imageLimit / validation.fileLimit: formats and size in KB) */
+  /** i18n key: validation.<kind>Format (the formats) or validation.<kind>Size (the size in KB) — one message each (SPEC §5) */
   key: string;
   reason: 'format' | 'size';
   params: { formats: string; size: number };
@@ -30,8 +30,8 @@ export function uploadProblem(kind: UploadKind, file: { name: string; size: numb
   const limit = UPLOAD_LIMITS[kind];
   const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
   const params = { formats: limit.extensions.join(', '), size: limit.maxKB };
-  if (!limit.extensions.includes(ext)) return { key: `validation.${kind}Limit`, reason: 'format', params };
-  if (file.size > limit.maxKB * 1024) return { key: `validation.${kind}Limit`, reason: 'size', params };
+  if (!limit.extensions.includes(ext)) return { key: `validation.${kind}Format`, reason: 'format', params };
+  if (file.size > limit.maxKB * 1024) return { key: `validation.${kind}Size`, reason: 'size', params };
   return null;
 }
 

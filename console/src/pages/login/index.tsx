@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState, type FormEvent } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { useLocation, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useLogin } from '@refinedev/core';
 import { Alert, Button, ConfigProvider } from 'antd';
@@ -16,10 +16,12 @@ import { useOrgBasic } from './use-org-basic';
 
 // only loaded when asked for: the login page's own JavaScript stays small
 const ForgotPassword = lazy(() => import('./forgot-password'));
+const ActivateAccount = lazy(() => import('./activate-account'));
 
 /**
  * /{entryCode?}/login in that organisation's theme (background, logo, colours), with "Forgot
- * password" and sign-in by a one-time ticket (`?ticket=…`, docs/ACCESS.md "Login tickets").
+ * password" and sign-in by a one-time ticket (`?ticket=…`, docs/ACCESS.md "Login tickets");
+ * /{entryCode?}/activate?token=… sets a new user's first password, then signs in.
  */
 export default function LoginPage() {
   const { t } = useTranslation();
@@ -34,7 +36,8 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [touched, setTouched] = useState(false);
-  const [mode, setMode] = useState<'login' | 'forgot'>('login');
+  const activating = /\/activate\/?$/.test(useLocation().pathname);
+  const [mode, setMode] = useState<'login' | 'forgot' | 'activate'>(activating ? 'activate' : 'login');
   const [notice, setNotice] = useState<string | null>(null);
   const ticket = query.get('ticket');
   const ticketUsed = useRef(false);
@@ -87,7 +90,21 @@ export default function LoginPage() {
           )}
           {notice && <Alert type="success" showIcon message={notice} className="login-alert" data-testid="login-notice" />}
           {ticket && isPending && <Alert type="info" showIcon message={t('login.ticketSigningIn')} className="login-alert" data-testid="login-ticket" />}
-          {mode === 'forgot' ? (
+          {mode === 'activate' ? (
+            <Suspense fallback={null}>
+              <ActivateAccount
+                token={query.get('token') ?? ''}
+                onDone={(name, newPassword) => {
+                  setUsername(name);
+                  setNotice(t('login.activate.done'));
+                  // the link is spent: the address bar no longer holds it
+                  window.history.replaceState(window.history.state, '', window.location.pathname.replace(/\/activate\/?$/, '/login'));
+                  setMode('login');
+                  login({ username: name, password: newPassword, entryCode });
+                }}
+              />
+            </Suspense>
+          ) : mode === 'forgot' ? (
             <Suspense fallback={null}>
               <ForgotPassword
                 entryCode={entryCode}
