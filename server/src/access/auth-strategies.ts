@@ -19,6 +19,8 @@ export interface StrategyIdentity {
 
 export interface AuthStrategy {
   name: string;
+  /** the strategy's tokens start so: asked before the session table for such tokens (one lookup, not two) */
+  prefix?: string;
   /** `sequelize` is the database of the server asking (one process may run several in tests). */
   authenticate(token: string, env: { req: Request; sequelize: Sequelize }): Promise<StrategyIdentity | null>;
 }
