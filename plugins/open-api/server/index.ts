@@ -20,7 +20,7 @@ import { NAMED_PREFIX, NAMED_TOKEN_TABLE, NamedTokenStore, RATE_TABLE, ScopeInde
 import { openApiDocument, docsPage } from './openapi';
 import { REST_PREFIX, restHandler } from './rest';
 import { checkTargetUrl } from './ssrf';
-import { OrgTokenStore, TOKEN_TABLE, tokenColumns } from './token-store';
+import { OrgTokenStore, TOKEN_PREFIX, TOKEN_TABLE, tokenColumns } from './token-store';
 import { DELIVERY_TABLE, DeliveryStatus, WEBHOOK_TABLE, WebhookQueue, deliveryColumns, webhookColumns, type WebhookRow } from './webhooks';
 
 /** Only people manage tokens and webhooks: a token cannot refresh or delete itself. */
@@ -84,6 +84,7 @@ export default definePlugin({
     const scopes = new ScopeIndex(() => ctx.http.calls(), ctx.metadata);
     ctx.auth.strategy({
       name: 'open-api-org-token',
+      prefix: TOKEN_PREFIX,
       async authenticate(token) {
         const orgId = await store.resolve(token);
         if (orgId === null) return null;
@@ -93,6 +94,7 @@ export default definePlugin({
     });
     ctx.auth.strategy({
       name: 'open-api-named-token',
+      prefix: NAMED_PREFIX,
       async authenticate(token) {
         if (!token.startsWith(NAMED_PREFIX)) return null;
         const row = await named.resolve(token);
@@ -199,6 +201,7 @@ export default definePlugin({
     });
     ctx.onClose(async () => {
       stopLive?.();
+      await named.stop();
       await queue.stop();
     });
     ctx.jobs.every('webhook-sweep', 60 * 60_000, () => queue.sweep().then(() => undefined), { once: true });

@@ -6,7 +6,8 @@
  * working beside them.
  *
  * Rate limits are fixed one-minute windows counted in `open_api_rate` with conditional
- * UPDATEs, so several API instances on one database count into the same row.
+ * UPDATEs, so several API instances on one database count into the same row (limits above
+ * EXACT_LIMIT a minute in batches, see `limit`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DataTypes, Op, UniqueConstraintError, type Model, type ModelStatic, type Sequelize } from 'sequelize';
@@ -24,6 +25,10 @@ export const defaultRate = (): number => {
   return Number.isInteger(n) && n > 0 ? n : 600;
 };
 const TOUCH_EVERY_MS = 60_000;
+/** limits up to this many a minute are counted exactly in the database on every request */
+export const EXACT_LIMIT = 120;
+/** higher limits: this instance's counts go to the shared row this often */
+const SYNC_MS = 200;
 
 export const namedTokenColumns = {
   id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
@@ -166,6 +171,8 @@ export interface IssueInput {
 export class NamedTokenStore {
   private readonly m: ReturnType<typeof models>;
   private readonly touched = new Map<number, number>();
+  private readonly counters = new Map<string, { windowStart: number; pending: number; known: number }>();
+  private syncTimer: NodeJS.Timeout | null = null;
   constructor(private readonly sequelize: Sequelize) {
     this.m = models(sequelize);
   }
@@ -215,32 +222,74 @@ export class NamedTokenStore {
   }
 
   /**
-   * Takes one request of `key` in this minute: 0 while within `limit`, else the seconds until the
-   * window ends. Conditional UPDATEs: concurrent instances count into the same row.
+   * Adds `n` requests of `key` to this minute's shared row and answers the minute's count.
+   * Conditional UPDATEs: concurrent instances count into the same row.
    */
-  async take(key: string, limit: number, now = Date.now()): Promise<number> {
+  async add(key: string, n: number, now = Date.now()): Promise<number> {
     const windowStart = now - (now % WINDOW_MS);
-    const wait = () => Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
     const { rate } = this.m;
-    for (let attempt = 0; attempt < 2; attempt++) {
-      const [counted] = await rate.update({ hits: this.sequelize.literal('hits + 1') as unknown as number }, { where: { key, windowStart } });
-      if (counted) return Number((await rate.findByPk(key, { raw: true }))?.hits ?? 0) > limit ? wait() : 0;
-      const [restarted] = await rate.update({ windowStart, hits: 1 }, { where: { key, windowStart: { [Op.lt]: windowStart } } });
-      if (restarted) return 0;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const [counted] = await rate.update({ hits: this.sequelize.literal(`hits + ${Math.trunc(n)}`) as unknown as number }, { where: { key, windowStart } });
+      if (counted) return Number((await rate.findByPk(key, { raw: true }))?.hits ?? 0);
+      const [restarted] = await rate.update({ windowStart, hits: n }, { where: { key, windowStart: { [Op.lt]: windowStart } } });
+      if (restarted) return n;
       try {
-        await rate.create({ key, windowStart, hits: 1 });
-        return 0;
+        await rate.create({ key, windowStart, hits: n });
+        return n;
       } catch (err) {
         if (!(err instanceof UniqueConstraintError)) throw err;
       }
     }
-    return 0;
+    return n;
   }
 
-  /** throws the 429 envelope when the key is over its limit this minute */
-  async limit(key: string, limit: number): Promise<void> {
-    const seconds = await this.take(key, limit);
-    if (seconds > 0) throw new ApiError(ErrorCode.tooManyAttempts, 'open-api.token.rateLimited', { limit, seconds }, 429);
+  /**
+   * Takes one request of `key` under `limit` a minute, or throws the 429 envelope. Limits up to
+   * EXACT_LIMIT are counted in the shared row on every request (exact across instances); higher
+   * ones are counted here and added to the shared row every SYNC_MS, the refusal judged on the
+   * shared count last read plus this instance's since — instances together may overshoot by
+   * what arrives within SYNC_MS, and a request costs no database write.
+   */
+  async limit(key: string, limit: number, now = Date.now()): Promise<void> {
+    const windowStart = now - (now % WINDOW_MS);
+    const refuse = () => {
+      const seconds = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+      return new ApiError(ErrorCode.tooManyAttempts, 'open-api.token.rateLimited', { limit, seconds }, 429);
+    };
+    if (limit <= EXACT_LIMIT) {
+      if ((await this.add(key, 1, now)) > limit) throw refuse();
+      return;
+    }
+    let c = this.counters.get(key);
+    if (!c || c.windowStart !== windowStart) this.counters.set(key, (c = { windowStart, pending: 0, known: 0 }));
+    if (c.known + c.pending >= limit) throw refuse();
+    c.pending++;
+    this.syncTimer ??= setTimeout(() => void this.sync(), SYNC_MS);
+    this.syncTimer.unref?.();
+  }
+
+  /** adds this instance's pending counts to the shared rows and reads the minute's totals back */
+  async sync(): Promise<void> {
+    this.syncTimer = null;
+    for (const [key, c] of this.counters) {
+      if (!c.pending) {
+        if (c.windowStart + WINDOW_MS < Date.now()) this.counters.delete(key);
+        continue;
+      }
+      const n = c.pending;
+      c.pending = 0;
+      try {
+        const total = await this.add(key, n, c.windowStart);
+        c.known = Math.max(c.known, total);
+      } catch {
+        c.pending += n;
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    await this.sync().catch(() => undefined);
   }
 
   /** windows long gone */
