@@ -5,7 +5,8 @@
  */
 import { act } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ReportPage, bodyFromSearch, reportBody, reportLink, type ReportDescription } from '../src/meta/pages/report';
+import dayjs from 'dayjs';
+import { ReportPage, bodyFromSearch, formFromSearch, reportBody, reportLink, type ReportDescription } from '../src/meta/pages/report';
 import { cleanup, initTestI18n, metaOf, mount, stubApi, waitFor, type ApiCall } from './support/render';
 
 const meta = metaOf();
@@ -86,6 +87,15 @@ describe('a report opened by a link with parameters (a drill-down)', () => {
     const params = [{ name: 'warehouseId', type: 'ref' as const }, { name: 'view', type: 'string' as const }];
     expect(bodyFromSearch(params, 'warehouseId=3&view=idle&other=1&empty=')).toEqual({ warehouseId: 3, view: 'idle' });
     expect(bodyFromSearch(params, '')).toEqual({});
+  });
+
+  it('gives a date parameter its picker\'s day in the form, and sends it back as the day', () => {
+    const params = [{ name: 'day', type: 'date' as const }, { name: 'warehouseId', type: 'ref' as const }];
+    const given = bodyFromSearch(params, 'day=2026-11-25&warehouseId=3');
+    expect(given).toEqual({ day: '2026-11-25', warehouseId: 3 });
+    const form = formFromSearch(params, given);
+    expect(dayjs.isDayjs(form.day)).toBe(true);
+    expect(reportBody(params, form)).toEqual({ day: '2026-11-25', warehouseId: 3 });
   });
 
   it('lists filtered by them and shows them in the search form', async () => {

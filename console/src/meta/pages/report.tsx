@@ -73,6 +73,12 @@ export function bodyFromSearch(params: FieldDef[], search: string): Record<strin
   return out;
 }
 
+/** The search form's values of such parameters: a date parameter's "YYYY-MM-DD" is its picker's day. */
+export function formFromSearch(params: FieldDef[], given: Record<string, unknown>): Record<string, unknown> {
+  const dates = new Set(params.filter((p) => p.type === 'date' && p.search !== 'range').map((p) => p.name));
+  return Object.fromEntries(Object.entries(given).map(([k, v]) => [k, dates.has(k) && typeof v === 'string' && dayjs(v).isValid() ? dayjs(v) : v]));
+}
+
 /** h:mm of a duration in milliseconds */
 const hoursMinutes = (ms: number) => `${Math.floor(ms / 3_600_000)}:${String(Math.round((ms % 3_600_000) / 60_000)).padStart(2, '0')}`;
 
@@ -85,7 +91,8 @@ export function reportBody(params: FieldDef[], values: Record<string, unknown>):
     if (p.search === 'range' && Array.isArray(v)) {
       const [a, b] = v as Array<Dayjs | null>;
       if (a || b) body[p.name] = [a ? a.startOf('day').valueOf() : null, b ? b.endOf('day').valueOf() : null];
-    } else body[p.name] = v;
+    } else if (p.type === 'date' && dayjs.isDayjs(v)) body[p.name] = v.format('YYYY-MM-DD');
+    else body[p.name] = v;
   }
   return body;
 }
@@ -161,7 +168,7 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
     if (!d || !searched) return;
     const given = bodyFromSearch(d.parameters, searched);
     if (!Object.keys(given).length) return;
-    form.setFieldsValue(given);
+    form.setFieldsValue(formFromSearch(d.parameters, given));
     setBody(given);
     setPage((p) => ({ ...p, page: 1 }));
   }, [d, searched, form]);
