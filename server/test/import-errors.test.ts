@@ -71,6 +71,8 @@ describe('carrier import reasons 10–120', () => {
     expect(codesByRow(r)).toEqual({ 3: 10, 4: 10, 5: 20, 6: 30, 7: 40, 8: 50, 9: 50, 10: 60, 11: 70, 12: 80, 13: 90, 14: 100, 15: 110, 16: 120 });
     expect([r.successVolume, r.failedVolume, r.processedVolume]).toEqual([1, 14, 15]);
     expect(r.importErrors.find((e) => e.row === 6)?.reason).toBe('Sn already exists: “C-EXIST”');
+    // an end before the start is said as such, not as an invalid start time (issue 23 item 7)
+    expect(r.importErrors.find((e) => e.row === 9)?.reason).toMatch(/^Start time must be earlier than End time/);
     const saved = await ts.a.call('/carrier/list', { sn: 'C-OK1' });
     expect(saved.body.data.list).toMatchObject([{ sn: 'C-OK1', carrierCodeIdLabel: 'CC-1', beaconId: ids.freeBeacon, gpsId: ids.freeGps, limits: 0, status: 0, remark: 'fine' }]);
   });

@@ -53,6 +53,9 @@ function columnOfCode(res: ResourceDef, code: number): string | null {
   return columns.length === 1 ? columns[0][0] : null;
 }
 
+/** the refusals of metadata `rules.compare` (resources/validate.ts checkCompareRules) */
+const COMPARE_RULE = /^server\.validation\.(earlier|later|smaller|different)$/;
+
 /** Values of a reason longer than this are cut (a reason names the value, it does not copy a paragraph). */
 const VALUE_CHARS = 100;
 
@@ -74,7 +77,10 @@ export function reasonFor(
   const catalogue = res.import?.errors ? meta.enums[res.import.errors] : undefined;
   const entry = code !== null ? catalogue?.find((e) => e.value === code) : undefined;
   let text: { key: string; params?: TParams };
-  if (entry) text = { key: entry.label };
+  // a cross-field rule says what is wrong ("Start time must be earlier than End time"), not the
+  // catalogue's "invalid time" of one of its fields (issue 23 item 7); the code stays the catalogue's
+  if (p.cause && COMPARE_RULE.test(p.cause.messageKey)) text = { key: p.cause.messageKey, params: storable(p.cause.params) };
+  else if (entry) text = { key: entry.label };
   else if (p.cause) text = { key: p.cause.messageKey, params: storable(p.cause.params) };
   else {
     const f = fields.find((x) => x.name === p.column) ?? res.fields.find((x) => x.name === p.column);
