@@ -137,6 +137,20 @@ describe('the mapping step', () => {
   });
 });
 
+describe('locations', () => {
+  it('imports sites with their coordinates from a CSV, and updates them by name', async () => {
+    const csv = 'Site;Kind;Lng;Lat;Radius\nOslo depot;Own;10.752245;59.913868;300\nBergen hub;Customer;5.322054;60.391263;\n';
+    const mapping = JSON.stringify({ Site: 'name', Kind: 'type', Lng: 'longitude', Lat: 'latitude', Radius: 'fenceRadius' });
+    const r = await run('location', Buffer.from(csv), 'sites.csv', { mapping });
+    expect(r.status?.importErrors).toEqual([]);
+    const oslo = (await ts.a.call('/location/list', { name: 'Oslo depot' })).body.data.list[0];
+    expect(oslo).toMatchObject({ type: 0, longitude: 10.752245, latitude: 59.913868, fenceRadius: 300 });
+    const moved = await run('location', Buffer.from('Site;Kind;Lng;Lat\nOslo depot;Own;10.8;59.9\n'), 'moved.csv', { mapping: JSON.stringify({ Site: 'name', Kind: 'type', Lng: 'longitude', Lat: 'latitude' }), updateExisting: 'true' });
+    expect(moved.status).toMatchObject({ successVolume: 1, failedVolume: 0 });
+    expect((await ts.a.call('/location/list', { name: 'Oslo depot' })).body.data.list[0]).toMatchObject({ longitude: 10.8, fenceRadius: 300 });
+  });
+});
+
 describe('10,000 rows', () => {
   it('imports 10,000 carriers from a CSV in under 10 s', { timeout: 60_000 }, async () => {
     const lines = ['Serial;Code;Note'];

@@ -11,6 +11,7 @@ import { installDataPointCalls } from './data-point-calls';
 import { installEventStream } from './event-stream';
 import { installIngestCalls } from './ingest-calls';
 import { installGpsConfig } from './gps-config';
+import { installGatewayCredentials } from './gateway-credentials';
 import { installRuntime } from './runtime';
 import { stateMigration } from './state-table';
 
@@ -24,6 +25,7 @@ export default definePlugin({
     installEventStream(ctx, rt.bus);
     installDataPointCalls(ctx, () => rt.store);
     installIngestCalls(ctx, rt);
+    installGatewayCredentials(ctx);
     const gpsConfig = installGpsConfig(ctx, {
       downlink: () => rt.downlink,
       orgCode: (orgId) => rt.directory?.orgById(orgId)?.code,
