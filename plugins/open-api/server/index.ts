@@ -21,7 +21,7 @@ import { openApiDocument, docsPage } from './openapi';
 import { REST_PREFIX, restHandler } from './rest';
 import { checkTargetUrl } from './ssrf';
 import { OrgTokenStore, TOKEN_PREFIX, TOKEN_TABLE, tokenColumns } from './token-store';
-import { DELIVERY_TABLE, DeliveryStatus, WEBHOOK_TABLE, WebhookQueue, deliveryColumns, webhookColumns, type WebhookRow } from './webhooks';
+import { DELIVERY_TABLE, DeliveryStatus, WEBHOOK_TABLE, WebhookQueue, deliveryColumns, webhookColumns, type DeliveryRow, type WebhookRow } from './webhooks';
 
 /** Only people manage tokens and webhooks: a token cannot refresh or delete itself. */
 function sessionOrg(ctx: RequestContext, t: (key: string) => string): number {
@@ -60,8 +60,8 @@ export default definePlugin({
     ctx.addMigration({
       name: '2026-11-27-open-api-named-tokens-webhooks',
       async up({ queryInterface }) {
-        const snake = (cols: Record<string, { field?: string }>) =>
-          Object.fromEntries(Object.entries(cols).map(([k, v]) => [v.field ?? k, { ...v, field: undefined }]));
+        const snake = (cols: object) =>
+          Object.fromEntries(Object.entries(cols as Record<string, { field?: string }>).map(([k, v]) => [v.field ?? k, { ...v, field: undefined }]));
         await queryInterface.createTable(NAMED_TOKEN_TABLE, snake(namedTokenColumns) as never);
         await queryInterface.addIndex(NAMED_TOKEN_TABLE, ['org_id', 'id']);
         await queryInterface.createTable(RATE_TABLE, snake(rateColumns) as never);
@@ -137,7 +137,7 @@ export default definePlugin({
       },
       async handler({ input, ctx: call }) {
         const orgId = sessionOrg(call, tr(call));
-        const expiresAt = input.expiresAt ? new Date(input.expiresAt as string | number) : null;
+        const expiresAt = input.expiresAt ? new Date(input.expiresAt as unknown as string) : null;
         if (expiresAt && expiresAt.getTime() <= Date.now()) throw invalid('later', 'open-api.fields.expiresAt', { right: 'open-api.fields.now' });
         return named.issue(orgId, call.user?.id ?? null, {
           name: input.name,
@@ -340,7 +340,15 @@ export default definePlugin({
           raw: true,
         });
         const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString());
-        return { list: rows.map((r) => ({ ...r, nextAt: iso(r.nextAt), occurredAt: iso(r.occurredAt), deliveredAt: iso(r.deliveredAt) })), total: count };
+        return {
+          list: (rows as unknown as DeliveryRow[]).map((r) => ({
+            ...r,
+            nextAt: iso(r.nextAt),
+            occurredAt: iso(r.occurredAt),
+            deliveredAt: iso(r.deliveredAt),
+          })),
+          total: count,
+        };
       },
     });
     ctx.addCall({

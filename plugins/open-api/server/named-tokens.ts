@@ -89,7 +89,7 @@ export interface NamedTokenInfo {
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
-type M<R> = ModelStatic<Model<R, Partial<R>>>;
+type M<R extends object> = ModelStatic<Model<R, Partial<R>>>;
 function models(sequelize: Sequelize) {
   const token = (sequelize.models.OpenApiToken ??
     sequelize.define('OpenApiToken', namedTokenColumns, {
@@ -230,7 +230,7 @@ export class NamedTokenStore {
     const { rate } = this.m;
     for (let attempt = 0; attempt < 3; attempt++) {
       const [counted] = await rate.update({ hits: this.sequelize.literal(`hits + ${Math.trunc(n)}`) as unknown as number }, { where: { key, windowStart } });
-      if (counted) return Number((await rate.findByPk(key, { raw: true }))?.hits ?? 0);
+      if (counted) return Number(((await rate.findByPk(key, { raw: true })) as unknown as { hits: number } | null)?.hits ?? 0);
       const [restarted] = await rate.update({ windowStart, hits: n }, { where: { key, windowStart: { [Op.lt]: windowStart } } });
       if (restarted) return n;
       try {

@@ -102,7 +102,7 @@ export interface DeliveryRow {
   deliveredAt: number | null;
 }
 
-type M<R> = ModelStatic<Model<R, Partial<R>>>;
+type M<R extends object> = ModelStatic<Model<R, Partial<R>>>;
 export function webhookModels(sequelize: Sequelize) {
   const hook = (sequelize.models.OpenApiWebhook ??
     sequelize.define('OpenApiWebhook', webhookColumns, { tableName: WEBHOOK_TABLE, freezeTableName: true, timestamps: true })) as M<WebhookRow>;
