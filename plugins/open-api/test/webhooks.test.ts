@@ -8,8 +8,10 @@ import { createHmac } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type RtiServer } from '@rti/server';
 import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { checkTargetUrl, isPrivateAddress } from '../server/ssrf';
+import { WebhookQueue } from '../server/webhooks';
 
 let ts: TestServer;
 let receiver: Server;
@@ -163,5 +165,29 @@ describe('deliveries', () => {
     for (const name of Object.keys(ts.server.metadata.resources)) expect(names).toContain(`${name}.created`);
     expect(names).toEqual(expect.arrayContaining(['live.alert', 'live.inout', 'ping']));
     expect((await ts.a.call<any>('/webhook/create', { url: target, events: ['no.such-event'] })).body.code).toBe(10001);
+  });
+});
+
+describe('several instances', () => {
+  let second: RtiServer;
+  beforeAll(async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
+    second = await createServer({ databaseUrl: ts.db.url, plugins: ['open-api'], logError: () => undefined });
+  });
+  afterAll(() => second?.close());
+
+  it('deliver a burst between them, each delivery once', async () => {
+    const made = await ts.a.call<any>('/webhook/create', { url: `${target}?burst`, events: ['*'] });
+    expect(made.body.code, made.body.message).toBe(0);
+    received.length = 0;
+    const queue = new WebhookQueue(ts.server.db.sequelize, () => undefined);
+    await queue.reload();
+    const n = 600;
+    expect(await queue.enqueue(Array.from({ length: n }, (_, i) => ({ orgId: ts.orgA, event: 'burst.test', data: { i } })))).toBe(n);
+    await waitFor(() => received.filter((r) => r.json.event === 'burst.test').length >= n, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const ids = received.filter((r) => r.json.event === 'burst.test').map((r) => r.json.id);
+    expect(ids.length).toBe(n);
+    expect(new Set(ids).size).toBe(n);
   });
 });
