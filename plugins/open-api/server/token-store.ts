@@ -64,12 +64,12 @@ export class OrgTokenStore {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const hint = `${token.slice(0, 8)}…${token.slice(-4)}`;
     const m = model(this.sequelize);
-    await this.sequelize.transaction(async (transaction) => {
+    // the row as written in the transaction: read back after it, a concurrent refresh may already have replaced it
+    const row = await this.sequelize.transaction(async (transaction) => {
       await m.destroy({ where: { orgId }, transaction });
-      await m.create({ orgId, tokenHash: sha256(token), hint, createdBy: userId, lastUsedAt: null }, { transaction });
+      return m.create({ orgId, tokenHash: sha256(token), hint, createdBy: userId, lastUsedAt: null }, { transaction });
     });
-    const row = (await m.findByPk(orgId))!.get({ plain: true });
-    return { ...info(row), token, masked: hint };
+    return { ...info(row.get({ plain: true })), token, masked: hint };
   }
 
   async current(orgId: number): Promise<TokenInfo | null> {
