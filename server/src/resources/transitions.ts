@@ -29,8 +29,9 @@ import {
   type ResolvedTransition,
   type ResourceDef,
 } from '@rti/metadata';
-import { Op, UniqueConstraintError, type Model, type ModelStatic, type Transaction } from 'sequelize';
+import { Op, UniqueConstraintError, type Model, type ModelStatic, type Transaction, type UpdateOptions } from 'sequelize';
 import { retryingTransaction } from '../db/retry';
+import { findRowViews, type RowView } from '../db/row-views';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallDef, RequestContext } from '../http/types';
 import { tKey } from '../i18n/translator';
@@ -273,10 +274,10 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   const { ids, written, given, target, fromAllowed, within } = p;
   const model = host.db.models[res.name];
   const scoped = new ScopedRepository(host, res, ctx);
-  const byId = (rows: Model[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
+  const byId = (rows: RowView[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
   // `latest` reads the committed rows (MySQL's plain reads see the transaction's snapshot)
   const inScope = (latest = false) =>
-    model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(within ? [within] : [])] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
+    findRowViews(model, { where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(within ? [within] : [])] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
 
   const found = byId(await inScope());
   // All or nothing: one id out of scope refuses the whole call, without saying which exist.
@@ -285,7 +286,8 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
   if (step.while) await checkHeaders(deps, res, step, ordered, ctx, transaction);
   await checkGuard(deps, res, step, ordered, ctx);
-  const previous = await scoped.serialize(ordered, transaction);
+  const plain = (rows: RowView[]) => rows.map((r) => r.get({ plain: true }));
+  const previous = await scoped.serialize(plain(ordered), transaction);
   // a copy: get({ plain }) may hand out the instance's own values, which the step's values overwrite below
   const before = ordered.map((r) => ({ ...(r.get({ plain: true }) as Row) }));
 
@@ -322,10 +324,10 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   const refFields = res.fields.filter((f) => f.type === 'ref' || f.type === 'refs');
   const labelOf = (f: FieldDef) => (f.type === 'ref' ? `${f.name}Label` : `${f.name}Labels`);
   const refsWritten = refFields.some((f) => f.name in values);
-  const labelled = async (models: Model[]): Promise<Row[]> => {
-    if (refsWritten) return scoped.serialize(models, transaction);
+  const labelled = async (models: RowView[]): Promise<Row[]> => {
+    if (refsWritten) return scoped.serialize(plain(models), transaction);
     const out = models.map((r, i) => {
-      const row = plainRow(res, r);
+      const row = plainRow(res, r.get({ plain: true }));
       for (const f of refFields) if (labelOf(f) in previous[i]) row[labelOf(f)] = previous[i][labelOf(f)];
       return row;
     });
@@ -359,11 +361,11 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
     // Only bulk UPDATEs of known columns since (a hook stamping its lines): read those columns
     // back, not whole rows (a 5,000-line step's lines were read whole once already).
     const columns = ['id', 'updatedAt', ...[...rewritten].filter((f) => f !== 'updatedAt' && res.fields.some((d) => d.name === f))];
-    const stamped = byId(await model.findAll({ where: { id: { [Op.in]: ids } }, attributes: columns, transaction }));
+    const stamped = byId(await findRowViews(model, { where: { id: { [Op.in]: ids } }, attributes: columns, transaction }));
     final = answer.map((r) => {
       const fresh = stamped.get(Number(r.id));
       if (!fresh) return r;
-      const moved = plainRow(res, fresh.get({ plain: true }) as Row);
+      const moved = plainRow(res, fresh.get({ plain: true }));
       const out: Row = { ...r, updatedAt: moved.updatedAt ?? r.updatedAt };
       for (const c of columns) if (c !== 'id' && c !== 'updatedAt') out[c] = moved[c];
       return out;
@@ -373,7 +375,7 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
     const after = byId(await inScope());
     const finalRows = ids.map((id) => after.get(id)!);
     const refMoved = finalRows.some((r, i) => refFields.some((f) => JSON.stringify(r.get(f.name) ?? null) !== JSON.stringify(ordered[i].get(f.name) ?? null)));
-    final = refMoved ? await scoped.serialize(finalRows, transaction) : await labelled(finalRows);
+    final = refMoved ? await scoped.serialize(plain(finalRows), transaction) : await labelled(finalRows);
   }
   for (let i = 0; i < final.length; i++) {
     await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i], step: { name: step.name, cause } });
@@ -401,7 +403,7 @@ function writesTo(model: ModelStatic<Model>, transaction: Transaction): number {
         log.push(fields);
       }
     };
-    model.addHook('afterBulkUpdate', (opts: { transaction?: Transaction | null; fields?: string[] }) => note(opts, opts.fields ? new Set(opts.fields) : null));
+    model.addHook('afterBulkUpdate', (opts: UpdateOptions) => note(opts, opts.fields ? new Set(opts.fields.map(String)) : null));
     model.addHook('afterBulkDestroy', (opts: never) => note(opts, null));
     model.addHook('afterUpdate', (_row: Model, opts: never) => note(opts, null));
     model.addHook('afterDestroy', (_row: Model, opts: never) => note(opts, null));
@@ -443,7 +445,7 @@ async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep:
  * A line step's `while`: the headers of its lines, locked (a release and a line step of one
  * document take turns), must be in the declared statuses; else 10004 naming the header.
  */
-async function checkHeaders(deps: TransitionDeps, lineRes: ResourceDef, step: ResolvedTransition, lines: Model[], ctx: RequestContext, transaction: Transaction): Promise<void> {
+async function checkHeaders(deps: TransitionDeps, lineRes: ResourceDef, step: ResolvedTransition, lines: RowView[], ctx: RequestContext, transaction: Transaction): Promise<void> {
   const found = parentOf(deps.host.metadata, lineRes.name);
   if (!found) return;
   const { header, child } = found;
@@ -472,10 +474,10 @@ async function checkHeaders(deps: TransitionDeps, lineRes: ResourceDef, step: Re
  * not the applicant), 10004; `permission` — an extra code, 10005. Both name the step and the
  * row. A system job (no user) is not stopped by them.
  */
-async function checkGuard(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, rows: Model[], ctx: RequestContext): Promise<void> {
+async function checkGuard(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, rows: RowView[], ctx: RequestContext): Promise<void> {
   const guard = step.guard;
   if (!guard || !ctx.user) return;
-  const named = (row: Model) => ({ step: tKey(transitionLabelKey(step)), resource: tKey(resourceLabelKey(res)), title: rowTitle(res, row) });
+  const named = (row: RowView) => ({ step: tKey(transitionLabelKey(step)), resource: tKey(resourceLabelKey(res)), title: rowTitle(res, row) });
   if (guard.permission && !(await deps.can?.(ctx, guard.permission))) {
     throw new ApiError(ErrorCode.noPermission, 'server.transitions.guardPermission', { ...named(rows[0]), code: guard.permission });
   }
@@ -491,7 +493,7 @@ async function checkGuard(deps: TransitionDeps, res: ResourceDef, step: Resolved
   }
 }
 
-const rowTitle = (res: ResourceDef, row: Model) => {
+const rowTitle = (res: ResourceDef, row: RowView | Model) => {
   const title = row.get(res.titleField);
   return title === null || title === undefined ? `#${row.get('id')}` : String(title);
 };
@@ -523,7 +525,7 @@ const enumLabel = (f: FieldDef, v: unknown, enums: Enums) => {
 };
 
 /** 10004 naming the row, the step, its current status and the status(es) the step needs. */
-function wrongStatus(res: ResourceDef, enums: Enums, step: ResolvedTransition, f: FieldDef, row: Model, to: string | number, wanted: Array<string | number>): ApiError {
+function wrongStatus(res: ResourceDef, enums: Enums, step: ResolvedTransition, f: FieldDef, row: RowView | Model, to: string | number, wanted: Array<string | number>): ApiError {
   const current = row.get(step.field);
   if (step.name === STATUS_UPDATE_STEP) {
     return new ApiError(ErrorCode.statusForbidden, 'server.validation.transition', { field: fieldParam(f), from: enumLabel(f, current, enums), to: enumLabel(f, to, enums) });
