@@ -96,6 +96,8 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
       });
     }
     const sums = new Map((await closedSums(ctx, q, snapshotWhere(day, day, q.params), ['warehouseId'])).map((s) => [Number(s.warehouseId), s]));
+    // a past day nobody closed (before the plugin ran, or the closing job has not reached it): no figures, not zeros
+    if (!sums.size) return warehouses.map((w) => ({ ...warehouseOf(w), day, closed: false, levelKey: 'none', level: levelText(q, 'none') }));
     return warehouses.map((w) => {
       const f = closedFigures(sums.get(Number(w.id)));
       return { ...warehouseOf(w), day, closed: true, ...f, ...graded(q, w, f.inStock) };

@@ -111,7 +111,8 @@ export function defineThreeBatch(ctx: PluginServerContext): void {
       { name: 'carrierCodeId', type: 'ref', label: 'fields.carrierCode', ref: { resource: 'carrier-code', label: 'code' } },
     ],
     columns: [
-      { key: 'name', label: 'fields.name', width: 20 },
+      // the record opens on its setup screen
+      { key: 'name', label: 'fields.name', width: 20, link: '/report/three-batch/setup/edit/{id}' },
       { key: 'day', label: 'fields.day', width: 12 },
       { key: 'carrierCode', label: 'fields.carrierCode', width: 14 },
       { key: 'primaryWarehouse', label: 'fields.primaryWarehouse', width: 18 },

@@ -122,6 +122,12 @@ describe('daily inventory report', () => {
       ['OS', D1, 2, 0, 1, 0, 1, null, 'normal'],
       ['SH', D1, 6, 1, 0, 1, 0, -2, 'normal'],
     ]);
+    // a day nobody closed: no figures rather than zeros
+    const unclosed = await ok(ts.a, '/inventory-report/list', { day: day(10) });
+    expect(unclosed.list.map((r: any) => [r.warehouseCode, r.inStock, r.closed, r.levelKey])).toEqual([
+      ['OS', undefined, false, 'none'],
+      ['SH', undefined, false, 'none'],
+    ]);
     const d3 = await ok(ts.a, '/inventory-report/list', { day: D3, warehouseId: sh });
     expect(d3.list.map((r: any) => [r.warehouseCode, r.inStock, r.levelKey])).toEqual([['SH', 7, 'above']]);
   });
