@@ -66,7 +66,7 @@ export { renderTexts } from './resources/serialize';
 // typed readers of hand-written calls' parameters, bounded like the generated calls (docs/SERVER.md "Input limits")
 export { readId, readIds, readInt, readOneOf, readPaging, readText, type Paging, type ParamOptions } from './http/params';
 // report definitions (docs/PLUGINS.md "Reports"): the shared time range, zones, row sources
-export type { ReportDef, ReportColumn, ReportSheet, ReportParameter, ReportQuery, ReportSchedule, RowWindow, RowPage, ScheduledRun, TaskOutcome, TaskType, TimeRangeParameter, TimeRange } from './reports/types';
+export type { ReportDef, ReportAction, ReportColumn, ReportSheet, ReportParameter, ReportQuery, ReportSchedule, RowWindow, RowPage, ScheduledRun, TaskOutcome, TaskType, TimeRangeParameter, TimeRange } from './reports/types';
 export type { ReportWorkbook, ReportDescription } from './reports/registry';
 export type { CellValue } from './resources/export';
 export { timeRange } from './reports/parameters';

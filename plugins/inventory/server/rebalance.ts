@@ -128,6 +128,18 @@ export function installRebalance(ctx: PluginServerContext): void {
       { key: 'need', label: 'inventory.col.need', type: 'int', width: 10 },
     ],
     rowKey: 'key',
+    // the planner turns a row into a draft ship order and lands on it (the call below)
+    actions: [
+      {
+        name: 'shipOrder',
+        label: 'inventory.action.shipOrder',
+        call: '/inventory/suggestion/ship-order',
+        body: { carrierCodeId: '{carrierCodeId}', fromWarehouseId: '{fromWarehouseId}', toWarehouseId: '{toWarehouseId}', quantity: '{quantity}' },
+        confirm: 'inventory.action.shipOrderConfirm',
+        done: 'inventory.action.shipOrderDone',
+        open: '/ship-order-manage/ship-order/detail/{id}',
+      },
+    ],
     async rows(q: ReportQuery<Params>, w) {
       const all = await suggestions(q.ctx, q.params, q.t);
       return { list: all.slice(w.offset, w.offset + w.limit), total: all.length };

@@ -54,6 +54,16 @@ describe('rebalancing suggestions', () => {
     expect(got.list[0]).toMatchObject({ carrierCodeId: codeId, daysLeft: 0, need: 3 });
   });
 
+  it('the page offers the row action in the reader\'s language; its body, filled from a listed row, makes the order', async () => {
+    const zh = await ts.a.call<any>('/report/definition', { name: 'inventory.suggestion' }, { language: 'zh-CN' });
+    const [action] = zh.body.data.actions;
+    expect(action).toMatchObject({ name: 'shipOrder', call: '/inventory/suggestion/ship-order', open: '/ship-order-manage/ship-order/detail/{id}' });
+    expect(zh.body.data.texts[action.label]).toBe('生成发运单草稿');
+    const row = (await ok(ts.a, '/inventory/suggestion', { page: 1, limit: 20 })).list[1];
+    const body = Object.fromEntries(Object.entries(action.body as Record<string, string>).map(([k, v]) => [k, row[v.slice(1, -1)]]));
+    expect(body).toEqual({ carrierCodeId: codeId, fromWarehouseId: wh.A, toWarehouseId: wh.B, quantity: 1 });
+  });
+
   it('turns a suggestion into a draft ship order through the ship order\'s own writes', async () => {
     const order = await ok(ts.a, '/inventory/suggestion/ship-order', { carrierCodeId: codeId, fromWarehouseId: wh.A, toWarehouseId: wh.B, quantity: 1 });
     expect(order).toMatchObject({ status: Enums.shipOrderStatus.new, shipperWarehouseId: wh.A, receiverWarehouseId: wh.B, totalAmount: 1 });

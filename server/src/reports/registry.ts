@@ -15,7 +15,7 @@ import { fieldError } from '../resources/errors';
 import { xlsxBuffer, xlsxResponse, xlsxWriter, type CellValue, type XlsxWriter } from '../resources/export';
 import { parseParameters, searchFields } from './parameters';
 import { formatTime, isZone, type Zone } from './time';
-import type { ReportColumn, ReportDef, ReportQuery, ReportSheet, RowPage, ScheduledRun, TaskOutcome, TaskType } from './types';
+import type { ReportAction, ReportColumn, ReportDef, ReportQuery, ReportSheet, RowPage, ScheduledRun, TaskOutcome, TaskType } from './types';
 
 const DEFAULT_PAGE_SIZE = 200;
 const DEFAULT_MAX_ROWS = 100_000;
@@ -41,6 +41,7 @@ export interface ReportDescription {
   sheets: string[];
   rowKey?: string;
   chart?: ReportDef['chart'];
+  actions: ReportAction[];
   /** translations of every key above, for the console's i18n */
   texts: Record<string, string>;
 }
@@ -118,6 +119,12 @@ export class ReportRegistry {
       names.add(p.name);
     }
     for (const s of this.sheetsOf(def)) if (!s.columns.length) throw new Error(`report "${def.name}": sheet "${s.name}" has no column`);
+    const actionNames = new Set<string>();
+    for (const a of def.actions ?? []) {
+      if (actionNames.has(a.name)) throw new Error(`report "${def.name}": action "${a.name}" is declared twice`);
+      if (!a.call.startsWith('/')) throw new Error(`report "${def.name}": action "${a.name}" calls "${a.call}", not a call path`);
+      actionNames.add(a.name);
+    }
     const own = def.sheets?.filter((s) => s.scan).length ?? 0;
     if (own && own !== def.sheets!.length) throw new Error(`report "${def.name}": either every sheet has its own scan() or none has`);
     const { list, exports } = ReportRegistry.paths(def);
@@ -369,6 +376,7 @@ export class ReportRegistry {
       });
     const sheets = this.sheetsOf(def).map((s) => tr(s.name)!);
     tr(def.title);
-    return { name: def.name, title: def.title, calls: { list, export: exports[0] ?? null }, parameters, columns, sheets, rowKey: def.rowKey, chart: def.chart, texts };
+    const actions = (def.actions ?? []).map((a) => (tr(a.label), tr(a.confirm), tr(a.done), { ...a, body: { ...a.body } }));
+    return { name: def.name, title: def.title, calls: { list, export: exports[0] ?? null }, parameters, columns, sheets, rowKey: def.rowKey, chart: def.chart, actions, texts };
   }
 }

@@ -149,6 +149,28 @@ export interface ReportSchedule<P> {
   fileName?(run: ScheduledRun, params: P): string;
 }
 
+/**
+ * A button on each row of the report's page (an extension point of the generated page, not a page
+ * of its own): it makes a registered call with values of the row and may open a page with the
+ * answer. Shown to those whose codes allow the call (and the page it opens).
+ */
+export interface ReportAction {
+  /** unique within the report (test hook `report-action-<name>`) */
+  name: string;
+  /** i18n key of the button */
+  label: string;
+  /** the call it makes */
+  call: string;
+  /** the call's body: each value a row key in braces ("{fromWarehouseId}", the row's value as it is) or a literal */
+  body: Readonly<Record<string, string | number | boolean>>;
+  /** i18n key of a confirmation asked first; the row's values are its parameters */
+  confirm?: string;
+  /** i18n key of the message after success; the answer's values are its parameters */
+  done?: string;
+  /** a console path opened with the answer, `{key}` from the answer ("/shipping/ship-order/show/{id}") */
+  open?: string;
+}
+
 export interface ReportDef<P = Record<string, any>, R = any> {
   /** unique across plugins, "<plugin>.<report>" by convention */
   name: string;
@@ -183,6 +205,8 @@ export interface ReportDef<P = Record<string, any>, R = any> {
   chart?: { type: 'line' | 'bar'; x: string; y: readonly string[] };
   /** a scheduler task type mailing this report's workbook */
   schedule?: ReportSchedule<P>;
+  /** buttons on each row of the page */
+  actions?: readonly ReportAction[];
 }
 
 export type ParamsOf<D> = D extends ReportDef<infer P, any> ? P : never;

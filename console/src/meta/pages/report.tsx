@@ -13,6 +13,9 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
+import { useNavigate } from '../../lib/navigate';
+import { mayUse } from '../../lib/guard';
+import { useOptionalShell } from '../../providers/shell-context';
 import type { FieldDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
 import { SearchForm } from '../components/search-form';
@@ -40,7 +43,19 @@ export interface ReportDescription {
   sheets: string[];
   rowKey?: string;
   chart?: { type: 'line' | 'bar'; x: string; y: string[] };
+  /** buttons on each row: a call with the row's values, then maybe a page with the answer */
+  actions?: ReportAction[];
   texts: Record<string, string>;
+}
+
+interface ReportAction {
+  name: string;
+  label: string;
+  call: string;
+  body: Record<string, string | number | boolean>;
+  confirm?: string;
+  done?: string;
+  open?: string;
 }
 
 type Row = Record<string, unknown>;
@@ -60,6 +75,17 @@ export function reportLink(template: string | undefined, row: Row): string | nul
     return encodeURIComponent(String(v));
   });
   return missing ? null : to;
+}
+
+/** An action's call body for a row: "{key}" is the row's value as it is, other text is filled in, the rest literal. */
+export function actionBody(body: ReportAction['body'], row: Row): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => {
+      if (typeof v !== 'string') return [k, v];
+      const whole = /^\{([^}]+)\}$/.exec(v);
+      return [k, whole ? pick(row, whole[1]) : v.replace(/\{([^}]+)\}/g, (_, key: string) => String(pick(row, key) ?? ''))];
+    }),
+  );
 }
 
 /**
@@ -136,7 +162,11 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
   const { t, lng } = useMetaT();
   const { i18n } = useTranslation();
   const enums = useEnums();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
+  const shell = useOptionalShell();
+  const navigate = useNavigate();
+  const [acting, setActing] = useState<string>();
+  const [reloads, setReloads] = useState(0);
   const [form] = Form.useForm();
   const [d, setD] = useState<ReportDescription>();
   const [error, setError] = useState<string>();
@@ -181,7 +211,30 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
       .then(setData)
       .catch((e: Error) => setError(e.message))
       .finally(() => setLoading(false));
-  }, [d, body, page]);
+  }, [d, body, page, reloads]);
+
+  // a row's action: its call with the row's values (after the confirmation), then its page or a reload
+  const act = useCallback(
+    (a: ReportAction, r: Row, key: string) => {
+      const run = async () => {
+        setActing(key);
+        try {
+          const answer = await request<Row>(a.call, actionBody(a.body, r));
+          void message.success(a.done ? t(a.done, answer ?? {}) : t('meta.actionDone'));
+          const to = a.open ? reportLink(a.open, answer ?? {}) : null;
+          if (to) navigate(to);
+          else setReloads((n) => n + 1);
+        } catch (e) {
+          void message.error(e instanceof Error ? e.message : String(e));
+        } finally {
+          setActing(undefined);
+        }
+      };
+      if (a.confirm) modal.confirm({ title: t(a.label), content: t(a.confirm, r), onOk: run, okButtonProps: { 'data-testid': 'report-action-confirm' } as never });
+      else void run();
+    },
+    [message, modal, navigate, t],
+  );
 
   const exportXlsx = useCallback(async () => {
     if (!d?.calls.export) return;
@@ -224,9 +277,11 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
     [enums, t],
   );
 
+  const allowed = useMemo(() => (d?.actions ?? []).filter((a) => !shell || mayUse({ call: a.call, open: a.open?.includes('{') ? undefined : a.open }, shell.routes, shell.access)), [d, shell]);
+
   const columns = useMemo<TableColumnType<Row>[]>(
-    () =>
-      (d?.columns ?? []).map((c) => ({
+    () => [
+      ...(d?.columns ?? []).map((c) => ({
         key: c.key,
         title: header(c),
         width: c.width ? c.width * 8 : undefined,
@@ -237,7 +292,28 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
           return to ? <Link to={to}>{text}</Link> : text;
         },
       })),
-    [d, cellText, header],
+      ...(allowed.length
+        ? [
+            {
+              key: '__actions',
+              title: t('meta.actions'),
+              render: (_: unknown, r: Row, i: number) => {
+                const rowKey = String(d?.rowKey ? pick(r, d.rowKey) : i);
+                return (
+                  <Space size={4}>
+                    {allowed.map((a) => (
+                      <Button key={a.name} size="small" type="link" loading={acting === `${a.name}:${rowKey}`} disabled={acting !== undefined} onClick={() => act(a, r, `${a.name}:${rowKey}`)} data-testid={`report-action-${a.name}`}>
+                        {t(a.label)}
+                      </Button>
+                    ))}
+                  </Space>
+                );
+              },
+            },
+          ]
+        : []),
+    ],
+    [d, cellText, header, allowed, acting, act, t],
   );
 
   if (!d) return error ? <Alert type="error" showIcon message={error} /> : <Card loading />;
