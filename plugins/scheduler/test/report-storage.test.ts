@@ -29,8 +29,8 @@ beforeAll(async () => {
   s3 = await startS3rver();
   Object.assign(process.env, { SCHEDULER_PROCESS_EVERY_MS: '300', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '', MAIL_LANGUAGE: 'en-US' });
   const storage = s3Storage(s3, 'rti-reports');
-  ts = await startTestServer({ plugins: ['scheduler', 'monitor', 'master-data'], config: { dataDir: tempDir(), instanceId: 'api-1', storage } });
-  other = await createServer({ databaseUrl: ts.db.url, plugins: ['scheduler', 'monitor', 'master-data'], logError: () => undefined, config: { dataDir: tempDir(), instanceId: 'api-2', storage } });
+  ts = await startTestServer({ plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'], config: { dataDir: tempDir(), instanceId: 'api-1', storage } });
+  other = await createServer({ databaseUrl: ts.db.url, plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'], logError: () => undefined, config: { dataDir: tempDir(), instanceId: 'api-2', storage } });
   otherUrl = (await other.listen(0)).url;
   const project = (await ok(ts.a, '/project/create', { name: 'P' })).id;
   const code = (await ok(ts.a, '/carrier-code/create', { projectId: project, code: 'BOX', name: 'Box', type: 10, available: true })).id;

@@ -19,7 +19,7 @@ let page: Page;
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-e2e-'));
   Object.assign(process.env, { SMTP_URL: '' });
-  ts = await startTestServer({ plugins: ['scheduler', 'master-data'], config: { dataDir: dir } });
+  ts = await startTestServer({ plugins: ['scheduler', 'master-data', 'shipping', 'inventory', 'reports'], config: { dataDir: dir } });
   await ok(ts.a, '/warehouse/create', { code: 'W1', name: 'Main', minInventory: 1, maxInventory: 10 });
   await ok(ts.a, '/task-config/create', { name: 3, type: 20, cron: '0 8 * * *', available: true, mailTo: 'stock@example.com' });
   await grantWholeCatalogue(ts);

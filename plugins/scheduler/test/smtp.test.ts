@@ -71,7 +71,7 @@ beforeAll(async () => {
   const { port } = smtp.server.address() as net.AddressInfo;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-smtp-'));
   Object.assign(process.env, { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'Reports <reports@example.com>', SCHEDULER_TIMEZONE: 'UTC' });
-  ts = await startTestServer({ plugins: ['scheduler', 'master-data'], config: { dataDir: dir } });
+  ts = await startTestServer({ plugins: ['scheduler', 'master-data', 'shipping', 'inventory', 'reports'], config: { dataDir: dir } });
   await ok(ts.a, '/warehouse/create', { code: 'W1', name: 'Main', minInventory: 1 });
 }, 60_000);
 

@@ -20,8 +20,8 @@ const runsOf = async (taskId: number) => (await ok<{ list: any[]; total: number 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-'));
   Object.assign(process.env, { SCHEDULER_PROCESS_EVERY_MS: '300', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '', MAIL_LANGUAGE: 'en-US' });
-  // the GPS alert mail is the monitor plugin's report, the inventory mails master data's
-  ts = await startTestServer({ plugins: ['scheduler', 'monitor', 'master-data'], config: { dataDir: dir } });
+  // the GPS alert mail is the monitor plugin's report, the inventory mails the reports plugin's (on inventory's closing snapshots)
+  ts = await startTestServer({ plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'], config: { dataDir: dir } });
   const alerts = ts.server.db.models['device-gps-alert'];
   const now = Date.now();
   // A: one low-battery alert (matches battery ≤ 20), one healthy reading, one already solved
@@ -99,18 +99,23 @@ describe('run now, history and tenancy', () => {
     const low = (await ok(ts.a, '/warehouse/create', { code: 'W1', name: 'Low', minInventory: 2, maxInventory: 5, theoryInventory: 3 })).id;
     await ok(ts.a, '/warehouse/create', { code: 'W2', name: 'Empty ok', minInventory: 0 });
     await ok(ts.a, '/carrier/create', { sn: 'C-1', carrierCodeId: code, warehouseId: low });
+    // yesterday's close, as inventory's closing job writes it: the daily mail reports that day
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    // eslint-disable-next-line rti/no-raw-models -- the test writes what the closing job would
+    await ts.server.db.models['inventory-snapshot'].create({ orgId: ts.orgA, day, warehouseId: low, carrierCodeId: code, inStock: 1 });
     inventoryTask = (await ok(ts.a, '/task-config/create', { name: 3, type: 20, cron: '0 8 * * *', available: true, mailTo: 'stock@example.com' })).id;
   });
 
-  it('runs a daily inventory mail now: carriers per warehouse against min/max/theory', async () => {
+  it('runs a daily inventory mail now: yesterday\'s close per warehouse against min/max/theory', async () => {
     const run = await ok(ts.a, '/task-config/run', { id: inventoryTask });
     expect(run).toMatchObject({ taskId: inventoryTask, via: 'manual', status: 'succeeded', rowCount: 2, recipients: ['stock@example.com'] });
     const eml = fs.readFileSync(run.outboxFile, 'utf8');
     // no subject on the row: the task name is the subject
     expect(eml).toContain('Subject: Daily inventory report');
     const { rows } = await xlsxAttachment(eml);
-    expect(rows.slice(1).map((r) => [r[0], r[2], r[6], r[7]])).toEqual([
-      ['W1', 1, -2, 'Below minimum'],
+    // code, name, in stock … min, max, theory, against theory, level
+    expect(rows.slice(1).map((r) => [r[0], r[2], r[13], r[14]])).toEqual([
+      ['W1', 1, -2, 'Below min'],
       ['W2', 0, undefined, 'Normal'],
     ]);
     const history = await ok(ts.a, '/task-config/run/list', { taskId: inventoryTask });
