@@ -226,6 +226,21 @@ async function main() {
       `  queued (one INSERT per 500) in ${queued.toFixed(0)} ms; all delivered ${seconds.toFixed(2)} s after the first enqueue: ${rate.toFixed(0)} deliveries/s (target ≥ 1,000: ${rate >= 1000 ? 'met' : 'MISSED'})`,
     );
     console.log(`  floor (same POSTs sent directly, no queue): ${floorRate.toFixed(0)} POSTs/s; worker / floor ${(rate / floorRate).toFixed(2)}×`);
+
+    // ---- 3. what the ingest path pays: a live event handed to the webhook queue (telemetry's onRaised listener)
+    const emitter = new WebhookQueue(ts.server.db.sequelize, () => undefined);
+    await emitter.reload();
+    const perEvent = (orgId: number) => {
+      const n = 15_000;
+      const t = performance.now();
+      for (let i = 0; i < n; i++) emitter.emit({ orgId, event: 'live.inout', data: { carrierId: i, direction: 10 } });
+      return ((performance.now() - t) * 1e6) / n;
+    };
+    const idle = perEvent(ts.orgB);
+    const listened = perEvent(ts.orgA);
+    console.log(
+      `\n3. a live event handed to webhooks on the ingest path (no I/O there): ${idle.toFixed(0)} ns when its organisation has no subscription, ${listened.toFixed(0)} ns when it has one (buffered for the worker)`,
+    );
     console.log(
       `\nload average ${loadavg()
         .map((l) => l.toFixed(1))

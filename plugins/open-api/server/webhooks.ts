@@ -40,6 +40,8 @@ const TIMEOUT_MS = 10_000;
 const CLAIM_MS = 60_000;
 const BATCH = 500;
 const IN_FLIGHT = 100;
+/** live events waiting for the worker's next turn, at most */
+const BUFFER_MAX = 20_000;
 
 export const webhookColumns = {
   id: { type: DataTypes.INTEGER, primaryKey: true, autoIncrement: true },
@@ -138,6 +140,7 @@ export class WebhookQueue {
   private loadedAt = 0;
   private loading: Promise<void> | null = null;
   private buffer: WebhookEvent[] = [];
+  private dropped = 0;
   private timer: NodeJS.Timeout | null = null;
   private stopped = true;
   private running: Promise<void> | null = null;
@@ -223,12 +226,20 @@ export class WebhookQueue {
   /** Events raised outside a transaction (live events): buffered here, written by the worker's next turn. */
   emit(event: WebhookEvent): void {
     if (!this.listening(event.orgId)) return;
+    // bounded: past BUFFER_MAX (the database unreachable for a while) new events are dropped and counted
+    if (this.buffer.length >= BUFFER_MAX) {
+      this.dropped++;
+      return;
+    }
     this.buffer.push({ ...event, at: event.at ?? Date.now() });
-    if (this.buffer.length >= 20_000) this.buffer.splice(0, this.buffer.length - 20_000);
     this.kick();
   }
 
   private async flush(): Promise<void> {
+    if (this.dropped) {
+      this.log(`webhook buffer full: ${this.dropped} live event(s) dropped`);
+      this.dropped = 0;
+    }
     if (!this.buffer.length) return;
     const events = this.buffer;
     this.buffer = [];
