@@ -159,6 +159,19 @@ describe('deliveries', () => {
     process.env.WEBHOOK_ALLOW_PRIVATE = 'true';
   });
 
+  it('delivers workflow steps as <resource>.<step> (an alert processed), with the row after the step', async () => {
+    const sub = await ts.a.call<any>('/webhook/create', { url: `${target}?steps`, events: ['carrier-alert.process'] });
+    expect(sub.body.code, sub.body.message).toBe(0);
+    const sys = ts.server.systemContext(ts.orgA);
+    await ts.server.repo('carrier-alert', sys).insertMany([{ carrierSn: 'C-1', reason: 10, createdTime: new Date(), status: 0 }]);
+    const alert = (await ts.a.call<any>('/carrier-alert/list', {})).body.data.list[0];
+    received.length = 0;
+    const done = await ts.a.call<any>('/carrier-alert/process', { id: alert.id, remark: 'checked' });
+    expect(done.body.code, done.body.message).toBe(0);
+    const got = await waitFor(() => received.find((r) => r.json.event === 'carrier-alert.process'));
+    expect(got.json.data).toMatchObject({ id: alert.id, status: 10, remark: 'checked' });
+  });
+
   it('offers the event catalogue generated from the metadata', async () => {
     const events = (await ts.a.call<any>('/webhook/events')).body.data as Array<{ event: string }>;
     const names = events.map((e) => e.event);
