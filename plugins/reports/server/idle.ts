@@ -67,7 +67,7 @@ export function defineIdle(ctx: PluginServerContext): void {
         limit: MAX_IDLE_SCANNED,
       },
     );
-    const codes = new Map<number, Row>();
+    const codes = new Set<number>();
     const out: Row[] = [];
     for (const c of rows) {
       const w = Number(c.warehouseId);
@@ -92,9 +92,9 @@ export function defineIdle(ctx: PluginServerContext): void {
         beaconId: num(c.beaconId),
         gpsId: num(c.gpsId),
       });
-      if (c.carrierCodeId !== null) codes.set(Number(c.carrierCodeId), {});
+      if (c.carrierCodeId !== null) codes.add(Number(c.carrierCodeId));
     }
-    const names = codes.size ? await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: [...codes.keys()] } }, { attributes: ['id', 'code'] }) : [];
+    const names = codes.size ? await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: [...codes] } }, { attributes: ['id', 'code'] }) : [];
     const codeOf = new Map(names.map((c) => [Number(c.id), String(c.code)]));
     for (const r of out) r.carrierCode = codeOf.get(Number(r.carrierCodeId)) ?? '';
     return out;

@@ -16,10 +16,9 @@
  * `/report-three-batch/detail` (+ `/export`): every record in the caller's scope, or one (`id`),
  * at `day` — else the record's own date, else yesterday.
  */
-import { type PluginServerContext, type ReportQuery } from '@rti/server/plugin-api';
+import { DAY_MS, type PluginServerContext, type ReportQuery } from '@rti/server/plugin-api';
 import { figuresReader } from '@rti/plugin-inventory/figures';
 import { Op } from 'sequelize';
-import { DAY_MS } from '@rti/server/plugin-api';
 import { K, closedSums, dayParam, dayString, notFuture, num, page, today, yesterday, type Row } from './shared';
 
 interface Params {
