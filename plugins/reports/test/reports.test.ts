@@ -278,6 +278,29 @@ describe('scope', () => {
   });
 });
 
+describe('descriptions', () => {
+  it('describes every report in the three languages, no text left as its key', async () => {
+    const names = [
+      'inventory-daily',
+      'inventory-daily-detail',
+      'inventory-batch',
+      'inventory-weekly',
+      'inventory-weekly-detail',
+      'three-batch',
+      'idle-carrier',
+      'idle-carrier-code',
+    ].map((n) => `reports.${n}`);
+    for (const language of ['en-US', 'zh-CN', 'ja-JP']) {
+      for (const name of names) {
+        const d = await ts.a.call<any>('/report/definition', { name }, { language });
+        expect(d.body.code, name).toBe(0);
+        const untranslated = Object.entries(d.body.data.texts as Record<string, string>).filter(([k, v]) => k === v);
+        expect(untranslated, `${name} ${language}`).toEqual([]);
+      }
+    }
+  });
+});
+
 describe('scheduled mails', () => {
   it('contributes the task types of SPEC §9 names 2, 3, 5, 40 and 41', async () => {
     const reports = ts.server.reports;
