@@ -4,7 +4,7 @@
 import { act } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiCode, type ResourceDef } from '@rti/metadata/browser';
-import { actionsWidth, COMPACT_ACTIONS_WIDTH } from '../src/meta/components/row-actions';
+import { actionsWidth, COMPACT_ACTIONS_WIDTH, NARROW_ACTIONS_WIDTH } from '../src/meta/components/row-actions';
 import { MetaList } from '../src/meta/pages/list';
 import { ShellProvider, type Shell } from '../src/providers/shell-context';
 import { cleanup, fakeData, initTestI18n, metaOf, mount, waitFor } from './support/render';
@@ -41,6 +41,36 @@ describe('the actions column', () => {
     expect(actionsWidth(all, [], 3)).toBe(COMPACT_ACTIONS_WIDTH);
     expect(actionsWidth(all, [120, 120], 6)).toBe(COMPACT_ACTIONS_WIDTH);
     expect(COMPACT_ACTIONS_WIDTH).toBeLessThanOrEqual(300);
+  });
+
+  it('takes at most a quarter of a tablet\'s table (issue 23: 290 of 678 px were 40 %)', () => {
+    const all = { show: true, edit: true, delete: true, status: false };
+    // a 768 px tablet with the collapsed sider leaves a table of about 678 px
+    expect(actionsWidth(all, [], 3, true) / 678).toBeLessThanOrEqual(0.25);
+    expect(actionsWidth(all, [], 3, true)).toBe(NARROW_ACTIONS_WIDTH);
+    // a single action that fits stays as it is
+    expect(actionsWidth({ show: true, edit: false, delete: false, status: false }, [], 0, true)).toBe(130);
+  });
+
+  it('on a tablet a row shows Detail and More; its steps, edit and delete open from More', async () => {
+    const width = window.innerWidth;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 768 });
+    try {
+      const data = fakeData({ order: [{ id: 1, no: 'SO-1', status: 1 }] });
+      const view = await mount({ path: '/things/order', meta, dataProvider: data.provider, element: <MetaList resource={order} />, wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider> });
+      await waitFor(() => view.text().includes('SO-1'));
+      const row = view.host.querySelector<HTMLElement>('tr.ant-table-row')!;
+      expect(row.querySelector('[data-testid=meta-row-show]')).toBeTruthy();
+      expect(row.querySelector('[data-testid=meta-row-more]')).toBeTruthy();
+      expect(row.querySelector('[data-testid=meta-step-release]')).toBeNull();
+      await act(async () => (row.querySelector('[data-testid=meta-row-more]') as HTMLButtonElement).click());
+      const more = await waitFor(() => document.querySelector('[data-testid=meta-row-more-actions]'));
+      for (const id of ['meta-step-release', 'meta-row-edit', 'meta-row-delete']) expect(more.querySelector(`[data-testid=${id}]`)).toBeTruthy();
+      const cols = [...view.host.querySelectorAll<HTMLElement>('col')].map((c) => c.style.width).filter(Boolean);
+      expect(cols).toContain(`${NARROW_ACTIONS_WIDTH}px`);
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+    }
   });
 
   it('a row with more actions shows Detail, its first step and More; the others open from More', async () => {

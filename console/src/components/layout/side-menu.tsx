@@ -30,7 +30,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
     const toItem = (n: NavNode): Item => {
       const badge = badges[n.path];
       const label = (
-        <span data-testid={`menu:${n.path || n.key}`} title={t(n.label)}>
+        <span className="menu-label" data-testid={`menu:${n.path || n.key}`} title={t(n.label)}>
           {t(n.label)}
           {badge !== undefined && !n.children && <Badge className="menu-badge" count={badge} size="small" />}
         </span>

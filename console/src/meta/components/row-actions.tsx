@@ -58,6 +58,8 @@ export interface RowActionsProps {
   extra?: ResolvedRowAction[];
   /** workflow steps the user may take (useTransitions); shown when the row's status allows */
   steps?: ResolvedTransition[];
+  /** a tablet or phone: Detail and More only, when the actions would not fit NARROW_ACTIONS_WIDTH */
+  narrow?: boolean;
 }
 
 /** Actions a row shows inline at most before the rest go into "More" (issue 17: a bounded column). */
@@ -65,16 +67,28 @@ export const INLINE_ACTIONS = 3;
 /** The actions column's width when the actions overflow: Detail, one step, More. */
 export const COMPACT_ACTIONS_WIDTH = 290;
 
+/**
+ * The actions column's width on a tablet or phone (≤ 992 px): Detail and More. At 290 px the
+ * pinned column took 40 % of a tablet's table (issue 23).
+ */
+export const NARROW_ACTIONS_WIDTH = 150;
+
 /** How many actions a row of this table may offer (column level: the same for every row). */
 export function actionCount(access: Pick<ResourceAccess, 'show' | 'edit' | 'delete' | 'status'>, extra: number, steps: number): number {
   return [access.show, access.edit, access.delete, access.status].filter(Boolean).length + extra + steps;
 }
 
-/** The actions column's width: the actions side by side while they fit, else Detail, one step and More. */
-export function actionsWidth(access: Pick<ResourceAccess, 'show' | 'edit' | 'delete' | 'status'>, extraWidths: number[], steps: number): number {
-  if (actionCount(access, extraWidths.length, steps) > INLINE_ACTIONS) return COMPACT_ACTIONS_WIDTH;
-  const full = 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraWidths.reduce((w, a) => w + a, 0) + 80 * steps;
-  return Math.min(full, COMPACT_ACTIONS_WIDTH);
+/**
+ * The actions column's width: the actions side by side while they fit, else Detail, one step and
+ * More; `narrow` (tablet, phone): at most NARROW_ACTIONS_WIDTH, Detail and More.
+ */
+export function actionsWidth(access: Pick<ResourceAccess, 'show' | 'edit' | 'delete' | 'status'>, extraWidths: number[], steps: number, narrow = false): number {
+  const wide = (() => {
+    if (actionCount(access, extraWidths.length, steps) > INLINE_ACTIONS) return COMPACT_ACTIONS_WIDTH;
+    const full = 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraWidths.reduce((w, a) => w + a, 0) + 80 * steps;
+    return Math.min(full, COMPACT_ACTIONS_WIDTH);
+  })();
+  return narrow ? Math.min(wide, NARROW_ACTIONS_WIDTH) : wide;
 }
 
 /**
@@ -87,7 +101,10 @@ export const RowActions: FC<RowActionsProps> = (props) => {
   const { resource, record, access, extra, steps } = props;
   const allowedSteps = (steps ?? []).filter((s) => transitionAllowed(s, record));
   const compact = actionCount(access, extra?.length ?? 0, steps?.length ?? 0) > INLINE_ACTIONS;
+  // narrow and not fitting: Detail inline, everything else under More
+  const squeezed = Boolean(props.narrow) && actionsWidth(access, (extra ?? []).map((a) => a.width), steps?.length ?? 0) > NARROW_ACTIONS_WIDTH;
   if (record.id === undefined || record.id === null) return null;
+  if (squeezed) return <CompactActions {...props} first={undefined} rest={allowedSteps} lead={undefined} extra={extra} resource={resource} />;
   if (!compact) return <InlineActions {...props} />;
   const [first, ...rest] = allowedSteps;
   // without a step, the resource's own first action (a plugin's) is what the row is for: it stays inline

@@ -19,6 +19,7 @@ import { SearchForm } from '../components/search-form';
 import { ColumnChooser, DensitySwitch, ReloadButton } from '../components/table-toolbar';
 import { ExportButton } from '../components/export-button';
 import { RowActions, actionsWidth, createPath } from '../components/row-actions';
+import { useViewport } from '../../components/layout/use-viewport';
 import { ImportButton } from '../components/import-dialog';
 import { PageJumper } from '../components/page-jumper';
 import { lastPageOf, pageAfterAnswer, pagerTotal } from '../lib/paging';
@@ -112,6 +113,8 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
     [deleteOne, resource.name, t],
   );
 
+  // tablet and phone (SPEC §9 breakpoints): the actions column shrinks to Detail and More
+  const narrow = useViewport() !== 'desktop';
   const columns = useMemo(() => {
     const cols: TableColumnType<BaseRecord>[] = specs
       .filter((s) => visibility[s.key])
@@ -145,8 +148,9 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         key: '__actions',
         title: t('meta.actions'),
         fixed: 'right',
-        // bounded: past three actions a row shows Detail, its first step and More (row-actions.tsx)
-        width: actionsWidth(access, extraActions.map((a) => a.width), steps.length),
+        // bounded: past three actions a row shows Detail, its first step and More (row-actions.tsx);
+        // on a tablet or phone Detail and More, so the pinned column leaves the table room
+        width: actionsWidth(access, extraActions.map((a) => a.width), steps.length, narrow),
         onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
         render: (_: unknown, record: BaseRecord) => isGroupRow(record) ? null : (
           <RowActions
@@ -159,12 +163,13 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
             onChanged={() => void refetch()}
             extra={extraActions}
             steps={steps}
+            narrow={narrow}
           />
         ),
       });
     }
     return cols;
-  }, [specs, visibility, sorters, fieldLabel, t, enums, access, resource, mutation.isPending, extraActions, steps, onDelete, refetch]);
+  }, [specs, visibility, sorters, fieldLabel, t, enums, access, resource, mutation.isPending, extraActions, steps, onDelete, refetch, narrow]);
 
   // tree (metadata `tree`) or warehouse groups (`listGroupBy`) over the page's rows
   const rows = tableProps.dataSource;
