@@ -1,0 +1,112 @@
+/**
+ * The inventory screens in headless chromium as a pool planner restricted to two warehouses
+ * (Shanghai and Suzhou; Osaka is another planner's) who holds the inventory pages and the ship
+ * order screens, not an administrator: the real-time view of its warehouses with a figure's
+ * drill-down to the carriers, a rebalancing suggestion turned into a draft ship order from its
+ * row, and the real-time view in Chinese at phone width. Every wait is for a state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { narrowOperator, openConsole, type ConsoleBrowser } from '../../../server/test/support/console-browser';
+import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+
+const WAIT = { timeout: 30000 };
+let ts: TestServer;
+let planner: Caller;
+let cb: ConsoleBrowser;
+let page: Page;
+const wh: Record<'SH' | 'SZ' | 'OS', number> = { SH: 0, SZ: 0, OS: 0 };
+
+async function ok<T = any>(c: Caller, p: string, body: unknown = {}): Promise<T> {
+  const r = await c.call<T>(p, body);
+  if (r.body.code !== 0) throw new Error(`${p}: ${r.body.code} ${r.body.message}`);
+  return r.body.data;
+}
+
+/*
+ * BOX: Shanghai holds 9 (max 5: 4 spare), Suzhou 1 (min 4: needs 3), Osaka 6 (max 2, but not the
+ * planner's). The planner's suggestion: Shanghai sends 3 to Suzhou.
+ */
+beforeAll(async () => {
+  ts = await startTestServer({ plugins: ['shipping', 'inventory'] });
+  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
+  const codeId = (await ok(ts.a, '/carrier-code/create', { code: 'BOX', name: 'Box 60', projectId, type: 10, available: true })).id;
+  for (const [k, name] of [['SH', 'Shanghai Hub'], ['SZ', 'Suzhou Plant'], ['OS', 'Osaka Depot']] as const) wh[k] = (await ok(ts.a, '/warehouse/create', { code: k, name })).id;
+  const cfg = (warehouseId: number, minInventory: number, maxInventory: number) => ok(ts.a, '/carrier-code/warehouse/create', { carrierCodeId: codeId, warehouseId, minInventory, maxInventory, outboundCheckTime: 60, idleCheckTime: 600 });
+  await cfg(wh.SH, 1, 5);
+  await cfg(wh.SZ, 4, 10);
+  await cfg(wh.OS, 0, 2);
+  await ok(ts.a, '/route/create', { routeName: 'SH-SZ', fromWarehouseId: wh.SH, toWarehouseId: wh.SZ, transportType: 20, transportTime: 120, distance: 100 });
+  let n = 0;
+  const boxes = async (count: number, warehouseId: number) => {
+    for (let i = 0; i < count; i++) await ok(ts.a, '/carrier/create', { sn: `BX-${String(++n).padStart(3, '0')}`, carrierCodeId: codeId, warehouseId, status: 10 });
+  };
+  await boxes(9, wh.SH);
+  await boxes(1, wh.SZ);
+  await boxes(6, wh.OS);
+  planner = await narrowOperator(ts, 'planner', {
+    screens: ['/inventory-manage/inventory/realtime', '/inventory-manage/inventory/realtime/detail', '/inventory-manage/inventory/suggestion', '/ship-order-manage/ship-order'],
+    calls: /^\/(inventory\/(realtime|real\/detail|suggestion)|ship-order(\/|$)|ship-order-detail(\/|$)|warehouse\/(list|all)$|carrier-code\/(list|all)$|carrier\/(list|all)$)/,
+    warehouseIds: [wh.SH, wh.SZ],
+  });
+  cb = await openConsole(ts, planner);
+  page = cb.page;
+}, 120_000);
+afterAll(async () => {
+  await cb?.close();
+  await ts?.close();
+});
+
+const table = () => page.getByTestId('report-table');
+const tableRows = () => table().locator('tbody tr.ant-table-row');
+
+describe('inventory screens as a warehouse-restricted planner', () => {
+  it('the real-time view shows its two warehouses only; a figure opens the carriers behind it', async () => {
+    await page.goto(`${ts.url}/inventory-manage/inventory/realtime`);
+    await page.getByTestId('report-page').waitFor({ timeout: 60000 });
+    await expect.poll(() => tableRows().count(), WAIT).toBe(2);
+    const text = await table().innerText();
+    expect(text).toContain('Shanghai Hub');
+    expect(text).toContain('Suzhou Plant');
+    expect(text).not.toContain('Osaka Depot');
+    await cb.shot('inventory-realtime');
+
+    // Shanghai's in-stock figure (9) links to its nine boxes
+    await tableRows().filter({ hasText: 'Shanghai Hub' }).getByRole('link', { name: '9', exact: true }).click();
+    await page.waitForURL(/\/inventory-manage\/inventory\/realtime\/detail\?/);
+    await expect.poll(() => tableRows().count(), WAIT).toBe(9);
+    expect(await table().innerText()).toContain('BX-001');
+    expect(await table().innerText()).not.toContain('BX-010');
+  });
+
+  it('turns a rebalancing suggestion into a draft ship order from its row and lands on the order', async () => {
+    await page.goto(`${ts.url}/inventory-manage/inventory/suggestion`);
+    await page.getByTestId('report-page').waitFor({ timeout: 60000 });
+    const row = tableRows().filter({ hasText: 'Suzhou Plant' });
+    await row.waitFor(WAIT);
+    expect(await tableRows().count()).toBe(1); // Osaka's surplus is not the planner's to send
+    expect(await row.innerText()).toContain('Shanghai Hub');
+    await row.getByTestId('report-action-shipOrder').click();
+    // the confirmation names what will be made
+    await page.locator('.ant-modal-confirm').getByText('Create a draft ship order of 3 BOX from Shanghai Hub to Suzhou Plant').waitFor(WAIT);
+    await page.getByTestId('report-action-confirm').click();
+    await page.waitForURL(/\/ship-order-manage\/ship-order\/detail\/\d+/, WAIT);
+    const id = Number(/detail\/(\d+)/.exec(page.url())![1]);
+    const order = await ok(planner, '/ship-order', { id });
+    expect(order).toMatchObject({ shipperWarehouseId: wh.SH, receiverWarehouseId: wh.SZ, totalAmount: 3 });
+    await page.getByText(order.orderNo).first().waitFor(WAIT);
+    await cb.shot('inventory-suggestion-ship-order');
+  });
+
+  it('the real-time view in Chinese at phone width: translated headers, no page overflow', async () => {
+    await page.evaluate((uid) => localStorage.setItem(`admin-locale:${uid}`, 'zh-CN'), String(planner.userId));
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`${ts.url}/inventory-manage/inventory/realtime`);
+    await page.getByTestId('report-page').waitFor({ timeout: 60000 });
+    await expect.poll(() => tableRows().count(), WAIT).toBe(2);
+    await expect.poll(() => table().locator('thead').innerText(), WAIT).toContain('仓库');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await cb.shot('inventory-realtime-phone-zh');
+  });
+});
