@@ -17,6 +17,11 @@ for (const id of existsSync(plugins) ? readdirSync(plugins).sort() : []) {
   const file = join(plugins, id, 'metadata', 'enums.json');
   if (existsSync(file)) for (const [name, items] of Object.entries(JSON.parse(readFileSync(file, 'utf8')))) enums[name] ??= items;
 }
+// values plugins add to an enum declared elsewhere (enum-values.json), after every declaration
+for (const id of existsSync(plugins) ? readdirSync(plugins).sort() : []) {
+  const file = join(plugins, id, 'metadata', 'enum-values.json');
+  if (existsSync(file)) for (const [name, items] of Object.entries(JSON.parse(readFileSync(file, 'utf8')))) if (enums[name]) enums[name] = [...enums[name], ...items];
+}
 
 const literal = (v) => (typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(v));
 

@@ -237,6 +237,29 @@ export function loadMetadata(dir: string = metadataRoot, pluginsDir: string = pl
           }
         }
     }
+    // values a module adds to an enumeration declared elsewhere (a customer report's task name
+    // in taskName): same schema as enums.json; a value or name the enumeration holds is a fault
+    const extraAbs = join(pdir, 'enum-values.json');
+    if (existsSync(extraAbs)) {
+      const file = relPath(top, extraAbs);
+      const read = readJson(top, extraAbs, faults);
+      if (!(read.ok && validate('enums', file, read.value, faults))) pluginsOk = false;
+      else
+        for (const [name, values] of Object.entries(read.value as EnumsFile)) {
+          const into = enums[name] ? [...enums[name]] : undefined;
+          if (!into) {
+            faults.push({ file, pointer: `/${name}`, problem: `enum "${name}" is not declared (enum-values.json adds values to an existing enum)` });
+            continue;
+          }
+          values.forEach((v, i) => {
+            const clash = into.find((e) => String(e.value) === String(v.value) || e.label === v.label);
+            if (clash) faults.push({ file, pointer: `/${name}/${i}`, problem: `enum "${name}" already has ${String(clash.value)} (${clash.label}), declared in ${enumFiles[name]}` });
+            else into.push(v);
+          });
+          enums[name] = into;
+          own.enums[name] = values;
+        }
+    }
     const menuAbs = join(pdir, 'menu.json');
     if (existsSync(menuAbs)) {
       const file = relPath(top, menuAbs);

@@ -29,6 +29,7 @@ import { loadTranslator, type TFunction, type Translator } from './i18n';
 import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
 import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
+import { grantNewCodes, switchCalls } from './access/plugin-codes';
 import { JobRunner } from './plugins/jobs';
 import { jobLease } from './plugins/job-lease';
 import { PublicLinks, publicLinkCalls, type PublicLinkService } from './resources/public-links';
@@ -152,7 +153,10 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // the metadata's labels per language, read by the console at run time (no console build for a label)
   calls.add(labelsCall());
 
-  const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t });
+  // a plugin declaring perOrganisation (a customer's report) is off in an organisation until switched on
+  const switchable = () => plugins.filter((p) => (p as PluginDefinition & { perOrganisation?: boolean }).perOrganisation).map((p) => p.id);
+  const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t, switchable });
+  for (const def of switchCalls(access.switches, (orgIds) => access.policies.changed(orgIds), t)) calls.add(withDeclaredInput(def, () => metadata.enums));
   // account mail (reset codes) goes through the platform's mail service, which a plugin provides
   const mail = () => services?.get('mail');
   for (const def of [...accountCalls(access, { mail, log: logError }), ...permissionCalls(access)]) calls.add(def);
@@ -250,6 +254,9 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   try {
     plugins = wanted === false ? [] : await loadPlugins(found, contextFor, (r) => (services = r));
     await db.migrate();
+    // codes of a plugin installed since the last start reach organisations and their administrators
+    const granted = await grantNewCodes(db.sequelize, access.catalogue());
+    if (granted.orgIds.length) await access.policies.changed(granted.orgIds);
     await imports.recover();
     // a store that is down at start: the server answers, uploads get a 503 until it is back
     await storage.init().catch((err) => logError('[files] object storage not reachable at start', err));

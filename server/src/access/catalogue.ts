@@ -33,7 +33,7 @@ export interface PermissionNode {
   children?: PermissionNode[];
 }
 
-export type CatalogueCall = Pick<CallDef, 'path' | 'permission' | 'public' | 'resource' | 'plugin'>;
+export type CatalogueCall = Pick<CallDef, 'path' | 'permission' | 'public' | 'resource' | 'plugin' | 'uses'>;
 export type Translate = (lang: Language, key: string, params?: Record<string, unknown>) => string;
 
 
@@ -88,12 +88,12 @@ export interface Catalogue {
 export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate: Translate): Catalogue {
   const resources = Object.values(meta.resources);
   const coded = calls
-    .map((c) => ({ path: c.path, resource: c.resource, plugin: c.plugin, code: callPermission(c as CallDef) }))
-    .filter((c): c is { path: string; resource: string | undefined; plugin: string | undefined; code: string } => !!c.code);
+    .map((c) => ({ path: c.path, resource: c.resource, plugin: c.plugin, uses: c.uses, code: callPermission(c as CallDef) }))
+    .filter((c): c is { path: string; resource: string | undefined; plugin: string | undefined; uses: readonly string[] | undefined; code: string } => !!c.code);
 
   // calls grouped by the resource whose prefix they carry
   const callsByResource = new Map<string, Array<{ path: string; code: string }>>();
-  const otherCalls: Array<{ path: string; code: string; plugin?: string }> = [];
+  const otherCalls: Array<{ path: string; code: string; plugin?: string; uses?: readonly string[] }> = [];
   for (const c of coded) {
     const res = (c.resource && meta.resources[c.resource]) || resourceOfCall(resources, c.path);
     if (res) {
@@ -201,8 +201,8 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
 /** Every call code a plugin page's screen makes (its plugin's and its declared `calls`), minus those under its own node. */
 function impliedByPages(
   meta: Metadata,
-  coded: Array<{ path: string; code: string }>,
-  otherCalls: Array<{ path: string; code: string; plugin?: string }>,
+  coded: Array<{ path: string; code: string; uses?: readonly string[] }>,
+  otherCalls: Array<{ path: string; code: string; plugin?: string; uses?: readonly string[] }>,
   tree: PermissionNode[],
 ): Map<string, string[]> {
   const viewNodes = new Map<string, PermissionNode>();
@@ -220,7 +220,10 @@ function impliedByPages(
       if (!item.page || item.public) continue;
       const view = viewCode(routeName(item.path, meta.menu));
       const own = new Set((viewNodes.get(view)?.children ?? []).map((c) => c.code));
-      const wanted = [...otherCalls.filter((c) => c.plugin === item.page), ...coded.filter((c) => item.calls?.includes(c.path))];
+      const made = [...otherCalls.filter((c) => c.plugin === item.page), ...coded.filter((c) => item.calls?.includes(c.path))];
+      // and the calls those make on the same screen (a report's parameter pickers)
+      const used = new Set(made.flatMap((c) => c.uses ?? []));
+      const wanted = [...made, ...coded.filter((c) => used.has(c.path))];
       const elsewhere = [...new Set(wanted.map((c) => c.code))].filter((code) => !own.has(code));
       if (elsewhere.length) out.set(view, elsewhere);
     }

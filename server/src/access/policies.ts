@@ -19,6 +19,8 @@ export interface PolicyEngineOptions {
   pollMs?: number;
   /** codes a held code grants as well: a page's View code → the Api codes its screen calls (Catalogue.implied) */
   implied?: () => Map<string, string[]>;
+  /** codes an organisation's set holds but that are withheld there (a plugin switched off: access/plugin-codes) */
+  withheld?: (orgId: number) => Promise<Set<string>>;
 }
 
 export class PolicyEngine {
@@ -35,6 +37,7 @@ export class PolicyEngine {
   private readonly memo = new Map<number, { generation: number; answers: Map<string, boolean> }>();
   private readonly pollMs: number;
   private readonly implied: () => Map<string, string[]>;
+  private readonly withheld: (orgId: number) => Promise<Set<string>>;
 
   constructor(
     private readonly directory: Directory,
@@ -43,6 +46,7 @@ export class PolicyEngine {
   ) {
     this.pollMs = opts.pollMs ?? 2000;
     this.implied = opts.implied ?? (() => new Map());
+    this.withheld = opts.withheld ?? (async () => new Set());
     this.enforcer = newEnforcer(newModelFromString(CASBIN_MODEL));
   }
 
@@ -141,12 +145,13 @@ export class PolicyEngine {
     const versionRow = await this.tables.policyVersion.findByPk(orgId);
     const version = (versionRow?.get('version') as number | undefined) ?? 0;
     const dom = orgDomain(orgId);
-    const [org, roles, users] = await Promise.all([
+    const [org, roles, users, withheld] = await Promise.all([
       this.directory.org(orgId),
       this.directory.rolesOfOrg(orgId),
       this.directory.usersOfOrg(orgId),
+      this.withheld(orgId),
     ]);
-    const bound = new Set(org?.permissions ?? []);
+    const bound = new Set((org?.permissions ?? []).filter((c) => !withheld.has(c)));
     const implied = this.implied();
     const p = new Map<string, string[]>();
     const add = (sub: string, codes: Iterable<string>) => {

@@ -21,6 +21,7 @@ import { ApiError, ErrorCode } from '../http/api-error';
 import { msg } from './messages';
 import { installOnboarding, type OnboardingOptions } from './onboarding';
 import { OneTimeCodes } from '../auth/one-time-codes';
+import { pluginCodes, pluginSwitches, type PluginSwitches } from './plugin-codes';
 
 export interface PasswordHasher {
   hash(plain: string): Promise<string>;
@@ -39,6 +40,8 @@ export interface AccessOptions {
   /** how often policy versions written by other instances are checked (ms, default 2000) */
   pollMs?: number;
   sessionTtlMs?: number;
+  /** plugins that are switched on per organisation (definePlugin perOrganisation) */
+  switchable?: () => string[];
 }
 
 export interface AccessService {
@@ -53,6 +56,8 @@ export interface AccessService {
   strategies: AuthStrategies;
   metadata: () => Metadata;
   catalogue(): Catalogue;
+  /** plugins switched on per organisation (access/plugin-codes) */
+  switches: PluginSwitches;
   /** `access` (codes held) and `permissions` (menu paths) of a subject in an organisation */
   accessLists(subject: string, orgId: number, lang: Language): Promise<{ access: string[]; permissions: string[] }>;
   /**
@@ -81,7 +86,8 @@ export function createAccess(opts: AccessOptions): AccessService {
     address: { ...DEFAULT_THROTTLE.address, ...opts.throttle?.address },
     user: { ...DEFAULT_THROTTLE.user, ...opts.throttle?.user },
   });
-  const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs, implied: () => catalogue().implied });
+  const switches = pluginSwitches(opts.sequelize, opts.switchable ?? (() => []), (plugin) => pluginCodes(opts.metadata(), opts.calls(), plugin));
+  const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs, implied: () => catalogue().implied, withheld: (orgId) => switches.withheld(orgId) });
   const strategies = new AuthStrategies();
   const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies, strategies });
 
@@ -118,6 +124,7 @@ export function createAccess(opts: AccessOptions): AccessService {
     strategies,
     metadata: opts.metadata,
     catalogue,
+    switches,
     async accessLists(subject, orgId, lang) {
       const held = await policies.codes(subject, orgId);
       return { access: [...held].sort(), permissions: menuPaths(catalogue().tree(lang), held) };

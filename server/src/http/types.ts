@@ -86,6 +86,8 @@ export interface CallDef {
   resource?: string;
   /** plugin id that added the call (undefined for core calls) */
   plugin?: string;
+  /** other calls the screen making this one makes too (a report's parameter pickers): a page granting this call implies them */
+  uses?: readonly string[];
   /**
    * The body's fields, declared like metadata fields (http/declared-input.ts): validated by
    * the generated calls' validator before the handler runs, which reads them from `input`.

@@ -5,7 +5,7 @@
  * console in the caller's language; a report's `schedule` becomes a task type the scheduler
  * runs, mailing the same workbook.
  */
-import type { Metadata } from '@rti/metadata';
+import { resourceApiPrefix, type Metadata } from '@rti/metadata';
 import type { Response } from 'express';
 import { ApiError, ErrorCode } from '../http/api-error';
 import type { CallRegistry } from '../http/registry';
@@ -132,11 +132,17 @@ export class ReportRegistry {
     if (!list && !exports.length && !def.schedule) throw new Error(`report "${def.name}": no path, no calls and no schedule — nothing would use it`);
     // calls first: a clash (path taken) stops the start before anything is half-registered
     const calls: CallDef[] = [];
-    if (list) calls.push({ path: list, plugin, handler: ({ body, ctx }) => this.page(def, body, ctx) });
+    // the page's search form loads a ref parameter's choices from its resource's list
+    const uses = def.parameters.flatMap((p) => {
+      const res = 'ref' in p && p.ref ? this.host.metadata.resources[p.ref.resource] : undefined;
+      return res ? [`${resourceApiPrefix(res)}/list`, `${resourceApiPrefix(res)}/all`] : [];
+    });
+    if (list) calls.push({ path: list, plugin, uses, handler: ({ body, ctx }) => this.page(def, body, ctx) });
     for (const path of exports) {
       calls.push({
         path,
         plugin,
+        uses,
         handler: async ({ body, ctx, res }) => {
           await this.stream(def, body, ctx, res);
           return STREAMED;

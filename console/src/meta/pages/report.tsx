@@ -342,7 +342,8 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
         size="small"
         title={t(d.title)}
         extra={
-          d.calls.export && (
+          // the Export button follows the user's export code (a page's View code may come without it)
+          d.calls.export && (!shell || mayUse({ call: d.calls.export }, shell.routes, shell.access)) && (
             <Button icon={<ExportOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="report-export">
               {t('meta.export')}
             </Button>
