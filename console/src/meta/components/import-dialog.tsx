@@ -268,6 +268,10 @@ const MappingStep: FC<MappingStepProps> = ({ file, preview, update: initialUpdat
                 style={{ width: '100%' }}
                 value={map[c.header] ?? ''}
                 options={options}
+                // every column of the import in the list (no virtual scrolling), found by typing too
+                virtual={false}
+                showSearch
+                optionFilterProp="label"
                 data-testid={`meta-import-map:${c.header}`}
                 onChange={(v: string) => setMap((m) => ({ ...m, [c.header]: v }))}
               />
