@@ -92,6 +92,8 @@ export async function startTestServer(opts: Omit<CreateServerOptions, 'databaseU
   const org = async (code: string) => Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
   const orgA = await org('ORGA');
   const orgB = await org('ORGB');
+  // plugins switched on per organisation (customer reports) are on in both: the suites walk their calls
+  for (const plugin of server.access.switches.switchable()) for (const o of [orgA, orgB]) await server.access.switches.set(o, plugin, true);
   const roles: Record<number, number> = {};
   for (const o of [orgA, orgB]) roles[o] = Number((await models.role.create({ orgId: o, name: 'all', pcPermissions: codes })).get('id'));
 
