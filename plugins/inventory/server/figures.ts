@@ -104,9 +104,12 @@ export function figuresReader(ctx: PluginServerContext) {
     const warehouses = await warehousesOf(call, f);
     if (!warehouses.length) return { rows: [], warehouses };
     const whIds = warehouses.map((w) => Number(w.id));
+    const whById = new Map(warehouses.map((w) => [Number(w.id), w]));
+    // the scope already holds a restricted caller to its warehouses: naming all of them (IN of 500 ids) only slows the plan
+    const whWhere = f.warehouseId ? { warehouseId: f.warehouseId } : whIds.length < MAX_WAREHOUSES ? { warehouseId: { [Op.ne]: null } } : { warehouseId: { [Op.in]: whIds } };
     const codeWhere = f.carrierCodeId ? { carrierCodeId: f.carrierCodeId } : {};
     const carriers = ctx.repo('carrier', call);
-    const standing = { warehouseId: { [Op.in]: whIds }, transportStatus: { [Op.in]: IN_STOCK }, status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] }, ...codeWhere };
+    const standing = { ...whWhere, transportStatus: { [Op.in]: IN_STOCK }, status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] }, ...codeWhere };
     const cells = new Map<string, Figures & { warehouseId: number; carrierCodeId: number | null }>();
     const cell = (w: number, c: number | null) => {
       const k = `${w}:${c ?? ''}`;
@@ -114,31 +117,42 @@ export function figuresReader(ctx: PluginServerContext) {
       if (!x) cells.set(k, (x = { ...zero(), warehouseId: w, carrierCodeId: c }));
       return x;
     };
-    // 1. what stands in the warehouses, by status, loading and transport status
-    for (const g of await grouped(carriers, ['warehouseId', 'carrierCodeId', 'status', 'loadingStatus', 'transportStatus'], standing)) {
-      const x = cell(Number(g.warehouseId), n(g.carrierCodeId));
-      const count = Number(g.n);
-      x.inStock += count;
-      if (IN_MAINTENANCE.includes(Number(g.status))) x.maintenance += count;
-      if (Number(g.loadingStatus) === Loading.empty) x.empty += count;
-      if (Number(g.loadingStatus) === Loading.full) x.full += count;
-      if (Number(g.transportStatus) === Transport.idle) x.idle += count;
-    }
-    // 2. idle by time: standing (not yet marked idle) since before the idle check time of the code in that warehouse, else of the warehouse
-    const configs = await ctx.repo('carrier-code-warehouse', call).rows({ warehouseId: { [Op.in]: whIds }, ...codeWhere }, { attributes: ['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'] });
-    const configOf = new Map(configs.map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]));
+    // idle by time: standing (not yet marked idle) since before the idle check time of the code in that warehouse, else of the warehouse
+    const configs = await ctx.repo('carrier-code-warehouse', call).rows({ ...whWhere, ...codeWhere }, { attributes: ['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'] });
+    const configOf = new Map(configs.filter((c) => whById.has(Number(c.warehouseId))).map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]));
     const whIdle = new Map(warehouses.map((w) => [Number(w.id), n(w.idleCheckTime)]));
+    const minutesOf = (w: number, c: number | null): number | null => n(configOf.get(`${w}:${c}`)?.idleCheckTime) ?? whIdle.get(w) ?? null;
     const minutes = new Set<number>();
     for (const w of warehouses) if (n(w.idleCheckTime)) minutes.add(Number(w.idleCheckTime));
-    for (const c of configs) if (n(c.idleCheckTime)) minutes.add(Number(c.idleCheckTime));
-    const idleByTime = new Map<number, Map<string, number>>();
-    for (const m of minutes) {
-      const got = await grouped(carriers, ['warehouseId', 'carrierCodeId'], { ...standing, transportStatus: { [Op.in]: IN_STOCK.filter((s) => s !== Transport.idle) }, inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } });
-      idleByTime.set(m, new Map(got.map((g) => [`${g.warehouseId}:${g.carrierCodeId ?? ''}`, Number(g.n)])));
+    for (const c of configOf.values()) if (n(c.idleCheckTime)) minutes.add(Number(c.idleCheckTime));
+    const thresholds = [...minutes].sort((a, b) => a - b);
+    const notMarked = IN_STOCK.filter((s) => s !== Transport.idle);
+    // 1. what stands in the warehouses, in one grouped pass: each figure a conditional count, idle by time one count per distinct idle check time
+    const when: Record<string, WhereOptions> = {
+      maintenance: { status: { [Op.in]: IN_MAINTENANCE } },
+      empty: { loadingStatus: Loading.empty },
+      full: { loadingStatus: Loading.full },
+      marked: { transportStatus: Transport.idle },
+    };
+    thresholds.forEach((m, i) => (when[`idle${i}`] = { transportStatus: { [Op.in]: notMarked }, inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } }));
+    for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, standing)) {
+      const w = Number(g.warehouseId);
+      // a carrier granted to the caller by an open order stands in a warehouse outside the answer
+      if (!whById.has(w)) continue;
+      const c = n(g.carrierCodeId);
+      const x = cell(w, c);
+      x.inStock += g.n;
+      x.maintenance += g.maintenance;
+      x.empty += g.empty;
+      x.full += g.full;
+      x.idle += g.marked;
+      const m = minutesOf(w, c);
+      if (m) x.idle += g[`idle${thresholds.indexOf(m)}`] ?? 0;
     }
-    // 3. in transit: shipped lines of ship orders in transit, to and from the warehouses
+    // 2. in transit: shipped lines of ship orders in transit, to and from the warehouses
     if (inTransit.length) {
-      const orders = await ctx.repo('ship-order', call).rows({ status: { [Op.in]: inTransit }, [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
+      const ends = f.warehouseId || whIds.length >= MAX_WAREHOUSES ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
+      const orders = await ctx.repo('ship-order', call).rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
       const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
       const mine = new Set(whIds);
       for (let i = 0; i < orders.length; i += 1000) {
@@ -152,18 +166,15 @@ export function figuresReader(ctx: PluginServerContext) {
       }
     }
     // a configured code shows even with nothing in stock (it is below its minimum)
-    for (const c of configs) cell(Number(c.warehouseId), n(c.carrierCodeId));
+    for (const c of configOf.values()) cell(Number(c.warehouseId), n(c.carrierCodeId));
     const codeIds = [...new Set([...cells.values()].map((x) => x.carrierCodeId).filter((x): x is number => x !== null))];
     const codes = new Map(
       (codeIds.length ? await ctx.repo('carrier-code', call).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code', 'name'] }) : []).map((c) => [Number(c.id), c]),
     );
-    const whById = new Map(warehouses.map((w) => [Number(w.id), w]));
     const rows: CodeRow[] = [];
     for (const x of cells.values()) {
       const w = whById.get(x.warehouseId)!;
       const cfg = configOf.get(`${x.warehouseId}:${x.carrierCodeId}`);
-      const m = n(cfg?.idleCheckTime) ?? whIdle.get(x.warehouseId) ?? null;
-      if (m) x.idle += idleByTime.get(m)?.get(`${x.warehouseId}:${x.carrierCodeId ?? ''}`) ?? 0;
       x.available = x.inStock - x.maintenance;
       const code = x.carrierCodeId !== null ? codes.get(x.carrierCodeId) : undefined;
       const min = n(cfg?.minInventory);

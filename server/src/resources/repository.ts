@@ -229,6 +229,32 @@ export class ScopedRepository {
     return { counts: ranges.map((_, i) => Number(row?.[`r${i}`] ?? 0)), nulls: Number(row?.nulls ?? 0) };
   }
 
+  /**
+   * Rows in scope grouped by fields, each group with its count (`n`) and, in the same scan, the
+   * count of its rows matching each named condition: `countWhen(['warehouseId'], { broken: { status: 60 } })`
+   * → `[{ warehouseId, n, broken }]`. Conditions are ordinary where options (compiled by the
+   * dialect, values escaped), so several figures of one grouping cost one pass instead of one
+   * query each.
+   */
+  async countWhen(by: string[], when: Record<string, WhereOptions>, where: WhereOptions = {}, options: WriteOptions = {}): Promise<Row[]> {
+    const model = this[MODEL];
+    type Generator = { getWhereConditions(where: unknown, table: string, model: unknown, options: object): string };
+    const qg = (this.host.db.sequelize.getQueryInterface() as unknown as { queryGenerator: Generator }).queryGenerator;
+    const mapWhere = (Utils as unknown as { mapWhereFieldNames(w: object, m: unknown): object }).mapWhereFieldNames;
+    for (const f of by) if (!model.getAttributes()[f]) throw new Error(`${this.resource.name}: no field "${f}" to group by`);
+    const counts = Object.entries(when).map(([name, cond]) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name === 'n' || by.includes(name)) throw new Error(`${this.resource.name}: count name "${name}"`);
+      const sql = qg.getWhereConditions(mapWhere({ ...(cond as object) }, model), model.name, model, {});
+      return [literal(`SUM(CASE WHEN ${sql || '1 = 1'} THEN 1 ELSE 0 END)`), name] as [ReturnType<typeof literal>, string];
+    });
+    const found = await this.rows(where, { attributes: [...by, [fn('COUNT', col('id')), 'n'], ...counts], group: by.length ? by : undefined, transaction: options.transaction });
+    return found.map((r) => {
+      const out: Row = { ...r, n: Number(r.n ?? 0) };
+      for (const name of Object.keys(when)) out[name] = Number(r[name] ?? 0);
+      return out;
+    });
+  }
+
   /** The table column of a field (attributes are camelCase, columns snake_case), for SQL expressions. */
   column(field: string): string {
     return this[MODEL].getAttributes()[field]?.field ?? field;
