@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run new:report-plugin <name> [-- --title "Acme daily" --task <taskName key>[,<mail key>] --dir <plugins dir>]
+// npm run new:report-plugin <name> [-- --title "Acme daily" --task <taskName key>[,<mail key>] --page /inventory-report/<path> --dir <plugins dir>]
 //
 // Writes plugins/<name>/: a customer report plugin that works as written — a report definition
 // reading the inventory plugin's figures (@rti/plugin-inventory/figures), its page in the report
@@ -25,6 +25,7 @@ const opt = (flag) => {
 const pluginsDir = resolve(opt('--dir') ?? join(root, 'plugins'));
 const title = opt('--title');
 const taskOpt = opt('--task');
+const standalone = opt('--page');
 const name = args[0];
 
 function refuse(message) {
@@ -40,6 +41,8 @@ if (taken.includes(name)) refuse(`a plugin "${name}" exists already (${relative(
 // the report's calls must not shadow a plugin's or the core's: /<name>/list and /<name>/export
 const reserved = new Set(['inventory-report', 'report', 'organization', 'permission', 'account', 'metadata', 'warehouse', 'carrier', 'report-three-batch']);
 if (reserved.has(name)) refuse(`"${name}" is a call prefix of the product`);
+if (standalone !== undefined && !/^\/inventory-report\/[a-z0-9-]+$/.test(standalone)) refuse(`--page "${standalone}" must be /inventory-report/<letters, digits, hyphens>`);
+const pagePath = standalone ?? `/inventory-report/${name}`;
 
 const camel = name.replace(/-([a-z0-9])/g, (_, c) => c.toUpperCase());
 const label = title ?? name.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join(' ');
@@ -100,7 +103,7 @@ export default definePlugin({
         return { list: rows.slice(w.offset, w.offset + w.limit), total: rows.length };
       },
       schedule: {
-        taskName: ${JSON.stringify(tasks.length === 1 ? tasks[0] : tasks)},
+        taskName: ${tasks.length === 1 ? `'${tasks[0]}'` : `[${tasks.map((k) => `'${k}'`).join(', ')}]`},
         parameters: () => ({}),
         tally: (row) => row.levelKey,
         summary: (run, r) => run.t('${name}.mail', { count: r.rows, below: r.counts.below ?? 0 }),
@@ -116,7 +119,7 @@ export default defineConsolePlugin({
   id: '${name}',
   pages: [
     { id: '${name}', path: '/report/${name}/list', title: 'menu.${camel}', component: reportPage('${name}') },
-    { id: '${name}-page', path: '/inventory-report/${name}', title: 'menu.${camel}', component: reportPage('${name}') },
+    { id: '${name}-page', path: '${pagePath}', title: 'menu.${camel}', component: reportPage('${name}') },
   ],
 });
 `,
@@ -140,7 +143,7 @@ it('lists, exports and is a scheduler task type', async () => {
           key: 'report',
           items: [
             { path: `/report/${name}/list`, label: `menu.${camel}`, page: name },
-            { path: `/inventory-report/${name}`, label: `menu.${camel}`, page: `${name}-page`, hidden: true, standalone: true, calls: [`/${name}/list`, `/${name}/export`] },
+            { path: pagePath, label: `menu.${camel}`, page: `${name}-page`, hidden: true, standalone: true, calls: [`/${name}/list`, `/${name}/export`] },
           ],
         },
       ],

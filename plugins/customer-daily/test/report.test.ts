@@ -1,0 +1,12 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
+
+let ts: TestServer;
+beforeAll(async () => void (ts = await startTestServer({ plugins: ['shipping', 'inventory', 'customer-daily'] })));
+afterAll(() => ts?.close());
+
+it('lists, exports and is a scheduler task type', async () => {
+  expect((await ts.a.call('/customer-daily/list', {})).body.code).toBe(0);
+  expect((await ts.a.fetch('/customer-daily/export', {})).headers.get('content-type')).toContain('spreadsheet');
+  expect(ts.server.reports.task('customerTask')).toBeTruthy();
+});

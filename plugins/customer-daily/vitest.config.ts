@@ -1,0 +1,3 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({ test: { name: 'customer-daily', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 60000, hookTimeout: 60000 } });
