@@ -143,10 +143,15 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       shipOrders += r.orders;
       // report history: closing snapshots walked back from today's close, three-batch records
       if (input.has) created += await seedReports(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index], now);
+      // one customer report plugin switched on for the demo organisation (the others stay off until an administrator switches them on)
+      if (index === 0 && input.has?.(`/${DEMO_CUSTOMER_REPORT}/list`)) await call('/organization/plugin/update', { plugin: DEMO_CUSTOMER_REPORT, enabled: true }, ctx);
     }
   }
   return { organizations: orgIds, created, scale: scale.name, shipOrders, shippingMs: Date.now() - started };
 }
+
+/** the customer report plugin the demo organisation has switched on */
+export const DEMO_CUSTOMER_REPORT = 'customer-operation-a';
 
 /** True when no organisation exists yet (npm start seeds only then). */
 export async function isEmpty(sequelize: Sequelize): Promise<boolean> {

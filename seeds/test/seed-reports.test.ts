@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RtiServer } from '@rti/server';
 import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
 import { SCALES, seedServer } from '../src/index';
+import { DEMO_CUSTOMER_REPORT } from '../src/seed-demo';
 import { REPORT_HISTORY_DAYS } from '../src/seed-reports';
 
 let db: TestDatabase;
@@ -22,7 +23,7 @@ const call = async (path: string, body: unknown = {}) => {
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'inventory', 'reports'], logError: () => undefined });
+  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'inventory', 'reports', DEMO_CUSTOMER_REPORT], logError: () => undefined });
   ({ url } = await server.listen(0));
   await seedServer(server, { scale: SCALES.small });
   const res = await fetch(url + '/api/account/login', {
@@ -52,6 +53,22 @@ describe('report history of the demo', () => {
     expect(three.data.list[0].total).toBeGreaterThan(0);
     expect((await call('/idle/carrier-code/list', {})).data.total).toBeGreaterThan(0);
     expect((await call('/idle/carrier/list', {})).data.total).toBeGreaterThan(0);
+  });
+
+  it('has one customer report switched on for the demo organisation, showing rows; off elsewhere', async () => {
+    const listed = await call('/organization/plugin/list');
+    expect(listed.data).toContainEqual(expect.objectContaining({ plugin: DEMO_CUSTOMER_REPORT, enabled: true }));
+    const rows = await call(`/${DEMO_CUSTOMER_REPORT}/list`, { limit: 100 });
+    expect(rows.code, rows.message).toBe(0);
+    expect(rows.data.list.reduce((s: number, r: any) => s + r.inStock, 0)).toBeGreaterThan(0);
+    const menu = await call('/permission/list');
+    expect(menu.data.permissions).toContain(`/report/${DEMO_CUSTOMER_REPORT}/list`);
+    const acme = Number((await server.db.models.organization.findOne({ where: { entryCode: 'acme' } }))!.get('id'));
+    // signed in without an entry code: the platform administrator may act in either organisation
+    const login = await fetch(url + '/api/account/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Admin@12345' }) });
+    const anywhere = ((await login.json()) as { data: { token: string } }).data.token;
+    const other = await fetch(url + '/api' + `/${DEMO_CUSTOMER_REPORT}/list`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: anywhere, OrgId: String(acme) }, body: '{}' });
+    expect(((await other.json()) as { code: number }).code).toBe(10005);
   });
 
   it('adds no history on a second run', async () => {
