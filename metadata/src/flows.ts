@@ -65,6 +65,13 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
       res.statusGroups = groups;
       res.statusGroups![name] = resolved;
     }
+    for (const [name, filter] of Object.entries(res.filters ?? {})) {
+      for (const [f, cond] of Object.entries(filter)) {
+        if (!res.fields.some((x) => x.name === f)) faults.push({ file, pointer: `/filters/${name}/${f}`, problem: `"${f}" is not a field of ${res.name}` });
+        else if (Array.isArray(cond)) filter[f] = list(res, f, cond, `/filters/${name}/${f}`);
+        else filter[f] = { not: list(res, f, cond.not, `/filters/${name}/${f}/not`) };
+      }
+    }
     res.transitions?.forEach((t, i) => {
       t.from = checked(res, t.field, t.from);
       [t.to] = checked(res, t.field, [t.to]);

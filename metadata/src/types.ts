@@ -429,6 +429,9 @@ export interface ResourceFormDef {
   defaultsFrom?: FormDefaultsDef;
 }
 
+/** A named condition: per field, the values it may hold, or (`not`) those it may not. */
+export type FilterDef = Record<string, Array<string | number> | { not: Array<string | number> }>;
+
 export interface ResourceDef {
   /** kebab-case; equals the SPEC §7 API prefix, e.g. "device-beacon" */
   name: string;
@@ -490,6 +493,13 @@ export interface ResourceDef {
   statusGroups?: Record<string, Array<string | number>>;
   /** the field statusGroups speak of (default "status") */
   statusField?: string;
+  /**
+   * Named conditions on the rows, by field: `{ "inStock": { "transportStatus": ["inWarehouse",
+   * "idle"], "status": { "not": ["scrapped", "lost"] } } }` — a list is "one of these", `not` is
+   * "none of these (or empty)"; enum keys or values. One definition every plugin counts with
+   * (`declaredFilter` on the server), so a figure means the same on every screen.
+   */
+  filters?: Record<string, FilterDef>;
   /** made from another document (see SourceDef) */
   source?: SourceDef;
   /** a page anyone holding the record's printed code may open without signing in (see PublicLinkDef) */

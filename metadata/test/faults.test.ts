@@ -174,3 +174,19 @@ describe('metadata faults name the file and the JSON pointer', () => {
     expect(message).toContain('enums.json: /deviceStatus/4/label: duplicate key "online"');
   });
 });
+
+describe('declared filters', () => {
+  const CARRIER = 'resources/carrier/carrier.json';
+  it('speak of values by enum key, resolved at load (a list, or `not` a list)', () => {
+    const meta = loadMetadata(scratchCopy());
+    expect(meta.resources.carrier.filters?.inStock).toEqual({ transportStatus: [0, 10, 30], status: { not: [30, 40] } });
+  });
+
+  it('an unknown key or field is a fault naming the filter', () => {
+    const dir = scratchCopy();
+    edit(dir, CARRIER, (r) => (r.filters = { inStock: { transportStatus: ['inWarehouse', 'onTheMoon'], colour: ['red'] } }));
+    const faults = faultsOf(() => loadMetadata(dir));
+    expect(faults).toContainEqual(expect.objectContaining({ file: CARRIER, pointer: '/filters/inStock/transportStatus', problem: expect.stringContaining('"onTheMoon"') }));
+    expect(faults).toContainEqual(expect.objectContaining({ file: CARRIER, pointer: '/filters/inStock/colour', problem: expect.stringContaining('not a field') }));
+  });
+});

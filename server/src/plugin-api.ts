@@ -63,6 +63,8 @@ export type { Migration, MigrationContext } from './db';
 export { tKey } from './i18n/translator';
 /** renders a resource's `textFrom` texts of rows in a language, as every read does (live events) */
 export { renderTexts } from './resources/serialize';
+/** a resource's declared filter (metadata `filters`) as a where clause: `declaredFilter(ctx.metadata, 'carrier', 'inStock')` */
+export { declaredFilter } from './resources/filters';
 // typed readers of hand-written calls' parameters, bounded like the generated calls (docs/SERVER.md "Input limits")
 export { readId, readIds, readInt, readOneOf, readPaging, readText, type Paging, type ParamOptions } from './http/params';
 // report definitions (docs/PLUGINS.md "Reports"): the shared time range, zones, row sources

@@ -8,7 +8,7 @@ import { definePlugin, type PluginServerContext } from '@rti/server/plugin-api';
 import { batteryBands } from '@rti/common';
 import { Enums } from '@rti/metadata';
 import { alertMessages, UNSOLVED } from './alerts';
-import { dashboardSummary, IN_STOCK } from './summary';
+import { dashboardSummary, inStock } from './summary';
 import { countBy } from './group-count';
 
 /** SPEC §4 carrier alert reason "transport timeout" */
@@ -51,7 +51,7 @@ export function installDashboard(ctx: PluginServerContext): void {
   ctx.addCall({
     path: '/dashboard/map',
     async handler({ ctx: call }) {
-      const stock = await countBy(ctx.repo('carrier', call), 'warehouseId', { transportStatus: { [Op.in]: IN_STOCK }, warehouseId: { [Op.ne]: null } });
+      const stock = await countBy(ctx.repo('carrier', call), 'warehouseId', inStock(ctx));
       const transit = await ctx.repo('carrier', call).count({ transportStatus: 20 });
       const whRepo = ctx.repo('warehouse', call);
       const warehouses = (await whRepo.findAll({ attributes: ['id', 'name', 'locationId', 'color', 'visibleInMap'], limit: 500, order: [['id', 'ASC']], raw: true })) as unknown as Array<Record<string, unknown>>;

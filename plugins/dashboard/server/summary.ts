@@ -3,14 +3,14 @@
  * min/max/theory levels, the alert trend and the life-cycle bands — one answer for the home
  * and big-screen dashboards.
  */
-import { Op } from 'sequelize';
-import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import { Op, type WhereOptions } from 'sequelize';
+import { declaredFilter, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { alertTrend } from './alerts';
 import { lifeCycleBands } from './bands';
 import { countBy } from './group-count';
 
-/** SPEC §4 transport status: carriers counted as stock of their warehouse */
-export const IN_STOCK = [10, 30];
+/** carriers counted as stock of their warehouse: the carrier's declared filter, as inventory counts them */
+export const inStock = (ctx: PluginServerContext): WhereOptions => ({ [Op.and]: [declaredFilter(ctx.metadata, 'carrier', 'inStock'), { warehouseId: { [Op.ne]: null } }] });
 
 export interface WarehouseInventory {
   id: number;
@@ -30,7 +30,7 @@ export function levelOf(count: number, min: number | null, max: number | null): 
 }
 
 export async function inventory(ctx: PluginServerContext, call: RequestContext): Promise<WarehouseInventory[]> {
-  const counts = await countBy(ctx.repo('carrier', call), 'warehouseId', { transportStatus: { [Op.in]: IN_STOCK }, warehouseId: { [Op.ne]: null } });
+  const counts = await countBy(ctx.repo('carrier', call), 'warehouseId', inStock(ctx));
   const warehouses = (await ctx.repo('warehouse', call).findAll({
     attributes: ['id', 'name', 'minInventory', 'maxInventory', 'theoryInventory'],
     order: [['id', 'ASC']],

@@ -5,9 +5,8 @@
  * (frozen lines, unique carrier per document, the shipping rules of index.ts).
  */
 import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, invalid, readId, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, declaredFilter, invalid, readId, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op, type WhereOptions } from 'sequelize';
-import { IN_STOCK } from './movement';
 import { orderGroup } from './statuses';
 
 type Body = Record<string, unknown>;
@@ -41,6 +40,8 @@ function strings(body: Body, key: string): string[] {
 const ORDER = { shipOrderId: { type: 'ref', required: true, label: 'fields.shipOrder' } } as const;
 
 export function registerCalls(ctx: PluginServerContext): void {
+  // carriers standing in a warehouse, counted and offered as inventory and the dashboard count them
+  const stock = () => declaredFilter(ctx.metadata, 'carrier', 'inStock');
   // batch/add and batch/update of the shipping list are the document's (metadata children `batch`).
 
   /** Containers of an order with their carrier count. */
@@ -115,7 +116,7 @@ export function registerCalls(ctx: PluginServerContext): void {
       if (shipperId !== undefined && !mineIds.includes(shipperId)) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
       if (receiverId !== undefined && !all.some((w) => Number(w.id) === receiverId)) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
 
-      const inStock = mineIds.length ? await ctx.repo('carrier', call).countBy('warehouseId', { warehouseId: { [Op.in]: mineIds }, transportStatus: { [Op.in]: IN_STOCK } }) : new Map();
+      const inStock = mineIds.length ? await ctx.repo('carrier', call).countBy('warehouseId', { [Op.and]: [stock(), { warehouseId: { [Op.in]: mineIds } }] }) : new Map();
       const newOrders = mineIds.length ? await ctx.repo('ship-order', call).rows({ status: Order.new, shipperWarehouseId: { [Op.in]: mineIds } }, { attributes: ['id', 'shipperWarehouseId'], limit: 10000 }) : [];
       const reservedBy = newOrders.length ? await ctx.repo('ship-order-detail', call).countBy('shipOrderId', { shipOrderId: { [Op.in]: newOrders.map((o) => Number(o.id)) }, status: Line.pending }) : new Map();
       const reserved = new Map<number, number>();
@@ -173,9 +174,7 @@ export function registerCalls(ctx: PluginServerContext): void {
     resource: 'ship-order',
     async handler({ ctx: call }) {
       const whs = await ctx.repo('warehouse', call).all({});
-      const rows = (await ctx.repo('carrier', call).findAll({ where: { warehouseId: { [Op.in]: whs.map((w) => Number(w.id)) }, transportStatus: { [Op.in]: IN_STOCK } }, attributes: ['warehouseId'], raw: true })) as unknown as Row[];
-      const count = new Map<number, number>();
-      for (const r of rows) count.set(Number(r.warehouseId), (count.get(Number(r.warehouseId)) ?? 0) + 1);
+      const count = await ctx.repo('carrier', call).countBy('warehouseId', { [Op.and]: [stock(), { warehouseId: { [Op.in]: whs.map((w) => Number(w.id)) } }] });
       return whs.map((w) => ({ ...w, carrierCount: count.get(Number(w.id)) ?? 0 }));
     },
   });
@@ -194,7 +193,7 @@ export function registerCalls(ctx: PluginServerContext): void {
       const busyLines = (await ctx.repo('ship-order-detail', call).findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
       const openOrders = new Set(((await ctx.repo('ship-order', call).findAll({ where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } }, attributes: ['id'], raw: true })) as unknown as Row[]).map((o) => Number(o.id)));
       const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));
-      const filters: Row = { warehouseId: order.shipperWarehouseId, transportStatus: { [Op.in]: IN_STOCK }, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
+      const filters: Row = { [Op.and]: [stock()], warehouseId: order.shipperWarehouseId, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
       if (sn?.trim()) filters.sn = { [Op.like]: `%${sn.trim().replace(/[%_\\]/g, '')}%` };
       if (carrierCodeId !== undefined) filters.carrierCodeId = carrierCodeId;
       const repo = ctx.repo('carrier', call);
