@@ -174,6 +174,7 @@ export function WebhooksPanel() {
         dataSource={deliveries.list}
         scroll={{ x: true }}
         data-testid="open-api-deliveries"
+        expandable={{ expandedRowRender: (d) => <DeliveryBody id={d.id} /> }}
         pagination={{ current: page, pageSize: 20, total: deliveries.total, onChange: setPage, showSizeChanger: false }}
         columns={[
           { title: '#', dataIndex: 'id' },
@@ -219,5 +220,20 @@ export function WebhooksPanel() {
         </Form>
       </Modal>
     </div>
+  );
+}
+
+/** What the receiver got (or gets) for one delivery, read when its row is expanded. */
+function DeliveryBody({ id }: { id: number }) {
+  const [body, setBody] = useState<string>();
+  useEffect(() => {
+    request<{ body: unknown }>('/webhook/delivery/get', { id })
+      .then((d) => setBody(JSON.stringify(d.body, null, 2)))
+      .catch((e: unknown) => setBody(e instanceof Error ? e.message : String(e)));
+  }, [id]);
+  return (
+    <pre data-testid={`open-api-delivery-body-${id}`} style={{ maxHeight: 320, overflow: 'auto', margin: 0 }}>
+      {body ?? '…'}
+    </pre>
   );
 }

@@ -14,7 +14,7 @@
  * only); managing tokens and webhooks is for signed-in people (a token cannot mint tokens).
  */
 import { randomBytes } from 'node:crypto';
-import { resourceLabelKey, resourceTransitions } from '@rti/metadata';
+import { apiCode, resourceLabelKey, resourceTransitions } from '@rti/metadata';
 import { ApiError, ErrorCode, definePlugin, invalid, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { NAMED_PREFIX, NAMED_TOKEN_TABLE, NamedTokenStore, RATE_TABLE, ScopeIndex, defaultRate, namedTokenColumns, rateColumns } from './named-tokens';
 import { openApiDocument, docsPage } from './openapi';
@@ -348,6 +348,30 @@ export default definePlugin({
             deliveredAt: iso(r.deliveredAt),
           })),
           total: count,
+        };
+      },
+    });
+    ctx.addCall({
+      path: '/webhook/delivery/get',
+      permission: apiCode('/webhook/delivery/list'),
+      input: { id: { type: 'int', required: true, min: 1 } },
+      async handler({ input, ctx: call }) {
+        const orgId = sessionOrg(call, tr(call));
+        const row = (await queue.m.delivery.findOne({ where: { id: input.id, orgId }, raw: true })) as unknown as DeliveryRow | null;
+        if (!row) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+        const iso = (v: unknown) => (v === null || v === undefined ? null : new Date(Number(v)).toISOString());
+        // what the receiver gets (the signature is made at each attempt, with its own time)
+        return {
+          id: row.id,
+          webhookId: row.webhookId,
+          event: row.event,
+          status: row.status,
+          attempts: row.attempts,
+          lastStatus: row.lastStatus,
+          lastError: row.lastError,
+          occurredAt: iso(row.occurredAt),
+          deliveredAt: iso(row.deliveredAt),
+          body: { id: row.id, event: row.event, occurredAt: iso(row.occurredAt), data: JSON.parse(row.payload) as unknown },
         };
       },
     });

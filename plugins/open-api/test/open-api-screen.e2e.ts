@@ -98,6 +98,8 @@ describe('Open API screen', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     const deliveries = page.getByTestId('open-api-deliveries');
     await deliveries.locator('.ant-tag', { hasText: 'Delivered' }).waitFor({ timeout: 15000 });
+    await deliveries.locator('.ant-table-row-expand-icon').first().click();
+    await expect.poll(() => deliveries.locator('pre').first().innerText(), { timeout: 15000 }).toContain('"event": "ping"');
     await cb.shot('open-api-webhooks');
     await deliveries.getByRole('button', { name: 'Resend' }).first().click();
     await expect.poll(() => received.filter((r) => r.event === 'ping').length, { timeout: 15000 }).toBe(2);

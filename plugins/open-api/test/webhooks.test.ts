@@ -133,6 +133,10 @@ describe('deliveries', () => {
     const row = list.body.data.list.find((d: any) => d.event === `${RES}.created` && d.status === 20 && d.attempts === 3);
     expect(row, JSON.stringify(list.body.data.list)).toBeTruthy();
     expect(row.lastStatus).toBe(200);
+    // what was sent, for the screen's expanded row (another organisation: not found)
+    const one = (await ts.a.call<any>('/webhook/delivery/get', { id: row.id })).body.data;
+    expect(one.body).toMatchObject({ id: row.id, event: `${RES}.created`, data: { name: 'Retried partner' } });
+    expect((await ts.b.call<any>('/webhook/delivery/get', { id: row.id })).body.code).toBe(10002);
     // resend: delivered once more
     received.length = 0;
     expect((await ts.a.call<any>('/webhook/delivery/resend', { id: row.id })).body.code).toBe(0);
