@@ -172,5 +172,5 @@ if (pluginsDir === join(root, 'plugins')) {
   // the generated enum constants include the new task name; npm links the new workspace
   if (newTask) execFileSync(process.execPath, [join(root, 'metadata/scripts/gen-enums.mjs')], { stdio: 'inherit' });
   if (!args.includes('--no-install')) execFileSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
-  console.log(`next: npx vitest run --project ${name}; npm run build -w @rti/console; restart the server; switch it on: System → Organisation → Reports (or /organization/plugin/update {"plugin":"${name}","enabled":true})`);
+  console.log(`next: npx vitest run --project ${name}; npm run build -w @rti/console; restart the server; switch it on for an organisation: Reports → Customer reports (/report/customer-reports, or the call /organization/plugin/update {"plugin":"${name}","enabled":true})`);
 }

@@ -34,7 +34,7 @@ export { apiHeaders } from './providers/http-client';
 export { session } from './lib/session';
 export { useMetadata } from './providers/metadata-context';
 export { useShell } from './providers/shell-context';
-export { reloadMetadata } from './providers/app-state';
+export { reloadMetadata, refreshIdentity } from './providers/app-state';
 export { downloadBlob } from './meta/lib/download';
 export { formatDateTime, fileStamp, DATE_FORMAT, DATETIME_FORMAT, MINUTE_FORMAT, TIME_FORMAT, type DateTimeKind } from './lib/date-format';
 export { mayUse } from './lib/guard';

@@ -31,5 +31,7 @@ export default defineConsolePlugin({
     { id: 'three-batch-report', path: '/report/three-batch', title: 'menu.threeBatchReport', component: reportPage('reports.three-batch') },
     { id: 'idle-carrier', path: '/report/idle-carrier', title: 'menu.idleCarrier', component: reportPage('reports.idle-carrier-code') },
     { id: 'idle-carrier-list', path: '/report/idle-carrier/carriers', title: 'menu.idleCarrierList', component: reportPage('reports.idle-carrier') },
+    // customer report plugins switched on or off for the current organisation
+    { id: 'customer-reports', path: '/report/customer-reports', title: 'menu.customerReports', component: () => import('./customer-reports-page') },
   ],
 });
