@@ -22,6 +22,7 @@ import { SearchForm } from '../components/search-form';
 import { useEnums, useMetaT } from '../hooks/use-meta';
 import { downloadBlob } from '../lib/download';
 import { findEnumValue, formatDate, isEmpty } from '../lib/format';
+import { fromFormValue } from '../lib/form-values';
 
 interface ReportColumn {
   key: string;
@@ -117,7 +118,7 @@ export function reportBody(params: FieldDef[], values: Record<string, unknown>):
     if (p.search === 'range' && Array.isArray(v)) {
       const [a, b] = v as Array<Dayjs | null>;
       if (a || b) body[p.name] = [a ? a.startOf('day').valueOf() : null, b ? b.endOf('day').valueOf() : null];
-    } else if (p.type === 'date' && dayjs.isDayjs(v)) body[p.name] = v.format('YYYY-MM-DD');
+    } else if (p.type === 'date') body[p.name] = fromFormValue(p, v, 'create'); // the API's day, as forms send it
     else body[p.name] = v;
   }
   return body;
