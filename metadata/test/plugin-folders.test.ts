@@ -89,6 +89,21 @@ describe('a module is one folder: plugins/<id>/metadata', () => {
     expect(faultsOf(() => loadAll(labelled))).toContainEqual({ file: 'plugins/widgets/metadata/locales/ja-JP.json', pointer: '/enums/widgetState/done', problem: 'missing label "enums.widgetState.done" used by the metadata' });
   });
 
+  it('enum-values.json adds values to an enum declared elsewhere; a taken value or name, or an unknown enum, is a fault', () => {
+    const dir = scratchCopy();
+    put(dir, 'acme', 'enum-values.json', { taskName: [{ value: 1000, label: 'enums.taskName.acmeReport' }] });
+    for (const lng of ['en-US', 'zh-CN', 'ja-JP']) put(dir, 'acme', `locales/${lng}.json`, { enums: { taskName: { acmeReport: `Acme ${lng}` } } });
+    const { meta, locales } = loadAll(dir);
+    expect(meta.enums.taskName.at(-1)).toEqual({ value: 1000, label: 'enums.taskName.acmeReport' });
+    expect(meta.enums.taskName.length).toBeGreaterThan(10);
+    expect((locales['ja-JP'] as any).enums.taskName.acmeReport).toBe('Acme ja-JP');
+    put(dir, 'acme', 'enum-values.json', { taskName: [{ value: 60, label: 'enums.taskName.acmeReport' }, { value: 1001, label: 'enums.taskName.gpsReportMail' }], noSuchEnum: [{ value: 1, label: 'enums.noSuchEnum.x' }] });
+    const faults = faultsOf(() => loadMetadata(dir));
+    expect(faults).toContainEqual(expect.objectContaining({ file: 'plugins/acme/metadata/enum-values.json', pointer: '/taskName/0', problem: expect.stringContaining('already has 60') }));
+    expect(faults).toContainEqual(expect.objectContaining({ file: 'plugins/acme/metadata/enum-values.json', pointer: '/taskName/1', problem: expect.stringContaining('enums.taskName.gpsReportMail') }));
+    expect(faults).toContainEqual(expect.objectContaining({ file: 'plugins/acme/metadata/enum-values.json', pointer: '/noSuchEnum', problem: expect.stringContaining('is not declared') }));
+  });
+
   it('the repository metadata with its plugin folders loads', () => {
     expect(() => loadAll()).not.toThrow();
   });
