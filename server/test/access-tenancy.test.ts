@@ -208,6 +208,20 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
           expect((await ts.b.call(statusPath, { importId: bJob })).body.code).toBe(0);
           break;
         }
+        case 'import/preview': {
+          // reads only the file sent (the mapping step): answers its header, writes nothing anywhere
+          const template = await ts.a.fetch(resourceApiPath(res, 'import/template'), {});
+          const form = new FormData();
+          form.append('file', new Blob([await template.arrayBuffer()]), 'template.xlsx');
+          const model = ts.server.db.models[res.name];
+          const before = await model.count();
+          const answer = await fetch(ts.url + '/api' + call.path, { method: 'POST', headers: { Token: ts.a.token, OrgId: String(ts.a.orgId) }, body: form });
+          const body = (await answer.json()) as { code: number; message: string; data: { header: unknown[]; rows: unknown[] } };
+          expect(body.code, body.message).toBe(0);
+          expect(body.data.header.length).toBeGreaterThan(0);
+          expect(await model.count()).toBe(before);
+          break;
+        }
         case 'import/status': // with import above
           expect(calls.map((c) => c.path)).toContain(resourceApiPath(res, 'import'));
           break;
