@@ -249,6 +249,8 @@ export interface PluginDefinition {
   optionalDependsOn?: readonly string[];
   /** service ids this plugin publishes with ctx.provide (see PluginServices) */
   provides?: readonly ServiceId[];
+  /** off in every organisation until an administrator switches it on (a customer's report; docs/ACCESS.md) */
+  perOrganisation?: boolean;
   server?(ctx: PluginServerContext): Promise<void> | void;
 }
 
