@@ -14,6 +14,8 @@ import { createApp } from './app';
 import { installOverlays } from './overlays';
 import { installAudit, type Audit } from './audit';
 import { accountCalls } from './auth/account-calls';
+import { OneTimeCodes } from './auth/one-time-codes';
+import { installUserImport } from './access/user-import';
 import { loadConfig, type ServerConfig } from './config';
 import { createDatabase, type Database } from './db';
 import { retryingTransaction } from './db/retry';
@@ -184,6 +186,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     heartbeatMs: config.importHeartbeatMs,
     staleMs: config.importStaleMs,
   });
+  // imported users: a random password and an activation mail (access/user-import)
+  installUserImport({ validators: imports.validators, hooks, codes: new OneTimeCodes(db.sequelize, access.passwords), mail, publicUrl: () => config.publicUrl, log: logError });
   // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)
   for (const res of Object.values(metadata.resources)) {
     const handler = res.import ? documents.importLines(res.name) : null;

@@ -180,3 +180,34 @@ describe('naming the first administrator', () => {
     expect(await ts.server.access.directory.userByName('late')).toBeNull();
   });
 });
+
+describe('users imported from a file', () => {
+  it('are created without a known password; those with an e-mail get an activation link and sign in after it', async () => {
+    const role = (await ts.a.call('/role/list', { limit: 1 })).body.data.list[0] as { name: string };
+    const csv = `Login;Full name;Mail;Roles\nuimp.one;User One;one@import.example;${role.name}\nuimp.two;User Two;;${role.name}\n`;
+    const form = new FormData();
+    form.append('mapping', JSON.stringify({ Login: 'name', 'Full name': 'realName', Mail: 'email', Roles: 'roleIds' }));
+    form.append('file', new Blob([csv]), 'users.csv');
+    const before = outboxFiles(dataDir).length;
+    const up = (await (await fetch(`${ts.url}/api/user/import`, { method: 'POST', headers: { Token: ts.a.token, OrgId: String(ts.orgA) }, body: form })).json()) as { code: number; message: string; data: { importId: number } };
+    expect(up.code, up.message).toBe(0);
+    await ts.server.imports.idle();
+    const status = (await ts.a.call('/user/import/status', { importId: up.data.importId })).body.data;
+    expect(status.importErrors).toEqual([]);
+    expect(status.successVolume).toBe(2);
+    const mail = await nextOutboxMail(dataDir, before);
+    expect(mail.to).toContain('one@import.example');
+    expect(mail.text).toContain('uimp.one');
+    // one mail only: the user without an address is activated by an administrator
+    expect(outboxFiles(dataDir).length).toBe(before + 1);
+    const token = tokenOf(mail.text);
+    const entryCode = (await ts.a.call('/organization/list', { id: ts.orgA })).body.data.list[0].entryCode as string;
+    expect((await ts.call<any>('/account/login', { username: 'uimp.one', password: NEW, entryCode })).body.code).toBe(10009);
+    expect((await activate(token)).body.code).toBe(0);
+    const login = await ts.call<any>('/account/login', { username: 'uimp.one', password: NEW, entryCode });
+    expect(login.body.code, login.body.message).toBe(0);
+    const row = (await ts.a.call('/user/list', { name: 'uimp.one' })).body.data.list[0];
+    expect(row).toMatchObject({ realName: 'User One', email: 'one@import.example' });
+    expect(row.roleIdsLabels ?? row.roleIdsLabel).toEqual([role.name]);
+  });
+});

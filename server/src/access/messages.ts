@@ -81,6 +81,8 @@ const en: Table = {
   'auth.activation.used': 'This activation link has already been used; sign in with the password you set, or use "Forgot password"',
   'auth.activation.expired': 'This activation link has expired; please ask your administrator for a new one',
   'mail.activationSubject': 'Your account at {{org}}: set your password',
+  'mail.inviteSubject': 'Your account at {{org}}: set your password',
+  'mail.inviteText': 'Hello {{name}},\n\nan account has been created for you at {{org}}.\n\n    User name: {{username}}\n\nOpen this link to set your password and sign in:\n\n    {{url}}\n\nThe link can be used once and is valid for {{days}} days (until {{expires}}). If you did not expect this mail, ignore it.',
   'mail.activationText': 'Hello {{name}},\n\nan account has been created for you as administrator of {{org}}.\n\n    User name: {{username}}\n\nOpen this link to set your password and sign in:\n\n    {{url}}\n\nThe link can be used once and is valid for {{days}} days (until {{expires}}). If you did not expect this mail, ignore it.',
 };
 
@@ -157,6 +159,8 @@ const zh: Table = {
   'auth.activation.used': '该激活链接已被使用，请用您设置的密码登录，或使用"忘记密码"',
   'auth.activation.expired': '该激活链接已过期，请联系管理员重新发送',
   'mail.activationSubject': '您在 {{org}} 的账号：请设置密码',
+  'mail.inviteSubject': '您在 {{org}} 的账号：请设置密码',
+  'mail.inviteText': '{{name}}，您好：\n\n已为您在 {{org}} 创建账号。\n\n    用户名：{{username}}\n\n请打开以下链接设置密码并登录：\n\n    {{url}}\n\n该链接只能使用一次，{{days}} 天内有效（至 {{expires}}）。如果这不是您预期的邮件，请忽略。',
   'mail.activationText': '{{name}}，您好：\n\n已为您创建 {{org}} 的管理员账号。\n\n    用户名：{{username}}\n\n请打开以下链接设置密码并登录：\n\n    {{url}}\n\n该链接只能使用一次，{{days}} 天内有效（至 {{expires}}）。如果这不是您预期的邮件，请忽略。',
 };
 
@@ -233,6 +237,8 @@ const ja: Table = {
   'auth.activation.used': 'このアクティベーションリンクは使用済みです。設定したパスワードでログインするか、「パスワードを忘れた」をご利用ください',
   'auth.activation.expired': 'このアクティベーションリンクは期限切れです。管理者に新しいリンクを依頼してください',
   'mail.activationSubject': '{{org}} のアカウント：パスワードを設定してください',
+  'mail.inviteSubject': '{{org}} のアカウント：パスワードを設定してください',
+  'mail.inviteText': '{{name}} 様\n\n{{org}} にあなたのアカウントが作成されました。\n\n    ユーザー名：{{username}}\n\n次のリンクを開いてパスワードを設定し、ログインしてください。\n\n    {{url}}\n\nリンクは一度だけ使用でき、{{days}} 日間（{{expires}} まで）有効です。心当たりがない場合はこのメールを無視してください。',
   'mail.activationText': '{{name}} 様\n\n{{org}} の管理者アカウントが作成されました。\n\n    ユーザー名：{{username}}\n\n次のリンクを開いてパスワードを設定し、ログインしてください。\n\n    {{url}}\n\nリンクは一度だけ使用でき、{{days}} 日間（{{expires}} まで）有効です。心当たりがない場合はこのメールを無視してください。',
 };
 
