@@ -2,7 +2,8 @@ import { Select, type SelectProps } from 'antd';
 import { useEffect, useMemo, useRef, useState, type FC } from 'react';
 import { useSelect } from '@refinedev/antd';
 import { useCan, type CrudFilter } from '@refinedev/core';
-import { resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
+import { resourceApiPath, resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
+import { useCan as useCallCan } from '../../components/guard/guarded';
 import { asArray, isEmpty } from '../lib/format';
 import { useMetadata, useMetaT } from '../hooks/use-meta';
 import { labelInSentence } from '../lib/record-name';
@@ -137,7 +138,11 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
 /** Whether the user may call the ref target's list: undefined until known; true when no list is needed. */
 export function useCanList(resource: string | undefined, needed = true): boolean | undefined {
   const { data } = useCan({ resource: resource ?? '', action: 'list', queryOptions: { enabled: Boolean(resource) && needed } });
-  return !resource || !needed ? true : data?.can;
+  // a page may bring the list call without the list screen (a report page's pickers: docs/ACCESS.md)
+  const def = useMetadata().resources[resource ?? ''];
+  const callable = useCallCan({ call: def ? resourceApiPath(def, 'list') : undefined });
+  if (!resource || !needed || (def && callable)) return true;
+  return data?.can;
 }
 
 /** `{ id: label }` for a ref/refs field of a row, from its label siblings. */
