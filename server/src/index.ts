@@ -187,7 +187,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     staleMs: config.importStaleMs,
   });
   // imported users: a random password and an activation mail (access/user-import)
-  installUserImport({ validators: imports.validators, hooks, codes: new OneTimeCodes(db.sequelize, access.passwords), mail, publicUrl: () => config.publicUrl, log: logError });
+  const userImport = { sequelize: db.sequelize, validators: imports.validators, hooks, codes: new OneTimeCodes(db.sequelize, access.passwords) };
+  installUserImport({ ...userImport, mail, publicUrl: () => config.publicUrl, log: logError });
   // imported document lines are checked and rolled up a chunk at a time (after plugins' own handlers)
   for (const res of Object.values(metadata.resources)) {
     const handler = res.import ? documents.importLines(res.name) : null;

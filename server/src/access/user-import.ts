@@ -6,7 +6,7 @@
  * an address is activated by an administrator setting a password in the user form.
  */
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { HookRegistry } from '../resources/hooks';
 import type { ImportValidators } from '../import';
 import type { MailService } from '../mail/types';
@@ -16,6 +16,7 @@ import { msg } from './messages';
 import { ACCESS_RESOURCES } from './sequelize-directory';
 
 export interface UserImportDeps {
+  sequelize: Sequelize;
   validators: ImportValidators;
   hooks: HookRegistry;
   codes: OneTimeCodes;
@@ -61,7 +62,7 @@ export function installUserImport(deps: UserImportDeps): void {
     if (!pending.get(root(e.transaction))?.delete(keyOf(e.ctx.orgId, row.name))) return;
     const email = typeof row.email === 'string' ? row.email.trim() : '';
     if (!email) return;
-    const orgs = e.transaction.sequelize.models[ACCESS_RESOURCES.organization];
+    const orgs = deps.sequelize.models[ACCESS_RESOURCES.organization];
     const org = e.ctx.orgId && orgs ? await orgs.findByPk(e.ctx.orgId, { attributes: ['name', 'entryCode', 'loginUrl'], transaction: e.transaction }) : null;
     const { token, expiresAt } = await deps.codes.issueActivation(Number(row.id), e.ctx.orgId, e.transaction);
     const orgName = String(org?.get('name') ?? '');
