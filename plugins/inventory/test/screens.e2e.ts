@@ -3,7 +3,8 @@
  * (Shanghai and Suzhou; Osaka is another planner's) who holds the inventory pages and the ship
  * order screens, not an administrator: the real-time view of its warehouses with a figure's
  * drill-down to the carriers, a rebalancing suggestion turned into a draft ship order from its
- * row, and the real-time view in Chinese at phone width. Every wait is for a state.
+ * row, an out-and-in adjustment from create to adjusted on the generated document screens, and
+ * the real-time view in Chinese at phone width. Every wait is for a state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -45,8 +46,8 @@ beforeAll(async () => {
   await boxes(1, wh.SZ);
   await boxes(6, wh.OS);
   planner = await narrowOperator(ts, 'planner', {
-    screens: ['/inventory-manage/inventory/realtime', '/inventory-manage/inventory/realtime/detail', '/inventory-manage/inventory/suggestion', '/ship-order-manage/ship-order'],
-    calls: /^\/(inventory\/(realtime|real\/detail|suggestion)|ship-order(\/|$)|ship-order-detail(\/|$)|warehouse\/(list|all)$|carrier-code\/(list|all)$|carrier\/(list|all)$)/,
+    screens: ['/inventory-manage/inventory/realtime', '/inventory-manage/inventory/realtime/detail', '/inventory-manage/inventory/suggestion', '/ship-order-manage/ship-order', '/ship-order-manage/ship-order/detail', ...['', '/create', '/detail'].map((s) => `/inventory-manage/inventory/adjustment${s}`)],
+    calls: /^\/(inventory\/(realtime|real\/detail|suggestion|adjustment)|inventory-adjust-detail(\/|$)|ship-order(\/|$)|ship-order-detail(\/|$)|warehouse\/(list|all)$|carrier-code\/(list|all)$|carrier\/(list|all)$)/,
     warehouseIds: [wh.SH, wh.SZ],
   });
   cb = await openConsole(ts, planner);
@@ -96,6 +97,42 @@ describe('inventory screens as a warehouse-restricted planner', () => {
     expect(order).toMatchObject({ shipperWarehouseId: wh.SH, receiverWarehouseId: wh.SZ, totalAmount: 3 });
     await page.getByText(order.orderNo).first().waitFor(WAIT);
     await cb.shot('inventory-suggestion-ship-order');
+  });
+
+  it('moves a carrier by an out-and-in adjustment: created with its line on one page, adjusted after the confirmation with the count', async () => {
+    const ROUTE = '/inventory-manage/inventory/adjustment';
+    await page.goto(`${ts.url}${ROUTE}/create`);
+    await page.getByTestId('document-form').waitFor({ timeout: 60000 });
+    const select = (name: string) => page.locator(`.ant-form-item:has(#${name}) .ant-select`).first();
+    const pick = async (sel: ReturnType<typeof select>, text: string) => {
+      await sel.click();
+      // this select's own dropdown (its listbox id), not one still closing from the previous pick
+      const listId = await sel.locator('input').getAttribute('aria-controls');
+      await page.locator(`.ant-select-dropdown:has([id="${listId}"]) .ant-select-item-option`).filter({ hasText: text }).first().click();
+      await sel.locator('.ant-select-selection-item').filter({ hasText: text }).waitFor(WAIT);
+    };
+    await pick(select('sourceWarehouseId'), 'Shanghai Hub');
+    await pick(select('targetWarehouseId'), 'Suzhou Plant');
+    await page.getByTestId('document-line-add').click();
+    const line = page.getByTestId('document-lines-inventory-adjust-detail').locator('tr.ant-table-row').first();
+    const carrier = line.locator('.ant-select').first();
+    await carrier.click();
+    await carrier.locator('input').fill('BX-009');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'BX-009' }).first().click();
+    await page.getByTestId('meta-save').click();
+    await page.waitForURL((u) => u.pathname === ROUTE, WAIT);
+    const [order] = (await ok(planner, '/inventory/adjustment/list', { page: 1, limit: 5 })).list;
+    expect(order).toMatchObject({ sourceWarehouseId: wh.SH, targetWarehouseId: wh.SZ, totalAmount: 1 });
+
+    await page.goto(`${ts.url}${ROUTE}/detail/${order.id}`);
+    await page.getByTestId('meta-show').getByText(order.adjustOrderNo).first().waitFor({ timeout: 60000 });
+    await page.getByTestId('meta-step-adjust').click();
+    await page.getByTestId('meta-step-count').waitFor(WAIT);
+    await page.getByTestId('meta-step-ok').click();
+    await expect.poll(async () => (await ok(planner, '/inventory/adjustment', { id: order.id })).status, WAIT).toBe(2);
+    const moved = (await ok(planner, '/carrier/list', { sn: 'BX-009', page: 1, limit: 5 })).list[0];
+    expect(moved.warehouseId).toBe(wh.SZ);
+    await cb.shot('inventory-adjustment-adjusted');
   });
 
   it('the real-time view in Chinese at phone width: translated headers, no page overflow', async () => {
