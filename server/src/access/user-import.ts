@@ -49,7 +49,8 @@ export function installUserImport(deps: UserImportDeps): void {
 
   deps.validators.add(ACCESS_RESOURCES.user, (e) => {
     // a password only the random bytes know: the account opens by its activation link
-    if (typeof e.values.password !== 'string' || !e.values.password) e.values.password = `${randomBytes(24).toString('base64url')}!1a`;
+    // (hex: letters and digits only, then a capital, a digit and a sign — the SPEC §5 rule's character set)
+    if (typeof e.values.password !== 'string' || !e.values.password) e.values.password = `${randomBytes(16).toString('hex')}A1!`;
     const t = root(e.transaction);
     if (!pending.has(t)) pending.set(t, new Set());
     pending.get(t)!.add(keyOf(e.ctx.orgId, e.values.name));
