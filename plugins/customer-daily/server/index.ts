@@ -1,7 +1,7 @@
 import { definePlugin } from '@rti/server/plugin-api';
 import { figuresReader } from '@rti/plugin-inventory/figures';
 
-/** Customer daily report: stock per warehouse and carrier code now, as the inventory plugin counts it; mailed by task customerTask. */
+/** Customer daily report (the scaffold's rows per code became rows per warehouse): stock now against minimum, maximum and theory, as inventory counts it; task customerTask. */
 export default definePlugin({
   id: 'customer-daily',
   dependsOn: ['inventory'],
@@ -14,14 +14,14 @@ export default definePlugin({
       path: '/customer-daily',
       parameters: [{ name: 'warehouseId', type: 'ref', label: 'fields.warehouse', ref: { resource: 'warehouse', label: 'name' } }],
       columns: [
+        { key: 'warehouseCode', label: 'customer-daily.warehouseCode' },
         { key: 'warehouseName', label: 'fields.warehouse' },
-        { key: 'carrierCode', label: 'fields.carrierCode' },
-        ...['inStock', 'available', 'idle', 'inTransitIn'].map((key) => ({ key, label: `customer-daily.${key}`, type: 'int' as const })),
+        ...['inStock', 'available', 'idle', 'inTransitIn', 'min', 'max', 'theory', 'gap'].map((key) => ({ key, label: `customer-daily.${key}`, type: 'int' as const })),
         { key: 'level', label: 'customer-daily.level' },
       ],
-      chart: { type: 'bar', x: 'carrierCode', y: ['inStock', 'available'] },
+      chart: { type: 'bar', x: 'warehouseName', y: ['inStock', 'theory'] },
       async rows(q, w) {
-        const { rows } = await figures.byCode(q.ctx, q.params as { warehouseId?: number }, q.t);
+        const rows = await figures.byWarehouse(q.ctx, q.params as { warehouseId?: number }, q.t);
         return { list: rows.slice(w.offset, w.offset + w.limit), total: rows.length };
       },
       schedule: {
