@@ -159,6 +159,18 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const switchable = () => plugins.filter((p) => p.perOrganisation).map((p) => p.id);
   const access = createAccess({ sequelize: db.sequelize, metadata: () => metadata, calls: () => calls.list(), translate: t, switchable });
   for (const def of switchCalls(access.switches, (orgIds) => access.policies.changed(orgIds), t)) calls.add(withDeclaredInput(def, () => metadata.enums));
+  // a switched-off plugin's task types skip in that organisation: its report is absent there, so is its mail
+  const switchedTask = (task: ReturnType<ReportRegistry['task']>): ReturnType<ReportRegistry['task']> => {
+    const owner = (task as { plugin?: string } | undefined)?.plugin;
+    if (!task || !owner || !switchable().includes(owner)) return task;
+    return {
+      ...task,
+      run: async (run) =>
+        run.ctx.orgId !== null && (await access.switches.enabled(run.ctx.orgId)).has(owner)
+          ? task.run(run)
+          : { kind: 'skipped', reason: t(run.language, 'server.report.switchedOff', { title: t(run.language, `${owner}.title`) }) },
+    };
+  };
   // account mail (reset codes) goes through the platform's mail service, which a plugin provides
   const mail = () => services?.get('mail');
   for (const def of [...accountCalls(access, { mail, log: logError }), ...permissionCalls(access)]) calls.add(def);
@@ -222,7 +234,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     reports: {
       define: (def) => reports.define(def as never, id),
       defineTask: (task) => reports.defineTask(task, id),
-      task: (taskId) => reports.task(taskId),
+      task: (taskId) => switchedTask(reports.task(taskId)),
       taskTypes: () => reports.taskTypes(),
       workbook: (name, body, ctx, opts) => reports.workbook(name, body, ctx, opts),
     },

@@ -106,6 +106,11 @@ describe('the generated plugin', () => {
     const listed = await ts.a.call('/organization/plugin/list', {});
     expect(listed.body.data).toContainEqual({ plugin: NAME, title: 'Acme Daily', enabled: false });
     expect((await ts.a.call('/organization/plugin/update', { plugin: 'reports', enabled: true })).body.code).toBe(10002);
+    // its mail task skips there, saying why
+    const task = await ts.a.call('/task-config/create', { name: 1000, type: 20, cron: '0 8 * * *', available: true, mailTo: 'a@example.com' });
+    expect(task.body.code, task.text).toBe(0);
+    const run = await ts.a.call('/task-config/run', { id: task.body.data.id }, { language: 'ja-JP' });
+    expect(run.body.data).toMatchObject({ status: 'skipped', error: expect.stringContaining('この組織でオフ') });
     await ts.a.call('/organization/plugin/update', { plugin: NAME, enabled: true });
     expect((await ts.a.call(`/${NAME}/list`, {})).body.code).toBe(0);
     expect(await menu()).toBe(true);
