@@ -14,6 +14,7 @@ import { BulkWriter } from './bulk-writer';
 import { scaleFromEnv, type SeedScale } from './scale';
 import { gatewaySerials, seedVolume } from './seed-volume';
 import { gatewayMqttPassword } from './gateway-credentials';
+import { seedInventory } from './seed-inventory';
 import { seedReports } from './seed-reports';
 import { seedShipping } from './seed-shipping';
 
@@ -141,6 +142,8 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       const r = await seedShipping(input.sequelize, (path, body) => call(path, body, ctx), org, orgId, orgWarehouses[index], scale.name);
       created += r.created;
       shipOrders += r.orders;
+      // inventory levels around what stands, and two adjustment orders (before today's close)
+      if (input.has) created += await seedInventory(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index]);
       // report history: closing snapshots walked back from today's close, three-batch records
       if (input.has) created += await seedReports(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index], now);
       // one customer report plugin switched on for the demo organisation (the others stay off until an administrator switches them on)
