@@ -39,8 +39,14 @@ if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(name) || name.length > 40) refuse(`"${
 const taken = existsSync(pluginsDir) ? readdirSync(pluginsDir) : [];
 if (taken.includes(name)) refuse(`a plugin "${name}" exists already (${relative(process.cwd(), join(pluginsDir, name)) || '.'})`);
 // the report's calls must not shadow a plugin's or the core's: /<name>/list and /<name>/export
-const reserved = new Set(['inventory-report', 'report', 'organization', 'permission', 'account', 'metadata', 'warehouse', 'carrier', 'report-three-batch']);
-if (reserved.has(name)) refuse(`"${name}" is a call prefix of the product`);
+const reserved = new Set(['inventory-report', 'report', 'organization', 'permission', 'account', 'metadata', 'inventory', 'idle', 'gps', 'truck', 'map', 'file', 'task-config']);
+// …nor a resource's generated calls (/<resource>/list, or its apiPath)
+const resourceFiles = (dir) => (existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.json')).map((f) => join(dir, String(f))) : []);
+for (const file of [join(root, 'metadata', 'resources'), ...taken.map((id) => join(pluginsDir, id, 'metadata', 'resources'))].flatMap(resourceFiles)) {
+  const res = JSON.parse(readFileSync(file, 'utf8'));
+  if (res.name === name || (res.apiPath ?? '').split('/')[1] === name) reserved.add(name);
+}
+if (reserved.has(name)) refuse(`"${name}" is a call prefix of the product (its calls /${name}/… exist already)`);
 if (standalone !== undefined && !/^\/inventory-report\/[a-z0-9-]+$/.test(standalone)) refuse(`--page "${standalone}" must be /inventory-report/<letters, digits, hyphens>`);
 const pagePath = standalone ?? `/inventory-report/${name}`;
 

@@ -67,6 +67,7 @@ describe('the scaffold', () => {
       ['acme--daily', 'not a valid id'],
       ['../evil', 'not a valid id'],
       ['inventory-report', 'call prefix'],
+      ['carrier-code', 'call prefix'],
     ]) {
       const r = scaffold(bad);
       expect(r.status, bad).toBe(1);
