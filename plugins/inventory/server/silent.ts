@@ -109,6 +109,18 @@ export function installSilent(ctx: PluginServerContext): SilentRows {
       { key: 'silentHours', label: 'inventory.col.silentHours', type: 'decimal', width: 12 },
     ],
     rowKey: 'id',
+    // the row's warehouse gets a count task listing its silent carriers (the call below), opened at once
+    actions: [
+      {
+        name: 'count',
+        label: 'inventory.action.count',
+        call: '/inventory/count/from-silent',
+        body: { warehouseId: '{warehouseId}' },
+        confirm: 'inventory.action.countConfirm',
+        done: 'inventory.action.countDone',
+        open: '/inventory-manage/inventory/count/detail/{id}',
+      },
+    ],
     async rows(q, w) {
       const rows = await silentRows(q);
       return { list: rows.slice(w.offset, w.offset + w.limit), total: rows.length };

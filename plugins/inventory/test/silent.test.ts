@@ -106,7 +106,12 @@ describe('/inventory/silent', () => {
       pdaPermissions: [],
     })).id;
     const counter = await ts.callerFor(await ts.addUser(ts.orgA, 'counter-a', { warehouseIds: [whA], roleIds: [role] }), ts.orgA);
-    const task = await ok(counter, '/inventory/count/from-silent', { warehouseId: whA, minutes: 60 });
+    // the silent page's row action makes it: the row's warehouse, then the task's page
+    const [action] = (await ok(counter, '/report/definition', { name: 'inventory.silent' })).actions;
+    expect(action).toMatchObject({ call: '/inventory/count/from-silent', body: { warehouseId: '{warehouseId}' }, open: '/inventory-manage/inventory/count/detail/{id}' });
+    const row = (await ok(counter, '/inventory/silent', { warehouseId: whA, minutes: 60, page: 1, limit: 1 })).list[0];
+    expect(row.warehouseId).toBe(whA);
+    const task = await ok(counter, '/inventory/count/from-silent', { warehouseId: row.warehouseId, minutes: 60 });
     expect(task.countNo).toMatch(/^CT/);
     const lines = (await ok(counter, '/inventory-count-detail/list', { inventoryCountId: task.id, page: 1, limit: 50 })).list as any[];
     expect(lines.length).toBe(task.totalAmount);
