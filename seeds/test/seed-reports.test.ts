@@ -65,9 +65,17 @@ describe('report history of the demo', () => {
     expect(menu.data.permissions).toContain(`/report/${DEMO_CUSTOMER_REPORT}/list`);
     const acme = Number((await server.db.models.organization.findOne({ where: { entryCode: 'acme' } }))!.get('id'));
     // signed in without an entry code: the platform administrator may act in either organisation
-    const login = await fetch(url + '/api/account/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Admin@12345' }) });
+    const login = await fetch(url + '/api/account/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: 'Admin@12345' }),
+    });
     const anywhere = ((await login.json()) as { data: { token: string } }).data.token;
-    const other = await fetch(url + '/api' + `/${DEMO_CUSTOMER_REPORT}/list`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: anywhere, OrgId: String(acme) }, body: '{}' });
+    const other = await fetch(url + '/api' + `/${DEMO_CUSTOMER_REPORT}/list`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Token: anywhere, OrgId: String(acme) },
+      body: '{}',
+    });
     expect(((await other.json()) as { code: number }).code).toBe(10005);
   });
 
