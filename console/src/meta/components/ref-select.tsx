@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef, useState, type FC } from 'react';
 import { useSelect } from '@refinedev/antd';
 import { useCan, type CrudFilter } from '@refinedev/core';
 import { resourceApiPath, resourceLabelKey, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
-import { useCan as useCallCan } from '../../components/guard/guarded';
+import { mayUse } from '../../lib/guard';
+import { useOptionalShell } from '../../providers/shell-context';
 import { asArray, isEmpty } from '../lib/format';
 import { useMetadata, useMetaT } from '../hooks/use-meta';
 import { labelInSentence } from '../lib/record-name';
@@ -140,7 +141,9 @@ export function useCanList(resource: string | undefined, needed = true): boolean
   const { data } = useCan({ resource: resource ?? '', action: 'list', queryOptions: { enabled: Boolean(resource) && needed } });
   // a page may bring the list call without the list screen (a report page's pickers: docs/ACCESS.md)
   const def = useMetadata().resources[resource ?? ''];
-  const callable = useCallCan({ call: def ? resourceApiPath(def, 'list') : undefined });
+  // only a signed-in shell knows the codes (without one, the list screen's answer decides)
+  const shell = useOptionalShell();
+  const callable = Boolean(shell && def && mayUse({ call: resourceApiPath(def, 'list') }, shell.routes, shell.access));
   if (!resource || !needed || (def && callable)) return true;
   return data?.can;
 }
