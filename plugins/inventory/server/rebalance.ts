@@ -14,12 +14,14 @@
  */
 import { Enums } from '@rti/metadata';
 import { ApiError, ErrorCode, type PluginServerContext, type ReportQuery, type RequestContext } from '@rti/server/plugin-api';
-import { Op, col, fn } from 'sequelize';
+import { Op } from 'sequelize';
 import { IN_STOCK, heldCarriers } from './adjustment';
 import { IN_MAINTENANCE, OFF_BOOKS, figuresReader } from './figures';
 
 type Row = Record<string, any>;
 const DAY_MS = 86_400_000;
+/** the top of a time range that has none (a bounded range is what makes the planner read the time index) */
+const END_OF_TIME = new Date('9999-12-31T23:59:59.999Z');
 
 interface Params {
   carrierCodeId?: number;
@@ -54,11 +56,10 @@ export function installRebalance(ctx: PluginServerContext): void {
     if (!configured.length) return [];
     // outbound rate per warehouse and code: in/out rows of the last rateDays days
     const since = new Date(Date.now() - rateDays * DAY_MS);
-    const outs = await ctx.repo('carrier-inout', call).rows(
-      { direction: Enums.inoutDirection.outbound, confirmTime: { [Op.gte]: since }, warehouseId: { [Op.in]: [...new Set(configured.map((r) => r.warehouseId))] } },
-      { attributes: ['warehouseId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId'] },
-    );
-    const rate = new Map(outs.map((o) => [`${o.warehouseId}:${o.carrierCodeId ?? ''}`, Number(o.n) / rateDays]));
+    // one bounded range over the in/out rows' time, read from the index that covers it: a direction or warehouse filter, or a
+    // range open at the top, steers SQLite's plan to reading all 20,000,000 rows (69 s at pool scale; 0.5 s this way)
+    const outs = await ctx.repo('carrier-inout', call).countWhen(['warehouseId', 'carrierCodeId'], { out: { direction: Enums.inoutDirection.outbound } }, { confirmTime: { [Op.gte]: since, [Op.lte]: END_OF_TIME } });
+    const rate = new Map(outs.map((o) => [`${o.warehouseId}:${o.carrierCodeId ?? ''}`, o.out / rateDays]));
     const deficits: Array<{ r: (typeof rows)[number]; need: number; daysLeft: number | null }> = [];
     const spares: Array<{ r: (typeof rows)[number]; spare: number }> = [];
     for (const r of configured) {
