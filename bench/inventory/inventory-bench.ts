@@ -297,13 +297,12 @@ async function main() {
     )
       .map((r) => Number(r.m))
       .filter(Boolean);
-    const figuresFloor = (warehouseId?: number) => [
+    const figuresFloor = (warehouseId?: number, stockOnly = false) => [
       `SELECT id, ${W.list(['code', 'name', 'minInventory', 'maxInventory', 'theoryInventory', 'idleCheckTime'])} FROM ${W.table} WHERE ${W.c('orgId')} = ${org} ORDER BY ${W.c('code')}`,
       `SELECT ${G.list(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'])} FROM ${G.table} WHERE ${G.c('orgId')} = ${org}`,
-      `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*),
-         SUM(CASE WHEN c.${C.c('status')} IN (50, 60) THEN 1 ELSE 0 END), SUM(CASE WHEN c.${C.c('loadingStatus')} = 10 THEN 1 ELSE 0 END), SUM(CASE WHEN c.${C.c('loadingStatus')} = 20 THEN 1 ELSE 0 END),
-         SUM(CASE WHEN c.${C.c('transportStatus')} = 30 THEN 1 ELSE 0 END)
-         ${thresholds.map((m) => `, SUM(CASE WHEN c.${C.c('transportStatus')} = 30 OR c.${C.c('inboundTime')} < ${d.at(new Date(Date.now() - m * 60_000))} THEN 1 ELSE 0 END)`).join('')}
+      `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*), SUM(CASE WHEN c.${C.c('status')} IN (50, 60) THEN 1 ELSE 0 END)
+         ${stockOnly ? '' : `, SUM(CASE WHEN c.${C.c('loadingStatus')} = 10 THEN 1 ELSE 0 END), SUM(CASE WHEN c.${C.c('loadingStatus')} = 20 THEN 1 ELSE 0 END), SUM(CASE WHEN c.${C.c('transportStatus')} = 30 THEN 1 ELSE 0 END)`}
+         ${(stockOnly ? [] : thresholds).map((m) => `, SUM(CASE WHEN c.${C.c('transportStatus')} = 30 OR c.${C.c('inboundTime')} < ${d.at(new Date(Date.now() - m * 60_000))} THEN 1 ELSE 0 END)`).join('')}
        FROM ${C.table} c WHERE ${standing}${warehouseId ? ` AND c.${C.c('warehouseId')} = ${warehouseId}` : ''} GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`,
       `SELECT o.${O.c('shipperWarehouseId')}, o.${O.c('receiverWarehouseId')}, l.${L.c('carrierCodeId')}, COUNT(*) FROM ${L.table} l JOIN ${O.table} o ON o.id = l.${L.c('shipOrderId')}
        WHERE o.${O.c('orgId')} = ${org} AND o.${O.c('status')} IN (2, 3) AND l.${L.c('orgId')} = ${org} AND l.${L.c('status')} = 20 GROUP BY o.${O.c('shipperWarehouseId')}, o.${O.c('receiverWarehouseId')}, l.${L.c('carrierCodeId')}`,
@@ -355,8 +354,9 @@ async function main() {
         label: `rebalancing, ${WAREHOUSES} × ${CODES}`,
         path: '/inventory/suggestion',
         body: () => ({ page: 1, limit: 100 }),
+        // the rebalancing needs what stands and what is in transit, not idle or empty/full
         floor: () => [
-          ...figuresFloor(),
+          ...figuresFloor(undefined, true),
           // bounded time range, direction counted (filtering on it, or an open range, plans a read of every row on SQLite)
           `SELECT ${IO.c('warehouseId')}, ${IO.c('carrierCodeId')}, SUM(CASE WHEN ${IO.c('direction')} = 20 THEN 1 ELSE 0 END) FROM ${IO.table} WHERE ${IO.c('orgId')} = ${org} AND ${IO.c('confirmTime')} >= ${d.at(new Date(Date.now() - 14 * DAY))} AND ${IO.c('confirmTime')} <= ${d.at(new Date(Date.now() + DAY))} GROUP BY ${IO.c('warehouseId')}, ${IO.c('carrierCodeId')}`,
           `SELECT ${R.list(['fromWarehouseId', 'toWarehouseId', 'distance', 'transportTime'])} FROM ${R.table} WHERE ${R.c('orgId')} = ${org}`,

@@ -81,6 +81,8 @@ export function levelOf(count: number, min: number | null, max: number | null): 
 export interface Filter {
   warehouseId?: number;
   carrierCodeId?: number;
+  /** in stock, maintenance and in transit only (idle, empty and full stay 0): half the work per carrier for who needs no more */
+  stockOnly?: boolean;
 }
 
 /** COUNT(id) grouped by the fields, through the scoped repository */
@@ -127,14 +129,16 @@ export function figuresReader(ctx: PluginServerContext) {
     for (const c of configOf.values()) if (n(c.idleCheckTime)) minutes.add(Number(c.idleCheckTime));
     const thresholds = [...minutes].sort((a, b) => a - b);
     // 1. what stands in the warehouses, in one grouped pass: each figure a conditional count, idle by time one count per distinct idle check time
-    const when: Record<string, WhereOptions> = {
-      maintenance: { status: { [Op.in]: IN_MAINTENANCE } },
-      empty: { loadingStatus: Loading.empty },
-      full: { loadingStatus: Loading.full },
-      marked: { transportStatus: Transport.idle },
-    };
+    const when: Record<string, WhereOptions> = f.stockOnly
+      ? { maintenance: { status: { [Op.in]: IN_MAINTENANCE } } }
+      : {
+          maintenance: { status: { [Op.in]: IN_MAINTENANCE } },
+          empty: { loadingStatus: Loading.empty },
+          full: { loadingStatus: Loading.full },
+          marked: { transportStatus: Transport.idle },
+        };
     // idle at a threshold = marked idle, or standing since before it (one comparison fewer per row than marked + the rest)
-    thresholds.forEach((m, i) => (when[`idle${i}`] = { [Op.or]: [{ transportStatus: Transport.idle }, { inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } }] }));
+    if (!f.stockOnly) thresholds.forEach((m, i) => (when[`idle${i}`] = { [Op.or]: [{ transportStatus: Transport.idle }, { inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } }] }));
     for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, standing)) {
       const w = Number(g.warehouseId);
       // a carrier granted to the caller by an open order stands in a warehouse outside the answer
@@ -143,6 +147,7 @@ export function figuresReader(ctx: PluginServerContext) {
       const x = cell(w, c);
       x.inStock += g.n;
       x.maintenance += g.maintenance;
+      if (f.stockOnly) continue;
       x.empty += g.empty;
       x.full += g.full;
       const m = minutesOf(w, c);

@@ -51,7 +51,7 @@ export function installRebalance(ctx: PluginServerContext): void {
   async function suggestions(call: RequestContext, p: Params, t: (k: string) => string): Promise<Suggestion[]> {
     const coverDays = p.coverDays ?? 7;
     const rateDays = p.rateDays ?? 14;
-    const { rows } = await figures.byCode(call, { carrierCodeId: p.carrierCodeId }, t);
+    const { rows } = await figures.byCode(call, { carrierCodeId: p.carrierCodeId, stockOnly: true }, t);
     const configured = rows.filter((r) => r.carrierCodeId !== null && (r.min !== null || r.max !== null));
     if (!configured.length) return [];
     // outbound rate per warehouse and code: in/out rows of the last rateDays days
