@@ -112,6 +112,8 @@ type Outcome = { kind: 'answer'; status: number; code: number | null; message: s
 
 /** calls that take an organisation API token (ingest), and that token */
 const tokenCalls = new Set<string>();
+/** calls the attacker is refused outright (10005 to an empty body): a plugin switched off for its organisation */
+const forbiddenCalls = new Set<string>();
 let orgToken = '';
 
 export async function send(probe: Probe, lang: string): Promise<Outcome> {
@@ -252,7 +254,8 @@ export async function run(probes: Iterable<Probe>, tally: Tally): Promise<void> 
         if (outcome.code === 10000 || outcome.code === null) tally.internal.push(`${where}: ${outcome.code} ${outcome.message}`);
         if (outcome.code === 10005 && process.env.HOSTILE_DEBUG) console.error('10005', where, outcome.message);
         // multipart calls do not read JSON: any refusal of theirs will do
-        const refused = rawCalls.has(probe.path) ? outcome.code !== 0 : outcome.code === 10001;
+        // a call the attacker may not use at all (a plugin switched off for its organisation) refuses with 10005 first
+        const refused = rawCalls.has(probe.path) ? outcome.code !== 0 : outcome.code === 10001 || (outcome.code === 10005 && forbiddenCalls.has(probe.path));
         if (probe.mustRefuse && !refused) tally.notRefused.push(`${where}: ${outcome.code} ${outcome.message}`);
       }
     }
@@ -322,6 +325,10 @@ export async function hostileEveryCall(opts: EveryCallOptions): Promise<void> {
   for (const c of calls.filter((x) => x.permission === null && !x.public)) {
     const tried = await send({ path: c.path, label: 'session?', body: '{}' }, 'en-US');
     if (tried.kind === 'answer' && tried.code === 10005) tokenCalls.add(c.path);
+  }
+  for (const c of calls.filter((x) => x.plugin && x.permission !== null && !x.raw)) {
+    const tried = await send({ path: c.path, label: 'allowed?', body: '{}' }, 'en-US');
+    if (tried.kind === 'answer' && tried.code === 10005) forbiddenCalls.add(c.path);
   }
   const pluginCount = calls.filter((c) => c.plugin).length;
   expect(pluginCount).toBeGreaterThan(50);
