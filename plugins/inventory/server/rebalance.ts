@@ -79,10 +79,17 @@ export function installRebalance(ctx: PluginServerContext): void {
     );
     const route = new Map(routes.map((x) => [`${x.fromWarehouseId}>${x.toWarehouseId}`, x]));
     deficits.sort((a, b) => (a.daysLeft ?? Infinity) - (b.daysLeft ?? Infinity) || b.need - a.need || a.r.warehouseCode.localeCompare(b.r.warehouseCode));
+    // the surplus of each code, in the order found (a deficit looks at its own code's only: not every surplus per deficit)
+    const sparesOf = new Map<number | null, typeof spares>();
+    for (const s of spares) {
+      const list = sparesOf.get(s.r.carrierCodeId);
+      if (list) list.push(s);
+      else sparesOf.set(s.r.carrierCodeId, [s]);
+    }
     const out: Suggestion[] = [];
     for (const d of deficits) {
-      const sources = spares
-        .filter((s) => s.spare > 0 && s.r.carrierCodeId === d.r.carrierCodeId && s.r.warehouseId !== d.r.warehouseId)
+      const sources = (sparesOf.get(d.r.carrierCodeId) ?? [])
+        .filter((s) => s.spare > 0 && s.r.warehouseId !== d.r.warehouseId)
         .map((s) => ({ s, way: route.get(`${s.r.warehouseId}>${d.r.warehouseId}`) }))
         .sort((a, b) => (a.way ? Number(a.way.distance ?? Infinity) : Infinity) - (b.way ? Number(b.way.distance ?? Infinity) : Infinity) || b.s.spare - a.s.spare);
       let need = d.need;
