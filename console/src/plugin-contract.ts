@@ -6,6 +6,7 @@
  * helpers — from the barrel `plugin-api.ts` (`@rti/console/plugin-api`), which the shell never
  * imports. So the shell and the plugin surface do not import each other.
  */
+import type { FormInstance } from 'antd';
 import type { ComponentType } from 'react';
 import type { MenuItem, ResourceDef } from '@rti/metadata/browser';
 
@@ -143,6 +144,17 @@ export interface ListZoneProps {
 }
 
 /**
+ * `<resource>.form.after`: below a generated create or edit form's fields, inside the form — the
+ * component may read and set the form's values (a map picker filling longitude and latitude).
+ */
+export interface FormZoneProps {
+  resource: ResourceDef;
+  form: FormInstance;
+  mode: 'create' | 'edit';
+  record?: undefined;
+}
+
+/**
  * One component in a zone, loaded lazily with the screen; the object form adds a guard, an order
  * and `when`: whether it applies to the record (a detail page's zones; e.g. only while a receipt
  * is open). A lines toolbar none of whose entries applies leaves the lines without checkboxes.
@@ -152,7 +164,7 @@ export type ZoneEntry<P> =
 type ZoneEntries<P> = ZoneEntry<P> | Array<ZoneEntry<P>>;
 
 /** The places of the generated screens a plugin may fill, per resource (docs/CONSOLE.md "Zones"). */
-export type ZoneSlot = 'show.before' | 'show.after' | 'lines.toolbar' | 'list.toolbar';
+export type ZoneSlot = 'show.before' | 'show.after' | 'lines.toolbar' | 'list.toolbar' | 'form.after';
 
 /**
  * Components a plugin adds to generated screens, by zone name `<resource>.<slot>`:
@@ -163,6 +175,7 @@ export interface ZoneMap {
   [zone: `${string}.show.after`]: ZoneEntries<ZoneProps>;
   [zone: `${string}.lines.toolbar`]: ZoneEntries<LinesZoneProps>;
   [zone: `${string}.list.toolbar`]: ZoneEntries<ListZoneProps>;
+  [zone: `${string}.form.after`]: ZoneEntries<FormZoneProps>;
 }
 
 /** A menu entry added by a plugin to an existing menu.json group (by key). */

@@ -6,7 +6,7 @@
  */
 import type { ConsolePlugin, LazyComponent, ZoneEntry, ZoneSlot } from '../plugin-contract';
 
-export const ZONE_SLOTS: readonly ZoneSlot[] = ['show.before', 'show.after', 'lines.toolbar', 'list.toolbar'];
+export const ZONE_SLOTS: readonly ZoneSlot[] = ['show.before', 'show.after', 'lines.toolbar', 'list.toolbar', 'form.after'];
 
 /** The zone name of one slot of a resource's screens: `zoneName('receipt', 'show.after')`. */
 export const zoneName = (resource: string, slot: ZoneSlot): string => `${resource}.${slot}`;

@@ -25,4 +25,6 @@ export default defineConsolePlugin({
   headerWidgets: [{ id: 'map-type', component: () => import('./map-type-widget'), viewCode: 'ViewMap', order: 40 }],
   // carrier → map → history in one place: the detail pages link to both
   rowActions: [{ id: 'record-map', resources: ['carrier', 'device-gps'], where: ['detail'], component: () => import('./record-map-actions') }],
+  // a location's coordinates picked on the map, in its create and edit forms
+  zones: { 'location.form.after': () => import('./coordinate-picker') },
 });

@@ -43,6 +43,8 @@ export interface MapViewProps {
   routes?: MapRoute[];
   track?: TrackOverlay;
   onPick?: (index: number) => void;
+  /** a click on the map where there is no marker: its longitude and latitude (a coordinate picker) */
+  onMapClick?: (lngLat: [number, number]) => void;
   /** text beside a single marker (a vehicle's code): drawn when few enough single markers are in view, never on clusters */
   pointLabel?: (index: number) => string;
   /** called once after the first frame with data has been drawn */

@@ -5,6 +5,9 @@ import { fieldSpan, groupFields, type FormMode } from '../lib/fields';
 import { compareRules, confirmRules, fieldRules } from '../lib/rules';
 import { fieldByName, useMetaT } from '../hooks/use-meta';
 import { FieldInput } from './field-input';
+import { useZone, Zone } from './zone';
+import { zoneName } from '../../lib/zones';
+import type { FormZoneProps } from '../../plugin-contract';
 // the reference fields' widgets, the refs picker among them (registered by their modules: ./field-widgets)
 import './refs-input';
 import { knownRefLabels } from './ref-select';
@@ -89,6 +92,15 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
           </Card>
         ))
       )}
+      <FormZone resource={resource} mode={mode} />
     </Form>
   );
+};
+
+/** `<resource>.form.after`: plugin components below the fields, given the form (inside it, so they may set values). */
+const FormZone: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resource, mode }) => {
+  const form = Form.useFormInstance();
+  const name = zoneName(resource.name, 'form.after');
+  const components = useZone<FormZoneProps>(name);
+  return <Zone name={name} components={components} props={{ resource, form, mode }} wrap={(c) => <div style={{ marginBottom: 16 }}>{c}</div>} />;
 };

@@ -32,7 +32,7 @@ function BaseMap(props: Parameters<typeof MaplibreBase>[0]) {
 }
 
 export default function DeckMap(props: MapViewProps) {
-  const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onFirstDraw, pointLabel } = props;
+  const { target, points, statusColor, warehouses = [], routes = [], track, onPick, onMapClick, onFirstDraw, pointLabel } = props;
   const [view, setView] = useState<MapViewState>({ longitude: target.lng, latitude: target.lat, zoom: target.zoom });
   const [size, setSize] = useState({ width: 800, height: 600 });
   // a target is applied once the container has its real size (fitBounds needs it)
@@ -231,6 +231,7 @@ export default function DeckMap(props: MapViewProps) {
 
   const click = (info: PickingInfo) => {
     const c = info.object as ClusterItem | undefined;
+    if (!c && info.coordinate && onMapClick) onMapClick([info.coordinate[0], info.coordinate[1]]);
     if (!c || !points) return;
     // a single point, or several at one position (the first one's card)
     if (c.clusterId < 0) onPick?.(c.index);
