@@ -196,7 +196,7 @@ async function build(databaseUrl: string): Promise<void> {
       const per = WAREHOUSES * CODES;
       await exec(
         `INSERT INTO ${T['inventory-snapshot'].table} (${T['inventory-snapshot'].list(['orgId', 'day', 'warehouseId', 'carrierCodeId', 'inStock', 'maintenance', 'idle', 'empty', 'full', 'inTransitIn', 'inTransitOut', 'inbound', 'outbound', 'createdAt', 'updatedAt'])})
-         SELECT ${org}, ${d.daysBefore(today, 'dd')}, w, c, ${cell} - 5 + (w * 7 + c * 13 + dd) % 10, (w + c) % 3, (w * c + dd) % 5, 5, 5, (w + dd) % 4, (c + dd) % 4, (w + c + dd) % 6, (w * 3 + c + dd) % 6, ${audit}
+         SELECT ${org}, ${d.daysBefore(today, 'dd')}, w, c, ${Math.max(0, cell - 5)} + (w * 7 + c * 13 + dd) % 10, (w + c) % 3, (w * c + dd) % 5, 5, 5, (w + dd) % 4, (c + dd) % 4, (w + c + dd) % 6, (w * 3 + c + dd) % 6, ${audit}
          FROM (${s.with}SELECT ${d0} + ${d.div('n', per)} AS dd, 1 + ${d.div(`n % ${per}`, CODES)} AS w, 1 + n % ${CODES} AS c FROM ${s.from}) AS x`,
       );
     }
@@ -220,7 +220,8 @@ async function dataSource(): Promise<{ url: string; label: string; stop?: () => 
   let server = process.env.TEST_MYSQL_URL;
   let stop: (() => Promise<void>) | undefined;
   if (!server && flag('mariadb')) {
-    const { startMariadb } = (await import('../../scripts/lib/services.mjs')) as unknown as { startMariadb(): Promise<{ url: string; stop(): Promise<void> }> };
+    const services = '../../scripts/lib/services.mjs';
+    const { startMariadb } = (await import(services)) as { startMariadb(): Promise<{ url: string; stop(): Promise<void> }> };
     const m = await startMariadb();
     server = m.url;
     stop = m.stop;

@@ -236,13 +236,13 @@ export class ScopedRepository {
    * dialect, values escaped), so several figures of one grouping cost one pass instead of one
    * query each.
    */
-  async countWhen(by: string[], when: Record<string, WhereOptions>, where: WhereOptions = {}, options: WriteOptions = {}): Promise<Row[]> {
+  async countWhen<K extends string>(by: string[], when: Record<K, WhereOptions>, where: WhereOptions = {}, options: WriteOptions = {}): Promise<Array<Row & { n: number } & Record<K, number>>> {
     const model = this[MODEL];
     type Generator = { getWhereConditions(where: unknown, table: string, model: unknown, options: object): string };
     const qg = (this.host.db.sequelize.getQueryInterface() as unknown as { queryGenerator: Generator }).queryGenerator;
     const mapWhere = (Utils as unknown as { mapWhereFieldNames(w: object, m: unknown): object }).mapWhereFieldNames;
     for (const f of by) if (!model.getAttributes()[f]) throw new Error(`${this.resource.name}: no field "${f}" to group by`);
-    const counts = Object.entries(when).map(([name, cond]) => {
+    const counts = (Object.entries(when) as Array<[string, WhereOptions]>).map(([name, cond]) => {
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || name === 'n' || by.includes(name)) throw new Error(`${this.resource.name}: count name "${name}"`);
       const sql = qg.getWhereConditions(mapWhere({ ...(cond as object) }, model), model.name, model, {});
       return [literal(`SUM(CASE WHEN ${sql || '1 = 1'} THEN 1 ELSE 0 END)`), name] as [ReturnType<typeof literal>, string];
@@ -251,7 +251,7 @@ export class ScopedRepository {
     return found.map((r) => {
       const out: Row = { ...r, n: Number(r.n ?? 0) };
       for (const name of Object.keys(when)) out[name] = Number(r[name] ?? 0);
-      return out;
+      return out as Row & { n: number } & Record<K, number>;
     });
   }
 
