@@ -120,7 +120,8 @@ export function figuresReader(ctx: PluginServerContext) {
       return x;
     };
     // idle by time: standing (not yet marked idle) since before the idle check time of the code in that warehouse, else of the warehouse
-    const configs = await ctx.repo('carrier-code-warehouse', call).rows({ ...whWhere, ...codeWhere }, { attributes: ['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'] });
+    // one per warehouse and code (20,000 at pool scale): straight from the driver
+    const configs = await ctx.repo('carrier-code-warehouse', call).driverRows(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'], { ...whWhere, ...codeWhere });
     const configOf = new Map(configs.filter((c) => whById.has(Number(c.warehouseId))).map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]));
     const whIdle = new Map(warehouses.map((w) => [Number(w.id), n(w.idleCheckTime)]));
     const minutesOf = (w: number, c: number | null): number | null => n(configOf.get(`${w}:${c}`)?.idleCheckTime) ?? whIdle.get(w) ?? null;

@@ -170,14 +170,20 @@ export class ScopedRepository {
    * the driver answers them (SQLite: datetimes as text, booleans as 0/1).
    */
   async driverRows(attributes: string[], where: WhereOptions = {}, order: Array<[string, 'ASC' | 'DESC']> = [['id', 'ASC']]): Promise<Row[]> {
+    return this.driverSelect({ attributes: [...attributes], where, order });
+  }
+
+  /** the scoped SELECT compiled once and its rows answered by the driver as they come (see driverRows) */
+  private async driverSelect(options: { attributes: FindAttributeOptions; where: WhereOptions; order?: Order; group?: GroupOption; transaction?: Transaction }): Promise<Row[]> {
     const model = this[MODEL];
     const sequelize = this.host.db.sequelize;
     type Generator = { selectQuery(table: unknown, options: unknown, model: unknown): string };
     const qg = (sequelize.getQueryInterface() as unknown as { queryGenerator: Generator }).queryGenerator;
     const mapNames = (Utils as unknown as { mapOptionFieldNames(o: object, m: unknown): object }).mapOptionFieldNames;
-    const options = mapNames({ attributes: [...attributes], where: this.where(where), order }, model);
-    const sql = qg.selectQuery(model.getTableName(), { ...options, model }, model);
-    return sequelize.query(sql, { type: QueryTypes.SELECT, raw: true }) as Promise<Row[]>;
+    const { transaction, ...rest } = options;
+    const mapped = mapNames({ ...rest, where: this.where(rest.where) }, model);
+    const sql = qg.selectQuery(model.getTableName(), { ...mapped, model }, model);
+    return sequelize.query(sql, { type: QueryTypes.SELECT, raw: true, transaction }) as Promise<Row[]>;
   }
 
   count(where?: WhereOptions, transaction?: Transaction): Promise<number> {
@@ -247,7 +253,8 @@ export class ScopedRepository {
       const sql = qg.getWhereConditions(mapWhere({ ...(cond as object) }, model), model.name, model, {});
       return [literal(`SUM(CASE WHEN ${sql || '1 = 1'} THEN 1 ELSE 0 END)`), name] as [ReturnType<typeof literal>, string];
     });
-    const found = await this.rows(where, { attributes: [...by, [fn('COUNT', col('id')), 'n'], ...counts], group: by.length ? by : undefined, transaction: options.transaction });
+    // 25,000 groups of a dozen counts: straight from the driver (Sequelize's per-row handling was a fifth of the call)
+    const found = await this.driverSelect({ attributes: [...by, [fn('COUNT', col('id')), 'n'], ...counts], where, group: by.length ? by : undefined, transaction: options.transaction });
     return found.map((r) => {
       const out: Row = { ...r, n: Number(r.n ?? 0) };
       for (const name of Object.keys(when)) out[name] = Number(r[name] ?? 0);
