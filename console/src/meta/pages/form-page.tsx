@@ -1,5 +1,5 @@
 import { Create, Edit, useForm } from '@refinedev/antd';
-import { Alert, App } from 'antd';
+import { Alert, App, Skeleton } from 'antd';
 import { useMemo, type FC } from 'react';
 import { useParams } from 'react-router';
 import { isDocument, resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
@@ -73,7 +73,12 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
   const body = (
     <>
       {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
-      <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} choices={defaults.choices} knownLabels={defaults.labels} />
+      {/* an edit form appears with its record: typing into it before the record arrived was overwritten when it did */}
+      {mode === 'edit' && !record && formLoading ? (
+        <Skeleton active data-testid="meta-form-loading" />
+      ) : (
+        <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} choices={defaults.choices} knownLabels={defaults.labels} />
+      )}
       {mode === 'edit' && record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(forbidden)} /> : null}
     </>
   );
