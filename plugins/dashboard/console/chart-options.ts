@@ -118,9 +118,9 @@ export function trendOption(trend: Summary['alertTrend'], L: Label, dark = false
     series: trend.series.map((s) => ({
       name: L(`dashboard.category.${s.category}`),
       type: 'line',
-      stack: 'alerts',
+      // one line per category, not stacked: a stacked top band read as the last category's total (issue 23)
       smooth: true,
-      areaStyle: { opacity: 0.25 },
+      areaStyle: { opacity: 0.08 },
       symbol: 'none',
       itemStyle: { color: CATEGORY_COLOURS[s.category] },
       data: s.values,

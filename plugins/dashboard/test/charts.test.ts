@@ -41,9 +41,10 @@ describe('chart options', () => {
     expect(stock.data[0].itemStyle.color).not.toBe(stock.data[1].itemStyle.color);
     expect([min.data, max.data, theory.data]).toEqual([[2, 2], [5, 5], [4, 4]]);
   });
-  it('alert trend stacks one series per category over the day axis', () => {
+  it('alert trend draws one unstacked series per category over the day axis (each line its own count)', () => {
     const o = trendOption(data.summary.alertTrend, L) as any;
     expect(o.xAxis.data).toEqual(['01-01', '01-02']);
+    expect(series(o).map((s) => s.stack)).toEqual([undefined, undefined]);
     expect(series(o).map((s) => [s.name, s.data])).toEqual([['«dashboard.category.carrier»', [1, 2]], ['«dashboard.category.gps»', [0, 4]]]);
   });
   it('battery and life-cycle bands keep SPEC order and labels', () => {
