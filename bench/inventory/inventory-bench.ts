@@ -30,9 +30,9 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import { QueryTypes } from 'sequelize';
-import { createServer, type RtiServer } from '../../server/src/index';
+import { createServer } from '../../server/src/index';
 import { syncSchema } from '../../server/src/db/schema-sync';
-import { countStatements } from '../lib/sql';
+import { columnsOf, countStatements } from '../lib/sql';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const flag = (name: string) => process.argv.includes(`--${name}`);
@@ -83,18 +83,6 @@ function dialectSql(dialect: 'sqlite' | 'mysql') {
     at: (t: Date) => (sqlite ? `'${t.toISOString().replace('T', ' ').replace('Z', ' +00:00')}'` : `'${t.toISOString().slice(0, 23).replace('T', ' ')}'`),
   };
 }
-
-/** quoted table and columns of a resource */
-const columnsOf = (server: RtiServer, resource: string) => {
-  const m = server.db.models[resource];
-  const q = (id: string) => server.db.sequelize.getQueryInterface().quoteIdentifier(id);
-  const attrs = m.getAttributes() as Record<string, { field?: string }>;
-  const c = (a: string) => {
-    if (!attrs[a]) throw new Error(`${resource} has no attribute ${a}`);
-    return q(attrs[a].field ?? a);
-  };
-  return { name: String(m.getTableName()), table: q(String(m.getTableName())), c, list: (as: string[]) => as.map(c).join(', ') };
-};
 
 /** Builds the pool by bulk SQL (not measured). */
 async function build(databaseUrl: string): Promise<void> {

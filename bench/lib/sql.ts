@@ -40,3 +40,15 @@ export async function countStatements<T>(sequelize: Sequelize, fn: () => Promise
     options.benchmark = false;
   }
 }
+
+/** A resource's table and columns quoted for the dialect (bulk fixture SQL of the pool-scale benches). */
+export const columnsOf = (server: { db: { sequelize: Sequelize } }, resource: string) => {
+  const m = server.db.sequelize.models[resource];
+  const q = (id: string) => server.db.sequelize.getQueryInterface().quoteIdentifier(id);
+  const attrs = m.getAttributes() as Record<string, { field?: string }>;
+  const c = (a: string) => {
+    if (!attrs[a]) throw new Error(`${resource} has no attribute ${a}`);
+    return q(attrs[a].field ?? a);
+  };
+  return { name: String(m.getTableName()), table: q(String(m.getTableName())), c, list: (as: string[]) => as.map(c).join(', ') };
+};

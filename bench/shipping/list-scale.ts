@@ -26,7 +26,8 @@ import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import sqlite3 from 'sqlite3';
-import { createServer, type RtiServer } from '../../server/src/index';
+import { createServer } from '../../server/src/index';
+import { columnsOf } from '../lib/sql';
 import { syncSchema } from '../../server/src/db/schema-sync';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
@@ -84,18 +85,6 @@ function dialectSql(dialect: 'sqlite' | 'mysql') {
     stamp: (day: string) => (sqlite ? `'${day} 00:00:00.000 +00:00'` : `'${day} 00:00:00.000'`),
   };
 }
-
-/** Column of a resource attribute, quoted for the dialect. */
-const columnsOf = (server: RtiServer, resource: string) => {
-  const m = server.db.models[resource];
-  const q = (id: string) => server.db.sequelize.getQueryInterface().quoteIdentifier(id);
-  const attrs = m.getAttributes() as Record<string, { field?: string }>;
-  const c = (a: string) => {
-    if (!attrs[a]) throw new Error(`${resource} has no attribute ${a}`);
-    return q(attrs[a].field ?? a);
-  };
-  return { name: String(m.getTableName()), table: q(String(m.getTableName())), c, list: (as: string[]) => as.map(c).join(', ') };
-};
 
 /**
  * Builds the data: organisation, role, an admin and a 2-warehouse operator, reference rows
