@@ -26,10 +26,7 @@ export async function seedInventory(sequelize: Sequelize, call: CallRunner, has:
   const standing = { orgId, warehouseId: { [Op.in]: whIds }, transportStatus: { [Op.in]: STANDING } };
   const grouped = (await carriers.findAll({ where: standing, attributes: ['warehouseId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId'], raw: true })) as unknown as Row[];
   const counts = new Map(grouped.map((r) => [`${r.warehouseId}:${r.carrierCodeId}`, Number(r.n)]));
-  const byCode = new Map<number, number>();
-  for (const r of grouped) byCode.set(Number(r.carrierCodeId), (byCode.get(Number(r.carrierCodeId)) ?? 0) + Number(r.n));
-  const code = [...byCode.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (!code) return 0;
+  if (!grouped.length) return 0;
   let created = 0;
   const last = whIds.length - 1;
   const existing = (await configs.findAll({ where: { orgId, warehouseId: { [Op.in]: whIds } }, attributes: ['id', 'warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory'], raw: true })) as unknown as Row[];
