@@ -35,7 +35,10 @@ async function runStep(name: string): Promise<void> {
   await page.getByTestId(`meta-step-${name}`).click();
   await page.getByTestId('meta-step-warning').waitFor(WAIT);
   await page.getByTestId('meta-step-ok').click();
-  await page.getByTestId('meta-step-warning').waitFor({ state: 'hidden', timeout: 60000 });
+  // done (the dialog closes) or refused (its message shown): a refusal fails with its text
+  const refused = page.locator('.ant-message-error');
+  await Promise.race([page.getByTestId('meta-step-warning').waitFor({ state: 'hidden', timeout: 90000 }), refused.waitFor({ timeout: 90000 })]);
+  if (await refused.isVisible()) throw new Error(`step ${name} refused: ${await refused.innerText()}`);
 }
 
 beforeAll(async () => {
@@ -43,7 +46,12 @@ beforeAll(async () => {
   ts = server.ts;
   ({ shanghai, osaka } = await sites(ts, 30));
   // a second order, released long ago: late on the monitor
-  const late = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: (await ok(ts.a, '/carrier/list', { sn: sn(30), page: 1, limit: 1 })).list[0].id }] });
+  const late = await ok(ts.a, '/ship-order/save', {
+    type: 2,
+    shipperWarehouseId: shanghai,
+    receiverWarehouseId: osaka,
+    lines: [{ carrierId: (await ok(ts.a, '/carrier/list', { sn: sn(30), page: 1, limit: 1 })).list[0].id }],
+  });
   // recorded after the fact: left 30 hours ago, due 20 hours ago (the route's 600 minutes)
   await ok(ts.a, '/ship-order/release', { id: late.id, atd: new Date(Date.now() - 30 * 3_600_000).toISOString() });
   await grantWholeCatalogue(ts);
@@ -137,10 +145,17 @@ describe('ship order screens', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
     const headers = (wb.worksheets[0].getRow(1).values as unknown[]).slice(1).map(String);
-    const file = await xlsx(headers, [[orderNo, sn(7), null, null, null, null], [orderNo, sn(8), null, null, null, null], [orderNo, 'NOPE-2', null, null, null, null]]);
+    const file = await xlsx(headers, [
+      [orderNo, sn(7), null, null, null, null],
+      [orderNo, sn(8), null, null, null, null],
+      [orderNo, 'NOPE-2', null, null, null, null],
+    ]);
     await page.getByTestId('ship-add-tab-import').click();
     await page.getByTestId('ship-add-import').click();
-    await page.getByTestId('meta-import-dialog').locator('input[type=file]').setInputFiles({ name: 'shipping-list.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    await page
+      .getByTestId('meta-import-dialog')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'shipping-list.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
     await page.getByTestId('meta-import-result').waitFor({ timeout: 30000 });
     expect(await page.getByTestId('meta-import-success').innerText()).toBe('2');
     expect(await page.getByTestId('meta-import-failed').innerText()).toBe('1');
@@ -162,7 +177,12 @@ describe('ship order screens', () => {
     await page.waitForURL((u) => u.pathname === `${ROUTE}/containerize` && u.searchParams.get('id') === String(orderId), { timeout: 20000 });
     const dialog = page.getByTestId('ship-containerize-page');
     await dialog.getByText(sn(2), { exact: true }).waitFor({ timeout: 20000 });
-    for (const s of [sn(2), sn(3)]) await dialog.locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) }).locator('.ant-checkbox-input').check();
+    for (const s of [sn(2), sn(3)])
+      await dialog
+        .locator('tr.ant-table-row')
+        .filter({ has: page.getByText(s, { exact: true }) })
+        .locator('.ant-checkbox-input')
+        .check();
     await page.getByTestId('ship-containerize-no').fill('CT-2');
     await page.getByTestId('ship-containerize-submit').click();
     await page.getByTestId('ship-container:CT-2').waitFor({ timeout: 20000 });
