@@ -78,7 +78,9 @@ export default function InfoMaintenPage() {
           <Descriptions.Item label={t('fields.name')}>{a.name ?? '-'}</Descriptions.Item>
           <Descriptions.Item label={t('fields.carrierCode')}>{a.carrierCode ?? '-'}</Descriptions.Item>
           <Descriptions.Item label={t('fields.status')}>{label('carrierStatus', CarrierStatusEnum, a.carrierStatus)}</Descriptions.Item>
-          <Descriptions.Item label={t('fields.maintenanceStatus')}>{a.maintenanceStatus ? label('maintenanceStatus', MaintenanceStatusEnum, a.maintenanceStatus) : '-'}</Descriptions.Item>
+          <Descriptions.Item label={t('fields.maintenanceStatus')}>
+            {a.maintenanceStatus ? label('maintenanceStatus', MaintenanceStatusEnum, a.maintenanceStatus) : '-'}
+          </Descriptions.Item>
           <Descriptions.Item label={t('fields.maintenanceCount')}>{a.maintenanceCount}</Descriptions.Item>
           <Descriptions.Item label={t('fields.lastMaintenanceDate')}>{a.lastMaintenanceDate ?? '-'}</Descriptions.Item>
           <Descriptions.Item label={t('fields.nextMaintenanceDate')}>{a.nextMaintenanceDate ?? '-'}</Descriptions.Item>
@@ -87,15 +89,30 @@ export default function InfoMaintenPage() {
           <Descriptions.Item label={t('fields.responsible')}>{a.responsible ?? '-'}</Descriptions.Item>
         </Descriptions>
       </Card>
+      {/* outside the form: the form goes once the application is open, the confirmation stays */}
+      {applied && (
+        <Alert
+          style={{ marginTop: 12 }}
+          type="success"
+          showIcon
+          message={t('maintenance.info.applied', { recordNo: applied })}
+          data-testid="info-mainten-applied"
+        />
+      )}
       {page.openRecord && (
         <Alert
           style={{ marginTop: 12 }}
           type="info"
           showIcon
-          message={t('maintenance.info.underRepair', { recordNo: page.openRecord.recordNo, status: label('maintenanceStatus', MaintenanceStatusEnum, page.openRecord.status) })}
+          message={t('maintenance.info.underRepair', {
+            recordNo: page.openRecord.recordNo,
+            status: label('maintenanceStatus', MaintenanceStatusEnum, page.openRecord.status),
+          })}
         />
       )}
-      <Typography.Title level={5} style={{ marginTop: 16 }}>{t('maintenance.info.history', { count: page.historyTotal })}</Typography.Title>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('maintenance.info.history', { count: page.historyTotal })}
+      </Typography.Title>
       <Table
         size="small"
         rowKey={(r) => String(r.recordNo)}
@@ -104,7 +121,11 @@ export default function InfoMaintenPage() {
         scroll={{ x: 'max-content' }}
         columns={[
           { title: t('fields.recordNo'), dataIndex: 'recordNo' },
-          { title: t('fields.status'), dataIndex: 'status', render: (v) => <Tag color={STATUS_COLOR[Number(v)]}>{label('maintenanceStatus', MaintenanceStatusEnum, v)}</Tag> },
+          {
+            title: t('fields.status'),
+            dataIndex: 'status',
+            render: (v) => <Tag color={STATUS_COLOR[Number(v)]}>{label('maintenanceStatus', MaintenanceStatusEnum, v)}</Tag>,
+          },
           { title: t('fields.maintenanceType'), dataIndex: 'type', render: (v) => label('maintenanceType', MaintenanceTypeEnum, v), responsive: ['sm'] },
           { title: t('fields.applyTime'), dataIndex: 'applyTime', render: time },
           { title: t('fields.breakdownDescription'), dataIndex: 'breakdownDescription', responsive: ['sm'] },
@@ -113,13 +134,16 @@ export default function InfoMaintenPage() {
       />
       {signedIn && !page.openRecord && (
         <Card size="small" style={{ marginTop: 16 }} title={t('maintenance.info.applyTitle')} data-testid="info-mainten-apply">
-          {applied && <Alert type="success" showIcon style={{ marginBottom: 8 }} message={t('maintenance.info.applied', { recordNo: applied })} />}
           {applyError && <Alert type="error" showIcon style={{ marginBottom: 8 }} message={applyError} />}
           <Form form={form} layout="vertical" onFinish={(v) => void apply(v)} initialValues={{ type: MaintenanceTypeEnum.repair }}>
             <Form.Item name="type" label={t('fields.maintenanceType')}>
               <Select options={Object.entries(MaintenanceTypeEnum).map(([k, v]) => ({ value: v, label: t(`enums.maintenanceType.${k}`) }))} />
             </Form.Item>
-            <Form.Item name="breakdownDescription" label={t('fields.breakdownDescription')} rules={[{ required: true, message: t('maintenance.info.describe') }, { max: 1000 }]}>
+            <Form.Item
+              name="breakdownDescription"
+              label={t('fields.breakdownDescription')}
+              rules={[{ required: true, message: t('maintenance.info.describe') }, { max: 1000 }]}
+            >
               <Input.TextArea rows={3} />
             </Form.Item>
             <Button type="primary" htmlType="submit" loading={busy} block={phone} data-testid="info-mainten-apply-submit">
