@@ -11,6 +11,7 @@ import { Enums, statusGroup } from '@rti/metadata';
 import type { PluginServerContext, RequestContext, ScopedRepository } from '@rti/server/plugin-api';
 import { Op, col, fn, type WhereOptions } from 'sequelize';
 import { IN_STOCK } from './adjustment';
+import { maintainedStock } from './stock';
 
 /** transport statuses of a carrier standing in a warehouse (reports count with the same rule) */
 export { IN_STOCK };
@@ -83,6 +84,8 @@ export interface Filter {
   carrierCodeId?: number;
   /** in stock, maintenance and in transit only (idle, empty and full stay 0): half the work per carrier for who needs no more */
   stockOnly?: boolean;
+  /** group the carriers even where the maintained counts (stock.ts) are kept: what they are checked against */
+  direct?: boolean;
 }
 
 /** COUNT(id) grouped by the fields, through the scoped repository */
@@ -91,12 +94,16 @@ async function grouped(repo: ScopedRepository, fields: string[], where: WhereOpt
 }
 
 export function figuresReader(ctx: PluginServerContext) {
+  const stock = maintainedStock(ctx);
   const inTransit = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
 
   async function warehousesOf(call: RequestContext, f: Filter): Promise<Row[]> {
     return ctx.repo('warehouse', call).rows(f.warehouseId ? { id: f.warehouseId } : {}, {
       attributes: ['id', 'code', 'name', 'minInventory', 'maxInventory', 'theoryInventory', 'idleCheckTime'],
-      order: [['code', 'ASC'], ['id', 'ASC']],
+      order: [
+        ['code', 'ASC'],
+        ['id', 'ASC'],
+      ],
       limit: MAX_WAREHOUSES,
     });
   }
@@ -108,7 +115,11 @@ export function figuresReader(ctx: PluginServerContext) {
     const whIds = warehouses.map((w) => Number(w.id));
     const whById = new Map(warehouses.map((w) => [Number(w.id), w]));
     // the scope already holds a restricted caller to its warehouses: naming all of them (IN of 500 ids) only slows the plan
-    const whWhere = f.warehouseId ? { warehouseId: f.warehouseId } : whIds.length < MAX_WAREHOUSES ? { warehouseId: { [Op.ne]: null } } : { warehouseId: { [Op.in]: whIds } };
+    const whWhere = f.warehouseId
+      ? { warehouseId: f.warehouseId }
+      : whIds.length < MAX_WAREHOUSES
+        ? { warehouseId: { [Op.ne]: null } }
+        : { warehouseId: { [Op.in]: whIds } };
     const codeWhere = f.carrierCodeId ? { carrierCodeId: f.carrierCodeId } : {};
     const carriers = ctx.repo('carrier', call);
     const standing = { ...whWhere, transportStatus: { [Op.in]: IN_STOCK }, status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] }, ...codeWhere };
@@ -121,7 +132,9 @@ export function figuresReader(ctx: PluginServerContext) {
     };
     // idle by time: standing (not yet marked idle) since before the idle check time of the code in that warehouse, else of the warehouse
     // one per warehouse and code (20,000 at pool scale): straight from the driver
-    const configs = await ctx.repo('carrier-code-warehouse', call).driverRows(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'], { ...whWhere, ...codeWhere });
+    const configs = await ctx
+      .repo('carrier-code-warehouse', call)
+      .driverRows(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'], { ...whWhere, ...codeWhere });
     const configOf = new Map(configs.filter((c) => whById.has(Number(c.warehouseId))).map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]));
     const whIdle = new Map(warehouses.map((w) => [Number(w.id), n(w.idleCheckTime)]));
     const minutesOf = (w: number, c: number | null): number | null => n(configOf.get(`${w}:${c}`)?.idleCheckTime) ?? whIdle.get(w) ?? null;
@@ -129,40 +142,73 @@ export function figuresReader(ctx: PluginServerContext) {
     for (const w of warehouses) if (n(w.idleCheckTime)) minutes.add(Number(w.idleCheckTime));
     for (const c of configOf.values()) if (n(c.idleCheckTime)) minutes.add(Number(c.idleCheckTime));
     const thresholds = [...minutes].sort((a, b) => a - b);
-    // 1. what stands in the warehouses, in one grouped pass: each figure a conditional count, idle by time one count per distinct idle check time
-    const when: Record<string, WhereOptions> = f.stockOnly
-      ? { maintenance: { status: { [Op.in]: IN_MAINTENANCE } } }
-      : {
-          maintenance: { status: { [Op.in]: IN_MAINTENANCE } },
-          empty: { loadingStatus: Loading.empty },
-          full: { loadingStatus: Loading.full },
-          marked: { transportStatus: Transport.idle },
-        };
-    // idle at a threshold = marked idle, or standing since before it (one comparison fewer per row than marked + the rest)
-    if (!f.stockOnly) thresholds.forEach((m, i) => (when[`idle${i}`] = { [Op.or]: [{ transportStatus: Transport.idle }, { inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } }] }));
-    for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, standing)) {
-      const w = Number(g.warehouseId);
-      // a carrier granted to the caller by an open order stands in a warehouse outside the answer
-      if (!whById.has(w)) continue;
-      const c = n(g.carrierCodeId);
-      const x = cell(w, c);
-      x.inStock += g.n;
-      x.maintenance += g.maintenance;
-      if (f.stockOnly) continue;
-      x.empty += g.empty;
-      x.full += g.full;
-      const m = minutesOf(w, c);
-      x.idle += m ? g[`idle${thresholds.indexOf(m)}`] : g.marked;
+    // else one grouped pass over the carriers
+    async function scan(): Promise<void> {
+      // 1. what stands in the warehouses, in one grouped pass: each figure a conditional count, idle by time one count per distinct idle check time
+      const when: Record<string, WhereOptions> = f.stockOnly
+        ? { maintenance: { status: { [Op.in]: IN_MAINTENANCE } } }
+        : {
+            maintenance: { status: { [Op.in]: IN_MAINTENANCE } },
+            empty: { loadingStatus: Loading.empty },
+            full: { loadingStatus: Loading.full },
+            marked: { transportStatus: Transport.idle },
+          };
+      // idle at a threshold = marked idle, or standing since before it (one comparison fewer per row than marked + the rest)
+      if (!f.stockOnly)
+        thresholds.forEach(
+          (m, i) => (when[`idle${i}`] = { [Op.or]: [{ transportStatus: Transport.idle }, { inboundTime: { [Op.lt]: new Date(now.getTime() - m * 60_000) } }] }),
+        );
+      for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, standing)) {
+        const w = Number(g.warehouseId);
+        // a carrier granted to the caller by an open order stands in a warehouse outside the answer
+        if (!whById.has(w)) continue;
+        const c = n(g.carrierCodeId);
+        const x = cell(w, c);
+        x.inStock += g.n;
+        x.maintenance += g.maintenance;
+        if (f.stockOnly) continue;
+        x.empty += g.empty;
+        x.full += g.full;
+        const m = minutesOf(w, c);
+        x.idle += m ? g[`idle${thresholds.indexOf(m)}`] : g.marked;
+      }
     }
+    // 1. what stands in the warehouses: the maintained counts (~1 row per cell) where the triggers keep them
+    const kept =
+      stock.isActive() && !f.direct
+        ? await stock.read(call, { warehouseId: f.warehouseId, carrierCodeId: f.carrierCodeId }, f.stockOnly ? () => null : minutesOf, now)
+        : null;
+    if (kept) {
+      for (const g of kept) {
+        // a cell the caller's scope shows outside the answer's warehouses, or emptied since (no carrier left)
+        if (!whById.has(g.warehouseId) || !g.inStock) continue;
+        const x = cell(g.warehouseId, g.carrierCodeId);
+        x.inStock += g.inStock;
+        x.maintenance += g.maintenance;
+        if (f.stockOnly) continue;
+        x.empty += g.empty;
+        x.full += g.full;
+        x.idle += g.idle;
+      }
+    } else await scan();
     // 2. in transit: shipped lines of ship orders in transit, to and from the warehouses
     if (inTransit.length) {
-      const ends = f.warehouseId || whIds.length >= MAX_WAREHOUSES ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
-      const orders = await ctx.repo('ship-order', call).rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
+      const ends =
+        f.warehouseId || whIds.length >= MAX_WAREHOUSES
+          ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] }
+          : {};
+      const orders = await ctx
+        .repo('ship-order', call)
+        .rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
       const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
       const mine = new Set(whIds);
       for (let i = 0; i < orders.length; i += 1000) {
         const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
-        for (const g of await grouped(ctx.repo('ship-order-detail', call), ['shipOrderId', 'carrierCodeId'], { shipOrderId: { [Op.in]: ids }, status: Enums.shipOrderLineStatus.shipped, ...codeWhere })) {
+        for (const g of await grouped(ctx.repo('ship-order-detail', call), ['shipOrderId', 'carrierCodeId'], {
+          shipOrderId: { [Op.in]: ids },
+          status: Enums.shipOrderLineStatus.shipped,
+          ...codeWhere,
+        })) {
           const o = orderOf.get(Number(g.shipOrderId))!;
           const count = Number(g.n);
           if (mine.has(Number(o.receiverWarehouseId))) cell(Number(o.receiverWarehouseId), n(g.carrierCodeId)).inTransitIn += count;
@@ -174,7 +220,10 @@ export function figuresReader(ctx: PluginServerContext) {
     for (const c of configOf.values()) cell(Number(c.warehouseId), n(c.carrierCodeId));
     const codeIds = [...new Set([...cells.values()].map((x) => x.carrierCodeId).filter((x): x is number => x !== null))];
     const codes = new Map(
-      (codeIds.length ? await ctx.repo('carrier-code', call).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code', 'name'] }) : []).map((c) => [Number(c.id), c]),
+      (codeIds.length ? await ctx.repo('carrier-code', call).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code', 'name'] }) : []).map((c) => [
+        Number(c.id),
+        c,
+      ]),
     );
     const rows: CodeRow[] = [];
     for (const x of cells.values()) {
@@ -199,7 +248,10 @@ export function figuresReader(ctx: PluginServerContext) {
       });
     }
     const order = new Map(warehouses.map((w, i) => [Number(w.id), i]));
-    rows.sort((a, b) => order.get(a.warehouseId)! - order.get(b.warehouseId)! || a.carrierCode.localeCompare(b.carrierCode) || (a.carrierCodeId ?? 0) - (b.carrierCodeId ?? 0));
+    rows.sort(
+      (a, b) =>
+        order.get(a.warehouseId)! - order.get(b.warehouseId)! || a.carrierCode.localeCompare(b.carrierCode) || (a.carrierCodeId ?? 0) - (b.carrierCodeId ?? 0),
+    );
     return { rows, warehouses };
   }
 

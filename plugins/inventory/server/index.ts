@@ -10,6 +10,7 @@ import { installCounts } from './count';
 import { installLoss } from './loss';
 import { installRebalance } from './rebalance';
 import { installSilent } from './silent';
+import { maintainedStock } from './stock';
 import { installViews } from './views';
 
 export default definePlugin({
@@ -18,6 +19,8 @@ export default definePlugin({
   dependsOn: ['shipping'],
   optionalDependsOn: ['telemetry'],
   server(ctx) {
+    // counts per warehouse and code kept by triggers on the carrier table: what the realtime figures read
+    maintainedStock(ctx).install();
     const closing = installViews(ctx);
     // a back-dated adjustment corrects the days already closed
     installAdjustments(ctx, (e, moves) => closing.correct(e.ctx, e.transaction, e.at, moves));
