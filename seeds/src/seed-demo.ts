@@ -15,6 +15,7 @@ import { scaleFromEnv, type SeedScale } from './scale';
 import { gatewaySerials, seedVolume } from './seed-volume';
 import { gatewayMqttPassword } from './gateway-credentials';
 import { seedInventory } from './seed-inventory';
+import { seedMaintenance } from './seed-maintenance';
 import { seedReports } from './seed-reports';
 import { seedShipping } from './seed-shipping';
 
@@ -146,6 +147,8 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       if (input.has) created += await seedInventory(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index]);
       // report history: closing snapshots walked back from today's close, three-batch records
       if (input.has) created += await seedReports(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index], now);
+      // carrier assets, repairs in every status, transfers and reminders (seed-maintenance.ts)
+      if (input.has) created += await seedMaintenance(input.sequelize, call, input.has, orgId, ctx);
       // one customer report plugin switched on for the demo organisation (the others stay off until an administrator switches them on)
       if (index === 0 && input.has?.(`/${DEMO_CUSTOMER_REPORT}/list`)) await call('/organization/plugin/update', { plugin: DEMO_CUSTOMER_REPORT, enabled: true }, ctx);
     }

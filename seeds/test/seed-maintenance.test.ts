@@ -1,0 +1,87 @@
+/**
+ * The maintenance demo (issue 20 item 8): on a freshly seeded server with the maintenance plugin
+ * the asset list, repair records in every status (with pictures), transfers in both statuses and
+ * reminders are there on first start; the applicant is never the auditor; the carriers stand as
+ * the steps left them; a second seeding adds nothing.
+ */
+import { Enums } from '@rti/metadata';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, type RtiServer } from '@rti/server';
+import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
+import { SCALES, seedServer } from '../src/index';
+import { REPAIR_PLANS } from '../src/seed-maintenance';
+
+const M = Enums.maintenanceStatus;
+let db: TestDatabase;
+let server: RtiServer;
+let url: string;
+let token: string;
+
+const call = async (path: string, body: unknown = {}) => {
+  const res = await fetch(url + '/api' + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token }, body: JSON.stringify(body) });
+  const got = (await res.json()) as { code: number; message: string; data: any };
+  if (got.code !== 0) throw new Error(`${path}: ${got.code} ${got.message}`);
+  return got.data;
+};
+const R = '/carrier-asset-maintenance-record';
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'maintenance'], logError: () => undefined });
+  ({ url } = await server.listen(0));
+  await seedServer(server, { scale: SCALES.small });
+  const res = await fetch(url + '/api/account/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }),
+  });
+  token = ((await res.json()) as { data: { token: string } }).data.token;
+}, 240_000);
+afterAll(async () => {
+  await server?.close();
+  await db?.drop();
+});
+
+describe('maintenance demo', () => {
+  it('has assets, repairs in every status with pictures, transfers and reminders', async () => {
+    const assets = await call('/carrier-asset/list', { page: 1, limit: 1 });
+    expect(assets.total).toBeGreaterThan(20);
+    const statuses = await call('/carrier-asset/list', { status: [Enums.carrierAssetStatus.enabled], page: 1, limit: 10 });
+    expect(statuses.total).toBe(4);
+
+    const records = (await call(`${R}/list`, { page: 1, limit: 100 })).list as any[];
+    expect(records).toHaveLength(REPAIR_PLANS.length);
+    expect(new Set(records.map((r) => r.status))).toEqual(new Set([M.new, M.inProgress, M.completed, M.audited, M.rejected]));
+    for (const r of records) {
+      expect(r.applicant).not.toBe('Platform Administrator');
+      if (r.auditor) expect(r.auditor).not.toBe(r.applicant);
+    }
+    const audited = records.find((r) => r.status === M.audited);
+    const full = await call(R, { id: audited.id });
+    expect(full.breakdownPictures[0]).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(full.maintainPictures).toHaveLength(1);
+    expect(full.rootCauseId).toBeGreaterThan(0);
+    // the carrier under repair is in maintenance; the audited one is back in use or standby
+    const started = records.find((r) => r.status === M.inProgress);
+    expect((await call('/carrier', { id: started.carrierId })).status).toBe(Enums.carrierStatus.maintenance);
+    expect([Enums.carrierStatus.inUse, Enums.carrierStatus.standby]).toContain((await call('/carrier', { id: audited.carrierId })).status);
+    expect((await call('/carrier-asset/get', { id: audited.carrierAssetId })).maintenanceCount).toBe(1);
+
+    const transfers = (await call('/carrier-asset-transfer/list', { page: 1, limit: 10 })).list as any[];
+    expect(transfers.map((t) => t.status).sort()).toEqual([Enums.assetTransferStatus.transferredOut, Enums.assetTransferStatus.received].sort());
+    expect((await call('/task-mail-maintenance/list', { page: 1, limit: 10 })).total).toBe(2);
+    // the reports show them
+    const top = await call(`${R}/top`, {});
+    expect(top.list.length).toBeGreaterThan(0);
+  });
+
+  it('adds nothing when seeded again', async () => {
+    const before = (await call(`${R}/list`, { page: 1, limit: 1 })).total;
+    const assets = (await call('/carrier-asset/list', { page: 1, limit: 1 })).total;
+    await seedServer(server, { scale: SCALES.small });
+    expect((await call(`${R}/list`, { page: 1, limit: 1 })).total).toBe(before);
+    expect((await call('/carrier-asset/list', { page: 1, limit: 1 })).total).toBe(assets);
+    expect((await call('/carrier-asset-transfer/list', { page: 1, limit: 1 })).total).toBe(2);
+    expect((await call('/task-mail-maintenance/list', { page: 1, limit: 1 })).total).toBe(2);
+  });
+});
