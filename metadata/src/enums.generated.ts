@@ -325,6 +325,7 @@ export const TaskNameEnum = {
   maintenanceExpiryMail: 50,
   gpsReportMail: 60,
   gpsAlertMail: 70,
+  partnerStatementMail: 1100,
 } as const;
 export const TaskTypeEnum = {
   normal: 10,
@@ -507,6 +508,11 @@ export const InventoryCountResultEnum = {
   moved: 30,
   lost: 40,
 } as const;
+export const PoolGroupingEnum = {
+  warehouse: 10,
+  partner: 20,
+  carrierCode: 30,
+} as const;
 export const DeliveryStatusEnum = {
   new: 10,
   delivering: 20,
@@ -639,6 +645,7 @@ export const Enums = {
   inventoryCarrierView: InventoryCarrierViewEnum,
   inventoryCountStatus: InventoryCountStatusEnum,
   inventoryCountResult: InventoryCountResultEnum,
+  poolGrouping: PoolGroupingEnum,
   deliveryStatus: DeliveryStatusEnum,
   shipOrderType: ShipOrderTypeEnum,
   receiptLineStatus: ReceiptLineStatusEnum,

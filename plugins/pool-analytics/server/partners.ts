@@ -1,0 +1,540 @@
+/**
+ * Partner balances (issue 19 item 5): carriers held per partner — the supplier/customer owning
+ * the location of a warehouse — today (carriers standing there now, inventory's rule) and over
+ * time (inventory's daily closing snapshots), the days held beyond the partner's free period
+ * (resource pool-partner-terms, else DEFAULT_FREE_DAYS), and a monthly statement per partner
+ * from the in/out history (xlsx through the report export, PDF through `/pool-analytics/partner-statement/pdf`,
+ * mailed by the task type partnerStatementMail).
+ */
+import { Enums } from '@rti/metadata';
+import {
+  DAY_MS,
+  STREAMED,
+  invalid,
+  timeRange,
+  type Language,
+  type PluginServerContext,
+  type ReportQuery,
+  type RequestContext,
+  type TimeRange,
+} from '@rti/server/plugin-api';
+import { PDF_COLORS, openPdf, pdfTable } from '@rti/server/pdf';
+import { IN_STOCK, OFF_BOOKS } from '@rti/plugin-inventory/figures';
+import { Op, col, fn, literal } from 'sequelize';
+import type { Writable } from 'node:stream';
+import {
+  K,
+  MAX_DAYS,
+  codesOf,
+  epochDays,
+  page,
+  partnerParam,
+  partnersOf,
+  round,
+  toDays,
+  warehousesOf,
+  when,
+  type Partner,
+  type Row,
+  type Warehouse,
+} from './shared';
+
+const IN = Enums.inoutDirection.inbound;
+const OUT = Enums.inoutDirection.outbound;
+/** visit lines a statement lists at most */
+const MAX_LINES = 20_000;
+
+const standingWhere = { transportStatus: { [Op.in]: IN_STOCK }, status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] } };
+
+/** The caller's warehouses that belong to a partner, grouped by partner. */
+async function partnered(ctx: PluginServerContext, call: RequestContext, partnerId?: number) {
+  const whs = [...(await warehousesOf(ctx, call, { partnerId })).values()].filter((w) => w.partnerId !== null);
+  const partners = await partnersOf(ctx, call, [...new Set(whs.map((w) => w.partnerId!))]);
+  return { whs: whs.filter((w) => partners.has(w.partnerId!)), partners };
+}
+
+// ---------------------------------------------------------------- today
+
+export interface BalanceRow {
+  partnerId: number;
+  code: string;
+  name: string;
+  type: number;
+  freeDays: number;
+  warehouses: number;
+  held: number;
+  overFree: number;
+  excessDays: number;
+  oldestDays: number | null;
+}
+
+export async function balanceRows(ctx: PluginServerContext, call: RequestContext, partnerId: number | undefined, now = Date.now()): Promise<BalanceRow[]> {
+  const { whs, partners } = await partnered(ctx, call, partnerId);
+  const rows = new Map<number, BalanceRow>();
+  for (const p of partners.values()) {
+    const ws = whs.filter((w) => w.partnerId === p.id);
+    if (ws.length)
+      rows.set(p.id, {
+        partnerId: p.id,
+        code: p.entCode ?? '',
+        name: p.name,
+        type: p.type,
+        freeDays: p.freeDays,
+        warehouses: ws.length,
+        held: 0,
+        overFree: 0,
+        excessDays: 0,
+        oldestDays: null,
+      });
+  }
+  const carriers = ctx.repo('carrier', call);
+  const t = epochDays(ctx, carriers, 'inboundTime');
+  const nowDays = toDays(now);
+  // one grouped read per distinct free period (a handful), each carrier's days beyond it summed in SQL
+  const byFree = new Map<number, Warehouse[]>();
+  for (const w of whs) {
+    const fd = partners.get(w.partnerId!)!.freeDays;
+    byFree.set(fd, [...(byFree.get(fd) ?? []), w]);
+  }
+  for (const [free, ws] of byFree) {
+    const cutoff = nowDays - free;
+    const owner = new Map(ws.map((w) => [w.id, w.partnerId!]));
+    const ids = [...owner.keys()];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const got = await carriers.rows(
+        { ...standingWhere, warehouseId: { [Op.in]: ids.slice(i, i + 1000) } },
+        {
+          attributes: [
+            'warehouseId',
+            [fn('COUNT', col('id')), 'n'],
+            [literal(`SUM(CASE WHEN ${t} < ${cutoff} THEN 1 ELSE 0 END)`), 'over'],
+            [literal(`SUM(CASE WHEN ${t} < ${cutoff} THEN ${cutoff} - ${t} ELSE 0 END)`), 'excess'],
+            [literal(`MIN(${t})`), 'oldest'],
+          ],
+          group: ['warehouseId'],
+        },
+      );
+      for (const g of got) {
+        const r = rows.get(owner.get(Number(g.warehouseId))!)!;
+        r.held += Number(g.n);
+        r.overFree += Number(g.over ?? 0);
+        r.excessDays += Number(g.excess ?? 0);
+        if (g.oldest !== null && g.oldest !== undefined) r.oldestDays = Math.max(r.oldestDays ?? 0, nowDays - Number(g.oldest));
+      }
+    }
+  }
+  return [...rows.values()]
+    .map((r) => ({ ...r, excessDays: round(r.excessDays, 1), oldestDays: r.oldestDays === null ? null : round(r.oldestDays, 1) }))
+    .sort((a, b) => b.held - a.held || a.name.localeCompare(b.name));
+}
+
+// ---------------------------------------------------------------- over time
+
+interface HistoryParams {
+  time: TimeRange;
+  partnerId?: number;
+}
+interface HistoryRow {
+  day: string;
+  partner: string;
+  held: number;
+  inbound: number;
+  outbound: number;
+}
+
+async function historyRows(ctx: PluginServerContext, q: ReportQuery<HistoryParams>): Promise<HistoryRow[]> {
+  const { whs, partners } = await partnered(ctx, q.ctx, q.params.partnerId);
+  if (!whs.length) return [];
+  const snaps = ctx.repo('inventory-snapshot', q.ctx);
+  const from = new Date(q.params.time.from).toISOString().slice(0, 10);
+  const to = new Date(q.params.time.to).toISOString().slice(0, 10);
+  const got = await snaps.rows(
+    { day: { [Op.gte]: from, [Op.lte]: to }, warehouseId: { [Op.in]: whs.map((w) => w.id) } },
+    {
+      attributes: [
+        'day',
+        [fn('SUM', col(snaps.column('inStock'))), 'held'],
+        [fn('SUM', col(snaps.column('inbound'))), 'inbound'],
+        [fn('SUM', col(snaps.column('outbound'))), 'outbound'],
+      ],
+      group: ['day'],
+      order: [['day', 'ASC']],
+    },
+  );
+  const partner = q.params.partnerId ? (partners.get(q.params.partnerId)?.name ?? '') : q.t(`${K}.allPartners`);
+  return got.map((r) => ({
+    day: String(r.day).slice(0, 10),
+    partner,
+    held: Number(r.held ?? 0),
+    inbound: Number(r.inbound ?? 0),
+    outbound: Number(r.outbound ?? 0),
+  }));
+}
+
+// ---------------------------------------------------------------- monthly statement
+
+interface StatementParams {
+  month?: string;
+  partnerId?: number;
+}
+export interface Visit {
+  warehouseId: number;
+  carrierId: number;
+  carrierCodeId: number | null;
+  start: number;
+  end: number | null;
+}
+export interface StatementLine {
+  partner: string;
+  warehouse: string;
+  sn: string;
+  code: string;
+  arrived: number;
+  left: number | null;
+  heldDays: number;
+  excessDays: number;
+}
+export interface StatementRow {
+  key: string;
+  month: string;
+  partnerId: number;
+  partner: string;
+  freeDays: number;
+  code: string;
+  opening: number;
+  received: number;
+  returned: number;
+  closing: number;
+  carrierDays: number;
+  excessDays: number;
+  overFree: number;
+  lines: StatementLine[];
+}
+
+/** The month asked for ("YYYY-MM"), else the last full month; its first instant and the next month's. */
+export function monthRange(month: string | undefined, now = Date.now()): { month: string; from: number; to: number } {
+  let m = month;
+  if (m === undefined) {
+    const d = new Date(now);
+    m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+  }
+  const hit = /^(\d{4})-(\d{2})$/.exec(m);
+  if (!hit || Number(hit[2]) < 1 || Number(hit[2]) > 12 || Number(hit[1]) < 2000) throw invalid('format', 'month');
+  const from = Date.UTC(Number(hit[1]), Number(hit[2]) - 1, 1);
+  const to = Date.UTC(Number(hit[1]), Number(hit[2]), 1);
+  return { month: m, from, to };
+}
+
+const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c));
+
+/** Visits overlapping [from, to) at the given warehouses: open at `from` (last row before it an arrival) and those of the month's rows. */
+export async function visitsOf(ctx: PluginServerContext, call: RequestContext, whIds: number[], from: number, to: number): Promise<Visit[]> {
+  const repo = ctx.repo('carrier-inout', call);
+  const t = epochDays(ctx, repo, 'confirmTime');
+  const visits: Visit[] = [];
+  const open = new Map<string, Visit>();
+  for (let i = 0; i < whIds.length; i += 1000) {
+    const ids = whIds.slice(i, i + 1000);
+    const before = await repo.rows(
+      { warehouseId: { [Op.in]: ids }, confirmTime: { [Op.lt]: new Date(from) } },
+      {
+        attributes: [
+          'warehouseId',
+          'carrierId',
+          [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
+          [when(ctx, repo, 'MAX', 'direction', IN, t), 'lastIn'],
+          [when(ctx, repo, 'MAX', 'direction', OUT, t), 'lastOut'],
+        ],
+        group: ['warehouseId', 'carrierId'],
+      },
+    );
+    for (const b of before) {
+      if (b.lastIn === null || b.lastIn === undefined || (b.lastOut !== null && b.lastOut !== undefined && Number(b.lastOut) >= Number(b.lastIn))) continue;
+      const v: Visit = {
+        warehouseId: Number(b.warehouseId),
+        carrierId: Number(b.carrierId),
+        carrierCodeId: b.code === null ? null : Number(b.code),
+        start: Number(b.lastIn) * DAY_MS,
+        end: null,
+      };
+      visits.push(v);
+      open.set(`${v.warehouseId}:${v.carrierId}`, v);
+    }
+    const moves = await repo.rows(
+      { warehouseId: { [Op.in]: ids }, confirmTime: { [Op.gte]: new Date(from), [Op.lt]: new Date(to) } },
+      {
+        attributes: ['warehouseId', 'carrierId', 'carrierCodeId', 'direction', 'confirmTime'],
+        order: [
+          ['confirmTime', 'ASC'],
+          ['id', 'ASC'],
+        ],
+      },
+    );
+    for (const m of moves) {
+      const k = `${m.warehouseId}:${m.carrierId}`;
+      const at = new Date(m.confirmTime as string).getTime();
+      const cur = open.get(k);
+      if (Number(m.direction) === IN) {
+        if (cur) continue; // a second arrival without a departure: the visit goes on
+        const v: Visit = {
+          warehouseId: Number(m.warehouseId),
+          carrierId: Number(m.carrierId),
+          carrierCodeId: m.carrierCodeId === null ? null : Number(m.carrierCodeId),
+          start: at,
+          end: null,
+        };
+        visits.push(v);
+        open.set(k, v);
+      } else if (cur) {
+        cur.end = at;
+        open.delete(k);
+      }
+    }
+  }
+  return visits;
+}
+
+export async function statementRows(ctx: PluginServerContext, call: RequestContext, p: StatementParams, now = Date.now()): Promise<StatementRow[]> {
+  const { month, from, to } = monthRange(p.month, now);
+  const { whs, partners } = await partnered(ctx, call, p.partnerId);
+  if (!whs.length) return [];
+  const whById = new Map(whs.map((w) => [w.id, w]));
+  const visits = await visitsOf(ctx, call, [...whById.keys()], from, to);
+  const end = Math.min(to, Math.max(from, now));
+  const codes = await codesOf(ctx, call, [...new Set(visits.map((v) => v.carrierCodeId).filter((c): c is number => c !== null))]);
+  const rows = new Map<string, StatementRow>();
+  const lines: Array<{ row: StatementRow; v: Visit; held: number; excess: number }> = [];
+  for (const v of visits) {
+    const partner = partners.get(whById.get(v.warehouseId)!.partnerId!) as Partner;
+    const key = `${partner.id}:${v.carrierCodeId ?? ''}`;
+    let r = rows.get(key);
+    if (!r) {
+      const code = v.carrierCodeId === null ? '' : (codes.get(v.carrierCodeId)?.code ?? '');
+      rows.set(
+        key,
+        (r = {
+          key,
+          month,
+          partnerId: partner.id,
+          partner: partner.name,
+          freeDays: partner.freeDays,
+          code,
+          opening: 0,
+          received: 0,
+          returned: 0,
+          closing: 0,
+          carrierDays: 0,
+          excessDays: 0,
+          overFree: 0,
+          lines: [],
+        }),
+      );
+    }
+    const stop = v.end ?? end;
+    if (v.start < from) r.opening++;
+    else r.received++;
+    if (v.end !== null) r.returned++;
+    else r.closing++;
+    const held = overlap(v.start, stop, from, end) / DAY_MS;
+    const excess = overlap(v.start + partner.freeDays * DAY_MS, stop, from, end) / DAY_MS;
+    r.carrierDays += held;
+    r.excessDays += excess;
+    if (excess > 0) {
+      r.overFree++;
+      lines.push({ row: r, v, held: (stop - v.start) / DAY_MS, excess });
+    }
+  }
+  // the visits beyond the free period, longest first, with the carriers' numbers
+  lines.sort((a, b) => b.excess - a.excess);
+  const shown = lines.slice(0, MAX_LINES);
+  const sn = new Map<number, string>();
+  const ids = [...new Set(shown.map((l) => l.v.carrierId))];
+  for (let i = 0; i < ids.length; i += 1000)
+    for (const c of await ctx.repo('carrier', call).rows({ id: { [Op.in]: ids.slice(i, i + 1000) } }, { attributes: ['id', 'sn'] }))
+      sn.set(Number(c.id), String(c.sn));
+  for (const l of shown) {
+    l.row.lines.push({
+      partner: l.row.partner,
+      warehouse: whById.get(l.v.warehouseId)!.name,
+      sn: sn.get(l.v.carrierId) ?? String(l.v.carrierId),
+      code: l.row.code,
+      arrived: l.v.start,
+      left: l.v.end,
+      heldDays: round(l.held, 1),
+      excessDays: round(l.excess, 1),
+    });
+  }
+  return [...rows.values()]
+    .map((r) => ({ ...r, carrierDays: round(r.carrierDays, 1), excessDays: round(r.excessDays, 1) }))
+    .sort((a, b) => a.partner.localeCompare(b.partner) || a.code.localeCompare(b.code));
+}
+
+/** The statement of one partner as a PDF: the figures per carrier code and the visits beyond the free period. */
+export async function writeStatementPdf(
+  out: Writable,
+  rows: StatementRow[],
+  o: { language: Language; t: (key: string, p?: Record<string, unknown>) => string; partner: Partner; month: string },
+): Promise<void> {
+  const { doc, txt, done } = openPdf(out, { language: o.language as 'en-US', title: `${o.t(`${K}.statement.title`)} ${o.partner.name} ${o.month}` });
+  const C = `${K}.col`;
+  doc
+    .fontSize(16)
+    .fillColor(PDF_COLORS.ink)
+    .text(txt(o.t(`${K}.statement.title`)));
+  doc
+    .moveDown(0.3)
+    .fontSize(10)
+    .fillColor(PDF_COLORS.text)
+    .text(txt(`${o.t('fields.partner')}: ${o.partner.name}${o.partner.entCode ? ` (${o.partner.entCode})` : ''}`));
+  doc.text(txt(`${o.t('fields.month')}: ${o.month}    ${o.t('fields.freeDays')}: ${o.partner.freeDays}`));
+  doc.moveDown(0.6);
+  const sum = (k: keyof StatementRow) => rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
+  const head = ['code', 'opening', 'received', 'returned', 'closing', 'carrierDays', 'excessDays'].map((k) => o.t(`${C}.${k}`));
+  const body = rows.map((r) => [
+    txt(r.code),
+    String(r.opening),
+    String(r.received),
+    String(r.returned),
+    String(r.closing),
+    String(r.carrierDays),
+    String(r.excessDays),
+  ]);
+  const total = [
+    o.t(`${K}.total`),
+    ...(['opening', 'received', 'returned', 'closing'] as const).map((k) => String(sum(k))),
+    String(round(sum('carrierDays'), 1)),
+    String(round(sum('excessDays'), 1)),
+  ];
+  pdfTable(doc, [0.22, 0.12, 0.12, 0.12, 0.12, 0.15, 0.15], [head, ...body, total], { header: true });
+  const lines = rows.flatMap((r) => r.lines);
+  doc
+    .moveDown(0.8)
+    .fontSize(11)
+    .fillColor(PDF_COLORS.ink)
+    .text(txt(o.t(`${K}.statement.lines`, { count: lines.length })), doc.page.margins.left);
+  doc.moveDown(0.3);
+  const day = (v: number | null) => (v === null ? '-' : new Date(v).toISOString().slice(0, 16).replace('T', ' '));
+  pdfTable(
+    doc,
+    [0.2, 0.18, 0.12, 0.17, 0.17, 0.08, 0.08],
+    [
+      ['warehouse', 'sn', 'code', 'arrived', 'left', 'heldDays', 'excessDays'].map((k) => o.t(`${C}.${k}`)),
+      ...lines.map((l) => [txt(l.warehouse), txt(l.sn), txt(l.code), day(l.arrived), day(l.left), String(l.heldDays), String(l.excessDays)]),
+    ],
+    { header: true },
+  );
+  doc.end();
+  await done;
+}
+
+export function definePartners(ctx: PluginServerContext): void {
+  const C = `${K}.col`;
+  ctx.reports.define<{ partnerId?: number }, BalanceRow>({
+    name: 'pool-analytics.partner-balance',
+    title: `${K}.balance.title`,
+    path: '/pool-analytics/partner-balance',
+    parameters: [partnerParam],
+    columns: [
+      { key: 'code', label: `${C}.code`, width: 14 },
+      { key: 'name', label: 'fields.partner', width: 24, link: '/report/pool/partner-history?partnerId={partnerId}' },
+      { key: 'type', label: 'fields.type', type: 'enum', enum: 'supplierCustomerType' },
+      { key: 'warehouses', label: `${C}.warehouses`, type: 'int' },
+      { key: 'held', label: `${C}.held`, type: 'int' },
+      { key: 'freeDays', label: 'fields.freeDays', unit: 'days', type: 'int' },
+      { key: 'overFree', label: `${C}.overFree`, type: 'int' },
+      { key: 'excessDays', label: `${C}.excessDays`, type: 'decimal' },
+      { key: 'oldestDays', label: `${C}.oldestDays`, unit: 'days', type: 'decimal' },
+    ],
+    rowKey: 'partnerId',
+    chart: { type: 'bar', x: 'name', y: ['held', 'overFree'] },
+    async rows(q, w) {
+      return page(await balanceRows(ctx, q.ctx, q.params.partnerId), w);
+    },
+  });
+
+  ctx.reports.define<HistoryParams, HistoryRow>({
+    name: 'pool-analytics.partner-history',
+    title: `${K}.history.title`,
+    path: '/pool-analytics/partner-history',
+    parameters: [timeRange({ defaultDays: 30, maxDays: MAX_DAYS }), partnerParam],
+    columns: [
+      { key: 'day', label: 'fields.day', width: 12 },
+      { key: 'partner', label: 'fields.partner', width: 24 },
+      { key: 'held', label: `${C}.held`, type: 'int' },
+      { key: 'inbound', label: `${C}.received`, type: 'int' },
+      { key: 'outbound', label: `${C}.returned`, type: 'int' },
+    ],
+    rowKey: 'day',
+    chart: { type: 'line', x: 'day', y: ['held'] },
+    async rows(q, w) {
+      return page(await historyRows(ctx, q), w);
+    },
+  });
+
+  const lineColumns = [
+    { key: 'partner', label: 'fields.partner', width: 20 },
+    { key: 'warehouse', label: `${C}.warehouse`, width: 20 },
+    { key: 'sn', label: `${C}.sn`, width: 18 },
+    { key: 'code', label: `${C}.code`, width: 12 },
+    { key: 'arrived', label: `${C}.arrived`, type: 'datetime' as const, width: 20 },
+    { key: 'left', label: `${C}.left`, type: 'datetime' as const, width: 20 },
+    { key: 'heldDays', label: `${C}.heldDays`, type: 'decimal' as const },
+    { key: 'excessDays', label: `${C}.excessDays`, type: 'decimal' as const },
+  ];
+  const columns = [
+    { key: 'month', label: 'fields.month', width: 10 },
+    { key: 'partner', label: 'fields.partner', width: 24 },
+    { key: 'code', label: `${C}.code`, width: 14 },
+    { key: 'freeDays', label: 'fields.freeDays', unit: 'days', type: 'int' as const },
+    { key: 'opening', label: `${C}.opening`, type: 'int' as const },
+    { key: 'received', label: `${C}.received`, type: 'int' as const },
+    { key: 'returned', label: `${C}.returned`, type: 'int' as const },
+    { key: 'closing', label: `${C}.closing`, type: 'int' as const },
+    { key: 'carrierDays', label: `${C}.carrierDays`, type: 'decimal' as const },
+    { key: 'overFree', label: `${C}.overFree`, type: 'int' as const },
+    { key: 'excessDays', label: `${C}.excessDays`, type: 'decimal' as const },
+  ];
+  ctx.reports.define<StatementParams, StatementRow>({
+    name: 'pool-analytics.partner-statement',
+    title: `${K}.statement.title`,
+    path: '/pool-analytics/partner-statement',
+    parameters: [{ name: 'month', type: 'string', label: 'fields.month', maxLength: 7 }, partnerParam],
+    columns,
+    sheets: [
+      { name: `${K}.statement.title`, columns },
+      { name: `${K}.statement.linesSheet`, columns: lineColumns, rows: (r: StatementRow) => r.lines },
+    ],
+    rowKey: 'key',
+    chart: { type: 'bar', x: 'partner', y: ['carrierDays', 'excessDays'] },
+    async rows(q, w) {
+      return page(await statementRows(ctx, q.ctx, q.params), w);
+    },
+    fileName: (q) => `partner-statement-${monthRange(q.params.month).month}.xlsx`,
+    schedule: {
+      taskName: 'partnerStatementMail',
+      // the last full month (UTC months, as the statement cuts them)
+      parameters: ({ now }) => ({ month: monthRange(undefined, now.getTime()).month }),
+      tally: (row: StatementRow) => (row.overFree > 0 ? 'over' : 'within'),
+      summary: (run, r) => run.t(`${K}.statement.mail`, { month: r.params.month ?? '', rows: r.rows, over: r.counts.over ?? 0 }),
+      empty: (run, p) => run.t(`${K}.statement.empty`, { month: p.month ?? '' }),
+    },
+  });
+
+  ctx.addCall({
+    path: '/pool-analytics/partner-statement/pdf',
+    input: { partnerId: { type: 'ref', required: true, label: 'fields.partner' }, month: { type: 'string', maxLength: 7, label: 'fields.month' } },
+    async handler({ input, ctx: call, res }) {
+      const { month } = monthRange(input.month);
+      const partner = (await partnersOf(ctx, call, [input.partnerId])).get(input.partnerId);
+      if (!partner) throw invalid('refMissing', 'partner');
+      const rows = await statementRows(ctx, call, { month, partnerId: input.partnerId });
+      res.status(200);
+      res.setHeader('Content-Type', 'application/pdf');
+      res.setHeader('Content-Disposition', `attachment; filename="partner-statement-${partner.id}-${month}.pdf"`);
+      await writeStatementPdf(res, rows, { language: call.language, t: (k, p) => ctx.t(call.language, k, p as never), partner, month });
+      return STREAMED;
+    },
+  });
+}
+
+export type { Row };

@@ -1,0 +1,299 @@
+/**
+ * Cycle time, turns per year and dwell (issue 19 item 5), set-based from the in/out history
+ * (resource carrier-inout): ONE grouped read per (warehouse, carrier) over the period — counts,
+ * sums, first and last times of arrivals and departures as epoch days — and nothing per carrier.
+ *
+ * - A **visit** is a carrier's stay in a warehouse: from its arrival (inbound row) to its next
+ *   departure (outbound row). Held carrier-days in the period are Σ departures − Σ arrivals, plus
+ *   the period's end for a carrier still there at the end, minus the period's start for one
+ *   already there at the start (its first row in the period is a departure). Carriers standing
+ *   through the whole period (no row in it) count the whole period: those standing now since
+ *   before the start (the carrier's inbound time) and those whose first row after the end is a
+ *   departure. **Dwell** = held carrier-days ÷ visits (visits = arrivals + carriers already there
+ *   at the start).
+ * - A **cycle** is the time between two consecutive departures of a carrier from the same
+ *   warehouse (it went round the loop and came back): per (warehouse, carrier) last − first
+ *   departure over departures − 1. **Cycle time** = Σ spans ÷ Σ cycles; **turns per year** =
+ *   365 ÷ cycle time.
+ * - Grouped per warehouse, per partner (the supplier/customer owning the warehouse's location)
+ *   or per carrier code (the code of the rows).
+ */
+import { Enums } from '@rti/metadata';
+import { timeRange, type PluginServerContext, type ReportQuery, type RequestContext, type TimeRange } from '@rti/server/plugin-api';
+import { IN_STOCK, OFF_BOOKS } from '@rti/plugin-inventory/figures';
+import { Op, col, fn } from 'sequelize';
+import {
+  K,
+  MAX_DAYS,
+  codeParam,
+  codesOf,
+  epochDays,
+  page,
+  partnersOf,
+  round,
+  toDays,
+  warehouseParam,
+  warehousesOf,
+  when,
+  type Row,
+  type Warehouse,
+} from './shared';
+
+const IN = Enums.inoutDirection.inbound;
+const OUT = Enums.inoutDirection.outbound;
+export const BY = Enums.poolGrouping;
+
+/** One carrier at one warehouse over the period. */
+export interface Cell {
+  warehouseId: number;
+  carrierId: number | null;
+  carrierCodeId: number | null;
+  /** carriers this cell stands for (1, or a count of carriers standing through the period) */
+  carriers: number;
+  arrivals: number;
+  departures: number;
+  visits: number;
+  /** carrier-days held in the period */
+  held: number;
+  cycles: number;
+  /** days between first and last departure */
+  span: number;
+}
+
+export interface Period {
+  from: number;
+  to: number;
+  warehouseId?: number;
+  carrierCodeId?: number;
+}
+
+const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** The cells of the period (see the file's comment), for the caller's warehouses. */
+export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p: Period, whs: Map<number, Warehouse>): Promise<Cell[]> {
+  const repo = ctx.repo('carrier-inout', call);
+  const t = epochDays(ctx, repo, 'confirmTime');
+  const F = toDays(p.from);
+  const T = toDays(p.to);
+  const D = T - F;
+  const narrow = { ...(p.warehouseId ? { warehouseId: p.warehouseId } : {}), ...(p.carrierCodeId ? { carrierCodeId: p.carrierCodeId } : {}) };
+  const found = await repo.rows(
+    { ...narrow, confirmTime: { [Op.gte]: new Date(p.from), [Op.lte]: new Date(p.to) } },
+    {
+      attributes: [
+        'warehouseId',
+        'carrierId',
+        [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
+        [when(ctx, repo, 'SUM', 'direction', IN, '1'), 'nIn'],
+        [when(ctx, repo, 'SUM', 'direction', OUT, '1'), 'nOut'],
+        [when(ctx, repo, 'SUM', 'direction', IN, t), 'sIn'],
+        [when(ctx, repo, 'SUM', 'direction', OUT, t), 'sOut'],
+        [when(ctx, repo, 'MIN', 'direction', IN, t), 'minIn'],
+        [when(ctx, repo, 'MAX', 'direction', IN, t), 'maxIn'],
+        [when(ctx, repo, 'MIN', 'direction', OUT, t), 'minOut'],
+        [when(ctx, repo, 'MAX', 'direction', OUT, t), 'maxOut'],
+      ],
+      group: ['warehouseId', 'carrierId'],
+    },
+  );
+  const cells: Cell[] = [];
+  const seen = new Set<string>();
+  for (const r of found) {
+    const w = Number(r.warehouseId);
+    if (!whs.has(w)) continue;
+    seen.add(`${w}:${r.carrierId}`);
+    const nIn = Number(r.nIn ?? 0);
+    const nOut = Number(r.nOut ?? 0);
+    const minIn = n(r.minIn);
+    const maxIn = n(r.maxIn);
+    const minOut = n(r.minOut);
+    const maxOut = n(r.maxOut);
+    const atStart = nOut > 0 && (minIn === null || minOut! < minIn);
+    const atEnd = nIn > 0 && (maxOut === null || maxIn! > maxOut);
+    const held = Number(r.sOut ?? 0) - Number(r.sIn ?? 0) + (atEnd ? T : 0) - (atStart ? F : 0);
+    cells.push({
+      warehouseId: w,
+      carrierId: n(r.carrierId),
+      carrierCodeId: n(r.code),
+      carriers: 1,
+      arrivals: nIn,
+      departures: nOut,
+      visits: nIn + (atStart ? 1 : 0),
+      held,
+      cycles: Math.max(0, nOut - 1),
+      span: nOut > 1 ? maxOut! - minOut! : 0,
+    });
+  }
+  const whole = (w: number, code: number | null, count: number, carrierId: number | null = null) =>
+    cells.push({
+      warehouseId: w,
+      carrierId,
+      carrierCodeId: code,
+      carriers: count,
+      arrivals: 0,
+      departures: 0,
+      visits: count,
+      held: count * D,
+      cycles: 0,
+      span: 0,
+    });
+  // standing through the whole period and still there: in stock now, arrived before the start
+  const carriers = ctx.repo('carrier', call);
+  const standing = await carriers.rows(
+    {
+      ...(p.warehouseId ? { warehouseId: p.warehouseId } : { warehouseId: { [Op.ne]: null } }),
+      ...(p.carrierCodeId ? { carrierCodeId: p.carrierCodeId } : {}),
+      transportStatus: { [Op.in]: IN_STOCK },
+      status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] },
+      inboundTime: { [Op.lt]: new Date(p.from) },
+    },
+    { attributes: ['warehouseId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId'] },
+  );
+  for (const s of standing) if (whs.has(Number(s.warehouseId))) whole(Number(s.warehouseId), n(s.carrierCodeId), Number(s.n));
+  // standing through the whole period and gone since: the first row after the end is a departure
+  if (p.to < Date.now()) {
+    const after = await repo.rows(
+      { ...narrow, confirmTime: { [Op.gt]: new Date(p.to) } },
+      {
+        attributes: [
+          'warehouseId',
+          'carrierId',
+          [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
+          [when(ctx, repo, 'MIN', 'direction', IN, t), 'minIn'],
+          [when(ctx, repo, 'MIN', 'direction', OUT, t), 'minOut'],
+        ],
+        group: ['warehouseId', 'carrierId'],
+      },
+    );
+    for (const r of after) {
+      const w = Number(r.warehouseId);
+      const minIn = n(r.minIn);
+      const minOut = n(r.minOut);
+      if (!whs.has(w) || minOut === null || (minIn !== null && minIn < minOut) || seen.has(`${w}:${r.carrierId}`)) continue;
+      whole(w, n(r.code), 1, n(r.carrierId));
+    }
+  }
+  return cells;
+}
+
+export interface Figures {
+  carriers: number;
+  arrivals: number;
+  departures: number;
+  visits: number;
+  carrierDays: number;
+  cycles: number;
+  cycleDays: number | null;
+  turnsPerYear: number | null;
+  dwellDays: number | null;
+}
+
+/** Sums of cells into the figures of one group. */
+export function figuresOf(cells: Cell[]): Figures {
+  const ids = new Set<number>();
+  let carriers = 0;
+  let arrivals = 0;
+  let departures = 0;
+  let visits = 0;
+  let held = 0;
+  let cycles = 0;
+  let span = 0;
+  for (const c of cells) {
+    if (c.carrierId === null) carriers += c.carriers;
+    else ids.add(c.carrierId);
+    arrivals += c.arrivals;
+    departures += c.departures;
+    visits += c.visits;
+    held += c.held;
+    cycles += c.cycles;
+    span += c.span;
+  }
+  const cycleDays = cycles ? span / cycles : null;
+  return {
+    carriers: carriers + ids.size,
+    arrivals,
+    departures,
+    visits,
+    carrierDays: round(held),
+    cycles,
+    cycleDays: cycleDays === null ? null : round(cycleDays),
+    turnsPerYear: cycleDays ? round(365 / cycleDays) : null,
+    dwellDays: visits ? round(held / visits) : null,
+  };
+}
+
+interface Params {
+  time: TimeRange;
+  by: number;
+  warehouseId?: number;
+  carrierCodeId?: number;
+}
+
+export type TurnsRow = Figures & { key: string; code: string; name: string };
+
+/** Grouped rows: per warehouse, partner or carrier code, sorted by code. */
+export async function turnsRows(ctx: PluginServerContext, q: ReportQuery<Params>): Promise<TurnsRow[]> {
+  const { time, by, warehouseId, carrierCodeId } = q.params;
+  const whs = await warehousesOf(ctx, q.ctx, { warehouseId });
+  if (!whs.size) return [];
+  const cells = await cellsOf(ctx, q.ctx, { from: time.from, to: time.to, warehouseId, carrierCodeId }, whs);
+  const groups = new Map<string, Cell[]>();
+  const keyOf = (c: Cell): string => {
+    if (by === BY.partner) return String(whs.get(c.warehouseId)?.partnerId ?? '');
+    if (by === BY.carrierCode) return String(c.carrierCodeId ?? '');
+    return String(c.warehouseId);
+  };
+  for (const c of cells) {
+    const k = keyOf(c);
+    const g = groups.get(k);
+    if (g) g.push(c);
+    else groups.set(k, [c]);
+  }
+  const ids = [...groups.keys()].filter(Boolean).map(Number);
+  const none = q.t(`${K}.none`);
+  let label: (k: string) => { code: string; name: string };
+  if (by === BY.partner) {
+    const partners = await partnersOf(ctx, q.ctx, ids);
+    label = (k) => ({ code: partners.get(Number(k))?.entCode ?? '', name: partners.get(Number(k))?.name ?? none });
+  } else if (by === BY.carrierCode) {
+    const codes = await codesOf(ctx, q.ctx, ids);
+    label = (k) => codes.get(Number(k)) ?? { code: '', name: none };
+  } else label = (k) => ({ code: whs.get(Number(k))?.code ?? '', name: whs.get(Number(k))?.name ?? none });
+  return [...groups.entries()]
+    .map(([k, cs]) => ({ key: k, ...label(k), ...figuresOf(cs) }))
+    .sort((a, b) => (a.code || '\uffff').localeCompare(b.code || '\uffff') || a.name.localeCompare(b.name));
+}
+
+export function defineTurns(ctx: PluginServerContext): void {
+  ctx.reports.define<Params, TurnsRow>({
+    name: 'pool-analytics.turns',
+    title: `${K}.turns.title`,
+    path: '/pool-analytics/turns',
+    parameters: [
+      timeRange({ defaultDays: 90, maxDays: MAX_DAYS }),
+      { name: 'by', type: 'enum', enum: 'poolGrouping', label: 'fields.groupBy', default: BY.warehouse },
+      warehouseParam,
+      codeParam,
+    ],
+    columns: [
+      { key: 'code', label: `${K}.col.code`, width: 14 },
+      { key: 'name', label: `${K}.col.name`, width: 24 },
+      { key: 'carriers', label: `${K}.col.carriers`, type: 'int' },
+      { key: 'arrivals', label: `${K}.col.arrivals`, type: 'int' },
+      { key: 'departures', label: `${K}.col.departures`, type: 'int' },
+      { key: 'cycles', label: `${K}.col.cycles`, type: 'int' },
+      { key: 'cycleDays', label: `${K}.col.cycleTime`, unit: 'days', type: 'decimal' },
+      { key: 'turnsPerYear', label: `${K}.col.turnsPerYear`, type: 'decimal' },
+      { key: 'visits', label: `${K}.col.visits`, type: 'int' },
+      { key: 'dwellDays', label: `${K}.col.dwell`, unit: 'days', type: 'decimal' },
+      { key: 'carrierDays', label: `${K}.col.carrierDays`, type: 'decimal' },
+    ],
+    rowKey: 'key',
+    chart: { type: 'bar', x: 'name', y: ['cycleDays', 'dwellDays'] },
+    async rows(q, w) {
+      return page(await turnsRows(ctx, q), w);
+    },
+  });
+}
+
+export type { Row };

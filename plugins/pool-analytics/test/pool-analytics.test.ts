@@ -1,0 +1,327 @@
+/**
+ * Pool analytics against a hand-written in/out history whose figures are computed by hand below:
+ * cycle time, turns and dwell per warehouse, partner and code; partner balances today; the
+ * monthly statement (xlsx, PDF, mail task); the pool-size check; another organisation sees none
+ * of it; a period longer than 366 days and a malformed month are refused in the caller's language.
+ */
+import { DAY_MS } from '@rti/server/plugin-api';
+import { pdfText } from '@rti/server/pdf-text';
+import { Enums } from '@rti/metadata';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+
+let ts: TestServer;
+let ws: number;
+let wc: number;
+let wh: number;
+let box: number;
+let supplier: number;
+let customer: number;
+const c: Record<string, number> = {};
+
+/** day n of the fixture: 2026-01-01 + n days, UTC */
+const D0 = Date.UTC(2026, 0, 1);
+const at = (n: number) => new Date(D0 + n * DAY_MS);
+/** the period of the figures: 60 days from 2026-01-01 */
+const PERIOD = { time: [at(0).toISOString(), at(60).toISOString()] };
+
+async function ok<T = any>(caller: Caller, path: string, body: unknown = {}): Promise<T> {
+  const got = await caller.call<T>(path, body);
+  if (got.body.code !== 0) throw new Error(`${path}: ${got.body.code} ${got.body.message}`);
+  return got.body.data;
+}
+const byName = (rows: Array<Record<string, any>>, name: string) => rows.find((r) => r.name === name);
+
+/*
+ * The history (days from 2026-01-01). WS: the supplier's plant (location owned by supplier S,
+ * type supplier), WC: the customer's warehouse (customer C), WH: our own hub (no owner).
+ *
+ *   c1  out WS 1 · in WC 2 · out WC 7 · in WS 9 · out WS 11 · in WC 12 · out WC 22 · in WS 24 · out WS 31 · in WC 32 (still there)
+ *   c2  out WS 5 · in WC 6 · out WC 26 · in WS 27 (still there)
+ *   c3  standing at WH since 2025-12-01, no row
+ *
+ * By hand over [day 0, day 60] (D = 60):
+ *   WS  departures c1 1, 11, 31 → 2 cycles spanning 30 days; c2 5 → none. Cycle 15 d, turns 365/15 = 24.33.
+ *       held: c1 there at the start (first row a departure) 0→1, 9→11, 24→31 = 10; c2 0→5, 27→60 = 38 → 48.
+ *       visits: c1 1 + 2 arrivals, c2 1 + 1 arrival = 5 → dwell 9.6. arrivals 3, departures 4.
+ *   WC  departures c1 7, 22 → 1 cycle of 15 d; c2 26. held: c1 2→7, 12→22, 32→60 = 43; c2 6→26 = 20 → 63;
+ *       visits 4 → dwell 15.75. arrivals 4, departures 3.
+ *   WH  c3 the whole period: held 60, 1 visit → dwell 60, no cycle.
+ *   BOX (every cell): 3 carriers, 7 arrivals, 7 departures, 3 cycles spanning 45 → 15 d, held 171 over 10 visits → 17.1.
+ */
+beforeAll(async () => {
+  ts = await startTestServer({ plugins: ['shipping', 'inventory', 'pool-analytics'] });
+  const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
+  box = (await ok(ts.a, '/carrier-code/create', { code: 'BOX', name: 'Box', projectId, type: 10, available: true })).id;
+  supplier = (await ok(ts.a, '/supplier-customer/create', { type: Enums.supplierCustomerType.supplier, entCode: 'S1', name: 'Supplier S' })).id;
+  customer = (await ok(ts.a, '/supplier-customer/create', { type: Enums.supplierCustomerType.customer, entCode: 'C1', name: 'Customer C' })).id;
+  const ls = (await ok(ts.a, '/location/create', { name: 'Plant site', type: 10, supplierCustomerId: supplier, longitude: 121, latitude: 31 })).id;
+  const lc = (await ok(ts.a, '/location/create', { name: 'Customer site', type: 20, supplierCustomerId: customer, longitude: 120, latitude: 30 })).id;
+  ws = (await ok(ts.a, '/warehouse/create', { code: 'WS', name: 'Plant', locationId: ls })).id;
+  wc = (await ok(ts.a, '/warehouse/create', { code: 'WC', name: 'Customer DC', locationId: lc })).id;
+  wh = (await ok(ts.a, '/warehouse/create', { code: 'WH', name: 'Hub' })).id;
+  await ok(ts.a, '/pool-partner-terms/create', { supplierCustomerId: customer, freeDays: 30 });
+  await ok(ts.a, '/pool-partner-terms/create', { supplierCustomerId: supplier, freeDays: 3 });
+  for (const sn of ['C1', 'C2', 'C3']) c[sn] = (await ok(ts.a, '/carrier/create', { sn, carrierCodeId: box })).id;
+  // eslint-disable-next-line rti/no-raw-models -- the test writes what gate passes and receipts would
+  const carriers = ts.server.db.models.carrier;
+  const inWh = Enums.transportStatus.inWarehouse;
+  await carriers.update({ warehouseId: wc, transportStatus: inWh, inboundTime: at(32) }, { where: { id: c.C1 } });
+  await carriers.update({ warehouseId: ws, transportStatus: inWh, inboundTime: at(27) }, { where: { id: c.C2 } });
+  await carriers.update({ warehouseId: wh, transportStatus: inWh, inboundTime: new Date(Date.UTC(2025, 11, 1)) }, { where: { id: c.C3 } });
+  const IN = Enums.inoutDirection.inbound;
+  const OUT = Enums.inoutDirection.outbound;
+  const moves: Array<[string, number, number, number]> = [
+    ['C1', OUT, ws, 1],
+    ['C1', IN, wc, 2],
+    ['C1', OUT, wc, 7],
+    ['C1', IN, ws, 9],
+    ['C1', OUT, ws, 11],
+    ['C1', IN, wc, 12],
+    ['C1', OUT, wc, 22],
+    ['C1', IN, ws, 24],
+    ['C1', OUT, ws, 31],
+    ['C1', IN, wc, 32],
+    ['C2', OUT, ws, 5],
+    ['C2', IN, wc, 6],
+    ['C2', OUT, wc, 26],
+    ['C2', IN, ws, 27],
+  ];
+  // eslint-disable-next-line rti/no-raw-models -- as above
+  await ts.server.db.models['carrier-inout'].bulkCreate(
+    moves.map(([sn, direction, warehouseId, d]) => ({ orgId: ts.orgA, carrierId: c[sn], sn, carrierCodeId: box, direction, warehouseId, confirmTime: at(d) })),
+  );
+  // organisation B: one warehouse with a carrier's loop of its own
+  const wb = (await ok(ts.b, '/warehouse/create', { code: 'WB', name: 'B plant' })).id;
+  // eslint-disable-next-line rti/no-raw-models -- as above
+  await ts.server.db.models['carrier-inout'].bulkCreate([
+    { orgId: ts.orgB, carrierId: 999_999, sn: 'B1', direction: OUT, warehouseId: wb, confirmTime: at(3) },
+    { orgId: ts.orgB, carrierId: 999_999, sn: 'B1', direction: OUT, warehouseId: wb, confirmTime: at(13) },
+  ]);
+});
+afterAll(() => ts?.close());
+
+describe('cycle time, turns and dwell', () => {
+  it('per warehouse', async () => {
+    const { list } = await ok(ts.a, '/pool-analytics/turns/list', PERIOD);
+    expect(list.map((r: any) => r.code)).toEqual(['WC', 'WH', 'WS']);
+    expect(byName(list, 'Plant')).toMatchObject({
+      carriers: 2,
+      arrivals: 3,
+      departures: 4,
+      cycles: 2,
+      cycleDays: 15,
+      turnsPerYear: 24.33,
+      visits: 5,
+      carrierDays: 48,
+      dwellDays: 9.6,
+    });
+    expect(byName(list, 'Customer DC')).toMatchObject({
+      carriers: 2,
+      arrivals: 4,
+      departures: 3,
+      cycles: 1,
+      cycleDays: 15,
+      turnsPerYear: 24.33,
+      visits: 4,
+      carrierDays: 63,
+      dwellDays: 15.75,
+    });
+    expect(byName(list, 'Hub')).toMatchObject({
+      carriers: 1,
+      arrivals: 0,
+      departures: 0,
+      cycles: 0,
+      cycleDays: null,
+      turnsPerYear: null,
+      visits: 1,
+      carrierDays: 60,
+      dwellDays: 60,
+    });
+  });
+
+  it('per partner and per carrier code', async () => {
+    const partners = (await ok(ts.a, '/pool-analytics/turns/list', { ...PERIOD, by: Enums.poolGrouping.partner })).list;
+    expect(byName(partners, 'Supplier S')).toMatchObject({ code: 'S1', cycleDays: 15, dwellDays: 9.6 });
+    expect(byName(partners, 'Customer C')).toMatchObject({ code: 'C1', cycleDays: 15, dwellDays: 15.75 });
+    const codes = (await ok(ts.a, '/pool-analytics/turns/list', { ...PERIOD, by: Enums.poolGrouping.carrierCode })).list;
+    expect(codes).toEqual([
+      expect.objectContaining({
+        code: 'BOX',
+        carriers: 3,
+        arrivals: 7,
+        departures: 7,
+        cycles: 3,
+        cycleDays: 15,
+        turnsPerYear: 24.33,
+        visits: 10,
+        carrierDays: 171,
+        dwellDays: 17.1,
+      }),
+    ]);
+  });
+
+  it('a narrower period counts carriers there at its start and at its end', async () => {
+    // [day 10, day 20]: WC holds c1 from 12 (arrived) and c2 the whole time: 8 + 10 = 18 over 2 visits
+    const { list } = await ok(ts.a, '/pool-analytics/turns/list', { time: [at(10).toISOString(), at(20).toISOString()], warehouseId: wc });
+    expect(list).toEqual([expect.objectContaining({ name: 'Customer DC', arrivals: 1, departures: 0, visits: 2, carrierDays: 18, dwellDays: 9 })]);
+  });
+
+  it('exports the rows', async () => {
+    const res = await ts.a.fetch('/pool-analytics/turns/export', PERIOD);
+    expect(res.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    expect(book.worksheets[0].rowCount).toBe(4);
+    expect(String(book.worksheets[0].getRow(1).getCell(7).value)).toBe('Cycle time (days)');
+  });
+
+  it('another organisation sees none of it', async () => {
+    const { list } = await ok(ts.b, '/pool-analytics/turns/list', PERIOD);
+    expect(list).toEqual([expect.objectContaining({ name: 'B plant', departures: 2, cycles: 1, cycleDays: 10 })]);
+    expect((await ok(ts.b, '/pool-analytics/partner-balance/list', {})).list).toEqual([]);
+    expect((await ok(ts.b, '/pool-analytics/partner-statement/list', { month: '2026-01' })).list).toEqual([]);
+  });
+
+  it("refuses a period over 366 days and a malformed month, in the caller's language", async () => {
+    const long = await ts.a.call('/pool-analytics/turns/list', { time: [at(0).toISOString(), at(367).toISOString()] }, { language: 'zh-CN' });
+    expect(long.body.code).toBe(10001);
+    expect(long.body.message).toContain('366');
+    expect(long.body.message).toMatch(/[\u4e00-\u9fff]/);
+    const size = await ts.a.call('/pool-analytics/pool-size/list', { time: [at(0).toISOString(), at(400).toISOString()] });
+    expect(size.body.code).toBe(10001);
+    const month = await ts.a.call('/pool-analytics/partner-statement/list', { month: '2026-13' }, { language: 'ja-JP' });
+    expect(month.body.code).toBe(10001);
+    expect(month.body.message).toMatch(/[\u3040-\u30ff\u4e00-\u9fff]/);
+  });
+});
+
+describe('scope', () => {
+  it('a warehouse-restricted operator sees its warehouse only; a user of two organisations calling as the second sees the second', async () => {
+    const codes = ((await ok(ts.a, '/permission/all', {})) as any[]).flatMap(function all(n: any): string[] {
+      return [n.code, ...(n.children ?? []).flatMap(all)];
+    });
+    const role = (await ok(ts.a, '/role/create', { name: 'Pool', pcPermissions: codes, pdaPermissions: [] })).id;
+    const op = await ts.callerFor(await ts.addUser(ts.orgA, 'pool-wc', { warehouseIds: [wc], roleIds: [role] }), ts.orgA);
+    const turns = (await ok(op, '/pool-analytics/turns/list', PERIOD)).list;
+    expect(turns.map((r: any) => r.name)).toEqual(['Customer DC']);
+    expect((await ok(op, '/pool-analytics/partner-balance/list', {})).list.map((r: any) => r.name)).toEqual(['Customer C']);
+    expect((await ok(op, '/pool-analytics/partner-statement/list', { month: '2026-01' })).list.map((r: any) => r.partner)).toEqual(['Customer C']);
+    // eslint-disable-next-line rti/no-raw-models -- the fixture reads the organisations' full roles
+    const roles = ts.server.db.models.role;
+    const roleOf = async (orgId: number) => Number((await roles.findOne({ where: { orgId, name: 'all' } }))!.get('id'));
+    const two = await ts.addUser(ts.orgA, 'pool-two', { organizationIds: [ts.orgA, ts.orgB], roleIds: [await roleOf(ts.orgA), await roleOf(ts.orgB)] });
+    await ts.server.access.policies.changed([ts.orgB], undefined);
+    const asB = await ts.callerFor(two, ts.orgB);
+    expect((await ok(asB, '/pool-analytics/turns/list', PERIOD)).list.map((r: any) => r.name)).toEqual(['B plant']);
+    expect((await ok(asB, '/pool-analytics/pool-size/list', PERIOD)).list).toEqual([]);
+  });
+});
+
+describe('partner balances', () => {
+  it('today: carriers held, beyond the free period', async () => {
+    const now = Date.now();
+    const { list } = await ok(ts.a, '/pool-analytics/partner-balance/list', {});
+    // C holds c1 since day 32 (30 free days), S holds c2 since day 27 (3 free days)
+    const cust = byName(list, 'Customer C')!;
+    expect(cust).toMatchObject({ held: 1, overFree: 1, freeDays: 30, warehouses: 1 });
+    expect(cust.excessDays).toBeCloseTo((now - at(32).getTime()) / DAY_MS - 30, 0);
+    const sup = byName(list, 'Supplier S')!;
+    expect(sup).toMatchObject({ held: 1, overFree: 1, freeDays: 3 });
+    expect(sup.excessDays).toBeCloseTo((now - at(27).getTime()) / DAY_MS - 3, 0);
+  });
+
+  it('monthly statement: January by hand', async () => {
+    // C (30 free days): c1 2→7, 12→22, c2 6→26 = 35 carrier-days, none beyond 30.
+    // S (3 free days): c1 9→11, 24→(month end: day 31 is 1 February, when c1 leaves), c2 27→31 = 13 carrier-days;
+    // beyond 3 days: 24+3→31 = 4, 27+3→31 = 1 → 5 days, 2 visits; 2 still there at the close. The departures of
+    // day 1 and 5 follow no arrival: no visit.
+    const { list } = await ok(ts.a, '/pool-analytics/partner-statement/list', { month: '2026-01' });
+    expect(list).toEqual([
+      expect.objectContaining({
+        partner: 'Customer C',
+        code: 'BOX',
+        opening: 0,
+        received: 3,
+        returned: 3,
+        closing: 0,
+        carrierDays: 35,
+        excessDays: 0,
+        overFree: 0,
+      }),
+      expect.objectContaining({
+        partner: 'Supplier S',
+        code: 'BOX',
+        opening: 0,
+        received: 3,
+        returned: 1,
+        closing: 2,
+        carrierDays: 13,
+        excessDays: 5,
+        overFree: 2,
+      }),
+    ]);
+    // February at S: c1 (there since day 24) leaves at its first instant, c2 stays all month: 28 carrier-days, all beyond 3 days
+    const feb = (await ok(ts.a, '/pool-analytics/partner-statement/list', { month: '2026-02', partnerId: supplier })).list;
+    expect(feb).toEqual([
+      expect.objectContaining({ partner: 'Supplier S', opening: 2, received: 0, returned: 1, closing: 1, carrierDays: 28, excessDays: 28, overFree: 1 }),
+    ]);
+  });
+
+  it('statement as xlsx (with the visits beyond the free period) and PDF', async () => {
+    const res = await ts.a.fetch('/pool-analytics/partner-statement/export', { month: '2026-01' });
+    expect(res.status).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
+    expect(book.worksheets.map((w) => w.name)).toEqual(['Partner statement', 'Beyond free period']);
+    expect(book.worksheets[1].rowCount).toBe(3);
+    const pdf = await ts.a.fetch('/pool-analytics/partner-statement/pdf', { partnerId: supplier, month: '2026-01' });
+    expect(pdf.headers.get('content-type')).toContain('pdf');
+    const text = pdfText(Buffer.from(await pdf.arrayBuffer()));
+    expect(text).toContain('Supplier S');
+    expect(text).toContain('C2');
+    // another organisation's partner is not found
+    expect((await ts.b.call('/pool-analytics/partner-statement/pdf', { partnerId: supplier, month: '2026-01' })).body.code).toBe(10001);
+  });
+
+  it('the mail task sends the last full month', async () => {
+    const task = ts.server.reports.task('partnerStatementMail')!;
+    const t = (k: string, p?: Record<string, unknown>) => ts.server.t('en-US', k, p as never);
+    const run = await task.run({
+      ctx: ts.server.systemContext(ts.orgA),
+      task: {},
+      now: new Date(Date.UTC(2026, 1, 10)),
+      timezone: 'UTC',
+      language: 'en-US',
+      t,
+    });
+    expect(run.kind).toBe('report');
+    if (run.kind === 'report') expect(run.report.text).toBe('Partner statement 2026-01: 2 lines, 1 with carriers held beyond the free period.');
+    const empty = await task.run({
+      ctx: ts.server.systemContext(ts.orgB),
+      task: {},
+      now: new Date(Date.UTC(2026, 1, 10)),
+      timezone: 'UTC',
+      language: 'en-US',
+      t,
+    });
+    expect(empty.kind).toBe('empty');
+  });
+});
+
+describe('pool-size check', () => {
+  it('demand × cycle time ÷ (1 − loss rate) against carriers owned', async () => {
+    // sent out from issue points (WS supplier, WH own): 4 in 60 days → 1/15 a day; cycle 15 d;
+    // no loss: 1 needed; with 20 %: 1 ÷ 0.8 = 1.25 → 2. Owned 3: surplus over 2 × 1.25.
+    const plain = (await ok(ts.a, '/pool-analytics/pool-size/list', PERIOD)).list;
+    expect(plain).toEqual([
+      expect.objectContaining({ code: 'BOX', owned: 3, sent: 4, demandPerDay: 0.07, cycleDays: 15, lossRate: 0, required: 1, gap: 2, verdict: 'Surplus' }),
+    ]);
+    const lossy = (await ok(ts.a, '/pool-analytics/pool-size/list', { ...PERIOD, lossRate: 20 })).list;
+    expect(lossy).toEqual([expect.objectContaining({ lossRate: 20, required: 2, gap: 1, verdict: 'Surplus' })]);
+    const tight = (await ok(ts.a, '/pool-analytics/pool-size/list', { ...PERIOD, lossRate: 70 })).list;
+    // 1 ÷ 0.3 = 3.33 → 4 needed, 3 owned
+    expect(tight).toEqual([expect.objectContaining({ required: 4, gap: -1, verdict: 'Short' })]);
+  });
+});

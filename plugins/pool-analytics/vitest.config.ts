@@ -1,0 +1,5 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: { name: 'pool-analytics', include: ['test/**/*.test.ts'], environment: 'node', testTimeout: 60000, hookTimeout: 60000 },
+});
