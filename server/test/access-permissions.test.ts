@@ -21,7 +21,7 @@ let platform: Caller;
 
 beforeAll(async () => {
   // open-api: a plugin call with its own code; monitor and reports: report definitions' calls; shipping: document calls
-  ts = await startTestServer({ plugins: ['open-api', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'] });
+  ts = await startTestServer({ plugins: ['open-api', 'monitor', 'master-data', 'shipping', 'inventory', 'reports', 'pool-analytics'] });
   coded = ts.server.calls
     .list()
     .map((c) => ({ ...c, code: callPermission(c)! }))
@@ -57,6 +57,14 @@ describe('permission codes', () => {
     expect(paths).toContain('/organization-token/create');
     // report definitions' list and export calls, each with its own code
     for (const p of ['/inventory-report/list', '/inventory-report/export', '/device-alert/gps/report/list', '/device-alert/gps/report/export']) expect(paths).toContain(p);
+    // pool analytics: its reports' calls and the statement's PDF
+    for (const p of [
+      '/pool-analytics/turns/list',
+      '/pool-analytics/partner-statement/export',
+      '/pool-analytics/partner-statement/pdf',
+      '/pool-analytics/pool-size/list',
+    ])
+      expect(paths).toContain(p);
     for (const res of Object.values(ts.server.metadata.resources)) {
       if (res.calls?.list !== false) expect(paths).toContain(resourceApiPath(res, 'list'));
     }
