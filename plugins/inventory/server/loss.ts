@@ -5,7 +5,7 @@
  * months. Months are UTC months; every read through the caller's scoped repository.
  */
 import { Enums } from '@rti/metadata';
-import { timeRange, type PluginServerContext, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
+import { dayOf, timeRange, type PluginServerContext, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
 import { Op, col, fn } from 'sequelize';
 
 type Row = Record<string, any>;
@@ -45,7 +45,7 @@ export function installLoss(ctx: PluginServerContext): void {
     const whIds = [...new Set([...cells.values()].map((c) => c.warehouseId))];
     const snaps = ctx.repo('inventory-snapshot', q.ctx);
     const days = await snaps.rows(
-      { warehouseId: { [Op.in]: whIds }, day: { [Op.gte]: new Date(from).toISOString().slice(0, 10), [Op.lte]: new Date(to).toISOString().slice(0, 10) } },
+      { warehouseId: { [Op.in]: whIds }, day: { [Op.gte]: dayOf(from, q.zone), [Op.lte]: dayOf(to, q.zone) } },
       { attributes: ['day', 'warehouseId', 'carrierCodeId', 'inStock'] },
     );
     const stock = new Map<string, { sum: number; days: Set<string> }>();

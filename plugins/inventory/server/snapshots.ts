@@ -4,10 +4,11 @@
  * a job once per cluster (the previous day, when it has none yet) and by the closing call
  * (`/inventory/snapshot/close`: today, as it stands now — provisional: a re-close or the night's
  * job replaces it); history reads them instead of replaying movements. An adjustment corrects
- * the snapshots of its day and later (a back-dated one reaches into closed days). Days are UTC.
+ * the snapshots of its day and later (a back-dated one reaches into closed days). Days are the
+ * organisation's (its time zone: a day closes at its midnight).
  */
 import { Enums } from '@rti/metadata';
-import { DAY_MS, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import { DAY_MS, dayOf, dayStart, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Op, col, fn, type Transaction } from 'sequelize';
 import type { FiguresReader } from './figures';
 
@@ -16,14 +17,17 @@ type Row = Record<string, any>;
 const CLOSING_EVERY_MS = 15 * 60_000;
 
 export const dayString = (t: number): string => new Date(t).toISOString().slice(0, 10);
+/** the calendar day after a "YYYY-MM-DD" */
+export const nextDay = (day: string): string => dayString(Date.parse(`${day}T00:00:00Z`) + DAY_MS);
 
 export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
   /** writes the day's snapshot of the organisation (replacing one written before); answers the rows written */
   async function close(call: RequestContext, day: string, now = new Date()): Promise<number> {
     const sys = ctx.systemContext(call.orgId!, call.language);
     const { rows } = await figures.byCode(sys, {}, (k) => k, now);
-    const from = new Date(`${day}T00:00:00.000Z`);
-    const to = new Date(from.getTime() + DAY_MS);
+    const zone = await ctx.zoneOf(call.orgId);
+    const from = new Date(dayStart(day, zone));
+    const to = new Date(dayStart(nextDay(day), zone));
     const moves = await ctx.repo('carrier-inout', sys).rows(
       { confirmTime: { [Op.gte]: from, [Op.lt]: to } },
       { attributes: ['warehouseId', 'carrierCodeId', 'direction', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId', 'direction'] },
@@ -76,7 +80,7 @@ export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
   type Move = { warehouseId: number; carrierCodeId: number | null; delta: number; direction: number };
   async function correct(call: RequestContext, transaction: Transaction, at: Date, moves: Move[]): Promise<void> {
     if (!moves.length || call.orgId === null) return;
-    const first = dayString(at.getTime());
+    const first = dayOf(at, await ctx.zoneOf(call.orgId));
     const repo = ctx.repo('inventory-snapshot', ctx.systemContext(call.orgId, call.language));
     if (!(await repo.count({ day: { [Op.gte]: first } }, transaction))) return;
     for (const m of moves) {
@@ -91,11 +95,13 @@ export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
       'inventory-closing',
       CLOSING_EVERY_MS,
       async () => {
-        const yesterday = dayString(Date.now() - DAY_MS);
         for (const orgId of await ctx.organisationsWith('warehouse')) {
           const sys = ctx.systemContext(orgId);
-          // closed once the day was over (a close by hand during the day was provisional: it is redone)
-          const over = new Date(`${yesterday}T00:00:00.000Z`).getTime() + DAY_MS;
+          // the organisation's yesterday, over at its midnight (a close by hand during the day was provisional: it is redone)
+          const zone = await ctx.zoneOf(orgId);
+          const today = dayOf(Date.now(), zone);
+          const yesterday = dayOf(dayStart(today, zone) - 1, zone);
+          const over = dayStart(today, zone);
           if (await ctx.repo('inventory-snapshot', sys).count({ day: yesterday, createdAt: { [Op.gte]: new Date(over) } })) continue;
           try {
             await close(sys, yesterday);
