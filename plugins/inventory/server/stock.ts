@@ -262,7 +262,9 @@ export function maintainedStock(ctx: PluginServerContext) {
     thresholdOf: (w: number, code: number | null) => number | null,
     now = new Date(),
   ): Promise<StockCell[] | null> {
+    // emptied cells stay as rows (a carrier may come back): left out
     const where: WhereOptions = {
+      inStock: { [Op.gt]: 0 },
       ...(filter.warehouseId ? { warehouseId: filter.warehouseId } : {}),
       ...(filter.carrierCodeId ? { codeKey: filter.carrierCodeId } : {}),
     };
@@ -271,8 +273,8 @@ export function maintainedStock(ctx: PluginServerContext) {
       .driverRows(['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'agedBefore'], where);
     const cells: StockCell[] = [];
     const asDate = dateParser();
-    // idle by time beyond agedBefore: windows of inbound time, one conditional count each, in one grouped read
-    const windows = new Map<string, { lo: Date; hi: Date; i: number }>();
+    // idle by time between agedBefore and the threshold now: windows of inbound time, counted below
+    const windows = new Map<string, { lo: Date; hi: Date }>();
     const pending: Array<{ cell: StockCell; window?: string; sign: number; whole?: Date }> = [];
     const whole: Array<{ w: number; code: number; cutoff: Date; cell: StockCell }> = [];
     for (const r of rows) {
@@ -301,7 +303,7 @@ export function maintainedStock(ctx: PluginServerContext) {
       if (agedBefore.getTime() === cutoff.getTime()) continue;
       const [lo, hi, sign] = agedBefore < cutoff ? [agedBefore, cutoff, 1] : [cutoff, agedBefore, -1];
       const k = `${lo.getTime()}:${hi.getTime()}`;
-      if (!windows.has(k)) windows.set(k, { lo, hi, i: windows.size });
+      if (!windows.has(k)) windows.set(k, { lo, hi });
       pending.push({ cell, window: k, sign });
     }
     // many cells the rebuild has not seen yet (a bulk load since): the caller groups the carriers instead
@@ -313,24 +315,14 @@ export function maintainedStock(ctx: PluginServerContext) {
       transportStatus: { [Op.in]: NOT_MARKED },
       status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] },
     };
-    if (windows.size) {
-      const when: Record<string, WhereOptions> = {};
-      for (const x of windows.values()) when[`w${x.i}`] = { inboundTime: { [Op.gte]: x.lo, [Op.lt]: x.hi } };
-      const lo = new Date(Math.min(...[...windows.values()].map((x) => x.lo.getTime())));
-      const hi = new Date(Math.max(...[...windows.values()].map((x) => x.hi.getTime())));
-      const ranges = [...windows.values()].map((x) => ({ inboundTime: { [Op.gte]: x.lo, [Op.lt]: x.hi } }));
-      const found = new Map<string, Row>();
-      for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, {
-        ...base,
-        inboundTime: { [Op.gte]: lo, [Op.lt]: hi },
-        [Op.or]: ranges,
-      }))
-        found.set(`${g.warehouseId}:${g.carrierCodeId ?? 0}`, g);
-      for (const p of pending) {
-        const x = windows.get(p.window!)!;
-        p.cell.idle += p.sign * Number(found.get(`${p.cell.warehouseId}:${p.cell.carrierCodeId ?? 0}`)?.[`w${x.i}`] ?? 0);
-      }
+    // one statement per window: a single range on inbound time is what the planners read from the index alone
+    // (an OR of ranges, or their hull, made SQLite scan every carrier or every arrival of the last days)
+    const found = new Map<string, number>();
+    for (const [k, x] of windows) {
+      for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], {}, { ...base, inboundTime: { [Op.gte]: x.lo, [Op.lt]: x.hi } }))
+        found.set(`${k}|${g.warehouseId}:${g.carrierCodeId ?? 0}`, g.n);
     }
+    for (const p of pending) p.cell.idle += p.sign * (found.get(`${p.window}|${p.cell.warehouseId}:${p.cell.carrierCodeId ?? 0}`) ?? 0);
     for (let i = 0; i < whole.length; i += 100) {
       const part = whole.slice(i, i + 100);
       const when: Record<string, WhereOptions> = {};

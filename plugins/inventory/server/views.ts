@@ -78,7 +78,9 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     columns: [...warehouseColumns, ...codeColumns, ...figureColumns('code'), { key: 'min', label: 'fields.minInventory', type: 'int', width: 10 }, { key: 'max', label: 'fields.maxInventory', type: 'int', width: 10 }, { key: 'level', label: `${K}.col.level`, width: 12 }],
     rowKey: 'key',
     async rows(q, w) {
-      return page((await figures.byCode(q.ctx, filter(q), q.t)).rows, w);
+      // only the page's rows are decorated (labels, levels)
+      const { rows, total } = await figures.byCode(q.ctx, { ...filter(q), window: w }, q.t);
+      return { list: rows, total };
     },
     async *scan(q) {
       yield (await figures.byCode(q.ctx, filter(q), q.t)).rows;
