@@ -22,6 +22,8 @@ const S = Enums.carrierStatus;
 const T = Enums.transportStatus;
 /** idle check times (minutes): BOX in Shanghai 30 (the code's), else Shanghai's 60; Osaka none at first */
 const SH_IDLE = 60;
+const PAST = new Date('2000-01-01T00:00:00Z');
+const FUTURE = new Date('2100-01-01T00:00:00Z');
 const BOX_SH_IDLE = 30;
 
 async function ok<T = any>(caller: Caller, path: string, body: unknown = {}): Promise<T> {
@@ -65,13 +67,16 @@ async function direct(warehouses?: number[]): Promise<Record<string, Record<stri
     if (r.loadingStatus === Enums.loadingStatus.empty) x.empty++;
     if (r.loadingStatus === Enums.loadingStatus.full) x.full++;
     const m = minutesOf(r.warehouseId, r.carrierCodeId);
-    const inbound = r.inboundTime
-      ? new Date(
-          String(r.inboundTime)
-            .replace(' ', 'T')
-            .replace(/ ([+-])/, '$1'),
-        ).getTime()
-      : null;
+    // SQLite answers text ('YYYY-MM-DD HH:MM:SS.SSS +00:00'), MariaDB a Date
+    const inbound = !r.inboundTime
+      ? null
+      : r.inboundTime instanceof Date
+        ? r.inboundTime.getTime()
+        : Date.parse(
+            String(r.inboundTime)
+              .replace(' ', 'T')
+              .replace(/ ([+-])/, '$1'),
+          );
     if (r.transportStatus === T.idle || (m && inbound !== null && inbound < now - m * 60_000)) x.idle++;
   }
   return out;
@@ -113,8 +118,13 @@ afterAll(() => ts?.close());
 
 describe('maintained counts equal the direct count after every write path', () => {
   it('the triggers are in place', async () => {
-    const names = (await sql(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'inventory_stock_%'`)).map((r) => r.name);
-    expect(names.length).toBe(4);
+    const sqlite = ts.server.db.sequelize.getDialect() === 'sqlite';
+    const names = await sql(
+      sqlite
+        ? `SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'inventory_stock_%'`
+        : `SELECT TRIGGER_NAME AS name FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME LIKE 'inventory_stock_%'`,
+    );
+    expect(names.length).toBe(sqlite ? 4 : 3);
   });
 
   it('moves through each path', async () => {
@@ -198,7 +208,7 @@ describe('maintained counts equal the direct count after every write path', () =
     const stock = table('inventory-stock');
     const [aged, agedBefore] = [column('inventory-stock', 'aged'), column('inventory-stock', 'agedBefore')];
     // behind: nothing came in before 2000, so aged is 0 there; the reader counts everything since
-    await exec(`UPDATE ${stock} SET ${aged} = 0, ${agedBefore} = '2000-01-01 00:00:00.000 +00:00'`);
+    await exec(`UPDATE ${stock} SET ${aged} = 0, ${agedBefore} = ?`, [PAST]);
     await same('agedBefore behind the clock');
     const fresh = await carriers(2, box, sh);
     await setCarriers({ inboundTime: new Date(Date.now() - 3 * 3_600_000) }, fresh);
@@ -206,7 +216,8 @@ describe('maintained counts equal the direct count after every write path', () =
     // ahead: every standing carrier not marked idle with an inbound time came in before 2100
     const c = (a: string) => `${table('carrier')}.${column('carrier', a)}`;
     await exec(
-      `UPDATE ${stock} SET ${agedBefore} = '2100-01-01 00:00:00.000 +00:00', ${aged} = (SELECT COUNT(*) FROM ${table('carrier')} WHERE ${c('orgId')} = ${stock}.${column('inventory-stock', 'orgId')} AND ${c('warehouseId')} = ${stock}.${column('inventory-stock', 'warehouseId')} AND COALESCE(${c('carrierCodeId')}, 0) = ${stock}.${column('inventory-stock', 'codeKey')} AND ${c('transportStatus')} IN (${T.unknown}, ${T.inWarehouse}) AND (${c('status')} IS NULL OR ${c('status')} NOT IN (${S.scrapped}, ${S.lost})) AND ${c('inboundTime')} IS NOT NULL)`,
+      `UPDATE ${stock} SET ${agedBefore} = ?, ${aged} = (SELECT COUNT(*) FROM ${table('carrier')} WHERE ${c('orgId')} = ${stock}.${column('inventory-stock', 'orgId')} AND ${c('warehouseId')} = ${stock}.${column('inventory-stock', 'warehouseId')} AND COALESCE(${c('carrierCodeId')}, 0) = ${stock}.${column('inventory-stock', 'codeKey')} AND ${c('transportStatus')} IN (${T.unknown}, ${T.inWarehouse}) AND (${c('status')} IS NULL OR ${c('status')} NOT IN (${S.scrapped}, ${S.lost})) AND ${c('inboundTime')} IS NOT NULL)`,
+      [FUTURE],
     );
     await same('agedBefore ahead of the clock');
     await setCarriers({ inboundTime: new Date(Date.now() - 10 * 60_000) }, [fresh[0]]);
@@ -216,7 +227,7 @@ describe('maintained counts equal the direct count after every write path', () =
     await exec(`UPDATE ${stock} SET ${aged} = 0, ${agedBefore} = NULL`);
     await same('no agedBefore');
     // a threshold that changed since the rebuild: Osaka gets one
-    await exec(`UPDATE ${stock} SET ${aged} = 0, ${agedBefore} = '2000-01-01 00:00:00.000 +00:00'`);
+    await exec(`UPDATE ${stock} SET ${aged} = 0, ${agedBefore} = ?`, [PAST]);
     await ok(ts.a, '/warehouse/update', { id: os, idleCheckTime: 20 });
     await setCarriers(
       { inboundTime: new Date(Date.now() - 30 * 60_000) },
