@@ -13,7 +13,8 @@
  * Each has its streamed export at `<list call>/export` (the daily list's is /inventory-report/export).
  */
 import {
-  DAY_MS,
+  dayOf,
+  lastFullDays,
   repositoryPage,
   repositoryScan,
   timeRange,
@@ -32,7 +33,6 @@ import {
   codeColumns,
   codeNames,
   dayParam,
-  dayString,
   figureColumns,
   moveColumns,
   notFuture,
@@ -84,10 +84,10 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
 
   // ---- daily: per warehouse --------------------------------------------------------------------
   async function dailyRows(q: ReportQuery<Params>): Promise<Row[]> {
-    const day = q.params.day ?? yesterday();
-    notFuture(day);
+    const day = q.params.day ?? yesterday(q.zone);
+    notFuture(day, q.zone);
     const warehouses = await figures.warehousesOf(q.ctx, { warehouseId: q.params.warehouseId });
-    if (day === today() && !(await isClosed(q, day))) {
+    if (day === today(q.zone) && !(await isClosed(q, day))) {
       const live = new Map((await figures.byWarehouse(q.ctx, { warehouseId: q.params.warehouseId }, q.t)).map((r) => [r.warehouseId, r]));
       return warehouses.map((w) => {
         const r = live.get(Number(w.id));
@@ -106,11 +106,11 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
 
   // ---- daily: per warehouse and code (one day) ---------------------------------------------------
   async function dayDetailRows(q: ReportQuery<Params>): Promise<Row[]> {
-    const day = q.params.day ?? yesterday();
-    notFuture(day);
+    const day = q.params.day ?? yesterday(q.zone);
+    notFuture(day, q.zone);
     const warehouses = new Map((await figures.warehousesOf(q.ctx, { warehouseId: q.params.warehouseId })).map((w, i) => [Number(w.id), { w, i }]));
     let cells: Row[];
-    if (day === today() && !(await isClosed(q, day))) {
+    if (day === today(q.zone) && !(await isClosed(q, day))) {
       cells = (await figures.byCode(q.ctx, { warehouseId: q.params.warehouseId, carrierCodeId: q.params.carrierCodeId }, q.t)).rows.map((r) => ({
         ...r,
         inbound: null,
@@ -190,11 +190,11 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await dailyRows(q), w);
     },
-    fileName: (q) => `daily-inventory-${q.params.day ?? yesterday()}`,
+    fileName: (q) => `daily-inventory-${q.params.day ?? yesterday(q.zone)}`,
     schedule: {
       taskName: ['dailyInventoryReport', 'dailyInventoryReportMail'],
       // the day that closed last
-      parameters: ({ now }) => ({ day: dayString(now.getTime() - DAY_MS) }),
+      parameters: ({ now, timezone }) => ({ day: yesterday(timezone, now.getTime()) }),
       tally: (row: Row) => row.levelKey,
       summary,
       empty: (run) => run.t(`${K}.daily.empty`),
@@ -214,11 +214,11 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
     async *scan(q) {
       yield await dayDetailRows(q);
     },
-    fileName: (q) => `daily-inventory-detail-${q.params.day ?? yesterday()}`,
+    fileName: (q) => `daily-inventory-detail-${q.params.day ?? yesterday(q.zone)}`,
   });
 
   // ---- a batch of daily details: per day, warehouse and code, paged in the database ----------------
-  const batchWhere = (q: ReportQuery<Params>) => snapshotWhere(dayString(q.params.time!.from), dayString(q.params.time!.to), q.params);
+  const batchWhere = (q: ReportQuery<Params>) => snapshotWhere(dayOf(q.params.time!.from, q.zone), dayOf(q.params.time!.to, q.zone), q.params);
   const batchOrder: Array<[string, 'ASC']> = [
     ['day', 'ASC'],
     ['warehouseId', 'ASC'],
@@ -247,13 +247,13 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
         yield batch.map(withAvailable);
     },
     maxRows: 1_000_000,
-    fileName: (q) => `inventory-batch-${dayString(q.params.time!.from)}-${dayString(q.params.time!.to)}`,
+    fileName: (q) => `inventory-batch-${dayOf(q.params.time!.from, q.zone)}-${dayOf(q.params.time!.to, q.zone)}`,
   });
 
   // ---- weekly ------------------------------------------------------------------------------------
   const rangeDays = (q: ReportQuery<Params>) => {
-    const from = dayString(q.params.time!.from);
-    const to = dayString(Math.min(q.params.time!.to, Date.now()));
+    const from = dayOf(q.params.time!.from, q.zone);
+    const to = dayOf(Math.min(q.params.time!.to, Date.now()), q.zone);
     return { from, to };
   };
   /** per warehouse and day: the closed figures of the range and of the day before it (the opening stock) */
@@ -353,20 +353,20 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await weekRows(q), w);
     },
-    fileName: (q) => `weekly-inventory-${dayString(q.params.time!.to)}`,
+    fileName: (q) => `weekly-inventory-${dayOf(q.params.time!.to, q.zone)}`,
     schedule: {
       taskName: 'weeklyInventoryReport',
       // the seven closed days before the run
-      parameters: ({ now }) => {
-        const last = Date.parse(`${dayString(now.getTime() - DAY_MS)}T00:00:00Z`);
-        return { time: [last - 6 * DAY_MS, last + DAY_MS - 1] };
+      parameters: ({ now, timezone }) => {
+        const week = lastFullDays(now.getTime(), 7, timezone);
+        return { time: [week.from, week.to] };
       },
       tally: (row: Row) => row.levelKey,
       summary: (run, r) =>
         run.t(`${K}.weekly.text`, {
           count: r.rows,
-          from: dayString(r.params.time!.from),
-          to: dayString(r.params.time!.to),
+          from: dayOf(r.params.time!.from, run.timezone),
+          to: dayOf(r.params.time!.to, run.timezone),
           below: r.counts.below ?? 0,
           above: r.counts.above ?? 0,
         }),
@@ -388,6 +388,6 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
     async *scan(q) {
       yield await weekDetailRows(q);
     },
-    fileName: (q) => `weekly-inventory-detail-${dayString(q.params.time!.to)}`,
+    fileName: (q) => `weekly-inventory-detail-${dayOf(q.params.time!.to, q.zone)}`,
   });
 }

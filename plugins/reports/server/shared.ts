@@ -4,7 +4,7 @@
  * plugin's closing job) — the reports never count carriers a second way: closed days come from
  * the snapshots, "now" from inventory's figures reader.
  */
-import { ApiError, DAY_MS, ErrorCode, type PluginServerContext, type ReportColumn, type ReportQuery, type RowWindow } from '@rti/server/plugin-api';
+import { ApiError, DAY_MS, ErrorCode, dayOf, type PluginServerContext, type Zone, type ReportColumn, type ReportQuery, type RowWindow } from '@rti/server/plugin-api';
 import { Op, col, fn, type WhereOptions } from 'sequelize';
 
 export type Row = Record<string, any>;
@@ -14,11 +14,11 @@ export const warehouseParam = { name: 'warehouseId', type: 'ref', label: 'fields
 export const codeParam = { name: 'carrierCodeId', type: 'ref', label: 'fields.carrierCode', ref: { resource: 'carrier-code', label: 'code' } } as const;
 export const dayParam = { name: 'day', type: 'date', label: 'fields.day' } as const;
 
-/** Snapshot days are the inventory plugin's closing days (UTC). */
+/** Snapshot days are the inventory plugin's closing days: the organisation's, in its time zone (q.zone, run.timezone). */
 export const dayString = (t: number): string => new Date(t).toISOString().slice(0, 10);
-export const today = (now = Date.now()): string => dayString(now);
+export const today = (zone: Zone, now = Date.now()): string => dayOf(now, zone);
 /** the last closed day: the report's default */
-export const yesterday = (now = Date.now()): string => dayString(now - DAY_MS);
+export const yesterday = (zone: Zone, now = Date.now()): string => addDays(dayOf(now, zone), -1);
 export const addDays = (day: string, n: number): string => dayString(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
 export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
@@ -27,8 +27,8 @@ export function daysBetween(from: string, to: string): string[] {
 }
 
 /** A day after today has no figures: refused in the caller's language, naming the day. */
-export function notFuture(day: string | undefined): void {
-  if (day && day > today()) throw new ApiError(ErrorCode.validation, 'reports.futureDay', { day }, 400);
+export function notFuture(day: string | undefined, zone: Zone): void {
+  if (day && day > today(zone)) throw new ApiError(ErrorCode.validation, 'reports.futureDay', { day }, 400);
 }
 
 export const page = <R>(rows: R[], w: RowWindow) => ({ list: rows.slice(w.offset, w.offset + w.limit), total: rows.length });

@@ -16,10 +16,10 @@
  * `/report-three-batch/detail` (+ `/export`): every record in the caller's scope, or one (`id`),
  * at `day` — else the record's own date, else yesterday.
  */
-import { DAY_MS, type PluginServerContext, type ReportQuery } from '@rti/server/plugin-api';
+import { type PluginServerContext, type ReportQuery } from '@rti/server/plugin-api';
 import { figuresReader } from '@rti/plugin-inventory/figures';
 import { Op } from 'sequelize';
-import { K, closedSums, dayParam, dayString, notFuture, num, page, today, yesterday, type Row } from './shared';
+import { K, closedSums, dayParam, notFuture, num, page, today, yesterday, type Row } from './shared';
 
 interface Params {
   id?: number;
@@ -34,7 +34,7 @@ export function defineThreeBatch(ctx: PluginServerContext): void {
   const figures = figuresReader(ctx);
 
   async function rowsOf(q: ReportQuery<Params>): Promise<Row[]> {
-    notFuture(q.params.day);
+    notFuture(q.params.day, q.zone);
     const repo = ctx.repo('report-three-batch', q.ctx);
     const where = { ...(q.params.id ? { id: q.params.id } : {}), ...(q.params.carrierCodeId ? { carrierCodeId: q.params.carrierCodeId } : {}) };
     const records = await repo.serialize(
@@ -48,7 +48,7 @@ export function defineThreeBatch(ctx: PluginServerContext): void {
       }),
     );
     if (!records.length) return [];
-    const dayOf = (r: Row) => q.params.day ?? (r.date && String(r.date).slice(0, 10) <= today() ? String(r.date).slice(0, 10) : yesterday());
+    const dayOf = (r: Row) => q.params.day ?? (r.date && String(r.date).slice(0, 10) <= today(q.zone) ? String(r.date).slice(0, 10) : yesterday(q.zone));
     const days = [...new Set(records.map(dayOf))];
     const warehouses = [...new Set(records.flatMap((r) => [Number(r.primaryWarehouseId), Number(r.secondaryWarehouseId)]))];
     const codes = [...new Set(records.map((r) => Number(r.carrierCodeId)))];
@@ -62,11 +62,11 @@ export function defineThreeBatch(ctx: PluginServerContext): void {
       cells.set(`${s.day}:${s.warehouseId}:${s.carrierCodeId}`, s);
     }
     // today, when it has no close yet: the live figures
-    if (days.includes(today()) && ![...cells.keys()].some((k) => k.startsWith(today()))) {
+    if (days.includes(today(q.zone)) && ![...cells.keys()].some((k) => k.startsWith(today(q.zone)))) {
       const { rows } = await figures.byCode(q.ctx, {}, q.t);
       for (const r of rows)
         if (warehouses.includes(r.warehouseId) && codes.includes(Number(r.carrierCodeId)))
-          cells.set(`${today()}:${r.warehouseId}:${r.carrierCodeId}`, { ...r, inbound: null, outbound: null });
+          cells.set(`${today(q.zone)}:${r.warehouseId}:${r.carrierCodeId}`, { ...r, inbound: null, outbound: null });
     }
     return records.map((r) => {
       const day = dayOf(r);
@@ -134,10 +134,10 @@ export function defineThreeBatch(ctx: PluginServerContext): void {
     async *scan(q) {
       yield await rowsOf(q);
     },
-    fileName: (q) => `three-batch-${q.params.day ?? yesterday()}`,
+    fileName: (q) => `three-batch-${q.params.day ?? yesterday(q.zone)}`,
     schedule: {
       taskName: ['threeBatchReport', 'threeBatchReportMail'],
-      parameters: ({ now }) => ({ day: dayString(now.getTime() - DAY_MS) }),
+      parameters: ({ now, timezone }) => ({ day: yesterday(timezone, now.getTime()) }),
       summary: (run, r) => run.t(`${K}.threeBatch.text`, { count: r.rows, date: r.params.day ?? '' }),
       empty: (run) => run.t(`${K}.threeBatch.empty`),
     },

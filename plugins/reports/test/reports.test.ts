@@ -6,7 +6,7 @@
  * as a user of two organisations calling as the second; out-of-range parameters refused in the
  * caller's language; the mail task types registered.
  */
-import { DAY_MS } from '@rti/server/plugin-api';
+import { DAY_MS, dayOf } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -130,6 +130,20 @@ describe('daily inventory report', () => {
     ]);
     const d3 = await ok(ts.a, '/inventory-report/list', { day: D3, warehouseId: sh });
     expect(d3.list.map((r: any) => [r.warehouseCode, r.inStock, r.levelKey])).toEqual([['SH', 7, 'above']]);
+  });
+
+  it("takes the organisation's yesterday, in its time zone, as the default day", async () => {
+    // a zone whose calendar day differs from UTC's now (UTC+14 or UTC−11: one of them always does)
+    const zone = dayOf(Date.now(), 'Pacific/Kiritimati') !== day(0) ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
+    const itsYesterday = new Date(Date.parse(`${dayOf(Date.now(), zone)}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+    expect(itsYesterday).not.toBe(D1);
+    await ok(ts.a, '/organization/update', { id: ts.orgA, timeZone: zone });
+    try {
+      const d = await ok(ts.a, '/inventory-report/list', { page: 1, limit: 50 });
+      expect(d.list.map((r: any) => r.day)).toEqual([itsYesterday, itsYesterday]);
+    } finally {
+      await ok(ts.a, '/organization/update', { id: ts.orgA, timeZone: null });
+    }
   });
 
   it('per warehouse and code, and a batch of days', async () => {
