@@ -1,12 +1,14 @@
 /**
  * "Refresh from carriers" above the carrier asset list (zone `carrier-asset.list.toolbar`):
- * `/carrier-asset/refresh` makes the missing asset rows from the carriers of asset-managed
- * carrier codes and follows changed serials; the button shows it is working until the server
- * answers (a million carriers take a while), then what was made and updated.
+ * `/carrier-asset/refresh` makes the missing asset rows from the carriers of asset-managed carrier
+ * codes and follows changed serials. While it runs (a million carriers take a while) the button
+ * shows how far it got: the server counts every chunk it commits on the run's row and
+ * `/carrier-asset/refresh/progress` reads it back from the database, so any server instance
+ * answers. A refresh a colleague started shows the same way, and the button waits for it.
  */
-import { useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, App, Button } from 'antd';
+import { Alert, App, Button, Progress, Space, Typography } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import { request, type ListZoneProps } from '@rti/console/plugin-api';
 
@@ -15,16 +17,70 @@ interface Answer {
   created: number;
   updated: number;
 }
+interface RunProgress {
+  runId: number;
+  operator: string | null;
+  carriers: number;
+  done: number;
+  percent: number;
+  running: boolean;
+  stale: boolean;
+}
+
+/** how often the progress is asked while a refresh runs */
+const POLL_MS = 700;
 
 export default function RefreshAssets({ refresh }: ListZoneProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
+  const [progress, setProgress] = useState<RunProgress | null>(null);
   const [error, setError] = useState<string>();
+  /** a colleague's refresh is running: watch it, refresh the list when it ends */
+  const [watching, setWatching] = useState(false);
+  const live = useRef(true);
+  useEffect(
+    () => () => {
+      live.current = false;
+    },
+    [],
+  );
+
+  const ask = useCallback(async (): Promise<RunProgress | null> => {
+    const p = await request<RunProgress | null>('/carrier-asset/refresh/progress', {}).catch(() => null);
+    return p && p.running && !p.stale ? p : null;
+  }, []);
+
+  // on opening: is a refresh running already?
+  useEffect(() => {
+    void ask().then((p) => {
+      if (!live.current || !p) return;
+      setProgress(p);
+      setWatching(true);
+    });
+  }, [ask]);
+
+  // while ours or a colleague's runs: its progress from the server
+  useEffect(() => {
+    if (!busy && !watching) return;
+    const timer = setInterval(() => {
+      void ask().then((p) => {
+        if (!live.current) return;
+        if (p) setProgress(p);
+        else if (watching && !busy) {
+          setWatching(false);
+          setProgress(null);
+          refresh();
+        }
+      });
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [busy, watching, ask, refresh]);
 
   const run = async () => {
     setBusy(true);
     setError(undefined);
+    setProgress(null);
     try {
       const a = await request<Answer>('/carrier-asset/refresh', {});
       void message.success(t('maintenance.refresh.done', a as unknown as Record<string, number>));
@@ -33,14 +89,32 @@ export default function RefreshAssets({ refresh }: ListZoneProps) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
+      setWatching(false);
+      setProgress(null);
     }
   };
 
+  const working = busy || watching;
   return (
     <>
-      <Button icon={<SyncOutlined spin={busy} />} loading={busy} onClick={() => void run()} data-testid="maintenance-refresh-assets">
-        {busy ? t('maintenance.refresh.running') : t('maintenance.refresh.button')}
+      <Button
+        icon={<SyncOutlined spin={working} />}
+        loading={busy}
+        disabled={watching && !busy}
+        onClick={() => void run()}
+        data-testid="maintenance-refresh-assets"
+      >
+        {working ? t('maintenance.refresh.running') : t('maintenance.refresh.button')}
       </Button>
+      {working && progress && (
+        <Space size={8} data-testid="maintenance-refresh-progress" data-done={progress.done} data-carriers={progress.carriers}>
+          <Progress percent={progress.percent} size="small" style={{ width: 140, margin: 0 }} />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {watching && !busy && progress.operator ? t('maintenance.refresh.runningBy', { operator: progress.operator }) + ' · ' : ''}
+            {t('maintenance.refresh.progress', { done: progress.done.toLocaleString(), carriers: progress.carriers.toLocaleString() })}
+          </Typography.Text>
+        </Space>
+      )}
       {error && <Alert type="error" showIcon closable message={error} onClose={() => setError(undefined)} />}
     </>
   );

@@ -5,15 +5,17 @@
  * codes, set-based, keeping what the asset team typed), scrapping an asset scraps its carrier,
  * and every change in the carrier asset log.
  */
-import { Enums, statusGroup } from '@rti/metadata';
+import { apiCode, Enums, statusGroup } from '@rti/metadata';
 import { ApiError, ErrorCode, type PluginServerContext } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
-import { addDays, ASSET, changesOf, dayString, RECORD, snList, writeAssetLog, type Row } from './common';
+import { addDays, ASSET, changesOf, dayString, operatorOf, RECORD, REFRESH_RUN, snList, writeAssetLog, type Row } from './common';
 
 const C = Enums.carrierStatus;
 const Action = Enums.operationLogAction;
-/** carriers per refresh transaction */
-const CHUNK = 5000;
+/** carriers per refresh transaction (REFRESH_CHUNK: a smaller one shows progress on a small pool, for tests) */
+const chunkSize = () => Math.max(1, Number(process.env.REFRESH_CHUNK) || 5000);
+/** an unfinished refresh not heard of for this long died with its server */
+const STALE_MS = 10 * 60_000;
 
 export function registerAssets(ctx: PluginServerContext): void {
   const res = ctx.metadata.resources[ASSET];
@@ -23,20 +25,33 @@ export function registerAssets(ctx: PluginServerContext): void {
   // ---- an asset registered by import: its carrier's serial and code, the code's cycles ------------
   ctx.hooks.before('create', ASSET, async (e) => {
     const data = e.data!;
-    const [c] = await ctx.repo('carrier', e.ctx).rows({ id: data.carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId', 'startTime', 'cycleCount'], transaction: e.transaction });
+    const [c] = await ctx
+      .repo('carrier', e.ctx)
+      .rows({ id: data.carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId', 'startTime', 'cycleCount'], transaction: e.transaction });
     if (!c) throw new ApiError(ErrorCode.notFound, 'server.errors.10002', { importCode: Enums.assetImportError.assetNotFound });
-    if (Number(c.status) === C.scrapped) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierScrapped', { sn: String(c.sn), importCode: Enums.assetImportError.assetScrapped });
+    if (Number(c.status) === C.scrapped)
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierScrapped', { sn: String(c.sn), importCode: Enums.assetImportError.assetScrapped });
     // one asset per carrier (the import's key finds those already in the file and the system;
     // this is the rule for every other way in, the carrier row locked so two writers take turns)
     await ctx.repo('carrier', e.ctx).rows({ id: c.id }, { attributes: ['id'], transaction: e.transaction, lock: 'update' });
-    const [twin] = await ctx.repo(ASSET, ctx.systemContext(e.ctx.orgId!, e.ctx.language)).rows({ carrierId: c.id }, { attributes: ['id'], transaction: e.transaction, limit: 1 });
+    const [twin] = await ctx
+      .repo(ASSET, ctx.systemContext(e.ctx.orgId!, e.ctx.language))
+      .rows({ carrierId: c.id }, { attributes: ['id'], transaction: e.transaction, limit: 1 });
     if (twin) throw new ApiError(ErrorCode.duplicate, 'maintenance.assetExists', { sn: String(c.sn) });
-    const [code] = await ctx.repo('carrier-code', e.ctx).rows({ id: c.carrierCodeId }, { attributes: ['name', 'spec', 'maintainCycle', 'warnCycle'], transaction: e.transaction });
+    const [code] = await ctx
+      .repo('carrier-code', e.ctx)
+      .rows({ id: c.carrierCodeId }, { attributes: ['name', 'spec', 'maintainCycle', 'warnCycle'], transaction: e.transaction });
     data.sn = c.sn;
     data.carrierCodeId = c.carrierCodeId ?? null;
     data.tripsAtLastMaintenance = Number(c.cycleCount) || 0;
     if (code) {
-      for (const [mine, theirs] of [['name', 'name'], ['specModel', 'spec'], ['maintainCycle', 'maintainCycle'], ['warnCycle', 'warnCycle']] as const) if (data[mine] === undefined || data[mine] === null) data[mine] = code[theirs] ?? null;
+      for (const [mine, theirs] of [
+        ['name', 'name'],
+        ['specModel', 'spec'],
+        ['maintainCycle', 'maintainCycle'],
+        ['warnCycle', 'warnCycle'],
+      ] as const)
+        if (data[mine] === undefined || data[mine] === null) data[mine] = code[theirs] ?? null;
     }
     const cycle = Number(data.maintainCycle) || 0;
     const since = (data.usageTime as string | undefined) ?? (c.startTime ? dayString(new Date(c.startTime as string)) : dayString(new Date()));
@@ -47,14 +62,20 @@ export function registerAssets(ctx: PluginServerContext): void {
   });
   // the asset stays its carrier's
   ctx.hooks.before('update', ASSET, (e) => {
-    if ('carrierId' in e.data! && Number(e.data!.carrierId) !== Number(e.previous!.carrierId)) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetCarrierFixed', { sn: String(e.previous!.sn) });
+    if ('carrierId' in e.data! && Number(e.data!.carrierId) !== Number(e.previous!.carrierId))
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetCarrierFixed', { sn: String(e.previous!.sn) });
   });
 
   // ---- the carrier asset log: every change made through the calls and the steps ---------------
   ctx.hooks.after('update', ASSET, async (e) => {
     const changes = changesOf(e.previous, e.row!, logged);
     if (!Object.keys(changes).length) return;
-    await writeAssetLog(ctx, e.ctx, [{ sn: (e.row!.sn as string) ?? null, action: Action.update, content: { ...(e.step ? { step: e.step.name } : {}), changes } }], e.transaction);
+    await writeAssetLog(
+      ctx,
+      e.ctx,
+      [{ sn: (e.row!.sn as string) ?? null, action: Action.update, content: { ...(e.step ? { step: e.step.name } : {}), changes } }],
+      e.transaction,
+    );
   });
   ctx.hooks.after('delete', ASSET, async (e) => {
     await writeAssetLog(ctx, e.ctx, [{ sn: (e.row!.sn as string) ?? null, action: Action.delete, content: { id: e.row!.id } }], e.transaction);
@@ -64,15 +85,28 @@ export function registerAssets(ctx: PluginServerContext): void {
   ctx.transitions.on(ASSET, 'scrap', async (e) => {
     const carrierIds = [...new Set(e.rows.map((r) => Number(r.carrierId)).filter((id) => id > 0))];
     if (!carrierIds.length) return;
-    const repairing = await e.repo(RECORD).rows({ carrierId: { [Op.in]: carrierIds }, status: { [Op.in]: openRecords } }, { attributes: ['recordNo', 'carrierSn'], limit: 10 });
+    const repairing = await e
+      .repo(RECORD)
+      .rows({ carrierId: { [Op.in]: carrierIds }, status: { [Op.in]: openRecords } }, { attributes: ['recordNo', 'carrierSn'], limit: 10 });
     if (repairing.length) {
-      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetUnderRepair', { sns: snList(repairing.map((r) => String(r.carrierSn))), records: snList(repairing.map((r) => String(r.recordNo))) });
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetUnderRepair', {
+        sns: snList(repairing.map((r) => String(r.carrierSn))),
+        records: snList(repairing.map((r) => String(r.recordNo))),
+      });
     }
     const carriers = await e.repo('carrier').rows({ id: { [Op.in]: carrierIds }, status: { [Op.ne]: C.scrapped } }, { attributes: ['id'], lock: 'update' });
-    if (carriers.length) await e.run('carrier', 'statusUpdate', carriers.map((c) => Number(c.id)), { status: C.scrapped });
+    if (carriers.length)
+      await e.run(
+        'carrier',
+        'statusUpdate',
+        carriers.map((c) => Number(c.id)),
+        { status: C.scrapped },
+      );
   });
 
   // ---- refresh: asset rows from the carriers of asset-managed carrier codes ------------------------
+  // Its progress is a row of carrier-asset-refresh-run, written with every chunk's transaction: any
+  // server instance answers `/carrier-asset/refresh/progress` from the database, none keeps it in memory.
   ctx.addCall({
     path: '/carrier-asset/refresh',
     input: { carrierCodeId: { type: 'ref', label: 'fields.carrierCode' } },
@@ -80,64 +114,127 @@ export function registerAssets(ctx: PluginServerContext): void {
       // asset-managed: the carrier code has a maintenance cycle
       const codeWhere: Row = { maintainCycle: { [Op.gt]: 0 } };
       if (input.carrierCodeId) codeWhere.id = input.carrierCodeId;
-      const codes = new Map((await ctx.repo('carrier-code', call).rows(codeWhere, { attributes: ['id', 'name', 'spec', 'maintainCycle', 'warnCycle'] })).map((c) => [Number(c.id), c]));
-      const out = { carriers: 0, created: 0, updated: 0 };
+      const codes = new Map(
+        (await ctx.repo('carrier-code', call).rows(codeWhere, { attributes: ['id', 'name', 'spec', 'maintainCycle', 'warnCycle'] })).map((c) => [
+          Number(c.id),
+          c,
+        ]),
+      );
+      const out = { carriers: 0, created: 0, updated: 0, runId: null as number | null };
       if (!codes.size) return out;
+      const runs = ctx.repo(REFRESH_RUN, call);
+      const total = await ctx.repo('carrier', call).count({ carrierCodeId: { [Op.in]: [...codes.keys()] } });
+      const run = await runs.create({ operator: operatorOf(call), startTime: Date.now(), carriers: total, done: 0, created: 0, updated: 0 });
+      out.runId = Number(run.id);
       const today = dayString(new Date());
+      const chunk = chunkSize();
       let lastId = 0;
-      for (;;) {
-        const step = await ctx.transaction(call, async (repo, transaction) => {
-          // by primary key, the codes filtered here: an IN on the code with ORDER BY id would sort
-          // every matching carrier again for each chunk
-          // locked: a concurrent refresh (or import) of the same carriers waits, so no carrier gets two assets
-          const read = await repo('carrier').rows({ id: { [Op.gt]: lastId } }, { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: CHUNK, lock: 'update' });
-          if (!read.length) return null;
-          const carriers = read.filter((c) => codes.has(Number(c.carrierCodeId)));
-          const existing = new Map(
-            (carriers.length ? await repo(ASSET).rows({ carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } }, { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] }) : []).map((a) => [Number(a.carrierId), a]),
-          );
-          const fresh: Row[] = [];
-          let updated = 0;
-          for (const c of carriers) {
-            const a = existing.get(Number(c.id));
-            if (a) {
-              // the carrier's own identity follows it; what the asset team typed stays
-              if (a.sn !== c.sn || Number(a.carrierCodeId) !== Number(c.carrierCodeId)) {
-                await repo(ASSET).updateWhere({ sn: c.sn, carrierCodeId: c.carrierCodeId }, { id: a.id });
-                updated++;
+      try {
+        for (;;) {
+          const step = await ctx.transaction(call, async (repo, transaction) => {
+            // by primary key, the codes filtered here: an IN on the code with ORDER BY id would sort
+            // every matching carrier again for each chunk
+            // locked: a concurrent refresh (or import) of the same carriers waits, so no carrier gets two assets
+            const read = await repo('carrier').rows(
+              { id: { [Op.gt]: lastId } },
+              { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: chunk, lock: 'update' },
+            );
+            if (!read.length) return null;
+            const carriers = read.filter((c) => codes.has(Number(c.carrierCodeId)));
+            const existing = new Map(
+              (carriers.length
+                ? await repo(ASSET).rows(
+                    { carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } },
+                    { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] },
+                  )
+                : []
+              ).map((a) => [Number(a.carrierId), a]),
+            );
+            const fresh: Row[] = [];
+            let updated = 0;
+            for (const c of carriers) {
+              const a = existing.get(Number(c.id));
+              if (a) {
+                // the carrier's own identity follows it; what the asset team typed stays
+                if (a.sn !== c.sn || Number(a.carrierCodeId) !== Number(c.carrierCodeId)) {
+                  await repo(ASSET).updateWhere({ sn: c.sn, carrierCodeId: c.carrierCodeId }, { id: a.id });
+                  updated++;
+                }
+                continue;
               }
-              continue;
+              const code = codes.get(Number(c.carrierCodeId))!;
+              const since = c.startTime ? dayString(new Date(c.startTime as string)) : today;
+              const cycle = Number(code.maintainCycle) || 0;
+              fresh.push({
+                carrierId: c.id,
+                sn: c.sn,
+                carrierCodeId: c.carrierCodeId,
+                name: code.name ?? null,
+                specModel: code.spec ?? null,
+                status: Enums.carrierAssetStatus.new,
+                fixedAsset: Enums.fixedAsset.no,
+                maintenanceCount: 0,
+                maintainCycle: cycle || null,
+                warnCycle: Number(code.warnCycle) || null,
+                usageTime: since,
+                nextMaintenanceDate: cycle > 0 ? addDays(since, cycle) : null,
+                tripsAtLastMaintenance: Number(c.cycleCount) || 0,
+              });
             }
-            const code = codes.get(Number(c.carrierCodeId))!;
-            const since = c.startTime ? dayString(new Date(c.startTime as string)) : today;
-            const cycle = Number(code.maintainCycle) || 0;
-            fresh.push({
-              carrierId: c.id,
-              sn: c.sn,
-              carrierCodeId: c.carrierCodeId,
-              name: code.name ?? null,
-              specModel: code.spec ?? null,
-              status: Enums.carrierAssetStatus.new,
-              fixedAsset: Enums.fixedAsset.no,
-              maintenanceCount: 0,
-              maintainCycle: cycle || null,
-              warnCycle: Number(code.warnCycle) || null,
-              usageTime: since,
-              nextMaintenanceDate: cycle > 0 ? addDays(since, cycle) : null,
-              tripsAtLastMaintenance: Number(c.cycleCount) || 0,
-            });
-          }
-          if (fresh.length) await repo(ASSET).insertMany(fresh);
-          await writeAssetLog(ctx, call, fresh.map((f) => ({ sn: f.sn as string, action: Action.create, content: { step: 'refresh', carrierCodeId: f.carrierCodeId } })), transaction);
-          return { last: Number(read[read.length - 1].id), carriers: carriers.length, created: fresh.length, updated };
-        });
-        if (!step) break;
-        lastId = step.last;
-        out.carriers += step.carriers;
-        out.created += step.created;
-        out.updated += step.updated;
+            if (fresh.length) await repo(ASSET).insertMany(fresh);
+            await writeAssetLog(
+              ctx,
+              call,
+              fresh.map((f) => ({ sn: f.sn as string, action: Action.create, content: { step: 'refresh', carrierCodeId: f.carrierCodeId } })),
+              transaction,
+            );
+            // the progress, committed with the chunk it counts
+            await runs.increment({ done: carriers.length, created: fresh.length, updated }, { id: out.runId }, { transaction });
+            return { last: Number(read[read.length - 1].id), carriers: carriers.length, created: fresh.length, updated };
+          });
+          if (!step) break;
+          lastId = step.last;
+          out.carriers += step.carriers;
+          out.created += step.created;
+          out.updated += step.updated;
+        }
+      } catch (err) {
+        await runs.updateWhere({ endTime: new Date(), error: (err instanceof Error ? err.message : String(err)).slice(0, 500) }, { id: out.runId });
+        throw err;
       }
+      // carriers made meanwhile may make `done` pass the count taken at the start
+      await runs.updateWhere({ endTime: new Date(), carriers: Math.max(total, out.carriers) }, { id: out.runId });
       return out;
+    },
+  });
+
+  // ---- the progress of the organisation's latest refresh (whoever may refresh may watch) ------------
+  ctx.addCall({
+    path: '/carrier-asset/refresh/progress',
+    permission: apiCode('/carrier-asset/refresh'),
+    input: { runId: { type: 'int' } },
+    async handler({ input, ctx: call }) {
+      const where: Row = input.runId ? { id: input.runId } : {};
+      const [run] = await ctx.repo(REFRESH_RUN, call).rows(where, { order: [['id', 'DESC']], limit: 1 });
+      if (!run) return null;
+      const carriers = Number(run.carriers) || 0;
+      const done = Math.min(Number(run.done) || 0, carriers);
+      const running = !run.endTime;
+      return {
+        runId: Number(run.id),
+        operator: run.operator ?? null,
+        startTime: run.startTime,
+        endTime: run.endTime ?? null,
+        carriers,
+        done,
+        created: Number(run.created) || 0,
+        updated: Number(run.updated) || 0,
+        percent: carriers ? Math.floor((done / carriers) * 100) : running ? 0 : 100,
+        running,
+        // a run its server never finished (stopped mid-way): not running any more
+        stale: running && Date.now() - new Date(run.updatedAt as string).getTime() > STALE_MS,
+        error: run.error ?? null,
+      };
     },
   });
 }

@@ -10,6 +10,8 @@ export const RECORD = 'carrier-asset-maintenance-record';
 export const ASSET = 'carrier-asset';
 export const TRANSFER = 'carrier-asset-transfer';
 export const ASSET_LOG = 'carrier-asset-log';
+/** one row per asset refresh: its progress, read by any server instance */
+export const REFRESH_RUN = 'carrier-asset-refresh-run';
 
 export type Row = Record<string, any>;
 

@@ -43,6 +43,7 @@ let worker: Caller;
 let maintainer: Caller;
 let auditor: Caller;
 let supervisor: Caller;
+let keeper: Caller;
 let rack: { id: number; sn: string };
 let infoPath: string;
 let recordId: number;
@@ -91,6 +92,11 @@ beforeAll(async () => {
   auditor = await narrowOperator(ts, 'audit.sato', {
     screens: [PAGE, `${PAGE}/detail`],
     calls: new RegExp(`^${R}(/(list|base|audit|reject|timeline))?$|^/carrier/(list|all)$`),
+    warehouseIds,
+  });
+  keeper = await narrowOperator(ts, 'keeper.zhao', {
+    screens: ['/maintenance/carrier-asset'],
+    calls: /^\/carrier-asset\/(list|refresh)$|^\/(carrier-code|dictionary)\/(list|all)$/,
     warehouseIds,
   });
   supervisor = await narrowOperator(ts, 'super.kim', {
@@ -280,5 +286,43 @@ describe('a rack repaired from the shop floor to the audit, by the people who do
     expect(await page.getByTestId('info-mainten-apply').count()).toBe(0);
     expect(await overflow()).toBeLessThanOrEqual(1);
     await cb.shot('maintenance-info-phone-zh');
+  });
+
+  it('the asset keeper refreshes the assets from the carriers and watches its progress', async () => {
+    // a delivery of 400 new racks, registered as carriers in bulk
+    // eslint-disable-next-line rti/no-raw-models -- the test registers a delivery of racks at once
+    await ts.server.db.models.carrier.bulkCreate(
+      Array.from({ length: 400 }, (_, i) => ({
+        orgId: ts.orgA,
+        sn: `NEW-${String(i).padStart(3, '0')}`,
+        carrierCodeId: p.codeId,
+        warehouseId: p.warehouseId,
+        status: C.new,
+      })),
+    );
+    // four carriers per transaction: a hundred chunks, so the refresh runs long enough to watch
+    process.env.REFRESH_CHUNK = '4';
+    try {
+      await signInAs(keeper);
+      // the keeper works in English (the visitor before chose Chinese on this browser)
+      await page.evaluate((uid) => localStorage.setItem(`admin-locale:${uid}`, 'en-US'), String(keeper.userId));
+      await page.setViewportSize(DESK);
+      await page.goto(`${ts.url}/maintenance/carrier-asset`);
+      const button = page.getByTestId('maintenance-refresh-assets');
+      await button.waitFor(FIRST);
+      await page.getByTestId('meta-table').getByText(rack.sn).first().waitFor(WAIT);
+      await button.click();
+      // how far it got, from the server's run row: part of the 403 racks of the code
+      const progress = page.getByTestId('maintenance-refresh-progress');
+      await progress.waitFor(WAIT);
+      expect(await progress.getAttribute('data-carriers')).toBe('403');
+      expect(await progress.innerText()).toMatch(/^\d+%\s*[\d,]+ of 403 carriers read$/);
+      await cb.shot('maintenance-refresh-progress');
+      await page.locator('.ant-message').getByText('403 carriers read: 400 assets made, 0 updated').waitFor(WAIT);
+      await progress.waitFor({ state: 'detached', ...WAIT });
+      await expect.poll(async () => (await ok(keeper, '/carrier-asset/list', { page: 1, limit: 1 })).total, WAIT).toBe(403);
+    } finally {
+      delete process.env.REFRESH_CHUNK;
+    }
   });
 });
