@@ -3,7 +3,8 @@
  * (Shanghai and Suzhou; Osaka is another planner's) who holds the inventory pages and the ship
  * order screens, not an administrator: the real-time view of its warehouses with a figure's
  * drill-down to the carriers, a rebalancing suggestion turned into a draft ship order from its
- * row, an out-and-in adjustment from create to adjusted on the generated document screens, and
+ * row, an out-and-in adjustment from create to adjusted on the generated document screens, a
+ * count task made from the carriers nobody heard (one confirmed, one written off as lost), and
  * the real-time view in Chinese at phone width. Every wait is for a state.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,22 +33,39 @@ beforeAll(async () => {
   ts = await startTestServer({ plugins: ['shipping', 'inventory'] });
   const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
   const codeId = (await ok(ts.a, '/carrier-code/create', { code: 'BOX', name: 'Box 60', projectId, type: 10, available: true })).id;
-  for (const [k, name] of [['SH', 'Shanghai Hub'], ['SZ', 'Suzhou Plant'], ['OS', 'Osaka Depot']] as const) wh[k] = (await ok(ts.a, '/warehouse/create', { code: k, name })).id;
-  const cfg = (warehouseId: number, minInventory: number, maxInventory: number) => ok(ts.a, '/carrier-code/warehouse/create', { carrierCodeId: codeId, warehouseId, minInventory, maxInventory, outboundCheckTime: 60, idleCheckTime: 600 });
+  for (const [k, name] of [
+    ['SH', 'Shanghai Hub'],
+    ['SZ', 'Suzhou Plant'],
+    ['OS', 'Osaka Depot'],
+  ] as const)
+    wh[k] = (await ok(ts.a, '/warehouse/create', { code: k, name })).id;
+  const cfg = (warehouseId: number, minInventory: number, maxInventory: number) =>
+    ok(ts.a, '/carrier-code/warehouse/create', { carrierCodeId: codeId, warehouseId, minInventory, maxInventory, outboundCheckTime: 60, idleCheckTime: 600 });
   await cfg(wh.SH, 1, 5);
   await cfg(wh.SZ, 4, 10);
   await cfg(wh.OS, 0, 2);
   await ok(ts.a, '/route/create', { routeName: 'SH-SZ', fromWarehouseId: wh.SH, toWarehouseId: wh.SZ, transportType: 20, transportTime: 120, distance: 100 });
   let n = 0;
   const boxes = async (count: number, warehouseId: number) => {
-    for (let i = 0; i < count; i++) await ok(ts.a, '/carrier/create', { sn: `BX-${String(++n).padStart(3, '0')}`, carrierCodeId: codeId, warehouseId, status: 10 });
+    for (let i = 0; i < count; i++)
+      await ok(ts.a, '/carrier/create', { sn: `BX-${String(++n).padStart(3, '0')}`, carrierCodeId: codeId, warehouseId, status: 10 });
   };
   await boxes(9, wh.SH);
   await boxes(1, wh.SZ);
   await boxes(6, wh.OS);
   planner = await narrowOperator(ts, 'planner', {
-    screens: ['/inventory-manage/inventory/realtime', '/inventory-manage/inventory/realtime/detail', '/inventory-manage/inventory/suggestion', '/ship-order-manage/ship-order', '/ship-order-manage/ship-order/detail', ...['', '/create', '/detail'].map((s) => `/inventory-manage/inventory/adjustment${s}`)],
-    calls: /^\/(inventory\/(realtime|real\/detail|suggestion|adjustment)|inventory-adjust-detail(\/|$)|ship-order(\/|$)|ship-order-detail(\/|$)|warehouse\/(list|all)$|carrier-code\/(list|all)$|carrier\/(list|all)$)/,
+    screens: [
+      '/inventory-manage/inventory/realtime',
+      '/inventory-manage/inventory/realtime/detail',
+      '/inventory-manage/inventory/suggestion',
+      '/inventory-manage/inventory/silent',
+      '/ship-order-manage/ship-order',
+      '/ship-order-manage/ship-order/detail',
+      ...['', '/create', '/detail'].map((s) => `/inventory-manage/inventory/adjustment${s}`),
+      ...['', '/detail', '/edit'].map((s) => `/inventory-manage/inventory/count${s}`),
+    ],
+    calls:
+      /^\/(inventory\/(realtime|real\/detail|suggestion|adjustment|silent|count)|inventory-adjust-detail(\/|$)|inventory-count-detail(\/|$)|ship-order(\/|$)|ship-order-detail(\/|$)|warehouse\/(list|all)$|carrier-code\/(list|all)$|carrier\/(list|all)$)/,
     warehouseIds: [wh.SH, wh.SZ],
   });
   cb = await openConsole(ts, planner);
@@ -133,6 +151,69 @@ describe('inventory screens as a warehouse-restricted planner', () => {
     const moved = (await ok(planner, '/carrier/list', { sn: 'BX-009', page: 1, limit: 5 })).list[0];
     expect(moved.warehouseId).toBe(wh.SZ);
     await cb.shot('inventory-adjustment-adjusted');
+  });
+
+  it('book versus seen: a count task from the silent carriers, one confirmed, one written off as lost', async () => {
+    // two boxes in Shanghai with beacons nothing has heard (no telemetry runs here): silent since they came in
+    const modelId = (await ok(ts.a, '/device-model/create', { name: 'Tag', batteryThreshold: 20, offlineCheckTime: 600 })).id;
+    const silent: Record<string, number> = {};
+    for (const sn of ['BX-S1', 'BX-S2']) {
+      const beaconId = (
+        await ok(ts.a, '/device-beacon/create', { sn: `TAG-${sn}`, mac: `E2C56DB600${sn.endsWith('1') ? '01' : '02'}`, deviceModelId: modelId, useStatus: 20 })
+      ).id;
+      silent[sn] = (
+        await ok(ts.a, '/carrier/create', {
+          sn,
+          carrierCodeId: (await ok(ts.a, '/carrier/list', { sn: 'BX-001', page: 1, limit: 1 })).list[0].carrierCodeId,
+          warehouseId: wh.SH,
+          status: 10,
+          beaconId,
+        })
+      ).id;
+    }
+    await page.goto(`${ts.url}/inventory-manage/inventory/silent`);
+    await page.getByTestId('report-page').waitFor({ timeout: 60000 });
+    await expect.poll(() => tableRows().count(), WAIT).toBe(2);
+    expect(await table().innerText()).toContain('BX-S1');
+    await cb.shot('inventory-silent');
+
+    // the row's action makes the warehouse's count task and opens it
+    await tableRows().filter({ hasText: 'BX-S1' }).getByTestId('report-action-count').click();
+    await page.getByTestId('report-action-confirm').click();
+    await page.waitForURL(/\/inventory-manage\/inventory\/count\/detail\/\d+/, WAIT);
+    const id = Number(/detail\/(\d+)/.exec(page.url())![1]);
+    const task = await ok(planner, '/inventory/count', { id });
+    expect(task).toMatchObject({ warehouseId: wh.SH, totalAmount: 2, pendingAmount: 2 });
+
+    // each line's result on the task's edit page: BX-S1 confirmed here, BX-S2 lost
+    await page.goto(`${ts.url}/inventory-manage/inventory/count/edit/${id}`);
+    const lines = page.getByTestId('document-lines-inventory-count-detail');
+    await lines.locator('tr.ant-table-row').first().waitFor({ timeout: 60000 });
+    const headers = await lines.locator('thead th').allInnerTexts();
+    const resultAt = headers.findIndex((h) => h.trim() === 'Result');
+    expect(resultAt).toBeGreaterThan(0);
+    const setResult = async (sn: string, label: string) => {
+      const row = lines.locator('tr.ant-table-row').filter({ has: page.getByText(sn, { exact: true }) });
+      const sel = row.locator('td').nth(resultAt).locator('.ant-select').first();
+      await sel.click();
+      const listId = await sel.locator('input').getAttribute('aria-controls');
+      await page.locator(`.ant-select-dropdown:has([id="${listId}"]) .ant-select-item-option`).filter({ hasText: label }).first().click();
+      await sel.locator('.ant-select-selection-item').filter({ hasText: label }).waitFor(WAIT);
+    };
+    await setResult('BX-S1', 'Confirmed here');
+    await setResult('BX-S2', 'Lost');
+    await page.getByTestId('meta-save').click();
+    await expect.poll(async () => (await ok(planner, '/inventory/count', { id })).pendingAmount, WAIT).toBe(0);
+
+    // closing the task writes BX-S2 off (status lost, out of the books); BX-S1 stays where it stands
+    await page.goto(`${ts.url}/inventory-manage/inventory/count/detail/${id}`);
+    await page.getByTestId('meta-step-close').click();
+    await page.getByTestId('meta-step-ok').click();
+    await expect.poll(async () => (await ok(planner, '/inventory/count', { id })).status, WAIT).toBe(20);
+    const lost = await ok(ts.a, '/carrier', { id: silent['BX-S2'] });
+    expect(lost).toMatchObject({ status: 40, warehouseId: null });
+    expect(await ok(ts.a, '/carrier', { id: silent['BX-S1'] })).toMatchObject({ status: 10, warehouseId: wh.SH });
+    await cb.shot('inventory-count-closed');
   });
 
   it('the real-time view in Chinese at phone width: translated headers, no page overflow', async () => {
