@@ -10,7 +10,7 @@
  *   workbook adds the same figures by area, department, category and root cause.
  */
 import { Enums } from '@rti/metadata';
-import { timeRange, type PluginServerContext, type ReportQuery } from '@rti/server/plugin-api';
+import { dayOf, dayStart, timeRange, type PluginServerContext, type ReportQuery, type ScheduledRun } from '@rti/server/plugin-api';
 import { col, fn, literal, Op, type WhereOptions } from 'sequelize';
 import { RECORD, type Row } from './common';
 
@@ -47,13 +47,34 @@ export interface DataRow {
   cost: number;
 }
 
+/**
+ * Whole calendar months before the current one in the scheduler's zone (`months` of them): the
+ * period a scheduled mail reports. A mail sent on the 1st covers the month that just closed.
+ */
+export function lastFullMonths(now: number, months: number, zone: ScheduledRun['timezone']): { from: number; to: number } {
+  const [y, m] = dayOf(now, zone).split('-').map(Number);
+  const first = (year: number, month0: number) => {
+    const d = new Date(Date.UTC(year, month0, 1));
+    return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
+  };
+  return { from: dayStart(first(y, m - 1 - months), zone), to: dayStart(first(y, m - 1), zone) - 1 };
+}
+const periodOf = (run: ScheduledRun, p: { time: { from: number; to: number } }) => ({
+  from: dayOf(p.time.from, run.timezone),
+  to: dayOf(p.time.to, run.timezone),
+});
+
 const dictionaryRef = (category: number) => ({ resource: 'dictionary', label: 'name', filter: { category } });
 
 export function registerReports(ctx: PluginServerContext): void {
   const mysql = ctx.database.dialect !== 'sqlite';
 
   const topWhere = (p: TopParams): WhereOptions => {
-    const w: Row = { type: Enums.maintenanceType.repair, status: { [Op.ne]: M.rejected }, applyTime: { [Op.gte]: new Date(p.time.from), [Op.lte]: new Date(p.time.to) } };
+    const w: Row = {
+      type: Enums.maintenanceType.repair,
+      status: { [Op.ne]: M.rejected },
+      applyTime: { [Op.gte]: new Date(p.time.from), [Op.lte]: new Date(p.time.to) },
+    };
     if (p.carrierCodeId) w.carrierCodeId = p.carrierCodeId;
     if (p.areaId) w.areaId = p.areaId;
     return w;
@@ -74,8 +95,20 @@ export function registerReports(ctx: PluginServerContext): void {
     const carriers = topTen(byCarrier);
     const codes = topTen(byCode);
     // the serials as the records kept them (a carrier may be gone), the codes as they are now
-    const sns = new Map((await repo.rows({ carrierId: { [Op.in]: carriers.map((c) => c.id) } }, { attributes: ['carrierId', [fn('MAX', col(repo.column('carrierSn'))), 'sn']], group: ['carrierId'] })).map((r) => [Number(r.carrierId), String(r.sn)]));
-    const codeNames = new Map((await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codes.map((c) => c.id) } }, { attributes: ['id', 'code'] })).map((r) => [Number(r.id), String(r.code)]));
+    const sns = new Map(
+      (
+        await repo.rows(
+          { carrierId: { [Op.in]: carriers.map((c) => c.id) } },
+          { attributes: ['carrierId', [fn('MAX', col(repo.column('carrierSn'))), 'sn']], group: ['carrierId'] },
+        )
+      ).map((r) => [Number(r.carrierId), String(r.sn)]),
+    );
+    const codeNames = new Map(
+      (await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codes.map((c) => c.id) } }, { attributes: ['id', 'code'] })).map((r) => [
+        Number(r.id),
+        String(r.code),
+      ]),
+    );
     const fleet = await ctx.repo('carrier', q.ctx).countBy('carrierCodeId', { carrierCodeId: { [Op.in]: codes.map((c) => c.id) } });
     const days = (q.params.time.to - q.params.time.from) / 86_400_000;
     const mtbf = (id: number, repairs: number) => Math.round((((fleet.get(id) ?? 0) * days) / repairs) * 10) / 10;
@@ -116,6 +149,17 @@ export function registerReports(ctx: PluginServerContext): void {
       yield await top(q);
     },
     fileName: () => `maintenance-top-${new Date().toISOString().slice(0, 10)}`,
+    // task maintenanceTopReportMail: the month that closed last, mailed as the workbook
+    schedule: {
+      taskName: 'maintenanceTopReportMail',
+      parameters: (run) => {
+        const r = lastFullMonths(run.now.getTime(), 1, run.timezone);
+        return { time: [r.from, r.to] };
+      },
+      summary: (run, r) => run.t(`${K}.top.mail`, { count: r.rows, ...periodOf(run, r.params) }),
+      empty: (run, p) => run.t(`${K}.top.empty`, periodOf(run, p)),
+      fileName: (run, p) => `maintenance-top-${periodOf(run, p).from.slice(0, 7)}`,
+    },
   });
 
   // ---- repair data -----------------------------------------------------------------------
@@ -146,7 +190,9 @@ export function registerReports(ctx: PluginServerContext): void {
     let labels = new Map<string, string>();
     if (by !== 'month') {
       const ids = rows.map((r) => Number(r.k)).filter((n) => n > 0);
-      labels = new Map((await ctx.repo('dictionary', q.ctx).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'name'] })).map((d) => [String(d.id), String(d.name)]));
+      labels = new Map(
+        (await ctx.repo('dictionary', q.ctx).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'name'] })).map((d) => [String(d.id), String(d.name)]),
+      );
     }
     return rows
       .map((r) => ({
@@ -202,5 +248,16 @@ export function registerReports(ctx: PluginServerContext): void {
       return { list: all.slice(w.offset, w.offset + w.limit), total: all.length };
     },
     fileName: () => `maintenance-report-${new Date().toISOString().slice(0, 10)}`,
+    // task maintenanceRepairReportMail: the last twelve closed months, every sheet
+    schedule: {
+      taskName: 'maintenanceRepairReportMail',
+      parameters: (run) => {
+        const r = lastFullMonths(run.now.getTime(), 12, run.timezone);
+        return { time: [r.from, r.to] };
+      },
+      summary: (run, r) => run.t(`${K}.data.mail`, { count: r.rows, ...periodOf(run, r.params) }),
+      empty: (run, p) => run.t(`${K}.data.empty`, periodOf(run, p)),
+      fileName: (run, p) => `maintenance-report-${periodOf(run, p).to.slice(0, 7)}`,
+    },
   });
 }

@@ -32,7 +32,12 @@ beforeAll(async () => {
   dept = { paint: await dictionary(ts.a, D.department, 'Paint shop'), weld: await dictionary(ts.a, D.department, 'Weld shop') };
   await dictionary(ts.a, D.assetNature, 'Production rack');
   const read = [`${AS}/list`, `${AS}/get`];
-  keeper = await narrowUser(ts, 'keeper-zhao', [...read, `${AS}/update`, `${AS}/refresh`, `${AS}/accept`, `${AS}/enable`, `${AS}/scrap`, `${AS}/import`, `${AS}/import/status`, '/carrier'], 'Zhao Keeper');
+  keeper = await narrowUser(
+    ts,
+    'keeper-zhao',
+    [...read, `${AS}/update`, `${AS}/refresh`, `${AS}/accept`, `${AS}/enable`, `${AS}/scrap`, `${AS}/import`, `${AS}/import/status`, '/carrier'],
+    'Zhao Keeper',
+  );
   clerk = await narrowUser(ts, 'clerk-ma', [...read, `${T}/list`, T, `${T}/create`, `${T}/update`], 'Ma Clerk');
   receiver = await narrowUser(ts, 'recv-qian', [...read, `${T}/list`, T, `${T}/receive`], 'Qian Receiver');
 }, 120_000);
@@ -113,8 +118,23 @@ describe('transfers', () => {
     await ok(keeper, `${AS}/refresh`, {});
     const a = await assetOf(keeper, c.id);
     await ok(keeper, `${AS}/update`, { id: a.id, areaId: area.east, departmentId: dept.paint, placement: 'Bay 3', responsible: 'Zhou', employeeNo: 'E100' });
-    const t = await ok(clerk, `${T}/create`, { carrierAssetId: a.id, newAreaId: area.west, newDepartmentId: dept.weld, newPlacement: 'Bay 9', newResponsible: 'Sun', oaTransferNo: 'OA-T-1' });
-    expect(t).toMatchObject({ status: Enums.assetTransferStatus.transferredOut, oldAreaId: area.east, oldDepartmentId: dept.paint, oldPlacement: 'Bay 3', oldResponsible: 'Zhou', oldEmployeeNo: 'E100', transferBy: 'Ma Clerk' });
+    const t = await ok(clerk, `${T}/create`, {
+      carrierAssetId: a.id,
+      newAreaId: area.west,
+      newDepartmentId: dept.weld,
+      newPlacement: 'Bay 9',
+      newResponsible: 'Sun',
+      oaTransferNo: 'OA-T-1',
+    });
+    expect(t).toMatchObject({
+      status: Enums.assetTransferStatus.transferredOut,
+      oldAreaId: area.east,
+      oldDepartmentId: dept.paint,
+      oldPlacement: 'Bay 3',
+      oldResponsible: 'Zhou',
+      oldEmployeeNo: 'E100',
+      transferBy: 'Ma Clerk',
+    });
     expect(t.transferNo).toMatch(/^AT\d{12}$/);
     expect(await assetOf(keeper, c.id)).toMatchObject({ areaId: area.east, placement: 'Bay 3' });
     // one open transfer per asset
@@ -126,7 +146,13 @@ describe('transfers', () => {
     const received = await ok(receiver, `${T}/receive`, { id: t.id });
     expect(received).toMatchObject({ status: Enums.assetTransferStatus.received, receiveBy: 'Qian Receiver' });
     // new values given move, the employee no. not given stays
-    expect(await assetOf(keeper, c.id)).toMatchObject({ areaId: area.west, departmentId: dept.weld, placement: 'Bay 9', responsible: 'Sun', employeeNo: 'E100' });
+    expect(await assetOf(keeper, c.id)).toMatchObject({
+      areaId: area.west,
+      departmentId: dept.weld,
+      placement: 'Bay 9',
+      responsible: 'Sun',
+      employeeNo: 'E100',
+    });
     expect((await clerk.call(`${T}/update`, { id: t.id, newPlacement: 'x' })).body.code).toBe(10004);
   });
 
@@ -166,11 +192,31 @@ describe('/carrier-asset/import', () => {
     const col = (name: string) => headers.indexOf(name);
     // a row of the sheet from values by header
     const row = (v: Record<string, unknown>) => headers.map((h) => v[h] ?? null);
-    const H = { sn: headers[0], area: headers[col('Area')], dept: headers[col('Department')], nature: headers[col('Asset nature')], price: headers[col('Original price')], made: headers[col('Manufacture date')], cycle: headers[col('Maintenance cycle')], fixed: headers[col('Fixed asset')] };
-    expect(Object.values(H).every((h) => h !== undefined), headers.join('|')).toBe(true);
+    const H = {
+      sn: headers[0],
+      area: headers[col('Area')],
+      dept: headers[col('Department')],
+      nature: headers[col('Asset nature')],
+      price: headers[col('Original price')],
+      made: headers[col('Manufacture date')],
+      cycle: headers[col('Maintenance cycle')],
+      fixed: headers[col('Fixed asset')],
+    };
+    expect(
+      Object.values(H).every((h) => h !== undefined),
+      headers.join('|'),
+    ).toBe(true);
     const fresh = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8, 9].map(() => carrier(ts.a, p)));
     const scrapped = await carrier(ts.a, p, C.scrapped);
-    const good = { [H.area]: 'East yard', [H.dept]: 'Paint shop', [H.nature]: 'Production rack', [H.price]: 1200, [H.made]: '2025-03-01', [H.cycle]: 60, [H.fixed]: 'Yes' };
+    const good = {
+      [H.area]: 'East yard',
+      [H.dept]: 'Paint shop',
+      [H.nature]: 'Production rack',
+      [H.price]: 1200,
+      [H.made]: '2025-03-01',
+      [H.cycle]: 60,
+      [H.fixed]: 'Yes',
+    };
     const file = await xlsx(headers, [
       row({ ...good, [H.sn]: fresh[0].sn }), // 2 ok
       row({ ...good, [H.sn]: fresh[1].sn, [H.area]: 'Moon base' }), // 3 → 201
@@ -200,12 +246,48 @@ describe('/carrier-asset/import', () => {
     for (const e of result.importErrors) expect(e.reason).toMatch(/[\u4e00-\u9fff]/);
     expect(result.successVolume).toBe(1);
     const made = await assetOf(keeper, fresh[0].id);
-    expect(made).toMatchObject({ sn: fresh[0].sn, areaId: area.east, departmentId: dept.paint, originalPrice: 1200, maintainCycle: 60, fixedAsset: Enums.fixedAsset.yes, carrierCodeId: p.codeId });
+    expect(made).toMatchObject({
+      sn: fresh[0].sn,
+      areaId: area.east,
+      departmentId: dept.paint,
+      originalPrice: 1200,
+      maintainCycle: 60,
+      fixedAsset: Enums.fixedAsset.yes,
+      carrierCodeId: p.codeId,
+    });
     for (const c of [...fresh.slice(1), scrapped]) expect(await assetOf(keeper, c.id)).toBeUndefined();
     // a carrier that has its asset already: refused, the asset unchanged
     const again = await importFile(ts, keeper, 'carrier-asset', await xlsx(headers, [row({ ...good, [H.sn]: fresh[0].sn, [H.price]: 99 })]), 'en-US');
     expect(again).toMatchObject({ successVolume: 0, failedVolume: 1 });
     expect(again.importErrors[0].reason).toMatch(/exist/i);
     expect((await assetOf(keeper, fresh[0].id)).originalPrice).toBe(1200);
+
+    // asked to update existing assets (the platform's updateExisting, the key is the carrier): the
+    // asset of fresh[0] takes the sheet's values, fresh[8] gets its asset, the scrapped one is still refused
+    const form = new FormData();
+    const sheet = await xlsx(headers, [
+      row({ ...good, [H.sn]: fresh[0].sn, [H.price]: 1350, [H.area]: 'West yard' }),
+      row({ ...good, [H.sn]: fresh[8].sn }),
+      row({ ...good, [H.sn]: scrapped.sn }),
+    ]);
+    form.append('file', new Blob([new Uint8Array(sheet)]), 'assets.xlsx');
+    form.append('updateExisting', 'true');
+    const up = await fetch(`${ts.url}/api${AS}/import`, {
+      method: 'POST',
+      headers: { Token: keeper.token, OrgId: String(keeper.orgId), Language: 'en-US' },
+      body: form,
+    });
+    const upBody = (await up.json()) as { code: number; data: { importId: number } };
+    expect(upBody.code).toBe(0);
+    await ts.server.imports.idle();
+    const updated = await ok(keeper, `${AS}/import/status`, { importId: upBody.data.importId });
+    expect(updated).toMatchObject({ successVolume: 2, failedVolume: 1 });
+    expect(codesByRow(updated)).toEqual({ 4: Enums.assetImportError.assetScrapped });
+    expect(await assetOf(keeper, fresh[0].id)).toMatchObject({ originalPrice: 1350, areaId: area.west, sn: fresh[0].sn });
+    expect((await ok(keeper, `${AS}/list`, { carrierId: fresh[0].id, page: 1, limit: 5 })).total).toBe(1);
+    expect(await assetOf(keeper, fresh[8].id)).toMatchObject({ sn: fresh[8].sn, originalPrice: 1200 });
+    // the change is in the carrier asset log
+    const log = await ok(ts.a, '/log/carrierasset/list', { sn: fresh[0].sn, page: 1, limit: 20 });
+    expect(log.list.some((l: any) => String(l.content).includes('1350'))).toBe(true);
   });
 });

@@ -82,3 +82,52 @@ describe('repair data', () => {
     expect(values).toContain('Overload');
   });
 });
+
+describe('scheduled mails (task names 51 and 52)', () => {
+  const t = (k: string, params?: Record<string, unknown>) => ts.server.t('en-US', k, params as never);
+  const run = (id: string, now: number, orgId = ts.orgA) =>
+    ts.server.reports.task(id)!.run({ ctx: ts.server.systemContext(orgId), task: {}, now: new Date(now), timezone: 'UTC', language: 'en-US', t });
+  // a run early next month reports this month, the one that closed
+  const nextMonth = () => {
+    const d = new Date();
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1, 6);
+  };
+  const month = new Date().toISOString().slice(0, 7);
+
+  it('are task types, named in the task name enumeration', async () => {
+    expect(ts.server.reports.task('maintenanceTopReportMail')?.report).toBe('maintenance.top');
+    expect(ts.server.reports.task('maintenanceRepairReportMail')?.report).toBe('maintenance.report');
+    const names = ts.server.metadata.enums.taskName.map((v) => [v.value, v.label]);
+    expect(names).toContainEqual([51, 'enums.taskName.maintenanceTopReportMail']);
+    expect(names).toContainEqual([52, 'enums.taskName.maintenanceRepairReportMail']);
+  });
+
+  it("mails the closed month's top 10 and the last twelve months' repair data, each workbook of its report", async () => {
+    const top = await run('maintenanceTopReportMail', nextMonth());
+    expect(top.kind).toBe('report');
+    if (top.kind !== 'report') return;
+    expect(top.report.rows).toBe(3);
+    expect(top.report.text).toBe(`The top-10 repaired racks from ${month}-01 to ${top.report.text.match(/to (\d{4}-\d{2}-\d{2})/)![1]} are attached (3 rows).`);
+    expect(top.report.attachment.filename).toBe(`maintenance-top-${month}.xlsx`);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(top.report.attachment.content as never);
+    const cells: string[] = [];
+    book.worksheets[0].eachRow((r) => cells.push(String(r.getCell(2).value)));
+    expect(cells).toContain(sns[0]);
+
+    const data = await run('maintenanceRepairReportMail', nextMonth());
+    expect(data.kind).toBe('report');
+    if (data.kind === 'report') {
+      expect(data.report.text).toMatch(/^The repair data from \d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2} is attached \(1 month\(s\)\)\.$/);
+      const sheets = new ExcelJS.Workbook();
+      await sheets.xlsx.load(data.report.attachment.content as never);
+      expect(sheets.worksheets.length).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('mails nothing for a month without repairs', async () => {
+    const empty = await run('maintenanceTopReportMail', Date.now());
+    expect(empty.kind).toBe('empty');
+    if (empty.kind === 'empty') expect(empty.reason).toMatch(/^No repair from \d{4}-\d{2}-01 to \d{4}-\d{2}-\d{2}: no top-10 to mail\.$/);
+  });
+});
