@@ -180,6 +180,22 @@ describe('maintained counts equal the direct count after every write path', () =
     const back = await ok(ts.a, '/inventory/adjustment/save', { type: Enums.inventoryAdjustType.in, targetWarehouseId: sh, lines: [{ carrierId: shPals[1] }] });
     await ok(ts.a, '/inventory/adjustment/out-in', { id: back.id });
     await same('adjustment in');
+    // a count task made from the silent carriers (beacons nobody heard: no telemetry here) closed with one written off as lost
+    const modelId = (await ok(ts.a, '/device-model/create', { name: 'Tag', batteryThreshold: 20, offlineCheckTime: 600 })).id;
+    const tagged: number[] = [];
+    for (const k of [1, 2]) {
+      const beaconId = (await ok(ts.a, '/device-beacon/create', { sn: `TAG-${k}`, mac: `E2C56DB600${k}0`, deviceModelId: modelId, useStatus: 20 })).id;
+      tagged.push((await ok(ts.a, '/carrier/create', { sn: `TAGGED-${k}`, carrierCodeId: box, warehouseId: os, status: S.inUse, beaconId })).id);
+    }
+    const task = await ok(ts.a, '/inventory/count/from-silent', { warehouseId: os });
+    for (const line of (await ok(ts.a, '/inventory-count-detail/list', { inventoryCountId: task.id, page: 1, limit: 10 })).list)
+      await ok(ts.a, '/inventory-count-detail/update', {
+        id: line.id,
+        result: line.carrierId === tagged[1] ? Enums.inventoryCountResult.lost : Enums.inventoryCountResult.confirmed,
+      });
+    await ok(ts.a, '/inventory/count/close', { id: task.id });
+    expect(await ok(ts.a, '/carrier', { id: tagged[1] })).toMatchObject({ status: S.lost });
+    await same('count task closed');
     // generic delete (a carrier not yet in use may be deleted)
     const spare = await carriers(2, pal, os, { status: S.new });
     await same('created new');
