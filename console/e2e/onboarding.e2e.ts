@@ -39,6 +39,9 @@ test('onboards an organisation: created with its logo, in the switcher, its logi
   await form.locator('#code').fill(`NCP${suffix}`.toUpperCase());
   await form.locator('#name').fill(ORG);
   await form.locator('#entryCode').fill(ENTRY.toUpperCase());
+  // its days (reports, snapshots, schedules, numbers) begin at its own midnight: a zone picked by typing part of it
+  await form.locator('#timeZone').fill('Asia/Shang');
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Asia/Shanghai"]').click();
   const logo = await new Jimp({ width: 240, height: 80, color: 0x1f6feb_ff }).getBuffer('image/png');
   await form.locator('input[type=file]#largeLogo, #largeLogo input[type=file]').first().setInputFiles({ name: 'nordic-logo.png', mimeType: 'image/png', buffer: logo });
   await form.locator('.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading)').first().waitFor();
@@ -72,8 +75,9 @@ test('onboards an organisation: created with its logo, in the switcher, its logi
   expect(alphas.filter((a) => a < 1)).toEqual([]);
 
   // in the list and in the header switcher without a reload
-  const created = (await pageApi(page, '/organization/list', { name: ORG })).data.list[0] as { id: number; entryCode: string };
+  const created = (await pageApi(page, '/organization/list', { name: ORG })).data.list[0] as { id: number; entryCode: string; timeZone: string };
   expect(created.entryCode).toBe(ENTRY);
+  expect(created.timeZone).toBe('Asia/Shanghai');
   await page.getByTestId('org-switcher').click();
   await page.getByTestId(`org-option:${created.id}`).waitFor();
   await page.keyboard.press('Escape');
