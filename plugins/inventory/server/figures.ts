@@ -241,9 +241,14 @@ export function figuresReader(ctx: PluginServerContext) {
     // sorted light, decorated only where answered (a list page decorates 100 of 25,000 cells)
     const order = new Map(warehouses.map((w, i) => [Number(w.id), i]));
     const codeOf = (x: { carrierCodeId: number | null }) => String((x.carrierCodeId !== null ? codes.get(x.carrierCodeId)?.code : '') ?? '');
+    // the codes ranked once (localeCompare per comparison of 25,000 rows was most of the sort)
+    const rank = new Map([...new Set([...cells.values()].map(codeOf))].sort((a, b) => a.localeCompare(b)).map((c, i) => [c, i]));
     const sorted = [...cells.values()]
-      .map((x) => ({ x, o: order.get(x.warehouseId)!, c: codeOf(x) }))
-      .sort((a, b) => a.o - b.o || a.c.localeCompare(b.c) || (a.x.carrierCodeId ?? 0) - (b.x.carrierCodeId ?? 0));
+      .map((x) => {
+        const c = codeOf(x);
+        return { x, o: order.get(x.warehouseId)!, c, r: rank.get(c)! };
+      })
+      .sort((a, b) => a.o - b.o || a.r - b.r || (a.x.carrierCodeId ?? 0) - (b.x.carrierCodeId ?? 0));
     const total = sorted.length;
     const answered = f.window ? sorted.slice(f.window.offset, f.window.offset + f.window.limit) : sorted;
     // four level labels: each translated once
