@@ -12,7 +12,7 @@
  *    enqueue to the last delivery received (target ≥ 1,000/s), beside the floor: the same POSTs
  *    sent straight by this process with the worker's concurrency and keep-alive (no database).
  *
- *   node bench/open-api/run.mjs [--rows=100000] [--calls=200] [--pages=10] [--events=10000]
+ *   node bench/open-api/run.mjs [--rows=100000] [--calls=200] [--pages=10] [--events=10000] [--only=webhooks]
  */
 import { createServer as createHttpServer, request as httpRequest, Agent } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +29,7 @@ const ROWS = arg('rows', 100_000);
 const CALLS = arg('calls', 200);
 const PAGES = arg('pages', 10);
 const EVENTS = arg('events', 10_000);
+const ONLY = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
 const WAREHOUSES = 50;
 const LIMIT = 20;
 
@@ -59,97 +60,100 @@ async function main() {
       if (r.body.code !== 0) throw new Error(`${resource}: ${r.body.message}`);
       return r.body.data.id as number;
     };
-    const project = await make('project', { name: 'Bench' });
-    const code = await make('carrier-code', { code: 'CC-1', name: 'Code 1', projectId: project, type: 10 });
-    const warehouses: number[] = [];
-    for (let i = 1; i <= WAREHOUSES; i++)
-      warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, minInventory: 0, maxInventory: 100000 }));
-    const m = ts.server.db.sequelize.models.carrier;
-    const col = (attr: string) => `"${m.getAttributes()[attr]?.field ?? attr}"`;
-    const table = `"${String(m.getTableName())}"`;
-    const raw = await open(file);
-    await run(raw, 'PRAGMA busy_timeout = 15000');
-    await run(raw, 'BEGIN IMMEDIATE');
-    await run(
-      raw,
-      `INSERT INTO ${table} (${['orgId', 'sn', 'name', 'carrierCodeId', 'projectId', 'type', 'limits', 'warehouseId', 'status', 'loadingStatus', 'transportStatus', 'cycleCount', 'startTime', 'createdAt', 'updatedAt'].map(col).join(', ')})
+    // --only=webhooks: the burst alone (bench/open-api/ingest-impact.mjs runs it beside ingest)
+    if (ONLY !== 'webhooks') {
+      const project = await make('project', { name: 'Bench' });
+      const code = await make('carrier-code', { code: 'CC-1', name: 'Code 1', projectId: project, type: 10 });
+      const warehouses: number[] = [];
+      for (let i = 1; i <= WAREHOUSES; i++)
+        warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, minInventory: 0, maxInventory: 100000 }));
+      const m = ts.server.db.sequelize.models.carrier;
+      const col = (attr: string) => `"${m.getAttributes()[attr]?.field ?? attr}"`;
+      const table = `"${String(m.getTableName())}"`;
+      const raw = await open(file);
+      await run(raw, 'PRAGMA busy_timeout = 15000');
+      await run(raw, 'BEGIN IMMEDIATE');
+      await run(
+        raw,
+        `INSERT INTO ${table} (${['orgId', 'sn', 'name', 'carrierCodeId', 'projectId', 'type', 'limits', 'warehouseId', 'status', 'loadingStatus', 'transportStatus', 'cycleCount', 'startTime', 'createdAt', 'updatedAt'].map(col).join(', ')})
        WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
        SELECT ?, printf('C%08d', (n * 7919) % ? + 1), 'Carrier ' || n, ?, ?, 10, 0, ? + (n * 31) % ?,
               CASE WHEN n % 20 < 12 THEN 10 WHEN n % 20 < 15 THEN 0 WHEN n % 20 < 18 THEN 20 ELSE 50 END,
               10, 10, n % 50, '2026-01-01 00:00:00.000 +00:00', '2026-01-01 00:00:00.000 +00:00', '2026-01-01 00:00:00.000 +00:00'
        FROM seq`,
-      [ROWS, ts.orgA, ROWS, code, project, warehouses[0], WAREHOUSES],
-    );
-    await run(raw, 'COMMIT');
-    await run(raw, 'ANALYZE');
-    const token = (await ts.a.call('/open-api-token/create', { name: 'bench', ratePerMinute: 100_000 })).body.data.token as string;
-
-    // ---- 1. REST list vs the console's list call, same pages
-    let seed = 42;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-    const pages = Array.from({ length: CALLS }, (_, i) => ({ warehouseId: warehouses[rand(WAREHOUSES)], page: (i % PAGES) + 1 }));
-    const consoleCall = async (p: (typeof pages)[number]) => {
-      const t = performance.now();
-      const r = await ts.a.call('/carrier/list', { warehouseId: p.warehouseId, status: [10, 20], sortBySn: true, page: p.page, limit: LIMIT });
-      const ms = performance.now() - t;
-      if (r.body.code !== 0) throw new Error(`list: ${r.body.message}`);
-      return { ms, ids: (r.body.data.list as Array<{ id: number }>).map((x) => x.id) };
-    };
-    const restCall = async (p: (typeof pages)[number], headers: Record<string, string> = { Authorization: `Bearer ${token}` }) => {
-      const t = performance.now();
-      const res = await fetch(
-        `${ts.url}/rest/v1/carrier?warehouseId=${p.warehouseId}&status=10&status=20&_sort=sn&_order=asc&_start=${(p.page - 1) * LIMIT}&_end=${p.page * LIMIT}`,
-        { headers },
+        [ROWS, ts.orgA, ROWS, code, project, warehouses[0], WAREHOUSES],
       );
-      const rows = (await res.json()) as Array<{ id: number }>;
-      const ms = performance.now() - t;
-      if (res.status !== 200) throw new Error(`REST list: ${res.status} ${JSON.stringify(rows)}`);
-      return { ms, ids: rows.map((x) => x.id) };
-    };
-    for (const p of pages.slice(0, 20)) {
-      await consoleCall(p);
-      await restCall(p);
+      await run(raw, 'COMMIT');
+      await run(raw, 'ANALYZE');
+      const token = (await ts.a.call('/open-api-token/create', { name: 'bench', ratePerMinute: 100_000 })).body.data.token as string;
+
+      // ---- 1. REST list vs the console's list call, same pages
+      let seed = 42;
+      const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+      const pages = Array.from({ length: CALLS }, (_, i) => ({ warehouseId: warehouses[rand(WAREHOUSES)], page: (i % PAGES) + 1 }));
+      const consoleCall = async (p: (typeof pages)[number]) => {
+        const t = performance.now();
+        const r = await ts.a.call('/carrier/list', { warehouseId: p.warehouseId, status: [10, 20], sortBySn: true, page: p.page, limit: LIMIT });
+        const ms = performance.now() - t;
+        if (r.body.code !== 0) throw new Error(`list: ${r.body.message}`);
+        return { ms, ids: (r.body.data.list as Array<{ id: number }>).map((x) => x.id) };
+      };
+      const restCall = async (p: (typeof pages)[number], headers: Record<string, string> = { Authorization: `Bearer ${token}` }) => {
+        const t = performance.now();
+        const res = await fetch(
+          `${ts.url}/rest/v1/carrier?warehouseId=${p.warehouseId}&status=10&status=20&_sort=sn&_order=asc&_start=${(p.page - 1) * LIMIT}&_end=${p.page * LIMIT}`,
+          { headers },
+        );
+        const rows = (await res.json()) as Array<{ id: number }>;
+        const ms = performance.now() - t;
+        if (res.status !== 200) throw new Error(`REST list: ${res.status} ${JSON.stringify(rows)}`);
+        return { ms, ids: rows.map((x) => x.id) };
+      };
+      for (const p of pages.slice(0, 20)) {
+        await consoleCall(p);
+        await restCall(p);
+      }
+      const consoleMs: number[] = [];
+      const restMs: number[] = [];
+      const restSessionMs: number[] = [];
+      for (const [i, p] of pages.entries()) {
+        // alternate which goes first, so neither always meets a warmer cache
+        const [a, b] = i % 2 ? [await consoleCall(p), await restCall(p)] : [await restCall(p), await consoleCall(p)].reverse();
+        if (JSON.stringify(a.ids) !== JSON.stringify(b.ids)) throw new Error(`page ${p.page} of warehouse ${p.warehouseId}: REST and the call differ`);
+        consoleMs.push(a.ms);
+        restMs.push(b.ms);
+        // the same REST page with the console user's session: REST's own cost without the token's
+        restSessionMs.push((await restCall(p, { Token: ts.a.token })).ms);
+      }
+      // the raw floor: the statements the list call ran, straight through sqlite3
+      const sequelize = ts.server.db.sequelize as unknown as { options: { logging: unknown } };
+      const rawMs: number[] = [];
+      for (const p of pages) {
+        const sqls: string[] = [];
+        sequelize.options.logging = (sql: string) => sqls.push(sql.replace(/^Executing \([^)]*\): /, ''));
+        await consoleCall(p);
+        sequelize.options.logging = false;
+        const selects = sqls.filter((q) => /^SELECT/i.test(q) && /carrier/.test(q));
+        const t = performance.now();
+        for (const q of selects) await all(raw, q);
+        rawMs.push(performance.now() - t);
+      }
+      console.log(
+        `\n1. list: ${CALLS} pages of ${LIMIT} (warehouse eq, status in [10, 20], sort by sn, pages 1..${PAGES}) over ${ROWS.toLocaleString('en')} carriers, interleaved`,
+      );
+      line('REST GET /rest/v1/carrier (named token)', restMs);
+      line('console POST /api/carrier/list (session)', consoleMs);
+      line('REST GET /rest/v1/carrier (same session)', restSessionMs);
+      line('raw sqlite3, the carrier statements of the call', rawMs);
+      const r95 = percentile(restMs, 95) / percentile(consoleMs, 95);
+      console.log(
+        `  REST / console: p50 ${(percentile(restMs, 50) / percentile(consoleMs, 50)).toFixed(2)}×, p95 ${r95.toFixed(2)}× (target ≤ 1.10: ${r95 <= 1.1 ? 'met' : 'MISSED'})`,
+      );
+      console.log(
+        `  REST / raw: p50 ${(percentile(restMs, 50) / percentile(rawMs, 50)).toFixed(2)}×, p95 ${(percentile(restMs, 95) / percentile(rawMs, 95)).toFixed(2)}×`,
+      );
+      await new Promise<void>((resolve) => raw.close(() => resolve()));
     }
-    const consoleMs: number[] = [];
-    const restMs: number[] = [];
-    const restSessionMs: number[] = [];
-    for (const [i, p] of pages.entries()) {
-      // alternate which goes first, so neither always meets a warmer cache
-      const [a, b] = i % 2 ? [await consoleCall(p), await restCall(p)] : [await restCall(p), await consoleCall(p)].reverse();
-      if (JSON.stringify(a.ids) !== JSON.stringify(b.ids)) throw new Error(`page ${p.page} of warehouse ${p.warehouseId}: REST and the call differ`);
-      consoleMs.push(a.ms);
-      restMs.push(b.ms);
-      // the same REST page with the console user's session: REST's own cost without the token's
-      restSessionMs.push((await restCall(p, { Token: ts.a.token })).ms);
-    }
-    // the raw floor: the statements the list call ran, straight through sqlite3
-    const sequelize = ts.server.db.sequelize as unknown as { options: { logging: unknown } };
-    const rawMs: number[] = [];
-    for (const p of pages) {
-      const sqls: string[] = [];
-      sequelize.options.logging = (sql: string) => sqls.push(sql.replace(/^Executing \([^)]*\): /, ''));
-      await consoleCall(p);
-      sequelize.options.logging = false;
-      const selects = sqls.filter((q) => /^SELECT/i.test(q) && /carrier/.test(q));
-      const t = performance.now();
-      for (const q of selects) await all(raw, q);
-      rawMs.push(performance.now() - t);
-    }
-    console.log(
-      `\n1. list: ${CALLS} pages of ${LIMIT} (warehouse eq, status in [10, 20], sort by sn, pages 1..${PAGES}) over ${ROWS.toLocaleString('en')} carriers, interleaved`,
-    );
-    line('REST GET /rest/v1/carrier (named token)', restMs);
-    line('console POST /api/carrier/list (session)', consoleMs);
-    line('REST GET /rest/v1/carrier (same session)', restSessionMs);
-    line('raw sqlite3, the carrier statements of the call', rawMs);
-    const r95 = percentile(restMs, 95) / percentile(consoleMs, 95);
-    console.log(
-      `  REST / console: p50 ${(percentile(restMs, 50) / percentile(consoleMs, 50)).toFixed(2)}×, p95 ${r95.toFixed(2)}× (target ≤ 1.10: ${r95 <= 1.1 ? 'met' : 'MISSED'})`,
-    );
-    console.log(
-      `  REST / raw: p50 ${(percentile(restMs, 50) / percentile(rawMs, 50)).toFixed(2)}×, p95 ${(percentile(restMs, 95) / percentile(rawMs, 95)).toFixed(2)}×`,
-    );
-    await new Promise<void>((resolve) => raw.close(() => resolve()));
 
     // ---- 2. webhook burst
     let got = 0;
@@ -177,6 +181,8 @@ async function main() {
       event: 'bench.burst',
       data: { n: i, sn: `C${String(i).padStart(8, '0')}`, status: 10 },
     }));
+    // the marker ingest-impact.mjs waits for before it measures ingest
+    console.log('# burst: enqueueing');
     const t0 = performance.now();
     await queue.enqueue(events);
     const queued = performance.now() - t0;
