@@ -27,6 +27,7 @@ import {
   MAX_DAYS,
   codesOf,
   epochDays,
+  once,
   page,
   partnerParam,
   partnersOf,
@@ -450,6 +451,7 @@ export function definePartners(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await balanceRows(ctx, q.ctx, q.params.partnerId), w);
     },
+    scan: (q) => once(balanceRows(ctx, q.ctx, q.params.partnerId)),
   });
 
   ctx.reports.define<HistoryParams, HistoryRow>({
@@ -469,6 +471,7 @@ export function definePartners(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await historyRows(ctx, q), w);
     },
+    scan: (q) => once(historyRows(ctx, q)),
   });
 
   const lineColumns = [
@@ -509,6 +512,7 @@ export function definePartners(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await statementRows(ctx, q.ctx, q.params), w);
     },
+    scan: (q) => once(statementRows(ctx, q.ctx, q.params)),
     fileName: (q) => `partner-statement-${monthRange(q.params.month).month}.xlsx`,
     schedule: {
       taskName: 'partnerStatementMail',

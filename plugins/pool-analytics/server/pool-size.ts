@@ -15,7 +15,7 @@ import { timeRange, type PluginServerContext, type ReportQuery, type TimeRange }
 import { OFF_BOOKS } from '@rti/plugin-inventory/figures';
 import { Op, col, fn } from 'sequelize';
 import { cellsOf, figuresOf, type Cell } from './turns';
-import { K, MAX_DAYS, codeParam, codesOf, page, partnersOf, round, toDays, warehousesOf } from './shared';
+import { K, MAX_DAYS, codeParam, codesOf, once, page, partnersOf, round, toDays, warehousesOf } from './shared';
 
 interface Params {
   time: TimeRange;
@@ -135,5 +135,6 @@ export function definePoolSize(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await sizeRows(ctx, q), w);
     },
+    scan: (q) => once(sizeRows(ctx, q)),
   });
 }

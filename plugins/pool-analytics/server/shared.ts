@@ -19,6 +19,11 @@ export const codeParam = { name: 'carrierCodeId', type: 'ref', label: 'fields.ca
 export const partnerParam = { name: 'partnerId', type: 'ref', label: 'fields.partner', ref: { resource: 'supplier-customer', label: 'name' } } as const;
 
 export const page = <R>(rows: R[], w: RowWindow) => ({ list: rows.slice(w.offset, w.offset + w.limit), total: rows.length });
+/** An export's rows computed once and handed over in batches (rows() window by window would compute them again per window). */
+export async function* once<R>(rows: Promise<R[]>, size = 500): AsyncGenerator<R[]> {
+  const all = await rows;
+  for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
+}
 export const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 export const toDays = (ms: number) => ms / DAY_MS;
 

@@ -28,6 +28,7 @@ import {
   codeParam,
   codesOf,
   epochDays,
+  once,
   page,
   partnersOf,
   round,
@@ -293,6 +294,7 @@ export function defineTurns(ctx: PluginServerContext): void {
     async rows(q, w) {
       return page(await turnsRows(ctx, q), w);
     },
+    scan: (q) => once(turnsRows(ctx, q)),
   });
 }
 
