@@ -34,12 +34,17 @@ export function registerRecords(ctx: PluginServerContext): void {
 
   /** The carrier of an application, checked: repairable, no other open record. */
   async function applicationCarrier(call: RequestContext, carrierId: number, transaction: Transaction, selfId: number | null): Promise<Row> {
-    const [carrier] = await ctx.repo('carrier', call).rows({ id: carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId'], transaction, lock: 'update' });
+    const [carrier] = await ctx
+      .repo('carrier', call)
+      .rows({ id: carrierId }, { attributes: ['id', 'sn', 'status', 'carrierCodeId'], transaction, lock: 'update' });
     if (!carrier) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
     // a scrapped carrier is not repaired; a lost one may be applied for (found damaged), but the
     // repair starts only once it is back (start checks REPAIRABLE)
     if (Number(carrier.status) === C.scrapped) {
-      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierNotRepairable', { sn: String(carrier.sn), status: enumLabel('carrierStatus', carrier.status) });
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierNotRepairable', {
+        sn: String(carrier.sn),
+        status: enumLabel('carrierStatus', carrier.status),
+      });
     }
     const where: Row = { carrierId, status: { [Op.in]: open } };
     if (selfId !== null) where.id = { [Op.ne]: selfId };
@@ -69,6 +74,19 @@ export function registerRecords(ctx: PluginServerContext): void {
       ...(await assetOf(e.ctx, Number(carrier.id), e.transaction)),
     });
   });
+  // the asset shows the application at once (its list, the public page); a deleted application
+  // gives the asset back the status of the carrier's latest other record, or none
+  ctx.hooks.after('create', RECORD, async (e) => {
+    await ctx.repo(ASSET, e.ctx).updateWhere({ maintenanceStatus: M.new }, { carrierId: e.row!.carrierId }, { transaction: e.transaction });
+  });
+  ctx.hooks.after('delete', RECORD, async (e) => {
+    const carrierId = e.row!.carrierId;
+    const system = ctx.systemContext(e.ctx.orgId!, e.ctx.language);
+    const [latest] = await ctx
+      .repo(RECORD, system)
+      .rows({ carrierId, id: { [Op.ne]: e.row!.id } }, { attributes: ['status'], order: [['id', 'DESC']], limit: 1, transaction: e.transaction });
+    await ctx.repo(ASSET, system).updateWhere({ maintenanceStatus: latest ? Number(latest.status) : null }, { carrierId }, { transaction: e.transaction });
+  });
   ctx.hooks.before('update', RECORD, async (e) => {
     const data = e.data!;
     const prev = e.previous!;
@@ -90,7 +108,11 @@ export function registerRecords(ctx: PluginServerContext): void {
   ctx.transitions.on(RECORD, 'start', async (e) => {
     const carriers = await carriersOf(e);
     const bad = carriers.filter((c) => !REPAIRABLE.includes(Number(c.status)));
-    if (bad.length) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierNotRepairable', { sn: snList(bad.map((c) => String(c.sn))), status: enumLabel('carrierStatus', bad[0].status) });
+    if (bad.length)
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.carrierNotRepairable', {
+        sn: snList(bad.map((c) => String(c.sn))),
+        status: enumLabel('carrierStatus', bad[0].status),
+      });
     const byId = new Map(carriers.map((c) => [Number(c.id), c]));
     // the status it returns to when audited (one already in maintenance: none, it goes to standby)
     const byFormer = new Map<number | null, number[]>();
@@ -168,9 +190,32 @@ export function registerRecords(ctx: PluginServerContext): void {
   /** Audited: one more maintenance on the asset, last date the repair's end, next from the cycle. */
   async function countMaintenance(e: TransitionEvent): Promise<void> {
     const carrierIds = [...new Set(e.rows.map((r) => Number(r.carrierId)))];
-    const assets = await e.repo(ASSET).rows({ carrierId: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'carrierId', 'maintenanceCount', 'maintenanceStatus', 'lastMaintenanceDate', 'nextMaintenanceDate', 'maintainCycle', 'tripsAtLastMaintenance'], lock: 'update' });
+    const assets = await e
+      .repo(ASSET)
+      .rows(
+        { carrierId: { [Op.in]: carrierIds } },
+        {
+          attributes: [
+            'id',
+            'sn',
+            'carrierId',
+            'maintenanceCount',
+            'maintenanceStatus',
+            'lastMaintenanceDate',
+            'nextMaintenanceDate',
+            'maintainCycle',
+            'tripsAtLastMaintenance',
+          ],
+          lock: 'update',
+        },
+      );
     // trips count again from here (maintenance due by use)
-    const trips = new Map((await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'cycleCount'] })).map((c) => [Number(c.id), Number(c.cycleCount) || 0]));
+    const trips = new Map(
+      (await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'cycleCount'] })).map((c) => [
+        Number(c.id),
+        Number(c.cycleCount) || 0,
+      ]),
+    );
     const logs = [];
     for (const a of assets) {
       const record = e.rows.find((r) => Number(r.carrierId) === Number(a.carrierId))!;
@@ -184,7 +229,11 @@ export function registerRecords(ctx: PluginServerContext): void {
         tripsAtLastMaintenance: trips.get(Number(a.carrierId)) ?? 0,
       };
       await e.repo(ASSET).updateWhere(after, { id: a.id });
-      logs.push({ sn: a.sn as string, action: Enums.operationLogAction.update, content: { step: 'maintenance', record: record.recordNo, changes: changesOf(a, after, Object.keys(after)) } });
+      logs.push({
+        sn: a.sn as string,
+        action: Enums.operationLogAction.update,
+        content: { step: 'maintenance', record: record.recordNo, changes: changesOf(a, after, Object.keys(after)) },
+      });
     }
     await writeAssetLog(ctx, e.ctx, logs, e.transaction);
   }

@@ -178,6 +178,8 @@ describe('a rack repaired from the shop floor to the audit, by the people who do
     recordId = made[0].id;
     recordNo = made[0].recordNo;
     expect(await carrierStatus()).toBe(C.inUse);
+    // the asset shows the application
+    expect((await ok(ts.a, '/carrier-asset/list', { carrierId: rack.id, page: 1, limit: 1 })).list[0].maintenanceStatus).toBe(M.new);
   });
 
   it('a maintainer who may not audit starts it, is told the missing findings, completes it with a picture', async () => {

@@ -44,12 +44,19 @@ describe('a repair from application to audit', () => {
   it('moves the carrier to maintenance and back, and counts the maintenance on the asset', async () => {
     const c = await carrier(ts.a, p, C.inUse);
     expect((await ok(ts.a, '/carrier-asset/refresh', {})).created).toBeGreaterThanOrEqual(1);
-    const applied = await ok(worker, `${R}/create`, { carrierId: c.id, type: Enums.maintenanceType.repair, breakdownDescription: 'Upright bent at the fork pocket', breakdownPictures: ['repair/bent.jpg'] });
+    const applied = await ok(worker, `${R}/create`, {
+      carrierId: c.id,
+      type: Enums.maintenanceType.repair,
+      breakdownDescription: 'Upright bent at the fork pocket',
+      breakdownPictures: ['repair/bent.jpg'],
+    });
     expect(applied).toMatchObject({ status: M.new, applicant: 'Li Worker', carrierSn: c.sn });
     expect(applied.recordNo).toMatch(/^MR\d{8}\d{4}$/);
     expect(applied.applyTime).toBeTruthy();
     expect(applied.carrierAssetId).toBeGreaterThan(0);
 
+    // the asset shows the application at once
+    expect((await ok(ts.a, '/carrier-asset/get', { id: applied.carrierAssetId })).maintenanceStatus).toBe(M.new);
     // the worker may only apply
     expect((await worker.call(`${R}/start`, { id: applied.id })).body.code).toBe(10005);
 
@@ -79,8 +86,26 @@ describe('a repair from application to audit', () => {
     expect(history.list.map((r: any) => r.recordNo)).toEqual([applied.recordNo]);
   });
 
+  it('gives the asset back its former maintenance status when an application is deleted', async () => {
+    const c = await carrier(ts.a, p, C.inUse);
+    await ok(ts.a, '/carrier-asset/refresh', {});
+    const first = await ok(worker, `${R}/create`, { carrierId: c.id, breakdownDescription: 'Loose pin' });
+    await ok(auditor, `${R}/reject`, { id: first.id, auditRemark: 'Not broken' });
+    const asset = () => ok(ts.a, '/carrier-asset/get', { id: first.carrierAssetId });
+    expect((await asset()).maintenanceStatus).toBe(M.rejected);
+    const second = await ok(worker, `${R}/create`, { carrierId: c.id, breakdownDescription: 'Loose pin again' });
+    expect((await asset()).maintenanceStatus).toBe(M.new);
+    await ok(ts.a, `${R}/delete`, { ids: [second.id] });
+    expect((await asset()).maintenanceStatus).toBe(M.rejected);
+    await ok(ts.a, `${R}/delete`, { ids: [first.id] });
+    expect((await asset()).maintenanceStatus).toBeNull();
+  });
+
   it('returns a standby carrier to standby and a damaged one to standby once repaired', async () => {
-    for (const [before, after] of [[C.standby, C.standby], [C.damaged, C.standby]] as const) {
+    for (const [before, after] of [
+      [C.standby, C.standby],
+      [C.damaged, C.standby],
+    ] as const) {
       const c = await carrier(ts.a, p, before);
       const r = await ok(worker, `${R}/create`, { carrierId: c.id, breakdownDescription: 'Check' });
       await ok(maintainer, `${R}/start`, { id: r.id });
