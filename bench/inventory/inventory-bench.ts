@@ -346,7 +346,7 @@ async function main() {
        WHERE o.${O.c('orgId')} = ${org} AND o.${O.c('status')} IN (2, 3) AND l.${L.c('orgId')} = ${org} AND l.${L.c('status')} = 20 GROUP BY o.${O.c('shipperWarehouseId')}, o.${O.c('receiverWarehouseId')}, l.${L.c('carrierCodeId')}`,
     ];
     // the same answer from the maintained counts (plugins/inventory/server/stock.ts): warehouses, configurations, one row per
-    // cell, the arrivals of the last rebuild interval (10 min, the widest window between rebuilds) per idle check time, in transit
+    // cell, the arrivals of the last rebuild interval (60 min, the widest window between rebuilds) per idle check time, in transit
     const K = columnsOf(server, 'inventory-stock');
     const maintainedFloor = () => [
       figuresFloor()[0],
@@ -354,7 +354,7 @@ async function main() {
       `SELECT ${K.list(['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'agedBefore'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0`,
       ...thresholds.map((m) => {
         const to = Date.now() - m * 60_000;
-        return `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*) FROM ${C.table} c WHERE ${standing} AND c.${C.c('transportStatus')} IN (0, 10) AND c.${C.c('inboundTime')} >= ${d.at(new Date(to - 10 * 60_000))} AND c.${C.c('inboundTime')} < ${d.at(new Date(to))} GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`;
+        return `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*) FROM ${C.table} c WHERE ${standing} AND c.${C.c('transportStatus')} IN (0, 10) AND c.${C.c('inboundTime')} >= ${d.at(new Date(to - 60 * 60_000))} AND c.${C.c('inboundTime')} < ${d.at(new Date(to))} GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`;
       }),
       figuresFloor()[3],
     ];
