@@ -302,8 +302,9 @@ describe('a rack repaired from the shop floor to the audit, by the people who do
         status: C.new,
       })),
     );
-    // four carriers per transaction: a hundred chunks, so the refresh runs long enough to watch
-    process.env.REFRESH_CHUNK = '4';
+    // two carriers per transaction: two hundred chunks, so the refresh runs long enough to watch
+    // (seconds even on an idle machine; the console asks every 0.7 s)
+    process.env.REFRESH_CHUNK = '2';
     try {
       await signInAs(keeper);
       // the keeper works in English (the visitor before chose Chinese on this browser)
@@ -320,7 +321,7 @@ describe('a rack repaired from the shop floor to the audit, by the people who do
       expect(await progress.getAttribute('data-carriers')).toBe('403');
       expect(await progress.innerText()).toMatch(/^\d+%\s*[\d,]+ of 403 carriers read$/);
       await cb.shot('maintenance-refresh-progress');
-      await page.locator('.ant-message').getByText('403 carriers read: 400 assets made, 0 updated').waitFor(WAIT);
+      await page.locator('.ant-message').getByText('403 carriers read: 400 assets made, 0 updated').waitFor(FIRST);
       await progress.waitFor({ state: 'detached', ...WAIT });
       await expect.poll(async () => (await ok(keeper, '/carrier-asset/list', { page: 1, limit: 1 })).total, WAIT).toBe(403);
     } finally {
