@@ -177,7 +177,15 @@ async function historyRows(ctx: PluginServerContext, q: ReportQuery<HistoryParam
 interface StatementParams {
   month?: string;
   partnerId?: number;
+  /** a partner's code (entCode) or name: a mail task's row names its partner so (remark "partner: <code>") */
+  partnerCode?: string;
 }
+
+/** The partner a task-config row names in its remark ("partner: S1"), else every partner. */
+export const partnerOfTask = (remark: unknown): string | undefined => {
+  const hit = typeof remark === 'string' ? /^\s*partner\s*:\s*(.+?)\s*$/im.exec(remark) : null;
+  return hit ? hit[1] : undefined;
+};
 export interface Visit {
   warehouseId: number;
   carrierId: number;
@@ -297,7 +305,9 @@ export async function visitsOf(ctx: PluginServerContext, call: RequestContext, w
 
 export async function statementRows(ctx: PluginServerContext, call: RequestContext, p: StatementParams, now = Date.now()): Promise<StatementRow[]> {
   const { month, from, to } = monthRange(p.month, now);
-  const { whs, partners } = await partnered(ctx, call, p.partnerId);
+  const { whs: every, partners } = await partnered(ctx, call, p.partnerId);
+  const named = p.partnerCode;
+  const whs = named === undefined ? every : every.filter((w) => [partners.get(w.partnerId!)!.entCode, partners.get(w.partnerId!)!.name].includes(named));
   if (!whs.length) return [];
   const whById = new Map(whs.map((w) => [w.id, w]));
   const visits = await visitsOf(ctx, call, [...whById.keys()], from, to);
@@ -501,7 +511,11 @@ export function definePartners(ctx: PluginServerContext): void {
     name: 'pool-analytics.partner-statement',
     title: `${K}.statement.title`,
     path: '/pool-analytics/partner-statement',
-    parameters: [{ name: 'month', type: 'string', label: 'fields.month', maxLength: 7 }, partnerParam],
+    parameters: [
+      { name: 'month', type: 'string', label: 'fields.month', maxLength: 7 },
+      partnerParam,
+      { name: 'partnerCode', type: 'string', label: 'fields.partner', maxLength: 100, hidden: true },
+    ],
     columns,
     sheets: [
       { name: `${K}.statement.title`, columns },
@@ -517,7 +531,10 @@ export function definePartners(ctx: PluginServerContext): void {
     schedule: {
       taskName: 'partnerStatementMail',
       // the last full month (UTC months, as the statement cuts them)
-      parameters: ({ now }) => ({ month: monthRange(undefined, now.getTime()).month }),
+      parameters: ({ now, task }) => {
+        const partnerCode = partnerOfTask(task.remark);
+        return { month: monthRange(undefined, now.getTime()).month, ...(partnerCode ? { partnerCode } : {}) };
+      },
       tally: (row: StatementRow) => (row.overFree > 0 ? 'over' : 'within'),
       summary: (run, r) => run.t(`${K}.statement.mail`, { month: r.params.month ?? '', rows: r.rows, over: r.counts.over ?? 0 }),
       empty: (run, p) => run.t(`${K}.statement.empty`, { month: p.month ?? '' }),

@@ -298,6 +298,17 @@ describe('partner balances', () => {
     });
     expect(run.kind).toBe('report');
     if (run.kind === 'report') expect(run.report.text).toBe('Partner statement 2026-01: 2 lines, 1 with carriers held beyond the free period.');
+    // a row naming its partner in the remark mails that partner's statement only
+    const one = await task.run({
+      ctx: ts.server.systemContext(ts.orgA),
+      task: { remark: 'monthly\npartner: S1' },
+      now: new Date(Date.UTC(2026, 1, 10)),
+      timezone: 'UTC',
+      language: 'en-US',
+      t,
+    });
+    if (one.kind === 'report') expect(one.report.text).toBe('Partner statement 2026-01: 1 lines, 1 with carriers held beyond the free period.');
+    expect(one.kind).toBe('report');
     const empty = await task.run({
       ctx: ts.server.systemContext(ts.orgB),
       task: {},
