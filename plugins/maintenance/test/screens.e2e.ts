@@ -96,7 +96,7 @@ beforeAll(async () => {
   });
   keeper = await narrowOperator(ts, 'keeper.zhao', {
     screens: ['/maintenance/carrier-asset'],
-    calls: /^\/carrier-asset\/(list|refresh)$|^\/(carrier-code|dictionary)\/(list|all)$/,
+    calls: /^\/carrier-asset\/(list|refresh)$|^\/(carrier|carrier-code|dictionary)\/(list|all)$/,
     warehouseIds,
   });
   supervisor = await narrowOperator(ts, 'super.kim', {
