@@ -14,6 +14,7 @@ const NAMED_SAMPLES: Record<string, (n: number) => string> = {
   code: (n) => `C${n}`,
   cron: () => '0 0 * * *',
   url: (n) => `https://example.com/${n}`,
+  timeZone: (n) => ['Asia/Shanghai', 'Europe/Berlin', 'America/New_York'][n % 3],
 };
 const hex = (n: number) => (n & 0xff).toString(16).padStart(2, '0');
 
