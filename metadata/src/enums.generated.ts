@@ -325,7 +325,7 @@ export const TaskNameEnum = {
   maintenanceExpiryMail: 50,
   gpsReportMail: 60,
   gpsAlertMail: 70,
-  partnerStatementMail: 1100,
+  partnerStatementMail: 900,
 } as const;
 export const TaskTypeEnum = {
   normal: 10,
