@@ -117,7 +117,9 @@ export async function seedMaintenance(
     order: [['id', 'ASC']],
     raw: true,
   })) as Row | null;
-  const workerWarehouses: number[] | null = worker && Array.isArray(worker.warehouseIds) && worker.warehouseIds.length ? worker.warehouseIds.map(Number) : null;
+  // a raw read leaves a JSON column as its text on some dialects
+  const listed: unknown = typeof worker?.warehouseIds === 'string' ? JSON.parse(worker.warehouseIds) : worker?.warehouseIds;
+  const workerWarehouses: number[] | null = Array.isArray(listed) && listed.length ? listed.map(Number) : null;
   const applicant: RequestContext | null = worker
     ? {
         ...admin,
@@ -127,25 +129,31 @@ export async function seedMaintenance(
       }
     : null;
 
-  // free carriers (in use or standby, on no document line) of the worker's warehouses, with their assets
+  // free carriers (in use or standby, on no document line) with their assets: the repairs take
+  // those of the worker's warehouses, the register and the transfers the others
   const busy = new Set<number>();
   for (const lines of ['ship-order-detail', 'receipt-detail', 'delivery-detail', 'inventory-adjust-detail']) {
     const m = models[lines];
     if (m && m.getAttributes().carrierId)
       for (const r of (await m.findAll({ where: { orgId }, attributes: ['carrierId'], raw: true })) as unknown as Row[]) busy.add(Number(r.carrierId));
   }
-  const carrierWhere: Row = { orgId, status: { [Op.in]: [C.inUse, C.standby] } };
-  if (workerWarehouses) carrierWhere.warehouseId = { [Op.in]: workerWarehouses };
-  const free = ((await models.carrier.findAll({ where: carrierWhere, attributes: ['id'], order: [['id', 'ASC']], limit: 400, raw: true })) as unknown as Row[])
-    .map((r) => Number(r.id))
-    .filter((id) => !busy.has(id));
-  const assets = (await models['carrier-asset'].findAll({
-    where: { orgId, carrierId: { [Op.in]: free } },
-    attributes: ['id', 'carrierId', 'sn'],
-    order: [['id', 'ASC']],
-    limit: 20,
-    raw: true,
-  })) as unknown as Row[];
+  const freeAssets = async (warehouseIds: number[] | null, limit: number, not: Row[] = []): Promise<Row[]> => {
+    const where: Row = { orgId, status: { [Op.in]: [C.inUse, C.standby] } };
+    if (warehouseIds) where.warehouseId = { [Op.in]: warehouseIds };
+    const taken = new Set(not.map((a) => Number(a.carrierId)));
+    const free = ((await models.carrier.findAll({ where, attributes: ['id'], order: [['id', 'ASC']], limit: 400, raw: true })) as unknown as Row[])
+      .map((r) => Number(r.id))
+      .filter((id) => !busy.has(id) && !taken.has(id));
+    return (await models['carrier-asset'].findAll({
+      where: { orgId, carrierId: { [Op.in]: free } },
+      attributes: ['id', 'carrierId', 'sn'],
+      order: [['id', 'ASC']],
+      limit,
+      raw: true,
+    })) as unknown as Row[];
+  };
+  const repaired = await freeAssets(workerWarehouses, REPAIR_PLANS.length);
+  const assets = await freeAssets(null, 10, repaired);
   if (!assets.length) return created;
 
   // the asset team's register: a few assets in full, accepted and put into use
@@ -174,7 +182,7 @@ export async function seedMaintenance(
     const R = '/carrier-asset-maintenance-record';
     const rootCauses = [dict.get('CRACK')!, dict.get('IMPACT')!];
     for (const [i, plan] of REPAIR_PLANS.entries()) {
-      const a = assets[i];
+      const a = repaired[i];
       if (!a) break;
       const r = await run(
         `${R}/create`,
@@ -210,7 +218,7 @@ export async function seedMaintenance(
   }
 
   // transfers: one received (the asset moved to its new place), one on its way
-  const moving = (await none('carrier-asset-transfer')) ? assets.slice(14, 16) : [];
+  const moving = (await none('carrier-asset-transfer')) ? assets.slice(8, 10) : [];
   for (const [i, a] of moving.entries()) {
     const t = await run('/carrier-asset-transfer/create', {
       carrierAssetId: a.id,

@@ -52,6 +52,12 @@ describe('maintenance demo', () => {
     const records = (await call(`${R}/list`, { page: 1, limit: 100 })).list as any[];
     expect(records).toHaveLength(REPAIR_PLANS.length);
     expect(new Set(records.map((r) => r.status))).toEqual(new Set([M.new, M.inProgress, M.completed, M.audited, M.rejected]));
+    // applied for by the operator, on carriers of the operator's warehouses
+    const operator = (await call('/user/list', { name: 'operator.demo', page: 1, limit: 1 })).list[0];
+    const ids = new Set(records.map((r) => r.carrierId));
+    const carriers = ((await call('/carrier/list', { page: 1, limit: 500 })).list as any[]).filter((c) => ids.has(c.id));
+    expect(carriers).toHaveLength(ids.size);
+    for (const c of carriers) expect(operator.warehouseIds).toContain(c.warehouseId);
     for (const r of records) {
       expect(r.applicant).not.toBe('Platform Administrator');
       if (r.auditor) expect(r.auditor).not.toBe(r.applicant);
