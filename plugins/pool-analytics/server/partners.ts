@@ -95,7 +95,9 @@ export async function balanceRows(ctx: PluginServerContext, call: RequestContext
   const byFree = new Map<number, Warehouse[]>();
   for (const w of whs) {
     const fd = partners.get(w.partnerId!)!.freeDays;
-    byFree.set(fd, [...(byFree.get(fd) ?? []), w]);
+    const list = byFree.get(fd);
+    if (list) list.push(w);
+    else byFree.set(fd, [w]);
   }
   for (const [free, ws] of byFree) {
     const cutoff = nowDays - free;

@@ -69,7 +69,12 @@ export async function sizeRows(ctx: PluginServerContext, q: ReportQuery<Params>)
   };
   const cells = whs.size ? await cellsOf(ctx, q.ctx, { from: time.from, to: time.to, carrierCodeId }, whs) : [];
   const byCode = new Map<number, Cell[]>();
-  for (const c of cells) if (c.carrierCodeId !== null) byCode.set(c.carrierCodeId, [...(byCode.get(c.carrierCodeId) ?? []), c]);
+  for (const c of cells) {
+    if (c.carrierCodeId === null) continue;
+    const list = byCode.get(c.carrierCodeId);
+    if (list) list.push(c);
+    else byCode.set(c.carrierCodeId, [c]);
+  }
   const owned = await ctx
     .repo('carrier', q.ctx)
     .countBy('carrierCodeId', { status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] }, ...(carrierCodeId ? { carrierCodeId } : {}) });
