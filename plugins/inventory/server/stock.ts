@@ -37,7 +37,7 @@ const Loading = Enums.loadingStatus;
 export const REBUILD_EVERY_MS = 60 * 60_000;
 const SLOW_REBUILD_MS = 1000;
 /** trigger names carry the version of their SQL: a changed definition replaces the old triggers */
-const TRIGGER = 'inventory_stock_v1';
+const TRIGGER = 'inventory_stock_v2';
 const CARRIER_INDEX = 'inventory_carrier_inbound';
 const CELL_INDEX = 'inventory_stock_cell';
 /** standing carriers not marked idle (the ones idle by time counts) */
@@ -113,11 +113,13 @@ export function maintainedStock(ctx: PluginServerContext) {
       return `UPDATE ${stock} SET ${s('inStock')} = ${s('inStock')} - 1, ${(Object.keys(f) as Array<keyof typeof f>).map((k) => `${s(k)} = ${s(k)} - ${f[k]}`).join(', ')}, ${s('aged')} = ${s('aged')} - ${aged(x)} WHERE ${key(x)}`;
     };
     const add = (x: string) => {
+      // a raw insert without timestamps must not fail on the counts' NOT NULL audit columns
+      const stamp = `COALESCE(${x}.${c('updatedAt')}, CURRENT_TIMESTAMP)`;
       const f = figures(x);
       const ks = Object.keys(f) as Array<keyof typeof f>;
       const excluded = (k: string) => (sqlite ? `excluded.${s(k)}` : `VALUES(${s(k)})`);
       const insert = `INSERT INTO ${stock} (${['orgId', 'warehouseId', 'codeKey', 'inStock', ...ks, 'aged', 'agedBefore', 'createdAt', 'updatedAt'].map(s).join(', ')})
-        VALUES (${x}.${c('orgId')}, ${x}.${c('warehouseId')}, COALESCE(${x}.${c('carrierCodeId')}, 0), 1, ${ks.map((k) => f[k]).join(', ')}, 0, NULL, ${x}.${c('updatedAt')}, ${x}.${c('updatedAt')})`;
+        VALUES (${x}.${c('orgId')}, ${x}.${c('warehouseId')}, COALESCE(${x}.${c('carrierCodeId')}, 0), 1, ${ks.map((k) => f[k]).join(', ')}, 0, NULL, ${stamp}, ${stamp})`;
       const set = `${s('inStock')} = ${s('inStock')} + 1, ${ks.map((k) => `${s(k)} = ${s(k)} + ${excluded(k)}`).join(', ')}, ${s('aged')} = ${s('aged')} + ${aged(x)}`;
       return sqlite
         ? `${insert} ON CONFLICT (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')}) DO UPDATE SET ${set}`
