@@ -345,19 +345,26 @@ async function main() {
       `SELECT o.${O.c('shipperWarehouseId')}, o.${O.c('receiverWarehouseId')}, l.${L.c('carrierCodeId')}, COUNT(*) FROM ${L.table} l JOIN ${O.table} o ON o.id = l.${L.c('shipOrderId')}
        WHERE o.${O.c('orgId')} = ${org} AND o.${O.c('status')} IN (2, 3) AND l.${L.c('orgId')} = ${org} AND l.${L.c('status')} = 20 GROUP BY o.${O.c('shipperWarehouseId')}, o.${O.c('receiverWarehouseId')}, l.${L.c('carrierCodeId')}`,
     ];
-    // the same answer from the maintained counts (plugins/inventory/server/stock.ts): warehouses, configurations, one row per
-    // cell, the arrivals of the last rebuild interval (60 min, the widest window between rebuilds) per idle check time, in transit
+    // the same answer from the maintained counts (plugins/inventory/server/stock.ts), idle from the arrivals of the last rebuild
+    // interval (60 min, the widest window between rebuilds) per idle check time;
     const K = columnsOf(server, 'inventory-stock');
-    const maintainedFloor = () => [
-      figuresFloor()[0],
-      figuresFloor()[1],
-      `SELECT ${K.list(['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'agedBefore'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0`,
-      ...thresholds.map((m) => {
-        const to = Date.now() - m * 60_000;
-        return `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*) FROM ${C.table} c WHERE ${standing} AND c.${C.c('transportStatus')} IN (0, 10) AND c.${C.c('inboundTime')} >= ${d.at(new Date(to - 60 * 60_000))} AND c.${C.c('inboundTime')} < ${d.at(new Date(to))} GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`;
-      }),
-      figuresFloor()[3],
-    ];
+    // a list page from them (paged at the source): the cells' keys (stock, configurations) and in transit of every warehouse,
+    // then the page's first two warehouses (50 codes each: the page of 100) read whole
+    const maintainedFloor = () => {
+      const page = `(SELECT id FROM ${W.table} WHERE ${W.c('orgId')} = ${org} ORDER BY ${W.c('code')} LIMIT 2)`;
+      return [
+        figuresFloor()[0],
+        `SELECT ${K.list(['warehouseId', 'codeKey'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0`,
+        `SELECT ${G.list(['warehouseId', 'carrierCodeId'])} FROM ${G.table} WHERE ${G.c('orgId')} = ${org}`,
+        figuresFloor()[3],
+        `SELECT ${K.list(['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'agedBefore'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0 AND ${K.c('warehouseId')} IN ${page}`,
+        `SELECT ${G.list(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'])} FROM ${G.table} WHERE ${G.c('orgId')} = ${org} AND ${G.c('warehouseId')} IN ${page}`,
+        ...thresholds.map((m) => {
+          const to = Date.now() - m * 60_000;
+          return `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*) FROM ${C.table} c WHERE ${standing} AND c.${C.c('warehouseId')} IN ${page} AND c.${C.c('transportStatus')} IN (0, 10) AND c.${C.c('inboundTime')} >= ${d.at(new Date(to - 60 * 60_000))} AND c.${C.c('inboundTime')} < ${d.at(new Date(to))} GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`;
+        }),
+      ];
+    };
     const wh = (i: number) => 1 + ((i * 37) % WAREHOUSES);
     const today = Date.parse(`${dayString(Date.now())}T00:00:00Z`);
     const pastDay = (i: number) => dayString(today - (1 + ((i * 11) % Math.max(1, DAYS))) * DAY);

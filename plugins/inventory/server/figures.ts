@@ -88,8 +88,20 @@ export interface Filter {
   stockOnly?: boolean;
   /** only these rows of the sorted answer (a list page); `total` counts them all */
   window?: { offset: number; limit: number };
+  /** the warehouses of a list page (set by byCode itself when it pages at the source) */
+  warehouseIds?: number[];
+  /** in transit of those warehouses, read once by the paging pass */
+  transit?: TransitCell[];
   /** group the carriers even where the maintained counts (stock.ts) are kept: what they are checked against */
   direct?: boolean;
+}
+
+/** shipped lines in transit to (in) or from (out) a warehouse, per code */
+export interface TransitCell {
+  w: number;
+  c: number | null;
+  inn: number;
+  out: number;
 }
 
 /** COUNT(id) grouped by the fields, through the scoped repository */
@@ -102,7 +114,7 @@ export function figuresReader(ctx: PluginServerContext) {
   const inTransit = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
 
   async function warehousesOf(call: RequestContext, f: Filter): Promise<Row[]> {
-    return ctx.repo('warehouse', call).rows(f.warehouseId ? { id: f.warehouseId } : {}, {
+    return ctx.repo('warehouse', call).rows(f.warehouseId ? { id: f.warehouseId } : f.warehouseIds ? { id: { [Op.in]: f.warehouseIds } } : {}, {
       attributes: ['id', 'code', 'name', 'minInventory', 'maxInventory', 'theoryInventory', 'idleCheckTime'],
       order: [
         ['code', 'ASC'],
@@ -112,6 +124,84 @@ export function figuresReader(ctx: PluginServerContext) {
     });
   }
 
+  /** in transit per warehouse (of whIds) and code; `narrow`: name the warehouses (else the scope holds the caller to them) */
+  async function transitOf(call: RequestContext, whIds: number[], narrow: boolean, codeWhere: WhereOptions): Promise<TransitCell[]> {
+    if (!inTransit.length) return [];
+    const ends = narrow ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
+    const orders = await ctx
+      .repo('ship-order', call)
+      .rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
+    const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
+    const mine = new Set(whIds);
+    const out = new Map<number, TransitCell>();
+    const at = (w: number, c: number | null) => {
+      const k = cellKey(w, c);
+      let x = out.get(k);
+      if (!x) out.set(k, (x = { w, c, inn: 0, out: 0 }));
+      return x;
+    };
+    for (let i = 0; i < orders.length; i += 1000) {
+      const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
+      for (const g of await grouped(ctx.repo('ship-order-detail', call), ['shipOrderId', 'carrierCodeId'], {
+        shipOrderId: { [Op.in]: ids },
+        status: Enums.shipOrderLineStatus.shipped,
+        ...(codeWhere as object),
+      })) {
+        const o = orderOf.get(Number(g.shipOrderId))!;
+        const count = Number(g.n);
+        if (mine.has(Number(o.receiverWarehouseId))) at(Number(o.receiverWarehouseId), n(g.carrierCodeId)).inn += count;
+        if (mine.has(Number(o.shipperWarehouseId))) at(Number(o.shipperWarehouseId), n(g.carrierCodeId)).out += count;
+      }
+    }
+    return [...out.values()];
+  }
+
+  /**
+   * A list page from the maintained counts: which warehouses it covers is found from keys only (the
+   * cells per warehouse: codes standing there, configured there, in transit), then the full figures
+   * are read for those two or three warehouses — not 25,000 cells to answer 100.
+   */
+  async function pageAtSource(call: RequestContext, f: Filter & { window: { offset: number; limit: number } }, t: (key: string) => string, now: Date) {
+    const warehouses = await warehousesOf(call, f);
+    if (!warehouses.length) return { rows: [], warehouses, total: 0 };
+    const whIds = warehouses.map((w) => Number(w.id));
+    const mine = new Set(whIds);
+    const codeWhere = f.carrierCodeId ? { carrierCodeId: f.carrierCodeId } : {};
+    const keys = new Map<number, Set<number>>();
+    const add = (w: number, c: number | null) => {
+      if (!mine.has(w)) return;
+      let k = keys.get(w);
+      if (!k) keys.set(w, (k = new Set()));
+      k.add(cellKey(w, c));
+    };
+    for (const r of await ctx
+      .repo('inventory-stock', call)
+      .driverRows(['warehouseId', 'codeKey'], { inStock: { [Op.gt]: 0 }, ...(f.carrierCodeId ? { codeKey: f.carrierCodeId } : {}) }))
+      add(Number(r.warehouseId), Number(r.codeKey) || null);
+    for (const r of await ctx
+      .repo('carrier-code-warehouse', call)
+      .driverRows(['warehouseId', 'carrierCodeId'], { warehouseId: { [Op.ne]: null }, ...codeWhere }))
+      add(Number(r.warehouseId), n(r.carrierCodeId));
+    const transit = await transitOf(call, whIds, whIds.length >= MAX_WAREHOUSES, codeWhere);
+    for (const x of transit) add(x.w, x.c);
+    const { offset, limit } = f.window;
+    const page: number[] = [];
+    let total = 0;
+    let within = 0;
+    for (const w of whIds) {
+      const k = keys.get(w)?.size ?? 0;
+      if (k && total + k > offset && total < offset + limit) {
+        if (!page.length) within = offset - total;
+        page.push(w);
+      }
+      total += k;
+    }
+    if (!page.length) return { rows: [], warehouses, total };
+    const onPage = new Set(page);
+    const sub = await byCode(call, { ...f, warehouseIds: page, window: { offset: within, limit }, transit: transit.filter((x) => onPage.has(x.w)) }, t, now);
+    return { rows: sub.rows, warehouses, total };
+  }
+
   /** per warehouse and code, now (rows sorted by warehouse code, then carrier code) */
   async function byCode(
     call: RequestContext,
@@ -119,6 +209,7 @@ export function figuresReader(ctx: PluginServerContext) {
     t: (key: string) => string,
     now = new Date(),
   ): Promise<{ rows: CodeRow[]; warehouses: Row[]; total: number }> {
+    if (f.window && !f.warehouseId && !f.warehouseIds && !f.direct && stock.isActive()) return pageAtSource(call, { ...f, window: f.window }, t, now);
     const warehouses = await warehousesOf(call, f);
     if (!warehouses.length) return { rows: [], warehouses, total: 0 };
     const whIds = warehouses.map((w) => Number(w.id));
@@ -126,7 +217,7 @@ export function figuresReader(ctx: PluginServerContext) {
     // the scope already holds a restricted caller to its warehouses: naming all of them (IN of 500 ids) only slows the plan
     const whWhere = f.warehouseId
       ? { warehouseId: f.warehouseId }
-      : whIds.length < MAX_WAREHOUSES
+      : !f.warehouseIds && whIds.length < MAX_WAREHOUSES
         ? { warehouseId: { [Op.ne]: null } }
         : { warehouseId: { [Op.in]: whIds } };
     const codeWhere = f.carrierCodeId ? { carrierCodeId: f.carrierCodeId } : {};
@@ -189,7 +280,12 @@ export function figuresReader(ctx: PluginServerContext) {
     // 1. what stands in the warehouses: the maintained counts (~1 row per cell) where the triggers keep them
     const kept =
       stock.isActive() && !f.direct
-        ? await stock.read(call, { warehouseId: f.warehouseId, carrierCodeId: f.carrierCodeId }, f.stockOnly ? () => null : minutesOf, now)
+        ? await stock.read(
+            call,
+            { warehouseId: f.warehouseId, warehouseIds: f.warehouseIds, carrierCodeId: f.carrierCodeId },
+            f.stockOnly ? () => null : minutesOf,
+            now,
+          )
         : null;
     if (kept) {
       for (const g of kept) {
@@ -205,29 +301,10 @@ export function figuresReader(ctx: PluginServerContext) {
       }
     } else await scan();
     // 2. in transit: shipped lines of ship orders in transit, to and from the warehouses
-    if (inTransit.length) {
-      const ends =
-        f.warehouseId || whIds.length >= MAX_WAREHOUSES
-          ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] }
-          : {};
-      const orders = await ctx
-        .repo('ship-order', call)
-        .rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
-      const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
-      const mine = new Set(whIds);
-      for (let i = 0; i < orders.length; i += 1000) {
-        const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
-        for (const g of await grouped(ctx.repo('ship-order-detail', call), ['shipOrderId', 'carrierCodeId'], {
-          shipOrderId: { [Op.in]: ids },
-          status: Enums.shipOrderLineStatus.shipped,
-          ...codeWhere,
-        })) {
-          const o = orderOf.get(Number(g.shipOrderId))!;
-          const count = Number(g.n);
-          if (mine.has(Number(o.receiverWarehouseId))) cell(Number(o.receiverWarehouseId), n(g.carrierCodeId)).inTransitIn += count;
-          if (mine.has(Number(o.shipperWarehouseId))) cell(Number(o.shipperWarehouseId), n(g.carrierCodeId)).inTransitOut += count;
-        }
-      }
+    for (const x of f.transit ?? (await transitOf(call, whIds, !!(f.warehouseId || f.warehouseIds) || whIds.length >= MAX_WAREHOUSES, codeWhere))) {
+      const y = cell(x.w, x.c);
+      y.inTransitIn += x.inn;
+      y.inTransitOut += x.out;
     }
     // a configured code shows even with nothing in stock (it is below its minimum)
     for (const c of configOf.values()) cell(Number(c.warehouseId), n(c.carrierCodeId));

@@ -267,14 +267,14 @@ export function maintainedStock(ctx: PluginServerContext) {
    */
   async function read(
     call: RequestContext,
-    filter: { warehouseId?: number; carrierCodeId?: number },
+    filter: { warehouseId?: number; warehouseIds?: number[]; carrierCodeId?: number },
     thresholdOf: (w: number, code: number | null) => number | null,
     now = new Date(),
   ): Promise<StockCell[] | null> {
     // emptied cells stay as rows (a carrier may come back): left out
     const where: WhereOptions = {
       inStock: { [Op.gt]: 0 },
-      ...(filter.warehouseId ? { warehouseId: filter.warehouseId } : {}),
+      ...(filter.warehouseId ? { warehouseId: filter.warehouseId } : filter.warehouseIds ? { warehouseId: { [Op.in]: filter.warehouseIds } } : {}),
       ...(filter.carrierCodeId ? { codeKey: filter.carrierCodeId } : {}),
     };
     const rows = await ctx
@@ -319,7 +319,7 @@ export function maintainedStock(ctx: PluginServerContext) {
     if (whole.length > MAX_WHOLE) return null;
     const carriers = ctx.repo('carrier', call);
     const base = {
-      ...(filter.warehouseId ? { warehouseId: filter.warehouseId } : {}),
+      ...(filter.warehouseId ? { warehouseId: filter.warehouseId } : filter.warehouseIds ? { warehouseId: { [Op.in]: filter.warehouseIds } } : {}),
       ...(filter.carrierCodeId ? { carrierCodeId: filter.carrierCodeId } : {}),
       transportStatus: { [Op.in]: NOT_MARKED },
       status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] },

@@ -252,6 +252,37 @@ describe('maintained counts equal the direct count after every write path', () =
     await same('threshold changed');
   });
 
+  it('a list page read at the source equals the same rows of the whole answer', async () => {
+    // a third warehouse, a code in transit to it only (a cell with nothing standing or configured)
+    const kb = (await ok(ts.a, '/warehouse/create', { code: 'KB', name: 'Kobe' })).id;
+    const [moving] = await carriers(1, pal, sh);
+    const order = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: sh, receiverWarehouseId: kb, lines: [{ carrierId: moving }] });
+    await ok(ts.a, '/ship-order/release', { id: order.id });
+    await ok(ts.a, '/carrier-code/warehouse/create', {
+      carrierCodeId: pal,
+      warehouseId: os,
+      minInventory: 1,
+      maxInventory: 9,
+      outboundCheckTime: 60,
+      idleCheckTime: 15,
+    });
+    const view = (r: any) => [r.warehouseId, r.carrierCodeId, r.inStock, r.idle, r.inTransitIn, r.inTransitOut, r.min, r.max, r.level];
+    const whole = await ok(ts.a, '/inventory/realtime', { page: 1, limit: 100 });
+    expect(whole.list.some((r: any) => r.warehouseId === kb && r.inTransitIn === 1 && r.inStock === 0)).toBe(true);
+    for (const limit of [1, 2, 3]) {
+      const rows: any[] = [];
+      for (let page = 1; (page - 1) * limit < whole.total; page++) {
+        const got = await ok(ts.a, '/inventory/realtime', { page, limit });
+        expect(got.total).toBe(whole.total);
+        rows.push(...got.list);
+      }
+      expect(rows.map(view)).toEqual(whole.list.map(view));
+    }
+    // one warehouse (read whole, not paged at the source) equals its rows of the whole answer
+    const one = await ok(ts.a, '/inventory/realtime', { warehouseId: sh, page: 1, limit: 100 });
+    expect(one.list.map(view)).toEqual(whole.list.filter((r: any) => r.warehouseId === sh).map(view));
+  });
+
   it('a warehouse-restricted operator gets its own warehouses, the same figures', async () => {
     const role = (
       await ok(ts.a, '/role/create', {
