@@ -325,6 +325,8 @@ export const TaskNameEnum = {
   maintenanceExpiryMail: 50,
   gpsReportMail: 60,
   gpsAlertMail: 70,
+  maintenanceTopReportMail: 51,
+  maintenanceRepairReportMail: 52,
   partnerStatementMail: 900,
 } as const;
 export const TaskTypeEnum = {

@@ -7,6 +7,26 @@ import type { NamedPattern } from './types';
 
 export const PASSWORD_SPECIALS = '!@#$%^&*()_+';
 
+/**
+ * An IANA time zone the runtime knows ("Asia/Shanghai", "UTC"): no regular expression can say
+ * which names exist, so this one asks Intl — still a RegExp, so form rules and server
+ * validation use it like the others.
+ */
+class TimeZonePattern extends RegExp {
+  constructor() {
+    super('^[A-Za-z][A-Za-z0-9_+/-]*$');
+  }
+  override test(value: string): boolean {
+    if (!super.test(value) || value.length > 64) return false;
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: value });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
 export const namedPatterns: Record<NamedPattern, RegExp> = {
   // 6 octets, optional ':' or '-' separators (beacons often report bare hex)
   mac: /^[0-9A-Fa-f]{2}(?:[:-]?[0-9A-Fa-f]{2}){5}$/,
@@ -21,6 +41,7 @@ export const namedPatterns: Record<NamedPattern, RegExp> = {
   // five or six space-separated cron fields
   cron: /^\S+(?:\s+\S+){4,5}$/,
   url: /^https?:\/\/\S+$/,
+  timeZone: new TimeZonePattern(),
 };
 
 export function isNamedPattern(p: string): p is NamedPattern {
@@ -33,7 +54,7 @@ export function patternRegExp(pattern: string): RegExp {
 }
 
 /** Named patterns whose mismatch message says the expected format (a regular expression only says "wrong format"). */
-const DESCRIBED = new Set<string>(['password', 'mqttPassword', 'color', 'mac', 'email', 'mobile', 'code', 'cron', 'url']);
+const DESCRIBED = new Set<string>(['password', 'mqttPassword', 'color', 'mac', 'email', 'mobile', 'code', 'cron', 'url', 'timeZone']);
 
 /**
  * The rule of a pattern mismatch — `password`, `code`, … or `format` for a regular expression —

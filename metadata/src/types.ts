@@ -33,7 +33,7 @@ export type FieldType =
 export type SearchKind = 'eq' | 'like' | 'prefix' | 'range' | 'in';
 
 /** Named patterns; anything else in `pattern` is a regular expression source. */
-export type NamedPattern = 'mac' | 'password' | 'mqttPassword' | 'color' | 'email' | 'mobile' | 'code' | 'cron' | 'url';
+export type NamedPattern = 'mac' | 'password' | 'mqttPassword' | 'color' | 'email' | 'mobile' | 'code' | 'cron' | 'url' | 'timeZone';
 
 export interface ListHint {
   /** shown in the table by default (false = available in the column chooser only) */

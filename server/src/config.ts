@@ -25,7 +25,11 @@ export interface ServerConfig {
   requestTimeoutMs: number;
   /** an upload that sends nothing for this long is refused */
   uploadIdleMs: number;
-  /** IANA zone for wall-clock times in imported workbooks when the organisation names none */
+  /**
+   * The server's IANA zone (TIME_ZONE; SCHEDULER_TIMEZONE, its older name, when unset; else
+   * UTC): an organisation that names no `timeZone` cuts its days — reports, snapshots,
+   * schedules, dated document numbers, imported wall-clock times — here.
+   */
   timeZone: string;
   /**
    * Proxies whose X-Forwarded-For names the client (TRUST_PROXY: comma-separated addresses,
@@ -65,8 +69,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     pluginsDir: resolve(env.PLUGINS_DIR || resolve(repoRoot, 'plugins')),
     requestTimeoutMs: positive(env, 'REQUEST_TIMEOUT_MS', 60_000),
     uploadIdleMs: positive(env, 'UPLOAD_IDLE_MS', 20_000),
-    timeZone: zone(env.TIME_ZONE || 'UTC'),
-    trustProxy: (env.TRUST_PROXY ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    timeZone: zone(env.TIME_ZONE || env.SCHEDULER_TIMEZONE || 'UTC'),
+    trustProxy: (env.TRUST_PROXY ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     instanceId: instanceId(env.INSTANCE_ID, dataDir),
     storage: storageConfigFromEnv(env),
     importHeartbeatMs: positive(env, 'IMPORT_HEARTBEAT_MS', 5_000),

@@ -9,6 +9,7 @@ import { fieldLabelKey, loadMetadata, type Metadata } from '@rti/metadata';
 import type { Express } from 'express';
 import { createAccess, permissionCalls, type AccessService } from './access';
 import { reportLookAlikeEntryCodes } from './access/onboarding';
+import { OrgZones } from './access/org-zones';
 import { themeCalls } from './access/theme-calls';
 import { createApp } from './app';
 import { installOverlays } from './overlays';
@@ -123,7 +124,14 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // `once` jobs claim each period on a lease row shared by every instance on the database
   const jobs = new JobRunner(logError, jobLease(db.sequelize, config.instanceId));
   const references = new ReferenceRegistry();
-  const resourceHost = { db, metadata, hooks, references, t };
+  // one time zone per organisation: reports, schedules, snapshots and dated numbers cut days in it
+  const zones = new OrgZones(db, config.timeZone);
+  const zoneOf = (orgId: number | null) => zones.of(orgId);
+  hooks.after('update', 'organization', (e) => {
+    const id = Number(e.row?.id ?? e.previous?.id);
+    e.transaction?.afterCommit(() => zones.forget(Number.isFinite(id) ? id : undefined));
+  });
+  const resourceHost = { db, metadata, hooks, references, t, zoneOf };
   const repo = repositoryFactory(resourceHost);
   // workflow steps and header-and-lines documents (ctx.transitions / ctx.documents)
   const transitions = new TransitionRegistry(() => metadata.resources);
@@ -139,19 +147,30 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   });
 
   const stepDeps: TransitionDeps = { host: resourceHost, registry: transitions, documents };
-  for (const res of Object.values(metadata.resources)) for (const def of resourceCalls(res, { metadata, repo, t, transitions: stepDeps, documents })) calls.add(def);
+  for (const res of Object.values(metadata.resources))
+    for (const def of resourceCalls(res, { metadata, repo, t, transitions: stepDeps, documents, zoneOf })) calls.add(def);
   // documents made from documents (source, prefill) and lines received by scanning
   const flows = new FlowEngine(resourceHost, documents, stepDeps);
   flows.install(hooks);
   for (const def of flows.calls()) calls.add(def);
   // public one-record links (metadata publicLink): tokens, throttle and calls; plugins give the page's reader
   const publicLinks = new PublicLinks(db.sequelize);
-  const links = publicLinkCalls({ links: publicLinks, resources: () => metadata.resources, systemContext, readInScope: (r, call, id) => repo(r, call).find(id), publicUrl: config.publicUrl });
+  const links = publicLinkCalls({
+    links: publicLinks,
+    resources: () => metadata.resources,
+    systemContext,
+    readInScope: (r, call, id) => repo(r, call).find(id),
+    publicUrl: config.publicUrl,
+  });
   for (const def of links.calls) calls.add(withDeclaredInput(def, () => metadata.enums));
   jobs.every('public-links:sweep', 10 * 60_000, () => publicLinks.sweep().then(() => undefined), { once: true });
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language
-  calls.add({ path: '/metadata', permission: null, handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }) });
+  calls.add({
+    path: '/metadata',
+    permission: null,
+    handler: () => ({ resources: metadata.resources, enums: metadata.enums, menu: metadata.menu, texts: overlays.texts() }),
+  });
   // the metadata's labels per language, read by the console at run time (no console build for a label)
   calls.add(labelsCall());
 
@@ -180,7 +199,11 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   for (const def of themeCalls(access, () => storage)) calls.add(def);
   const guard = opts.guard ?? access.guard;
   // a step's guard.permission: the code as the call guard would check it
-  stepDeps.can = (ctx, code) => guard.authorize(ctx, code).then(() => true, () => false);
+  stepDeps.can = (ctx, code) =>
+    guard.authorize(ctx, code).then(
+      () => true,
+      () => false,
+    );
   const uploadTimeouts = { idleMs: config.uploadIdleMs, totalMs: config.requestTimeoutMs };
   const imports = installImports({
     db,
@@ -194,6 +217,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     storage: () => storage,
     dataDir: config.dataDir,
     timeZone: config.timeZone,
+    zoneOf,
     instanceId: config.instanceId,
     heartbeatMs: config.importHeartbeatMs,
     staleMs: config.importStaleMs,
@@ -209,7 +233,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // uploads (and plugins' stored files) on the data folder or S3 (STORAGE_URL): shared by every instance
   const storage = createStorage(config.storage, config.dataDir);
   for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts, storage, instanceId: config.instanceId })) calls.add(def);
-  const reports = new ReportRegistry({ calls, metadata, t });
+  const reports = new ReportRegistry({ calls, metadata, t, zoneOf });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
   // plugins' HTTP surfaces over the same calls (ctx.http): mounted by createApp, calls run by the invoker
@@ -253,6 +277,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     jobs: { every: (name, ms, fn, opts) => jobs.every(`${id}:${name}`, ms, fn, opts) },
     repo,
     systemContext,
+    zoneOf,
     organisationsWith: (resource, where) => organisationsWith(db, metadata, resource, where),
     t,
     db: db.sequelize,
@@ -297,7 +322,17 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     const f = call.resource ? metadata.resources[call.resource]?.fields.find((x) => x.name === key) : undefined;
     return f ? fieldLabelKey(f) : undefined;
   }
-  const app = createApp({ calls, guard: () => guard, translator, bodyLimit: config.bodyLimit, consoleDist: config.consoleDist, trustProxy: config.trustProxy, logError, fieldLabel, routes });
+  const app = createApp({
+    calls,
+    guard: () => guard,
+    translator,
+    bodyLimit: config.bodyLimit,
+    consoleDist: config.consoleDist,
+    trustProxy: config.trustProxy,
+    logError,
+    fieldLabel,
+    routes,
+  });
   let http: Server | null = null;
 
   return {
@@ -327,7 +362,10 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
       return new Promise((resolve, reject) => {
         // Every request is answered or ended within the time-out (docs/SERVER.md "Upload and
         // import limits"); Node checks the running ones every 5 s instead of its default 30 s.
-        const server = createHttpServer({ requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(config.requestTimeoutMs, 20_000), connectionsCheckingInterval: 5_000 }, app);
+        const server = createHttpServer(
+          { requestTimeout: config.requestTimeoutMs, headersTimeout: Math.min(config.requestTimeoutMs, 20_000), connectionsCheckingInterval: 5_000 },
+          app,
+        );
         server.once('error', reject);
         server.listen(port, () => {
           http = server;

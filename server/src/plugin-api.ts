@@ -25,7 +25,13 @@ import type { PublicLinkService } from './resources/public-links';
 import type { StepCause } from './resources/transitions';
 
 /** Runs a declared step inside the caller's transaction (see TransitionEvent.run); `cause` tells its hooks who ran it. */
-export type RunStep = (resource: string, step: string, ids: number[], input?: Record<string, unknown>, cause?: StepCause) => Promise<Array<Record<string, any>>>;
+export type RunStep = (
+  resource: string,
+  step: string,
+  ids: number[],
+  input?: Record<string, unknown>,
+  cause?: StepCause,
+) => Promise<Array<Record<string, any>>>;
 import type { ReportWorkbook } from './reports/registry';
 import type { ReportDef, TaskType } from './reports/types';
 import type { Zone } from './reports/time';
@@ -68,11 +74,38 @@ export { declaredFilter } from './resources/filters';
 // typed readers of hand-written calls' parameters, bounded like the generated calls (docs/SERVER.md "Input limits")
 export { readId, readIds, readInt, readOneOf, readPaging, readText, type Paging, type ParamOptions } from './http/params';
 // report definitions (docs/PLUGINS.md "Reports"): the shared time range, zones, row sources
-export type { ReportDef, ReportAction, ReportColumn, ReportSheet, ReportParameter, ReportQuery, ReportSchedule, RowWindow, RowPage, ScheduledRun, TaskOutcome, TaskType, TimeRangeParameter, TimeRange } from './reports/types';
+export type {
+  ReportDef,
+  ReportAction,
+  ReportColumn,
+  ReportSheet,
+  ReportParameter,
+  ReportQuery,
+  ReportSchedule,
+  RowWindow,
+  RowPage,
+  ScheduledRun,
+  TaskOutcome,
+  TaskType,
+  TimeRangeParameter,
+  TimeRange,
+} from './reports/types';
 export type { ReportWorkbook, ReportDescription } from './reports/registry';
 export type { CellValue } from './resources/export';
 export { timeRange } from './reports/parameters';
-export { DAY_MS, dayOf, dayStart, formatTime, isZone, lastFullDays, parseOpenTimeRange, parseTimeRange, zoneOffset, type TimeRangeOptions, type Zone } from './reports/time';
+export {
+  DAY_MS,
+  dayOf,
+  dayStart,
+  formatTime,
+  isZone,
+  lastFullDays,
+  parseOpenTimeRange,
+  parseTimeRange,
+  zoneOffset,
+  type TimeRangeOptions,
+  type Zone,
+} from './reports/time';
 export { repositoryPage, repositoryScan, type RepositoryQuery } from './reports/sources';
 export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
 export type { MailService, OutgoingMail, SentMail } from './mail/types';
@@ -212,6 +245,11 @@ export interface PluginServerContext {
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   /** a context acting inside one organisation without a user (jobs, ingest) */
   systemContext(orgId: number, language?: Language): RequestContext;
+  /**
+   * The organisation's time zone (its `timeZone`, else the server's TIME_ZONE): a job or report
+   * cutting days ("yesterday", a snapshot's day, a month's statement) cuts them here.
+   */
+  zoneOf(orgId: number | null): Promise<string>;
   /**
    * The organisations that have rows of a resource matching `where` — the one platform-wide
    * read a job needs to know where to act; it answers ids only, and the rows are then read

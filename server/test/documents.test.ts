@@ -33,32 +33,63 @@ const carrier = (side: 'a' | 'b' = 'a') => make(ts[side], 'carrier', refs[side],
 const carriers = async (k: number) => Promise.all(Array.from({ length: k }, () => carrier())).then((cs) => cs.map((c) => c.id as number));
 const LINES = 'carrier-bind-detail';
 const linesOf = async (id: number) =>
-  ((await ts.server.db.models[LINES].findAll({ where: { carrierBindId: id }, order: [['id', 'ASC']], raw: true })) as any[]).map((l) => ({ carrierId: l.carrierId, qty: l.qty }));
+  ((await ts.server.db.models[LINES].findAll({ where: { carrierBindId: id }, order: [['id', 'ASC']], raw: true })) as any[]).map((l) => ({
+    carrierId: l.carrierId,
+    qty: l.qty,
+  }));
 const header = async (id: number) => (await ts.server.db.models['carrier-bind'].findByPk(id))!.get({ plain: true }) as Record<string, any>;
 const binds = () => ts.server.db.models['carrier-bind'].count();
 
 describe('atomic save', () => {
   it('writes header and lines in one call: number generated, total rolled up, lines answered', async () => {
     const [main, c1, c2] = await carriers(3);
-    const saved = await ok(ts.a, '/carrier-bind/save', { carrierId: main, remark: 'one call', lines: [{ carrierId: c1, qty: 2 }, { carrierId: c2, qty: 3 }] });
-    const scope = numberScope('BD{date:YYYYMMDD}{seq:4}', new Date());
+    const saved = await ok(ts.a, '/carrier-bind/save', {
+      carrierId: main,
+      remark: 'one call',
+      lines: [
+        { carrierId: c1, qty: 2 },
+        { carrierId: c2, qty: 3 },
+      ],
+    });
+    const scope = numberScope('BD{date:YYYYMMDD}{seq:4}', new Date(), ts.server.config.timeZone);
     expect(saved.bindNo).toMatch(new RegExp(`^${scope.replace('{seq}', '')}\\d{4}$`));
     expect(saved).toMatchObject({ carrierId: main, status: 10, totalAmount: 5, remark: 'one call', orgId: ts.orgA });
     // the answer names the lines by id; the rows page through the line resource's list
     const listed = await ok(ts.a, `/${LINES}/list`, { carrierBindId: saved.id });
     expect(saved.lines[LINES]).toEqual({ total: 2, ids: listed.list.map((l: any) => l.id) });
-    expect(listed.list.map((l: any) => [l.carrierId, l.qty, l.carrierBindId])).toEqual([[c1, 2, saved.id], [c2, 3, saved.id]]);
+    expect(listed.list.map((l: any) => [l.carrierId, l.qty, l.carrierBindId])).toEqual([
+      [c1, 2, saved.id],
+      [c2, 3, saved.id],
+    ]);
     expect(listed.list[0].carrierIdLabel).toBeTruthy();
   });
 
   it('replaces the lines: changed, added and removed in one transaction; the total follows', async () => {
     const [main, c1, c2, c3] = await carriers(4);
-    const saved = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: { [LINES]: [{ carrierId: c1, qty: 1 }, { carrierId: c2, qty: 1 }] } });
+    const saved = await ok(ts.a, '/carrier-bind/save', {
+      carrierId: main,
+      lines: {
+        [LINES]: [
+          { carrierId: c1, qty: 1 },
+          { carrierId: c2, qty: 1 },
+        ],
+      },
+    });
     const [l1] = saved.lines[LINES].ids;
-    const again = await ok(ts.a, '/carrier-bind/save', { id: saved.id, remark: 'edited', lines: [{ id: l1, carrierId: c1, qty: 7 }, { carrierId: c3, qty: 4 }] });
+    const again = await ok(ts.a, '/carrier-bind/save', {
+      id: saved.id,
+      remark: 'edited',
+      lines: [
+        { id: l1, carrierId: c1, qty: 7 },
+        { carrierId: c3, qty: 4 },
+      ],
+    });
     expect(again.lines[LINES].ids[0]).toBe(l1);
     expect(again).toMatchObject({ id: saved.id, bindNo: saved.bindNo, remark: 'edited', totalAmount: 11 });
-    expect(await linesOf(saved.id)).toEqual([{ carrierId: c1, qty: 7 }, { carrierId: c3, qty: 4 }]);
+    expect(await linesOf(saved.id)).toEqual([
+      { carrierId: c1, qty: 7 },
+      { carrierId: c3, qty: 4 },
+    ]);
     // header-only save leaves the lines alone
     await ok(ts.a, '/carrier-bind/save', { id: saved.id, remark: 'header only' });
     expect(await linesOf(saved.id)).toHaveLength(2);
@@ -91,7 +122,11 @@ describe('atomic save', () => {
       const doc = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }, { carrierId: c2 }] });
       await ok(ts.a, '/carrier-bind/save', { id: doc.id, lines: [{ id: doc.lines[LINES].ids[0], carrierId: c1, qty: 9 }] });
       await ok(ts.a, `/${LINES}/create`, { carrierBindId: doc.id, carrierId: c3 });
-      expect(seen).toEqual([[2, 0, 0], [0, 1, 1], [1, 0, 0]]);
+      expect(seen).toEqual([
+        [2, 0, 0],
+        [0, 1, 1],
+        [1, 0, 0],
+      ]);
     } finally {
       off();
     }
@@ -153,7 +188,11 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     await ok(ts.a, '/carrier-bind/release', { id: doc.id });
     for (const lang of LANGS) {
       const frozen = t(lang, 'rules.bindNotEditable');
-      const save = await ts.a.call('/carrier-bind/save', { id: doc.id, lines: [{ id: line.id, carrierId: c1, qty: 5 }, { carrierId: c2 }] }, { language: lang });
+      const save = await ts.a.call(
+        '/carrier-bind/save',
+        { id: doc.id, lines: [{ id: line.id, carrierId: c1, qty: 5 }, { carrierId: c2 }] },
+        { language: lang },
+      );
       expect(save.body).toMatchObject({ code: 10004, message: frozen });
       // a change of an existing line alone (no line added) is refused too
       const change = await ts.a.call('/carrier-bind/save', { id: doc.id, lines: [{ id: line.id, carrierId: c1, qty: 5 }] }, { language: lang });
@@ -175,7 +214,11 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
   it('duplicate line keys: within one save (naming both lines) and against the stored lines', async () => {
     const [main, c1, c2] = await carriers(3);
     const before = await binds();
-    const dup = await ts.a.call('/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }, { carrierId: c2 }, { carrierId: c1 }] }, { language: 'ja-JP' });
+    const dup = await ts.a.call(
+      '/carrier-bind/save',
+      { carrierId: main, lines: [{ carrierId: c1 }, { carrierId: c2 }, { carrierId: c1 }] },
+      { language: 'ja-JP' },
+    );
     expect(dup.body.code).toBe(10003);
     expect(dup.body.message).toBe(t('ja-JP', 'server.documents.duplicateInSave', { line: 3, first: 1, field: [tKey('fields.carrier')] }));
     expect(await binds()).toBe(before);
@@ -183,7 +226,9 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     const c1sn = (await ok(ts.a, '/carrier', { id: c1 })).sn;
     const again = await ts.a.call(`/${LINES}/create`, { carrierBindId: doc.id, carrierId: c1 });
     expect(again.body.code).toBe(10003);
-    expect(again.body.message).toBe(t('en-US', 'server.documents.duplicateLine', { field: tKey('fields.carrier'), value: c1sn, resource: tKey('resources.carrier-bind'), title: doc.bindNo }));
+    expect(again.body.message).toBe(
+      t('en-US', 'server.documents.duplicateLine', { field: tKey('fields.carrier'), value: c1sn, resource: tKey('resources.carrier-bind'), title: doc.bindNo }),
+    );
     expect(await linesOf(doc.id)).toEqual([{ carrierId: c1, qty: 1 }]);
   });
 
@@ -193,12 +238,18 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     for (const lang of LANGS) {
       const r = await ts.a.call('/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }, { carrierId: c2, qty: 0 }] }, { language: lang });
       expect(r.body.code).toBe(10001);
-      expect(r.body.message).toBe(t(lang, 'server.documents.lineError', { resource: tKey('resources.carrier-bind-detail'), line: 2, message: { $t: 'server.validation.valueBetween', params: { field: tKey('fields.qty'), min: 1, max: 100000 } } }));
+      expect(r.body.message).toBe(
+        t(lang, 'server.documents.lineError', {
+          resource: tKey('resources.carrier-bind-detail'),
+          line: 2,
+          message: { $t: 'server.validation.valueBetween', params: { field: tKey('fields.qty'), min: 1, max: 100000 } },
+        }),
+      );
     }
     expect(await binds()).toBe(before);
   });
 
-  it('lines cannot take over another document\'s line or point at another organisation\'s rows', async () => {
+  it("lines cannot take over another document's line or point at another organisation's rows", async () => {
     const [main, c1, main2, c2] = await carriers(4);
     const mine = await ok(ts.a, '/carrier-bind/save', { carrierId: main, lines: [{ carrierId: c1 }] });
     const other = await ok(ts.a, '/carrier-bind/save', { carrierId: main2, lines: [{ carrierId: c2 }] });
@@ -243,7 +294,10 @@ describe('cascade of lines', () => {
     const n = await deletesOfLines(() => ok(ts.a, '/carrier-bind/delete', { id: doc.id }));
     expect(n).toBe(1);
     expect(await linesOf(doc.id)).toEqual([]);
-    expect(await linesOf(kept.id)).toEqual([{ carrierId: cs[10], qty: 2 }, { carrierId: cs[11], qty: 2 }]);
+    expect(await linesOf(kept.id)).toEqual([
+      { carrierId: cs[10], qty: 2 },
+      { carrierId: cs[11], qty: 2 },
+    ]);
     expect((await header(kept.id)).totalAmount).toBe(4);
   });
 

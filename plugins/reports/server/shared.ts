@@ -4,7 +4,17 @@
  * plugin's closing job) — the reports never count carriers a second way: closed days come from
  * the snapshots, "now" from inventory's figures reader.
  */
-import { ApiError, DAY_MS, ErrorCode, dayOf, type PluginServerContext, type Zone, type ReportColumn, type ReportQuery, type RowWindow } from '@rti/server/plugin-api';
+import {
+  ApiError,
+  DAY_MS,
+  ErrorCode,
+  dayOf,
+  type PluginServerContext,
+  type Zone,
+  type ReportColumn,
+  type ReportQuery,
+  type RowWindow,
+} from '@rti/server/plugin-api';
 import { Op, col, fn, type WhereOptions } from 'sequelize';
 
 export type Row = Record<string, any>;

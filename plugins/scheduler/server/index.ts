@@ -61,7 +61,15 @@ function install(ctx: PluginServerContext): void {
     send: (mail) => getMailer().send(mail),
   });
   let handle: SchedulerHandle | undefined;
-  const runner = createRunner({ plugin: ctx, runs, mailer: getMailer, t, timezone: settings.timezone, instance, onMissingTask: async (id) => handle?.jobs.unschedule(id) });
+  const runner = createRunner({
+    plugin: ctx,
+    runs,
+    mailer: getMailer,
+    t,
+    zoneOf: (orgId) => ctx.zoneOf(orgId),
+    instance,
+    onMissingTask: async (id) => handle?.jobs.unschedule(id),
+  });
   const inflight = new Set<Promise<unknown>>();
 
   // Refuse what the scheduler could not run, in the caller's language.
@@ -75,6 +83,24 @@ function install(ctx: PluginServerContext): void {
       afterCommit(e.transaction, async () => handle?.jobs.schedule(taskOf(row), e.ctx.language), ctx.log);
     });
   }
+  // A new zone of an organisation moves its tasks' next runs now (the core forgets the old zone
+  // after the commit, before this runs).
+  ctx.hooks.after('update', 'organization', (e: HookEvent) => {
+    const orgId = Number(e.row?.id);
+    if (!handle || !Number.isFinite(orgId) || (e.previous?.timeZone ?? null) === (e.row?.timeZone ?? null)) return;
+    afterCommit(
+      e.transaction,
+      async () => {
+        const rows = (await ctx.repo(RESOURCE, ctx.systemContext(orgId)).findAll({ raw: true })) as unknown as Array<Record<string, unknown>>;
+        for (const r of rows) {
+          const task = taskOf(r);
+          const language = ((await handle?.jobs.jobOf(task.id))?.data as TaskJobData | undefined)?.language ?? settings.language;
+          await handle?.jobs.schedule(task, language);
+        }
+      },
+      ctx.log,
+    );
+  });
   ctx.hooks.after('delete', RESOURCE, (e: HookEvent) => {
     const id = Number(e.row?.id);
     afterCommit(e.transaction, async () => handle?.jobs.unschedule(id), ctx.log);
@@ -102,7 +128,7 @@ function install(ctx: PluginServerContext): void {
       },
       { concurrency: 4, lockLifetime: settings.lockLifetimeMs, backoff: exponential({ delay: settings.retryDelayMs, maxRetries: settings.retries }) },
     );
-    const jobs = taskJobs(agenda, settings.timezone);
+    const jobs = taskJobs(agenda, (orgId) => ctx.zoneOf(orgId));
     handle = { agenda, jobs, runner, instance };
     handles.set(ctx.database, handle);
     // every row of every organisation, read inside its organisation

@@ -66,7 +66,8 @@ export interface RunnerDeps {
   runs: JobModel;
   mailer: () => Mailer;
   t: (lang: Language, key: string, params?: Record<string, unknown>) => string;
-  timezone: string;
+  /** the organisation's time zone: a run's "today" and "yesterday" are its days */
+  zoneOf: (orgId: number) => Promise<string>;
   instance: string;
   /** a scheduled run found its row gone (deleted outside the API): drop the job */
   onMissingTask(taskId: number): Promise<void>;
@@ -79,7 +80,16 @@ const LABEL_PREFIX = 'enums.taskName.';
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** A kept workbook's storage key: the organisation's, a plain name (other characters become "_"). */
-export const reportKey = (orgId: number, name: string) => objectKey('reports', orgId, name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/\.\.+/g, '.').replace(/^[^A-Za-z0-9]+/, '').slice(-200) || 'report.xlsx');
+export const reportKey = (orgId: number, name: string) =>
+  objectKey(
+    'reports',
+    orgId,
+    name
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .replace(/\.\.+/g, '.')
+      .replace(/^[^A-Za-z0-9]+/, '')
+      .slice(-200) || 'report.xlsx',
+  );
 
 export function createRunner(deps: RunnerDeps) {
   const { plugin, runs } = deps;
@@ -97,7 +107,12 @@ export function createRunner(deps: RunnerDeps) {
     return { kind: 'skipped', reason: t('scheduler.skip.unknown', { name: key ? t(LABEL_PREFIX + key) : '' }) };
   }
 
-  async function deliver(task: TaskRow, title: string, t: (k: string, p?: Record<string, unknown>) => string, outcome: Outcome): Promise<Record<string, unknown>> {
+  async function deliver(
+    task: TaskRow,
+    title: string,
+    t: (k: string, p?: Record<string, unknown>) => string,
+    outcome: Outcome,
+  ): Promise<Record<string, unknown>> {
     if (outcome.kind !== 'report') return { status: outcome.kind, error: outcome.reason };
     const { report } = outcome;
     const attachment = report.attachment.filename;
@@ -142,7 +157,9 @@ export function createRunner(deps: RunnerDeps) {
       await record.update({ taskName: task.name });
       const key = taskKeyOf(task.name);
       const type = key ? plugin.reports.task(key) : undefined;
-      const outcome = type ? await type.run({ ctx: call, task: row, now: new Date(started), timezone: deps.timezone, language, t }) : missing(key, t);
+      const outcome = type
+        ? await type.run({ ctx: call, task: row, now: new Date(started), timezone: await deps.zoneOf(orgId), language, t })
+        : missing(key, t);
       result = await deliver(task, key ? t(LABEL_PREFIX + key) : '', t, outcome);
     } catch (err) {
       failure = err as Error;

@@ -28,7 +28,9 @@ export function firstRunOn(date: string, cron: string, timezone: string): Date |
   let start = midnights.prev().toDate();
   while (dayOf(start, timezone) > date) start = midnights.prev().toDate();
   if (dayOf(start, timezone) !== date) return null;
-  const next = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date(start.getTime() - 1) }).next().toDate();
+  const next = CronExpressionParser.parse(cron, { tz: timezone, currentDate: new Date(start.getTime() - 1) })
+    .next()
+    .toDate();
   return dayOf(next, timezone) === date ? next : start;
 }
 
@@ -42,7 +44,8 @@ export interface TaskJobs {
   sync(tasks: Array<{ task: TaskRow; language: Language }>): Promise<void>;
 }
 
-export function taskJobs(agenda: Agenda, timezone: string): TaskJobs {
+/** Crons are read in the task's organisation's zone (a change of zone reschedules at the next start or save). */
+export function taskJobs(agenda: Agenda, zoneOf: (orgId: number) => Promise<string>): TaskJobs {
   const jobOf = async (taskId: number) => {
     const { jobs } = await agenda.queryJobs({ name: JOB_NAME, data: { taskId } });
     return jobs[0] as JobParameters<TaskJobData> | undefined;
@@ -53,11 +56,17 @@ export function taskJobs(agenda: Agenda, timezone: string): TaskJobs {
 
   async function schedule(task: TaskRow, language: Language, keepEquivalent = false): Promise<void> {
     if (!task.available) return unschedule(task.id);
+    const timezone = await zoneOf(task.orgId);
     const data: TaskJobData = { taskId: task.id, orgId: task.orgId, language, cron: task.cron, assignDate: isDated(task) ? task.assignDate : null };
     if (keepEquivalent) {
       const current = await jobOf(task.id);
       const d = current?.data;
-      const same = d && d.orgId === data.orgId && d.cron === data.cron && d.assignDate === data.assignDate && current.repeatTimezone === (isDated(task) ? undefined : timezone);
+      const same =
+        d &&
+        d.orgId === data.orgId &&
+        d.cron === data.cron &&
+        d.assignDate === data.assignDate &&
+        current.repeatTimezone === (isDated(task) ? undefined : timezone);
       if (same && !current.disabled) return;
     }
     const job = agenda.create<TaskJobData>(JOB_NAME, data).unique({ 'data.taskId': task.id });

@@ -25,11 +25,43 @@ beforeAll(async () => {
   const alerts = ts.server.db.models['device-gps-alert'];
   const now = Date.now();
   // A: one low-battery alert (matches battery ≤ 20), one healthy reading, one already solved
-  await alerts.create({ orgId: ts.orgA, gpsSn: 'G-LOW', code: '048', reportTime: new Date(now - 3600_000), status: 0, message: 'battery 5% below 20%', rawData: { battery: 5, temperature1: 21 } });
-  await alerts.create({ orgId: ts.orgA, gpsSn: 'G-OK', code: '036', reportTime: new Date(now - 3600_000), status: 0, message: 'temperature', rawData: { battery: 80, temperature1: 65 } });
-  await alerts.create({ orgId: ts.orgA, gpsSn: 'G-DONE', code: '048', reportTime: new Date(now - 3600_000), status: 10, message: 'solved', rawData: { battery: 3 } });
+  await alerts.create({
+    orgId: ts.orgA,
+    gpsSn: 'G-LOW',
+    code: '048',
+    reportTime: new Date(now - 3600_000),
+    status: 0,
+    message: 'battery 5% below 20%',
+    rawData: { battery: 5, temperature1: 21 },
+  });
+  await alerts.create({
+    orgId: ts.orgA,
+    gpsSn: 'G-OK',
+    code: '036',
+    reportTime: new Date(now - 3600_000),
+    status: 0,
+    message: 'temperature',
+    rawData: { battery: 80, temperature1: 65 },
+  });
+  await alerts.create({
+    orgId: ts.orgA,
+    gpsSn: 'G-DONE',
+    code: '048',
+    reportTime: new Date(now - 3600_000),
+    status: 10,
+    message: 'solved',
+    rawData: { battery: 3 },
+  });
   // B: a matching alert that A's mail must never show
-  await alerts.create({ orgId: ts.orgB, gpsSn: 'G-B', code: '048', reportTime: new Date(now - 3600_000), status: 0, message: 'other org', rawData: { battery: 1 } });
+  await alerts.create({
+    orgId: ts.orgB,
+    gpsSn: 'G-B',
+    code: '048',
+    reportTime: new Date(now - 3600_000),
+    status: 0,
+    message: 'other org',
+    rawData: { battery: 1 },
+  });
 }, 60_000);
 
 afterAll(async () => {
@@ -41,13 +73,37 @@ describe('a GPS alert mail task on an every-second cron', () => {
   let id: number;
 
   it('runs and writes an .eml with the matching alerts as an xlsx attachment', async () => {
-    id = (await ok(ts.a, '/task-config/create', { name: 70, type: 60, cron: '*/1 * * * * *', available: true, mailTo: 'ops@example.com, lead@example.com', subject: 'GPS alerts today', text: 'Please check.', battery: 20, validityPeriod: 1 })).id;
-    const runs = await until(async () => {
-      const done = (await runsOf(id)).filter((r) => r.status === 'succeeded');
-      return done.length ? done : null;
-    }, 8000, 'a succeeded run');
+    id = (
+      await ok(ts.a, '/task-config/create', {
+        name: 70,
+        type: 60,
+        cron: '*/1 * * * * *',
+        available: true,
+        mailTo: 'ops@example.com, lead@example.com',
+        subject: 'GPS alerts today',
+        text: 'Please check.',
+        battery: 20,
+        validityPeriod: 1,
+      })
+    ).id;
+    const runs = await until(
+      async () => {
+        const done = (await runsOf(id)).filter((r) => r.status === 'succeeded');
+        return done.length ? done : null;
+      },
+      8000,
+      'a succeeded run',
+    );
     const run = runs[runs.length - 1];
-    expect(run).toMatchObject({ taskId: id, orgId: ts.orgA, via: 'schedule', status: 'succeeded', error: null, recipients: ['ops@example.com', 'lead@example.com'], rowCount: 1 });
+    expect(run).toMatchObject({
+      taskId: id,
+      orgId: ts.orgA,
+      via: 'schedule',
+      status: 'succeeded',
+      error: null,
+      recipients: ['ops@example.com', 'lead@example.com'],
+      rowCount: 1,
+    });
     expect(run.messageId).toMatch(/^<.+>$/);
     expect(path.dirname(run.outboxFile)).toBe(path.join(dir, 'outbox'));
     expect(path.basename(run.outboxFile)).toMatch(/^\d{8}-\d{9}-[\w-]+\.eml$/);
@@ -57,7 +113,17 @@ describe('a GPS alert mail task on an every-second cron', () => {
     expect(eml).toContain('Please check.');
     const { filename, rows } = await xlsxAttachment(eml);
     expect(filename).toMatch(/^gps-alerts-\d{4}-\d{2}-\d{2}\.xlsx$/);
-    expect(rows[0]).toEqual(['GPS SN', 'Alert code', 'Report time', 'Warehouse', 'Message', 'Battery (%)', 'Temperature (°C)', 'Humidity (%)', 'Acceleration (G)']);
+    expect(rows[0]).toEqual([
+      'GPS SN',
+      'Alert code',
+      'Report time',
+      'Warehouse',
+      'Message',
+      'Battery (%)',
+      'Temperature (°C)',
+      'Humidity (%)',
+      'Acceleration (G)',
+    ]);
     // only A's unsolved alert whose battery is at or below 20 %
     expect(rows.slice(1).map((r) => r[0])).toEqual(['G-LOW']);
     expect(rows[1][5]).toBe(5);
@@ -81,12 +147,30 @@ describe('a GPS alert mail task on an every-second cron', () => {
   });
 });
 
+it('reads the cron in the organisation time zone, and a new zone reschedules its tasks at once', async () => {
+  const jobOf = (taskId: number) => schedulerOf(ts.server.db)!.jobs.jobOf(taskId);
+  const id = (await ok(ts.a, '/task-config/create', { name: 1, type: 10, cron: '0 0 8 * * *', available: true })).id;
+  try {
+    expect((await until(() => jobOf(id), 3000, 'the job')).repeatTimezone).toBe('UTC');
+    await ok(ts.a, '/organization/update', { id: ts.orgA, timeZone: 'Asia/Shanghai' });
+    const moved = await until(async () => ((await jobOf(id))?.repeatTimezone === 'Asia/Shanghai' ? jobOf(id) : null), 3000, 'the job in Shanghai time');
+    // 08:00 in Shanghai is midnight UTC
+    expect(new Date(moved!.nextRunAt!).getUTCHours()).toBe(0);
+  } finally {
+    await ok(ts.a, '/organization/update', { id: ts.orgA, timeZone: null });
+    await ok(ts.a, '/task-config/delete', { id });
+  }
+});
+
 it('drops the job of a row deleted outside the API at its next run', async () => {
   const id = (await ok(ts.a, '/task-config/create', { name: 1, type: 10, cron: '*/1 * * * * *', available: true })).id;
   await until(() => schedulerOf(ts.server.db)!.jobs.jobOf(id), 3000, 'the job');
   await ts.server.db.models['task-config'].destroy({ where: { id } });
   await until(async () => !(await schedulerOf(ts.server.db)!.jobs.jobOf(id)), 5000, 'the job to go');
-  const runs = (await defineTables(ts.server.db.sequelize).runs.findAll({ where: { taskId: id }, raw: true })) as unknown as Array<{ status: string; error: string | null }>;
+  const runs = (await defineTables(ts.server.db.sequelize).runs.findAll({ where: { taskId: id }, raw: true })) as unknown as Array<{
+    status: string;
+    error: string | null;
+  }>;
   expect(runs.at(-1)).toMatchObject({ status: 'skipped', error: 'The record does not exist' });
 });
 
@@ -106,7 +190,7 @@ describe('run now, history and tenancy', () => {
     inventoryTask = (await ok(ts.a, '/task-config/create', { name: 3, type: 20, cron: '0 8 * * *', available: true, mailTo: 'stock@example.com' })).id;
   });
 
-  it('runs a daily inventory mail now: yesterday\'s close per warehouse against min/max/theory', async () => {
+  it("runs a daily inventory mail now: yesterday's close per warehouse against min/max/theory", async () => {
     const run = await ok(ts.a, '/task-config/run', { id: inventoryTask });
     expect(run).toMatchObject({ taskId: inventoryTask, via: 'manual', status: 'succeeded', rowCount: 2, recipients: ['stock@example.com'] });
     const eml = fs.readFileSync(run.outboxFile, 'utf8');

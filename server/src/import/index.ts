@@ -42,7 +42,14 @@ import {
 import { ImportStopped, ImportTakenOver, runImport, type ImportCounts, type ImportOptions, type RunnerDeps } from './runner';
 import { ImportValidators } from './validators';
 
-export { ImportValidators, type ImportValidator, type ImportRowEvent, type ImportRowValidator, type ImportChunkHandler, type ImportChunkEvent } from './validators';
+export {
+  ImportValidators,
+  type ImportValidator,
+  type ImportRowEvent,
+  type ImportRowValidator,
+  type ImportChunkHandler,
+  type ImportChunkEvent,
+} from './validators';
 export { IMPORT_MAX_BYTES } from './import-calls';
 
 export interface ImportHost {
@@ -54,8 +61,10 @@ export interface ImportHost {
   dataDir: string;
   repo(resource: string, ctx: RequestContext): ScopedRepository;
   log(message: string, err?: unknown): void;
-  /** IANA zone for workbooks of organisations that name none (config.timeZone) */
+  /** IANA zone for workbooks when no organisation zones are given (config.timeZone) */
   timeZone?: string;
+  /** the organisation's time zone (access/org-zones.ts) */
+  zoneOf?: (orgId: number | null) => Promise<string>;
   timeouts?: UploadTimeouts;
   /** config.instanceId: the owner written on the jobs this instance takes */
   instanceId: string;
@@ -101,24 +110,9 @@ export function installImports(host: ImportHost): ImportEngine {
   let stopping = false;
   const interrupted = (language: string) => msg(language as Language, 'interrupted');
 
+  // wall-clock cells are read in the organisation's zone (access/org-zones.ts)
   const fallbackZone = host.timeZone ?? 'UTC';
-  /**
-   * The organisation's own zone when the metadata gives organisations a `timeZone` field (none
-   * does today), else the configured one (docs/SERVER.md "Upload and import limits").
-   */
-  const orgZoneField = host.metadata.resources.organization?.fields.find((f) => f.name === 'timeZone');
-  const timeZone = async (orgId: number | null): Promise<string> => {
-    if (!orgZoneField || orgId === null) return fallbackZone;
-    const org = await host.db.models.organization?.findByPk(orgId, { attributes: ['timeZone'], raw: true });
-    const zone = (org as { timeZone?: unknown } | null)?.timeZone;
-    if (typeof zone !== 'string' || !zone) return fallbackZone;
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone });
-      return zone;
-    } catch {
-      return fallbackZone;
-    }
-  };
+  const timeZone = async (orgId: number | null): Promise<string> => (host.zoneOf ? host.zoneOf(orgId) : fallbackZone);
 
   const errors = defineImportError(host.db.sequelize);
   const deps: RunnerDeps = {
@@ -151,7 +145,10 @@ export function installImports(host: ImportHost): ImportEngine {
 
   /** Whether the store holds the file (on local storage: whether it is on this instance's disk). */
   const stored = async (fileKey: string): Promise<boolean> => {
-    const got = await host.storage().get(fileKey).catch(() => null);
+    const got = await host
+      .storage()
+      .get(fileKey)
+      .catch(() => null);
     got?.body.destroy();
     return Boolean(got);
   };
@@ -184,8 +181,19 @@ export function installImports(host: ImportHost): ImportEngine {
         return;
       }
       const resume = job.resume ? { ...job.resume, errors: await savedErrors(errors, job.jobId) } : undefined;
-      await runImport(deps, { jobId: job.jobId, resource: host.metadata.resources[job.resource], ctx: job.ctx, path, claim: job.claim, resume, options: job.options });
-      await host.storage().delete(job.fileKey).catch((err) => host.log(`[import] job ${job.jobId}: its file was not removed from the store`, err));
+      await runImport(deps, {
+        jobId: job.jobId,
+        resource: host.metadata.resources[job.resource],
+        ctx: job.ctx,
+        path,
+        claim: job.claim,
+        resume,
+        options: job.options,
+      });
+      await host
+        .storage()
+        .delete(job.fileKey)
+        .catch((err) => host.log(`[import] job ${job.jobId}: its file was not removed from the store`, err));
     } catch (err) {
       if (err instanceof ImportStopped) return;
       if (err instanceof ImportTakenOver) return void host.log(`[import] ${err.message}`);
@@ -210,7 +218,18 @@ export function installImports(host: ImportHost): ImportEngine {
       .finally(() => void pending--);
   };
 
-  const callDeps = { metadata: host.metadata, t: host.t, jobs, errors, dataDir: host.dataDir, storage: host.storage, storedContext, enqueue, timeouts: host.timeouts, instanceId: host.instanceId };
+  const callDeps = {
+    metadata: host.metadata,
+    t: host.t,
+    jobs,
+    errors,
+    dataDir: host.dataDir,
+    storage: host.storage,
+    storedContext,
+    enqueue,
+    timeouts: host.timeouts,
+    instanceId: host.instanceId,
+  };
   for (const def of importCalls(callDeps)) host.calls.add(def);
 
   /**
@@ -239,7 +258,15 @@ export function installImports(host: ImportHost): ImportEngine {
       host.log(`[import] job ${Number(job.get('id'))} resumed after row ${Number(job.get('cursorRow'))} (from ${String(job.get('instanceId'))})`);
       // the mapping step's choices were kept with the uploader's context
       const options = parseOptions(job.get('context'));
-      enqueue({ jobId: Number(job.get('id')), resource: String(job.get('resource')), ctx: context, fileKey, claim, resume: { cursor: Number(job.get('cursorRow') ?? 0), counts }, options });
+      enqueue({
+        jobId: Number(job.get('id')),
+        resource: String(job.get('resource')),
+        ctx: context,
+        fileKey,
+        claim,
+        resume: { cursor: Number(job.get('cursorRow') ?? 0), counts },
+        options,
+      });
     }
     if (closed) host.log(`[import] ${closed} interrupted import(s) closed`);
   };
@@ -254,7 +281,8 @@ export function installImports(host: ImportHost): ImportEngine {
     validators,
     async recover() {
       // only this instance's leftovers: its job files are its own, even in a folder instances share
-      for (const f of await readdir(importsDir).catch(() => [] as string[])) if (isOwnTemp(f, host.instanceId)) await unlink(join(importsDir, f)).catch(() => undefined);
+      for (const f of await readdir(importsDir).catch(() => [] as string[]))
+        if (isOwnTemp(f, host.instanceId)) await unlink(join(importsDir, f)).catch(() => undefined);
       // this instance's jobs are a previous life's (nothing runs yet), all resumed; others' only when their owner is silent
       await takeOver({ instanceId: host.instanceId, staleBefore: new Date(Date.now() - staleMs), unowned: true }, Number.MAX_SAFE_INTEGER);
       heartbeatTimer = setInterval(() => {

@@ -72,6 +72,8 @@ export interface ReportHost {
   calls: CallRegistry;
   metadata: Metadata;
   t: TFunction;
+  /** the caller's organisation's time zone (access/org-zones.ts): where a report without its own cuts its days */
+  zoneOf?: (orgId: number | null) => Promise<Zone>;
 }
 
 export class ReportRegistry {
@@ -105,7 +107,8 @@ export class ReportRegistry {
   static paths(def: ReportDef): { list: string | null; exports: string[] } {
     const c = def.calls ?? {};
     const list = c.list === false ? null : (c.list ?? (def.path ? `${def.path}/list` : null));
-    const exp = c.export === false ? [] : c.export === undefined ? (def.path ? [`${def.path}/export`] : []) : typeof c.export === 'string' ? [c.export] : [...c.export];
+    const exp =
+      c.export === false ? [] : c.export === undefined ? (def.path ? [`${def.path}/export`] : []) : typeof c.export === 'string' ? [c.export] : [...c.export];
     return { list, exports: exp };
   }
 
@@ -128,7 +131,8 @@ export class ReportRegistry {
     const own = def.sheets?.filter((s) => s.scan).length ?? 0;
     if (own && own !== def.sheets!.length) throw new Error(`report "${def.name}": either every sheet has its own scan() or none has`);
     const { list, exports } = ReportRegistry.paths(def);
-    if (!def.rows && (list || !(def.scan || this.ownSources(def)))) throw new Error(`report "${def.name}": ${list ? 'a list call needs rows()' : 'rows(), scan() or a scan() per sheet is needed'}`);
+    if (!def.rows && (list || !(def.scan || this.ownSources(def))))
+      throw new Error(`report "${def.name}": ${list ? 'a list call needs rows()' : 'rows(), scan() or a scan() per sheet is needed'}`);
     if (!list && !exports.length && !def.schedule) throw new Error(`report "${def.name}": no path, no calls and no schedule — nothing would use it`);
     // calls first: a clash (path taken) stops the start before anything is half-registered
     const calls: CallDef[] = [];
@@ -176,12 +180,16 @@ export class ReportRegistry {
     return def.sheets?.length ? def.sheets : [{ name: def.title, columns: def.columns as ReportColumn[] }];
   }
 
-  /** Validated parameters and the query a source is asked with; throws before any work. */
-  query(def: ReportDef, body: Record<string, unknown>, ctx: RequestContext, fallbackZone: Zone = 0): ReportQuery {
+  /**
+   * Validated parameters and the query a source is asked with; throws before any work. The zone:
+   * the definition's own (a parameter), else the one given (a scheduled run's), else the
+   * organisation's — so a page, its export and its mail cut the same days.
+   */
+  async query(def: ReportDef, body: Record<string, unknown>, ctx: RequestContext, fallbackZone?: Zone): Promise<ReportQuery> {
     const params = parseParameters(def.parameters, body, this.host.metadata.enums);
     const z = def.zone?.(params as never);
     if (z !== undefined && z !== null && !isZone(z)) throw fieldError({ name: 'zone' }, 'format');
-    const zone = z ?? fallbackZone;
+    const zone = z ?? fallbackZone ?? (await this.host.zoneOf?.(ctx.orgId)) ?? 0;
     const language = ctx.language;
     return { params, ctx, zone, language, t: (key, p) => this.host.t(language, key, p) };
   }
@@ -189,7 +197,7 @@ export class ReportRegistry {
   async page(def: ReportDef, body: Record<string, unknown>, ctx: RequestContext): Promise<{ list: unknown[]; total: number }> {
     const page = paging(body.page, 1, 'page', MAX_PAGE);
     const limit = paging(body.limit, 10, 'limit', MAX_LIMIT);
-    const q = this.query(def, body, ctx);
+    const q = await this.query(def, body, ctx);
     const offset = (page - 1) * limit;
     const got: RowPage<unknown> = await def.rows!(q as never, { offset, limit });
     if (!Array.isArray(got)) return got;
@@ -267,7 +275,12 @@ export class ReportRegistry {
    */
   private async write(def: ReportDef, q: ReportQuery, w: XlsxWriter, first: AsyncIterable<unknown[]>, onRow?: (row: unknown) => void): Promise<number> {
     const sheets = this.sheetsOf(def);
-    const outs = sheets.map((s) => w.sheet(q.t(s.name), s.columns.map((c) => ({ header: this.header(c, q), width: c.width }))));
+    const outs = sheets.map((s) =>
+      w.sheet(
+        q.t(s.name),
+        s.columns.map((c) => ({ header: this.header(c, q), width: c.width })),
+      ),
+    );
     const passes = this.ownSources(def)
       ? sheets.map((sh, i) => ({ idx: [i], source: () => (i === 0 ? first : this.scan(def, q, sh.scan!(q))) }))
       : [{ idx: sheets.map((_, i) => i), source: () => first }];
@@ -315,7 +328,7 @@ export class ReportRegistry {
 
   /** The export call: parameters and the first rows before the first byte, then the workbook streamed. */
   async stream(def: ReportDef, body: Record<string, unknown>, ctx: RequestContext, res: Response): Promise<void> {
-    const q = this.query(def, body, ctx);
+    const q = await this.query(def, body, ctx);
     const batches = await this.started(def, q);
     xlsxResponse(res, this.fileName(def, q), q.t(def.title));
     const w = xlsxWriter(res);
@@ -326,7 +339,7 @@ export class ReportRegistry {
   /** The same workbook in memory (mail attachments). */
   async workbook(name: string | ReportDef, body: Record<string, unknown>, ctx: RequestContext, opts: { zone?: Zone } = {}): Promise<ReportWorkbook> {
     const def = typeof name === 'string' ? this.required(name) : name;
-    return this.build(def, this.query(def, body, ctx, opts.zone ?? 0));
+    return this.build(def, await this.query(def, body, ctx, opts.zone));
   }
 
   private async build(def: ReportDef, q: ReportQuery, fileName?: string, onRow?: (row: unknown) => void): Promise<ReportWorkbook> {
@@ -343,13 +356,19 @@ export class ReportRegistry {
     const s = def.schedule!;
     const skip = s.skip?.(run);
     if (skip) return { kind: 'skipped', reason: skip };
-    const q = this.query(def, s.parameters(run), run.ctx, run.timezone);
+    const q = await this.query(def, s.parameters(run), run.ctx, run.timezone);
     const counts: Record<string, number> = {};
     const tally = s.tally;
-    const wb = await this.build(def, q, s.fileName?.(run, q.params as never), tally && ((row) => {
-      const k = tally(row);
-      if (k !== undefined) counts[k] = (counts[k] ?? 0) + 1;
-    }));
+    const wb = await this.build(
+      def,
+      q,
+      s.fileName?.(run, q.params as never),
+      tally &&
+        ((row) => {
+          const k = tally(row);
+          if (k !== undefined) counts[k] = (counts[k] ?? 0) + 1;
+        }),
+    );
     if (!wb.rows) return { kind: 'empty', reason: s.empty?.(run, wb.params as never) ?? run.t('server.report.empty', { title: wb.title }) };
     return {
       kind: 'report',
@@ -383,6 +402,17 @@ export class ReportRegistry {
     const sheets = this.sheetsOf(def).map((s) => tr(s.name)!);
     tr(def.title);
     const actions = (def.actions ?? []).map((a) => (tr(a.label), tr(a.confirm), tr(a.done), { ...a, body: { ...a.body } }));
-    return { name: def.name, title: def.title, calls: { list, export: exports[0] ?? null }, parameters, columns, sheets, rowKey: def.rowKey, chart: def.chart, actions, texts };
+    return {
+      name: def.name,
+      title: def.title,
+      calls: { list, export: exports[0] ?? null },
+      parameters,
+      columns,
+      sheets,
+      rowKey: def.rowKey,
+      chart: def.chart,
+      actions,
+      texts,
+    };
   }
 }

@@ -30,6 +30,8 @@ export interface GeneratedCallDeps {
   t: TFunction;
   transitions: TransitionDeps;
   documents: DocumentEngine;
+  /** the organisation's time zone: exports write wall-clock times in it (imports read them so) */
+  zoneOf?: (orgId: number | null) => Promise<string>;
 }
 
 export function resourceCalls(res: ResourceDef, deps: GeneratedCallDeps): CallDef[] {
@@ -50,7 +52,7 @@ export function resourceCalls(res: ResourceDef, deps: GeneratedCallDeps): CallDe
     delete: ({ body, ctx }) => repo(ctx).delete(body),
     all: ({ body, ctx }) => repo(ctx).all(body),
     export: async ({ body, ctx, res: response }) => {
-      await streamExport(repo(ctx), body, response, deps.metadata, deps.t, ctx.language);
+      await streamExport(repo(ctx), body, response, deps.metadata, deps.t, ctx.language, (await deps.zoneOf?.(ctx.orgId)) ?? 'UTC');
       return STREAMED;
     },
     // the status call is the step `statusUpdate` of the transition engine

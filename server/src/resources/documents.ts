@@ -138,10 +138,16 @@ export class DocumentEngine {
           const field = numbered.number.field;
           const model = this.host.db.models[res.name];
           const orgField = orgFieldOf(res);
+          // the day in a dated number is the organisation's day
+          const zone = await this.host.zoneOf?.(e.ctx.orgId);
+          const at = new Date();
           // A number typed in by hand earlier may sit on the sequence's path: step over it.
           for (let tries = 0; tries < 1000; tries++) {
-            const candidate = await nextDocumentNumber(this.host.db, numbered, e.ctx.orgId, e.transaction);
-            const taken = await model.count({ where: { [field]: candidate, ...(orgField && orgField !== 'id' ? { [orgField]: e.ctx.orgId } : {}) }, transaction: e.transaction });
+            const candidate = await nextDocumentNumber(this.host.db, numbered, e.ctx.orgId, e.transaction, at, zone);
+            const taken = await model.count({
+              where: { [field]: candidate, ...(orgField && orgField !== 'id' ? { [orgField]: e.ctx.orgId } : {}) },
+              transaction: e.transaction,
+            });
             if (!taken) return void (data[field] = candidate);
           }
           throw new Error(`${res.name}: no free document number after 1000 tries`);
@@ -173,9 +179,11 @@ export class DocumentEngine {
             const [header] = await repos(parent.name).rows({ id: headerId }, { lock: 'update' });
             if (!header) continue; // the repository's ref check answers a missing header
             this.checkEditable(parent, child, header);
-            if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey])) await this.checkUniqueLine(parent, child, repos(childName), header, merged, previous ? Number(previous.id) : null);
+            if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey]))
+              await this.checkUniqueLine(parent, child, repos(childName), header, merged, previous ? Number(previous.id) : null);
             // snapshots and exclusive keys over what this write sets (the new line, or the changed values)
-            if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey])) await this.prepareLines(parent, child, headerId, [e.action === 'create' ? merged : values], e.ctx, e.transaction);
+            if (e.action !== 'delete' && headerId === Number(merged[child.foreignKey]))
+              await this.prepareLines(parent, child, headerId, [e.action === 'create' ? merged : values], e.ctx, e.transaction);
             const event: LinesEvent = {
               resource: parent,
               child,
@@ -183,7 +191,10 @@ export class DocumentEngine {
               transaction: e.transaction,
               header,
               added: e.action === 'create' || (previous && headerId !== Number(previous[child.foreignKey])) ? (e.action === 'delete' ? [] : [merged]) : [],
-              changed: e.action === 'update' && previous && headerId === Number(previous[child.foreignKey]) && headerId === Number(merged[child.foreignKey]) ? [{ previous, values }] : [],
+              changed:
+                e.action === 'update' && previous && headerId === Number(previous[child.foreignKey]) && headerId === Number(merged[child.foreignKey])
+                  ? [{ previous, values }]
+                  : [],
               removed: e.action === 'delete' || (previous && headerId !== Number(merged[child.foreignKey])) ? [previous!] : [],
               repo: repos,
             };
@@ -239,7 +250,8 @@ export class DocumentEngine {
             if (keys.length === 1) {
               const values = added.map((a) => a[keys[0]]).filter((v) => v !== null && v !== undefined);
               const lines = repos(child.resource);
-              if (values.length && (await lines.count({ [child.foreignKey]: headerId, [keys[0]]: { [Op.in]: values } }, 'share'))) throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
+              if (values.length && (await lines.count({ [child.foreignKey]: headerId, [keys[0]]: { [Op.in]: values } }, 'share')))
+                throw new ApiError(ErrorCode.duplicate, 'server.errors.duplicate');
             }
             await this.prepareLines(parent, child, headerId, added, e.ctx, e.transaction);
             await this.runLineHooks({ resource: parent, child, ctx: e.ctx, transaction: e.transaction, header, added, changed: [], removed: [], repo: repos });
@@ -262,28 +274,49 @@ export class DocumentEngine {
    * the `while` statuses. The key's rows are locked first, so two writers putting one carrier on
    * two orders take turns and the second sees the first's line (SQLite: one writer anyway).
    */
-  private async prepareLines(parent: ResourceDef, child: ChildrenDef, headerId: number, lines: Array<Record<string, unknown>>, ctx: RequestContext, transaction: Transaction): Promise<void> {
+  private async prepareLines(
+    parent: ResourceDef,
+    child: ChildrenDef,
+    headerId: number,
+    lines: Array<Record<string, unknown>>,
+    ctx: RequestContext,
+    transaction: Transaction,
+  ): Promise<void> {
     if (!lines.length) return;
     const lineRes = this.meta.resources[child.resource];
     const repos = boundRepos(this.host, ctx, transaction);
     const targetOf = (field: string) => this.meta.resources[lineRes.fields.find((f) => f.name === field)?.ref?.resource ?? ''];
-    const idsOf = (field: string) => [...new Set(lines.map((l) => l[field]).filter((v) => v !== null && v !== undefined).map(Number))];
+    const idsOf = (field: string) => [
+      ...new Set(
+        lines
+          .map((l) => l[field])
+          .filter((v) => v !== null && v !== undefined)
+          .map(Number),
+      ),
+    ];
     const ex = child.exclusive;
     // exclusive keys first: their rows' locks order concurrent writers before anything is read
     let keyRows: Row[] = [];
     if (ex && lines.some((l) => ex.key in l)) {
       const target = targetOf(ex.key);
       const values = idsOf(ex.key);
-      if (target && values.length) keyRows = await repos(target.name).rows({ id: { [Op.in]: values } }, { attributes: ['id', target.titleField], lock: 'update' });
+      if (target && values.length)
+        keyRows = await repos(target.name).rows({ id: { [Op.in]: values } }, { attributes: ['id', target.titleField], lock: 'update' });
     }
     // snapshots, one read per ref field
     const byRef = new Map<string, FieldDef[]>();
-    for (const f of lineRes.fields) if (f.snapshot && lines.some((l) => f.snapshot!.of in l)) byRef.set(f.snapshot.of, [...(byRef.get(f.snapshot.of) ?? []), f]);
+    for (const f of lineRes.fields)
+      if (f.snapshot && lines.some((l) => f.snapshot!.of in l)) byRef.set(f.snapshot.of, [...(byRef.get(f.snapshot.of) ?? []), f]);
     for (const [of, fields] of byRef) {
       const target = targetOf(of);
       const ids = idsOf(of);
       if (!target || !ids.length) continue;
-      const rows = new Map((await repos(target.name).rows({ id: { [Op.in]: ids } }, { attributes: ['id', ...new Set(fields.map((f) => f.snapshot!.field))] })).map((r) => [Number(r.id), r]));
+      const rows = new Map(
+        (await repos(target.name).rows({ id: { [Op.in]: ids } }, { attributes: ['id', ...new Set(fields.map((f) => f.snapshot!.field))] })).map((r) => [
+          Number(r.id),
+          r,
+        ]),
+      );
       for (const l of lines) {
         if (!(of in l)) continue;
         const r = rows.get(Number(l[of]));
@@ -294,15 +327,27 @@ export class DocumentEngine {
   }
 
   /** 10003 when a key is on a line of another document in the exclusive statuses (naming the key's titles and that document). */
-  private async checkExclusive(parent: ResourceDef, child: ChildrenDef, headerId: number, keyRows: Row[], repos: (r: string) => BoundRepository): Promise<void> {
+  private async checkExclusive(
+    parent: ResourceDef,
+    child: ChildrenDef,
+    headerId: number,
+    keyRows: Row[],
+    repos: (r: string) => BoundRepository,
+  ): Promise<void> {
     const ex = child.exclusive!;
     const lineWhere: Record<string, unknown> = {};
     for (const [f, vs] of Object.entries(ex.lines ?? {})) lineWhere[f] = { [Op.in]: vs };
     // locking reads: the latest committed lines, not the transaction's snapshot (MariaDB)
-    const others = await repos(child.resource).rows({ ...lineWhere, [ex.key]: { [Op.in]: keyRows.map((r) => Number(r.id)) }, [child.foreignKey]: { [Op.ne]: headerId } }, { attributes: [ex.key, child.foreignKey], lock: 'share' });
+    const others = await repos(child.resource).rows(
+      { ...lineWhere, [ex.key]: { [Op.in]: keyRows.map((r) => Number(r.id)) }, [child.foreignKey]: { [Op.ne]: headerId } },
+      { attributes: [ex.key, child.foreignKey], lock: 'share' },
+    );
     if (!others.length) return;
     const statusField = parent.statusField ?? 'status';
-    const open = await repos(parent.name).rows({ id: { [Op.in]: [...new Set(others.map((o) => Number(o[child.foreignKey])))] }, [statusField]: { [Op.in]: ex.while as Array<string | number> } }, { attributes: ['id', parent.titleField], lock: 'share' });
+    const open = await repos(parent.name).rows(
+      { id: { [Op.in]: [...new Set(others.map((o) => Number(o[child.foreignKey])))] }, [statusField]: { [Op.in]: ex.while as Array<string | number> } },
+      { attributes: ['id', parent.titleField], lock: 'share' },
+    );
     if (!open.length) return;
     const openIds = new Map(open.map((o) => [Number(o.id), String(o[parent.titleField] ?? `#${o.id}`)]));
     const clash = others.filter((o) => openIds.has(Number(o[child.foreignKey])));
@@ -337,7 +382,14 @@ export class DocumentEngine {
   }
 
   /** 10003 when another line of the same document holds the same unique key values. */
-  private async checkUniqueLine(parent: ResourceDef, child: ChildrenDef, lines: BoundRepository, header: Row, line: Record<string, unknown>, selfId: number | null): Promise<void> {
+  private async checkUniqueLine(
+    parent: ResourceDef,
+    child: ChildrenDef,
+    lines: BoundRepository,
+    header: Row,
+    line: Record<string, unknown>,
+    selfId: number | null,
+  ): Promise<void> {
     const keys = child.uniqueKeys ?? [];
     if (!keys.length || keys.some((k) => line[k] === null || line[k] === undefined)) return;
     const where: WhereOptions[] = [{ [child.foreignKey]: header.id }, ...keys.map((k) => ({ [k]: line[k] }))];
@@ -345,7 +397,14 @@ export class DocumentEngine {
     if (await lines.count({ [Op.and]: where }, 'share')) throw await this.duplicateLine(parent, child, lines, header, line);
   }
 
-  private async duplicateLine(parent: ResourceDef, child: ChildrenDef, lines: BoundRepository, header: Row, line: Record<string, unknown>, lineNo?: number): Promise<ApiError> {
+  private async duplicateLine(
+    parent: ResourceDef,
+    child: ChildrenDef,
+    lines: BoundRepository,
+    header: Row,
+    line: Record<string, unknown>,
+    lineNo?: number,
+  ): Promise<ApiError> {
     const childRes = this.meta.resources[child.resource];
     const keys = child.uniqueKeys ?? [];
     const fields = keys.map((k) => childRes.fields.find((f) => f.name === k) ?? ({ name: k } as FieldDef));
@@ -371,20 +430,48 @@ export class DocumentEngine {
     const column = (name: string) => sql.getQueryInterface().quoteIdentifier(model.getAttributes()[name].field!);
     // a roll-up with `where` counts (sums) only its lines: SUM(CASE WHEN … THEN 1|x ELSE 0 END)
     const filtered = (r: RollUpDef) => {
-      const cond = Object.entries(r.where ?? {}).map(([f, vs]) => `${column(f)} IN (${vs.map((v) => sql.escape(v)).join(', ')})`).join(' AND ');
+      const cond = Object.entries(r.where ?? {})
+        .map(([f, vs]) => `${column(f)} IN (${vs.map((v) => sql.escape(v)).join(', ')})`)
+        .join(' AND ');
       return sql.fn('SUM', sql.literal(`CASE WHEN ${cond} THEN ${r.kind === 'count' ? '1' : column(r.of!)} ELSE 0 END`));
     };
-    const attrs = child.rollUps.map((r, i) => [r.where && Object.keys(r.where).length ? filtered(r) : r.kind === 'count' ? sql.fn('COUNT', sql.col('id')) : sql.fn('SUM', sql.col(model.getAttributes()[r.of!].field!)), `r${i}`] as [unknown, string]);
-    const [agg] = (await model.findAll({ attributes: attrs as never, where: lines.where({ [child.foreignKey]: headerId }), transaction: lines.transaction, raw: true, lock: lines.lockOf('share') })) as unknown as Array<Record<string, unknown>>;
+    const attrs = child.rollUps.map(
+      (r, i) =>
+        [
+          r.where && Object.keys(r.where).length
+            ? filtered(r)
+            : r.kind === 'count'
+              ? sql.fn('COUNT', sql.col('id'))
+              : sql.fn('SUM', sql.col(model.getAttributes()[r.of!].field!)),
+          `r${i}`,
+        ] as [unknown, string],
+    );
+    const [agg] = (await model.findAll({
+      attributes: attrs as never,
+      where: lines.where({ [child.foreignKey]: headerId }),
+      transaction: lines.transaction,
+      raw: true,
+      lock: lines.lockOf('share'),
+    })) as unknown as Array<Record<string, unknown>>;
     child.rollUps.forEach((r, i) => (values[r.field] = Number(agg?.[`r${i}`] ?? 0) || 0));
-    await this.host.db.models[parent.name].update(values, { where: { [Op.and]: [scopeWhere(parent, lines.ctx), { id: headerId }] }, transaction: lines.transaction, silent: true });
+    await this.host.db.models[parent.name].update(values, {
+      where: { [Op.and]: [scopeWhere(parent, lines.ctx), { id: headerId }] },
+      transaction: lines.transaction,
+      silent: true,
+    });
   }
 
   /**
    * Runs fn (a step over lines) with the per-line roll-ups held, then rolls up each header of
    * the lines once: a 5,000-line step costs one aggregate per document, not one per line.
    */
-  async linesMoving<T>(lineResource: string, ctx: RequestContext, transaction: Transaction, headerIdsOf: () => Promise<number[]>, fn: () => Promise<T>): Promise<T> {
+  async linesMoving<T>(
+    lineResource: string,
+    ctx: RequestContext,
+    transaction: Transaction,
+    headerIdsOf: () => Promise<number[]>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
     const hangs = parentsOf(this.meta).get(lineResource) ?? [];
     if (!hangs.some((h) => h.child.rollUps?.length)) return fn();
     // a line step run by another one (a receipt's line receiving its order's line) rolls up its own headers too
@@ -414,7 +501,14 @@ export class DocumentEngine {
    * instead of thrown: a scan or an import names each refused line and keeps the others.
    * Frozen lines do not apply — a step adds the line. The rules may fill in the values (snapshots).
    */
-  async checkLine(parent: ResourceDef, child: ChildrenDef, header: Row, values: Record<string, unknown>, ctx: RequestContext, transaction: Transaction): Promise<ApiError | null> {
+  async checkLine(
+    parent: ResourceDef,
+    child: ChildrenDef,
+    header: Row,
+    values: Record<string, unknown>,
+    ctx: RequestContext,
+    transaction: Transaction,
+  ): Promise<ApiError | null> {
     const repos = boundRepos(this.host, ctx, transaction);
     try {
       await this.checkLineRefs(this.meta.resources[child.resource], [values], ctx, transaction);
@@ -471,7 +565,9 @@ export class DocumentEngine {
         // The lines' ids in document order, not the rows: a 5,000-line save need not echo them
         // (the client has them; `<line>/list` with the foreign key pages through them).
         for (const child of children) {
-          const ids = (await repos(child.resource).rows({ [child.foreignKey]: headerId }, { attributes: ['id'], order: [['id', 'ASC']] })).map((r) => Number(r.id));
+          const ids = (await repos(child.resource).rows({ [child.foreignKey]: headerId }, { attributes: ['id'], order: [['id', 'ASC']] })).map((r) =>
+            Number(r.id),
+          );
           out[child.resource] = { total: ids.length, ids };
         }
         return { ...final, lines: out };
@@ -505,7 +601,11 @@ export class DocumentEngine {
   }
 
   /** Field rules per line; a refusal names the line (1-based) and then the field's own message. */
-  private validateLines(res: ResourceDef, child: ChildrenDef, rows: Array<Record<string, unknown>>): Array<{ id: number | null; values: Record<string, unknown> }> {
+  private validateLines(
+    res: ResourceDef,
+    child: ChildrenDef,
+    rows: Array<Record<string, unknown>>,
+  ): Array<{ id: number | null; values: Record<string, unknown> }> {
     const childRes = this.meta.resources[child.resource];
     const orgField = orgFieldOf(childRes);
     const skip = new Set([child.foreignKey, ...(orgField ? [orgField] : [])]);
@@ -519,7 +619,15 @@ export class DocumentEngine {
         checkCompareRules(childRes, values);
         if (keys.length && keys.every((k) => values[k] !== null && values[k] !== undefined)) {
           const key = JSON.stringify(keys.map((k) => values[k]));
-          if (seen.has(key)) throw Object.assign(new ApiError(ErrorCode.duplicate, 'server.documents.duplicateInSave', { line: i + 1, first: seen.get(key)! + 1, field: keys.map((k) => tKey(fieldLabelKey(childRes.fields.find((f) => f.name === k) ?? { name: k }))) }), { lineNumbered: true });
+          if (seen.has(key))
+            throw Object.assign(
+              new ApiError(ErrorCode.duplicate, 'server.documents.duplicateInSave', {
+                line: i + 1,
+                first: seen.get(key)! + 1,
+                field: keys.map((k) => tKey(fieldLabelKey(childRes.fields.find((f) => f.name === k) ?? { name: k }))),
+              }),
+              { lineNumbered: true },
+            );
           seen.set(key, i);
         }
         return { id: id as number | null, values };
@@ -562,7 +670,17 @@ export class DocumentEngine {
     await this.checkLineRefs(childRes, [...added, ...changed.map((c) => c.values)], repo.ctx, transaction);
     await this.checkLineUniques(childRes, child, headerId, added, changed, repo);
     await this.prepareLines(res, child, headerId, [...added, ...changed.map((c) => c.values)], repo.ctx, transaction);
-    await this.runLineHooks({ resource: res, child, ctx: repo.ctx, transaction, header, added, changed: changed.map(({ previous, values }) => ({ previous, values })), removed, repo: repos });
+    await this.runLineHooks({
+      resource: res,
+      child,
+      ctx: repo.ctx,
+      transaction,
+      header,
+      added,
+      changed: changed.map(({ previous, values }) => ({ previous, values })),
+      removed,
+      repo: repos,
+    });
 
     const slow = this.host.hooks.hasOther(['before', 'after'], child.resource, this.own);
     const scoped = new ScopedRepository(this.host, childRes, repo.ctx);
@@ -596,7 +714,10 @@ export class DocumentEngine {
         for (const id of Array.isArray(v) ? v : [v]) ids.add(Number(id));
       }
       if (!ids.size) continue;
-      const found = await this.host.db.models[target.name].count({ where: { [Op.and]: [{ id: { [Op.in]: [...ids] } }, refScopeWhere(childRes, f.name, target, ctx)] }, transaction });
+      const found = await this.host.db.models[target.name].count({
+        where: { [Op.and]: [{ id: { [Op.in]: [...ids] } }, refScopeWhere(childRes, f.name, target, ctx)] },
+        transaction,
+      });
       if (found !== ids.size) throw fieldError(f, 'refMissing');
     }
     for (const r of rows) {
@@ -619,7 +740,16 @@ export class DocumentEngine {
       const values = [...added, ...changed.map((c) => c.values)].map((r) => r[f.name]).filter((v) => v !== null && v !== undefined);
       if (!values.length) continue;
       const where = { [Op.and]: [{ [f.name]: { [Op.in]: values } }, { [child.foreignKey]: { [Op.ne]: headerId } }] };
-      const clash = f.unique === 'org' ? await repo.rows(where, { attributes: [f.name], limit: 1 }) : ((await this.host.db.models[childRes.name].findAll({ where, attributes: [f.name], limit: 1, raw: true, transaction: repo.transaction })) as unknown as Row[]);
+      const clash =
+        f.unique === 'org'
+          ? await repo.rows(where, { attributes: [f.name], limit: 1 })
+          : ((await this.host.db.models[childRes.name].findAll({
+              where,
+              attributes: [f.name],
+              limit: 1,
+              raw: true,
+              transaction: repo.transaction,
+            })) as unknown as Row[]);
       if (clash.length) throw new ApiError(ErrorCode.duplicate, 'server.errors.10003', { field: fieldParam(f), value: clash[0][f.name] });
     }
   }
@@ -636,7 +766,12 @@ export class DocumentEngine {
 function lineError(err: unknown, line: number, childRes: ResourceDef): unknown {
   if (!(err instanceof ApiError) || (err as ApiError & { lineNumbered?: boolean }).lineNumbered) return err;
   return Object.assign(
-    new ApiError(err.code, 'server.documents.lineError', { resource: tKey(resourceLabelKey(childRes)), line, message: { $t: err.messageKey, params: err.params } }, err.httpStatus),
+    new ApiError(
+      err.code,
+      'server.documents.lineError',
+      { resource: tKey(resourceLabelKey(childRes)), line, message: { $t: err.messageKey, params: err.params } },
+      err.httpStatus,
+    ),
     { lineNumbered: true },
   );
 }

@@ -15,20 +15,17 @@ import type { TFunction } from '../i18n/translator';
 import { isSecret } from './validate';
 import type { ScopedRepository } from './repository';
 import type { Row } from './serialize';
+import { formatTime } from '../reports/time';
 
 /** Columns of an export: the list columns, minus secrets, hidden and structured data. */
 export function exportFields(res: ResourceDef): FieldDef[] {
   return res.fields.filter((f) => f.list !== false && !isSecret(f) && !f.hidden && f.type !== 'json' && f.type !== 'permissions');
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
-/** YYYY-MM-DD HH:mm:ss in UTC (the API's time zone). */
-export const formatDateTime = (iso: string): string => {
-  const d = new Date(iso);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-};
+/** YYYY-MM-DD HH:mm:ss in a zone: the organisation's, which its imports read wall-clock times in, so an exported file imports back unchanged. */
+export const formatDateTime = (iso: string, zone: string = 'UTC'): string => formatTime(iso, zone);
 
-function cellValue(f: FieldDef, row: Row, meta: Metadata, t: (key: string) => string): string | number | null {
+function cellValue(f: FieldDef, row: Row, meta: Metadata, t: (key: string) => string, zone: string): string | number | null {
   const v = row[f.name];
   if (v === null || v === undefined) return null;
   const enumLabel = (x: unknown) => {
@@ -47,7 +44,7 @@ function cellValue(f: FieldDef, row: Row, meta: Metadata, t: (key: string) => st
     case 'bool':
       return t(v ? 'server.values.yes' : 'server.values.no');
     case 'datetime':
-      return formatDateTime(v as string);
+      return formatDateTime(v as string, zone);
     case 'int':
     case 'decimal':
       return v as number;
@@ -159,7 +156,9 @@ export function xlsxWriter(out: Writable): XlsxWriter {
       // chunk taken ('data') lets the next page be read while deflate works; a sheet queued
       // behind it is left alone: a 'data' listener there would set it flowing into nothing,
       // taking its bytes from the zip.
-      const zipInputs = sheets.map((ws) => ((ws as unknown as { stream?: { pipes?: ZipInput[] } }).stream?.pipes ?? [])[0]).filter((s): s is ZipInput => !!s && piped(s));
+      const zipInputs = sheets
+        .map((ws) => ((ws as unknown as { stream?: { pipes?: ZipInput[] } }).stream?.pipes ?? [])[0])
+        .filter((s): s is ZipInput => !!s && piped(s));
       for (;;) {
         if (target.destroyed) return;
         if (target.writableNeedDrain) {
@@ -211,7 +210,15 @@ export async function xlsxBuffer(build: (w: XlsxWriter) => Promise<void>): Promi
   return Buffer.concat(chunks);
 }
 
-export async function streamExport(repo: ScopedRepository, body: Record<string, unknown>, res: Response, meta: Metadata, t: TFunction, lang: Language): Promise<void> {
+export async function streamExport(
+  repo: ScopedRepository,
+  body: Record<string, unknown>,
+  res: Response,
+  meta: Metadata,
+  t: TFunction,
+  lang: Language,
+  zone = 'UTC',
+): Promise<void> {
   const tr = (key: string) => t(lang, key);
   const resource = repo.resource;
   const fields = exportFields(resource);
@@ -220,9 +227,15 @@ export async function streamExport(repo: ScopedRepository, body: Record<string, 
   const title = tr(resourceLabelKey(resource));
   xlsxResponse(res, `${resource.name}-${new Date().toISOString().slice(0, 10)}.xlsx`, title);
   const workbook = xlsxWriter(res);
-  const sheet = workbook.sheet(title, fields.map((f) => ({ header: tr(fieldLabelKey(f)), width: Math.max(12, Math.round((typeof f.list === 'object' && f.list.width ? f.list.width : 120) / 7)) })));
+  const sheet = workbook.sheet(
+    title,
+    fields.map((f) => ({
+      header: tr(fieldLabelKey(f)),
+      width: Math.max(12, Math.round((typeof f.list === 'object' && f.list.width ? f.list.width : 120) / 7)),
+    })),
+  );
   for await (const rows of exportPages(repo, body)) {
-    for (const row of rows) sheet.add(fields.map((f) => cellValue(f, row, meta, tr)));
+    for (const row of rows) sheet.add(fields.map((f) => cellValue(f, row, meta, tr, zone)));
     await workbook.taken();
     if (workbook.closed) return;
   }

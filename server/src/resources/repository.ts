@@ -4,7 +4,23 @@
  * organisation, checks refs/uniqueness/status rules and runs hooks in one transaction.
  */
 import type { FieldDef, Metadata, ResourceDef, StatusRule } from '@rti/metadata';
-import { Op, QueryTypes, UniqueConstraintError, Utils, col, fn, literal, type FindAttributeOptions, type GroupOption, type LOCK, type Model, type ModelStatic, type Order, type Transaction, type WhereOptions } from 'sequelize';
+import {
+  Op,
+  QueryTypes,
+  UniqueConstraintError,
+  Utils,
+  col,
+  fn,
+  literal,
+  type FindAttributeOptions,
+  type GroupOption,
+  type LOCK,
+  type Model,
+  type ModelStatic,
+  type Order,
+  type Transaction,
+  type WhereOptions,
+} from 'sequelize';
 import type { Database } from '../db';
 import { insertAll } from '../db/bulk-insert';
 import { indexPlan } from '../db/models';
@@ -31,6 +47,8 @@ export interface ResourceHost {
   references?: ReferenceRegistry;
   /** renders `textFrom` texts in the caller's language (serialize.ts renderTexts) */
   t?: TFunction;
+  /** the organisation's time zone (access/org-zones.ts): where dated document numbers cut their days */
+  zoneOf?: (orgId: number | null) => Promise<string>;
 }
 
 const NO_DECLARED_REFERENCES = new ReferenceRegistry();
@@ -138,7 +156,8 @@ export class ScopedRepository {
 
   /** Sequelize's find options for a scoped read; unknown options (include, …) are a programming error. */
   private findOptions(options: ScopedFindOptions) {
-    for (const k of Object.keys(options)) if (!READ_OPTIONS.has(k)) throw new Error(`${this.resource.name}: read option "${k}" is not scoped (joins read through the other resource's repository)`);
+    for (const k of Object.keys(options))
+      if (!READ_OPTIONS.has(k)) throw new Error(`${this.resource.name}: read option "${k}" is not scoped (joins read through the other resource's repository)`);
     const { lock, where, ...rest } = options;
     return { ...rest, where: where ? this.where(where) : this.where(), lock: this.lockOf(lock, options.transaction) };
   }
@@ -174,7 +193,13 @@ export class ScopedRepository {
   }
 
   /** the scoped SELECT compiled once and its rows answered by the driver as they come (see driverRows) */
-  private async driverSelect(options: { attributes: FindAttributeOptions; where: WhereOptions; order?: Order; group?: GroupOption; transaction?: Transaction }): Promise<Row[]> {
+  private async driverSelect(options: {
+    attributes: FindAttributeOptions;
+    where: WhereOptions;
+    order?: Order;
+    group?: GroupOption;
+    transaction?: Transaction;
+  }): Promise<Row[]> {
     const model = this[MODEL];
     const sequelize = this.host.db.sequelize;
     type Generator = { selectQuery(table: unknown, options: unknown, model: unknown): string };
@@ -210,7 +235,14 @@ export class ScopedRepository {
     if (!this[MODEL].getAttributes()[field]) throw new Error(`${this.resource.name}: no field "${field}" to count days of`);
     const column = col(this.column(field));
     const day = this.host.db.sequelize.getDialect() === 'sqlite' ? fn('substr', column, 1, 10) : fn('DATE_FORMAT', column, '%Y-%m-%d');
-    const found = await this.rows(where, { attributes: [[day, 'day'], [fn('COUNT', col('id')), 'n']], group: ['day'], transaction: options.transaction });
+    const found = await this.rows(where, {
+      attributes: [
+        [day, 'day'],
+        [fn('COUNT', col('id')), 'n'],
+      ],
+      group: ['day'],
+      transaction: options.transaction,
+    });
     return new Map(found.map((r) => [String(r.day), Number(r.n)]));
   }
 
@@ -219,7 +251,12 @@ export class ScopedRepository {
    * answers one count per range, in order, plus the rows whose value is null. Ranges may overlap.
    * Plugins use it without building operator objects themselves.
    */
-  async countRanges(field: string, ranges: ReadonlyArray<NumericRange>, where: WhereOptions = {}, options: WriteOptions = {}): Promise<{ counts: number[]; nulls: number }> {
+  async countRanges(
+    field: string,
+    ranges: ReadonlyArray<NumericRange>,
+    where: WhereOptions = {},
+    options: WriteOptions = {},
+  ): Promise<{ counts: number[]; nulls: number }> {
     if (!this[MODEL].getAttributes()[field]) throw new Error(`${this.resource.name}: no field "${field}" to count ranges of`);
     const qi = this.host.db.sequelize.getQueryInterface();
     const c = qi.quoteIdentifier(this.column(field));
@@ -228,10 +265,19 @@ export class ScopedRepository {
       return n;
     };
     const cases = ranges.map((r, i) => {
-      const parts = [bound(r.gte, 'gte') !== undefined ? `${c} >= ${Number(r.gte)}` : null, bound(r.lt, 'lt') !== undefined ? `${c} < ${Number(r.lt)}` : null].filter(Boolean);
-      return [literal(`SUM(CASE WHEN ${parts.length ? parts.join(' AND ') : `${c} IS NOT NULL`} THEN 1 ELSE 0 END)`), `r${i}`] as [ReturnType<typeof literal>, string];
+      const parts = [
+        bound(r.gte, 'gte') !== undefined ? `${c} >= ${Number(r.gte)}` : null,
+        bound(r.lt, 'lt') !== undefined ? `${c} < ${Number(r.lt)}` : null,
+      ].filter(Boolean);
+      return [literal(`SUM(CASE WHEN ${parts.length ? parts.join(' AND ') : `${c} IS NOT NULL`} THEN 1 ELSE 0 END)`), `r${i}`] as [
+        ReturnType<typeof literal>,
+        string,
+      ];
     });
-    const [row] = await this.rows(where, { attributes: [...cases, [literal(`SUM(CASE WHEN ${c} IS NULL THEN 1 ELSE 0 END)`), 'nulls']], transaction: options.transaction });
+    const [row] = await this.rows(where, {
+      attributes: [...cases, [literal(`SUM(CASE WHEN ${c} IS NULL THEN 1 ELSE 0 END)`), 'nulls']],
+      transaction: options.transaction,
+    });
     return { counts: ranges.map((_, i) => Number(row?.[`r${i}`] ?? 0)), nulls: Number(row?.nulls ?? 0) };
   }
 
@@ -242,7 +288,12 @@ export class ScopedRepository {
    * dialect, values escaped), so several figures of one grouping cost one pass instead of one
    * query each.
    */
-  async countWhen<K extends string>(by: string[], when: Record<K, WhereOptions>, where: WhereOptions = {}, options: WriteOptions = {}): Promise<Array<Row & { n: number } & Record<K, number>>> {
+  async countWhen<K extends string>(
+    by: string[],
+    when: Record<K, WhereOptions>,
+    where: WhereOptions = {},
+    options: WriteOptions = {},
+  ): Promise<Array<Row & { n: number } & Record<K, number>>> {
     const model = this[MODEL];
     type Generator = { getWhereConditions(where: unknown, table: string, model: unknown, options: object): string };
     const qg = (this.host.db.sequelize.getQueryInterface() as unknown as { queryGenerator: Generator }).queryGenerator;
@@ -254,7 +305,12 @@ export class ScopedRepository {
       return [literal(`SUM(CASE WHEN ${sql || '1 = 1'} THEN 1 ELSE 0 END)`), name] as [ReturnType<typeof literal>, string];
     });
     // 25,000 groups of a dozen counts: straight from the driver (Sequelize's per-row handling was a fifth of the call)
-    const found = await this.driverSelect({ attributes: [...by, [fn('COUNT', col('id')), 'n'], ...counts], where, group: by.length ? by : undefined, transaction: options.transaction });
+    const found = await this.driverSelect({
+      attributes: [...by, [fn('COUNT', col('id')), 'n'], ...counts],
+      where,
+      group: by.length ? by : undefined,
+      transaction: options.transaction,
+    });
     return found.map((r) => {
       const out: Row = { ...r, n: Number(r.n ?? 0) };
       for (const name of Object.keys(when)) out[name] = Number(r[name] ?? 0);
@@ -411,23 +467,27 @@ export class ScopedRepository {
     const values = validateWrite(this.resource, this.enums, body, { mode: 'create', skip: new Set(orgField ? [orgField] : []) });
     checkCompareRules(this.resource, values);
     await this.hashSecrets(values);
-    return this.write(async (transaction) => {
-      await this.checkWarehouse(values);
-      await this.checkRefs(values, transaction);
-      // The organisation always comes from the context, never from the client.
-      if (orgField && orgField !== 'id') values[orgField] = this.ctx.orgId;
-      const userId = this.ctx.user?.id || null;
-      values.createdBy = userId;
-      values.updatedBy = userId;
-      await this.checkUnique(values, null, transaction);
-      await this.host.hooks.run('before', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, data: values });
-      const created = await this[MODEL].create(values, { transaction });
-      // Read back what the database kept (decimal scale, time precision).
-      await created.reload({ transaction });
-      const [row] = await this.serialize([created], transaction);
-      await this.host.hooks.run('after', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, row });
-      return row;
-    }, values, opts.transaction);
+    return this.write(
+      async (transaction) => {
+        await this.checkWarehouse(values);
+        await this.checkRefs(values, transaction);
+        // The organisation always comes from the context, never from the client.
+        if (orgField && orgField !== 'id') values[orgField] = this.ctx.orgId;
+        const userId = this.ctx.user?.id || null;
+        values.createdBy = userId;
+        values.updatedBy = userId;
+        await this.checkUnique(values, null, transaction);
+        await this.host.hooks.run('before', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, data: values });
+        const created = await this[MODEL].create(values, { transaction });
+        // Read back what the database kept (decimal scale, time precision).
+        await created.reload({ transaction });
+        const [row] = await this.serialize([created], transaction);
+        await this.host.hooks.run('after', { action: 'create', resource: this.resource, ctx: this.ctx, transaction, row });
+        return row;
+      },
+      values,
+      opts.transaction,
+    );
   }
 
   /** With `transaction`, the write runs in a savepoint of it (documents, transition hooks). */
@@ -436,11 +496,15 @@ export class ScopedRepository {
     const orgField = orgFieldOf(this.resource);
     const values = validateWrite(this.resource, this.enums, body, { mode: 'update', skip: new Set(orgField ? [orgField] : []) });
     await this.hashSecrets(values);
-    return this.write(async (transaction) => {
-      const instance = await this.find(id, transaction);
-      this.checkStatusRules(instance, this.resource.rules?.editForbidden);
-      return this.applyUpdate(instance, values, transaction);
-    }, values, opts.transaction);
+    return this.write(
+      async (transaction) => {
+        const instance = await this.find(id, transaction);
+        this.checkStatusRules(instance, this.resource.rules?.editForbidden);
+        return this.applyUpdate(instance, values, transaction);
+      },
+      values,
+      opts.transaction,
+    );
   }
 
   async delete(body: Record<string, unknown>): Promise<{ deleted: number }> {
@@ -498,7 +562,10 @@ export class ScopedRepository {
     // a header's lines go whichever warehouse they name: the organisation is the scope
     const lines = new ScopedRepository(this.host, child, { ...this.ctx, warehouseIds: null });
     const where = lines.where({ id: { [Op.in]: ids } });
-    const perRow = this.host.hooks.hearsCascadedDelete(child.name, this.resource.name) || !!child.rules?.deleteForbidden?.length || (child.logObject !== undefined && child.logObject !== null);
+    const perRow =
+      this.host.hooks.hearsCascadedDelete(child.name, this.resource.name) ||
+      !!child.rules?.deleteForbidden?.length ||
+      (child.logObject !== undefined && child.logObject !== null);
     if (perRow) {
       const found = await lines[MODEL].findAll({ where, transaction });
       await lines.destroyRows(found, transaction, depth + 1);
@@ -582,7 +649,10 @@ export class ScopedRepository {
     for (const rule of rules ?? []) {
       const current = instance.get(rule.field);
       // the row is named by its title: a message may say which document it refuses ({{title}})
-      if (rule.values.some((v) => sameValue(v, current))) throw new ApiError(ErrorCode.statusForbidden, rule.message, { title: String(instance.get(this.resource.titleField) ?? `#${String(instance.get('id'))}`) });
+      if (rule.values.some((v) => sameValue(v, current)))
+        throw new ApiError(ErrorCode.statusForbidden, rule.message, {
+          title: String(instance.get(this.resource.titleField) ?? `#${String(instance.get('id'))}`),
+        });
     }
   }
 
@@ -654,5 +724,8 @@ export async function organisationsWith(db: Database, metadata: Metadata, resour
   const orgField = orgFieldOf(res);
   if (!orgField || orgField === 'id') return [];
   const found = (await db.models[resource].findAll({ attributes: [orgField], where, group: [orgField], raw: true })) as unknown as Row[];
-  return found.map((r) => Number(r[orgField])).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b);
+  return found
+    .map((r) => Number(r[orgField]))
+    .filter((n) => Number.isInteger(n) && n > 0)
+    .sort((a, b) => a - b);
 }

@@ -33,7 +33,10 @@ export async function nextSequence(db: Database, key: { orgId: number; resource:
   const where = 'org_id = ? AND resource = ? AND scope = ?';
   if (db.dialect === 'sqlite') {
     // One writer at a time on SQLite: the upsert cannot race.
-    await sequelize.query(`INSERT INTO ${SEQUENCE_TABLE} (org_id, resource, scope, value) VALUES (?, ?, ?, 1) ON CONFLICT (org_id, resource, scope) DO UPDATE SET value = value + 1`, { replacements, transaction });
+    await sequelize.query(
+      `INSERT INTO ${SEQUENCE_TABLE} (org_id, resource, scope, value) VALUES (?, ?, ?, 1) ON CONFLICT (org_id, resource, scope) DO UPDATE SET value = value + 1`,
+      { replacements, transaction },
+    );
   } else {
     // InnoDB: INSERT … ON DUPLICATE KEY inside the transaction deadlocks once three creators
     // meet a missing row (shared locks upgraded together). So the row is created empty
@@ -43,13 +46,24 @@ export async function nextSequence(db: Database, key: { orgId: number; resource:
     if (!exists.length) await sequelize.query(`INSERT IGNORE INTO ${SEQUENCE_TABLE} (org_id, resource, scope, value) VALUES (?, ?, ?, 0)`, { replacements });
     await sequelize.query(`UPDATE ${SEQUENCE_TABLE} SET value = value + 1 WHERE ${where}`, { replacements, transaction });
   }
-  const [row] = await sequelize.query<{ value: number }>(`SELECT value FROM ${SEQUENCE_TABLE} WHERE ${where}`, { replacements, transaction, type: QueryTypes.SELECT });
+  const [row] = await sequelize.query<{ value: number }>(`SELECT value FROM ${SEQUENCE_TABLE} WHERE ${where}`, {
+    replacements,
+    transaction,
+    type: QueryTypes.SELECT,
+  });
   return Number(row.value);
 }
 
 /** The next document number of a resource for an organisation, e.g. BD20261201-0007. */
-export async function nextDocumentNumber(db: Database, res: ResourceDef & { number: DocumentNumberDef }, orgId: number, transaction: Transaction, at = new Date()): Promise<string> {
-  const scope = numberScope(res.number.pattern, at);
+export async function nextDocumentNumber(
+  db: Database,
+  res: ResourceDef & { number: DocumentNumberDef },
+  orgId: number,
+  transaction: Transaction,
+  at = new Date(),
+  timeZone?: string,
+): Promise<string> {
+  const scope = numberScope(res.number.pattern, at, timeZone);
   const seq = await nextSequence(db, { orgId, resource: res.name, scope }, transaction);
   return renderNumber(res.number.pattern, scope, seq);
 }

@@ -14,6 +14,12 @@ const UploadInput = lazy(() => import('./upload-input').then((m) => ({ default: 
 const ColorInput = lazy(() => import('./color-input'));
 const later = (node: ReactNode) => <Suspense fallback={<Spin size="small" />}>{node}</Suspense>;
 
+let zones: Array<{ value: string; label: string }> | undefined;
+const timeZoneOptions = () =>
+  (zones ??= ['UTC', ...((Intl as unknown as { supportedValuesOf?: (k: string) => string[] }).supportedValuesOf?.('timeZone') ?? [])]
+    .filter((z, i, all) => all.indexOf(z) === i)
+    .map((z) => ({ value: z, label: z })));
+
 /** A widget's props, `mode` and `context` defaulting to a create form. */
 export type FieldInputProps = Omit<FieldWidgetProps, 'mode' | 'context'> & Partial<Pick<FieldWidgetProps, 'mode' | 'context'>>;
 
@@ -52,6 +58,20 @@ const PlainInput: FC<FieldWidgetProps> = ({ field, mode, context, value, onChang
         value={(value as string) ?? ''}
         onChange={(e) => onChange?.(e.target.value)}
         placeholder={placeholder ?? (keepsOldWhenEmpty(field, mode) ? t('meta.keepEmpty') : undefined)}
+      />
+    );
+  }
+
+  // the organisation's zone: a searchable list of the zones this browser knows, not free text
+  if (field.type === 'string' && field.pattern === 'timeZone') {
+    return (
+      <Select
+        {...common}
+        allowClear
+        showSearch
+        options={timeZoneOptions()}
+        value={(value as string | null) || undefined}
+        onChange={(v) => onChange?.(v ?? null)}
       />
     );
   }
@@ -116,7 +136,7 @@ const PlainInput: FC<FieldWidgetProps> = ({ field, mode, context, value, onChang
           allowClear
           showSearch
           optionFilterProp="label"
-          mode={field.type === 'enums' || context === 'search' && field.search === 'in' ? 'multiple' : undefined}
+          mode={field.type === 'enums' || (context === 'search' && field.search === 'in') ? 'multiple' : undefined}
           options={enumOptions}
           value={value as never}
           onChange={onChange}
