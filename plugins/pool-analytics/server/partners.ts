@@ -10,6 +10,9 @@ import { Enums } from '@rti/metadata';
 import {
   DAY_MS,
   STREAMED,
+  dayOf,
+  dayStart,
+  formatTime,
   invalid,
   timeRange,
   type Language,
@@ -17,6 +20,7 @@ import {
   type ReportQuery,
   type RequestContext,
   type TimeRange,
+  type Zone,
 } from '@rti/server/plugin-api';
 import { PDF_COLORS, openPdf, pdfTable } from '@rti/server/pdf';
 import { IN_STOCK, OFF_BOOKS } from '@rti/plugin-inventory/figures';
@@ -149,8 +153,8 @@ async function historyRows(ctx: PluginServerContext, q: ReportQuery<HistoryParam
   const { whs, partners } = await partnered(ctx, q.ctx, q.params.partnerId);
   if (!whs.length) return [];
   const snaps = ctx.repo('inventory-snapshot', q.ctx);
-  const from = new Date(q.params.time.from).toISOString().slice(0, 10);
-  const to = new Date(q.params.time.to).toISOString().slice(0, 10);
+  const from = dayOf(q.params.time.from, q.zone);
+  const to = dayOf(q.params.time.to, q.zone);
   const got = await snaps.rows(
     { day: { [Op.gte]: from, [Op.lte]: to }, warehouseId: { [Op.in]: whs.map((w) => w.id) } },
     {
@@ -222,18 +226,20 @@ export interface StatementRow {
   lines: StatementLine[];
 }
 
-/** The month asked for ("YYYY-MM"), else the last full month; its first instant and the next month's. */
-export function monthRange(month: string | undefined, now = Date.now()): { month: string; from: number; to: number } {
+/**
+ * The month asked for ("YYYY-MM"), else the last full month; its first instant and the next
+ * month's — the organisation's months, cut at midnight in its time zone.
+ */
+export function monthRange(month: string | undefined, now = Date.now(), zone: Zone = 'UTC'): { month: string; from: number; to: number } {
   let m = month;
   if (m === undefined) {
-    const d = new Date(now);
-    m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
+    const [y, mo] = dayOf(now, zone).split('-').map(Number);
+    m = new Date(Date.UTC(y, mo - 2, 1)).toISOString().slice(0, 7);
   }
   const hit = /^(\d{4})-(\d{2})$/.exec(m);
   if (!hit || Number(hit[2]) < 1 || Number(hit[2]) > 12 || Number(hit[1]) < 2000) throw invalid('format', 'month');
-  const from = Date.UTC(Number(hit[1]), Number(hit[2]) - 1, 1);
-  const to = Date.UTC(Number(hit[1]), Number(hit[2]), 1);
-  return { month: m, from, to };
+  const next = new Date(Date.UTC(Number(hit[1]), Number(hit[2]), 1)).toISOString().slice(0, 10);
+  return { month: m, from: dayStart(`${m}-01`, zone), to: dayStart(next, zone) };
 }
 
 const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c));
@@ -306,7 +312,7 @@ export async function visitsOf(ctx: PluginServerContext, call: RequestContext, w
 }
 
 export async function statementRows(ctx: PluginServerContext, call: RequestContext, p: StatementParams, now = Date.now()): Promise<StatementRow[]> {
-  const { month, from, to } = monthRange(p.month, now);
+  const { month, from, to } = monthRange(p.month, now, await ctx.zoneOf(call.orgId));
   const { whs: every, partners } = await partnered(ctx, call, p.partnerId);
   const named = p.partnerCode;
   const whs = named === undefined ? every : every.filter((w) => [partners.get(w.partnerId!)!.entCode, partners.get(w.partnerId!)!.name].includes(named));
@@ -386,7 +392,7 @@ export async function statementRows(ctx: PluginServerContext, call: RequestConte
 export async function writeStatementPdf(
   out: Writable,
   rows: StatementRow[],
-  o: { language: Language; t: (key: string, p?: Record<string, unknown>) => string; partner: Partner; month: string },
+  o: { language: Language; t: (key: string, p?: Record<string, unknown>) => string; partner: Partner; month: string; zone?: Zone },
 ): Promise<void> {
   const { doc, txt, done } = openPdf(out, { language: o.language as 'en-US', title: `${o.t(`${K}.statement.title`)} ${o.partner.name} ${o.month}` });
   const C = `${K}.col`;
@@ -426,7 +432,7 @@ export async function writeStatementPdf(
     .fillColor(PDF_COLORS.ink)
     .text(txt(o.t(`${K}.statement.lines`, { count: lines.length })), doc.page.margins.left);
   doc.moveDown(0.3);
-  const day = (v: number | null) => (v === null ? '-' : new Date(v).toISOString().slice(0, 16).replace('T', ' '));
+  const day = (v: number | null) => (v === null ? '-' : formatTime(v, o.zone ?? 'UTC', false));
   pdfTable(
     doc,
     [0.2, 0.18, 0.12, 0.17, 0.17, 0.08, 0.08],
@@ -529,13 +535,13 @@ export function definePartners(ctx: PluginServerContext): void {
       return page(await statementRows(ctx, q.ctx, q.params), w);
     },
     scan: (q) => once(statementRows(ctx, q.ctx, q.params)),
-    fileName: (q) => `partner-statement-${monthRange(q.params.month).month}.xlsx`,
+    fileName: (q) => `partner-statement-${monthRange(q.params.month, Date.now(), q.zone).month}.xlsx`,
     schedule: {
       taskName: 'partnerStatementMail',
-      // the last full month (UTC months, as the statement cuts them)
-      parameters: ({ now, task }) => {
+      // the last full month of the organisation (its time zone, as the statement cuts them)
+      parameters: ({ now, task, timezone }) => {
         const partnerCode = partnerOfTask(task.remark);
-        return { month: monthRange(undefined, now.getTime()).month, ...(partnerCode ? { partnerCode } : {}) };
+        return { month: monthRange(undefined, now.getTime(), timezone).month, ...(partnerCode ? { partnerCode } : {}) };
       },
       tally: (row: StatementRow) => (row.overFree > 0 ? 'over' : 'within'),
       summary: (run, r) => run.t(`${K}.statement.mail`, { month: r.params.month ?? '', rows: r.rows, over: r.counts.over ?? 0 }),
@@ -547,14 +553,15 @@ export function definePartners(ctx: PluginServerContext): void {
     path: '/pool-analytics/partner-statement/pdf',
     input: { partnerId: { type: 'ref', required: true, label: 'fields.partner' }, month: { type: 'string', maxLength: 7, label: 'fields.month' } },
     async handler({ input, ctx: call, res }) {
-      const { month } = monthRange(input.month);
+      const zone = await ctx.zoneOf(call.orgId);
+      const { month } = monthRange(input.month, Date.now(), zone);
       const partner = (await partnersOf(ctx, call, [input.partnerId])).get(input.partnerId);
       if (!partner) throw invalid('refMissing', 'partner');
       const rows = await statementRows(ctx, call, { month, partnerId: input.partnerId });
       res.status(200);
       res.setHeader('Content-Type', 'application/pdf');
       res.setHeader('Content-Disposition', `attachment; filename="partner-statement-${partner.id}-${month}.pdf"`);
-      await writeStatementPdf(res, rows, { language: call.language, t: (k, p) => ctx.t(call.language, k, p as never), partner, month });
+      await writeStatementPdf(res, rows, { language: call.language, t: (k, p) => ctx.t(call.language, k, p as never), partner, month, zone });
       return STREAMED;
     },
   });

@@ -10,6 +10,7 @@ import { Enums } from '@rti/metadata';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+import { monthRange } from '../server/partners';
 
 let ts: TestServer;
 let ws: number;
@@ -334,5 +335,17 @@ describe('pool-size check', () => {
     const tight = (await ok(ts.a, '/pool-analytics/pool-size/list', { ...PERIOD, lossRate: 70 })).list;
     // 1 ÷ 0.3 = 3.33 → 4 needed, 3 owned
     expect(tight).toEqual([expect.objectContaining({ required: 4, gap: -1, verdict: 'Short' })]);
+  });
+});
+
+describe("the organisation's months", () => {
+  it('cut a statement month, and the last full month, at midnight in the organisation time zone', () => {
+    // February in Shanghai (UTC+8) starts on 31 January at 16:00 UTC and ends on 28 February at 16:00 UTC
+    expect(monthRange('2026-02', 0, 'Asia/Shanghai')).toEqual({ month: '2026-02', from: Date.UTC(2026, 0, 31, 16), to: Date.UTC(2026, 1, 28, 16) });
+    expect(monthRange('2026-02', 0)).toEqual({ month: '2026-02', from: Date.UTC(2026, 1, 1), to: Date.UTC(2026, 2, 1) });
+    // 31 March 20:00 UTC is already 1 April in Shanghai: its last full month is March, UTC's is February
+    const now = Date.UTC(2026, 2, 31, 20);
+    expect(monthRange(undefined, now, 'Asia/Shanghai').month).toBe('2026-03');
+    expect(monthRange(undefined, now, 'UTC').month).toBe('2026-02');
   });
 });
