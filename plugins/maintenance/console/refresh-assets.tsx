@@ -31,7 +31,7 @@ interface RunProgress {
 const POLL_MS = 700;
 
 export default function RefreshAssets({ refresh }: ListZoneProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message } = App.useApp();
   const [busy, setBusy] = useState(false);
   const [progress, setProgress] = useState<RunProgress | null>(null);
@@ -111,7 +111,10 @@ export default function RefreshAssets({ refresh }: ListZoneProps) {
           <Progress percent={progress.percent} size="small" style={{ width: 140, margin: 0 }} />
           <Typography.Text type="secondary" style={{ fontSize: 12 }}>
             {watching && !busy && progress.operator ? t('maintenance.refresh.runningBy', { operator: progress.operator }) + ' · ' : ''}
-            {t('maintenance.refresh.progress', { done: progress.done.toLocaleString(), carriers: progress.carriers.toLocaleString() })}
+            {t('maintenance.refresh.progress', {
+              done: progress.done.toLocaleString(i18n.language),
+              carriers: progress.carriers.toLocaleString(i18n.language),
+            })}
           </Typography.Text>
         </Space>
       )}

@@ -28,7 +28,8 @@ export default function StatementPage() {
     if (!partnerId) return;
     setBusy(true);
     try {
-      const m = month?.format('YYYY-MM');
+      // the call's month parameter (YYYY-MM), not a display
+      const m = month ? `${month.year()}-${String(month.month() + 1).padStart(2, '0')}` : undefined;
       const blob = await request<Blob>('/pool-analytics/partner-statement/pdf', { partnerId, ...(m ? { month: m } : {}) }, { blob: true, timeoutMs: 120_000 });
       downloadBlob(blob, `partner-statement-${partnerId}-${m ?? 'last-month'}.pdf`);
     } catch (e) {
