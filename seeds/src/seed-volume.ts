@@ -35,7 +35,7 @@ const DICTIONARY: Array<[number, string, string]> = [
   [70, 'EAST', 'East region'],
   [70, 'SOUTH', 'South region'],
   [80, 'OPS', 'Operations'],
-  [80, 'MAINT', 'Maintenance'],
+  [80, 'MAINT', 'Maintenance team'],
   [90, 'WEAR', 'Wear and tear'],
   [91, 'WORKSHOP', 'Workshop'],
   [92, 'FRAME', 'Frame'],
