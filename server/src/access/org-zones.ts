@@ -6,19 +6,10 @@
  * any number of instances agree after that).
  */
 import type { Database } from '../db/database';
+import { isZone } from '../reports/time';
 
 const TTL_MS = 30_000;
 const CACHED = 10_000;
-
-export function validZone(zone: unknown): zone is string {
-  if (typeof zone !== 'string' || !zone) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export class OrgZones {
   private readonly cache = new Map<number, { zone: string; until: number }>();
@@ -39,7 +30,8 @@ export class OrgZones {
     const row = model?.getAttributes().timeZone
       ? ((await model.findByPk(orgId, { attributes: ['timeZone'], raw: true })) as { timeZone?: unknown } | null)
       : null;
-    const zone = validZone(row?.timeZone) ? row.timeZone : this.fallback;
+    // a stored name this runtime knows (an offset number is no organisation's zone)
+    const zone = typeof row?.timeZone === 'string' && isZone(row.timeZone) ? row.timeZone : this.fallback;
     if (this.cache.size >= CACHED) this.cache.clear();
     this.cache.set(orgId, { zone, until: now + this.ttlMs });
     return zone;
