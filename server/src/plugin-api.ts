@@ -48,6 +48,8 @@ export { resolveLanguage } from './i18n/translator';
 export type { DeclaredCallDef, DeclaredCallInput, InputDecl, InputField, InputFieldType, InputOf, InputValue, PagingDecl } from './http/declared-input';
 export { STREAMED } from './http/types';
 export { ApiError, ErrorCode } from './http/api-error';
+/** a plugin's own tables' transactions: InnoDB's deadlock victims (1213) and lock-wait timeouts run again, as the platform's do */
+export { retryingTransaction } from './db/retry';
 export { objectKey, StorageUnavailable, type ObjectStorage } from './files/storage';
 export { storageRefusal } from './files/file-calls';
 export type { HookAction, HookEvent, HookFn } from './resources/hooks';

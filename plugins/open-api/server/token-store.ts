@@ -4,6 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DataTypes, type Model, type ModelStatic, type Sequelize } from 'sequelize';
+import { retryingTransaction } from '@rti/server/plugin-api';
 
 export const TOKEN_TABLE = 'org_api_token';
 /** Recognisable prefix: the guard's strategy ignores other tokens without a lookup. */
@@ -64,8 +65,9 @@ export class OrgTokenStore {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const hint = `${token.slice(0, 8)}…${token.slice(-4)}`;
     const m = model(this.sequelize);
-    // the row as written in the transaction: read back after it, a concurrent refresh may already have replaced it
-    const row = await this.sequelize.transaction(async (transaction) => {
+    // the row as written in the transaction: read back after it, a concurrent refresh may already have replaced it.
+    // Two refreshes at once meet on the row's gap in InnoDB: the deadlock victim runs again.
+    const row = await retryingTransaction(this.sequelize, async (transaction) => {
       await m.destroy({ where: { orgId }, transaction });
       return m.create({ orgId, tokenHash: sha256(token), hint, createdBy: userId, lastUsedAt: null }, { transaction });
     });

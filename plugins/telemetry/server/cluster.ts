@@ -19,7 +19,7 @@
  */
 import mqtt, { type MqttClient } from 'mqtt';
 import { DataTypes, Op, type Sequelize } from 'sequelize';
-import type { Migration } from '@rti/server/plugin-api';
+import { retryingTransaction, type Migration } from '@rti/server/plugin-api';
 import type { CarrierPlacement } from '@rti/ingest/state/state-engine';
 import { EventBus, type LiveEvent } from './event-bus';
 
@@ -70,7 +70,7 @@ export function startLease(opts: { sequelize: Sequelize; name: string; holder: s
     const now = Date.now();
     const until = now + ttlMs;
     try {
-      const mine = await sequelize.transaction(async (transaction) => {
+      const mine = await retryingTransaction(sequelize, async (transaction) => {
         // taken when it is ours or has run out; the row lock makes one taker win
         await model.update({ holder, expiresAt: until }, { where: { name, [Op.or]: [{ holder }, { expiresAt: { [Op.lt]: now } }] }, transaction });
         const row = await model.findByPk(name, { transaction });

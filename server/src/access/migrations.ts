@@ -14,9 +14,9 @@ import {
 registerMigration({
   name: '2026-11-22-access-system-tables',
   async up({ queryInterface: qi }) {
-    // the table as it was then: later columns come from their own migrations
+    // the table as it was then: later columns and types come from their own migrations
     const { language: _added, ...firstColumns } = sessionColumns;
-    await qi.createTable(SESSION_TABLE, firstColumns);
+    await qi.createTable(SESSION_TABLE, { ...firstColumns, createdAt: { type: DataTypes.DATE, allowNull: false } });
     await qi.addIndex(SESSION_TABLE, ['userId'], { name: `ix_${SESSION_TABLE}_user_id` });
     await qi.createTable(THROTTLE_TABLE, throttleColumns);
     await qi.createTable(POLICY_VERSION_TABLE, policyVersionColumns);
@@ -38,5 +38,15 @@ registerMigration({
   async down({ queryInterface: qi }) {
     await qi.removeColumn(SESSION_TABLE, 'language');
     await qi.dropTable(ONE_TIME_CODE_TABLE);
+  },
+});
+
+registerMigration({
+  name: '2026-11-28-session-created-ms',
+  async up({ queryInterface: qi, sequelize }) {
+    // MariaDB's DATETIME keeps whole seconds: two sign-ins in one second tied on "the latest".
+    // SQLite stores the text with milliseconds already; its changeColumn would copy the table.
+    if (sequelize.getDialect() === 'sqlite') return;
+    await qi.changeColumn(SESSION_TABLE, 'createdAt', sessionColumns.createdAt);
   },
 });

@@ -51,7 +51,8 @@ export const sessionColumns = {
   ip: { type: DataTypes.STRING(64), allowNull: true },
   userAgent: { type: DataTypes.STRING(255), allowNull: true },
   language: { type: DataTypes.STRING(8), allowNull: true },
-  createdAt: { type: DataTypes.DATE, allowNull: false },
+  // milliseconds: the latest of two sign-ins in one second decides the account mail's language
+  createdAt: { type: DataTypes.DATE(3), allowNull: false },
   updatedAt: { type: DataTypes.DATE, allowNull: false },
 };
 

@@ -14,6 +14,7 @@ import type { Translator } from '../i18n/translator';
 import type { JobRunner } from '../plugins/jobs';
 import { overlayMsg, problemsText } from './messages';
 import { defineOverlayModel, type OverlayRow } from './table';
+import { retryingTransaction } from '../db/retry';
 
 export interface OverlayHost {
   db: Database;
@@ -124,7 +125,7 @@ export function installOverlays(host: OverlayHost): Overlays {
       const problems = checkOverlay(base[resource]!, doc, metadata.enums);
       // the message names the first faults; data carries them all
       if (problems.length) throw new ApiError(ErrorCode.validation, overlayMsg(ctx.language, 'invalid', { problems: problemsText(ctx.language, problems.slice(0, MAX_PROBLEMS_SHOWN)) }), { problems });
-      await host.db.sequelize.transaction(async (transaction) => {
+      await retryingTransaction(host.db.sequelize, async (transaction) => {
         await model.upsert({ resource, doc: JSON.stringify(doc), updatedBy: ctx.user?.username ?? null, updatedAt: new Date() }, { transaction });
       });
       await reload();
@@ -137,7 +138,7 @@ export function installOverlays(host: OverlayHost): Overlays {
     async handler({ body, ctx }) {
       const resource = resourceOf(body, ctx.language);
       platformOnly(ctx);
-      await host.db.sequelize.transaction(async (transaction) => {
+      await retryingTransaction(host.db.sequelize, async (transaction) => {
         await model.destroy({ where: { resource }, transaction });
       });
       await reload();
