@@ -7,11 +7,11 @@
  * a warehouse-restricted operator gets its own warehouses only; counts are grouped reads (a
  * handful of statements whatever the pool's size), never one query per warehouse or carrier.
  */
-import { Enums, statusGroup } from '@rti/metadata';
-import type { PluginServerContext, RequestContext, ScopedRepository } from '@rti/server/plugin-api';
-import { Op, col, fn, type WhereOptions } from 'sequelize';
+import { Enums } from '@rti/metadata';
+import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
+import { Op, type WhereOptions } from 'sequelize';
 import { IN_STOCK } from './adjustment';
-import { maintainedStock } from './stock';
+import { cellKey, maintainedStock, transitOf, type TransitCell } from './stock';
 
 /** transport statuses of a carrier standing in a warehouse (reports count with the same rule) */
 export { IN_STOCK };
@@ -70,8 +70,6 @@ export interface WarehouseRow extends Figures {
 }
 
 const n = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
-/** a number per warehouse and code (25,000 map lookups a call: cheaper than string keys); ids below 2^21 and 2^32 */
-const cellKey = (w: number, c: number | null): number => w * 4_294_967_296 + (c ?? 0);
 const zero = (): Figures => ({ inStock: 0, available: 0, maintenance: 0, idle: 0, empty: 0, full: 0, inTransitIn: 0, inTransitOut: 0 });
 
 export function levelOf(count: number, min: number | null, max: number | null): Level {
@@ -96,22 +94,10 @@ export interface Filter {
   direct?: boolean;
 }
 
-/** shipped lines in transit to (in) or from (out) a warehouse, per code */
-export interface TransitCell {
-  w: number;
-  c: number | null;
-  inn: number;
-  out: number;
-}
-
-/** COUNT(id) grouped by the fields, through the scoped repository */
-async function grouped(repo: ScopedRepository, fields: string[], where: WhereOptions): Promise<Row[]> {
-  return repo.rows(where, { attributes: [...fields, [fn('COUNT', col('id')), 'n']], group: fields });
-}
+export type { TransitCell };
 
 export function figuresReader(ctx: PluginServerContext) {
   const stock = maintainedStock(ctx);
-  const inTransit = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
 
   async function warehousesOf(call: RequestContext, f: Filter): Promise<Row[]> {
     return ctx.repo('warehouse', call).rows(f.warehouseId ? { id: f.warehouseId } : f.warehouseIds ? { id: { [Op.in]: f.warehouseIds } } : {}, {
@@ -124,38 +110,6 @@ export function figuresReader(ctx: PluginServerContext) {
     });
   }
 
-  /** in transit per warehouse (of whIds) and code; `narrow`: name the warehouses (else the scope holds the caller to them) */
-  async function transitOf(call: RequestContext, whIds: number[], narrow: boolean, codeWhere: WhereOptions): Promise<TransitCell[]> {
-    if (!inTransit.length) return [];
-    const ends = narrow ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
-    const orders = await ctx
-      .repo('ship-order', call)
-      .rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] });
-    const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
-    const mine = new Set(whIds);
-    const out = new Map<number, TransitCell>();
-    const at = (w: number, c: number | null) => {
-      const k = cellKey(w, c);
-      let x = out.get(k);
-      if (!x) out.set(k, (x = { w, c, inn: 0, out: 0 }));
-      return x;
-    };
-    for (let i = 0; i < orders.length; i += 1000) {
-      const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
-      for (const g of await grouped(ctx.repo('ship-order-detail', call), ['shipOrderId', 'carrierCodeId'], {
-        shipOrderId: { [Op.in]: ids },
-        status: Enums.shipOrderLineStatus.shipped,
-        ...(codeWhere as object),
-      })) {
-        const o = orderOf.get(Number(g.shipOrderId))!;
-        const count = Number(g.n);
-        if (mine.has(Number(o.receiverWarehouseId))) at(Number(o.receiverWarehouseId), n(g.carrierCodeId)).inn += count;
-        if (mine.has(Number(o.shipperWarehouseId))) at(Number(o.shipperWarehouseId), n(g.carrierCodeId)).out += count;
-      }
-    }
-    return [...out.values()];
-  }
-
   /**
    * A list page from the maintained counts: which warehouses it covers is found from keys only (the
    * cells per warehouse: codes standing there, configured there, in transit), then the full figures
@@ -164,41 +118,23 @@ export function figuresReader(ctx: PluginServerContext) {
   async function pageAtSource(call: RequestContext, f: Filter & { window: { offset: number; limit: number } }, t: (key: string) => string, now: Date) {
     const warehouses = await warehousesOf(call, f);
     if (!warehouses.length) return { rows: [], warehouses, total: 0 };
-    const whIds = warehouses.map((w) => Number(w.id));
-    const mine = new Set(whIds);
-    const codeWhere = f.carrierCodeId ? { carrierCodeId: f.carrierCodeId } : {};
-    const keys = new Map<number, Set<number>>();
-    const add = (w: number, c: number | null) => {
-      if (!mine.has(w)) return;
-      let k = keys.get(w);
-      if (!k) keys.set(w, (k = new Set()));
-      k.add(cellKey(w, c));
-    };
-    for (const r of await ctx
-      .repo('inventory-stock', call)
-      .driverRows(['warehouseId', 'codeKey'], { inStock: { [Op.gt]: 0 }, ...(f.carrierCodeId ? { codeKey: f.carrierCodeId } : {}) }))
-      add(Number(r.warehouseId), Number(r.codeKey) || null);
-    for (const r of await ctx
-      .repo('carrier-code-warehouse', call)
-      .driverRows(['warehouseId', 'carrierCodeId'], { warehouseId: { [Op.ne]: null }, ...codeWhere }))
-      add(Number(r.warehouseId), n(r.carrierCodeId));
-    const transit = await transitOf(call, whIds, whIds.length >= MAX_WAREHOUSES, codeWhere);
-    for (const x of transit) add(x.w, x.c);
+    // the cells per warehouse (standing, configured or in transit there), kept on the maintained rows: one grouped read
+    const cellsOf = await stock.cellsPerWarehouse(call, f.carrierCodeId);
     const { offset, limit } = f.window;
     const page: number[] = [];
     let total = 0;
     let within = 0;
-    for (const w of whIds) {
-      const k = keys.get(w)?.size ?? 0;
+    for (const w of warehouses) {
+      const k = cellsOf.get(Number(w.id)) ?? 0;
       if (k && total + k > offset && total < offset + limit) {
         if (!page.length) within = offset - total;
-        page.push(w);
+        page.push(Number(w.id));
       }
       total += k;
     }
     if (!page.length) return { rows: [], warehouses, total };
-    const onPage = new Set(page);
-    const sub = await byCode(call, { ...f, warehouseIds: page, window: { offset: within, limit }, transit: transit.filter((x) => onPage.has(x.w)) }, t, now);
+    const transit = await stock.transitAt(call, page, f.carrierCodeId);
+    const sub = await byCode(call, { ...f, warehouseIds: page, window: { offset: within, limit }, transit }, t, now);
     return { rows: sub.rows, warehouses, total };
   }
 
@@ -301,7 +237,7 @@ export function figuresReader(ctx: PluginServerContext) {
       }
     } else await scan();
     // 2. in transit: shipped lines of ship orders in transit, to and from the warehouses
-    for (const x of f.transit ?? (await transitOf(call, whIds, !!(f.warehouseId || f.warehouseIds) || whIds.length >= MAX_WAREHOUSES, codeWhere))) {
+    for (const x of f.transit ?? (await transitOf(ctx, call, whIds, !!(f.warehouseId || f.warehouseIds) || whIds.length >= MAX_WAREHOUSES, codeWhere))) {
       const y = cell(x.w, x.c);
       y.inTransitIn += x.inn;
       y.inTransitOut += x.out;

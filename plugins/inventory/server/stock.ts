@@ -23,9 +23,9 @@
  * are created and every organisation rebuilt. Where triggers cannot be created (a MariaDB user
  * without the TRIGGER privilege) the figures fall back to grouping the carriers.
  */
-import { Enums } from '@rti/metadata';
+import { Enums, statusGroup } from '@rti/metadata';
 import type { PluginServerContext, RequestContext } from '@rti/server/plugin-api';
-import { Op, type WhereOptions } from 'sequelize';
+import { Op, col, fn, type Transaction, type WhereOptions } from 'sequelize';
 import { IN_MAINTENANCE, IN_STOCK, OFF_BOOKS } from './figures';
 
 type Row = Record<string, any>;
@@ -37,7 +37,7 @@ const Loading = Enums.loadingStatus;
 export const REBUILD_EVERY_MS = 60 * 60_000;
 const SLOW_REBUILD_MS = 1000;
 /** trigger names carry the version of their SQL: a changed definition replaces the old triggers */
-const TRIGGER = 'inventory_stock_v2';
+const TRIGGER = 'inventory_stock_v3';
 const CARRIER_INDEX = 'inventory_carrier_inbound';
 const CELL_INDEX = 'inventory_stock_cell';
 /** standing carriers not marked idle (the ones idle by time counts) */
@@ -73,6 +73,64 @@ function dateParser(): (v: unknown) => Date | null {
 /** cells counted whole (new since the last rebuild) beyond which one grouped pass over the carriers is cheaper */
 const MAX_WHOLE = 500;
 
+/** shipped lines in transit to (in) or from (out) a warehouse, per code */
+export interface TransitCell {
+  w: number;
+  c: number | null;
+  inn: number;
+  out: number;
+}
+
+/** a number per warehouse and code (25,000 map lookups a call: cheaper than string keys); ids below 2^21 and 2^32 */
+export const cellKey = (w: number, c: number | null): number => w * 4_294_967_296 + (c ?? 0);
+const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number(v));
+
+/**
+ * In transit per warehouse and code by grouping the shipped lines of the ship orders in transit
+ * (what the triggers keep in inTransitIn/Out, and what they are checked against): `whIds` the
+ * warehouses answered (null: every one), `narrow` names them in the orders' condition.
+ */
+export async function transitOf(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  whIds: number[] | null,
+  narrow: boolean,
+  codeWhere: WhereOptions,
+  transaction?: Transaction,
+): Promise<TransitCell[]> {
+  const inTransit = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
+  if (!inTransit.length) return [];
+  const ends =
+    narrow && whIds ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
+  const orders = await ctx
+    .repo('ship-order', call)
+    .rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'], transaction });
+  const orderOf = new Map(orders.map((o) => [Number(o.id), o]));
+  const mine = whIds ? new Set(whIds) : null;
+  const has = (w: unknown) => w !== null && w !== undefined && (!mine || mine.has(Number(w)));
+  const out = new Map<number, TransitCell>();
+  const at = (w: number, c: number | null) => {
+    const k = cellKey(w, c);
+    let x = out.get(k);
+    if (!x) out.set(k, (x = { w, c, inn: 0, out: 0 }));
+    return x;
+  };
+  for (let i = 0; i < orders.length; i += 1000) {
+    const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
+    const lines = await ctx.repo('ship-order-detail', call).rows(
+      { shipOrderId: { [Op.in]: ids }, status: Enums.shipOrderLineStatus.shipped, ...(codeWhere as object) },
+      { attributes: ['shipOrderId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['shipOrderId', 'carrierCodeId'], transaction },
+    );
+    for (const g of lines) {
+      const o = orderOf.get(Number(g.shipOrderId))!;
+      const count = Number(g.n);
+      if (has(o.receiverWarehouseId)) at(Number(o.receiverWarehouseId), num(g.carrierCodeId)).inn += count;
+      if (has(o.shipperWarehouseId)) at(Number(o.shipperWarehouseId), num(g.carrierCodeId)).out += count;
+    }
+  }
+  return [...out.values()];
+}
+
 /** databases (one per server; tests run several in a process) whose triggers keep the counts */
 const ACTIVE = new WeakSet<object>();
 
@@ -80,19 +138,21 @@ export function maintainedStock(ctx: PluginServerContext) {
   const dialect = ctx.db.getDialect();
   const sqlite = dialect === 'sqlite';
   const q = (id: string) => ctx.db.getQueryInterface().quoteIdentifier(id);
+  const TRANSIT_STATUSES = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
   // table and column names for the triggers' DDL only: no row is read or written through these models
   const names = () => {
-    // eslint-disable-next-line rti/no-raw-models -- names for DDL, see above
-    const carrier = ctx.db.models['carrier'];
-    // eslint-disable-next-line rti/no-raw-models -- names for DDL, see above
-    const stock = ctx.db.models['inventory-stock'];
-    const c = (a: string) => q(carrier.getAttributes()[a].field!);
-    const s = (a: string) => q(stock.getAttributes()[a].field!);
-    return { carrier: q(String(carrier.getTableName())), stock: q(String(stock.getTableName())), c, s };
+    const table = (resource: string) => {
+      // eslint-disable-next-line rti/no-raw-models -- names for DDL, see above
+      const m = ctx.db.models[resource];
+      return { t: q(String(m.getTableName())), f: (a: string) => q(m.getAttributes()[a].field!) };
+    };
+    const carrier = table('carrier');
+    const stock = table('inventory-stock');
+    return { carrier: carrier.t, stock: stock.t, c: carrier.f, s: stock.f, config: table('carrier-code-warehouse'), order: table('ship-order'), line: table('ship-order-detail') };
   };
 
   function triggerSql(): string[] {
-    const { carrier, stock, c, s } = names();
+    const { carrier, stock, c, s, config, order, line } = names();
     const list = (xs: number[]) => xs.join(', ');
     const standing = (x: string) =>
       `${x}.${c('warehouseId')} IS NOT NULL AND ${x}.${c('transportStatus')} IN (${list(IN_STOCK)}) AND (${x}.${c('status')} IS NULL OR ${x}.${c('status')} NOT IN (${list(OFF_BOOKS)}))`;
@@ -112,34 +172,103 @@ export function maintainedStock(ctx: PluginServerContext) {
       const f = figures(x);
       return `UPDATE ${stock} SET ${s('inStock')} = ${s('inStock')} - 1, ${(Object.keys(f) as Array<keyof typeof f>).map((k) => `${s(k)} = ${s(k)} - ${f[k]}`).join(', ')}, ${s('aged')} = ${s('aged')} - ${aged(x)} WHERE ${key(x)}`;
     };
+    const excluded = (k: string) => (sqlite ? `excluded.${s(k)}` : `VALUES(${s(k)})`);
+    const onConflict = (set: string) => (sqlite ? `ON CONFLICT (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')}) DO UPDATE SET ${set}` : `ON DUPLICATE KEY UPDATE ${set}`);
+    /** a new cell row: every figure 0 but the given ones (a raw insert without timestamps must not fail on the NOT NULL audit columns) */
+    const COUNTS = ['inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'configured', 'inTransitIn', 'inTransitOut'];
+    const cellRow = (org: string, w: string, code: string, values: Record<string, string>, stamp: string) =>
+      `(${['orgId', 'warehouseId', 'codeKey', ...COUNTS, 'agedBefore', 'createdAt', 'updatedAt'].map(s).join(', ')}) SELECT ${org}, ${w}, ${code}, ${COUNTS.map((k) => values[k] ?? '0').join(', ')}, NULL, COALESCE(${stamp}, CURRENT_TIMESTAMP), COALESCE(${stamp}, CURRENT_TIMESTAMP)`;
     const add = (x: string) => {
-      // a raw insert without timestamps must not fail on the counts' NOT NULL audit columns
-      const stamp = `COALESCE(${x}.${c('updatedAt')}, CURRENT_TIMESTAMP)`;
       const f = figures(x);
       const ks = Object.keys(f) as Array<keyof typeof f>;
-      const excluded = (k: string) => (sqlite ? `excluded.${s(k)}` : `VALUES(${s(k)})`);
-      const insert = `INSERT INTO ${stock} (${['orgId', 'warehouseId', 'codeKey', 'inStock', ...ks, 'aged', 'agedBefore', 'createdAt', 'updatedAt'].map(s).join(', ')})
-        VALUES (${x}.${c('orgId')}, ${x}.${c('warehouseId')}, COALESCE(${x}.${c('carrierCodeId')}, 0), 1, ${ks.map((k) => f[k]).join(', ')}, 0, NULL, ${stamp}, ${stamp})`;
-      const set = `${s('inStock')} = ${s('inStock')} + 1, ${ks.map((k) => `${s(k)} = ${s(k)} + ${excluded(k)}`).join(', ')}, ${s('aged')} = ${s('aged')} + ${aged(x)}`;
-      return sqlite
-        ? `${insert} ON CONFLICT (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')}) DO UPDATE SET ${set}`
-        : `${insert} ON DUPLICATE KEY UPDATE ${set}`;
+      const insert = `INSERT INTO ${stock} ${cellRow(`${x}.${c('orgId')}`, `${x}.${c('warehouseId')}`, `COALESCE(${x}.${c('carrierCodeId')}, 0)`, { inStock: '1', ...f }, `${x}.${c('updatedAt')}`)}`;
+      // SQLite: an INSERT … SELECT with an upsert clause needs a WHERE (its parser's rule)
+      return `${insert}${sqlite ? ' WHERE 1' : ''} ${onConflict(`${s('inStock')} = ${s('inStock')} + 1, ${ks.map((k) => `${s(k)} = ${s(k)} + ${excluded(k)}`).join(', ')}, ${s('aged')} = ${s('aged')} + ${aged(x)}`)}`;
     };
-    const moved = ['orgId', 'warehouseId', 'carrierCodeId', 'transportStatus', 'status', 'loadingStatus', 'inboundTime']
-      .map((a) => (sqlite ? `OLD.${c(a)} IS NOT NEW.${c(a)}` : `NOT (OLD.${c(a)} <=> NEW.${c(a)})`))
-      .join(' OR ');
+    const moved = (cols: string[], f: (a: string) => string) =>
+      cols.map((a) => (sqlite ? `OLD.${f(a)} IS NOT NEW.${f(a)}` : `NOT (OLD.${f(a)} <=> NEW.${f(a)})`)).join(' OR ');
+    const carrierMoved = moved(['orgId', 'warehouseId', 'carrierCodeId', 'transportStatus', 'status', 'loadingStatus', 'inboundTime'], c);
+
+    // a code's configuration in a warehouse: the cell shows (below its minimum) with nothing there
+    const g = config.f;
+    const configKey = (x: string) =>
+      `${s('orgId')} = ${x}.${g('orgId')} AND ${s('warehouseId')} = ${x}.${g('warehouseId')} AND ${s('codeKey')} = COALESCE(${x}.${g('carrierCodeId')}, 0)`;
+    const configAdd = (x: string) =>
+      `INSERT INTO ${stock} ${cellRow(`${x}.${g('orgId')}`, `${x}.${g('warehouseId')}`, `COALESCE(${x}.${g('carrierCodeId')}, 0)`, { configured: '1' }, `${x}.${g('updatedAt')}`)}${sqlite ? ' WHERE 1' : ''} ${onConflict(`${s('configured')} = ${s('configured')} + 1`)}`;
+    const configSub = (x: string) => `UPDATE ${stock} SET ${s('configured')} = ${s('configured')} - 1 WHERE ${configKey(x)}`;
+    const configMoved = moved(['orgId', 'warehouseId', 'carrierCodeId'], g);
+    const configured = (x: string) => `${x}.${g('warehouseId')} IS NOT NULL`;
+
+    // in transit: a shipped line of a ship order in transit counts out at the shipper, in at the receiver
+    const o = order.f;
+    const l = line.f;
+    const inTransit = TRANSIT_STATUSES.length ? list(TRANSIT_STATUSES) : 'NULL';
+    const SHIPPED = Enums.shipOrderLineStatus.shipped;
+    const ENDS = [
+      ['shipperWarehouseId', 'inTransitOut'],
+      ['receiverWarehouseId', 'inTransitIn'],
+    ] as const;
+    // a line moved: its order's ends (none when the order is not in transit)
+    const lineAdd = (x: string) =>
+      ENDS.map(
+        ([end, figure]) =>
+          `INSERT INTO ${stock} ${cellRow(`o.${o('orgId')}`, `o.${o(end)}`, `COALESCE(${x}.${l('carrierCodeId')}, 0)`, { [figure]: '1' }, `o.${o('updatedAt')}`)} FROM ${order.t} o WHERE o.id = ${x}.${l('shipOrderId')} AND o.${o('status')} IN (${inTransit}) AND o.${o(end)} IS NOT NULL ${onConflict(`${s(figure)} = ${s(figure)} + 1`)}`,
+      );
+    const lineSub = (x: string) =>
+      ENDS.map(
+        ([end, figure]) =>
+          `UPDATE ${stock} SET ${s(figure)} = ${s(figure)} - 1 WHERE ${s('orgId')} = (SELECT o.${o('orgId')} FROM ${order.t} o WHERE o.id = ${x}.${l('shipOrderId')} AND o.${o('status')} IN (${inTransit})) AND ${s('warehouseId')} = (SELECT o.${o(end)} FROM ${order.t} o WHERE o.id = ${x}.${l('shipOrderId')} AND o.${o('status')} IN (${inTransit})) AND ${s('codeKey')} = COALESCE(${x}.${l('carrierCodeId')}, 0)`,
+      );
+    const lineMoved = moved(['orgId', 'shipOrderId', 'carrierCodeId', 'status'], l);
+    const shipped = (x: string) => `${x}.${l('status')} = ${SHIPPED}`;
+    // an order moved (released, received, its ends changed): its shipped lines, per code
+    const orderAdd = (x: string) =>
+      ENDS.map(
+        ([end, figure]) =>
+          `INSERT INTO ${stock} ${cellRow(`${x}.${o('orgId')}`, `${x}.${o(end)}`, `COALESCE(l.${l('carrierCodeId')}, 0)`, { [figure]: 'COUNT(*)' }, `${x}.${o('updatedAt')}`)} FROM ${line.t} l WHERE l.${l('shipOrderId')} = ${x}.id AND l.${l('status')} = ${SHIPPED} AND ${x}.${o(end)} IS NOT NULL GROUP BY COALESCE(l.${l('carrierCodeId')}, 0) ${onConflict(`${s(figure)} = ${s(figure)} + ${excluded(figure)}`)}`,
+      );
+    const orderSub = (x: string) =>
+      ENDS.map(
+        ([end, figure]) =>
+          `UPDATE ${stock} SET ${s(figure)} = ${s(figure)} - (SELECT COUNT(*) FROM ${line.t} l WHERE l.${l('shipOrderId')} = ${x}.id AND l.${l('status')} = ${SHIPPED} AND COALESCE(l.${l('carrierCodeId')}, 0) = ${stock}.${s('codeKey')}) WHERE ${s('orgId')} = ${x}.${o('orgId')} AND ${s('warehouseId')} = ${x}.${o(end)}`,
+      );
+    const orderMoved = moved(['orgId', 'status', 'shipperWarehouseId', 'receiverWarehouseId'], o);
+    const travelling = (x: string) => `${x}.${o('status')} IN (${inTransit})`;
+    const body = (xs: string[]) => xs.map((x) => `${x};`).join(' ');
+
     if (sqlite) {
       return [
         `CREATE TRIGGER ${TRIGGER}_ins AFTER INSERT ON ${carrier} WHEN ${standing('NEW')} BEGIN ${add('NEW')}; END`,
         `CREATE TRIGGER ${TRIGGER}_del AFTER DELETE ON ${carrier} WHEN ${standing('OLD')} BEGIN ${sub('OLD')}; END`,
-        `CREATE TRIGGER ${TRIGGER}_upd_out AFTER UPDATE ON ${carrier} WHEN (${moved}) AND ${standing('OLD')} BEGIN ${sub('OLD')}; END`,
-        `CREATE TRIGGER ${TRIGGER}_upd_in AFTER UPDATE ON ${carrier} WHEN (${moved}) AND ${standing('NEW')} BEGIN ${add('NEW')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_upd_out AFTER UPDATE ON ${carrier} WHEN (${carrierMoved}) AND ${standing('OLD')} BEGIN ${sub('OLD')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_upd_in AFTER UPDATE ON ${carrier} WHEN (${carrierMoved}) AND ${standing('NEW')} BEGIN ${add('NEW')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_cfg_ins AFTER INSERT ON ${config.t} WHEN ${configured('NEW')} BEGIN ${configAdd('NEW')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_cfg_del AFTER DELETE ON ${config.t} WHEN ${configured('OLD')} BEGIN ${configSub('OLD')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_cfg_upd_out AFTER UPDATE ON ${config.t} WHEN (${configMoved}) AND ${configured('OLD')} BEGIN ${configSub('OLD')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_cfg_upd_in AFTER UPDATE ON ${config.t} WHEN (${configMoved}) AND ${configured('NEW')} BEGIN ${configAdd('NEW')}; END`,
+        `CREATE TRIGGER ${TRIGGER}_line_ins AFTER INSERT ON ${line.t} WHEN ${shipped('NEW')} BEGIN ${body(lineAdd('NEW'))} END`,
+        `CREATE TRIGGER ${TRIGGER}_line_del AFTER DELETE ON ${line.t} WHEN ${shipped('OLD')} BEGIN ${body(lineSub('OLD'))} END`,
+        `CREATE TRIGGER ${TRIGGER}_line_upd_out AFTER UPDATE ON ${line.t} WHEN (${lineMoved}) AND ${shipped('OLD')} BEGIN ${body(lineSub('OLD'))} END`,
+        `CREATE TRIGGER ${TRIGGER}_line_upd_in AFTER UPDATE ON ${line.t} WHEN (${lineMoved}) AND ${shipped('NEW')} BEGIN ${body(lineAdd('NEW'))} END`,
+        `CREATE TRIGGER ${TRIGGER}_order_del AFTER DELETE ON ${order.t} WHEN ${travelling('OLD')} BEGIN ${body(orderSub('OLD'))} END`,
+        `CREATE TRIGGER ${TRIGGER}_order_upd_out AFTER UPDATE ON ${order.t} WHEN (${orderMoved}) AND ${travelling('OLD')} BEGIN ${body(orderSub('OLD'))} END`,
+        `CREATE TRIGGER ${TRIGGER}_order_upd_in AFTER UPDATE ON ${order.t} WHEN (${orderMoved}) AND ${travelling('NEW')} BEGIN ${body(orderAdd('NEW'))} END`,
       ];
     }
+    const each = (table: string, event: string, name: string, code: string) => `CREATE TRIGGER ${TRIGGER}_${name} AFTER ${event} ON ${table} FOR EACH ROW BEGIN ${code} END`;
+    const onlyIf = (cond: string, xs: string[]) => `IF ${cond} THEN ${body(xs)} END IF;`;
     return [
-      `CREATE TRIGGER ${TRIGGER}_ins AFTER INSERT ON ${carrier} FOR EACH ROW BEGIN IF ${standing('NEW')} THEN ${add('NEW')}; END IF; END`,
-      `CREATE TRIGGER ${TRIGGER}_del AFTER DELETE ON ${carrier} FOR EACH ROW BEGIN IF ${standing('OLD')} THEN ${sub('OLD')}; END IF; END`,
-      `CREATE TRIGGER ${TRIGGER}_upd AFTER UPDATE ON ${carrier} FOR EACH ROW BEGIN IF ${moved} THEN IF ${standing('OLD')} THEN ${sub('OLD')}; END IF; IF ${standing('NEW')} THEN ${add('NEW')}; END IF; END IF; END`,
+      each(carrier, 'INSERT', 'ins', onlyIf(standing('NEW'), [add('NEW')])),
+      each(carrier, 'DELETE', 'del', onlyIf(standing('OLD'), [sub('OLD')])),
+      each(carrier, 'UPDATE', 'upd', `IF ${carrierMoved} THEN ${onlyIf(standing('OLD'), [sub('OLD')])} ${onlyIf(standing('NEW'), [add('NEW')])} END IF;`),
+      each(config.t, 'INSERT', 'cfg_ins', onlyIf(configured('NEW'), [configAdd('NEW')])),
+      each(config.t, 'DELETE', 'cfg_del', onlyIf(configured('OLD'), [configSub('OLD')])),
+      each(config.t, 'UPDATE', 'cfg_upd', `IF ${configMoved} THEN ${onlyIf(configured('OLD'), [configSub('OLD')])} ${onlyIf(configured('NEW'), [configAdd('NEW')])} END IF;`),
+      each(line.t, 'INSERT', 'line_ins', onlyIf(shipped('NEW'), lineAdd('NEW'))),
+      each(line.t, 'DELETE', 'line_del', onlyIf(shipped('OLD'), lineSub('OLD'))),
+      each(line.t, 'UPDATE', 'line_upd', `IF ${lineMoved} THEN ${onlyIf(shipped('OLD'), lineSub('OLD'))} ${onlyIf(shipped('NEW'), lineAdd('NEW'))} END IF;`),
+      each(order.t, 'DELETE', 'order_del', onlyIf(travelling('OLD'), orderSub('OLD'))),
+      each(order.t, 'UPDATE', 'order_upd', `IF ${orderMoved} THEN ${onlyIf(travelling('OLD'), orderSub('OLD'))} ${onlyIf(travelling('NEW'), orderAdd('NEW'))} END IF;`),
     ];
   }
 
@@ -172,32 +301,41 @@ export function maintainedStock(ctx: PluginServerContext) {
     return true;
   }
 
-  /** the idle check time of each cell (the code's in that warehouse, else the warehouse's) and the distinct ones */
-  async function thresholdsOf(call: RequestContext) {
-    const warehouses = await ctx.repo('warehouse', call).driverRows(['id', 'idleCheckTime'], {});
-    const configs = await ctx.repo('carrier-code-warehouse', call).driverRows(['warehouseId', 'carrierCodeId', 'idleCheckTime'], {});
+  /** the idle check time of each cell (the code's in that warehouse, else the warehouse's), the distinct ones, the configurations per cell */
+  async function thresholdsOf(call: RequestContext, transaction?: Transaction) {
+    const warehouses = await ctx.repo('warehouse', call).rows({}, { attributes: ['id', 'idleCheckTime'], transaction });
+    const configs = await ctx.repo('carrier-code-warehouse', call).rows({}, { attributes: ['warehouseId', 'carrierCodeId', 'idleCheckTime'], transaction });
     const minutes = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number(v) ? null : Number(v));
     const byWarehouse = new Map(warehouses.map((w) => [Number(w.id), minutes(w.idleCheckTime)]));
-    const byCell = new Map<string, number>();
-    for (const g of configs) if (minutes(g.idleCheckTime)) byCell.set(`${g.warehouseId}:${g.carrierCodeId ?? 0}`, Number(g.idleCheckTime));
+    const byCell = new Map<number, number>();
+    const configured = new Map<number, number>();
+    for (const g of configs) {
+      if (g.warehouseId === null || g.warehouseId === undefined) continue;
+      const k = cellKey(Number(g.warehouseId), num(g.carrierCodeId));
+      configured.set(k, (configured.get(k) ?? 0) + 1);
+      if (minutes(g.idleCheckTime)) byCell.set(k, Number(g.idleCheckTime));
+    }
     const distinct = [...new Set([...byWarehouse.values(), ...byCell.values()].filter((m): m is number => m !== null))].sort((a, b) => a - b);
-    return { of: (w: number, code: number): number | null => byCell.get(`${w}:${code}`) ?? byWarehouse.get(w) ?? null, distinct };
+    return { of: (w: number, code: number): number | null => byCell.get(cellKey(w, code || null)) ?? byWarehouse.get(w) ?? null, distinct, configured };
   }
 
+  const COUNTED = ['inStock', 'maintenance', 'empty', 'full', 'marked', 'configured', 'inTransitIn', 'inTransitOut'] as const;
+
   /**
-   * Recomputes the organisation's rows from the carriers, in one write transaction (no move lands
-   * between the count and the write: SQLite's writers queue, MariaDB's wait on the locked rows).
-   * Answers the cells whose maintained figures differed (drift; 0 when the triggers kept up).
+   * Recomputes the organisation's rows from the carriers, the configurations and the ship orders
+   * in transit, in one write transaction (no move lands between the count and the write: SQLite's
+   * writers queue, MariaDB's wait on the locked rows). Answers the cells whose maintained figures
+   * differed (drift; 0 when the triggers kept up).
    */
   async function rebuild(orgId: number, now = new Date()): Promise<number> {
     const sys = ctx.systemContext(orgId);
     const carriers = ctx.repo('carrier', sys);
     const stock = ctx.repo('inventory-stock', sys);
-    const { of: threshold, distinct: minutes } = await thresholdsOf(sys);
     return ctx.transaction(sys, async (_repo, transaction) => {
       // a write first: takes the lock before anything is read
       await stock.increment({ inStock: 0 }, {}, { transaction });
-      const before = await stock.rows({}, { attributes: ['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked'], transaction });
+      const { of: threshold, distinct: minutes, configured } = await thresholdsOf(sys, transaction);
+      const before = await stock.rows({}, { attributes: ['warehouseId', 'codeKey', ...COUNTED], transaction });
       const when: Record<string, WhereOptions> = {
         maintenance: { status: { [Op.in]: IN_MAINTENANCE } },
         empty: { loadingStatus: Loading.empty },
@@ -212,32 +350,41 @@ export function maintainedStock(ctx: PluginServerContext) {
         transportStatus: { [Op.in]: IN_STOCK },
         status: { [Op.or]: [{ [Op.notIn]: OFF_BOOKS }, { [Op.is]: null }] },
       };
-      const groups = await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, standing, { transaction });
-      const rows = groups.map((g) => {
+      type Cell = { warehouseId: number; codeKey: number; aged: number; agedBefore: Date | null } & Record<(typeof COUNTED)[number], number>;
+      const cells = new Map<number, Cell>();
+      const cell = (w: number, code: number): Cell => {
+        const k = cellKey(w, code || null);
+        let x = cells.get(k);
+        if (!x) {
+          const m = threshold(w, code);
+          const agedBefore = m ? new Date(now.getTime() - m * 60_000) : null;
+          x = { warehouseId: w, codeKey: code, inStock: 0, maintenance: 0, empty: 0, full: 0, marked: 0, aged: 0, agedBefore, configured: 0, inTransitIn: 0, inTransitOut: 0 };
+          cells.set(k, x);
+        }
+        return x;
+      };
+      for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, standing, { transaction })) {
         const w = Number(g.warehouseId);
         const code = Number(g.carrierCodeId ?? 0);
         const m = threshold(w, code);
-        return {
-          warehouseId: w,
-          codeKey: code,
-          inStock: g.n,
-          maintenance: g.maintenance,
-          empty: g.empty,
-          full: g.full,
-          marked: g.marked,
-          aged: m ? g[`aged${minutes.indexOf(m)}`] : 0,
-          agedBefore: m ? new Date(now.getTime() - m * 60_000) : null,
-        };
-      });
-      const was = new Map(before.map((r) => [`${r.warehouseId}:${r.codeKey}`, r]));
+        Object.assign(cell(w, code), { inStock: g.n, maintenance: g.maintenance, empty: g.empty, full: g.full, marked: g.marked, aged: m ? g[`aged${minutes.indexOf(m)}`] : 0 });
+      }
+      for (const [k, n] of configured) cell(Math.floor(k / 4_294_967_296), k % 4_294_967_296).configured = n;
+      for (const x of await transitOf(ctx, sys, null, false, {}, transaction)) {
+        const y = cell(x.w, x.c ?? 0);
+        y.inTransitIn = x.inn;
+        y.inTransitOut = x.out;
+      }
+      const rows = [...cells.values()];
+      const was = new Map(before.map((r) => [cellKey(Number(r.warehouseId), Number(r.codeKey) || null), r]));
       let drift = 0;
       for (const r of rows) {
-        const b = was.get(`${r.warehouseId}:${r.codeKey}`);
-        was.delete(`${r.warehouseId}:${r.codeKey}`);
-        if (!b) drift += r.inStock ? 1 : 0;
-        else if ((['inStock', 'maintenance', 'empty', 'full', 'marked'] as const).some((k) => Number(b[k]) !== r[k])) drift++;
+        const k = cellKey(r.warehouseId, r.codeKey || null);
+        const b = was.get(k);
+        was.delete(k);
+        if (COUNTED.some((f) => Number(b?.[f] ?? 0) !== r[f])) drift++;
       }
-      for (const b of was.values()) if (Number(b.inStock) || Number(b.maintenance) || Number(b.empty) || Number(b.full) || Number(b.marked)) drift++;
+      for (const b of was.values()) if (COUNTED.some((f) => Number(b[f]))) drift++;
       await stock.deleteWhere({}, { transaction });
       for (let i = 0; i < rows.length; i += 500) await stock.insertMany(rows.slice(i, i + 500), { transaction });
       return drift;
@@ -343,6 +490,25 @@ export function maintainedStock(ctx: PluginServerContext) {
     return cells;
   }
 
+  /** what "live" cells are: carriers standing there, a configuration of the code there, or in transit to or from it */
+  const live = { [Op.or]: [{ inStock: { [Op.gt]: 0 } }, { configured: { [Op.gt]: 0 } }, { inTransitIn: { [Op.gt]: 0 } }, { inTransitOut: { [Op.gt]: 0 } }] };
+
+  /** the cells (rows of the realtime answer) per warehouse in the caller's scope: one grouped read of the maintained rows */
+  async function cellsPerWarehouse(call: RequestContext, carrierCodeId?: number): Promise<Map<number, number>> {
+    const groups = await ctx.repo('inventory-stock', call).countWhen(['warehouseId'], {}, { ...live, ...(carrierCodeId ? { codeKey: carrierCodeId } : {}) });
+    return new Map(groups.map((g) => [Number(g.warehouseId), g.n]));
+  }
+
+  /** in transit to and from the given warehouses per code, as the triggers keep it */
+  async function transitAt(call: RequestContext, warehouseIds: number[], carrierCodeId?: number): Promise<TransitCell[]> {
+    const rows = await ctx.repo('inventory-stock', call).driverRows(['warehouseId', 'codeKey', 'inTransitIn', 'inTransitOut'], {
+      warehouseId: { [Op.in]: warehouseIds },
+      [Op.or]: [{ inTransitIn: { [Op.gt]: 0 } }, { inTransitOut: { [Op.gt]: 0 } }],
+      ...(carrierCodeId ? { codeKey: carrierCodeId } : {}),
+    });
+    return rows.map((r) => ({ w: Number(r.warehouseId), c: Number(r.codeKey) || null, inn: Number(r.inTransitIn), out: Number(r.inTransitOut) }));
+  }
+
   function install(): void {
     ctx.onReady(async () => {
       try {
@@ -365,7 +531,7 @@ export function maintainedStock(ctx: PluginServerContext) {
     );
   }
 
-  return { install, read, rebuild, isActive: () => ACTIVE.has(ctx.db) };
+  return { install, read, rebuild, cellsPerWarehouse, transitAt, isActive: () => ACTIVE.has(ctx.db) };
 }
 
 export type MaintainedStock = ReturnType<typeof maintainedStock>;
