@@ -102,6 +102,48 @@ describe('scoped methods in organisation A never reach a row of B', () => {
     await expect(ts.server.repo('carrier', ctxA).updateWhere({ orgId: ts.orgB }, { id: a })).rejects.toThrow(/cannot set orgId/);
   });
 
+  it('insertFrom: one INSERT … SELECT of the source rows in scope, columns, constants and days, stamped from the context', async () => {
+    const carriers = ts.server.repo('carrier', ctxA);
+    const logs = ts.server.repo('carrier-log', ctxA);
+    const [{ sn }] = await carriers.rows({ id: a }, { attributes: ['sn'] });
+    const time = new Date('2026-02-01T10:00:00.000Z');
+    const made = async (startTime: Date | null) => {
+      await carriers.updateWhere({ startTime, remark: null }, { id: a });
+      await ts.server.repo('carrier', ctxB).updateWhere({ startTime }, { id: b });
+      // B's carrier matches the condition too: only A's is copied
+      return logs.insertFrom(
+        'carrier',
+        {
+          carrierId: { field: 'id' },
+          event: { value: 10 },
+          oldValue: { field: 'remark', ifNull: 'no remark' },
+          newValue: { day: 'startTime', plusDays: 3, ifNull: '2026-01-30' },
+          operator: { field: 'sn' },
+          time: { value: time },
+          remarkKey: { value: { key: 'copied' } },
+        },
+        { id: { [Op.in]: [a, b] } },
+      );
+    };
+    expect(await made(new Date('2026-03-05T23:30:00.000Z'))).toBe(1);
+    expect(await made(null)).toBe(1);
+    const got = await logs.rows({ carrierId: { [Op.in]: [a, b] }, time }, { attributes: ['orgId', 'carrierId', 'oldValue', 'newValue', 'operator', 'time', 'remarkKey', 'createdAt'], order: [['id', 'ASC']] });
+    expect(got.map((r) => [r.orgId, r.carrierId, r.oldValue, r.newValue, r.operator])).toEqual([
+      [ts.orgA, a, 'no remark', '2026-03-08', sn],
+      [ts.orgA, a, 'no remark', '2026-02-02', sn],
+    ]);
+    for (const r of got) {
+      expect(new Date(r.time as string).getTime()).toBe(time.getTime());
+      expect(typeof r.remarkKey === 'string' ? JSON.parse(r.remarkKey) : r.remarkKey).toEqual({ key: 'copied' });
+      expect(r.createdAt).toBeTruthy();
+    }
+    await expect(logs.insertFrom('carrier', { carrierId: { field: 'id' }, orgId: { value: ts.orgB } }, { id: a })).rejects.toThrow(/cannot set orgId/);
+    await expect(logs.insertFrom('carrier', { carrierId: { field: 'nope' } }, { id: a })).rejects.toThrow(/no field "nope"/);
+    await expect(logs.insertFrom('carrier', { carrierId: { field: 'id' }, createdBy: { value: 1 } }, { id: a })).rejects.toThrow(/cannot write "createdBy"/);
+    await expect(logs.insertFrom('carrier', { newValue: { day: 'startTime', ifNull: 'tomorrow' } }, { id: a })).rejects.toThrow(/ifNull day/);
+    await expect(logs.insertFrom('nope', {}, {})).rejects.toThrow(/unknown resource/);
+  });
+
   it('refuses read options that would join another table past its scope', async () => {
     const repo = ts.server.repo('carrier', ctxA);
     await expect(repo.findAll({ include: [{ all: true }] } as never)).rejects.toThrow(/read option "include" is not scoped/);

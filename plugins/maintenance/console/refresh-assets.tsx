@@ -5,10 +5,12 @@
  * shows how far it got: the server counts every chunk it commits on the run's row and
  * `/carrier-asset/refresh/progress` reads it back from the database, so any server instance
  * answers. A refresh a colleague started shows the same way, and the button waits for it.
+ * Cancel (after a confirmation) marks the run's row cancelled: the server running it stops
+ * before its next chunk, what it wrote so far stays.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, App, Button, Progress, Space, Typography } from 'antd';
+import { Alert, App, Button, Popconfirm, Progress, Space, Typography } from 'antd';
 import { SyncOutlined } from '@ant-design/icons';
 import { request, type ListZoneProps } from '@rti/console/plugin-api';
 
@@ -16,6 +18,7 @@ interface Answer {
   carriers: number;
   created: number;
   updated: number;
+  cancelled?: boolean;
 }
 interface RunProgress {
   runId: number;
@@ -25,6 +28,8 @@ interface RunProgress {
   percent: number;
   running: boolean;
   stale: boolean;
+  /** cancelled: stopping, until the chunk being written commits */
+  cancelled?: boolean;
 }
 
 /** how often the progress is asked while a refresh runs */
@@ -38,6 +43,8 @@ export default function RefreshAssets({ refresh }: ListZoneProps) {
   const [error, setError] = useState<string>();
   /** a colleague's refresh is running: watch it, refresh the list when it ends */
   const [watching, setWatching] = useState(false);
+  /** asked to stop: the server stops before its next chunk */
+  const [cancelling, setCancelling] = useState(false);
   const live = useRef(true);
   useEffect(
     () => () => {
@@ -69,6 +76,7 @@ export default function RefreshAssets({ refresh }: ListZoneProps) {
         if (p) setProgress(p);
         else if (watching && !busy) {
           setWatching(false);
+          setCancelling(false);
           setProgress(null);
           refresh();
         }
@@ -83,14 +91,27 @@ export default function RefreshAssets({ refresh }: ListZoneProps) {
     setProgress(null);
     try {
       const a = await request<Answer>('/carrier-asset/refresh', {});
-      void message.success(t('maintenance.refresh.done', a as unknown as Record<string, number>));
+      if (a.cancelled) void message.warning(t('maintenance.refresh.cancelled', a as unknown as Record<string, number>));
+      else void message.success(t('maintenance.refresh.done', a as unknown as Record<string, number>));
       refresh();
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
       setWatching(false);
+      setCancelling(false);
       setProgress(null);
+    }
+  };
+
+  const cancel = async () => {
+    if (!progress) return;
+    setCancelling(true);
+    try {
+      await request('/carrier-asset/refresh/cancel', { runId: progress.runId });
+    } catch (e) {
+      setCancelling(false);
+      setError(e instanceof Error ? e.message : String(e));
     }
   };
 
@@ -116,6 +137,23 @@ export default function RefreshAssets({ refresh }: ListZoneProps) {
               carriers: progress.carriers.toLocaleString(i18n.language),
             })}
           </Typography.Text>
+          {cancelling || progress.cancelled ? (
+            <Typography.Text type="warning" style={{ fontSize: 12 }} data-testid="maintenance-refresh-cancelling">
+              {t('maintenance.refresh.cancelling')}
+            </Typography.Text>
+          ) : (
+            <Popconfirm
+              title={t('maintenance.refresh.cancelQuestion')}
+              okText={t('maintenance.refresh.cancelYes')}
+              cancelText={t('maintenance.refresh.cancelNo')}
+              okButtonProps={{ danger: true }}
+              onConfirm={() => void cancel()}
+            >
+              <Button size="small" danger data-testid="maintenance-refresh-cancel">
+                {t('maintenance.refresh.cancel')}
+              </Button>
+            </Popconfirm>
+          )}
         </Space>
       )}
       {error && <Alert type="error" showIcon closable message={error} onClose={() => setError(undefined)} />}

@@ -6,9 +6,9 @@
  * and every change in the carrier asset log.
  */
 import { apiCode, Enums, statusGroup } from '@rti/metadata';
-import { ApiError, ErrorCode, type PluginServerContext } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, type PluginServerContext, type ScopedRepository } from '@rti/server/plugin-api';
 import { Op } from 'sequelize';
-import { addDays, ASSET, changesOf, dayString, operatorOf, RECORD, REFRESH_RUN, snList, writeAssetLog, type Row } from './common';
+import { addDays, ASSET, ASSET_LOG, changesOf, dayString, operatorOf, RECORD, REFRESH_RUN, snList, writeAssetLog, type Row } from './common';
 
 const C = Enums.carrierStatus;
 const Action = Enums.operationLogAction;
@@ -16,6 +16,8 @@ const Action = Enums.operationLogAction;
 const chunkSize = () => Math.max(1, Number(process.env.REFRESH_CHUNK) || 5000);
 /** an unfinished refresh not heard of for this long died with its server */
 const STALE_MS = 10 * 60_000;
+/** a column of the rows an INSERT … SELECT writes (the repository's insertFrom) */
+type InsertFromValue = Parameters<ScopedRepository['insertFrom']>[1][string];
 
 export function registerAssets(ctx: PluginServerContext): void {
   const res = ctx.metadata.resources[ASSET];
@@ -107,6 +109,10 @@ export function registerAssets(ctx: PluginServerContext): void {
   // ---- refresh: asset rows from the carriers of asset-managed carrier codes ------------------------
   // Its progress is a row of carrier-asset-refresh-run, written with every chunk's transaction: any
   // server instance answers `/carrier-asset/refresh/progress` from the database, none keeps it in memory.
+  // Code by code, chunk by chunk of its carriers: the missing assets and their log rows are two
+  // INSERT … SELECT from the carriers (the code's name, cycles and dates are constants of the
+  // statement), so no asset row travels through the server. Between chunks the run's row is read:
+  // a cancel (`/carrier-asset/refresh/cancel`, from any instance) stops the run there.
   ctx.addCall({
     path: '/carrier-asset/refresh',
     input: { carrierCodeId: { type: 'ref', label: 'fields.carrierCode' } },
@@ -114,97 +120,127 @@ export function registerAssets(ctx: PluginServerContext): void {
       // asset-managed: the carrier code has a maintenance cycle
       const codeWhere: Row = { maintainCycle: { [Op.gt]: 0 } };
       if (input.carrierCodeId) codeWhere.id = input.carrierCodeId;
-      const codes = new Map(
-        (await ctx.repo('carrier-code', call).rows(codeWhere, { attributes: ['id', 'name', 'spec', 'maintainCycle', 'warnCycle'] })).map((c) => [
-          Number(c.id),
-          c,
-        ]),
-      );
-      const out = { carriers: 0, created: 0, updated: 0, runId: null as number | null };
-      if (!codes.size) return out;
+      const codes = await ctx
+        .repo('carrier-code', call)
+        .rows(codeWhere, { attributes: ['id', 'name', 'spec', 'maintainCycle', 'warnCycle'], order: [['id', 'ASC']] });
+      const out = { carriers: 0, created: 0, updated: 0, runId: null as number | null, cancelled: false };
+      if (!codes.length) return out;
       const runs = ctx.repo(REFRESH_RUN, call);
-      const total = await ctx.repo('carrier', call).count({ carrierCodeId: { [Op.in]: [...codes.keys()] } });
+      const total = await ctx.repo('carrier', call).count({ carrierCodeId: { [Op.in]: codes.map((c) => Number(c.id)) } });
       const run = await runs.create({ operator: operatorOf(call), startTime: Date.now(), carriers: total, done: 0, created: 0, updated: 0 });
       out.runId = Number(run.id);
       const today = dayString(new Date());
       const chunk = chunkSize();
-      let lastId = 0;
+      const operator = operatorOf(call);
+      const cancelled = async () => !!(await runs.rows({ id: out.runId }, { attributes: ['cancelledAt'] }))[0]?.cancelledAt;
       try {
-        for (;;) {
-          const step = await ctx.transaction(call, async (repo, transaction) => {
-            // by primary key, the codes filtered here: an IN on the code with ORDER BY id would sort
-            // every matching carrier again for each chunk
-            // locked: a concurrent refresh (or import) of the same carriers waits, so no carrier gets two assets
-            const read = await repo('carrier').rows(
-              { id: { [Op.gt]: lastId } },
-              { attributes: ['id', 'sn', 'carrierCodeId', 'startTime', 'cycleCount'], order: [['id', 'ASC']], limit: chunk, lock: 'update' },
-            );
-            if (!read.length) return null;
-            const carriers = read.filter((c) => codes.has(Number(c.carrierCodeId)));
-            const existing = new Map(
-              (carriers.length
-                ? await repo(ASSET).rows(
-                    { carrierId: { [Op.in]: carriers.map((c) => Number(c.id)) } },
-                    { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] },
-                  )
-                : []
-              ).map((a) => [Number(a.carrierId), a]),
-            );
-            const fresh: Row[] = [];
-            let updated = 0;
-            for (const c of carriers) {
-              const a = existing.get(Number(c.id));
-              if (a) {
-                // the carrier's own identity follows it; what the asset team typed stays
-                if (a.sn !== c.sn || Number(a.carrierCodeId) !== Number(c.carrierCodeId)) {
-                  await repo(ASSET).updateWhere({ sn: c.sn, carrierCodeId: c.carrierCodeId }, { id: a.id });
-                  updated++;
-                }
-                continue;
-              }
-              const code = codes.get(Number(c.carrierCodeId))!;
-              const since = c.startTime ? dayString(new Date(c.startTime as string)) : today;
-              const cycle = Number(code.maintainCycle) || 0;
-              fresh.push({
-                carrierId: c.id,
-                sn: c.sn,
-                carrierCodeId: c.carrierCodeId,
-                name: code.name ?? null,
-                specModel: code.spec ?? null,
-                status: Enums.carrierAssetStatus.new,
-                fixedAsset: Enums.fixedAsset.no,
-                maintenanceCount: 0,
-                maintainCycle: cycle || null,
-                warnCycle: Number(code.warnCycle) || null,
-                usageTime: since,
-                nextMaintenanceDate: cycle > 0 ? addDays(since, cycle) : null,
-                tripsAtLastMaintenance: Number(c.cycleCount) || 0,
-              });
-            }
-            if (fresh.length) await repo(ASSET).insertMany(fresh);
-            await writeAssetLog(
-              ctx,
-              call,
-              fresh.map((f) => ({ sn: f.sn as string, action: Action.create, content: { step: 'refresh', carrierCodeId: f.carrierCodeId } })),
-              transaction,
-            );
-            // the progress, committed with the chunk it counts
-            await runs.increment({ done: carriers.length, created: fresh.length, updated }, { id: out.runId }, { transaction });
-            return { last: Number(read[read.length - 1].id), carriers: carriers.length, created: fresh.length, updated };
+        codes: for (const code of codes) {
+          const codeId = Number(code.id);
+          const cycle = Number(code.maintainCycle) || 0;
+          // the asset of a carrier: its own serial, trips and start day, the rest its code's
+          const asset: Record<string, InsertFromValue> = {
+            carrierId: { field: 'id' },
+            sn: { field: 'sn' },
+            carrierCodeId: { value: codeId },
+            name: { value: code.name ?? null },
+            specModel: { value: code.spec ?? null },
+            status: { value: Enums.carrierAssetStatus.new },
+            fixedAsset: { value: Enums.fixedAsset.no },
+            maintenanceCount: { value: 0 },
+            maintainCycle: { value: cycle || null },
+            warnCycle: { value: Number(code.warnCycle) || null },
+            usageTime: { day: 'startTime', ifNull: today },
+            nextMaintenanceDate: cycle > 0 ? { day: 'startTime', plusDays: cycle, ifNull: today } : { value: null },
+            tripsAtLastMaintenance: { field: 'cycleCount', ifNull: 0 },
+          };
+          const log = (): Record<string, InsertFromValue> => ({
+            sn: { field: 'sn', ifNull: '-' },
+            action: { value: Action.create },
+            content: { value: JSON.stringify({ step: 'refresh', carrierCodeId: codeId }) },
+            operator: { value: operator },
+            time: { value: new Date() },
           });
-          if (!step) break;
-          lastId = step.last;
-          out.carriers += step.carriers;
-          out.created += step.created;
-          out.updated += step.updated;
+          let lastId = 0;
+          for (;;) {
+            if (await cancelled()) {
+              out.cancelled = true;
+              break codes;
+            }
+            const step = await ctx.transaction(call, async (repo, transaction) => {
+              // the code's carriers by primary key (its index holds the id: one range per chunk);
+              // locked: a concurrent refresh (or import) of the same carriers waits, so no carrier gets two assets
+              const read = await repo('carrier').rows(
+                { carrierCodeId: codeId, id: { [Op.gt]: lastId } },
+                { attributes: ['id', 'sn'], order: [['id', 'ASC']], limit: chunk, lock: 'update' },
+              );
+              if (!read.length) return null;
+              const first = Number(read[0].id);
+              const last = Number(read[read.length - 1].id);
+              const existing = await repo(ASSET).rows(
+                { carrierId: { [Op.in]: read.map((c) => Number(c.id)) } },
+                { attributes: ['id', 'carrierId', 'sn', 'carrierCodeId'] },
+              );
+              const have = new Map(existing.map((a) => [Number(a.carrierId), a]));
+              // the carrier's own identity follows it; what the asset team typed stays
+              const changed: Array<{ id: unknown; sn: string; changes: Record<string, [unknown, unknown]> }> = [];
+              for (const c of read) {
+                const a = have.get(Number(c.id));
+                if (!a || (a.sn === c.sn && Number(a.carrierCodeId) === codeId)) continue;
+                await repo(ASSET).updateWhere({ sn: c.sn, carrierCodeId: codeId }, { id: a.id });
+                changed.push({ id: a.id, sn: String(c.sn), changes: changesOf(a, { sn: c.sn, carrierCodeId: codeId }, ['sn', 'carrierCodeId']) });
+              }
+              await writeAssetLog(
+                ctx,
+                call,
+                changed.map((u) => ({ sn: u.sn, action: Action.update, content: { step: 'refresh', changes: u.changes } })),
+                transaction,
+              );
+              // the carriers of the chunk without an asset: the whole range when none has one
+              const missing = read.map((c) => Number(c.id)).filter((id) => !have.has(id));
+              let created = 0;
+              if (missing.length) {
+                const where = missing.length === read.length ? { carrierCodeId: codeId, id: { [Op.between]: [first, last] } } : { id: { [Op.in]: missing } };
+                created = await repo(ASSET).insertFrom('carrier', asset, where);
+                await repo(ASSET_LOG).insertFrom('carrier', log(), where);
+              }
+              // the progress, committed with the chunk it counts
+              await runs.increment({ done: read.length, created, updated: changed.length }, { id: out.runId }, { transaction });
+              return { last, carriers: read.length, created, updated: changed.length };
+            });
+            if (!step) break;
+            lastId = step.last;
+            out.carriers += step.carriers;
+            out.created += step.created;
+            out.updated += step.updated;
+          }
         }
       } catch (err) {
         await runs.updateWhere({ endTime: new Date(), error: (err instanceof Error ? err.message : String(err)).slice(0, 500) }, { id: out.runId });
         throw err;
       }
       // carriers made meanwhile may make `done` pass the count taken at the start
-      await runs.updateWhere({ endTime: new Date(), carriers: Math.max(total, out.carriers) }, { id: out.runId });
+      await runs.updateWhere({ endTime: new Date(), ...(out.cancelled ? {} : { carriers: Math.max(total, out.carriers) }) }, { id: out.runId });
       return out;
+    },
+  });
+
+  // ---- cancel: the run's row says so, the refresh stops before its next chunk (whichever instance runs it) ----
+  ctx.addCall({
+    path: '/carrier-asset/refresh/cancel',
+    permission: apiCode('/carrier-asset/refresh'),
+    input: { runId: { type: 'int' } },
+    async handler({ input, ctx: call }) {
+      const runs = ctx.repo(REFRESH_RUN, call);
+      const where: Row = { endTime: null, ...(input.runId ? { id: input.runId } : {}) };
+      const [run] = await runs.rows(where, { attributes: ['id', 'updatedAt', 'cancelledAt'], order: [['id', 'DESC']], limit: 1 });
+      if (!run) return { runId: input.runId ?? null, cancelled: false };
+      // a run whose server died is not coming back to see the mark: it ends here
+      const stale = Date.now() - new Date(run.updatedAt as string).getTime() > STALE_MS;
+      await runs.updateWhere(
+        { ...(run.cancelledAt ? {} : { cancelledAt: new Date(), cancelledBy: operatorOf(call) }), ...(stale ? { endTime: new Date() } : {}) },
+        { id: run.id, endTime: null },
+      );
+      return { runId: Number(run.id), cancelled: true };
     },
   });
 
@@ -234,6 +270,9 @@ export function registerAssets(ctx: PluginServerContext): void {
         // a run its server never finished (stopped mid-way): not running any more
         stale: running && Date.now() - new Date(run.updatedAt as string).getTime() > STALE_MS,
         error: run.error ?? null,
+        // cancelled: stopping (still running) until its current chunk commits, then stopped
+        cancelled: !!run.cancelledAt,
+        cancelledBy: run.cancelledBy ?? null,
       };
     },
   });

@@ -328,4 +328,40 @@ describe('a rack repaired from the shop floor to the audit, by the people who do
       delete process.env.REFRESH_CHUNK;
     }
   });
+
+  it('the asset keeper cancels a refresh part-way, after confirming; what was made stays', async () => {
+    // eslint-disable-next-line rti/no-raw-models -- the test registers a delivery of racks at once
+    await ts.server.db.models.carrier.bulkCreate(
+      Array.from({ length: 1000 }, (_, i) => ({
+        orgId: ts.orgA,
+        sn: `MORE-${String(i).padStart(4, '0')}`,
+        carrierCodeId: p.codeId,
+        warehouseId: p.warehouseId,
+        status: C.new,
+      })),
+    );
+    // one carrier per transaction: a thousand chunks, time enough to read the question and confirm
+    process.env.REFRESH_CHUNK = '1';
+    try {
+      await page.goto(`${ts.url}/maintenance/carrier-asset`);
+      const button = page.getByTestId('maintenance-refresh-assets');
+      await button.waitFor(FIRST);
+      await button.click();
+      const progress = page.getByTestId('maintenance-refresh-progress');
+      await progress.waitFor(WAIT);
+      await page.getByTestId('maintenance-refresh-cancel').click();
+      await page.getByText('Stop the refresh? The assets made so far stay.').waitFor(WAIT);
+      await cb.shot('maintenance-refresh-cancel');
+      await page.locator('.ant-popconfirm').getByRole('button', { name: 'Stop' }).click();
+      const told = page.locator('.ant-message').getByText(/^Refresh cancelled: \d+ carriers read, \d+ assets made, 0 updated$/);
+      await told.waitFor(FIRST);
+      await progress.waitFor({ state: 'detached', ...WAIT });
+      const made = Number(/(\d+) assets made/.exec(await told.innerText())![1]);
+      expect(made).toBeLessThan(1000);
+      expect((await ok(keeper, '/carrier-asset/list', { page: 1, limit: 1 })).total).toBe(403 + made);
+      expect(await ok(keeper, '/carrier-asset/refresh/progress', {})).toMatchObject({ running: false, cancelled: true, created: made });
+    } finally {
+      delete process.env.REFRESH_CHUNK;
+    }
+  });
 });

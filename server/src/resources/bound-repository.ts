@@ -10,7 +10,7 @@ import { insertAll } from '../db/bulk-insert';
 import { orgFieldOf } from '../db/naming';
 import type { RequestContext } from '../http/types';
 import { fieldError } from './errors';
-import type { ResourceHost, ScopedRepository } from './repository';
+import type { InsertFromValue, ResourceHost, ScopedRepository } from './repository';
 import { scopeWhere, warehouseRefusal } from './scope';
 import { readSource, type SourceOptions } from './source';
 import type { Row } from './serialize';
@@ -117,6 +117,15 @@ export class BoundRepository {
       return v;
     });
     return insertAll(this.model, values, this.transaction);
+  }
+
+  /**
+   * One INSERT … SELECT from the rows of `source` in the caller's scope matching `where`
+   * (ScopedRepository.insertFrom), in this transaction: thousands of code-built rows whose values
+   * are the source's columns and constants, without reading them first.
+   */
+  insertFrom(source: string, values: Record<string, InsertFromValue>, where: WhereOptions): Promise<number> {
+    return this.scoped.insertFrom(source, values, where, { transaction: this.transaction });
   }
 
   /** A validated create with the resource's hooks, inside this transaction (a savepoint). */

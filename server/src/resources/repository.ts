@@ -97,6 +97,9 @@ export function modelOf(repo: ScopedRepository): ModelStatic<Model> {
 
 export type Lock = 'update' | 'share';
 
+/** A column of the rows `insertFrom` writes (see there). */
+export type InsertFromValue = { field: string; ifNull?: unknown } | { value: unknown } | { day: string; plusDays?: number; ifNull?: string };
+
 /** a numeric range for `countRanges`: lower bound inclusive, upper bound exclusive, either may be open */
 export interface NumericRange {
   gte?: number;
@@ -371,6 +374,93 @@ export class ScopedRepository {
       return row;
     });
     return insertAll(model, records, options.transaction);
+  }
+
+  /**
+   * One INSERT … SELECT: a row of this resource for each row of `source` in scope (the same
+   * context: organisation, warehouses) matching `where`, without a round trip per row. Each
+   * column is the source row's field (`{ field, ifNull? }`), a constant (`{ value }`) or the UTC
+   * day of a source date/datetime field plus days (`{ day, plusDays?, ifNull? }`: ifNull is the
+   * day taken when the field is null). Organisation, author and time stamps come from the
+   * context, as insertMany's; no validation or hooks (code-built rows). Answers rows inserted.
+   */
+  async insertFrom(source: string, values: Record<string, InsertFromValue>, where: WhereOptions, options: WriteOptions = {}): Promise<number> {
+    const from = this.host.metadata.resources[source];
+    if (!from) throw new Error(`${this.resource.name}: insertFrom an unknown resource "${source}"`);
+    const src = new ScopedRepository(this.host, from, this.ctx);
+    const model = this[MODEL];
+    const sourceModel = src[MODEL];
+    const sequelize = this.host.db.sequelize;
+    const qi = sequelize.getQueryInterface();
+    type Generator = { selectQuery(table: unknown, options: unknown, model: unknown): string; escape(value: unknown, field?: unknown): string };
+    const qg = (qi as unknown as { queryGenerator: Generator }).queryGenerator;
+    const attrs = model.getAttributes() as Record<string, { field?: string; set?: (this: { setDataValue(k: string, v: unknown): void }, v: unknown) => void }>;
+    const sourceColumn = (name: string) => {
+      if (!sourceModel.getAttributes()[name]) throw new Error(`${this.resource.name}: insertFrom ${source} has no field "${name}"`);
+      return qi.quoteIdentifier(src.column(name));
+    };
+    const constant = (name: string, v: unknown) => {
+      let out = v;
+      // a column's setter (JSON as text) applies to constants as it does to written rows
+      if (attrs[name].set) attrs[name].set!.call({ setDataValue: (_k, x) => (out = x) }, v);
+      return qg.escape(out, attrs[name]);
+    };
+    const isDay = (d: unknown) => typeof d === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(d);
+    const constants: Record<string, unknown> = {};
+    const columns: string[] = [];
+    const selects: string[] = [];
+    const sqlite = sequelize.getDialect() === 'sqlite';
+    for (const [name, v] of Object.entries(values)) {
+      if (!attrs[name] || ['id', 'createdBy', 'updatedBy', 'createdAt', 'updatedAt'].includes(name))
+        throw new Error(`${this.resource.name}: insertFrom cannot write "${name}"`);
+      let expr: string;
+      if ('value' in v) {
+        constants[name] = v.value;
+        expr = constant(name, v.value);
+      } else {
+        // a restricted caller's warehouses are checked on values, not on columns of another table
+        if (warehouseFieldsOf(this.resource).includes(name) && this.ctx.warehouseIds !== null)
+          throw new Error(`${this.resource.name}.${name}: a restricted caller's warehouse comes from a value, not from ${source}`);
+        if ('field' in v) {
+          expr = sourceColumn(v.field);
+          if (v.ifNull !== undefined && v.ifNull !== null) expr = `COALESCE(${expr}, ${constant(name, v.ifNull)})`;
+        } else {
+          if (v.ifNull !== undefined && !isDay(v.ifNull)) throw new Error(`${this.resource.name}.${name}: ifNull day "${String(v.ifNull)}"`);
+          const plus = v.plusDays ?? 0;
+          if (!Number.isInteger(plus)) throw new Error(`${this.resource.name}.${name}: plusDays ${plus}`);
+          const c = sourceColumn(v.day);
+          // SQLite keeps datetimes as UTC text (its first ten characters are the day); MariaDB as DATETIME in UTC
+          let day = sqlite ? `substr(${c}, 1, 10)` : `DATE(${c})`;
+          if (v.ifNull) day = `COALESCE(${day}, ${sequelize.escape(v.ifNull)})`;
+          expr = !plus ? day : sqlite ? `date(${day}, '${plus >= 0 ? '+' : ''}${plus} days')` : `DATE_ADD(${day}, INTERVAL ${plus} DAY)`;
+        }
+      }
+      columns.push(name);
+      selects.push(expr);
+    }
+    this.guardWrite(constants);
+    const orgField = orgFieldOf(this.resource);
+    const userId = this.ctx.user?.id ?? null;
+    const now = new Date();
+    const stamps: Record<string, unknown> = { createdBy: userId, updatedBy: userId, createdAt: now, updatedAt: now };
+    if (orgField && orgField !== 'id') stamps[orgField] = this.ctx.orgId;
+    for (const [name, v] of Object.entries(stamps)) {
+      if (!attrs[name]) continue;
+      columns.push(name);
+      selects.push(constant(name, v));
+    }
+    const mapNames = (Utils as unknown as { mapOptionFieldNames(o: object, m: unknown): object }).mapOptionFieldNames;
+    const select = qg
+      .selectQuery(
+        sourceModel.getTableName(),
+        { ...mapNames({ attributes: selects.map((e, i) => [literal(e), `c${i}`]), where: src.where(where) }, sourceModel), model: sourceModel },
+        sourceModel,
+      )
+      .replace(/;\s*$/, '');
+    const table = qi.quoteIdentifier(model.getTableName() as string);
+    const sql = `INSERT INTO ${table} (${columns.map((n) => qi.quoteIdentifier(attrs[n].field ?? n)).join(', ')}) ${select}`;
+    const [, affected] = (await sequelize.query(sql, { type: QueryTypes.INSERT, transaction: options.transaction })) as unknown as [unknown, unknown];
+    return Number(affected) || 0;
   }
 
   /** Set-based writes never move a row to another organisation or out of the caller's warehouses. */
