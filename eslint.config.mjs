@@ -24,7 +24,11 @@ for (const dir of ['metadata', 'server', 'console', 'ingest', 'seeds', 'common',
   const file = join(root, dir, 'package.json');
   if (!existsSync(file)) continue;
   const pkg = JSON.parse(readFileSync(file, 'utf8'));
-  const subpaths = new Set(Object.keys(pkg.exports ?? {}).filter((k) => k !== '.' && !k.includes('*')).map((k) => k.slice(2)));
+  const subpaths = new Set(
+    Object.keys(pkg.exports ?? {})
+      .filter((k) => k !== '.' && !k.includes('*'))
+      .map((k) => k.slice(2)),
+  );
   const unit = { dir, name: pkg.name, subpaths };
   units.set(dir, unit);
   byName.set(pkg.name, unit);
@@ -103,7 +107,13 @@ for (const [name, items] of enumFiles.flatMap((f) => Object.entries(JSON.parse(r
     if (typeof it.value !== 'number') continue;
     const key = it.label.split('.').pop();
     const list = enumValues.get(it.value) ?? [];
-    list.push({ ref: `Enums.${name}.${key}`, words: key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split('_') });
+    list.push({
+      ref: `Enums.${name}.${key}`,
+      words: key
+        .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+        .toLowerCase()
+        .split('_'),
+    });
     enumValues.set(it.value, list);
   }
 }
@@ -129,7 +139,8 @@ const noEnumLiterals = {
         const words = new Set(node.id.name.toLowerCase().split('_'));
         // a one-letter value name (organizationLevel.a) is too weak a hint on its own
         const hits = (enumValues.get(init.value) ?? []).filter((e) => e.words.join('').length >= 3 && e.words.every((w) => words.has(w)));
-        if (hits.length) context.report({ node, messageId: 'literal', data: { name: node.id.name, value: String(init.value), refs: hits.map((h) => h.ref).join(' or ') } });
+        if (hits.length)
+          context.report({ node, messageId: 'literal', data: { name: node.id.name, value: String(init.value), refs: hits.map((h) => h.ref).join(' or ') } });
       },
     };
   },
@@ -160,8 +171,9 @@ const noRawModels = {
     docs: { description: 'plugins reach resource rows only through the scoped repository' },
     schema: [],
     messages: {
-      models: "'{{text}}' reaches a resource model past its scope: use ctx.repo(resource, call) and its scoped methods (docs/PLUGINS.md \"Scope\")",
-      model: "'{{text}}' reaches a repository's raw model: use its scoped methods (findAll, rows, count, sum, countBy, updateWhere, deleteWhere, insertMany, …)",
+      models: '\'{{text}}\' reaches a resource model past its scope: use ctx.repo(resource, call) and its scoped methods (docs/PLUGINS.md "Scope")',
+      model:
+        "'{{text}}' reaches a repository's raw model: use its scoped methods (findAll, rows, count, sum, countBy, updateWhere, deleteWhere, insertMany, …)",
     },
   },
   create(context) {
@@ -215,14 +227,29 @@ export default [
       '@stylistic/eol-last': 'error',
       '@stylistic/no-tabs': 'error',
       // `<T,>` is how a .tsx file writes a generic arrow function
-      '@stylistic/comma-dangle': ['error', { arrays: 'always-multiline', objects: 'always-multiline', imports: 'always-multiline', exports: 'always-multiline', functions: 'always-multiline', enums: 'always-multiline', tuples: 'always-multiline', generics: 'ignore' }],
+      '@stylistic/comma-dangle': [
+        'error',
+        {
+          arrays: 'always-multiline',
+          objects: 'always-multiline',
+          imports: 'always-multiline',
+          exports: 'always-multiline',
+          functions: 'always-multiline',
+          enums: 'always-multiline',
+          tuples: 'always-multiline',
+          generics: 'ignore',
+        },
+      ],
       '@stylistic/keyword-spacing': 'error',
       '@stylistic/space-infix-ops': 'error',
       '@stylistic/object-curly-spacing': ['error', 'always'],
       '@stylistic/arrow-parens': ['error', 'always'],
       // a bound on code, not on text: a long message, URL or pattern stays on one line so it
       // can be searched for
-      '@stylistic/max-len': ['error', { code: 200, tabWidth: 2, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+      '@stylistic/max-len': [
+        'error',
+        { code: 200, tabWidth: 2, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true },
+      ],
     },
   },
   {
@@ -232,7 +259,10 @@ export default [
     files: ['console/src/**/*.{ts,tsx}'],
     ignores: ['console/src/plugin-api.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '(^|/)plugin-api$', message: 'the shell imports the plugin types from plugin-contract.ts; plugin-api.ts is for plugins only' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)plugin-api$', message: 'the shell imports the plugin types from plugin-contract.ts; plugin-api.ts is for plugins only' }] },
+      ],
     },
   },
   {
@@ -250,10 +280,14 @@ export default [
     // .catch, or mark a deliberate fire-and-forget with `void` and a comment saying why.
     // Type-aware: every file below belongs to the one program of tsconfig.json.
     files: [
-      'server/src/**/*.ts', 'server/test/**/*.ts',
-      'ingest/src/**/*.ts', 'ingest/test/**/*.ts',
-      'plugins/*/server/**/*.ts', 'plugins/*/test/**/*.ts',
-      'console/src/**/*.{ts,tsx}', 'plugins/*/console/**/*.{ts,tsx}',
+      'server/src/**/*.ts',
+      'server/test/**/*.ts',
+      'ingest/src/**/*.ts',
+      'ingest/test/**/*.ts',
+      'plugins/*/server/**/*.ts',
+      'plugins/*/test/**/*.ts',
+      'console/src/**/*.{ts,tsx}',
+      'plugins/*/console/**/*.{ts,tsx}',
     ],
     languageOptions: {
       parserOptions: { project: './tsconfig.json', tsconfigRootDir: root },

@@ -37,8 +37,18 @@ function vitest(label, args, env = {}) {
   for (const file of r.testResults ?? []) {
     const where = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
     const failed = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
-    for (const a of failed) failedTests.push(`${label}: ${where} > ${a.fullName}\n    ${String(a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300)}`);
-    if (!failed.length && file.status === 'failed') failedTests.push(`${label}: ${where}\n    ${String(file.message ?? '').split('\n')[0].slice(0, 300)}`);
+    for (const a of failed)
+      failedTests.push(
+        `${label}: ${where} > ${a.fullName}\n    ${String(a.failureMessages?.[0] ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
+    if (!failed.length && file.status === 'failed')
+      failedTests.push(
+        `${label}: ${where}\n    ${String(file.message ?? '')
+          .split('\n')[0]
+          .slice(0, 300)}`,
+      );
   }
 }
 
@@ -70,7 +80,10 @@ if (!only || only === 'mysql') {
     }
   } else {
     console.log('mariadbd not installed: .ci/run installs it (Debian mariadb-server)');
-    if (process.env.CI) { totals.failed += 1; failedSteps.push('mariadb missing'); }
+    if (process.env.CI) {
+      totals.failed += 1;
+      failedSteps.push('mariadb missing');
+    }
   }
 }
 
@@ -80,10 +93,21 @@ if (!only || only === 'mysql') {
 if (!only || only === 's3') {
   const s3 = await startS3rver();
   try {
-    const env = { STORAGE_URL: 's3://rti-test', S3_ENDPOINT: s3.endpoint, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: s3.accessKeyId, AWS_SECRET_ACCESS_KEY: s3.secretAccessKey };
+    const env = {
+      STORAGE_URL: 's3://rti-test',
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: s3.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    };
     // (not hostile-uploads: its storage path is files-storage's, and one s3rver process serving its
     // concurrent flood once answered a put after the SDK's 3 s connect time-out at a load of 16)
-    vitest('uploads, imports and exports on S3', ['--project', 'server', 'server/test/files-', 'server/test/import-', 'server/test/export-', 'server/test/reports', 'server/test/access-theme'], env);
+    vitest(
+      'uploads, imports and exports on S3',
+      ['--project', 'server', 'server/test/files-', 'server/test/import-', 'server/test/export-', 'server/test/reports', 'server/test/access-theme'],
+      env,
+    );
   } finally {
     await s3.cleanup();
   }

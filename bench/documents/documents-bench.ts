@@ -55,9 +55,25 @@ async function main() {
     // carriers by bulk insert (the fixture is not what is measured)
     const carriers = async (count: number, prefix: string): Promise<number[]> => {
       const now = new Date();
-      const rows = Array.from({ length: count }, (_, i) => ({ orgId: ts.orgA, sn: `${prefix}${String(i).padStart(6, '0')}`, carrierCodeId: code, status: 10, limits: 0, loadingStatus: 0, transportStatus: 10, cycleCount: 0, createdAt: now, updatedAt: now }));
+      const rows = Array.from({ length: count }, (_, i) => ({
+        orgId: ts.orgA,
+        sn: `${prefix}${String(i).padStart(6, '0')}`,
+        carrierCodeId: code,
+        status: 10,
+        limits: 0,
+        loadingStatus: 0,
+        transportStatus: 10,
+        cycleCount: 0,
+        createdAt: now,
+        updatedAt: now,
+      }));
       for (let i = 0; i < rows.length; i += CHUNK) await models.carrier.bulkCreate(rows.slice(i, i + CHUNK), { hooks: false, validate: false });
-      const found = (await models.carrier.findAll({ attributes: ['id'], where: { sn: { [Op.like]: `${prefix}%` } }, order: [['id', 'ASC']], raw: true })) as unknown as Array<{ id: number }>;
+      const found = (await models.carrier.findAll({
+        attributes: ['id'],
+        where: { sn: { [Op.like]: `${prefix}%` } },
+        order: [['id', 'ASC']],
+        raw: true,
+      })) as unknown as Array<{ id: number }>;
       return found.map((r) => r.id);
     };
     /** a new (status 10) document with `lines` lines over the given carriers, written directly */
@@ -65,7 +81,13 @@ async function main() {
     const document = async (lineCarriers: number[]): Promise<number> => {
       const main = (await carriers(1, `M${docNo}-`))[0];
       const now = new Date();
-      const header = await models['carrier-bind'].create({ orgId: ts.orgA, bindNo: `BENCH-${docNo++}`, carrierId: main, status: 10, totalAmount: lineCarriers.length });
+      const header = await models['carrier-bind'].create({
+        orgId: ts.orgA,
+        bindNo: `BENCH-${docNo++}`,
+        carrierId: main,
+        status: 10,
+        totalAmount: lineCarriers.length,
+      });
       const id = Number(header.get('id'));
       const rows = lineCarriers.map((carrierId) => ({ orgId: ts.orgA, carrierBindId: id, carrierId, qty: 1, createdAt: now, updatedAt: now }));
       for (let i = 0; i < rows.length; i += CHUNK) await models['carrier-bind-detail'].bulkCreate(rows.slice(i, i + CHUNK), { hooks: false, validate: false });
@@ -87,17 +109,37 @@ async function main() {
       sequelize.transaction(async (t: Transaction) => {
         const now = new Date();
         const opts = { transaction: t };
-        await sequelize.query(`SELECT ${q('id')}, ${col('carrier-bind', 'status')} FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, { ...opts, replacements: [ts.orgA, id], type: QueryTypes.SELECT });
-        await sequelize.query(`UPDATE ${table('carrier-bind')} SET ${col('carrier-bind', 'status')} = 20, ${col('carrier-bind', 'updatedAt')} = ? WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ? AND ${col('carrier-bind', 'status')} IN (10)`, { ...opts, replacements: [now, ts.orgA, id] });
-        const lines = await sequelize.query<{ c: number }>(`SELECT ${col('carrier-bind-detail', 'carrierId')} AS c FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`, { ...opts, replacements: [ts.orgA, id], type: QueryTypes.SELECT });
+        await sequelize.query(
+          `SELECT ${q('id')}, ${col('carrier-bind', 'status')} FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`,
+          { ...opts, replacements: [ts.orgA, id], type: QueryTypes.SELECT },
+        );
+        await sequelize.query(
+          `UPDATE ${table('carrier-bind')} SET ${col('carrier-bind', 'status')} = 20, ${col('carrier-bind', 'updatedAt')} = ? WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ? AND ${col('carrier-bind', 'status')} IN (10)`,
+          { ...opts, replacements: [now, ts.orgA, id] },
+        );
+        const lines = await sequelize.query<{ c: number }>(
+          `SELECT ${col('carrier-bind-detail', 'carrierId')} AS c FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`,
+          { ...opts, replacements: [ts.orgA, id], type: QueryTypes.SELECT },
+        );
         const ids = lines.map((l) => Number(l.c));
-        await sequelize.query(`UPDATE ${table('carrier')} SET ${col('carrier', 'transportStatus')} = 20, ${col('carrier', 'outboundTime')} = ?, ${col('carrier', 'updatedAt')} = ? WHERE ${col('carrier', 'orgId')} = ? AND ${q('id')} IN (${ids.join(',')})`, { ...opts, replacements: [now, now, ts.orgA] });
-        const logCols = ['orgId', 'carrierId', 'event', 'oldValue', 'newValue', 'operator', 'time', 'createdAt', 'updatedAt'].map((a) => col('carrier-log', a)).join(', ');
+        await sequelize.query(
+          `UPDATE ${table('carrier')} SET ${col('carrier', 'transportStatus')} = 20, ${col('carrier', 'outboundTime')} = ?, ${col('carrier', 'updatedAt')} = ? WHERE ${col('carrier', 'orgId')} = ? AND ${q('id')} IN (${ids.join(',')})`,
+          { ...opts, replacements: [now, now, ts.orgA] },
+        );
+        const logCols = ['orgId', 'carrierId', 'event', 'oldValue', 'newValue', 'operator', 'time', 'createdAt', 'updatedAt']
+          .map((a) => col('carrier-log', a))
+          .join(', ');
         for (let i = 0; i < ids.length; i += CHUNK) {
           const chunk = ids.slice(i, i + CHUNK);
-          await sequelize.query(`INSERT INTO ${table('carrier-log')} (${logCols}) VALUES ${chunk.map(() => '(?, ?, 70, ?, ?, ?, ?, ?, ?)').join(', ')}`, { ...opts, replacements: chunk.flatMap((c) => [ts.orgA, c, '10', '20', 'bench', now, now, now]) });
+          await sequelize.query(`INSERT INTO ${table('carrier-log')} (${logCols}) VALUES ${chunk.map(() => '(?, ?, 70, ?, ?, ?, ?, ?, ?)').join(', ')}`, {
+            ...opts,
+            replacements: chunk.flatMap((c) => [ts.orgA, c, '10', '20', 'bench', now, now, now]),
+          });
         }
-        await sequelize.query(`UPDATE ${table('carrier-bind-detail')} SET ${col('carrier-bind-detail', 'remark')} = 'released', ${col('carrier-bind-detail', 'updatedAt')} = ? WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`, { ...opts, replacements: [now, ts.orgA, id] });
+        await sequelize.query(
+          `UPDATE ${table('carrier-bind-detail')} SET ${col('carrier-bind-detail', 'remark')} = 'released', ${col('carrier-bind-detail', 'updatedAt')} = ? WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`,
+          { ...opts, replacements: [now, ts.orgA, id] },
+        );
       });
 
     const rawSave = async (main: number, lineCarriers: number[]) =>
@@ -106,24 +148,56 @@ async function main() {
         const opts = { transaction: t };
         // the sequence increment (SQLite: one upsert; MySQL: the row exists after the first save)
         if (ts.server.db.dialect === 'sqlite') {
-          await sequelize.query(`INSERT INTO sys_document_sequence (org_id, resource, scope, value) VALUES (?, 'bench', 'x', 1) ON CONFLICT (org_id, resource, scope) DO UPDATE SET value = value + 1`, { ...opts, replacements: [ts.orgA] });
+          await sequelize.query(
+            `INSERT INTO sys_document_sequence (org_id, resource, scope, value) VALUES (?, 'bench', 'x', 1) ON CONFLICT (org_id, resource, scope) DO UPDATE SET value = value + 1`,
+            { ...opts, replacements: [ts.orgA] },
+          );
         } else {
-          await sequelize.query(`INSERT IGNORE INTO sys_document_sequence (org_id, resource, scope, value) VALUES (?, 'bench', 'x', 0)`, { replacements: [ts.orgA] });
-          await sequelize.query(`UPDATE sys_document_sequence SET value = value + 1 WHERE org_id = ? AND resource = 'bench' AND scope = 'x'`, { ...opts, replacements: [ts.orgA] });
+          await sequelize.query(`INSERT IGNORE INTO sys_document_sequence (org_id, resource, scope, value) VALUES (?, 'bench', 'x', 0)`, {
+            replacements: [ts.orgA],
+          });
+          await sequelize.query(`UPDATE sys_document_sequence SET value = value + 1 WHERE org_id = ? AND resource = 'bench' AND scope = 'x'`, {
+            ...opts,
+            replacements: [ts.orgA],
+          });
         }
-        const [seq] = await sequelize.query<{ value: number }>(`SELECT value FROM sys_document_sequence WHERE org_id = ? AND resource = 'bench' AND scope = 'x'`, { ...opts, replacements: [ts.orgA], type: QueryTypes.SELECT });
+        const [seq] = await sequelize.query<{ value: number }>(
+          `SELECT value FROM sys_document_sequence WHERE org_id = ? AND resource = 'bench' AND scope = 'x'`,
+          { ...opts, replacements: [ts.orgA], type: QueryTypes.SELECT },
+        );
         const hcols = ['orgId', 'bindNo', 'carrierId', 'status', 'totalAmount', 'createdAt', 'updatedAt'].map((a) => col('carrier-bind', a)).join(', ');
-        await sequelize.query(`INSERT INTO ${table('carrier-bind')} (${hcols}) VALUES (?, ?, ?, 10, 0, ?, ?)`, { ...opts, replacements: [ts.orgA, `RAW-${seq.value}`, main, now, now] });
-        const [header] = await sequelize.query<{ id: number }>(`SELECT ${q('id')} AS id FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${col('carrier-bind', 'bindNo')} = ?`, { ...opts, replacements: [ts.orgA, `RAW-${seq.value}`], type: QueryTypes.SELECT });
-        await sequelize.query(`SELECT COUNT(*) AS n FROM ${table('carrier')} WHERE ${q('id')} IN (${lineCarriers.join(',')}) AND ${col('carrier', 'orgId')} = ?`, { ...opts, replacements: [ts.orgA], type: QueryTypes.SELECT });
+        await sequelize.query(`INSERT INTO ${table('carrier-bind')} (${hcols}) VALUES (?, ?, ?, 10, 0, ?, ?)`, {
+          ...opts,
+          replacements: [ts.orgA, `RAW-${seq.value}`, main, now, now],
+        });
+        const [header] = await sequelize.query<{ id: number }>(
+          `SELECT ${q('id')} AS id FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${col('carrier-bind', 'bindNo')} = ?`,
+          { ...opts, replacements: [ts.orgA, `RAW-${seq.value}`], type: QueryTypes.SELECT },
+        );
+        await sequelize.query(
+          `SELECT COUNT(*) AS n FROM ${table('carrier')} WHERE ${q('id')} IN (${lineCarriers.join(',')}) AND ${col('carrier', 'orgId')} = ?`,
+          { ...opts, replacements: [ts.orgA], type: QueryTypes.SELECT },
+        );
         const lcols = ['orgId', 'carrierBindId', 'carrierId', 'qty', 'createdAt', 'updatedAt'].map((a) => col('carrier-bind-detail', a)).join(', ');
         for (let i = 0; i < lineCarriers.length; i += CHUNK) {
           const chunk = lineCarriers.slice(i, i + CHUNK);
-          await sequelize.query(`INSERT INTO ${table('carrier-bind-detail')} (${lcols}) VALUES ${chunk.map(() => '(?, ?, ?, 1, ?, ?)').join(', ')}`, { ...opts, replacements: chunk.flatMap((c) => [ts.orgA, header.id, c, now, now]) });
+          await sequelize.query(`INSERT INTO ${table('carrier-bind-detail')} (${lcols}) VALUES ${chunk.map(() => '(?, ?, ?, 1, ?, ?)').join(', ')}`, {
+            ...opts,
+            replacements: chunk.flatMap((c) => [ts.orgA, header.id, c, now, now]),
+          });
         }
-        const [sum] = await sequelize.query<{ s: number }>(`SELECT SUM(${col('carrier-bind-detail', 'qty')}) AS s FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`, { ...opts, replacements: [ts.orgA, header.id], type: QueryTypes.SELECT });
-        await sequelize.query(`UPDATE ${table('carrier-bind')} SET ${col('carrier-bind', 'totalAmount')} = ? WHERE ${q('id')} = ?`, { ...opts, replacements: [Number(sum.s), header.id] });
-        await sequelize.query(`SELECT ${q('id')} FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ? ORDER BY ${q('id')}`, { ...opts, replacements: [ts.orgA, header.id], type: QueryTypes.SELECT });
+        const [sum] = await sequelize.query<{ s: number }>(
+          `SELECT SUM(${col('carrier-bind-detail', 'qty')}) AS s FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`,
+          { ...opts, replacements: [ts.orgA, header.id], type: QueryTypes.SELECT },
+        );
+        await sequelize.query(`UPDATE ${table('carrier-bind')} SET ${col('carrier-bind', 'totalAmount')} = ? WHERE ${q('id')} = ?`, {
+          ...opts,
+          replacements: [Number(sum.s), header.id],
+        });
+        await sequelize.query(
+          `SELECT ${q('id')} FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ? ORDER BY ${q('id')}`,
+          { ...opts, replacements: [ts.orgA, header.id], type: QueryTypes.SELECT },
+        );
       });
 
     const counted = <T>(fn: () => Promise<T>) => countStatements(sequelize, fn);
@@ -177,9 +251,19 @@ async function main() {
     const rawDelete = async (id: number) =>
       sequelize.transaction(async (t: Transaction) => {
         const opts = { transaction: t };
-        await sequelize.query(`SELECT ${q('id')} FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, { ...opts, replacements: [ts.orgA, id], type: QueryTypes.SELECT });
-        await sequelize.query(`DELETE FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`, { ...opts, replacements: [ts.orgA, id] });
-        await sequelize.query(`DELETE FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, { ...opts, replacements: [ts.orgA, id] });
+        await sequelize.query(`SELECT ${q('id')} FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, {
+          ...opts,
+          replacements: [ts.orgA, id],
+          type: QueryTypes.SELECT,
+        });
+        await sequelize.query(
+          `DELETE FROM ${table('carrier-bind-detail')} WHERE ${col('carrier-bind-detail', 'orgId')} = ? AND ${col('carrier-bind-detail', 'carrierBindId')} = ?`,
+          { ...opts, replacements: [ts.orgA, id] },
+        );
+        await sequelize.query(`DELETE FROM ${table('carrier-bind')} WHERE ${col('carrier-bind', 'orgId')} = ? AND ${q('id')} = ?`, {
+          ...opts,
+          replacements: [ts.orgA, id],
+        });
       });
     const deleteCarriers = await carriers(DELETE_LINES, 'D-');
     const apiDelete: number[] = [];
@@ -217,14 +301,34 @@ async function main() {
     // Medians and bests: on a shared machine the best of the rounds is the least disturbed one.
     const row = (label: string, api: number[], raw: number[], statements: number) => {
       console.log(`\n${label}`);
-      console.log(`  HTTP call (whole)   median ${ms(median(api))}   best ${ms(Math.min(...api))}   worst ${ms(Math.max(...api))}   ${statements} SQL statements`);
+      console.log(
+        `  HTTP call (whole)   median ${ms(median(api))}   best ${ms(Math.min(...api))}   worst ${ms(Math.max(...api))}   ${statements} SQL statements`,
+      );
       console.log(`  raw SQL, same work  median ${ms(median(raw))}   best ${ms(Math.min(...raw))}   worst ${ms(Math.max(...raw))}`);
-      console.log(`  ratio: medians ${(median(api) / median(raw)).toFixed(2)}×, bests ${(Math.min(...api) / Math.min(...raw)).toFixed(2)}× (target ≤ 3×); call ${median(api) < 1000 ? 'under' : 'OVER'} 1 s`);
+      console.log(
+        `  ratio: medians ${(median(api) / median(raw)).toFixed(2)}×, bests ${(Math.min(...api) / Math.min(...raw)).toFixed(2)}× (target ≤ 3×); call ${median(api) < 1000 ? 'under' : 'OVER'} 1 s`,
+      );
     };
-    row(`transition /carrier-bind/release of a ${LINES.toLocaleString('en')}-line document (status + ${LINES.toLocaleString('en')} carriers moved, ${LINES.toLocaleString('en')} log rows, lines marked)`, apiRelease, rawReleaseMs, releaseStatements);
-    row(`atomic save /carrier-bind/save of a ${SAVE_LINES.toLocaleString('en')}-line document (number, header, lines, refs, roll-up, line ids answered)`, apiSave, rawSaveMs, saveStatements);
-    row(`delete /carrier-bind/delete of a ${DELETE_LINES.toLocaleString('en')}-line document (lines cascade set-based: no hook acts on a single line)`, apiDelete, rawDeleteMs, deleteStatements);
-    if (perLine) console.log(`  the same delete line by line (a delete hook listening on the lines): ${ms(perLine.ms)}, ${perLine.statements} SQL statements (one round)`);
+    row(
+      `transition /carrier-bind/release of a ${LINES.toLocaleString('en')}-line document (status + ${LINES.toLocaleString('en')} carriers moved, ${LINES.toLocaleString('en')} log rows, lines marked)`,
+      apiRelease,
+      rawReleaseMs,
+      releaseStatements,
+    );
+    row(
+      `atomic save /carrier-bind/save of a ${SAVE_LINES.toLocaleString('en')}-line document (number, header, lines, refs, roll-up, line ids answered)`,
+      apiSave,
+      rawSaveMs,
+      saveStatements,
+    );
+    row(
+      `delete /carrier-bind/delete of a ${DELETE_LINES.toLocaleString('en')}-line document (lines cascade set-based: no hook acts on a single line)`,
+      apiDelete,
+      rawDeleteMs,
+      deleteStatements,
+    );
+    if (perLine)
+      console.log(`  the same delete line by line (a delete hook listening on the lines): ${ms(perLine.ms)}, ${perLine.statements} SQL statements (one round)`);
   } finally {
     await ts.close();
   }

@@ -13,7 +13,10 @@ const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith
 const ROWS = Number(arg('rows', '200000'));
 const FILTER = arg('filter', 'false') === 'true';
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 let peak = 0;
 let peakHeap = 0;
@@ -60,10 +63,16 @@ async function main() {
     }
     const seconds = (performance.now() - started) / 1000;
     const exported = FILTER ? Math.round((ROWS * 2) / 3) : ROWS;
-    console.log(`export carrier: ${ROWS} rows in the table (seeded in ${seeded.toFixed(1)} s), ${exported} exported${FILTER ? ' (status filter, sort by sn desc)' : ''}; load average ${load()}`);
-    console.log(`  first byte after ${Math.round(firstByte)} ms; finished in ${seconds.toFixed(1)} s = ${Math.round(exported / seconds)} rows/s; ${mb(bytes)} MB xlsx`);
+    console.log(
+      `export carrier: ${ROWS} rows in the table (seeded in ${seeded.toFixed(1)} s), ${exported} exported${FILTER ? ' (status filter, sort by sn desc)' : ''}; load average ${load()}`,
+    );
+    console.log(
+      `  first byte after ${Math.round(firstByte)} ms; finished in ${seconds.toFixed(1)} s = ${Math.round(exported / seconds)} rows/s; ${mb(bytes)} MB xlsx`,
+    );
     console.log(`  heap used peak ${mb(peakHeap)} MB; after the export ${mb(process.memoryUsage().heapUsed)} MB`);
-    console.log(`  RSS baseline ${mb(baseline)} MB, peak ${mb(peak)} MB (+${mb(peak - baseline)} MB); target peak < 300 MB: ${peak < 300 * 1024 * 1024 ? 'met' : 'missed'}`);
+    console.log(
+      `  RSS baseline ${mb(baseline)} MB, peak ${mb(peak)} MB (+${mb(peak - baseline)} MB); target peak < 300 MB: ${peak < 300 * 1024 * 1024 ? 'met' : 'missed'}`,
+    );
   } finally {
     clearInterval(sampler);
     await ts.close();

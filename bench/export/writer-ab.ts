@@ -19,7 +19,20 @@ const ROWS = Number(arg('rows', '200000'));
 const ROUNDS = Number(arg('rounds', '3'));
 const PAGE = 200;
 
-const row = (i: number) => [`EX${String(i).padStart(7, '0')}`, `Box ${i}`, 'CC-1', 'P-1', i % 2 ? 'Warehouse 1' : null, 'Normal', 'Idle', 'In transit', i % 50, '2026-01-01 00:00:00', i % 7 ? null : 'checked', '2026-01-01 00:00:00'];
+const row = (i: number) => [
+  `EX${String(i).padStart(7, '0')}`,
+  `Box ${i}`,
+  'CC-1',
+  'P-1',
+  i % 2 ? 'Warehouse 1' : null,
+  'Normal',
+  'Idle',
+  'In transit',
+  i % 50,
+  '2026-01-01 00:00:00',
+  i % 7 ? null : 'checked',
+  '2026-01-01 00:00:00',
+];
 const headers = ['sn', 'name', 'code', 'project', 'warehouse', 'type', 'status', 'transport', 'cycles', 'start', 'remark', 'created'];
 
 function sink(): Writable & { bytes: number } {
@@ -63,7 +76,10 @@ async function floor(): Promise<number> {
 async function writer(): Promise<number> {
   const out = sink();
   const w = xlsxWriter(out);
-  const sheet = w.sheet('Carrier', headers.map((h) => ({ header: h })));
+  const sheet = w.sheet(
+    'Carrier',
+    headers.map((h) => ({ header: h })),
+  );
   for (let i = 0; i < ROWS; i += PAGE) {
     for (let j = i; j < Math.min(ROWS, i + PAGE); j++) sheet.add(row(j));
     await new Promise(setImmediate);
@@ -78,19 +94,31 @@ async function writer(): Promise<number> {
 async function main() {
   const times: Record<'A' | 'B', number[]> = { A: [], B: [] };
   for (let r = 0; r < ROUNDS; r++) {
-    for (const [k, fn] of (r % 2 ? [['B', writer], ['A', floor]] : [['A', floor], ['B', writer]]) as Array<['A' | 'B', () => Promise<number>]>) {
+    for (const [k, fn] of (r % 2
+      ? [
+          ['B', writer],
+          ['A', floor],
+        ]
+      : [
+          ['A', floor],
+          ['B', writer],
+        ]) as Array<['A' | 'B', () => Promise<number>]>) {
       global.gc?.();
       const t = performance.now();
       const bytes = await fn();
       const s = (performance.now() - t) / 1000;
       times[k].push(s);
-      console.log(`round ${r + 1} ${k === 'A' ? 'floor (exceljs bare)' : 'xlsxWriter          '}: ${(ROWS / s).toFixed(0)} rows/s, ${(bytes / 1024).toFixed(0)} KB`);
+      console.log(
+        `round ${r + 1} ${k === 'A' ? 'floor (exceljs bare)' : 'xlsxWriter          '}: ${(ROWS / s).toFixed(0)} rows/s, ${(bytes / 1024).toFixed(0)} KB`,
+      );
     }
   }
   const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   const a = ROWS / median(times.A);
   const b = ROWS / median(times.B);
-  console.log(`median: floor ${a.toFixed(0)} rows/s, xlsxWriter ${b.toFixed(0)} rows/s (${(a / b).toFixed(2)}× the floor's time), load ${loadavg()[0].toFixed(2)}`);
+  console.log(
+    `median: floor ${a.toFixed(0)} rows/s, xlsxWriter ${b.toFixed(0)} rows/s (${(a / b).toFixed(2)}× the floor's time), load ${loadavg()[0].toFixed(2)}`,
+  );
 }
 
 void main();

@@ -47,7 +47,18 @@ const PASSWORD = opt('password', 'Admin@12345');
 const REV = opt('rev', '');
 const BEFORE = opt('before', '');
 /** --build (or --rev) builds into a folder of its own; else console/dist (or --dist=<folder>) */
-const DIST = resolve(opt('dist', BEFORE ? join(os.tmpdir(), 'rti-first-hour-dist') : REV ? join(os.tmpdir(), `rti-first-hour-dist-${REV.replace(/\W/g, '_')}`) : flag('build') ? join(os.tmpdir(), 'rti-first-hour-dist') : join(root, 'console/dist')));
+const DIST = resolve(
+  opt(
+    'dist',
+    BEFORE
+      ? join(os.tmpdir(), 'rti-first-hour-dist')
+      : REV
+        ? join(os.tmpdir(), `rti-first-hour-dist-${REV.replace(/\W/g, '_')}`)
+        : flag('build')
+          ? join(os.tmpdir(), 'rti-first-hour-dist')
+          : join(root, 'console/dist'),
+  ),
+);
 
 /**
  * Builds the console of commit `rev` into DIST: its console, plugins, metadata and common
@@ -57,7 +68,11 @@ const DIST = resolve(opt('dist', BEFORE ? join(os.tmpdir(), 'rti-first-hour-dist
 function buildRevision(rev: string, out: string): void {
   const src = mkdtempSync(join(os.tmpdir(), 'rti-first-hour-src-'));
   try {
-    const tar = spawnSync('sh', ['-c', `git archive ${JSON.stringify(rev)} console plugins metadata common tsconfig.base.json tsconfig.json | tar -x -C ${JSON.stringify(src)}`], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    const tar = spawnSync(
+      'sh',
+      ['-c', `git archive ${JSON.stringify(rev)} console plugins metadata common tsconfig.base.json tsconfig.json | tar -x -C ${JSON.stringify(src)}`],
+      { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     if (tar.status !== 0) throw new Error(`git archive ${rev} failed`);
     symlinkSync(join(root, 'node_modules'), join(src, 'node_modules'));
     symlinkSync(join(root, 'console/node_modules'), join(src, 'console/node_modules'));
@@ -65,7 +80,11 @@ function buildRevision(rev: string, out: string): void {
       join(src, 'console/vite.rev.config.ts'),
       `import { mergeConfig } from 'vite';\nimport base from './vite.config';\nexport default mergeConfig(base, { resolve: { alias: { '@rti/console/plugin-api': ${JSON.stringify(join(src, 'console/src/plugin-api.ts'))}, '@rti/console/plugin-meta': ${JSON.stringify(join(src, 'console/src/plugin-meta.ts'))} } } });\n`,
     );
-    const r = spawnSync(join(root, 'console/node_modules/.bin/vite'), ['build', '--config', 'vite.rev.config.ts', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'], { cwd: join(src, 'console'), stdio: ['ignore', 'ignore', 'inherit'] });
+    const r = spawnSync(
+      join(root, 'console/node_modules/.bin/vite'),
+      ['build', '--config', 'vite.rev.config.ts', '--outDir', out, '--emptyOutDir', '--logLevel', 'warn'],
+      { cwd: join(src, 'console'), stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     if (r.status !== 0) throw new Error(`console build of ${rev} failed`);
   } finally {
     rmSync(src, { recursive: true, force: true });
@@ -77,7 +96,11 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
 };
-const load = () => os.loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 /**
  * Page-side probes (plain source: tsx's name helpers do not exist in the page): a capture
@@ -145,14 +168,30 @@ async function floor(requests: Replay[]): Promise<number> {
 async function startServer(dist: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const dir = mkdtempSync(join(os.tmpdir(), 'rti-first-hour-'));
   const port: number = await freePort();
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`, MQTT_PORT: '0', SIMULATOR_DEVICES: '0', SEED_SCALE: 'small', LOG_LEVEL: 'warn', CONSOLE_DIST: dist };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dir,
+    DATABASE_URL: `sqlite:${join(dir, 'bench.sqlite')}`,
+    MQTT_PORT: '0',
+    SIMULATOR_DEVICES: '0',
+    SEED_SCALE: 'small',
+    LOG_LEVEL: 'warn',
+    CONSOLE_DIST: dist,
+  };
   const tsx = join(root, 'node_modules/.bin/tsx');
-  if (spawnSync(tsx, ['seeds/src/cli.ts', '--if-empty'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) throw new Error('seeding failed');
+  if (spawnSync(tsx, ['seeds/src/cli.ts', '--if-empty'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0)
+    throw new Error('seeding failed');
   const server: ChildProcess = spawn(tsx, ['server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   const url = `http://127.0.0.1:${port}`;
   const until = Date.now() + 60_000;
   for (;;) {
-    if ((await fetch(`${url}/`).then((r) => r.ok).catch(() => false))) break;
+    if (
+      await fetch(`${url}/`)
+        .then((r) => r.ok)
+        .catch(() => false)
+    )
+      break;
     if (server.exitCode !== null) throw new Error(`server exited with ${server.exitCode}`);
     if (Date.now() > until) throw new Error('server did not start within 60 s');
     await new Promise((r) => setTimeout(r, 300));
@@ -168,7 +207,9 @@ async function startServer(dist: string): Promise<{ url: string; stop: () => Pro
 }
 
 const seen = (page: Page, key: string, timeout = 30_000) =>
-  page.waitForFunction((k) => (window as unknown as { __seen: Record<string, number> }).__seen[k], key, { timeout }).then((h) => h.jsonValue() as Promise<number>);
+  page
+    .waitForFunction((k) => (window as unknown as { __seen: Record<string, number> }).__seen[k], key, { timeout })
+    .then((h) => h.jsonValue() as Promise<number>);
 /** the step's trailing calls (the rest of the dashboard, the tab's title lookups) finish before the next step */
 const settle = (page: Page) => page.waitForTimeout(1500);
 const navStart = (page: Page) => page.evaluate(() => performance.timeOrigin);
@@ -211,7 +252,9 @@ async function profiled<T>(page: Page, label: string, fn: () => Promise<T>): Pro
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
   const out = await fn();
-  const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await cdp.send('Profiler.stop')) as unknown as {
+    profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples: number[]; timeDeltas: number[] };
+  };
   const dir = resolve(root, 'test-output/profiles');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `first-hour-${label.replace(/[^\w]+/g, '-')}.cpuprofile`), JSON.stringify(profile));
@@ -226,7 +269,12 @@ async function profiled<T>(page: Page, label: string, fn: () => Promise<T>): Pro
     self.set(key, (self.get(key) ?? 0) + d);
     byFile.set(file, (byFile.get(file) ?? 0) + d);
   });
-  const top = (m: Map<string, number>, n: number) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${k} ${v.toFixed(0)}`).join('\n      ');
+  const top = (m: Map<string, number>, n: number) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+      .join('\n      ');
   console.log(`  profile of ${label}, ms self by chunk:\n      ${top(byFile, 15)}\n    by function:\n      ${top(self, 40)}`);
   await cdp.detach();
   return out;
@@ -245,7 +293,9 @@ async function afterClick(page: Page, label: string, step: string, clicked: numb
     ];
     return [...lines.sort((a, b) => a[0] - b[0]).map((x) => x[1]), scripts.length + ' script requests after the click, the last answered ' + Math.max(0, ...scripts.map((e) => e.responseEnd - t0)).toFixed(0)];
   })()`)) as string[];
-  console.log(`${label}: ${step}: ${(shown - clicked).toFixed(0)} ms after the click; requests and long tasks (ms after the click):\n    ${rows.join('\n    ')}`);
+  console.log(
+    `${label}: ${step}: ${(shown - clicked).toFixed(0)} ms after the click; requests and long tasks (ms after the click):\n    ${rows.join('\n    ')}`,
+  );
 }
 
 const STEPS = ['login page load', 'login → dashboard numbers', 'list opened directly → rows', 'in-app navigation → rows'] as const;
@@ -272,7 +322,9 @@ async function round(browser: Browser, v: Variant, run: number): Promise<void> {
     const reqs = rec.take();
     // the browser's own requests of the step; for API-only steps, scripts came from code, not the network floor
     // (the live-event stream never ends: it is not part of any step's floor)
-    const replay = reqs.filter((r) => !/stream|events/.test(r.url) && (step === 'login page load' || r.method === 'POST' || (r.method === 'GET' && !/\/assets\//.test(r.url))));
+    const replay = reqs.filter(
+      (r) => !/stream|events/.test(r.url) && (step === 'login page load' || r.method === 'POST' || (r.method === 'GET' && !/\/assets\//.test(r.url))),
+    );
     const f = await floor(replay);
     v.calls[step] = replay.length;
     if (run >= 0) {
@@ -311,7 +363,11 @@ async function round(browser: Browser, v: Variant, run: number): Promise<void> {
     for (const path of [OTHER, LIST]) {
       await want(page, path);
       await page.evaluate(() => delete (window as unknown as { __seen: Record<string, number> }).__seen.rows);
-      const nav = () => page.getByTestId(`menu:${path}`).click().then(() => seen(page, 'rows'));
+      const nav = () =>
+        page
+          .getByTestId(`menu:${path}`)
+          .click()
+          .then(() => seen(page, 'rows'));
       const shown = await (last ? profiled(page, `${v.label}: in-app navigation to ${path}`, nav) : nav());
       const clicked = await clickAt(page);
       await note('in-app navigation → rows', shown - clicked);
@@ -329,7 +385,11 @@ async function round(browser: Browser, v: Variant, run: number): Promise<void> {
 }
 
 function build(dist: string): void {
-  const r = spawnSync(join(root, 'console/node_modules/.bin/vite'), ['build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn', ...(opt('minify', '1') === '0' ? ['--minify', 'false'] : [])], { cwd: join(root, 'console'), stdio: ['ignore', 'ignore', 'inherit'] });
+  const r = spawnSync(
+    join(root, 'console/node_modules/.bin/vite'),
+    ['build', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn', ...(opt('minify', '1') === '0' ? ['--minify', 'false'] : [])],
+    { cwd: join(root, 'console'), stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   if (r.status !== 0) throw new Error('console build failed');
 }
 
@@ -347,12 +407,22 @@ async function main() {
     else if (flag('build')) build(DIST);
     dists.push({ label: REV ? `console of ${REV}` : 'console', dist: DIST });
   }
-  for (const d of dists) if (!existsSync(join(d.dist, 'index.html'))) throw new Error(`${d.dist}/index.html missing: pass --build (or npm run build -w @rti/console)`);
+  for (const d of dists)
+    if (!existsSync(join(d.dist, 'index.html'))) throw new Error(`${d.dist}/index.html missing: pass --build (or npm run build -w @rti/console)`);
   console.log(`load average before: ${load()} (${os.cpus().length} CPUs)`);
   const variants: Variant[] = [];
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
   });
   try {
     for (const d of dists) {
@@ -375,10 +445,13 @@ async function main() {
       const f = median(v.floors[s]);
       const target = TARGETS[s];
       const verdict = target ? `${m < target ? '<' : '≥'} ${(target / 1000).toFixed(2)} s` : '';
-      console.log(`${s.padEnd(30)} ${`${m.toFixed(0)} ms`.padStart(8)} ${`${f.toFixed(0)} ms`.padStart(8)} ${(m / f).toFixed(1).padStart(6)}  ${verdict.padEnd(8)} ${v.ms[s].map((x) => x.toFixed(0)).join(' ')}  (floor: ${v.calls[s]} requests)`);
+      console.log(
+        `${s.padEnd(30)} ${`${m.toFixed(0)} ms`.padStart(8)} ${`${f.toFixed(0)} ms`.padStart(8)} ${(m / f).toFixed(1).padStart(6)}  ${verdict.padEnd(8)} ${v.ms[s].map((x) => x.toFixed(0)).join(' ')}  (floor: ${v.calls[s]} requests)`,
+      );
     }
   }
-  if (variants.length === 2) console.log(`\nafter / before: ${STEPS.map((s) => `${s} ${(median(variants[1].ms[s]) / median(variants[0].ms[s])).toFixed(2)}`).join(', ')}`);
+  if (variants.length === 2)
+    console.log(`\nafter / before: ${STEPS.map((s) => `${s} ${(median(variants[1].ms[s]) / median(variants[0].ms[s])).toFixed(2)}`).join(', ')}`);
   console.log(`load average after: ${load()}`);
 }
 

@@ -25,7 +25,10 @@ const PLUGINS: string[] | false = PLUGIN_ARG === 'none' ? false : PLUGIN_ARG.spl
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
 /** user + system CPU of this process (server and client): a figure the machine's load barely moves */
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
 let peak = 0;
 // memoryUsage.rss() alone: the full memoryUsage() walks the heap and would cost the import CPU.
@@ -37,10 +40,16 @@ async function writeFile(path: string): Promise<void> {
   const ws = wb.addWorksheet('import');
   if (RESOURCE === 'carrier') {
     ws.addRow(['sn', 'name', 'carrierCodeId', 'projectId', 'limits', 'status', 'startTime', 'remark']).commit();
-    for (let i = 1; i <= ROWS; i++) ws.addRow([`BC${String(i).padStart(7, '0')}`, `Box ${i}`, 'CC-1', 'P-1', 'Unlimited', 'New', '2026-01-01 08:00:00', i % 10 ? null : 'checked']).commit();
+    for (let i = 1; i <= ROWS; i++)
+      ws.addRow([`BC${String(i).padStart(7, '0')}`, `Box ${i}`, 'CC-1', 'P-1', 'Unlimited', 'New', '2026-01-01 08:00:00', i % 10 ? null : 'checked']).commit();
   } else {
     ws.addRow(['sn', 'mac', 'deviceModelId']).commit();
-    for (let i = 1; i <= ROWS; i++) ws.addRow([`BB${String(i).padStart(7, '0')}`, `AA:${[16, 8, 0].map((s) => ((i >> s) & 255).toString(16).padStart(2, '0')).join(':')}:00:01`, 'DM-1']).commit();
+    for (let i = 1; i <= ROWS; i++)
+      ws.addRow([
+        `BB${String(i).padStart(7, '0')}`,
+        `AA:${[16, 8, 0].map((s) => ((i >> s) & 255).toString(16).padStart(2, '0')).join(':')}:00:01`,
+        'DM-1',
+      ]).commit();
   }
   ws.commit();
   await wb.commit();
@@ -92,10 +101,18 @@ async function main() {
     await ts.server.audit.flush();
     const opLogs = await ts.server.db.models['operation-log'].count();
     console.log(`import ${RESOURCE}: ${ROWS} rows, file ${mb(size)} MB, plugins ${PLUGINS ? PLUGINS.join('+') : 'none'}; load average ${load()}`);
-    console.log(`  parse floor (read + check, no writes): ${floorSeconds.toFixed(1)} s = ${Math.round(ROWS / floorSeconds)} rows/s, CPU ${floorCpuSeconds.toFixed(1)} s, peak RSS ${mb(floorPeak)} MB`);
-    console.log(`  upload answered in ${((accepted - started) / 1000).toFixed(2)} s; finished in ${seconds.toFixed(1)} s = ${Math.round(ROWS / seconds)} rows/s, CPU ${importCpuSeconds.toFixed(1)} s`);
-    console.log(`  success ${status.successVolume}, failed ${status.failedVolume}${status.message ? `, message: ${status.message}` : ''}${status.importErrors.length ? `, first error ${JSON.stringify(status.importErrors[0])}` : ''}`);
-    console.log(`  RSS baseline ${mb(baseline)} MB, peak ${mb(peak)} MB (+${mb(peak - baseline)} MB); operation-log rows ${opLogs}, dropped ${ts.server.audit.dropped()}`);
+    console.log(
+      `  parse floor (read + check, no writes): ${floorSeconds.toFixed(1)} s = ${Math.round(ROWS / floorSeconds)} rows/s, CPU ${floorCpuSeconds.toFixed(1)} s, peak RSS ${mb(floorPeak)} MB`,
+    );
+    console.log(
+      `  upload answered in ${((accepted - started) / 1000).toFixed(2)} s; finished in ${seconds.toFixed(1)} s = ${Math.round(ROWS / seconds)} rows/s, CPU ${importCpuSeconds.toFixed(1)} s`,
+    );
+    console.log(
+      `  success ${status.successVolume}, failed ${status.failedVolume}${status.message ? `, message: ${status.message}` : ''}${status.importErrors.length ? `, first error ${JSON.stringify(status.importErrors[0])}` : ''}`,
+    );
+    console.log(
+      `  RSS baseline ${mb(baseline)} MB, peak ${mb(peak)} MB (+${mb(peak - baseline)} MB); operation-log rows ${opLogs}, dropped ${ts.server.audit.dropped()}`,
+    );
     console.log(`  import / parse floor = ${(seconds / floorSeconds).toFixed(2)} (wall), ${(importCpuSeconds / floorCpuSeconds).toFixed(2)} (CPU)`);
     console.log(`  target < 30 s: ${seconds < 30 ? 'met' : 'missed'}`);
   } finally {

@@ -56,7 +56,11 @@ const ROUNDS = Math.max(1, Number(arg('rounds', '3')));
 const ONCE = new Set(['aedes-sqlite', 'aedes-influx', 'aedes-null']);
 const BEACONS_PER_GW = 200;
 
-const mac = (prefix: string, i: number) => `${prefix}${i.toString(16).toUpperCase().padStart(12 - prefix.length, '0')}`;
+const mac = (prefix: string, i: number) =>
+  `${prefix}${i
+    .toString(16)
+    .toUpperCase()
+    .padStart(12 - prefix.length, '0')}`;
 const gateways = Array.from({ length: GATEWAYS }, (_, g) => ({
   mac: mac('AC23', g),
   username: `gw${g}`,
@@ -65,7 +69,16 @@ const gateways = Array.from({ length: GATEWAYS }, (_, g) => ({
 }));
 const snapshot: DirectorySnapshot = {
   orgs: [{ id: 1, code: 'BENCH' }],
-  gateways: gateways.map((g, i) => ({ id: i + 1, orgId: 1, orgCode: 'BENCH', mac: g.mac, sn: `GW-${i}`, role: 'slave', mqttUsername: g.username, mqttPasswordHash: g.password })),
+  gateways: gateways.map((g, i) => ({
+    id: i + 1,
+    orgId: 1,
+    orgCode: 'BENCH',
+    mac: g.mac,
+    sn: `GW-${i}`,
+    role: 'slave',
+    mqttUsername: g.username,
+    mqttPasswordHash: g.password,
+  })),
   beacons: gateways.flatMap((g) => g.beacons.map((m) => ({ orgId: 1, mac: m }))),
   gps: [],
 };
@@ -75,13 +88,58 @@ const WAREHOUSES = 10;
 const fleet = () =>
   new Fleet({
     models: [{ id: 1, batteryThreshold: 20, offlineCheckTime: 60 }],
-    warehouses: Array.from({ length: WAREHOUSES }, (_, w) => ({ id: w + 1, orgId: 1, name: `W${w}`, longitude: 11 + w, latitude: 50, radius: 500, idleCheckTime: 120, bleInbound: true, bleOutbound: true, bleDeDup: true, gpsInbound: true, gpsOutbound: true })),
+    warehouses: Array.from({ length: WAREHOUSES }, (_, w) => ({
+      id: w + 1,
+      orgId: 1,
+      name: `W${w}`,
+      longitude: 11 + w,
+      latitude: 50,
+      radius: 500,
+      idleCheckTime: 120,
+      bleInbound: true,
+      bleOutbound: true,
+      bleDeDup: true,
+      gpsInbound: true,
+      gpsOutbound: true,
+    })),
     routes: [],
     devices: [
-      ...gateways.map((g, i) => ({ id: i + 1, orgId: 1, kind: 'slave-gateway' as const, key: g.mac, sn: `GW-${i}`, modelId: 1, carrierId: null, warehouseId: (i % WAREHOUSES) + 1, purpose: 10 })),
-      ...gateways.flatMap((g, i) => g.beacons.map((m, b) => ({ id: 100_000 + i * BEACONS_PER_GW + b, orgId: 1, kind: 'beacon' as const, key: m, sn: `B-${m}`, modelId: 1, carrierId: 1 + i * BEACONS_PER_GW + b }))),
+      ...gateways.map((g, i) => ({
+        id: i + 1,
+        orgId: 1,
+        kind: 'slave-gateway' as const,
+        key: g.mac,
+        sn: `GW-${i}`,
+        modelId: 1,
+        carrierId: null,
+        warehouseId: (i % WAREHOUSES) + 1,
+        purpose: 10,
+      })),
+      ...gateways.flatMap((g, i) =>
+        g.beacons.map((m, b) => ({
+          id: 100_000 + i * BEACONS_PER_GW + b,
+          orgId: 1,
+          kind: 'beacon' as const,
+          key: m,
+          sn: `B-${m}`,
+          modelId: 1,
+          carrierId: 1 + i * BEACONS_PER_GW + b,
+        })),
+      ),
     ],
-    carriers: gateways.flatMap((_, i) => Array.from({ length: BEACONS_PER_GW }, (_, b) => ({ id: 1 + i * BEACONS_PER_GW + b, orgId: 1, sn: `C-${i}-${b}`, name: null, carrierCodeId: null, beaconId: 100_000 + i * BEACONS_PER_GW + b, gpsId: null, warehouseId: null, transportStatus: null }))),
+    carriers: gateways.flatMap((_, i) =>
+      Array.from({ length: BEACONS_PER_GW }, (_, b) => ({
+        id: 1 + i * BEACONS_PER_GW + b,
+        orgId: 1,
+        sn: `C-${i}-${b}`,
+        name: null,
+        carrierCodeId: null,
+        beaconId: 100_000 + i * BEACONS_PER_GW + b,
+        gpsId: null,
+        warehouseId: null,
+        transportStatus: null,
+      })),
+    ),
   });
 
 // Bench credentials are compared as stored; the real server hash costs only at CONNECT.
@@ -214,7 +272,10 @@ async function full(name: string, store: TelemetryStore, opts: { mosquitto?: boo
   const probe: Probe = {
     rows: () => svc.pipeline.stats().storedRows,
     backlog: () => svc.pipeline.stats().backlogRows,
-    latency: () => (engine ? { p50: stateLatency.percentile(0.5), p99: stateLatency.percentile(0.99) } : { p50: svc.pipeline.latency.percentile(0.5), p99: svc.pipeline.latency.percentile(0.99) }),
+    latency: () =>
+      engine
+        ? { p50: stateLatency.percentile(0.5), p99: stateLatency.percentile(0.99) }
+        : { p50: svc.pipeline.latency.percentile(0.5), p99: svc.pipeline.latency.percentile(0.99) },
     resetLatency: () => (engine ? stateLatency.reset() : svc.pipeline.latency.reset()),
     drained: () => svc.pipeline.drained(),
   };
@@ -242,7 +303,16 @@ async function run(mode: string): Promise<Result> {
   }
   if (mode === 'aedes-null') {
     let mark = 0;
-    const store: TelemetryStore = { engine: 'null', init: async () => {}, write: async (_b, m) => void (mark = m ?? mark), appliedMark: async () => mark, query: async () => ({ list: [], total: 0 }), latest: async () => [], ping: async () => true, close: async () => {} };
+    const store: TelemetryStore = {
+      engine: 'null',
+      init: async () => {},
+      write: async (_b, m) => void (mark = m ?? mark),
+      appliedMark: async () => mark,
+      query: async () => ({ list: [], total: 0 }),
+      latest: async () => [],
+      ping: async () => true,
+      close: async () => {},
+    };
     return full(mode, store, {});
   }
   if (mode === 'aedes-influx') {
@@ -261,7 +331,12 @@ const median = (xs: number[]) => {
 };
 const short = (mode: string) => mode.split(' ')[0];
 
-console.log(`# ingest bench: rules ${RULES ? 'on (latency = reading → state)' : 'off (latency = reading → stored)'}, ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), ${ROUNDS} round(s), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `# ingest bench: rules ${RULES ? 'on (latency = reading → state)' : 'off (latency = reading → stored)'}, ${GATEWAYS} gateways × ${BATCH} readings/message, ${DURATION / 1000}s per mode (${WARMUP / 1000}s warm-up), ${ROUNDS} round(s), offered ${RATE || 'max'} readings/s, Node ${process.versions.node}, ${os.cpus().length} cores, load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 // Rounds interleave the modes, so each round's ratios compare runs made minutes apart at most:
 // load from other work on a shared machine drifts; the median of the rounds is the figure.
 const rounds: Array<Map<string, Result>> = [];
@@ -282,15 +357,27 @@ for (let round = 1; round <= ROUNDS; round++) {
 console.log(`# summary, median of ${ROUNDS} round(s) [min–max]:`);
 for (const mode of MODES) {
   const rs = rounds.map((r) => r.get(mode)).filter((r): r is Result => !!r);
-  const line = [`${short(mode)}: ${Math.round(median(rs.map((r) => r.readingsPerSec)))} readings/s, ${Math.round(median(rs.map((r) => r.readingsPerCpuSec)))} per CPU-second`];
+  const line = [
+    `${short(mode)}: ${Math.round(median(rs.map((r) => r.readingsPerSec)))} readings/s, ${Math.round(median(rs.map((r) => r.readingsPerCpuSec)))} per CPU-second`,
+  ];
   if (!mode.startsWith('floor')) {
-    line.push(`p50 ${median(rs.map((r) => r.p50ms ?? 0))} ms, p99 ${median(rs.map((r) => r.p99ms ?? 0))} ms, peak RSS ${Math.max(...rs.map((r) => r.peakRssMB))} MB`);
+    line.push(
+      `p50 ${median(rs.map((r) => r.p50ms ?? 0))} ms, p99 ${median(rs.map((r) => r.p99ms ?? 0))} ms, peak RSS ${Math.max(...rs.map((r) => r.peakRssMB))} MB`,
+    );
     for (const peer of ['floor', 'floor-paced']) {
       const ratios = rounds.filter((r) => r.get(mode) && r.get(peer)).map((r) => pct(r.get(mode)!.readingsPerCpuSec, r.get(peer)!.readingsPerCpuSec));
-      if (ratios.length) line.push(`${median(ratios).toFixed(1)} % of ${peer === 'floor' ? 'the floor' : 'the floor at the same pace'} per CPU-second [${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}]`);
+      if (ratios.length)
+        line.push(
+          `${median(ratios).toFixed(1)} % of ${peer === 'floor' ? 'the floor' : 'the floor at the same pace'} per CPU-second [${Math.min(...ratios).toFixed(1)}–${Math.max(...ratios).toFixed(1)}]`,
+        );
     }
   }
   console.log(`#   ${line.join('; ')}`);
 }
-console.log(`# load average after: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(
+  `# load average after: ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ')}`,
+);
 process.exit(0);

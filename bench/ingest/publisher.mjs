@@ -15,7 +15,17 @@ function payloads(gw, beaconsPerGw, variants) {
     const readings = [];
     for (let i = 0; i < batch; i++) {
       const b = (v * batch + i) % beaconsPerGw;
-      readings.push({ mac: gw.beacons[b], rssi: -50 - ((v + i) % 40), battery: 60 + (i % 40), temperature: 18 + (i % 10) / 2, humidity: 35 + (i % 20), uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 10001, minor: b, txPower: -59 });
+      readings.push({
+        mac: gw.beacons[b],
+        rssi: -50 - ((v + i) % 40),
+        battery: 60 + (i % 40),
+        temperature: 18 + (i % 10) / 2,
+        humidity: 35 + (i % 20),
+        uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+        major: 10001,
+        minor: b,
+        txPower: -59,
+      });
     }
     out.push(Buffer.from(JSON.stringify({ gatewayMac: gw.mac, readings })));
   }
@@ -26,7 +36,14 @@ const clients = await Promise.all(
   gateways.map(
     (gw) =>
       new Promise((resolve, reject) => {
-        const c = mqtt.connect(url, { username: gw.username, password: gw.password, clientId: `bench-${gw.mac}`, clean: true, protocolVersion: 4, reconnectPeriod: 0 });
+        const c = mqtt.connect(url, {
+          username: gw.username,
+          password: gw.password,
+          clientId: `bench-${gw.mac}`,
+          clean: true,
+          protocolVersion: 4,
+          reconnectPeriod: 0,
+        });
         c.once('connect', () => resolve({ c, gw, topic: `rti/${org}/gw/${gw.mac}/scan`, frames: payloads(gw, gw.beacons.length, 16), inflight: 0, k: 0 }));
         c.once('error', reject);
       }),

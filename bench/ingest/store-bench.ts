@@ -14,7 +14,20 @@ const arg = (name: string, def: string) => process.argv.find((a) => a.startsWith
 const N = Number(arg('rows', '300000'));
 const ENGINES = arg('engines', 'segments,sqlite,influxdb').split(',');
 const T = Date.now() - 3600_000;
-const rows: SeriesRow[] = Array.from({ length: N }, (_, k) => ({ org: 1, mac: `E2${(k % 20000).toString(16).toUpperCase().padStart(10, '0')}`, time: T + k, gatewayMac: 'AC233FC0A1B2', rssi: -60 - (k % 30), battery: 80, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 1, minor: k % 65536, txPower: -59 }));
+const rows: SeriesRow[] = Array.from({ length: N }, (_, k) => ({
+  org: 1,
+  mac: `E2${(k % 20000).toString(16).toUpperCase().padStart(10, '0')}`,
+  time: T + k,
+  gatewayMac: 'AC233FC0A1B2',
+  rssi: -60 - (k % 30),
+  battery: 80,
+  temperature: 20.5,
+  humidity: 40,
+  uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+  major: 1,
+  minor: k % 65536,
+  txPower: -59,
+}));
 
 async function run(name: string, store: TelemetryStore, otherPid?: number) {
   await store.init();
@@ -28,7 +41,15 @@ async function run(name: string, store: TelemetryStore, otherPid?: number) {
   const q0 = performance.now();
   const page = await store.query({ series: 'beacon', org: 1, key: 'E20000000007', limit: 10 });
   const qms = performance.now() - q0;
-  console.log(JSON.stringify({ engine: name, rowsPerSec: Math.round((N / ms) * 1000), cpuMicrosPerRow: +((cpuMs * 1000) / N).toFixed(2), deviceQueryMs: +qms.toFixed(1), deviceRows: page.total }));
+  console.log(
+    JSON.stringify({
+      engine: name,
+      rowsPerSec: Math.round((N / ms) * 1000),
+      cpuMicrosPerRow: +((cpuMs * 1000) / N).toFixed(2),
+      deviceQueryMs: +qms.toFixed(1),
+      deviceRows: page.total,
+    }),
+  );
   await store.close();
 }
 

@@ -67,7 +67,11 @@ async function main() {
     say(`"Last page" probe (page ${MAX_PAGE.toLocaleString('en')})`, probe);
     say(`last page ${lastPage.toLocaleString('en')}`, await call({ page: Math.ceil(probe.data.total / LIMIT), limit: LIMIT }));
     say('last page sorted by id descending (row 1 last)', await call({ page: lastPage, limit: LIMIT, sortById: false }));
-    console.log(`load ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} CPUs`);
+    console.log(
+      `load ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')} on ${cpus().length} CPUs`,
+    );
     raw.close();
   } finally {
     await ts.close();

@@ -55,9 +55,11 @@ async function main() {
     // Reference rows through the API, carriers by direct SQL.
     const project = await make('project', { name: 'Bench' });
     const codes: number[] = [];
-    for (let i = 1; i <= 5; i++) codes.push(await make('carrier-code', { code: `CC-${i}`, name: `Code ${i}`, projectId: project, type: [10, 30, 10, 20, 40][i - 1] }));
+    for (let i = 1; i <= 5; i++)
+      codes.push(await make('carrier-code', { code: `CC-${i}`, name: `Code ${i}`, projectId: project, type: [10, 30, 10, 20, 40][i - 1] }));
     const warehouses: number[] = [];
-    for (let i = 1; i <= WAREHOUSES; i++) warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, minInventory: 0, maxInventory: 100000 }));
+    for (let i = 1; i <= WAREHOUSES; i++)
+      warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, minInventory: 0, maxInventory: 100000 }));
 
     const m = ts.server.db.sequelize.models.carrier;
     const col = (attr: string) => `"${m.getAttributes()[attr]?.field ?? attr}"`;
@@ -82,12 +84,20 @@ async function main() {
     );
     await run(raw, 'COMMIT');
     await run(raw, 'ANALYZE');
-    console.log(`fixture: ${ROWS.toLocaleString('en')} carriers in ${WAREHOUSES} warehouses, written in ${((performance.now() - started) / 1000).toFixed(1)} s (direct SQL, server schema and indexes), then ANALYZE`);
+    console.log(
+      `fixture: ${ROWS.toLocaleString('en')} carriers in ${WAREHOUSES} warehouses, written in ${((performance.now() - started) / 1000).toFixed(1)} s (direct SQL, server schema and indexes), then ANALYZE`,
+    );
 
     // The calls: a random warehouse, two statuses, sorted by sn, pages 1..PAGES.
     let seed = 42;
     const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
-    const bodies = Array.from({ length: CALLS }, (_, i) => ({ warehouseId: warehouses[rand(WAREHOUSES)], status: STATUSES, sortBySn: true, page: (i % PAGES) + 1, limit: LIMIT }));
+    const bodies = Array.from({ length: CALLS }, (_, i) => ({
+      warehouseId: warehouses[rand(WAREHOUSES)],
+      status: STATUSES,
+      sortBySn: true,
+      page: (i % PAGES) + 1,
+      limit: LIMIT,
+    }));
     const http = async (body: Record<string, unknown>) => {
       const t = performance.now();
       const r = await ts.a.call('/carrier/list', body);
@@ -96,7 +106,8 @@ async function main() {
       return { ms, data: r.body.data as { total: number; list: unknown[] } };
     };
     const sequelize = ts.server.db.sequelize as unknown as { options: { logging: unknown } };
-    const line = (label: string, xs: number[]) => console.log(`  ${label.padEnd(36)} p50 ${fmt(percentile(xs, 50))} ms  p95 ${fmt(percentile(xs, 95))} ms  p99 ${fmt(percentile(xs, 99))} ms`);
+    const line = (label: string, xs: number[]) =>
+      console.log(`  ${label.padEnd(36)} p50 ${fmt(percentile(xs, 50))} ms  p95 ${fmt(percentile(xs, 95))} ms  p99 ${fmt(percentile(xs, 99))} ms`);
 
     const measure = async (title: string) => {
       for (const b of bodies.slice(0, 20)) await http(b); // warm-up: JIT, page cache
@@ -134,13 +145,21 @@ async function main() {
         rawMs.push(performance.now() - t);
         dataMs.push(d);
       }
-      console.log(`\n${title}: ${CALLS} calls of /carrier/list { warehouseId: <one of ${WAREHOUSES}>, status: [${STATUSES}], sortBySn: true, page: 1..${PAGES}, limit: ${LIMIT} }, ~${total.toLocaleString('en')} matching rows`);
+      console.log(
+        `\n${title}: ${CALLS} calls of /carrier/list { warehouseId: <one of ${WAREHOUSES}>, status: [${STATUSES}], sortBySn: true, page: 1..${PAGES}, limit: ${LIMIT} }, ~${total.toLocaleString('en')} matching rows`,
+      );
       line('HTTP /carrier/list (whole call)', httpMs);
       line(`raw sqlite3, all ${captured[0].length} statements of the call`, rawMs);
       line('raw sqlite3, carrier count + page', dataMs);
       line('  of which count(*)', countMs);
-      console.log(`  ratio HTTP / raw (all statements): p50 ${(percentile(httpMs, 50) / percentile(rawMs, 50)).toFixed(2)}×, p95 ${(percentile(httpMs, 95) / percentile(rawMs, 95)).toFixed(2)}×`);
-      console.log(`  target HTTP p95 < 50 ms: ${percentile(httpMs, 95) < 50 ? 'met' : 'MISSED'}   (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
+      console.log(
+        `  ratio HTTP / raw (all statements): p50 ${(percentile(httpMs, 50) / percentile(rawMs, 50)).toFixed(2)}×, p95 ${(percentile(httpMs, 95) / percentile(rawMs, 95)).toFixed(2)}×`,
+      );
+      console.log(
+        `  target HTTP p95 < 50 ms: ${percentile(httpMs, 95) < 50 ? 'met' : 'MISSED'}   (load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} on ${cpus().length} cores)`,
+      );
       console.log('  plans of the carrier statements:');
       for (const q of captured[captured.length - 1].filter(isData)) {
         console.log(`    ${q.length > 160 ? q.slice(0, 110) + ' … ' + q.slice(q.indexOf(' WHERE ')) : q}`);
@@ -165,7 +184,9 @@ async function main() {
       await run(raw, `CREATE INDEX bench_carrier_org_wh_status ON ${table} (${['orgId', 'warehouseId', 'status'].map(col).join(', ')})`);
       await run(raw, `CREATE INDEX bench_carrier_org_wh_sn ON ${table} (${['orgId', 'warehouseId', 'sn'].map(col).join(', ')})`);
       await run(raw, 'ANALYZE');
-      console.log(`\n(created (org_id, warehouse_id, status) and (org_id, warehouse_id, sn) on the bench database in ${((performance.now() - t) / 1000).toFixed(1)} s)`);
+      console.log(
+        `\n(created (org_id, warehouse_id, status) and (org_id, warehouse_id, sn) on the bench database in ${((performance.now() - t) / 1000).toFixed(1)} s)`,
+      );
       await measure('with the two composite indexes');
     }
     await new Promise<void>((resolve) => raw.close(() => resolve()));

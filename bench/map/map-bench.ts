@@ -35,7 +35,11 @@ const exec = (d: sqlite3.Database, sql: string, params: unknown[] = []) => new P
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-map-bench-'));
   Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '1000000', STATE_TICK_MS: '1000000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
-  const ts = await startTestServer({ plugins: ['telemetry', 'map'], config: { dataDir: dir, ...(process.env.CONSOLE_DIST ? { consoleDist: process.env.CONSOLE_DIST } : {}) }, logError: () => undefined });
+  const ts = await startTestServer({
+    plugins: ['telemetry', 'map'],
+    config: { dataDir: dir, ...(process.env.CONSOLE_DIST ? { consoleDist: process.env.CONSOLE_DIST } : {}) },
+    logError: () => undefined,
+  });
   const rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
   try {
@@ -48,7 +52,13 @@ async function main() {
     const code = await make('carrier-code', { code: 'CC-1', name: 'Box', projectId: project, type: 10 });
     const warehouses: number[] = [];
     for (let i = 0; i < WAREHOUSES; i++) {
-      const loc = await make('location', { name: `Site ${i}`, longitude: 121.0 + (i % 10) * 0.1, latitude: 31.0 + Math.floor(i / 10) * 0.1, fenceRadius: 500, type: 0 });
+      const loc = await make('location', {
+        name: `Site ${i}`,
+        longitude: 121.0 + (i % 10) * 0.1,
+        latitude: 31.0 + Math.floor(i / 10) * 0.1,
+        fenceRadius: 500,
+        type: 0,
+      });
       warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, locationId: loc, visibleInMap: true, fenceVisibleInMap: true }));
     }
     const m = ts.server.db.sequelize.models.carrier;
@@ -72,7 +82,7 @@ async function main() {
     // derived state of the carriers on the road (what the telemetry engine holds)
     const ids = (await m.findAll({ attributes: ['id', 'warehouseId'], raw: true })) as unknown as Array<{ id: number; warehouseId: number | null }>;
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const carriers = ids
       .filter((c) => c.warehouseId === null)
       .map((c) => ({
@@ -108,11 +118,27 @@ async function main() {
         lng += 0.004 + Math.sin(i / 20) * 0.002;
         lat += Math.cos(i / 30) * 0.003;
       }
-      track.push({ org: ts.orgA, sn: 'BENCH-G1', time, dataType: 10, longitude: lng, latitude: lat, speed: moving ? 40 + (i % 7) : 0, battery: 90 - i / 20, temperature1: 5 + Math.sin(i / 15) * 2, humidity1: 55 + Math.cos(i / 25) * 8, acceleration: moving ? 0.2 + (i % 11) / 20 : 0.02, pressure1: 101 + Math.sin(i / 40) });
-      if (i % 97 === 50) track.push({ org: ts.orgA, sn: 'BENCH-G1', time: time + 1000, dataType: 20, eventCode: '018', eventValue: '1', longitude: lng, latitude: lat });
+      track.push({
+        org: ts.orgA,
+        sn: 'BENCH-G1',
+        time,
+        dataType: 10,
+        longitude: lng,
+        latitude: lat,
+        speed: moving ? 40 + (i % 7) : 0,
+        battery: 90 - i / 20,
+        temperature1: 5 + Math.sin(i / 15) * 2,
+        humidity1: 55 + Math.cos(i / 25) * 8,
+        acceleration: moving ? 0.2 + (i % 11) / 20 : 0.02,
+        pressure1: 101 + Math.sin(i / 40),
+      });
+      if (i % 97 === 50)
+        track.push({ org: ts.orgA, sn: 'BENCH-G1', time: time + 1000, dataType: 20, eventCode: '018', eventValue: '1', longitude: lng, latitude: lat });
     }
     await rt.store!.write([{ series: 'gps', rows: track }]);
-    console.log(`fixture: ${ROWS.toLocaleString('en')} carriers (${carriers.length.toLocaleString('en')} on the road with state positions, the rest in ${WAREHOUSES} warehouses)`);
+    console.log(
+      `fixture: ${ROWS.toLocaleString('en')} carriers (${carriers.length.toLocaleString('en')} on the road with state positions, the rest in ${WAREHOUSES} warehouses)`,
+    );
 
     const times: number[] = [];
     let text = '';
@@ -125,12 +151,24 @@ async function main() {
     const body = JSON.parse(text);
     if (body.code !== 0) throw new Error(body.message);
     const gz = zlib.gzipSync(text).length;
-    console.log(`/map/list: ${body.data.carriers.id.length.toLocaleString('en')} points, ${(text.length / 1024).toFixed(0)} KB JSON, ${(gz / 1024).toFixed(0)} KB gzip (${(gz / body.data.carriers.id.length).toFixed(1)} B/carrier), time p50 ${pct(times, 50).toFixed(0)} ms p95 ${pct(times, 95).toFixed(0)} ms (HTTP, incl. JSON, uncompressed on loopback)`);
+    console.log(
+      `/map/list: ${body.data.carriers.id.length.toLocaleString('en')} points, ${(text.length / 1024).toFixed(0)} KB JSON, ${(gz / 1024).toFixed(0)} KB gzip (${(gz / body.data.carriers.id.length).toFixed(1)} B/carrier), time p50 ${pct(times, 50).toFixed(0)} ms p95 ${pct(times, 95).toFixed(0)} ms (HTTP, incl. JSON, uncompressed on loopback)`,
+    );
 
     if (BROWSER) {
       const { chromium } = await import('playwright-core');
       // the bench user needs the console's View/Menu codes for the map pages
-      const extra = ['ViewMap', 'MenuMap', 'ViewMapHistory', 'MenuMapHistory', 'ViewMapBingHistory', 'MenuMapBingHistory', 'ViewDashboardHome', 'MenuDashboardHome', 'MenuHome'];
+      const extra = [
+        'ViewMap',
+        'MenuMap',
+        'ViewMapHistory',
+        'MenuMapHistory',
+        'ViewMapBingHistory',
+        'MenuMapBingHistory',
+        'ViewDashboardHome',
+        'MenuDashboardHome',
+        'MenuHome',
+      ];
       const models = ts.server.db.models;
       for (const M of [models.organization, models.role]) {
         for (const row of await M.findAll({ where: M === models.role ? { orgId: ts.orgA } : { id: ts.orgA } })) {
@@ -139,14 +177,35 @@ async function main() {
         }
       }
       await ts.server.access.policies.changed([ts.orgA], undefined);
-      const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'] });
+      const browser = await chromium.launch({
+        executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-dev-shm-usage',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--disable-quic',
+        ],
+      });
       const shots = path.resolve('test-output/screenshots');
       fs.mkdirSync(shots, { recursive: true });
       try {
-        for (const [name, provider] of [['a', 10], ['b', 20]] as const) {
+        for (const [name, provider] of [
+          ['a', 10],
+          ['b', 20],
+        ] as const) {
           const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
           const host = new URL(ts.url).hostname;
-          await ctx.addCookies(['token', 'user-id', 'org-id'].map((k, i) => ({ name: `admin-${k}`, value: String([ts.a.token, ts.a.userId, ts.a.orgId][i]), domain: host, path: '/' })));
+          await ctx.addCookies(
+            ['token', 'user-id', 'org-id'].map((k, i) => ({
+              name: `admin-${k}`,
+              value: String([ts.a.token, ts.a.userId, ts.a.orgId][i]),
+              domain: host,
+              path: '/',
+            })),
+          );
           await ctx.addInitScript(([uid, p]) => localStorage.setItem(`admin-map-type:${uid}`, String(p)), [ts.a.userId, provider] as const);
           const page = await ctx.newPage();
           page.on('pageerror', (e) => console.log(`  [page error] ${e.message}`));
@@ -160,7 +219,13 @@ async function main() {
           await page.goto(`${ts.url}/map`);
           await page.waitForFunction(() => (window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw, undefined, { timeout: 120_000 });
           if (cdp) {
-            const { profile } = (await cdp.send('Profiler.stop')) as { profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>; samples: number[]; timeDeltas: number[] } };
+            const { profile } = (await cdp.send('Profiler.stop')) as {
+              profile: {
+                nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number } }>;
+                samples: number[];
+                timeDeltas: number[];
+              };
+            };
             const self = new Map<string, number>();
             const byId = new Map(profile.nodes.map((n) => [n.id, n]));
             profile.samples.forEach((id, i) => {
@@ -173,16 +238,39 @@ async function main() {
               const file = k.split(' ').pop()!.split(':')[0] || '(native)';
               byFile.set(file, (byFile.get(file) ?? 0) + v);
             }
-            console.log(`  profile ${name.toUpperCase()} by file (ms self):`, [...byFile].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | '));
-            console.log(`  profile ${name.toUpperCase()} top functions:`, [...self].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(' | '));
+            console.log(
+              `  profile ${name.toUpperCase()} by file (ms self):`,
+              [...byFile]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 10)
+                .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+                .join(' | '),
+            );
+            console.log(
+              `  profile ${name.toUpperCase()} top functions:`,
+              [...self]
+                .sort((a, b) => b[1] - a[1])
+                .slice(0, 14)
+                .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+                .join(' | '),
+            );
           }
           const fromNav = await page.evaluate(() => (window as unknown as { __mapFirstDraw: number }).__mapFirstDraw);
           const wall = Date.now() - t0;
           const markers = await page.getByTestId('map-canvas').getAttribute('data-markers');
           // where the time went: resources and the map's own marks, ms after navigation start
           const timeline = await page.evaluate(() => [
-            ...performance.getEntriesByType('resource').filter((e) => /\/assets\/(index|deck-map|l7-map|map-page|basemap|countries|maplibre)|\/map\/list/.test(e.name)).map((e) => `${e.name.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, '.js')} ${e.startTime.toFixed(0)}→${(e as PerformanceResourceTiming).responseEnd.toFixed(0)}`),
-            ...performance.getEntriesByType('mark').filter((e) => e.name.startsWith('map:')).map((e) => `${e.name} ${e.startTime.toFixed(0)}`),
+            ...performance
+              .getEntriesByType('resource')
+              .filter((e) => /\/assets\/(index|deck-map|l7-map|map-page|basemap|countries|maplibre)|\/map\/list/.test(e.name))
+              .map(
+                (e) =>
+                  `${e.name.replace(/^.*\//, '').replace(/-[\w-]{8}\.js$/, '.js')} ${e.startTime.toFixed(0)}→${(e as PerformanceResourceTiming).responseEnd.toFixed(0)}`,
+              ),
+            ...performance
+              .getEntriesByType('mark')
+              .filter((e) => e.name.startsWith('map:'))
+              .map((e) => `${e.name} ${e.startTime.toFixed(0)}`),
           ]);
           console.log(`  timeline ${name.toUpperCase()}: ${timeline.join(' | ')}`);
           await page.waitForTimeout(3000);
@@ -193,19 +281,29 @@ async function main() {
             // the shell's part: every request up to the map page chunk, and the shell's own marks
             const rows = await page.evaluate(() => {
               const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-              const out = [`document ${nav.requestStart.toFixed(0)}→${nav.responseEnd.toFixed(0)} ${(nav.encodedBodySize / 1024).toFixed(1)} KB, DOMContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}`];
+              const out = [
+                `document ${nav.requestStart.toFixed(0)}→${nav.responseEnd.toFixed(0)} ${(nav.encodedBodySize / 1024).toFixed(1)} KB, DOMContentLoaded ${nav.domContentLoadedEventEnd.toFixed(0)}`,
+              ];
               const chunk = performance.getEntriesByType('resource').find((e) => /\/assets\/map-page-/.test(e.name))?.startTime ?? Infinity;
               const entries: Array<[number, string]> = [
                 ...(performance.getEntriesByType('resource') as PerformanceResourceTiming[])
                   .filter((e) => e.startTime <= chunk + 1)
-                  .map((e): [number, string] => [e.startTime, `${e.name.replace(/^https?:\/\/[^/]+/, '').replace(/-[\w-]{8}\.(m?js|css)$/, '.$1')} ${e.startTime.toFixed(0)}→${e.responseEnd.toFixed(0)} ${(e.encodedBodySize / 1024).toFixed(1)}/${(e.decodedBodySize / 1024).toFixed(1)} KB`]),
-                ...performance.getEntriesByType('mark').filter((e) => e.name.startsWith('shell:')).map((e): [number, string] => [e.startTime, `[${e.name}] ${e.startTime.toFixed(0)}`]),
+                  .map((e): [number, string] => [
+                    e.startTime,
+                    `${e.name.replace(/^https?:\/\/[^/]+/, '').replace(/-[\w-]{8}\.(m?js|css)$/, '.$1')} ${e.startTime.toFixed(0)}→${e.responseEnd.toFixed(0)} ${(e.encodedBodySize / 1024).toFixed(1)}/${(e.decodedBodySize / 1024).toFixed(1)} KB`,
+                  ]),
+                ...performance
+                  .getEntriesByType('mark')
+                  .filter((e) => e.name.startsWith('shell:'))
+                  .map((e): [number, string] => [e.startTime, `[${e.name}] ${e.startTime.toFixed(0)}`]),
               ];
               return [...out, ...entries.sort((a, b) => a[0] - b[0]).map(([, s]) => s)];
             });
             console.log(`  shell waterfall ${name.toUpperCase()} (ms after navigation start, transferred/decoded):\n    ${rows.join('\n    ')}`);
           }
-          console.log(`provider ${name.toUpperCase()}: first draw ${fromNav.toFixed(0)} ms after navigation start (wall ${wall} ms), ${markers} markers/clusters drawn; shell floor (map page chunk requested) ${shell.toFixed(0)} ms, map's own share ${(fromNav - shell).toFixed(0)} ms (ratio first draw / floor ${(fromNav / shell).toFixed(2)})`);
+          console.log(
+            `provider ${name.toUpperCase()}: first draw ${fromNav.toFixed(0)} ms after navigation start (wall ${wall} ms), ${markers} markers/clusters drawn; shell floor (map page chunk requested) ${shell.toFixed(0)} ms, map's own share ${(fromNav - shell).toFixed(0)} ms (ratio first draw / floor ${(fromNav / shell).toFixed(2)})`,
+          );
           if (name === 'a') {
             // click the biggest cluster until a single marker's detail card opens is not deterministic; open a detail card through a marker pick instead
             await page.goto(`${ts.url}/map/history?gpsId=${gpsId}`);

@@ -21,7 +21,18 @@ async function shot(page: Page, name: string) {
 
 async function main() {
   fs.mkdirSync(out, { recursive: true });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic'] });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+    ],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
@@ -46,7 +57,15 @@ async function main() {
     await page.waitForFunction(() => (window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw, undefined, { timeout: 60000 });
     await page.waitForTimeout(1500);
     const first = await page.evaluate(async () => {
-      const r = await fetch('/api/device-gps/list', { method: 'POST', headers: { 'Content-Type': 'application/json', Token: decodeURIComponent(document.cookie.match(/admin-token=([^;]+)/)?.[1] ?? ''), OrgId: decodeURIComponent(document.cookie.match(/admin-org-id=([^;]+)/)?.[1] ?? '') }, body: JSON.stringify({ sn: 'DEMO-G0001', limit: 1 }) });
+      const r = await fetch('/api/device-gps/list', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Token: decodeURIComponent(document.cookie.match(/admin-token=([^;]+)/)?.[1] ?? ''),
+          OrgId: decodeURIComponent(document.cookie.match(/admin-org-id=([^;]+)/)?.[1] ?? ''),
+        },
+        body: JSON.stringify({ sn: 'DEMO-G0001', limit: 1 }),
+      });
       return (await r.json()).data.list[0]?.id as number | undefined;
     });
     if (first) {
@@ -63,7 +82,6 @@ async function main() {
     await browser.close();
   }
 }
-
 
 main().catch((e) => {
   console.error(e);

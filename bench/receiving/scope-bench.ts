@@ -34,10 +34,12 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const fmt = (ms: number) => ms.toFixed(2).padStart(8);
-const open = (file: string) => new Promise<sqlite3.Database>((resolve, reject) => {
-  const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
-});
-const run = (d: sqlite3.Database, sql: string, params: unknown[] = []) => new Promise<void>((resolve, reject) => d.run(sql, params, (err) => (err ? reject(err) : resolve())));
+const open = (file: string) =>
+  new Promise<sqlite3.Database>((resolve, reject) => {
+    const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
+  });
+const run = (d: sqlite3.Database, sql: string, params: unknown[] = []) =>
+  new Promise<void>((resolve, reject) => d.run(sql, params, (err) => (err ? reject(err) : resolve())));
 const all = <T = Record<string, unknown>>(d: sqlite3.Database, sql: string, params: unknown[] = []) =>
   new Promise<T[]>((resolve, reject) => d.all(sql, params, (err, rows) => (err ? reject(err) : resolve(rows as T[]))));
 
@@ -54,7 +56,8 @@ async function main() {
     const project = await make('project', { name: 'Bench' });
     const code = await make('carrier-code', { code: 'CC-1', name: 'Rack', projectId: project, type: 10 });
     const warehouses: number[] = [];
-    for (let i = 1; i <= WAREHOUSES; i++) warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, minInventory: 0, maxInventory: 1_000_000 }));
+    for (let i = 1; i <= WAREHOUSES; i++)
+      warehouses.push(await make('warehouse', { code: `WH-${i}`, name: `Warehouse ${i}`, minInventory: 0, maxInventory: 1_000_000 }));
     const models = ts.server.db.sequelize.models;
     const t0 = performance.now();
     // orders through the model (its defaults and number), lines and carriers by direct SQL
@@ -62,7 +65,15 @@ async function main() {
     for (let i = 0; i < ORDERS; i++) {
       const from = warehouses[i % WAREHOUSES];
       const to = warehouses[(i * 7 + 1) % WAREHOUSES];
-      orders.push({ orgId: ts.orgA, orderNo: `SO-B-${i}`, type: 1, status: i % 10 === 0 ? RELEASED : CLOSED, shipperWarehouseId: from, receiverWarehouseId: to === from ? warehouses[(i + 1) % WAREHOUSES] : to, transportType: 1 });
+      orders.push({
+        orgId: ts.orgA,
+        orderNo: `SO-B-${i}`,
+        type: 1,
+        status: i % 10 === 0 ? RELEASED : CLOSED,
+        shipperWarehouseId: from,
+        receiverWarehouseId: to === from ? warehouses[(i + 1) % WAREHOUSES] : to,
+        transportType: 1,
+      });
     }
     for (let i = 0; i < orders.length; i += 2000) await models['ship-order'].bulkCreate(orders.slice(i, i + 2000), { validate: false, hooks: false });
     const raw = await open(file);
@@ -95,14 +106,21 @@ async function main() {
     );
     await run(raw, 'COMMIT');
     await run(raw, 'ANALYZE');
-    const inTransit = Number((await all<{ n: number }>(raw, `SELECT COUNT(*) AS n FROM ${table('carrier')} WHERE ${col('carrier', 'warehouseId')} IS NULL`))[0].n);
-    console.log(`fixture: ${CARRIERS.toLocaleString('en')} carriers in ${WAREHOUSES} warehouses, ${ORDERS.toLocaleString('en')} ship orders with ${(ORDERS * LINES_PER_ORDER).toLocaleString('en')} lines, ${inTransit.toLocaleString('en')} carriers in transit — written in ${((performance.now() - t0) / 1000).toFixed(1)} s, then ANALYZE`);
+    const inTransit = Number(
+      (await all<{ n: number }>(raw, `SELECT COUNT(*) AS n FROM ${table('carrier')} WHERE ${col('carrier', 'warehouseId')} IS NULL`))[0].n,
+    );
+    console.log(
+      `fixture: ${CARRIERS.toLocaleString('en')} carriers in ${WAREHOUSES} warehouses, ${ORDERS.toLocaleString('en')} ship orders with ${(ORDERS * LINES_PER_ORDER).toLocaleString('en')} lines, ${inTransit.toLocaleString('en')} carriers in transit — written in ${((performance.now() - t0) / 1000).toFixed(1)} s, then ANALYZE`,
+    );
 
     const w = warehouses[1];
     const restricted = await ts.callerFor(await ts.addUser(ts.orgA, 'scope-bench', { warehouseIds: [w] }), ts.orgA);
     const shapes: Array<{ name: string; body: (i: number) => Record<string, unknown> }> = [
       { name: 'page sorted by serial', body: (i) => ({ sortBySn: true, page: (i % 10) + 1, limit: 20 }) },
-      { name: 'serial search (an in-transit one)', body: (i) => ({ sn: `C${String(((i * 10) % (ORDERS / 10)) * 10 * LINES_PER_ORDER + 5).padStart(8, '0')}`, page: 1, limit: 20 }) },
+      {
+        name: 'serial search (an in-transit one)',
+        body: (i) => ({ sn: `C${String(((i * 10) % (ORDERS / 10)) * 10 * LINES_PER_ORDER + 5).padStart(8, '0')}`, page: 1, limit: 20 }),
+      },
       { name: 'in transit only (transportStatus 20)', body: (i) => ({ transportStatus: 20, page: (i % 5) + 1, limit: 20 }) },
     ];
     const sequelize = ts.server.db.sequelize as unknown as { options: { logging: unknown } };
@@ -117,12 +135,19 @@ async function main() {
     const wf = col('carrier', 'warehouseId');
     const floorSql = (body: Record<string, unknown>) => {
       // by hand: the warehouse's carriers, and those shipped on its open orders — then the page
-      const filter = body.sn ? `AND c.${col('carrier', 'sn')} LIKE '${String(body.sn)}%'` : body.transportStatus ? `AND c.${col('carrier', 'transportStatus')} = ${Number(body.transportStatus)}` : '';
+      const filter = body.sn
+        ? `AND c.${col('carrier', 'sn')} LIKE '${String(body.sn)}%'`
+        : body.transportStatus
+          ? `AND c.${col('carrier', 'transportStatus')} = ${Number(body.transportStatus)}`
+          : '';
       const page = Number(body.page ?? 1);
       const visible = `SELECT c.id FROM ${A} c WHERE c.${col('carrier', 'orgId')} = ${ts.orgA} AND c.${wf} = ${w} ${filter}
         UNION SELECT c.id FROM ${table('ship-order')} o JOIN ${table('ship-order-detail')} l ON l.${col('ship-order-detail', 'shipOrderId')} = o.id JOIN ${A} c ON c.id = l.${col('ship-order-detail', 'carrierId')}
         WHERE o.${col('ship-order', 'orgId')} = ${ts.orgA} AND o.${col('ship-order', 'status')} IN (2, 3) AND (o.${col('ship-order', 'shipperWarehouseId')} = ${w} OR o.${col('ship-order', 'receiverWarehouseId')} = ${w}) AND l.${col('ship-order-detail', 'status')} = ${SHIPPED} ${filter}`;
-      return [`SELECT COUNT(*) AS n FROM (${visible})`, `SELECT c.* FROM ${A} c WHERE c.id IN (${visible}) ORDER BY c.${col('carrier', body.sortBySn ? 'sn' : 'id')} ${body.sortBySn ? 'ASC' : 'DESC'} LIMIT 20 OFFSET ${(page - 1) * 20}`];
+      return [
+        `SELECT COUNT(*) AS n FROM (${visible})`,
+        `SELECT c.* FROM ${A} c WHERE c.id IN (${visible}) ORDER BY c.${col('carrier', body.sortBySn ? 'sn' : 'id')} ${body.sortBySn ? 'ASC' : 'DESC'} LIMIT 20 OFFSET ${(page - 1) * 20}`,
+      ];
     };
     for (const shape of shapes) {
       const bodies = Array.from({ length: CALLS }, (_, i) => shape.body(i));
@@ -156,15 +181,23 @@ async function main() {
         floor.push(performance.now() - t);
         if (i === bodies.length - 1) plan = (await all<{ detail: string }>(raw, `EXPLAIN QUERY PLAN ${selects[selects.length - 1]}`)).map((p) => p.detail);
       }
-      console.log(`\n/carrier/list, ${shape.name}: ${CALLS} calls by an operator restricted to one warehouse (~${total.toLocaleString('en')} rows visible; hand-written floor counts ${floorTotal.toLocaleString('en')})`);
+      console.log(
+        `\n/carrier/list, ${shape.name}: ${CALLS} calls by an operator restricted to one warehouse (~${total.toLocaleString('en')} rows visible; hand-written floor counts ${floorTotal.toLocaleString('en')})`,
+      );
       line('HTTP, restricted operator', scoped);
       line('raw sqlite3, the statements the call ran', same);
       line('raw sqlite3, hand-written floor (UNION)', floor);
       line('HTTP, unrestricted administrator', admin);
-      console.log(`  ratio HTTP / hand-written floor: p95 ${(pct(scoped, 95) / pct(floor, 95)).toFixed(2)}×; HTTP / same SQL: p95 ${(pct(scoped, 95) / pct(same, 95)).toFixed(2)}×`);
+      console.log(
+        `  ratio HTTP / hand-written floor: p95 ${(pct(scoped, 95) / pct(floor, 95)).toFixed(2)}×; HTTP / same SQL: p95 ${(pct(scoped, 95) / pct(same, 95)).toFixed(2)}×`,
+      );
       console.log(`  plan of the page statement: ${plan.join(' | ')}`);
     }
-    console.log(`\n(load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores)`);
+    console.log(
+      `\n(load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} on ${cpus().length} cores)`,
+    );
     await new Promise<void>((resolve) => raw.close(() => resolve()));
   } finally {
     await ts.close();

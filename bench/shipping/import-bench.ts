@@ -30,7 +30,19 @@ async function main() {
     const osaka = (await ok('/warehouse/create', { code: 'OS', name: 'Osaka' })).id;
     // fixtures by bulk insert (not measured): N carriers standing in Shanghai
     const now = new Date();
-    const rows = Array.from({ length: ROWS }, (_, i) => ({ orgId: ts.orgA, sn: `SL${String(i).padStart(7, '0')}`, carrierCodeId: code, status: 10, limits: 0, loadingStatus: 0, transportStatus: 10, warehouseId: shanghai, cycleCount: 0, createdAt: now, updatedAt: now }));
+    const rows = Array.from({ length: ROWS }, (_, i) => ({
+      orgId: ts.orgA,
+      sn: `SL${String(i).padStart(7, '0')}`,
+      carrierCodeId: code,
+      status: 10,
+      limits: 0,
+      loadingStatus: 0,
+      transportStatus: 10,
+      warehouseId: shanghai,
+      cycleCount: 0,
+      createdAt: now,
+      updatedAt: now,
+    }));
     for (let i = 0; i < rows.length; i += 1000) await models.carrier.bulkCreate(rows.slice(i, i + 1000), { hooks: false, validate: false });
     const order = await ok('/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [] });
 
@@ -57,10 +69,18 @@ async function main() {
     const status = (await ts.a.call('/ship-order-detail/import/status', { importId: up.data.importId })).body.data as any;
     const header = await ok('/ship-order', { id: order.id });
     const lines = await models['ship-order-detail'].count({ where: { shipOrderId: order.id, carrierCodeId: { [Op.ne]: null } } });
-    console.log(`shipping-list import: ${ROWS} rows onto one ship order; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+    console.log(
+      `shipping-list import: ${ROWS} rows onto one ship order; load average ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')}`,
+    );
     console.log(`  parse floor (dry run: read + check, no writes): ${floorSeconds.toFixed(2)} s (${floor.success} rows passed)`);
-    console.log(`  import (upload → finished): ${seconds.toFixed(2)} s = ${Math.round(ROWS / seconds)} rows/s; ratio to floor ${(seconds / floorSeconds).toFixed(2)}`);
-    console.log(`  success ${status.successVolume}, failed ${status.failedVolume}${status.importErrors?.length ? `, first error ${JSON.stringify(status.importErrors[0])}` : ''}; order total ${header.totalAmount}, lines with carrier code ${lines}`);
+    console.log(
+      `  import (upload → finished): ${seconds.toFixed(2)} s = ${Math.round(ROWS / seconds)} rows/s; ratio to floor ${(seconds / floorSeconds).toFixed(2)}`,
+    );
+    console.log(
+      `  success ${status.successVolume}, failed ${status.failedVolume}${status.importErrors?.length ? `, first error ${JSON.stringify(status.importErrors[0])}` : ''}; order total ${header.totalAmount}, lines with carrier code ${lines}`,
+    );
     console.log(`  target < 5 s: ${seconds < 5 && status.successVolume === ROWS && header.totalAmount === ROWS ? 'met' : 'missed'}`);
   } finally {
     await ts.close();

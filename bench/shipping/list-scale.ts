@@ -74,7 +74,9 @@ function dialectSql(dialect: 'sqlite' | 'mysql') {
   return {
     /** WITH prefix and FROM item of the sequence n = from..to */
     seq: (from: number, to: number) =>
-      sqlite ? { with: `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to}) `, from: 'seq' } : { with: '', from: `(SELECT seq AS n FROM seq_${from}_to_${to}) AS seq` },
+      sqlite
+        ? { with: `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq WHERE n < ${to}) `, from: 'seq' }
+        : { with: '', from: `(SELECT seq AS n FROM seq_${from}_to_${to}) AS seq` },
     pad: (x: string, w: number) => (sqlite ? `printf('%0${w}d', ${x})` : `LPAD(${x}, ${w}, '0')`),
     cat: (...parts: string[]) => (sqlite ? parts.join(' || ') : `CONCAT(${parts.join(', ')})`),
     div: (a: string, b: number) => (sqlite ? `((${a}) / ${b})` : `((${a}) DIV ${b})`),
@@ -102,15 +104,29 @@ async function build(databaseUrl: string): Promise<void> {
     const exec = (sql: string) => sequelize.query(sql).catch((err: Error) => Promise.reject(Object.assign(err, { sql: sql.slice(0, 400) })));
     const models = server.db.models;
     const codes = server.listPermissionCodes();
-    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench Shipping', entryCode: ORG_CODE.toLowerCase(), pcPermissions: codes })).get('id'));
+    const org = Number(
+      (await models.organization.create({ code: ORG_CODE, name: 'Bench Shipping', entryCode: ORG_CODE.toLowerCase(), pcPermissions: codes })).get('id'),
+    );
     const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
     const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
     const whs: number[] = [];
     for (let i = 1; i <= WAREHOUSES; i++) whs.push(Number((await models.warehouse.create({ orgId: org, code: `WH-${i}`, name: `Warehouse ${i}` })).get('id')));
     const carrierCodes: number[] = [];
-    for (let i = 1; i <= 5; i++) carrierCodes.push(Number((await models['carrier-code'].create({ orgId: org, code: `CC-${i}`, name: `Code ${i}`, projectId: project, type: 10, available: true })).get('id')));
+    for (let i = 1; i <= 5; i++)
+      carrierCodes.push(
+        Number(
+          (await models['carrier-code'].create({ orgId: org, code: `CC-${i}`, name: `Code ${i}`, projectId: project, type: 10, available: true })).get('id'),
+        ),
+      );
     await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
-    await models.user.create({ orgId: org, name: 'bench.operator', realName: 'Bench operator', roleIds: [role], organizationIds: [org], warehouseIds: whs.slice(0, 2) });
+    await models.user.create({
+      orgId: org,
+      name: 'bench.operator',
+      realName: 'Bench operator',
+      roleIds: [role],
+      organizationIds: [org],
+      warehouseIds: whs.slice(0, 2),
+    });
     const carrier = columnsOf(server, 'carrier');
     const order = columnsOf(server, 'ship-order');
     const line = columnsOf(server, 'ship-order-detail');
@@ -183,7 +199,9 @@ async function build(databaseUrl: string): Promise<void> {
       await exec(`ANALYZE TABLE ${carrier.table}, ${order.table}, ${line.table}`);
       await exec(`CREATE TABLE ${qi.quoteIdentifier(DONE_TABLE)} (id INT)`);
     }
-    console.log(`built: ${ORDERS.toLocaleString('en')} orders, ${(regularLines + BIG_ORDERS * BIG_SIZE).toLocaleString('en')} lines, ${CARRIERS.toLocaleString('en')} carriers on ${dialect}; rows ${((loaded - started) / 1000).toFixed(0)} s, ${dropped} indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`);
+    console.log(
+      `built: ${ORDERS.toLocaleString('en')} orders, ${(regularLines + BIG_ORDERS * BIG_SIZE).toLocaleString('en')} lines, ${CARRIERS.toLocaleString('en')} carriers on ${dialect}; rows ${((loaded - started) / 1000).toFixed(0)} s, ${dropped} indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
+    );
   } finally {
     await server.close();
   }
@@ -207,11 +225,19 @@ async function rawSqlite(file: string): Promise<Raw> {
 
 async function rawMysql(url: string): Promise<Raw> {
   const u = new URL(url.replace(/^mariadb:/, 'mysql:'));
-  const conn = await mysql.createConnection({ host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username) || 'root', password: decodeURIComponent(u.password) || undefined, database: u.pathname.slice(1) });
+  const conn = await mysql.createConnection({
+    host: u.hostname,
+    port: Number(u.port || 3306),
+    user: decodeURIComponent(u.username) || 'root',
+    password: decodeURIComponent(u.password) || undefined,
+    database: u.pathname.slice(1),
+  });
   return {
     all: async (sql) => (await conn.query(sql))[0] as Array<Record<string, unknown>>,
     plan: async (sql) =>
-      ((await conn.query(`EXPLAIN ${sql}`))[0] as Array<Record<string, unknown>>).map((r) => `${r.table}: ${r.type} ${r.key ?? '-'} rows ${r.rows}${r.Extra ? ` (${r.Extra})` : ''}`).join(' | '),
+      ((await conn.query(`EXPLAIN ${sql}`))[0] as Array<Record<string, unknown>>)
+        .map((r) => `${r.table}: ${r.type} ${r.key ?? '-'} rows ${r.rows}${r.Extra ? ` (${r.Extra})` : ''}`)
+        .join(' | '),
     close: () => conn.end(),
   };
 }
@@ -225,8 +251,15 @@ async function dataSource(): Promise<{ url: string; raw: () => Promise<Raw>; lab
   if (server) {
     const base = new URL(server.replace(/^mariadb:/, 'mysql:'));
     const name = `rti_bench_ship_${ORDERS}_${LINES}`;
-    const admin = await mysql.createConnection({ host: base.hostname, port: Number(base.port || 3306), user: decodeURIComponent(base.username) || 'root', password: decodeURIComponent(base.password) || undefined });
-    const [done] = (await admin.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?`, [name, DONE_TABLE])) as unknown as [unknown[]];
+    const admin = await mysql.createConnection({
+      host: base.hostname,
+      port: Number(base.port || 3306),
+      user: decodeURIComponent(base.username) || 'root',
+      password: decodeURIComponent(base.password) || undefined,
+    });
+    const [done] = (await admin.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?`, [name, DONE_TABLE])) as unknown as [
+      unknown[],
+    ];
     const url = new URL(base.href);
     url.pathname = `/${name}`;
     if (flag('fresh') || !done.length) {
@@ -273,11 +306,19 @@ async function main() {
     const operatorWarehouses = (operatorRow.get('warehouseIds') as number[]).map(Number);
     const roles = [
       { name: 'admin', token: await session(await user('bench.admin')) },
-      { name: `operator (${operatorWarehouses.length} of ${WAREHOUSES} warehouses)`, token: await session(Number(operatorRow.get('id'))), warehouses: operatorWarehouses },
+      {
+        name: `operator (${operatorWarehouses.length} of ${WAREHOUSES} warehouses)`,
+        token: await session(Number(operatorRow.get('id'))),
+        warehouses: operatorWarehouses,
+      },
     ];
     const call = async (token: string, path: string, body: Record<string, unknown>) => {
       const t = performance.now();
-      const res = await fetch(`${url}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) }, body: JSON.stringify(body) });
+      const res = await fetch(`${url}/api${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as { code: number; message: string; data: { total: number; list: unknown[] } };
       const ms = performance.now() - t;
       if (json.code !== 0) throw new Error(`${path} ${JSON.stringify(body)}: ${json.message}`);
@@ -294,7 +335,11 @@ async function main() {
     const line = (label: string, xs: number[]) => `p50 ${f1(percentile(xs, 50))} ms  p95 ${f1(percentile(xs, 95))} ms`;
     const summary: Array<{ role: string; label: string; p50: number; p95: number; raw95: number; ratio: number; total: number }> = [];
 
-    console.log(`\nship-order lists on ${source.label}: ${ORDERS.toLocaleString('en')} orders, ${LINES.toLocaleString('en')} lines; ${CALLS} calls per query (+${WARMUP} warm-up), load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    console.log(
+      `\nship-order lists on ${source.label}: ${ORDERS.toLocaleString('en')} orders, ${LINES.toLocaleString('en')} lines; ${CALLS} calls per query (+${WARMUP} warm-up), load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${cpus().length} cores`,
+    );
     // what any call costs here (session, permission, envelope) on a one-row list, for scale
     const tiny: number[] = [];
     for (let i = 0; i < CALLS + WARMUP; i++) {
@@ -304,8 +349,12 @@ async function main() {
     console.log(`fixed cost of any call (/project/list, 1 row): HTTP ${line('', tiny)}`);
     for (const role of roles) {
       const whs = 'warehouses' in role ? role.warehouses : undefined;
-      const ids = (await raw.all(`SELECT id, ${order.c('orderNo')} AS no FROM ${order.table} WHERE ${order.c('orgId')} = ${org} ${visible(whs)} ORDER BY id`)).map((r) => ({ id: Number(r.id), no: String(r.no) }));
-      const big = (await raw.all(`SELECT id FROM ${order.table} WHERE ${order.c('orgId')} = ${org} AND ${order.c('totalAmount')} >= ${BIG_SIZE} ${visible(whs)}`)).map((r) => Number(r.id));
+      const ids = (
+        await raw.all(`SELECT id, ${order.c('orderNo')} AS no FROM ${order.table} WHERE ${order.c('orgId')} = ${org} ${visible(whs)} ORDER BY id`)
+      ).map((r) => ({ id: Number(r.id), no: String(r.no) }));
+      const big = (
+        await raw.all(`SELECT id FROM ${order.table} WHERE ${order.c('orgId')} = ${org} AND ${order.c('totalAmount')} >= ${BIG_SIZE} ${visible(whs)}`)
+      ).map((r) => Number(r.id));
       const pick = () => ids[rand(ids.length)];
       const queries: Query[] = [
         { label: 'orders: first page', path: '/ship-order/list', body: () => ({ page: 1, limit: 10 }) },
@@ -314,8 +363,16 @@ async function main() {
         { label: 'orders: orderNo search', path: '/ship-order/list', body: () => ({ orderNo: pick().no, page: 1, limit: 10 }) },
         { label: 'orders: page 500', path: '/ship-order/list', body: () => ({ page: 500, limit: 10 }) },
         { label: 'lines of an order: first page', path: '/ship-order-detail/list', body: () => ({ shipOrderId: pick().id, page: 1, limit: 20 }) },
-        { label: 'lines of a 5,000-line order: page 100', path: '/ship-order-detail/list', body: () => ({ shipOrderId: big.length ? big[rand(big.length)] : pick().id, page: big.length ? 100 : 2, limit: 20 }) },
-        { label: 'lines: carrier serial search', path: '/ship-order-detail/list', body: () => ({ carrierSn: `C${String(rand(CARRIERS) + 1).padStart(8, '0')}`, page: 1, limit: 10 }) },
+        {
+          label: 'lines of a 5,000-line order: page 100',
+          path: '/ship-order-detail/list',
+          body: () => ({ shipOrderId: big.length ? big[rand(big.length)] : pick().id, page: big.length ? 100 : 2, limit: 20 }),
+        },
+        {
+          label: 'lines: carrier serial search',
+          path: '/ship-order-detail/list',
+          body: () => ({ carrierSn: `C${String(rand(CARRIERS) + 1).padStart(8, '0')}`, page: 1, limit: 10 }),
+        },
         { label: 'lines: all, first page', path: '/ship-order-detail/list', body: () => ({ page: 1, limit: 10 }) },
       ];
       console.log(`\n${role.name}: sees ${ids.length.toLocaleString('en')} orders`);
@@ -344,7 +401,9 @@ async function main() {
         const p95 = percentile(httpMs, 95);
         const raw95 = percentile(rawMs, 95);
         summary.push({ role: role.name, label: q.label, p50: percentile(httpMs, 50), p95, raw95, ratio: p95 / raw95, total });
-        console.log(`  ${q.label.padEnd(40)} HTTP ${line('', httpMs)}   raw SQL (${captured.length} SELECTs) ${line('', rawMs)}   ratio p95 ${(p95 / raw95).toFixed(2)}×   ${p95 < 50 ? 'ok' : 'OVER 50 ms'}   (total ${total.toLocaleString('en')})`);
+        console.log(
+          `  ${q.label.padEnd(40)} HTTP ${line('', httpMs)}   raw SQL (${captured.length} SELECTs) ${line('', rawMs)}   ratio p95 ${(p95 / raw95).toFixed(2)}×   ${p95 < 50 ? 'ok' : 'OVER 50 ms'}   (total ${total.toLocaleString('en')})`,
+        );
         if (PLANS) {
           for (const s of captured.filter((x) => /FROM [`"]ship_order/.test(x))) {
             const plan = await raw.plan(s);
@@ -357,15 +416,26 @@ async function main() {
     // Lines carry no warehouse field: is an order outside the operator's warehouses readable
     // through its lines? (said, not asserted: the bench measures; see the README's open items)
     const operator = roles[1];
-    const [outside] = await raw.all(`SELECT id FROM ${order.table} WHERE ${order.c('orgId')} = ${org} AND NOT (${visible(operator.warehouses).replace(/^AND /, '')}) LIMIT 1`);
+    const [outside] = await raw.all(
+      `SELECT id FROM ${order.table} WHERE ${order.c('orgId')} = ${org} AND NOT (${visible(operator.warehouses).replace(/^AND /, '')}) LIMIT 1`,
+    );
     if (outside) {
       const { data } = await call(operator.token, '/ship-order-detail/list', { shipOrderId: Number(outside.id), page: 1, limit: 1 });
-      const [seen] = (await call(operator.token, '/ship-order/list', { orderNo: String((await raw.all(`SELECT ${order.c('orderNo')} AS no FROM ${order.table} WHERE id = ${Number(outside.id)}`))[0].no), limit: 1 })).data.list;
+      const [seen] = (
+        await call(operator.token, '/ship-order/list', {
+          orderNo: String((await raw.all(`SELECT ${order.c('orderNo')} AS no FROM ${order.table} WHERE id = ${Number(outside.id)}`))[0].no),
+          limit: 1,
+        })
+      ).data.list;
       console.log(`
 warehouse scope of lines: the operator ${seen ? 'sees' : 'does not see'} order ${outside.id} (outside its warehouses) and ${data.total ? `DOES read its ${data.total} lines` : 'reads none of its lines'}`);
     }
     const misses = summary.filter((s) => s.p95 >= 50);
-    console.log(`\n${summary.length - misses.length} of ${summary.length} queries under 50 ms at p95; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(
+      `\n${summary.length - misses.length} of ${summary.length} queries under 50 ms at p95; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
     for (const m of misses) console.log(`  OVER: ${m.role} / ${m.label}: p95 ${m.p95.toFixed(1)} ms (raw SQL ${m.raw95.toFixed(1)} ms)`);
   } finally {
     await raw.close();

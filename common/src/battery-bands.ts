@@ -37,7 +37,10 @@ export interface BatteryBands {
 
 /** the bands of the beacons in the caller's scope, in one scan (the top band includes 100) */
 export async function batteryBands(beacons: Pick<ScopedRepository, 'countRanges'>): Promise<BatteryBands> {
-  const { counts, nulls } = await beacons.countRanges('battery', BATTERY_BANDS.map((b) => (b.band === 'high' ? { gte: b.from } : { gte: b.from, lt: b.to })));
+  const { counts, nulls } = await beacons.countRanges(
+    'battery',
+    BATTERY_BANDS.map((b) => (b.band === 'high' ? { gte: b.from } : { gte: b.from, lt: b.to })),
+  );
   const bands = BATTERY_BANDS.map((b, i) => ({ ...b, count: counts[i] }));
   return { bands, unknown: nulls, total: bands.reduce((n, b) => n + b.count, nulls) };
 }

@@ -18,7 +18,8 @@ const eslint = new ESLint({
     },
   ],
 });
-const problems = async (filePath: string, code: string) => (await eslint.lintText(code, { filePath })).flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`));
+const problems = async (filePath: string, code: string) =>
+  (await eslint.lintText(code, { filePath })).flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message}`));
 
 describe('lint rules', () => {
   it('refuses relative imports into another plugin or an engine, and unexported deep paths', async () => {
@@ -41,7 +42,7 @@ describe('lint rules', () => {
     expect(found[3]).toContain("'@rti/server/resources/repository' is not among the exports of @rti/server");
   });
 
-  it('accepts package exports and the plugin\'s own files', async () => {
+  it("accepts package exports and the plugin's own files", async () => {
     const ok = await problems(
       'plugins/vehicle/server/x.ts',
       [
@@ -64,7 +65,10 @@ describe('lint rules', () => {
 
   it('finds enum values re-typed as numbers in plugins', async () => {
     const found = await problems('plugins/master-data/server/x.ts', 'export const BIND_NEW = 10;\nexport const INBOUND = 10;\nexport const PAGE_SIZE = 10;\n');
-    expect(found).toEqual([expect.stringContaining('BIND_NEW = 10 re-types Enums.carrierBindStatus.new'), expect.stringContaining('INBOUND = 10 re-types Enums.inoutDirection.inbound')]);
+    expect(found).toEqual([
+      expect.stringContaining('BIND_NEW = 10 re-types Enums.carrierBindStatus.new'),
+      expect.stringContaining('INBOUND = 10 re-types Enums.inoutDirection.inbound'),
+    ]);
   });
 
   it('refuses resource models reached past the scoped repository in plugins', async () => {

@@ -19,7 +19,11 @@ const NEXT = 'Next@123456';
 
 /** A call with a session or token from node (the test's own setup, not the page's). */
 async function api<T = any>(path: string, body: unknown, token?: string): Promise<{ code: number; message: string; data: T }> {
-  const res = await fetch(`${baseUrl()}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...(token ? { Token: token } : {}) }, body: JSON.stringify(body) });
+  const res = await fetch(`${baseUrl()}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...(token ? { Token: token } : {}) },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { code: number; message: string; data: T };
 }
 

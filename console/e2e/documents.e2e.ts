@@ -55,7 +55,10 @@ test('creates a bind order with its lines on one page, saved in one call', async
   const header = page.getByTestId('meta-form').locator('.ant-select').first();
   await header.click();
   await header.locator('input').fill(`E2E-${tag}-M`);
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: `E2E-${tag}-M` }).first().waitFor();
+  await page
+    .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: `E2E-${tag}-M` })
+    .first()
+    .waitFor();
   await header.locator('input').press('Enter');
   await expect.poll(() => chosen(header)).toBe(`E2E-${tag}-M`);
   const lines = page.getByTestId('document-lines-carrier-bind-detail');
@@ -77,7 +80,9 @@ test('creates a bind order with its lines on one page, saved in one call', async
 
   await page.getByTestId('meta-save').click();
   await page.waitForURL(/\/carrier\/management\/carrier-bind(\?.*)?$/);
-  const saved = (await api<{ list: any[] }>('/carrier-bind/list', { carrierId: (await api<{ list: any[] }>('/carrier/list', { sn: `E2E-${tag}-M` })).list[0].id })).list;
+  const saved = (
+    await api<{ list: any[] }>('/carrier-bind/list', { carrierId: (await api<{ list: any[] }>('/carrier/list', { sn: `E2E-${tag}-M` })).list[0].id })
+  ).list;
   expect(saved).toHaveLength(1);
   expect(saved[0]).toMatchObject({ status: 10, totalAmount: 5 });
   expect(saved[0].bindNo).toMatch(/^BD\d{8}\d{4}$/);
@@ -85,7 +90,9 @@ test('creates a bind order with its lines on one page, saved in one call', async
 });
 
 test('releases it from its list row after the irreversible-step warning; then its lines are frozen', async () => {
-  const order = (await api<{ list: any[] }>('/carrier-bind/list', { carrierId: (await api<{ list: any[] }>('/carrier/list', { sn: `E2E-${tag}-M` })).list[0].id })).list[0];
+  const order = (
+    await api<{ list: any[] }>('/carrier-bind/list', { carrierId: (await api<{ list: any[] }>('/carrier/list', { sn: `E2E-${tag}-M` })).list[0].id })
+  ).list[0];
   await page.goto(`${baseUrl()}/carrier/management/carrier-bind`);
   const search = page.getByTestId('meta-search-form');
   await search.locator('#bindNo').fill(order.bindNo);

@@ -57,7 +57,16 @@ test('an operator sees no button leading to a page or call they lack, and the pa
   const paths = await page.locator('.ant-menu-item [data-testid^="menu:/"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(5)));
   expect(paths.length).toBeGreaterThan(3);
   // shipping is the operator's daily work: its group, the monitor and the truck report are in the menu
-  expect(paths).toEqual(expect.arrayContaining(['/ship-order-manage/ship-order', '/ship-order-manage/delivery', '/ship-order-manage/receipt', '/ship-order-manage/ship-plan', '/ship-order/monitor', '/report/truck']));
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      '/ship-order-manage/ship-order',
+      '/ship-order-manage/delivery',
+      '/ship-order-manage/receipt',
+      '/ship-order-manage/ship-plan',
+      '/ship-order/monitor',
+      '/report/truck',
+    ]),
+  );
   expect(paths.filter((p) => p.startsWith('/system/') || p === '/report/idle-carrier')).toEqual([]);
   // links by their address without the record id: the first row's stands for all rows
   const links = new Map<string, string>();
@@ -103,7 +112,10 @@ test('map history names the subject and offers the last known position for an em
   await expect.poll(() => subject.textContent(), { timeout: 20000 }).toContain(carrier.sn);
   expect(await subject.textContent()).not.toContain('carrierId');
   // a custom period long ago: no track, the empty state says so
-  await page.getByTestId('history-preset').getByText(/custom/i).click();
+  await page
+    .getByTestId('history-preset')
+    .getByText(/custom/i)
+    .click();
   await page.locator('.ant-picker-range input').first().fill('2001-01-01 00:00:00');
   await page.locator('.ant-picker-range input').nth(1).fill('2001-01-05 00:00:00');
   await page.keyboard.press('Enter');

@@ -15,10 +15,32 @@ const root = resolve(__dirname, '../..');
 
 /** Texts that may read the same in every language: abbreviations, units, names of the demo data. */
 const ALLOWED = new Set([
-  'SN', 'MAC', 'GPS', 'RFID', 'UUID', 'IP', 'RSSI', 'API', 'MSN', 'ID', 'URL', 'Token', 'Cron', 'admin', 'Admin', 'Demo', 'OK',
+  'SN',
+  'MAC',
+  'GPS',
+  'RFID',
+  'UUID',
+  'IP',
+  'RSSI',
+  'API',
+  'MSN',
+  'ID',
+  'URL',
+  'Token',
+  'Cron',
+  'admin',
+  'Admin',
+  'Demo',
+  'OK',
   // rows of the demo seed typed in English by their owners (a role and a user named Operator, dictionary
   // entries, city names of locations and warehouses): data, shown as entered, not interface text
-  'Operator', 'Blue', 'Grey', 'Shanghai', 'Shenzhen', 'Tokyo', 'Osaka',
+  'Operator',
+  'Blue',
+  'Grey',
+  'Shanghai',
+  'Shenzhen',
+  'Tokyo',
+  'Osaka',
 ]);
 
 const flat = (d: unknown, p = '', out = new Map<string, string>()): Map<string, string> => {
@@ -30,8 +52,14 @@ const read = (file: string) => (existsSync(file) ? flat(JSON.parse(readFileSync(
 
 /** Every catalogue the screens read: metadata, console, generated screens, plugins (console and server). */
 function catalogue(lang: string): Map<string, string> {
-  const files = [join(root, 'metadata/locales'), join(root, 'console/src/locales'), join(root, 'console/src/meta/locales'), join(root, 'server/src/i18n/messages')];
-  for (const p of readdirSync(join(root, 'plugins'))) files.push(join(root, 'plugins', p, 'console/locales'), join(root, 'plugins', p, 'server/messages'), join(root, 'plugins', p, 'metadata/locales'));
+  const files = [
+    join(root, 'metadata/locales'),
+    join(root, 'console/src/locales'),
+    join(root, 'console/src/meta/locales'),
+    join(root, 'server/src/i18n/messages'),
+  ];
+  for (const p of readdirSync(join(root, 'plugins')))
+    files.push(join(root, 'plugins', p, 'console/locales'), join(root, 'plugins', p, 'server/messages'), join(root, 'plugins', p, 'metadata/locales'));
   const out = new Map<string, string>();
   for (const dir of files) for (const [k, v] of read(join(dir, `${lang}.json`))) out.set(k, v);
   return out;
@@ -50,7 +78,12 @@ function englishLeftovers(lang: Lang) {
     const literal = text.replace(/\{\{[^}]+\}\}/g, '');
     if ((literal.match(/[A-Za-z]/g) ?? []).length < 3 || ALLOWED.has(text)) continue;
     if (text.includes('{{')) {
-      const re = new RegExp(`^${text.split(/\{\{[^}]+\}\}/).map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+?')}$`);
+      const re = new RegExp(
+        `^${text
+          .split(/\{\{[^}]+\}\}/)
+          .map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.+?')}$`,
+      );
       patterns.push({ re, key });
     } else if (!exact.has(text)) exact.set(text, key);
   }
@@ -95,8 +128,16 @@ async function open(page: Page, path: string): Promise<void> {
 /** Every page of the menu as the server describes it (metadata menu items). */
 async function menuPaths(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
-    const cookie = (n: string) => document.cookie.split('; ').find((c) => c.startsWith(n + '='))?.split('=')[1] ?? '';
-    const r = await fetch('/api/metadata', { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: '{}' });
+    const cookie = (n: string) =>
+      document.cookie
+        .split('; ')
+        .find((c) => c.startsWith(n + '='))
+        ?.split('=')[1] ?? '';
+    const r = await fetch('/api/metadata', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') },
+      body: '{}',
+    });
     const meta = (await r.json()).data as { menu: { groups: Array<{ items?: Array<{ path: string }> }> } };
     return meta.menu.groups.flatMap((g) => (g.items ?? []).map((i) => i.path)).filter((p) => p.startsWith('/'));
   });
@@ -115,7 +156,10 @@ for (const lang of ['zh-CN', 'ja-JP'] as const) {
     // the language is the user's stored choice (SPEC §1): set before any script of the console runs
     await context.addInitScript((l) => {
       localStorage.setItem('admin-locale', l);
-      const uid = document.cookie.split('; ').find((c) => c.startsWith('user-id='))?.split('=')[1];
+      const uid = document.cookie
+        .split('; ')
+        .find((c) => c.startsWith('user-id='))
+        ?.split('=')[1];
       if (uid) localStorage.setItem(`admin-locale:${uid}`, l);
     }, lang);
     const page = await context.newPage();
@@ -146,7 +190,9 @@ for (const lang of ['zh-CN', 'ja-JP'] as const) {
         const more = await page.evaluate(() => {
           const visible = (el: Element | null) => (el && (el as HTMLElement).checkVisibility?.() !== false ? el.getAttribute('href') : null);
           const create = visible(document.querySelector('.shell-content [data-testid="meta-create"]'));
-          const table = [...document.querySelectorAll('.shell-content [data-testid="meta-table"]')].find((t) => (t as HTMLElement).checkVisibility?.() !== false);
+          const table = [...document.querySelectorAll('.shell-content [data-testid="meta-table"]')].find(
+            (t) => (t as HTMLElement).checkVisibility?.() !== false,
+          );
           const detail = table ? visible(table.querySelector('a[href*="/detail/"]')) : null;
           return [create, detail].filter((h): h is string => !!h);
         });

@@ -26,7 +26,9 @@ async function insideViewport(page: Page, testId: string): Promise<boolean> {
 
 /** pinned (sticky) cells of the list: none below 600 px */
 const stickyCells = (page: Page) =>
-  page.locator('[data-testid=meta-table] td, [data-testid=meta-table] th').evaluateAll((cells) => cells.filter((c) => getComputedStyle(c).position === 'sticky').length);
+  page
+    .locator('[data-testid=meta-table] td, [data-testid=meta-table] th')
+    .evaluateAll((cells) => cells.filter((c) => getComputedStyle(c).position === 'sticky').length);
 
 test('phone: the menu is a drawer over the page, the user menu is reachable, lists have no pinned columns', async () => {
   const page = await at(390, 844);
@@ -53,7 +55,10 @@ test('phone: the menu is a drawer over the page, the user menu is reachable, lis
   expect(await stickyCells(page)).toBe(0);
   const firstCell = page.locator('[data-testid=meta-table] tbody tr.ant-table-row').first().locator('td').nth(1);
   const cell = (await firstCell.boundingBox())!;
-  const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x, y)?.closest('td')?.cellIndex ?? -1, [cell.x + cell.width / 2, cell.y + cell.height / 2]);
+  const hit = await page.evaluate(
+    ([x, y]) => document.elementFromPoint(x, y)?.closest('td')?.cellIndex ?? -1,
+    [cell.x + cell.width / 2, cell.y + cell.height / 2],
+  );
   expect(hit).toBe(1); // the data cell itself is on top, not an actions column
   expect(await overflowX(page)).toBeLessThanOrEqual(0);
   await shot(page, 'phone-list');

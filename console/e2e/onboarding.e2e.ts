@@ -26,112 +26,125 @@ const suffix = Date.now().toString(36).slice(-4);
 const ORG = `Nordic Crate Pool ${suffix}`;
 const ENTRY = `nordic-${suffix}`;
 
-interface TreeNode { code: string; label: string; children?: TreeNode[] }
+interface TreeNode {
+  code: string;
+  label: string;
+  children?: TreeNode[];
+}
 const leaves = (n: TreeNode): string[] => (n.children?.length ? n.children.flatMap(leaves) : [n.code]);
 
-test('onboards an organisation: created with its logo, in the switcher, its login page shows the logo, its administrator works there', { timeout: 180_000 }, async () => {
-  await login(page, 'admin', 'Admin@12345');
-  // the demo has no licence: the platform administrator is told what that leaves unenforced
-  await page.getByTestId('licence-banner').hover();
-  await expect.poll(() => page.locator('.ant-tooltip').last().textContent()).toContain('not enforced');
-  await page.goto(`${baseUrl()}/system/organization/create`);
-  const form = page.getByTestId('meta-form');
-  await form.locator('#code').fill(`NCP${suffix}`.toUpperCase());
-  await form.locator('#name').fill(ORG);
-  await form.locator('#entryCode').fill(ENTRY.toUpperCase());
-  // its days (reports, snapshots, schedules, numbers) begin at its own midnight: a zone picked by typing part of it
-  await form.locator('#timeZone').fill('Asia/Shang');
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Asia/Shanghai"]').click();
-  const logo = await new Jimp({ width: 240, height: 80, color: 0x1f6feb_ff }).getBuffer('image/png');
-  await form.locator('input[type=file]#largeLogo, #largeLogo input[type=file]').first().setInputFiles({ name: 'nordic-logo.png', mimeType: 'image/png', buffer: logo });
-  await form.locator('.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading)').first().waitFor();
-  await page.getByTestId('meta-save').click();
-  await page.waitForURL(/\/system\/organization(\?.*)?$/);
-  // the saved row is highlighted, and its pinned actions cell stays opaque over the cells scrolled beneath
-  const pinned = page.locator('tr.meta-row-saved td.ant-table-cell-fix-right').first();
-  await pinned.waitFor();
-  // sampled through the highlight and its fade (4 s): never see-through
-  const alphas: number[] = [];
-  for (let i = 0; i < 16 && (await pinned.count()); i++) {
-    // the highlight may end between the count and the read (a loaded machine): then sampling is over
-    const alpha = await pinned
-      .evaluate(
-        (td) => {
-          const bg = getComputedStyle(td).backgroundColor;
-          const slash = /\/\s*([\d.]+%?)\s*\)\s*$/.exec(bg);
-          if (slash) return slash[1].endsWith('%') ? Number(slash[1].slice(0, -1)) / 100 : Number(slash[1]);
-          const rgba = /^rgba\(([^)]+)\)$/.exec(bg);
-          return rgba ? Number(rgba[1].split(',')[3]) : 1;
-        },
-        undefined,
-        { timeout: 1000 },
-      )
-      .catch(() => null);
-    if (alpha === null) break;
-    alphas.push(alpha);
-    await page.waitForTimeout(250);
-  }
-  expect(alphas.length).toBeGreaterThan(0);
-  expect(alphas.filter((a) => a < 1)).toEqual([]);
+test(
+  'onboards an organisation: created with its logo, in the switcher, its login page shows the logo, its administrator works there',
+  { timeout: 180_000 },
+  async () => {
+    await login(page, 'admin', 'Admin@12345');
+    // the demo has no licence: the platform administrator is told what that leaves unenforced
+    await page.getByTestId('licence-banner').hover();
+    await expect.poll(() => page.locator('.ant-tooltip').last().textContent()).toContain('not enforced');
+    await page.goto(`${baseUrl()}/system/organization/create`);
+    const form = page.getByTestId('meta-form');
+    await form.locator('#code').fill(`NCP${suffix}`.toUpperCase());
+    await form.locator('#name').fill(ORG);
+    await form.locator('#entryCode').fill(ENTRY.toUpperCase());
+    // its days (reports, snapshots, schedules, numbers) begin at its own midnight: a zone picked by typing part of it
+    await form.locator('#timeZone').fill('Asia/Shang');
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option[title="Asia/Shanghai"]').click();
+    const logo = await new Jimp({ width: 240, height: 80, color: 0x1f6feb_ff }).getBuffer('image/png');
+    await form
+      .locator('input[type=file]#largeLogo, #largeLogo input[type=file]')
+      .first()
+      .setInputFiles({ name: 'nordic-logo.png', mimeType: 'image/png', buffer: logo });
+    await form.locator('.ant-upload-list-item-done, .ant-upload-list-item:not(.ant-upload-list-item-uploading)').first().waitFor();
+    await page.getByTestId('meta-save').click();
+    await page.waitForURL(/\/system\/organization(\?.*)?$/);
+    // the saved row is highlighted, and its pinned actions cell stays opaque over the cells scrolled beneath
+    const pinned = page.locator('tr.meta-row-saved td.ant-table-cell-fix-right').first();
+    await pinned.waitFor();
+    // sampled through the highlight and its fade (4 s): never see-through
+    const alphas: number[] = [];
+    for (let i = 0; i < 16 && (await pinned.count()); i++) {
+      // the highlight may end between the count and the read (a loaded machine): then sampling is over
+      const alpha = await pinned
+        .evaluate(
+          (td) => {
+            const bg = getComputedStyle(td).backgroundColor;
+            const slash = /\/\s*([\d.]+%?)\s*\)\s*$/.exec(bg);
+            if (slash) return slash[1].endsWith('%') ? Number(slash[1].slice(0, -1)) / 100 : Number(slash[1]);
+            const rgba = /^rgba\(([^)]+)\)$/.exec(bg);
+            return rgba ? Number(rgba[1].split(',')[3]) : 1;
+          },
+          undefined,
+          { timeout: 1000 },
+        )
+        .catch(() => null);
+      if (alpha === null) break;
+      alphas.push(alpha);
+      await page.waitForTimeout(250);
+    }
+    expect(alphas.length).toBeGreaterThan(0);
+    expect(alphas.filter((a) => a < 1)).toEqual([]);
 
-  // in the list and in the header switcher without a reload
-  const created = (await pageApi(page, '/organization/list', { name: ORG })).data.list[0] as { id: number; entryCode: string; timeZone: string };
-  expect(created.entryCode).toBe(ENTRY);
-  expect(created.timeZone).toBe('Asia/Shanghai');
-  await page.getByTestId('org-switcher').click();
-  await page.getByTestId(`org-option:${created.id}`).waitFor();
-  await page.keyboard.press('Escape');
-  await shot(page, 'onboarding-switcher');
+    // in the list and in the header switcher without a reload
+    const created = (await pageApi(page, '/organization/list', { name: ORG })).data.list[0] as { id: number; entryCode: string; timeZone: string };
+    expect(created.entryCode).toBe(ENTRY);
+    expect(created.timeZone).toBe('Asia/Shanghai');
+    await page.getByTestId('org-switcher').click();
+    await page.getByTestId(`org-option:${created.id}`).waitFor();
+    await page.keyboard.press('Escape');
+    await shot(page, 'onboarding-switcher');
 
-  // its login page, with the code in capitals, in a browser without a session: the logo loads
-  const visitor = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
-  await visitor.goto(`${baseUrl()}/${ENTRY.toUpperCase()}/login`);
-  await expect.poll(() => visitor.getByTestId('login-org-name').textContent()).toBe(ORG);
-  const img = visitor.locator('img.login-logo');
-  await img.waitFor();
-  expect(await img.getAttribute('src')).toContain('/api/organization/theme?');
-  await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBe(240);
-  await shot(visitor, 'onboarding-login');
+    // its login page, with the code in capitals, in a browser without a session: the logo loads
+    const visitor = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
+    await visitor.goto(`${baseUrl()}/${ENTRY.toUpperCase()}/login`);
+    await expect.poll(() => visitor.getByTestId('login-org-name').textContent()).toBe(ORG);
+    const img = visitor.locator('img.login-logo');
+    await img.waitFor();
+    expect(await img.getAttribute('src')).toContain('/api/organization/theme?');
+    await expect.poll(() => img.evaluate((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth)).toBe(240);
+    await shot(visitor, 'onboarding-login');
 
-  // the administrator signs in there and works in the new organisation
-  await login(visitor, 'admin', 'Admin@12345', ENTRY);
-  const info = (await pageApi(visitor, '/account/info')).data as { orgId: number; access: string[] };
-  expect(info.orgId).toBe(created.id);
-  expect(info.access).toEqual(expect.arrayContaining(['ApiWarehouseCreate', 'ApiRoleCreate']));
-  const wh = await pageApi(visitor, '/warehouse/create', { code: 'OSL', name: 'Oslo' });
-  expect(wh.code, wh.message).toBe(0);
+    // the administrator signs in there and works in the new organisation
+    await login(visitor, 'admin', 'Admin@12345', ENTRY);
+    const info = (await pageApi(visitor, '/account/info')).data as { orgId: number; access: string[] };
+    expect(info.orgId).toBe(created.id);
+    expect(info.access).toEqual(expect.arrayContaining(['ApiWarehouseCreate', 'ApiRoleCreate']));
+    const wh = await pageApi(visitor, '/warehouse/create', { code: 'OSL', name: 'Oslo' });
+    expect(wh.code, wh.message).toBe(0);
 
-  // a role built with the tree's search: ticking the Home group while only one of its pages shows grants all of Home
-  const tree = (await pageApi(visitor, '/permission/organization/all')).data as TreeNode[];
-  const home = tree.find((n) => n.code === 'MenuHome')!;
-  expect(home.children!.length).toBeGreaterThan(1);
-  const shownPage = home.children![0];
-  await visitor.goto(`${baseUrl()}/system/role/create`);
-  const roleForm = visitor.getByTestId('meta-form');
-  await roleForm.locator('#name').fill('Account manager');
-  const pcTree = roleForm.getByTestId('permissions-input').first();
-  await pcTree.locator('input').first().fill(shownPage.label);
-  const homeNode = pcTree.locator('.ant-tree-treenode', { has: visitor.locator(`.ant-tree-title:text-is("${home.label}")`) }).first();
-  await homeNode.locator('.ant-tree-checkbox').click();
-  await visitor.getByTestId('meta-save').click();
-  await visitor.waitForURL(/\/system\/role(\?.*)?$/);
-  const role = (await pageApi(visitor, '/role/list', { name: 'Account manager' })).data.list[0] as { pcPermissions?: string[]; id: number };
-  const saved = role.pcPermissions ?? ((await pageApi(visitor, '/role/get', { id: role.id })).data.pcPermissions as string[]);
-  // every code of Home the tree offers: not the menu.json pages of the group no plugin serves
-  // (left out of the tree so a role is never granted a 404, issue 23 item 7)
-  const notServed = new Set(['ViewInfo', 'ViewInfoMainten', 'ViewInfoPackingList']);
-  const offered = leaves(home).filter((c) => !notServed.has(c));
-  expect(offered.length).toBeGreaterThan(leaves(shownPage).length);
-  expect(saved).toEqual(expect.arrayContaining(offered));
-  await visitor.close();
-});
+    // a role built with the tree's search: ticking the Home group while only one of its pages shows grants all of Home
+    const tree = (await pageApi(visitor, '/permission/organization/all')).data as TreeNode[];
+    const home = tree.find((n) => n.code === 'MenuHome')!;
+    expect(home.children!.length).toBeGreaterThan(1);
+    const shownPage = home.children![0];
+    await visitor.goto(`${baseUrl()}/system/role/create`);
+    const roleForm = visitor.getByTestId('meta-form');
+    await roleForm.locator('#name').fill('Account manager');
+    const pcTree = roleForm.getByTestId('permissions-input').first();
+    await pcTree.locator('input').first().fill(shownPage.label);
+    const homeNode = pcTree.locator('.ant-tree-treenode', { has: visitor.locator(`.ant-tree-title:text-is("${home.label}")`) }).first();
+    await homeNode.locator('.ant-tree-checkbox').click();
+    await visitor.getByTestId('meta-save').click();
+    await visitor.waitForURL(/\/system\/role(\?.*)?$/);
+    const role = (await pageApi(visitor, '/role/list', { name: 'Account manager' })).data.list[0] as { pcPermissions?: string[]; id: number };
+    const saved = role.pcPermissions ?? ((await pageApi(visitor, '/role/get', { id: role.id })).data.pcPermissions as string[]);
+    // every code of Home the tree offers: not the menu.json pages of the group no plugin serves
+    // (left out of the tree so a role is never granted a 404, issue 23 item 7)
+    const notServed = new Set(['ViewInfo', 'ViewInfoMainten', 'ViewInfoPackingList']);
+    const offered = leaves(home).filter((c) => !notServed.has(c));
+    expect(offered.length).toBeGreaterThan(leaves(shownPage).length);
+    expect(saved).toEqual(expect.arrayContaining(offered));
+    await visitor.close();
+  },
+);
 
 const outbox = () => join(inject('dataDir'), 'outbox');
 /** The mails to an address as text (quoted-printable soft breaks and escapes undone). */
 const mailsTo = (address: string): string[] => {
   let files: string[] = [];
   try {
-    files = readdirSync(outbox()).filter((f) => f.endsWith('.eml')).sort();
+    files = readdirSync(outbox())
+      .filter((f) => f.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
@@ -196,7 +209,9 @@ test('a new first administrator activates by mail, then imports carriers and gat
 
   // what the imports refer to, made as the new administrator
   const project = (await pageApi(visitor, '/project/list', {})).data.list[0] as { id: number };
-  expect((await pageApi(visitor, '/carrier-code/create', { code: 'FJ-BOX', name: 'Fjord box', projectId: project.id, type: 10, available: true })).code).toBe(0);
+  expect((await pageApi(visitor, '/carrier-code/create', { code: 'FJ-BOX', name: 'Fjord box', projectId: project.id, type: 10, available: true })).code).toBe(
+    0,
+  );
   expect((await pageApi(visitor, '/warehouse/create', { code: 'BGO', name: 'Bergen' })).code).toBe(0);
   const model = (await pageApi(visitor, '/device-model/list', {})).data.list[0] as { name: string } | undefined;
   expect(model, 'starter device models copied from the template').toBeTruthy();
@@ -205,7 +220,10 @@ test('a new first administrator activates by mail, then imports carriers and gat
   await visitor.goto(`${baseUrl()}/carrier/management/carrier`);
   await visitor.getByTestId('meta-import').click();
   const carriers = 'Serial;Type code;Note\nFJ-0001;FJ-BOX;first\nFJ-0002;FJ-BOX;second\nFJ-0003;NO-SUCH;third\n';
-  await visitor.getByTestId('meta-import-dialog').locator('input[type=file]').setInputFiles({ name: 'carriers.csv', mimeType: 'text/csv', buffer: Buffer.from(carriers) });
+  await visitor
+    .getByTestId('meta-import-dialog')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'carriers.csv', mimeType: 'text/csv', buffer: Buffer.from(carriers) });
   await visitor.getByTestId('meta-import-mapping').waitFor();
   await visitor.getByTestId('meta-import-missing').waitFor();
   await mapColumn(visitor, 'Serial', /^SN \*$/);
@@ -225,7 +243,10 @@ test('a new first administrator activates by mail, then imports carriers and gat
   await visitor.goto(`${baseUrl()}/device/device-slave-gateway`);
   await visitor.getByTestId('meta-import').click();
   const gateways = `Serial;Name;MAC;Model;Warehouse;Purpose\nFJ-GW-1;Dock 1;AC233FC0F101;${model!.name};Bergen;Gate / entrance\nFJ-GW-2;Dock 2;AC233FC0F102;${model!.name};Bergen;In warehouse\n`;
-  await visitor.getByTestId('meta-import-dialog').locator('input[type=file]').setInputFiles({ name: 'gateways.csv', mimeType: 'text/csv', buffer: Buffer.from(gateways) });
+  await visitor
+    .getByTestId('meta-import-dialog')
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'gateways.csv', mimeType: 'text/csv', buffer: Buffer.from(gateways) });
   await visitor.getByTestId('meta-import-mapping').waitFor();
   await mapColumn(visitor, 'Serial', /^SN \*$/);
   await mapColumn(visitor, 'Model', /^Device model \*$/);

@@ -105,7 +105,9 @@ async function labelProblems(p: Page, where: string, selector: string): Promise<
         if (!clip && (mine.right > box.right + 1 || mine.left < box.left - 1)) out.push({ where: w, text, why: 'spills out of its box' });
         if (cut) {
           const ellipsis = [clip!, el].some((x) => getComputedStyle(x).textOverflow === 'ellipsis');
-          const titled = [el, el.parentElement, el.parentElement?.parentElement, clip].some((x) => x?.getAttribute('title')?.includes(text.replace(/[:：]$/, '')));
+          const titled = [el, el.parentElement, el.parentElement?.parentElement, clip].some((x) =>
+            x?.getAttribute('title')?.includes(text.replace(/[:：]$/, '')),
+          );
           if (!ellipsis) out.push({ where: w, text, why: 'cut without an ellipsis' });
           if (!titled) out.push({ where: w, text, why: 'cut without a tooltip of the full text' });
         }
@@ -119,7 +121,9 @@ async function labelProblems(p: Page, where: string, selector: string): Promise<
 /** Every text drawn on the chart canvases stays inside its canvas (recorded by an init script). */
 async function chartTextProblems(p: Page, where: string): Promise<Problem[]> {
   return p.evaluate((w) => {
-    const drawn = (window as unknown as { __drawnTexts?: Array<{ text: string; left: number; right: number; width: number; canvas: HTMLCanvasElement }> }).__drawnTexts ?? [];
+    const drawn =
+      (window as unknown as { __drawnTexts?: Array<{ text: string; left: number; right: number; width: number; canvas: HTMLCanvasElement }> }).__drawnTexts ??
+      [];
     return drawn
       .filter((d) => d.canvas.isConnected && d.canvas.checkVisibility() && (d.left < -1 || d.right > d.width + 1))
       .map((d) => ({ where: w, text: d.text, why: `drawn at ${Math.round(d.left)}..${Math.round(d.right)} of a ${d.width} px canvas` }));
@@ -185,7 +189,10 @@ for (const lang of ['zh-CN', 'ja-JP'] as const) {
       context = await browser.newContext({ viewport });
       await context.addInitScript((l) => {
         localStorage.setItem('admin-locale', l);
-        const uid = document.cookie.split('; ').find((c) => c.startsWith('user-id='))?.split('=')[1];
+        const uid = document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('user-id='))
+          ?.split('=')[1];
         if (uid) localStorage.setItem(`admin-locale:${uid}`, l);
       }, lang);
       await context.addInitScript(recordCanvasTexts);
@@ -236,7 +243,9 @@ for (const lang of ['zh-CN', 'ja-JP'] as const) {
       }
       await shot(page, `labels-${lang}-${size}-filters`);
       // leaving pages while their calls are on the way is no error (the badge counts real ones)
-      const logged = await page.evaluate(() => JSON.parse(sessionStorage.getItem('admin-error-log') ?? '[]') as Array<{ message: string; page: string; counted?: boolean }>);
+      const logged = await page.evaluate(
+        () => JSON.parse(sessionStorage.getItem('admin-error-log') ?? '[]') as Array<{ message: string; page: string; counted?: boolean }>,
+      );
       expect(logged.filter((e) => e.counted !== false).map((e) => `${e.page}: ${e.message}`)).toEqual([]);
       expect([...new Map(problems.map((p) => [JSON.stringify(p), p])).values()]).toEqual([]);
     });

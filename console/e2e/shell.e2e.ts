@@ -19,7 +19,11 @@ beforeEach(async () => {
 });
 
 const tabKeys = () => page.locator('[data-testid^="tab:"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')!.slice(4)));
-const activeTab = () => page.locator('[data-testid^="tab:"][data-active=true]').getAttribute('data-testid').then((s) => s!.slice(4));
+const activeTab = () =>
+  page
+    .locator('[data-testid^="tab:"][data-active=true]')
+    .getAttribute('data-testid')
+    .then((s) => s!.slice(4));
 
 async function open(path: string): Promise<void> {
   await page.goto(`${baseUrl()}${path}`);

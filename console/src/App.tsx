@@ -117,9 +117,7 @@ export function App() {
         },
       }}
     >
-      <BrowserRouter>
-        {isReady(state) ? <ReadyShell state={state} /> : <RefineRoot />}
-      </BrowserRouter>
+      <BrowserRouter>{isReady(state) ? <ReadyShell state={state} /> : <RefineRoot />}</BrowserRouter>
     </ConfigProvider>
   );
 }

@@ -39,13 +39,16 @@ describe('date-time format', () => {
   });
 
   it('no console or plugin screen formats times itself', () => {
-    const files = [...sources(join(root, 'console/src')), ...readdirSync(join(root, 'plugins')).flatMap((p) => {
-      try {
-        return sources(join(root, 'plugins', p, 'console'));
-      } catch {
-        return [];
-      }
-    })];
+    const files = [
+      ...sources(join(root, 'console/src')),
+      ...readdirSync(join(root, 'plugins')).flatMap((p) => {
+        try {
+          return sources(join(root, 'plugins', p, 'console'));
+        } catch {
+          return [];
+        }
+      }),
+    ];
     const offenders: string[] = [];
     for (const f of files) {
       // the helper itself; and date values sent to the API (YYYY-MM-DD is the API's date format, not a display)
@@ -53,7 +56,8 @@ describe('date-time format', () => {
       const text = readFileSync(f, 'utf8');
       text.split('\n').forEach((line, i) => {
         // a display pattern (with separators; file-name stamps have none) or the locale's own format
-        if (/\.format\(\s*['"`][^'"`]*(YYYY-|MM-DD|HH:mm)/.test(line) || /\.toLocale(Date|Time)?String\(\s*\)/.test(line)) offenders.push(`${relative(root, f)}:${i + 1}`);
+        if (/\.format\(\s*['"`][^'"`]*(YYYY-|MM-DD|HH:mm)/.test(line) || /\.toLocale(Date|Time)?String\(\s*\)/.test(line))
+          offenders.push(`${relative(root, f)}:${i + 1}`);
       });
     }
     expect(offenders).toEqual([]);

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { IMPORT_FIRST_POLL_MS, IMPORT_MAX_BYTES, IMPORT_POLL_MS, importFileProblem, importProgress, importReducer, pollDelay, processedVolume, shouldPoll, type ImportState } from '../src/meta/lib/import-job';
+import {
+  IMPORT_FIRST_POLL_MS,
+  IMPORT_MAX_BYTES,
+  IMPORT_POLL_MS,
+  importFileProblem,
+  importProgress,
+  importReducer,
+  pollDelay,
+  processedVolume,
+  shouldPoll,
+  type ImportState,
+} from '../src/meta/lib/import-job';
 import { findByUniqueKeys, planUpsert } from '../src/meta/lib/unique-key';
 import { buildTree, parentKeys } from '../src/meta/lib/tree';
 import { groupRows, groupedTreeData } from '../src/meta/lib/row-groups';
@@ -17,7 +28,11 @@ describe('import file checks (SPEC §5, §9)', () => {
     expect(IMPORT_FIRST_POLL_MS).toBeLessThan(IMPORT_POLL_MS);
   });
   it('refuses other formats and larger files, each with its own message (SPEC §5)', () => {
-    expect(importFileProblem({ name: 'a.pdf', size: 10 })).toEqual({ key: 'validation.importFormat', reason: 'format', params: { size: 5120, formats: 'xlsx, csv' } });
+    expect(importFileProblem({ name: 'a.pdf', size: 10 })).toEqual({
+      key: 'validation.importFormat',
+      reason: 'format',
+      params: { size: 5120, formats: 'xlsx, csv' },
+    });
     expect(importFileProblem({ name: 'xlsx', size: 10 })?.reason).toBe('format');
     expect(importFileProblem({ name: 'a.xlsx', size: IMPORT_MAX_BYTES + 1 })).toMatchObject({ key: 'validation.importSize', reason: 'size' });
   });
@@ -26,7 +41,10 @@ describe('import file checks (SPEC §5, §9)', () => {
 describe('import status state machine', () => {
   const run = (events: Parameters<typeof importReducer>[1][]): ImportState => events.reduce(importReducer, { phase: 'idle' } as ImportState);
   it('upload → processing (polling) → finished with volumes and errors', () => {
-    const processing = run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 7 }]);
+    const processing = run([
+      { type: 'upload', fileName: 'f.xlsx' },
+      { type: 'accepted', importId: 7 },
+    ]);
     expect(processing).toMatchObject({ phase: 'processing', importId: 7, polls: 0 });
     expect(shouldPoll(processing)).toBe(true);
     const still = importReducer(processing, { type: 'status', status: { importId: 7, status: 10, processedVolume: 3 } });
@@ -40,7 +58,10 @@ describe('import status state machine', () => {
     if (done.phase === 'finished') expect(processedVolume(done.result)).toBe(3);
   });
   it('asks soon after the upload, then once a second, and counts towards the file total', () => {
-    const processing = run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 7, totalVolume: 4000 }]);
+    const processing = run([
+      { type: 'upload', fileName: 'f.xlsx' },
+      { type: 'accepted', importId: 7, totalVolume: 4000 },
+    ]);
     expect(pollDelay(processing)).toBe(IMPORT_FIRST_POLL_MS);
     expect(importProgress(processing)).toEqual({ processed: 0, total: 4000, percent: 0 });
     const half = importReducer(processing, { type: 'status', status: { importId: 7, status: 10, processedVolume: 2000, totalVolume: 4000 } });
@@ -50,10 +71,20 @@ describe('import status state machine', () => {
     const all = importReducer(half, { type: 'status', status: { importId: 7, status: 10, processedVolume: 4000, totalVolume: 4000 } });
     expect(importProgress(all)?.percent).toBe(99);
     // a server that counts no total: no bar, the count alone
-    expect(importProgress(run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 8 }]))).toBeNull();
+    expect(
+      importProgress(
+        run([
+          { type: 'upload', fileName: 'f.xlsx' },
+          { type: 'accepted', importId: 8 },
+        ]),
+      ),
+    ).toBeNull();
   });
   it('ignores answers of another import and stray events', () => {
-    const processing = run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'accepted', importId: 7 }]);
+    const processing = run([
+      { type: 'upload', fileName: 'f.xlsx' },
+      { type: 'accepted', importId: 7 },
+    ]);
     expect(importReducer(processing, { type: 'status', status: { importId: 8, status: 20 } })).toBe(processing);
     expect(importReducer(processing, { type: 'upload', fileName: 'g.xlsx' })).toBe(processing);
     const idle: ImportState = { phase: 'idle' };
@@ -61,7 +92,10 @@ describe('import status state machine', () => {
     expect(importReducer(idle, { type: 'error', message: 'x' })).toBe(idle);
   });
   it('a failed upload or status call ends polling; reset starts over', () => {
-    const failed = run([{ type: 'upload', fileName: 'f.xlsx' }, { type: 'error', message: 'too big' }]);
+    const failed = run([
+      { type: 'upload', fileName: 'f.xlsx' },
+      { type: 'error', message: 'too big' },
+    ]);
     expect(failed).toEqual({ phase: 'failed', fileName: 'f.xlsx', message: 'too big' });
     expect(shouldPoll(failed)).toBe(false);
     expect(importReducer(failed, { type: 'reset' })).toEqual({ phase: 'idle' });
@@ -130,7 +164,11 @@ describe('warehouse-grouped rows', () => {
       ],
       'warehouseId',
     );
-    expect(groups.map((g) => [g.label, g.rows.map((r) => r.id)])).toEqual([['North', [1, 3]], ['South', [2]], ['-', [4]]]);
+    expect(groups.map((g) => [g.label, g.rows.map((r) => r.id)])).toEqual([
+      ['North', [1, 3]],
+      ['South', [2]],
+      ['-', [4]],
+    ]);
     expect(groupedTreeData(groups)[0]).toMatchObject({ id: 'group:5', __group: 'North', __count: 2 });
   });
 });
@@ -165,7 +203,10 @@ describe('quantity rules (minimum 1, default 1)', () => {
   });
   it('new picks get the default, existing lines keep their quantity', () => {
     const lines = mergeQuantityLines([{ id: 1, row: { id: 1 }, quantity: 5 }], [{ id: 1 }, { id: 2 }]);
-    expect(lines.map((l) => [l.id, l.quantity])).toEqual([[1, 5], [2, 1]]);
+    expect(lines.map((l) => [l.id, l.quantity])).toEqual([
+      [1, 5],
+      [2, 1],
+    ]);
     expect(totalQuantity(lines)).toBe(6);
   });
 });

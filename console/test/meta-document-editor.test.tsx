@@ -22,8 +22,19 @@ const fields: FieldDef[] = [
   { name: 'item', type: 'string', required: true },
   { name: 'qty', type: 'int', min: 1, default: 1 },
 ];
-const line = { name: 'order-line', route: '/things/order-line', titleField: 'item', fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, ...fields] } as unknown as ResourceDef;
-const def: ChildrenDef = { resource: 'order-line', foreignKey: 'orderId', uniqueKeys: ['item'], inline: true, rollUps: [{ field: 'total', kind: 'sum', of: 'qty' }] };
+const line = {
+  name: 'order-line',
+  route: '/things/order-line',
+  titleField: 'item',
+  fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, ...fields],
+} as unknown as ResourceDef;
+const def: ChildrenDef = {
+  resource: 'order-line',
+  foreignKey: 'orderId',
+  uniqueKeys: ['item'],
+  inline: true,
+  rollUps: [{ field: 'total', kind: 'sum', of: 'qty' }],
+};
 const meta = metaOf(order, line);
 
 beforeAll(() => initTestI18n({ 'en-US': { fields: { total: 'Total' }, resources: { 'order-line': 'Order line' } } }));

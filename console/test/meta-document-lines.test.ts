@@ -14,7 +14,10 @@ const def: ChildrenDef = {
   uniqueKeys: ['carrierId'],
   inline: true,
   editableWhen: { field: 'status', values: [10] },
-  rollUps: [{ field: 'totalAmount', kind: 'sum', of: 'qty' }, { field: 'lineCount', kind: 'count' }],
+  rollUps: [
+    { field: 'totalAmount', kind: 'sum', of: 'qty' },
+    { field: 'lineCount', kind: 'count' },
+  ],
 };
 
 describe('document lines', () => {
@@ -26,7 +29,10 @@ describe('document lines', () => {
 
   it('names lines repeating an earlier unique key, ignoring empty keys', () => {
     const lines = [{ carrierId: 1 }, { carrierId: 2 }, { carrierId: 1 }, {}, {}, { carrierId: '2' }].map((values, i) => ({ key: String(i), values }));
-    expect([...duplicateLines(lines, def.uniqueKeys)]).toEqual([[2, 0], [5, 1]]);
+    expect([...duplicateLines(lines, def.uniqueKeys)]).toEqual([
+      [2, 0],
+      [5, 1],
+    ]);
     expect(duplicateLines(lines, undefined).size).toBe(0);
   });
 
@@ -47,6 +53,9 @@ describe('document lines', () => {
       { key: 'a', id: 7, values: { carrierId: 3, qty: 2, remark: '' } },
       { key: 'b', values: { carrierId: 4, qty: 1, remark: '  hi ' } },
     ]);
-    expect(body).toEqual([{ id: 7, carrierId: 3, qty: 2, remark: null }, { carrierId: 4, qty: 1, remark: 'hi' }]);
+    expect(body).toEqual([
+      { id: 7, carrierId: 3, qty: 2, remark: null },
+      { carrierId: 4, qty: 1, remark: 'hi' },
+    ]);
   });
 });

@@ -6,7 +6,23 @@ const names = (fs: { name: string }[]) => fs.map((f) => f.name);
 
 describe('field selection', () => {
   it('lists every non-secret, non-hidden field that is not list:false', () => {
-    expect(names(listFields(thing))).toEqual(['sn', 'mac', 'status', 'kinds', 'modelId', 'startTime', 'endTime', 'day', 'weight', 'count', 'enabled', 'remark', 'settings', 'note', 'position']);
+    expect(names(listFields(thing))).toEqual([
+      'sn',
+      'mac',
+      'status',
+      'kinds',
+      'modelId',
+      'startTime',
+      'endTime',
+      'day',
+      'weight',
+      'count',
+      'enabled',
+      'remark',
+      'settings',
+      'note',
+      'position',
+    ]);
   });
   it('hides bulky and list.visible:false columns by default, unless list:true', () => {
     const byName = Object.fromEntries(thing.fields.map((f) => [f.name, f]));

@@ -5,8 +5,7 @@ import { searchFields } from '../src/meta/lib/fields';
 import { thing } from './meta-fixture';
 
 const fields = searchFields(thing);
-const value = (filters: ReturnType<typeof searchToFilters>, field: string) =>
-  filters.find((f) => 'field' in f && f.field === field)?.value;
+const value = (filters: ReturnType<typeof searchToFilters>, field: string) => filters.find((f) => 'field' in f && f.field === field)?.value;
 
 describe('search filters', () => {
   it('builds one filter per search field, empty ones undefined', () => {
@@ -41,7 +40,15 @@ describe('search filters', () => {
   });
   it('reads defaultSort and shapes the export body like the list call', () => {
     expect(defaultSorters(thing)).toEqual([{ field: 'id', order: 'desc' }]);
-    expect(exportBody([{ field: 'sn', operator: 'contains', value: 'A' }, { field: 'mac', operator: 'eq', value: undefined }], [{ field: 'sn', order: 'asc' }])).toEqual({
+    expect(
+      exportBody(
+        [
+          { field: 'sn', operator: 'contains', value: 'A' },
+          { field: 'mac', operator: 'eq', value: undefined },
+        ],
+        [{ field: 'sn', order: 'asc' }],
+      ),
+    ).toEqual({
       sn: 'A',
       sortBySn: true,
     });

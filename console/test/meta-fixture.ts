@@ -40,4 +40,8 @@ export const enums: EnumsFile = {
 
 /** Translate stand-in that shows the key and its parameters, so tests see what was asked. */
 export const t = (key: string, opts?: Record<string, unknown>): string =>
-  opts && Object.keys(opts).length ? `${key}(${Object.entries(opts).map(([k, v]) => `${k}=${String(v)}`).join(',')})` : key;
+  opts && Object.keys(opts).length
+    ? `${key}(${Object.entries(opts)
+        .map(([k, v]) => `${k}=${String(v)}`)
+        .join(',')})`
+    : key;

@@ -42,7 +42,10 @@ const receipt = thingsResource('receipt', fields, {
 });
 // the same form without lines: the record form (Refine's useForm) asks alike
 const visit = thingsResource('visit', fields, { titleField: 'no', form: { defaultsFrom: { ...setup, call: '/visit/setup' } } });
-const line = thingsResource('shipment-line', [{ name: 'shipmentId', type: 'ref', ref: { resource: 'shipment', label: 'no' } }, { name: 'sn', type: 'string' }]);
+const line = thingsResource('shipment-line', [
+  { name: 'shipmentId', type: 'ref', ref: { resource: 'shipment', label: 'no' } },
+  { name: 'sn', type: 'string' },
+]);
 const site = thingsResource('site', [{ name: 'name', type: 'string' }], { titleField: 'name' });
 const meta = metaOf(shipment, visit, receipt, line, site);
 
@@ -59,25 +62,44 @@ function answer(body: Record<string, unknown>, now = '2026-03-02T08:00:00.000Z')
   const leave = (body.leaveAt as string | undefined) ?? now;
   const routed = from === 1 && to === 2;
   return {
-    defaults: { mode: routed ? 20 : null, fromId: from ?? null, toId: to ?? null, leaveAt: leave, arriveAt: routed ? dayjs(leave).add(HOURS, 'hour').toISOString() : null, total: 99, unknownField: 1 },
+    defaults: {
+      mode: routed ? 20 : null,
+      fromId: from ?? null,
+      toId: to ?? null,
+      leaveAt: leave,
+      arriveAt: routed ? dayjs(leave).add(HOURS, 'hour').toISOString() : null,
+      total: 99,
+      unknownField: 1,
+    },
     senders: SITES,
     receivers: SITES.map(({ id, name }) => ({ id, name })),
   };
 }
 
 describe('form defaults, the rules', () => {
-  const touchedOnly = (...names: string[]) => (n: string) => names.includes(n);
+  const touchedOnly =
+    (...names: string[]) =>
+    (n: string) =>
+      names.includes(n);
 
   it('sends only the reacting fields the user set, as the API takes them', () => {
     const at = dayjs('2026-03-02T09:30:00.000Z');
-    expect(defaultsRequest(setup, fields, { fromId: 1, toId: 2, leaveAt: at, no: 'X' }, touchedOnly('fromId', 'leaveAt', 'no'))).toEqual({ fromId: 1, leaveAt: at.toISOString() });
+    expect(defaultsRequest(setup, fields, { fromId: 1, toId: 2, leaveAt: at, no: 'X' }, touchedOnly('fromId', 'leaveAt', 'no'))).toEqual({
+      fromId: 1,
+      leaveAt: at.toISOString(),
+    });
     // cleared by the user: not sent (the call chooses again)
     expect(defaultsRequest(setup, fields, { fromId: null }, touchedOnly('fromId'))).toEqual({});
   });
 
   it('fills untouched fields only; a null default clears only what an answer filled', () => {
     const filled = new Set<string>();
-    const first = defaultsToApply(fields, { fromId: 1, toId: 2, arriveAt: '2026-03-02T18:00:00.000Z', mode: null, total: 5, nope: 1 }, touchedOnly('fromId'), filled);
+    const first = defaultsToApply(
+      fields,
+      { fromId: 1, toId: 2, arriveAt: '2026-03-02T18:00:00.000Z', mode: null, total: 5, nope: 1 },
+      touchedOnly('fromId'),
+      filled,
+    );
     // the user's shipper stays; read-only and unknown fields are not the form's
     expect(Object.keys(first).sort()).toEqual(['arriveAt', 'toId']);
     expect(dayjs.isDayjs(first.arriveAt) && (first.arriveAt as dayjs.Dayjs).toISOString()).toBe('2026-03-02T18:00:00.000Z');
@@ -99,7 +121,10 @@ describe('form defaults, the rules', () => {
   });
 
   it('names the defaulted refs by the labels the answer carries', () => {
-    const got = defaultLabels(fields, { defaults: { fromId: 1, toId: null, mode: 20 }, labels: { fromIdLabel: 'Shanghai Hub', toIdLabel: 'Osaka DC', modeLabel: 'x' } });
+    const got = defaultLabels(fields, {
+      defaults: { fromId: 1, toId: null, mode: 20 },
+      labels: { fromIdLabel: 'Shanghai Hub', toIdLabel: 'Osaka DC', modeLabel: 'x' },
+    });
     expect(got).toEqual({ fromId: { '1': 'Shanghai Hub' } });
     expect(defaultLabels(fields, undefined)).toEqual({});
   });
@@ -111,7 +136,10 @@ describe('form defaults, on the create screen', () => {
   let holdNext = false;
   beforeAll(() =>
     initTestI18n({
-      'en-US': { choices: { stock: '{{name}} — {{inStock}} in stock' }, fields: { fromId: 'Shipper', toId: 'Receiver', leaveAt: 'ETD', arriveAt: 'ETA', mode: 'Mode' } },
+      'en-US': {
+        choices: { stock: '{{name}} — {{inStock}} in stock' },
+        fields: { fromId: 'Shipper', toId: 'Receiver', leaveAt: 'ETD', arriveAt: 'ETA', mode: 'Mode' },
+      },
     }),
   );
   afterEach(() => {
@@ -129,9 +157,15 @@ describe('form defaults, on the create screen', () => {
 
   async function pick(host: HTMLElement, name: string, text: string) {
     await act(async () => {
-      selector(host, name).querySelector('.ant-select-selector')!.dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
+      selector(host, name)
+        .querySelector('.ant-select-selector')!
+        .dispatchEvent(new MouseEvent('mousedown', { bubbles: true }));
     });
-    const option = await waitFor(() => options().find((o) => o.textContent === text), 3000, () => JSON.stringify(options().map((o) => o.textContent)));
+    const option = await waitFor(
+      () => options().find((o) => o.textContent === text),
+      3000,
+      () => JSON.stringify(options().map((o) => o.textContent)),
+    );
     await act(async () => {
       option.dispatchEvent(new MouseEvent('click', { bubbles: true }));
     });
@@ -170,7 +204,11 @@ describe('form defaults, on the create screen', () => {
     expect(data.of('getList', 'site')).toEqual([]);
     expect(options().map((o) => o.textContent)).toContain('Tokyo Port — 7 in stock');
     // asked again with the shipper: the receiver the only route leads to, eta = etd + 10 h
-    await waitFor(() => shown(view.host, 'toId') === 'Osaka DC', 3000, () => shown(view.host, 'toId'));
+    await waitFor(
+      () => shown(view.host, 'toId') === 'Osaka DC',
+      3000,
+      () => shown(view.host, 'toId'),
+    );
     expect(setupCalls().map((c) => c.body)).toEqual([{}, { fromId: 1 }]);
     expect(shown(view.host, 'fromId')).toBe('Shanghai Hub — 412 in stock');
     expect(inputOf(view.host, 'arriveAt').value).toBe(dayjs('2026-03-02T18:00:00.000Z').format('YYYY-MM-DD HH:mm:ss'));
@@ -206,7 +244,11 @@ describe('form defaults, on the create screen', () => {
     calls = stubApi(() => ({ defaults: { fromId: 3, toId: 2, mode: 20 }, labels: { fromIdLabel: 'Tokyo Port', toIdLabel: 'Osaka DC' }, lines: 6 }));
     const data = fakeData({ site: SITES });
     const view = await mount({ path: `${receipt.route}/create`, meta, dataProvider: data.provider, element: <MetaCreate resource={receipt} /> });
-    await waitFor(() => shown(view.host, 'toId') === 'Osaka DC', 3000, () => shown(view.host, 'toId'));
+    await waitFor(
+      () => shown(view.host, 'toId') === 'Osaka DC',
+      3000,
+      () => shown(view.host, 'toId'),
+    );
     expect(shown(view.host, 'fromId')).toBe('Tokyo Port');
     expect(data.of('getList', 'site')).toEqual([]);
     // the source's lines the document takes on save are announced on the form
@@ -219,7 +261,11 @@ describe('form defaults, on the create screen', () => {
     await waitFor(() => inputOf(view.host, 'leaveAt').value);
     expect(view.host.querySelector('[data-testid=document-form]')).toBeNull();
     await pick(view.host, 'fromId', 'Shanghai Hub — 412 in stock');
-    await waitFor(() => shown(view.host, 'toId') === 'Osaka DC', 3000, () => shown(view.host, 'toId'));
+    await waitFor(
+      () => shown(view.host, 'toId') === 'Osaka DC',
+      3000,
+      () => shown(view.host, 'toId'),
+    );
     expect(setupCalls('/visit/setup').map((c) => c.body)).toEqual([{}, { fromId: 1 }]);
     expect(inputOf(view.host, 'arriveAt').value).toBe(dayjs('2026-03-02T18:00:00.000Z').format('YYYY-MM-DD HH:mm:ss'));
   });

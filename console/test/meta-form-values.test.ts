@@ -10,7 +10,11 @@ describe('form values', () => {
   const create = formFields(thing, 'create');
   it('prefills defaults on create and rows on edit, secrets always empty', () => {
     expect(toFormValues(create, undefined, 'create')).toMatchObject({ enabled: true });
-    const v = toFormValues(edit, { sn: 'A', startTime: '2024-01-01T00:00:00Z', secret: 'x', mqttPassword: 'y', kinds: '[10]', settings: { a: 1 }, enabled: 1 }, 'edit');
+    const v = toFormValues(
+      edit,
+      { sn: 'A', startTime: '2024-01-01T00:00:00Z', secret: 'x', mqttPassword: 'y', kinds: '[10]', settings: { a: 1 }, enabled: 1 },
+      'edit',
+    );
     expect(v.sn).toBe('A');
     expect(dayjs.isDayjs(v.startTime)).toBe(true);
     expect(v.secret).toBeUndefined();
@@ -20,7 +24,11 @@ describe('form values', () => {
     expect(v.enabled).toBe(true);
   });
   it('sends dates as text/ISO, parses JSON, drops empty secrets on edit, clears emptied fields', () => {
-    const body = fromFormValues(edit, { sn: ' A ', day: dayjs('2024-05-06T12:00:00'), startTime: dayjs('2024-01-01T00:00:00Z'), settings: '{"a":1}', secret: '', remark: '', kinds: [] }, 'edit');
+    const body = fromFormValues(
+      edit,
+      { sn: ' A ', day: dayjs('2024-05-06T12:00:00'), startTime: dayjs('2024-01-01T00:00:00Z'), settings: '{"a":1}', secret: '', remark: '', kinds: [] },
+      'edit',
+    );
     expect(body.sn).toBe('A');
     expect(body.day).toBe('2024-05-06');
     expect(body.startTime).toBe('2024-01-01T00:00:00.000Z');

@@ -47,7 +47,11 @@ describe('paging past the count cap', () => {
     expect(m.host.querySelector('[data-testid="meta-total"]')?.textContent).toBe('1-10 of more than 10000 items');
     await typeInto(m.host.querySelector('[data-testid="page-jumper-input"]') as HTMLInputElement, '1050');
     await click(m.host.querySelector('[data-testid="page-jumper-go"]')!);
-    await waitFor(() => m.text().includes('C-10500'), 5000, () => `pages asked: ${pages().join(',')}`);
+    await waitFor(
+      () => m.text().includes('C-10500'),
+      5000,
+      () => `pages asked: ${pages().join(',')}`,
+    );
     expect(pages().at(-1)).toBe(1050);
     expect(m.host.querySelector('[data-testid="meta-total"]')?.textContent).toBe('10491-10500 of 10500 items');
   });
@@ -55,7 +59,11 @@ describe('paging past the count cap', () => {
   it('"Last page" finds the real end past the cap', async () => {
     const m = await open();
     await click(m.host.querySelector('[data-testid="page-jumper-last"]')!);
-    await waitFor(() => m.text().includes('C-10500'), 5000, () => `pages asked: ${pages().join(',')}`);
+    await waitFor(
+      () => m.text().includes('C-10500'),
+      5000,
+      () => `pages asked: ${pages().join(',')}`,
+    );
     expect(pages()).toContain(MAX_PAGE);
     expect(pages().at(-1)).toBe(1050);
   });
@@ -69,7 +77,11 @@ describe('paging past the count cap', () => {
     const next = m.host.querySelector('.ant-pagination-next:not(.ant-pagination-disabled) button, li.ant-pagination-next:not(.ant-pagination-disabled)');
     expect(next).not.toBeNull();
     await click(next!);
-    await waitFor(() => m.text().includes('C-10010'), 5000, () => `pages asked: ${pages().join(',')}`);
+    await waitFor(
+      () => m.text().includes('C-10010'),
+      5000,
+      () => `pages asked: ${pages().join(',')}`,
+    );
     expect(pages().at(-1)).toBe(1001);
   });
 });

@@ -1,12 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, findNode, leavesOf, missingPages, parentIndex, toggleLeaves, toTreeData, withAncestors, withoutPages } from '../src/meta/lib/permission-tree';
+import {
+  catalogueNodes,
+  checkedLeaves,
+  expandedForSearch,
+  filterTree,
+  findNode,
+  leavesOf,
+  missingPages,
+  parentIndex,
+  toggleLeaves,
+  toTreeData,
+  withAncestors,
+  withoutPages,
+} from '../src/meta/lib/permission-tree';
 
 const catalogue = [
   {
     code: 'MenuDevice',
     label: 'Device',
     children: [
-      { code: 'ViewDeviceBeacon', label: 'Beacons', children: [{ code: 'ApiDeviceBeaconList', label: 'List' }, { code: 'ApiDeviceBeaconCreate', label: 'Create' }] },
+      {
+        code: 'ViewDeviceBeacon',
+        label: 'Beacons',
+        children: [
+          { code: 'ApiDeviceBeaconList', label: 'List' },
+          { code: 'ApiDeviceBeaconCreate', label: 'Create' },
+        ],
+      },
       { code: 'ViewDeviceGps', label: 'GPS' },
     ],
   },
@@ -36,7 +56,14 @@ describe('permission tree while searching (issue 23 defect 5)', () => {
       label: 'Home',
       children: [
         { code: 'ViewDashboard', label: 'Dashboard', children: [{ code: 'ApiDashboardSummary', label: 'Summary' }] },
-        { code: 'ViewMonitor', label: 'Monitor', children: [{ code: 'ApiMonitorList', label: 'List' }, { code: 'ApiMonitorProcess', label: 'Process' }] },
+        {
+          code: 'ViewMonitor',
+          label: 'Monitor',
+          children: [
+            { code: 'ApiMonitorList', label: 'List' },
+            { code: 'ApiMonitorProcess', label: 'Process' },
+          ],
+        },
       ],
     },
     { code: 'MenuSystem', label: 'System', children: [{ code: 'ViewRole', label: 'Roles', children: [{ code: 'ApiRoleList', label: 'List' }] }] },
@@ -81,8 +108,18 @@ describe('permission tree offers only pages that exist', () => {
       type: 10,
       path: '/inventory-manage',
       children: [
-        { code: 'MenuInventoryRealtime', type: 10, path: '/inventory-manage/inventory/realtime', children: [{ code: 'ViewInventoryRealtime', type: 20, path: '/inventory-manage/inventory/realtime' }] },
-        { code: 'ViewCarrierInout', type: 20, path: '/inventory-manage/carrier-inout', children: [{ code: 'ApiCarrierInoutList', type: 30, path: '/carrier-inout/list' }] },
+        {
+          code: 'MenuInventoryRealtime',
+          type: 10,
+          path: '/inventory-manage/inventory/realtime',
+          children: [{ code: 'ViewInventoryRealtime', type: 20, path: '/inventory-manage/inventory/realtime' }],
+        },
+        {
+          code: 'ViewCarrierInout',
+          type: 20,
+          path: '/inventory-manage/carrier-inout',
+          children: [{ code: 'ApiCarrierInoutList', type: 30, path: '/carrier-inout/list' }],
+        },
       ],
     },
     { code: 'MenuReport', type: 10, path: '/report', children: [{ code: 'ViewGpsDetail', type: 20, path: '/report/gps/report/detail' }] },

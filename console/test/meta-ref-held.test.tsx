@@ -49,7 +49,11 @@ async function mount(ownerId?: number) {
   });
   // options load on first focus
   await act(async () => host.querySelector('input')!.focus());
-  await waitFor(() => document.querySelectorAll('.ant-select-item-option').length >= 3, 5000, () => `options did not load: ${document.body.textContent}`);
+  await waitFor(
+    () => document.querySelectorAll('.ant-select-item-option').length >= 3,
+    5000,
+    () => `options did not load: ${document.body.textContent}`,
+  );
 }
 const options = () =>
   [...document.querySelectorAll('.ant-select-item-option')].map((o) => [o.textContent, o.classList.contains('ant-select-item-option-disabled')]);

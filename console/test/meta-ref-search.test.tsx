@@ -94,7 +94,12 @@ describe('a picker searched by typing', () => {
     await until('search sent', () => answer.length === 1);
     expect(searches).toEqual(['strasse']);
     // a database collation (utf8mb4_unicode_ci) matches ß to ss, which the browser's folding does not
-    await act(async () => answer[0]([{ id: 9, sn: 'Straße-1' }, { id: 8, sn: 'STRASSE-2' }]));
+    await act(async () =>
+      answer[0]([
+        { id: 9, sn: 'Straße-1' },
+        { id: 8, sn: 'STRASSE-2' },
+      ]),
+    );
     await until('answer shown', () => options().length === 2);
     expect(options()).toEqual(['Straße-1', 'STRASSE-2']);
   });

@@ -26,7 +26,14 @@ const description: ReportDescription = {
   sheets: ['demo.title'],
   rowKey: 'code',
   chart: { type: 'bar', x: 'code', y: ['count'] },
-  texts: { 'demo.title': 'Stock report', 'demo.code': 'Warehouse code', 'demo.count': 'Carriers', 'demo.running': 'Running', 'units.pieces': 'pcs', 'fields.time': 'Time' },
+  texts: {
+    'demo.title': 'Stock report',
+    'demo.code': 'Warehouse code',
+    'demo.count': 'Carriers',
+    'demo.running': 'Running',
+    'units.pieces': 'pcs',
+    'fields.time': 'Time',
+  },
 };
 const rows = Array.from({ length: 12 }, (_, i) => ({ code: `W-${String(i + 1).padStart(2, '0')}`, count: i, total: { runningMs: 5_400_000 } }));
 let calls: ApiCall[] = [];
@@ -40,7 +47,8 @@ beforeAll(async () => {
       const limit = Number(body.limit ?? 10);
       return { list: rows.slice((page - 1) * limit, page * limit), total: rows.length };
     }
-    if (path === '/demo/stock/export') return new Response(new Uint8Array([0x50, 0x4b]), { headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
+    if (path === '/demo/stock/export')
+      return new Response(new Uint8Array([0x50, 0x4b]), { headers: { 'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' } });
     return new Response('{}', { status: 404 });
   });
   URL.createObjectURL = () => 'blob:x';
@@ -76,7 +84,10 @@ describe('the report page', () => {
   });
 
   it('turns a date range into whole days in milliseconds', () => {
-    const dayjs = (s: string) => ({ startOf: () => ({ valueOf: () => Date.parse(`${s}T00:00:00Z`) }), endOf: () => ({ valueOf: () => Date.parse(`${s}T23:59:59.999Z`) }) });
+    const dayjs = (s: string) => ({
+      startOf: () => ({ valueOf: () => Date.parse(`${s}T00:00:00Z`) }),
+      endOf: () => ({ valueOf: () => Date.parse(`${s}T23:59:59.999Z`) }),
+    });
     const body = reportBody(description.parameters, { time: [dayjs('2026-01-01'), dayjs('2026-01-02')], code: 'W', unknown: 1 });
     expect(body).toEqual({ time: [Date.parse('2026-01-01T00:00:00Z'), Date.parse('2026-01-02T23:59:59.999Z')], code: 'W' });
   });
@@ -84,13 +95,19 @@ describe('the report page', () => {
 
 describe('a report opened by a link with parameters (a drill-down)', () => {
   it('reads the parameters it declares from the address, ids as numbers', () => {
-    const params = [{ name: 'warehouseId', type: 'ref' as const }, { name: 'view', type: 'string' as const }];
+    const params = [
+      { name: 'warehouseId', type: 'ref' as const },
+      { name: 'view', type: 'string' as const },
+    ];
     expect(bodyFromSearch(params, 'warehouseId=3&view=idle&other=1&empty=')).toEqual({ warehouseId: 3, view: 'idle' });
     expect(bodyFromSearch(params, '')).toEqual({});
   });
 
-  it('gives a date parameter its picker\'s day in the form, and sends it back as the day', () => {
-    const params = [{ name: 'day', type: 'date' as const }, { name: 'warehouseId', type: 'ref' as const }];
+  it("gives a date parameter its picker's day in the form, and sends it back as the day", () => {
+    const params = [
+      { name: 'day', type: 'date' as const },
+      { name: 'warehouseId', type: 'ref' as const },
+    ];
     const given = bodyFromSearch(params, 'day=2026-11-25&warehouseId=3');
     expect(given).toEqual({ day: '2026-11-25', warehouseId: 3 });
     const form = formFromSearch(params, given);
@@ -108,7 +125,7 @@ describe('a report opened by a link with parameters (a drill-down)', () => {
 });
 
 describe('a column that links to a detail page', () => {
-  it('fills the row\'s values into the path; no link when a value is missing', () => {
+  it("fills the row's values into the path; no link when a value is missing", () => {
     expect(reportLink('/report/truck/detail?id={id}', { id: 14 })).toBe('/report/truck/detail?id=14');
     expect(reportLink('/x/{a.b}/{c}', { a: { b: 'S O' }, c: 2 })).toBe('/x/S%20O/2');
     expect(reportLink('/report/truck/detail?id={id}', { id: null })).toBeNull();

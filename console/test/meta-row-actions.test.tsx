@@ -26,7 +26,14 @@ const order: ResourceDef = {
   ],
 } as ResourceDef;
 const meta = metaOf(order);
-const shell: Shell = { meta, plugins: [], routes: [], sideMenu: [], access: new Set(['/order/release', '/order/cancel', '/order/close'].map(apiCode)), user: { id: 7 } as never };
+const shell: Shell = {
+  meta,
+  plugins: [],
+  routes: [],
+  sideMenu: [],
+  access: new Set(['/order/release', '/order/cancel', '/order/close'].map(apiCode)),
+  user: { id: 7 } as never,
+};
 
 beforeAll(() => initTestI18n({ 'en-US': { transitions: { release: 'Release', cancel: 'Cancel', close: 'Close' } } }));
 afterEach(() => {
@@ -43,7 +50,7 @@ describe('the actions column', () => {
     expect(COMPACT_ACTIONS_WIDTH).toBeLessThanOrEqual(300);
   });
 
-  it('takes at most a quarter of a tablet\'s table (issue 23: 290 of 678 px were 40 %)', () => {
+  it("takes at most a quarter of a tablet's table (issue 23: 290 of 678 px were 40 %)", () => {
     const all = { show: true, edit: true, delete: true, status: false };
     // a 768 px tablet with the collapsed sider leaves a table of about 678 px
     expect(actionsWidth(all, [], 3, true) / 678).toBeLessThanOrEqual(0.25);
@@ -57,7 +64,13 @@ describe('the actions column', () => {
     Object.defineProperty(window, 'innerWidth', { configurable: true, value: 768 });
     try {
       const data = fakeData({ order: [{ id: 1, no: 'SO-1', status: 1 }] });
-      const view = await mount({ path: '/things/order', meta, dataProvider: data.provider, element: <MetaList resource={order} />, wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider> });
+      const view = await mount({
+        path: '/things/order',
+        meta,
+        dataProvider: data.provider,
+        element: <MetaList resource={order} />,
+        wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider>,
+      });
       await waitFor(() => view.text().includes('SO-1'));
       const row = view.host.querySelector<HTMLElement>('tr.ant-table-row')!;
       expect(row.querySelector('[data-testid=meta-row-show]')).toBeTruthy();
@@ -74,8 +87,19 @@ describe('the actions column', () => {
   });
 
   it('a row with more actions shows Detail, its first step and More; the others open from More', async () => {
-    const data = fakeData({ order: [{ id: 1, no: 'SO-1', status: 1 }, { id: 2, no: 'SO-2', status: 2 }] });
-    const view = await mount({ path: '/things/order', meta, dataProvider: data.provider, element: <MetaList resource={order} />, wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider> });
+    const data = fakeData({
+      order: [
+        { id: 1, no: 'SO-1', status: 1 },
+        { id: 2, no: 'SO-2', status: 2 },
+      ],
+    });
+    const view = await mount({
+      path: '/things/order',
+      meta,
+      dataProvider: data.provider,
+      element: <MetaList resource={order} />,
+      wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider>,
+    });
     await waitFor(() => view.text().includes('SO-2'));
     const row = (no: string) => [...view.host.querySelectorAll<HTMLElement>('tr.ant-table-row')].find((r) => r.textContent!.includes(no))!;
     const inRow = (no: string, id: string) => row(no).querySelector(`[data-testid=${id}]`);

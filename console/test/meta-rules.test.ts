@@ -15,7 +15,14 @@ async function check(rules: FormRule[], v: unknown, values: Record<string, unkno
     const rule = typeof r === 'function' ? r(form) : r;
     const { validator, ...rest } = rule as Record<string, unknown> & { validator?: (r: unknown, v: unknown) => Promise<void> };
     const descriptor = validator
-      ? { ...rest, validator: (_r: unknown, value: unknown, cb: (e?: string) => void) => validator(_r, value).then(() => cb(), (e: Error) => cb(e.message)) }
+      ? {
+          ...rest,
+          validator: (_r: unknown, value: unknown, cb: (e?: string) => void) =>
+            validator(_r, value).then(
+              () => cb(),
+              (e: Error) => cb(e.message),
+            ),
+        }
       : rest;
     try {
       await new Schema({ v: descriptor as never }).validate({ v });

@@ -11,7 +11,9 @@ import { TabsContext } from '../src/components/tabs/tabs-context';
 import { createTabStore, type TabStore } from '../src/components/tabs/tab-store';
 import { cleanup, fakeData, initTestI18n, metaOf, mount as mountScreen, type Mounted, thingsResource, typeInto as type, waitFor } from './support/render';
 
-const widget = thingsResource('widget', [{ name: 'sn', type: 'string', required: true, maxLength: 64, pattern: 'code', search: 'like', list: { sortable: true } }]);
+const widget = thingsResource('widget', [
+  { name: 'sn', type: 'string', required: true, maxLength: 64, pattern: 'code', search: 'like', list: { sortable: true } },
+]);
 const meta = metaOf(widget);
 const REFUSAL = 'Serial: letters, digits, - _ and . (starting with a letter or digit), up to 64 characters';
 
@@ -60,7 +62,10 @@ beforeAll(() =>
   initTestI18n({
     'en-US': {
       fields: { sn: 'Serial' },
-      validation: { required: 'Please input {{name}}', codeMax: '{{name}}: letters, digits, - _ and . (starting with a letter or digit), up to {{max}} characters' },
+      validation: {
+        required: 'Please input {{name}}',
+        codeMax: '{{name}}: letters, digits, - _ and . (starting with a letter or digit), up to {{max}} characters',
+      },
     },
   }),
 );

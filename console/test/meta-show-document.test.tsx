@@ -20,18 +20,50 @@ const order: ResourceDef = {
     { name: 'total', type: 'int' },
   ],
   children: [
-    { resource: 'order-line', foreignKey: 'orderId', inline: true, cascade: true, editableWhen: { field: 'status', values: [10] }, rollUps: [{ field: 'total', kind: 'sum', of: 'qty' }] },
+    {
+      resource: 'order-line',
+      foreignKey: 'orderId',
+      inline: true,
+      cascade: true,
+      editableWhen: { field: 'status', values: [10] },
+      rollUps: [{ field: 'total', kind: 'sum', of: 'qty' }],
+    },
     { resource: 'order-note', foreignKey: 'orderId', editableWhen: { field: 'status', values: [10] } },
   ],
 } as ResourceDef;
-const line: ResourceDef = { name: 'order-line', module: 'things', route: '/things/order-line', orgScoped: true, titleField: 'item', fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'item', type: 'string' }, { name: 'qty', type: 'int' }] } as ResourceDef;
+const line: ResourceDef = {
+  name: 'order-line',
+  module: 'things',
+  route: '/things/order-line',
+  orgScoped: true,
+  titleField: 'item',
+  fields: [
+    { name: 'orderId', type: 'ref', ref: { resource: 'order' } },
+    { name: 'item', type: 'string' },
+    { name: 'qty', type: 'int' },
+  ],
+} as ResourceDef;
 // notes can also be imported from a file (a ship plan's cubing plan): the card offers it while they may change
-const note: ResourceDef = { name: 'order-note', module: 'things', route: '/things/order-note', orgScoped: true, titleField: 'text', import: { key: 'text', columns: ['text'] }, fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'text', type: 'string' }] } as ResourceDef;
+const note: ResourceDef = {
+  name: 'order-note',
+  module: 'things',
+  route: '/things/order-note',
+  orgScoped: true,
+  titleField: 'text',
+  import: { key: 'text', columns: ['text'] },
+  fields: [
+    { name: 'orderId', type: 'ref', ref: { resource: 'order' } },
+    { name: 'text', type: 'string' },
+  ],
+} as ResourceDef;
 const meta = metaOf(order, line, note);
 
 const data = fakeData({
   order: [{ id: 7, no: 'SO-7', status: 10, total: 5 }],
-  'order-line': [{ id: 1, orderId: 7, item: 'WIDGET-A', qty: 2 }, { id: 2, orderId: 7, item: 'WIDGET-B', qty: 3 }],
+  'order-line': [
+    { id: 1, orderId: 7, item: 'WIDGET-A', qty: 2 },
+    { id: 2, orderId: 7, item: 'WIDGET-B', qty: 3 },
+  ],
   'order-note': [{ id: 5, orderId: 7, text: 'a note' }],
 });
 /** the document opens in this status */
@@ -43,7 +75,13 @@ const openIn = (status: number) => {
 beforeAll(() => initTestI18n({ 'en-US': { fields: { total: 'Total' } } }));
 
 async function showOrder() {
-  const view = await mount({ path: '/things/order/detail/7', route: '/things/order/detail/:id', meta, dataProvider: data.provider, element: <MetaShow resource={order} /> });
+  const view = await mount({
+    path: '/things/order/detail/7',
+    route: '/things/order/detail/:id',
+    meta,
+    dataProvider: data.provider,
+    element: <MetaShow resource={order} />,
+  });
   await waitFor(() => view.text().includes('WIDGET-B') && view.text().includes('a note'));
   // access answers arrive after the rows
   await settle(100);

@@ -7,7 +7,10 @@ describe('status rules and calls', () => {
   const res = {
     ...thing,
     calls: { export: false },
-    rules: { editForbidden: [{ field: 'status', values: [20], message: 'rules.closed' }], deleteForbidden: [{ field: 'status', values: ['10', 20], message: 'rules.inUse' }] },
+    rules: {
+      editForbidden: [{ field: 'status', values: [20], message: 'rules.closed' }],
+      deleteForbidden: [{ field: 'status', values: ['10', 20], message: 'rules.inUse' }],
+    },
   };
   it('refuses edit and delete in the listed statuses, numbers and strings alike', () => {
     expect(editForbidden(res, { status: 20 })?.message).toBe('rules.closed');

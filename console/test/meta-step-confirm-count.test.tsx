@@ -25,11 +25,24 @@ const doc: ResourceDef = {
     { name: 'check', field: 'status', from: [20], to: 25, confirmCount: { field: 'openLines', message: 'test.closeMissing' } },
   ],
 } as ResourceDef;
-const line: ResourceDef = { name: 'doc-line', module: 'things', route: '/things/doc-line', orgScoped: true, titleField: 'item', fields: [{ name: 'docId', type: 'ref', ref: { resource: 'doc' } }, { name: 'item', type: 'string' }, { name: 'state', type: 'string' }] } as ResourceDef;
+const line: ResourceDef = {
+  name: 'doc-line',
+  module: 'things',
+  route: '/things/doc-line',
+  orgScoped: true,
+  titleField: 'item',
+  fields: [
+    { name: 'docId', type: 'ref', ref: { resource: 'doc' } },
+    { name: 'item', type: 'string' },
+    { name: 'state', type: 'string' },
+  ],
+} as ResourceDef;
 const meta = metaOf(doc, line);
 const shell: Shell = { meta, plugins: [], routes: [], sideMenu: [], access: new Set([apiCode('/doc/close'), apiCode('/doc/check')]), user: { id: 7 } as never };
 
-beforeAll(() => initTestI18n({ 'en-US': { test: { closeMissing: '{{count}} open lines will be marked Missing' }, transitions: { close: 'Close', check: 'Check' } } }));
+beforeAll(() =>
+  initTestI18n({ 'en-US': { test: { closeMissing: '{{count}} open lines will be marked Missing' }, transitions: { close: 'Close', check: 'Check' } } }),
+);
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

@@ -11,9 +11,17 @@ import { cleanup, fakeData, initTestI18n, metaOf, mount, waitFor } from './suppo
 
 // the metadata's step labels, wherever they live (metadata/locales or a module's own folder,
 // plugins/<id>/metadata/locales: the ship order's cancel is the shipping module's)
-const labelFiles = import.meta.glob<{ transitions?: Record<string, string> }>(['../../metadata/locales/*.json', '../../plugins/*/metadata/locales/*.json'], { eager: true, import: 'default' });
+const labelFiles = import.meta.glob<{ transitions?: Record<string, string> }>(['../../metadata/locales/*.json', '../../plugins/*/metadata/locales/*.json'], {
+  eager: true,
+  import: 'default',
+});
 const stepLabels = (lng: string): Record<string, string> =>
-  Object.assign({}, ...Object.entries(labelFiles).filter(([path]) => path.endsWith(`/${lng}.json`)).map(([, d]) => d.transitions ?? {}));
+  Object.assign(
+    {},
+    ...Object.entries(labelFiles)
+      .filter(([path]) => path.endsWith(`/${lng}.json`))
+      .map(([, d]) => d.transitions ?? {}),
+  );
 const shipEn = { transitions: stepLabels('en-US') };
 const shipZh = { transitions: stepLabels('zh-CN') };
 const shipJa = { transitions: stepLabels('ja-JP') };
@@ -33,7 +41,9 @@ const order: ResourceDef = {
 const meta = metaOf(order);
 const shell: Shell = { meta, plugins: [], routes: [], sideMenu: [], access: new Set([apiCode('/order/cancel')]), user: { id: 7 } as never };
 
-beforeAll(() => initTestI18n({ 'en-US': { transitions: shipEn.transitions }, 'zh-CN': { transitions: shipZh.transitions }, 'ja-JP': { transitions: shipJa.transitions } }));
+beforeAll(() =>
+  initTestI18n({ 'en-US': { transitions: shipEn.transitions }, 'zh-CN': { transitions: shipZh.transitions }, 'ja-JP': { transitions: shipJa.transitions } }),
+);
 afterEach(async () => {
   cleanup();
   vi.unstubAllGlobals();
@@ -48,7 +58,14 @@ for (const [lng, step, dismiss] of [
   it(`${lng}: the Cancel-order dialog offers "${step}" and "${dismiss}", two different buttons`, async () => {
     await i18n.changeLanguage(lng);
     const data = fakeData({ order: [{ id: 4, no: 'SO-4', status: 1 }] });
-    const view = await mount({ path: '/things/order/detail/4', route: '/things/order/detail/:id', meta, dataProvider: data.provider, element: <MetaShow resource={order} />, wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider> });
+    const view = await mount({
+      path: '/things/order/detail/4',
+      route: '/things/order/detail/:id',
+      meta,
+      dataProvider: data.provider,
+      element: <MetaShow resource={order} />,
+      wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider>,
+    });
     const button = await waitFor(() => view.host.querySelector<HTMLButtonElement>('[data-testid=meta-step-cancel]'));
     await act(async () => button.click());
     const ok = await waitFor(() => document.querySelector<HTMLButtonElement>('[data-testid=meta-step-ok]'));

@@ -30,10 +30,25 @@ const claim: ResourceDef = {
 } as ResourceDef;
 const meta = metaOf(claim);
 const codes = ['/claim/apply', '/claim/audit', '/claim/reject', '/claim/timeline'].map(apiCode);
-const shellFor = (user: Record<string, unknown>, extra: string[] = []): Shell => ({ meta, plugins: [], routes: [], sideMenu: [], access: new Set([...codes, ...extra]), user: user as never });
+const shellFor = (user: Record<string, unknown>, extra: string[] = []): Shell => ({
+  meta,
+  plugins: [],
+  routes: [],
+  sideMenu: [],
+  access: new Set([...codes, ...extra]),
+  user: user as never,
+});
 const TIMELINE = [
   { at: '2026-11-20T08:00:00.000Z', user: 'Alice', step: 'create', label: 'Created', from: null, to: 'New' },
-  { at: '2026-11-21T09:30:00.000Z', user: 'Alice', step: 'apply', label: 'Apply', from: 'New', to: 'Applied', cause: { resource: 'batch', step: 'send', ids: [3], label: 'by Send of Batch B-3' } },
+  {
+    at: '2026-11-21T09:30:00.000Z',
+    user: 'Alice',
+    step: 'apply',
+    label: 'Apply',
+    from: 'New',
+    to: 'Applied',
+    cause: { resource: 'batch', step: 'send', ids: [3], label: 'by Send of Batch B-3' },
+  },
 ];
 
 beforeAll(() => initTestI18n({ 'en-US': { transitions: { apply: 'Apply', audit: 'Audit', reject: 'Reject' }, fields: { appliedBy: 'Applicant' } } }));
@@ -46,7 +61,14 @@ afterEach(async () => {
 async function open(shell: Shell) {
   const calls = stubApi((c) => (c.path === '/claim/timeline' ? TIMELINE : {}));
   const data = fakeData({ claim: [{ id: 4, no: 'CL-4', status: 2, appliedBy: 'Alice' }] });
-  const view = await mount({ path: '/things/claim/detail/4', route: '/things/claim/detail/:id', meta, dataProvider: data.provider, element: <MetaShow resource={claim} />, wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider> });
+  const view = await mount({
+    path: '/things/claim/detail/4',
+    route: '/things/claim/detail/:id',
+    meta,
+    dataProvider: data.provider,
+    element: <MetaShow resource={claim} />,
+    wrap: (app) => <ShellProvider value={shell}>{app}</ShellProvider>,
+  });
   return { view, calls };
 }
 
@@ -107,7 +129,14 @@ describe('step guards', () => {
     expect(guardBlockingField(res, step, { appliedById: 7 }, me)).toBe('appliedById');
     expect(guardBlockingField(res, step, { appliedById: 8 }, me)).toBeUndefined();
     expect(guardBlockingField(res, step, { appliedById: null }, me)).toBeUndefined();
-    expect(guardBlockingField(claim, { ...step, guard: { notUser: 'appliedBy' } }, { appliedBy: 'Alice' }, stepUser({ userId: 1, username: 'x', realName: 'Alice' }))).toBe('appliedBy');
+    expect(
+      guardBlockingField(
+        claim,
+        { ...step, guard: { notUser: 'appliedBy' } },
+        { appliedBy: 'Alice' },
+        stepUser({ userId: 1, username: 'x', realName: 'Alice' }),
+      ),
+    ).toBe('appliedBy');
     expect(guardPermissionHeld({ guard: { permission: 'X' } }, () => false)).toBe(false);
     expect(guardPermissionHeld({}, () => false)).toBe(true);
   });

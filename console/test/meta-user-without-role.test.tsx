@@ -28,7 +28,16 @@ const click = (el: Element | null) => act(async () => (el as HTMLElement).click(
 
 describe('a user without a role', () => {
   it('is asked about before saving: cancel saves nothing, "Save anyway" saves', async () => {
-    const m = await mount({ path: `${user.route}/create`, meta, dataProvider: data.provider, element: <Routes><Route path={`${user.route}/create`} element={<MetaCreate resource={user} />} /></Routes> });
+    const m = await mount({
+      path: `${user.route}/create`,
+      meta,
+      dataProvider: data.provider,
+      element: (
+        <Routes>
+          <Route path={`${user.route}/create`} element={<MetaCreate resource={user} />} />
+        </Routes>
+      ),
+    });
     await typeInto(await waitFor(() => m.host.querySelector<HTMLInputElement>('input#name')), 'nobody');
     await click(m.host.querySelector('[data-testid=meta-save]'));
     await waitFor(() => dialog());

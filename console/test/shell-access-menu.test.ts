@@ -64,9 +64,24 @@ const plugin = defineConsolePlugin({
 });
 const routes = buildRoutes(meta, [plugin]);
 const ALL = new Set([
-  'MenuDashboardHome', 'MenuMap', 'MenuDeviceBeacon', 'MenuDeviceModel', 'MenuRole', 'MenuOpenApi', 'MenuGhost',
-  'ViewDashboardHome', 'ViewLog', 'ViewMap', 'ViewOpenApi', 'ViewDeviceBeacon', 'ViewDeviceBeaconCreate', 'ViewDeviceBeaconEdit',
-  'ViewDeviceBeaconDetail', 'ApiDeviceBeaconDelete', 'ViewRole', 'ViewDeviceModel',
+  'MenuDashboardHome',
+  'MenuMap',
+  'MenuDeviceBeacon',
+  'MenuDeviceModel',
+  'MenuRole',
+  'MenuOpenApi',
+  'MenuGhost',
+  'ViewDashboardHome',
+  'ViewLog',
+  'ViewMap',
+  'ViewOpenApi',
+  'ViewDeviceBeacon',
+  'ViewDeviceBeaconCreate',
+  'ViewDeviceBeaconEdit',
+  'ViewDeviceBeaconDetail',
+  'ApiDeviceBeaconDelete',
+  'ViewRole',
+  'ViewDeviceModel',
 ]);
 
 describe('routes', () => {
@@ -160,7 +175,11 @@ describe('administrators (the error-log badge)', () => {
   const withAdminLog: Metadata = {
     ...meta,
     resources: { ...meta.resources, 'admin-log': res('admin-log', 'system', '/system/admin-log') },
-    menu: { groups: meta.menu.groups.map((g) => (g.key === 'system' ? { ...g, items: [...g.items, { path: '/system/admin-log', label: 'menu.adminLog', resource: 'admin-log' }] } : g)) },
+    menu: {
+      groups: meta.menu.groups.map((g) =>
+        g.key === 'system' ? { ...g, items: [...g.items, { path: '/system/admin-log', label: 'menu.adminLog', resource: 'admin-log' }] } : g,
+      ),
+    },
   };
   const adminRoutes = buildRoutes(withAdminLog, [plugin]);
 

@@ -21,7 +21,10 @@ describe('boot calls started by index.html', () => {
   it('answers the first matching request once, then goes to the network', async () => {
     setCookie('token', 'T1');
     setCookie('org-id', '7');
-    window.__bootCalls = { headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1', OrgId: '7' }, calls: { '/metadata {}': envelope({ from: 'boot' }) } };
+    window.__bootCalls = {
+      headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1', OrgId: '7' },
+      calls: { '/metadata {}': envelope({ from: 'boot' }) },
+    };
     const net = vi.fn(async () => new Response(JSON.stringify({ code: 0, data: { from: 'network' } }), { headers: { 'content-type': 'application/json' } }));
     vi.stubGlobal('fetch', net);
     expect(await request('/metadata', {})).toEqual({ from: 'boot' });
@@ -37,7 +40,10 @@ describe('boot calls started by index.html', () => {
       headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1', OrgId: '7' },
       calls: { '/metadata {}': envelope({ from: 'boot' }), '/permission/list {"identification":0}': envelope({ from: 'boot' }) },
     };
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ code: 0, data: { from: 'network' } }), { headers: { 'content-type': 'application/json' } })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ code: 0, data: { from: 'network' } }), { headers: { 'content-type': 'application/json' } })),
+    );
     expect(await request('/metadata', {})).toEqual({ from: 'network' });
     setCookie('org-id', '7');
     expect(await request('/permission/list', { identification: 1 })).toEqual({ from: 'network' });
@@ -45,8 +51,14 @@ describe('boot calls started by index.html', () => {
 
   it('asks the network again when the early call failed', async () => {
     setCookie('token', 'T1');
-    window.__bootCalls = { headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1' }, calls: { '/account/info {}': Promise.reject(new TypeError('network')) } };
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ code: 0, data: { userId: 1 } }), { headers: { 'content-type': 'application/json' } })));
+    window.__bootCalls = {
+      headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1' },
+      calls: { '/account/info {}': Promise.reject(new TypeError('network')) },
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ code: 0, data: { userId: 1 } }), { headers: { 'content-type': 'application/json' } })),
+    );
     expect(await request('/account/info', {})).toEqual({ userId: 1 });
   });
 });
@@ -54,7 +66,10 @@ describe('boot calls started by index.html', () => {
 describe('an expired session seen before the app mounted', () => {
   it('reaches the handler when the app sets it', async () => {
     setCookie('token', 'T1');
-    window.__bootCalls = { headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1' }, calls: { '/account/info {}': envelope(null, 10006) } };
+    window.__bootCalls = {
+      headers: { 'Content-Type': 'application/json', Language: 'en-US', Token: 'T1' },
+      calls: { '/account/info {}': envelope(null, 10006) },
+    };
     // (each test file has its own modules: no handler is set yet, as before the app mounts)
     await expect(request('/account/info', {})).rejects.toMatchObject({ code: 10006 });
     const handler = vi.fn();

@@ -54,7 +54,12 @@ describe('list mapping', () => {
   });
 
   it('maps sorters to sortBy<Field> booleans (asc = true)', () => {
-    expect(sortersToBody([{ field: 'sn', order: 'asc' }, { field: 'createdAt', order: 'desc' }])).toEqual({ sortBySn: true, sortByCreatedAt: false });
+    expect(
+      sortersToBody([
+        { field: 'sn', order: 'asc' },
+        { field: 'createdAt', order: 'desc' },
+      ]),
+    ).toEqual({ sortBySn: true, sortByCreatedAt: false });
   });
 
   it('posts /<resource>/list with page, limit, filters and sorts; reads list and total', async () => {
@@ -189,7 +194,10 @@ describe('transport', () => {
 
   it('calls cut because the page is being left are not logged; after coming back they are again', async () => {
     const before = errorLog.entries().length;
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     window.dispatchEvent(new Event('pagehide'));
     await expect(request('/dashboard', {})).rejects.toMatchObject({ statusCode: 0 });
     expect(errorLog.entries().length).toBe(before);

@@ -10,10 +10,14 @@ import { listRequest, startEarlyList, takeArrivedList } from '../src/meta/lib/ea
 import { MetaList } from '../src/meta/pages/list';
 import { type ApiCall, cleanup, initTestI18n, metaOf, mount as mountScreen, recording, settle, stubApi, thingsResource } from './support/render';
 
-const gadget = thingsResource('gadget', [
-  { name: 'sn', type: 'string', required: true, search: 'like', list: { sortable: true } },
-  { name: 'level', type: 'enum', enum: 'level', search: 'in' },
-], { defaultSort: '-id' });
+const gadget = thingsResource(
+  'gadget',
+  [
+    { name: 'sn', type: 'string', required: true, search: 'like', list: { sortable: true } },
+    { name: 'level', type: 'enum', enum: 'level', search: 'in' },
+  ],
+  { defaultSort: '-id' },
+);
 const meta = metaOf(gadget);
 const rows = [
   { id: 2, sn: 'G-2', level: 20 },
@@ -119,7 +123,10 @@ describe('the early list request', () => {
   });
 
   it('that failed is not taken: the screen asks again and shows its own answer', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('nope', { status: 500 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 500 })),
+    );
     startEarlyList(gadget, '');
     await settle(50);
     serve();

@@ -78,7 +78,10 @@ describe('routes over the real metadata', () => {
   // the real metadata, read as the console bundles it (the node loader needs file URLs)
   // (modules' own folders included: plugins/<id>/metadata/resources, enums.json; their menu
   // entries are hidden detail items, which make no route)
-  const files = import.meta.glob<ResourceDef>(['../../metadata/resources/*/*.json', '../../plugins/*/metadata/resources/*.json'], { eager: true, import: 'default' });
+  const files = import.meta.glob<ResourceDef>(['../../metadata/resources/*/*.json', '../../plugins/*/metadata/resources/*.json'], {
+    eager: true,
+    import: 'default',
+  });
   const pluginEnums = import.meta.glob<EnumsFile>('../../plugins/*/metadata/enums.json', { eager: true, import: 'default' });
   const enums = Object.assign({}, enumsJson, ...Object.values(pluginEnums)) as unknown as EnumsFile;
   const real: Metadata = { resources: Object.fromEntries(Object.values(files).map((r) => [r.name, r])), enums, menu: menuJson as unknown as MenuFile };

@@ -24,7 +24,9 @@ describe('console translations', () => {
     expect(flat(zh).sort()).toEqual(keys);
     expect(flat(ja).sort()).toEqual(keys);
     const get = (d: unknown, k: string) => k.split('.').reduce((o, p) => (o as Record<string, unknown>)[p], d) as string;
-    const same = keys.filter((k) => get(zh, k) === get(en, k) && !/^documentTitle|^log\.kinds\.api$/.test(k) && /[a-z]{3}/.test(get(en, k).replace(/\{\{\w+\}\}/g, '')));
+    const same = keys.filter(
+      (k) => get(zh, k) === get(en, k) && !/^documentTitle|^log\.kinds\.api$/.test(k) && /[a-z]{3}/.test(get(en, k).replace(/\{\{\w+\}\}/g, '')),
+    );
     expect(same).toEqual([]);
   });
 

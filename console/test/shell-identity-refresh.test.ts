@@ -14,12 +14,21 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('identity refresh after writes', () => {
   it('puts a created organisation into the switcher and re-reads the codes', async () => {
-    const before = { userId: 1, username: 'admin', sysOrgUser: true, organizations: [{ orgId: 1, name: 'Demo' }, { orgId: 2, name: 'Acme' }] };
+    const before = {
+      userId: 1,
+      username: 'admin',
+      sysOrgUser: true,
+      organizations: [
+        { orgId: 1, name: 'Demo' },
+        { orgId: 2, name: 'Acme' },
+      ],
+    };
     appState.set({ status: 'ready', user: before as never, access: new Set(['ApiOrganizationCreate']), permissions: [], plugins: [] });
     const calls = stubApi((c) => {
       if (c.path === '/organization/create') return { id: 4, name: 'Nordic Crate Pool' };
       if (c.path === '/warehouse/create') return { id: 9, name: 'Oslo' };
-      if (c.path === '/account/info') return { ...before, organizations: [...before.organizations, { orgId: 4, name: 'Nordic Crate Pool', entryCode: 'nordic' }] };
+      if (c.path === '/account/info')
+        return { ...before, organizations: [...before.organizations, { orgId: 4, name: 'Nordic Crate Pool', entryCode: 'nordic' }] };
       if (c.path === '/permission/list') return { access: ['ApiOrganizationCreate', 'ApiOrganizationList'], permissions: ['/system/organization'] };
       return null;
     });

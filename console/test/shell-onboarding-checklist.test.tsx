@@ -15,10 +15,16 @@ afterEach(() => {
 });
 
 const steps = (done: Record<string, number>) =>
-  ['warehouses', 'carrierCodes', 'devices', 'gateways', 'users'].map((key) => ({ key, resource: key, path: `/list/${key}`, count: done[key] ?? 0, done: (done[key] ?? 0) > 0 }));
+  ['warehouses', 'carrierCodes', 'devices', 'gateways', 'users'].map((key) => ({
+    key,
+    resource: key,
+    path: `/list/${key}`,
+    count: done[key] ?? 0,
+    done: (done[key] ?? 0) > 0,
+  }));
 
 describe('onboarding checklist', () => {
-  it('lists the steps with what is done and opens a step\'s list', async () => {
+  it("lists the steps with what is done and opens a step's list", async () => {
     stubApi((c) => (c.path === '/organization/checklist' ? { steps: steps({ warehouses: 3 }), done: false } : null));
     const m = await mount({ path: '/', meta, element: <OnboardingChecklist /> });
     await waitFor(() => m.host.querySelector('[data-testid="onboarding-checklist"]'));

@@ -15,9 +15,28 @@ import { envelope, stubApi, waitFor, type ApiCall } from './support/render';
 const TOKEN = 'AbCdEfGhIjKlMnOpQrStUvWxYz012345';
 let calls: ApiCall[] = [];
 const page = {
-  order: { orderNo: 'SO202611240007', type: 2, status: 2, shipperWarehouse: 'Shanghai Hub', receiverWarehouse: 'Osaka', transportType: 20, conveyanceNo: 'TRK-7', totalAmount: 3, receivedAmount: 0, missingAmount: 0, extraAmount: 0 },
-  containers: [{ containerNo: 'K1', quantity: 2, received: 0 }, { containerNo: 'K2', quantity: 1, received: 0 }],
-  lines: [{ carrierSn: 'BOX-1', containerNo: 'K1', status: 20 }, { carrierSn: 'BOX-2', containerNo: 'K1', status: 20 }, { carrierSn: 'BOX-3', containerNo: 'K2', status: 20 }],
+  order: {
+    orderNo: 'SO202611240007',
+    type: 2,
+    status: 2,
+    shipperWarehouse: 'Shanghai Hub',
+    receiverWarehouse: 'Osaka',
+    transportType: 20,
+    conveyanceNo: 'TRK-7',
+    totalAmount: 3,
+    receivedAmount: 0,
+    missingAmount: 0,
+    extraAmount: 0,
+  },
+  containers: [
+    { containerNo: 'K1', quantity: 2, received: 0 },
+    { containerNo: 'K2', quantity: 1, received: 0 },
+  ],
+  lines: [
+    { carrierSn: 'BOX-1', containerNo: 'K1', status: 20 },
+    { carrierSn: 'BOX-2', containerNo: 'K1', status: 20 },
+    { carrierSn: 'BOX-3', containerNo: 'K2', status: 20 },
+  ],
   lineTotal: 3,
   truncated: false,
 };

@@ -29,7 +29,14 @@ const bindDetail = {
 } as unknown as ResourceDef;
 const defs: Record<string, ResourceDef> = { carrier, 'carrier-bind-detail': bindDetail };
 
-const showRoute: PageRoute = { key: 'carrier:show', path: `${carrier.route}/detail/:id`, title: 'resources.carrier', kind: 'resource', screen: 'show', resource: carrier };
+const showRoute: PageRoute = {
+  key: 'carrier:show',
+  path: `${carrier.route}/detail/:id`,
+  title: 'resources.carrier',
+  kind: 'resource',
+  screen: 'show',
+  resource: carrier,
+};
 const editRoute: PageRoute = { ...showRoute, key: 'carrier:edit', path: `${carrier.route}/edit/:id`, screen: 'edit' };
 
 function serve(data: unknown) {
@@ -76,7 +83,13 @@ describe('record titles', () => {
 
   it('list rows and saves name their records too', async () => {
     const dp = createDataProvider((n) => defs[n]);
-    serve({ list: [{ id: 1, sn: 'A-1' }, { id: 2, sn: 'A-2' }], total: 2 });
+    serve({
+      list: [
+        { id: 1, sn: 'A-1' },
+        { id: 2, sn: 'A-2' },
+      ],
+      total: 2,
+    });
     await dp.getList({ resource: 'carrier', pagination: { currentPage: 1, pageSize: 10 } });
     expect([recordTitle('carrier', 1), recordTitle('carrier', '2')]).toEqual(['A-1', 'A-2']);
     serve({ id: 2 });

@@ -72,7 +72,17 @@ const order: ResourceDef = {
   ],
   children: [{ resource: 'order-line', foreignKey: 'orderId', inline: true, cascade: true, editableWhen: { field: 'status', values: [5] } }],
 } as ResourceDef;
-const line: ResourceDef = { name: 'order-line', module: 'things', route: '/things/order-line', orgScoped: true, titleField: 'item', fields: [{ name: 'orderId', type: 'ref', ref: { resource: 'order' } }, { name: 'item', type: 'string' }] } as ResourceDef;
+const line: ResourceDef = {
+  name: 'order-line',
+  module: 'things',
+  route: '/things/order-line',
+  orgScoped: true,
+  titleField: 'item',
+  fields: [
+    { name: 'orderId', type: 'ref', ref: { resource: 'order' } },
+    { name: 'item', type: 'string' },
+  ],
+} as ResourceDef;
 const meta = metaOf(order, line);
 
 let seen: { before?: ZoneProps; after?: ZoneProps; toolbar?: LinesZoneProps } = {};
@@ -94,7 +104,11 @@ const zonePlugin: ConsolePlugin = {
     'order.lines.toolbar': async () => ({
       default: (p: LinesZoneProps) => {
         seen.toolbar = p;
-        return <div data-testid="zone-toolbar">{p.lines.name}: {p.selectedIds.length} ticked</div>;
+        return (
+          <div data-testid="zone-toolbar">
+            {p.lines.name}: {p.selectedIds.length} ticked
+          </div>
+        );
       },
     }),
   },
@@ -107,7 +121,16 @@ afterEach(() => {
   seen = {};
 });
 
-async function showOrder(plugins: ConsolePlugin[], data = fakeData({ order: [{ id: 7, no: 'SO-7', status: 10 }], 'order-line': [{ id: 1, orderId: 7, item: 'WIDGET-A' }, { id: 2, orderId: 7, item: 'WIDGET-B' }] })) {
+async function showOrder(
+  plugins: ConsolePlugin[],
+  data = fakeData({
+    order: [{ id: 7, no: 'SO-7', status: 10 }],
+    'order-line': [
+      { id: 1, orderId: 7, item: 'WIDGET-A' },
+      { id: 2, orderId: 7, item: 'WIDGET-B' },
+    ],
+  }),
+) {
   const view = await mount({
     path: '/things/order/detail/7',
     route: '/things/order/detail/:id',
@@ -129,7 +152,9 @@ describe('zones on the detail page', () => {
     expect(host.querySelector('[data-testid=zone-before]')!.textContent).toBe('before SO-7');
     expect(host.querySelector('[data-testid=zone-after]')!.textContent).toBe('after order');
     // before the fields, after them, and the toolbar inside the lines' card above the table
-    const all = [...host.querySelectorAll('[data-testid=zone-before], [data-testid=meta-show], [data-testid=zone-after], [data-testid=document-lines-order-line]')].map((e) => e.getAttribute('data-testid'));
+    const all = [
+      ...host.querySelectorAll('[data-testid=zone-before], [data-testid=meta-show], [data-testid=zone-after], [data-testid=document-lines-order-line]'),
+    ].map((e) => e.getAttribute('data-testid'));
     expect(all).toEqual(['zone-before', 'meta-show', 'zone-after', 'document-lines-order-line']);
     const card = host.querySelector('[data-testid=document-lines-order-line]')!;
     expect(card.querySelector('[data-testid=zone-toolbar]')!.textContent).toBe('order-line: 0 ticked');

@@ -40,7 +40,11 @@ export interface EmbeddedIngest {
 export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<EmbeddedIngest> {
   const log = opts.log ?? silentLogger;
   const config = ingestConfigFromEnv(opts.env ?? process.env, opts.dataDir);
-  const directory = new DbDeviceDirectory({ database: opts.database, verify: verifyPassword, onError: (e) => log.error('ingest: directory refresh failed', e) });
+  const directory = new DbDeviceDirectory({
+    database: opts.database,
+    verify: verifyPassword,
+    onError: (e) => log.error('ingest: directory refresh failed', e),
+  });
   await directory.start();
   const service = await startIngest({
     store: createStore(config),
@@ -50,7 +54,9 @@ export async function startIngestFromEnv(opts: EmbeddedIngestOptions): Promise<E
     pipeline: { fullPolicy: config.fullPolicy, onStored: opts.onStored },
     intake: { maxBytes: config.maxPayloadBytes, maxReadings: config.maxReadings },
     mqttPort: config.mqttUrl ? null : config.mqttPort,
-    external: config.mqttUrl ? { url: config.mqttUrl, clientId: config.mqttClientId, group: config.mqttGroup, username: config.mqttUsername, password: config.mqttPassword } : undefined,
+    external: config.mqttUrl
+      ? { url: config.mqttUrl, clientId: config.mqttClientId, group: config.mqttGroup, username: config.mqttUsername, password: config.mqttPassword }
+      : undefined,
     log,
   });
   // on an external broker a push is published like a gateway's frame, so the server's state

@@ -60,7 +60,10 @@ export async function startIngest(cfg: IngestConfig): Promise<IngestService> {
     store: cfg.store,
     broker,
     external,
-    stats: () => ({ ...pipeline.stats(), rejectedFrames: { ...intake!.counters.frames }, rejectedReadings: { ...intake!.counters.readings } }) as ReturnType<IngestService['stats']>,
+    stats: () =>
+      ({ ...pipeline.stats(), rejectedFrames: { ...intake!.counters.frames }, rejectedReadings: { ...intake!.counters.readings } }) as ReturnType<
+        IngestService['stats']
+      >,
     async stop() {
       await external?.close();
       await broker?.close();

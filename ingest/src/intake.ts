@@ -188,7 +188,9 @@ export class Intake {
     const written = this.pipeline.durable?.() ?? null;
     const lag = this.pipeline.congested?.() ?? null;
     const ackAfter = written && lag ? Promise.all([written, lag]).then(() => undefined) : (written ?? lag);
-    return ackAfter ? { status: 'accepted', rows: r.rows.length, dropped: r.dropped, ackAfter } : { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
+    return ackAfter
+      ? { status: 'accepted', rows: r.rows.length, dropped: r.dropped, ackAfter }
+      : { status: 'accepted', rows: r.rows.length, dropped: r.dropped };
   }
 
   private context(kind: TopicKind, org: number, source: string, receivedAt: number): DecodeContext {

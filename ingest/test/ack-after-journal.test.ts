@@ -39,7 +39,7 @@ function holdJournal(svc: IngestService): { release(): void; appended(): number 
   };
 }
 
-const settled = <T,>(p: Promise<T>) => {
+const settled = <T>(p: Promise<T>) => {
   const state = { done: false, at: 0 };
   p.then(
     () => Object.assign(state, { done: true, at: Date.now() }),
@@ -49,21 +49,38 @@ const settled = <T,>(p: Promise<T>) => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const until = async (check: () => boolean, ms = 5000) => {
-  for (const end = Date.now() + ms; Date.now() < end && !check(); ) await sleep(10);
+  for (const end = Date.now() + ms; Date.now() < end && !check();) await sleep(10);
   return check();
 };
 
 async function service(extra: Partial<Parameters<typeof startIngest>[0]> = {}): Promise<IngestService> {
   const dir = tempDir('ack');
-  const svc = await startIngest({ store: sqliteIn(dir), directory: directory(), dataDir: dir, mqttPort: null, pipeline: { lingerMs: 5 }, intake: { maxFramesPerSecond: 0 }, ...extra });
-  cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }), () => svc.stop());
+  const svc = await startIngest({
+    store: sqliteIn(dir),
+    directory: directory(),
+    dataDir: dir,
+    mqttPort: null,
+    pipeline: { lingerMs: 5 },
+    intake: { maxFramesPerSecond: 0 },
+    ...extra,
+  });
+  cleanup.push(
+    () => fs.rmSync(dir, { recursive: true, force: true }),
+    () => svc.stop(),
+  );
   return svc;
 }
 
 describe('acknowledged only once journaled', () => {
   it('embedded broker: no PUBACK while the journal write is held', async () => {
     const svc = await service({ mqttPort: 0, mqttHost: '127.0.0.1' });
-    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${svc.broker!.port}`, { username: 'gw1', password: 'Secret123', clientId: `gw1-${Math.random()}`, reconnectPeriod: 0, protocolVersion: 4 });
+    const c = await mqtt.connectAsync(`mqtt://127.0.0.1:${svc.broker!.port}`, {
+      username: 'gw1',
+      password: 'Secret123',
+      clientId: `gw1-${Math.random()}`,
+      reconnectPeriod: 0,
+      protocolVersion: 4,
+    });
     cleanup.push(() => c.endAsync());
     const hold = holdJournal(svc);
     const ack = settled(c.publishAsync(`rti/ACME/gw/${GW}/scan`, scanPayload(0, 10), { qos: 1 }));
@@ -78,14 +95,23 @@ describe('acknowledged only once journaled', () => {
 
   it('HTTP push: no 200 while the journal write is held', async () => {
     const svc = await service();
-    const handler = createHttpIntake({ intake: svc.intake, directory: directory(), resolveToken: async (t) => (t === 'rti_acme' ? 1 : null), maxBytes: 32 * 1024 });
+    const handler = createHttpIntake({
+      intake: svc.intake,
+      directory: directory(),
+      resolveToken: async (t) => (t === 'rti_acme' ? 1 : null),
+      maxBytes: 32 * 1024,
+    });
     const server = http.createServer((req, res) => handler(req, res));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
     cleanup.push(() => new Promise((r) => server.close(r)));
     const hold = holdJournal(svc);
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/gw/${GW}/scan`;
     let status = 0;
-    const answer = settled(fetch(url, { method: 'POST', body: new Uint8Array(scanPayload(0, 10)), headers: { Token: 'rti_acme', 'Content-Type': 'application/json' } }).then((r) => (status = r.status)));
+    const answer = settled(
+      fetch(url, { method: 'POST', body: new Uint8Array(scanPayload(0, 10)), headers: { Token: 'rti_acme', 'Content-Type': 'application/json' } }).then(
+        (r) => (status = r.status),
+      ),
+    );
     expect(await until(() => hold.appended() > 0)).toBe(true);
     await sleep(400);
     expect(answer.done).toBe(false);

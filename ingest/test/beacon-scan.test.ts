@@ -1,15 +1,43 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBeaconScan, isReject, type DecodeContext, type DecodedFrame } from '../src/decoders';
 
-const ctx = (over: Partial<DecodeContext> = {}): DecodeContext => ({ org: 7, source: 'AC233FC0A1B2', receivedAt: 1763780001000, maxBytes: 65536, maxReadings: 500, ...over });
+const ctx = (over: Partial<DecodeContext> = {}): DecodeContext => ({
+  org: 7,
+  source: 'AC233FC0A1B2',
+  receivedAt: 1763780001000,
+  maxBytes: 65536,
+  maxReadings: 500,
+  ...over,
+});
 
 // Captured-style frame from a slave gateway: two iBeacon tags with sensors, one plain tag.
 const captured = JSON.stringify({
   gatewayMac: 'AC233FC0A1B2',
   time: 1763780000,
   readings: [
-    { mac: 'E2:C5:6D:B5:DF:FB', rssi: -67, battery: 87, temperature: 21.4, humidity: 41.5, uuid: 'fda50693a4e24fb1afcfc6eb07647825', major: 10001, minor: 42, txPower: -59, time: 1763779999500 },
-    { mac: 'C30000112233', rssi: -81, battery: 12.5, temperature: -18.25, humidity: 88, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 10001, minor: 43, txPower: -59 },
+    {
+      mac: 'E2:C5:6D:B5:DF:FB',
+      rssi: -67,
+      battery: 87,
+      temperature: 21.4,
+      humidity: 41.5,
+      uuid: 'fda50693a4e24fb1afcfc6eb07647825',
+      major: 10001,
+      minor: 42,
+      txPower: -59,
+      time: 1763779999500,
+    },
+    {
+      mac: 'C30000112233',
+      rssi: -81,
+      battery: 12.5,
+      temperature: -18.25,
+      humidity: 88,
+      uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+      major: 10001,
+      minor: 43,
+      txPower: -59,
+    },
     { mac: 'c30000112234', rssi: -90 },
   ],
 });
@@ -20,7 +48,20 @@ describe('beacon scan decoder', () => {
     expect(isReject(r)).toBe(false);
     expect(r.series).toBe('beacon');
     expect(r.rows).toHaveLength(3);
-    expect(r.rows[0]).toMatchObject({ org: 7, mac: 'E2C56DB5DFFB', gatewayMac: 'AC233FC0A1B2', rssi: -67, battery: 87, temperature: 21.4, humidity: 41.5, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 10001, minor: 42, txPower: -59, time: 1763779999500 });
+    expect(r.rows[0]).toMatchObject({
+      org: 7,
+      mac: 'E2C56DB5DFFB',
+      gatewayMac: 'AC233FC0A1B2',
+      rssi: -67,
+      battery: 87,
+      temperature: 21.4,
+      humidity: 41.5,
+      uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+      major: 10001,
+      minor: 42,
+      txPower: -59,
+      time: 1763779999500,
+    });
     // no reading time → frame time (sent in seconds, scaled to ms)
     expect(r.rows[1].time).toBe(1763780000000);
     expect(r.rows[2]).toMatchObject({ mac: 'C30000112234', rssi: -90, time: 1763780000000 });
@@ -72,7 +113,24 @@ describe('beacon scan decoder', () => {
   });
 
   it('decodes a realistic 100-reading batch fast (hot path)', () => {
-    const payload = Buffer.from(JSON.stringify({ gatewayMac: 'AC233FC0A1B2', time: 1763780000000, readings: Array.from({ length: 100 }, (_, i) => ({ mac: `E2C56DB5${(0x1000 + i).toString(16).toUpperCase()}`, rssi: -60 - (i % 30), battery: 80, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 1, minor: i, txPower: -59, time: 1763780000000 - i })) }));
+    const payload = Buffer.from(
+      JSON.stringify({
+        gatewayMac: 'AC233FC0A1B2',
+        time: 1763780000000,
+        readings: Array.from({ length: 100 }, (_, i) => ({
+          mac: `E2C56DB5${(0x1000 + i).toString(16).toUpperCase()}`,
+          rssi: -60 - (i % 30),
+          battery: 80,
+          temperature: 20.5,
+          humidity: 40,
+          uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+          major: 1,
+          minor: i,
+          txPower: -59,
+          time: 1763780000000 - i,
+        })),
+      }),
+    );
     const n = 2000;
     const t0 = performance.now();
     let rows = 0;

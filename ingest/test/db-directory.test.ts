@@ -14,10 +14,34 @@ beforeAll(async () => {
   const gone = await m.organization.create({ code: 'GONE', name: 'Gone', available: false });
   const orgId = acme.get('id');
   const hash = await hashPassword('Secret123');
-  await m['device-slave-gateway'].create({ orgId, sn: 'GW-1', name: 'Dock gate', mac: 'ac:23:3f:c0:a1:b2', useStatus: 20, mqttUsername: 'gw1', mqttPassword: hash });
+  await m['device-slave-gateway'].create({
+    orgId,
+    sn: 'GW-1',
+    name: 'Dock gate',
+    mac: 'ac:23:3f:c0:a1:b2',
+    useStatus: 20,
+    mqttUsername: 'gw1',
+    mqttPassword: hash,
+  });
   await m['device-slave-gateway'].create({ orgId, sn: 'GW-2', name: 'Retired', mac: 'AC233FC0A1B3', useStatus: 30, mqttUsername: 'gw2', mqttPassword: hash });
-  await m['device-master-gateway'].create({ orgId, sn: 'MGW-1', name: 'Master', mac: 'AC233FC0FFFF', useStatus: 10, mqttUsername: 'master1', mqttPassword: hash });
-  await m['device-slave-gateway'].create({ orgId: gone.get('id'), sn: 'GW-3', name: 'Other', mac: 'AC233FC0EEEE', useStatus: 20, mqttUsername: 'gw3', mqttPassword: hash });
+  await m['device-master-gateway'].create({
+    orgId,
+    sn: 'MGW-1',
+    name: 'Master',
+    mac: 'AC233FC0FFFF',
+    useStatus: 10,
+    mqttUsername: 'master1',
+    mqttPassword: hash,
+  });
+  await m['device-slave-gateway'].create({
+    orgId: gone.get('id'),
+    sn: 'GW-3',
+    name: 'Other',
+    mac: 'AC233FC0EEEE',
+    useStatus: 20,
+    mqttUsername: 'gw3',
+    mqttPassword: hash,
+  });
   await m['device-beacon'].create({ orgId, sn: 'B-1', name: 'Tag 1', mac: 'e2:c5:6d:b5:df:fb', useStatus: 20 });
   await m['device-beacon'].create({ orgId, sn: 'B-2', name: 'Tag 2', mac: 'E2C56DB5DFFC', useStatus: 30 });
   await m['device-gps'].create({ orgId, sn: 'GT-1', name: 'Truck 1', useStatus: 20 });

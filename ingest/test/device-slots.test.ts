@@ -34,8 +34,23 @@ describe('device slots', () => {
   it('the decoder stamps each kept reading with its slot and the slot’s long-lived mac; dropped readings leave no slot', () => {
     const dir = directory();
     const keys = dir.knownKeys('beacon', ORG.id);
-    const payload = JSON.stringify({ gatewayMac: GW, readings: [{ mac: beaconMac(3).toLowerCase(), rssi: -60 }, { mac: 'AABBCCDDEEFF', rssi: -61 }, { mac: beaconMac(5), rssi: 'loud' }, { mac: beaconMac(7), rssi: -62 }] });
-    const f = decodeBeaconScan(Buffer.from(payload), { org: ORG.id, source: GW, receivedAt: Date.now(), maxBytes: 65536, maxReadings: 100, slot: (k) => keys.get(k) }) as DecodedFrame;
+    const payload = JSON.stringify({
+      gatewayMac: GW,
+      readings: [
+        { mac: beaconMac(3).toLowerCase(), rssi: -60 },
+        { mac: 'AABBCCDDEEFF', rssi: -61 },
+        { mac: beaconMac(5), rssi: 'loud' },
+        { mac: beaconMac(7), rssi: -62 },
+      ],
+    });
+    const f = decodeBeaconScan(Buffer.from(payload), {
+      org: ORG.id,
+      source: GW,
+      receivedAt: Date.now(),
+      maxBytes: 65536,
+      maxReadings: 100,
+      slot: (k) => keys.get(k),
+    }) as DecodedFrame;
     expect(isReject(f)).toBe(false);
     expect(f.rows.map((r) => r.mac)).toEqual([beaconMac(3), beaconMac(7)]);
     expect(f.slots).toEqual([keys.get(beaconMac(3)), keys.get(beaconMac(7))]);
@@ -47,10 +62,26 @@ describe('device slots', () => {
     const dir = tempDir('slots-pipe');
     dirs.push(dir);
     const seen: SeriesBatch[][] = [];
-    const store: TelemetryStore = { engine: 'spy', init: async () => {}, write: async () => {}, appliedMark: async () => 0, query: async () => ({ list: [], total: 0 }), latest: async () => [], ping: async () => true, close: async () => {} };
+    const store: TelemetryStore = {
+      engine: 'spy',
+      init: async () => {},
+      write: async () => {},
+      appliedMark: async () => 0,
+      query: async () => ({ list: [], total: 0 }),
+      latest: async () => [],
+      ping: async () => true,
+      close: async () => {},
+    };
     const journal = new Journal({ dir: path.join(dir, 'journal'), fsyncMs: 0 });
     let intake: Intake | undefined;
-    const pipeline = new IngestPipeline({ store, journal, redecode: (r) => intake!.redecode(r), batchRows: 1000, lingerMs: 5, onStored: (b) => seen.push([...b]) });
+    const pipeline = new IngestPipeline({
+      store,
+      journal,
+      redecode: (r) => intake!.redecode(r),
+      batchRows: 1000,
+      lingerMs: 5,
+      onStored: (b) => seen.push([...b]),
+    });
     intake = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0 });
     const open = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0, acceptUnknownDevices: true });
     await pipeline.start();
@@ -76,7 +107,21 @@ describe('device slots', () => {
     const T0 = Date.UTC(2026, 10, 22, 8);
     const macs = Array.from({ length: 12 }, (_, i) => beaconMac(100 + i));
     const slotOf = new Map(macs.map((m) => [m, deviceSlots.slot('beacon', 1, m)]));
-    const rows = (from: number, n: number): SeriesRow[] => Array.from({ length: n }, (_, i) => ({ org: 1, mac: macs[(from + i) % macs.length], time: T0 + (from + i) * 1000, gatewayMac: GW, rssi: -50 - ((from + i) % 30), battery: 80, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 1, minor: from + i, txPower: -59 }));
+    const rows = (from: number, n: number): SeriesRow[] =>
+      Array.from({ length: n }, (_, i) => ({
+        org: 1,
+        mac: macs[(from + i) % macs.length],
+        time: T0 + (from + i) * 1000,
+        gatewayMac: GW,
+        rssi: -50 - ((from + i) % 30),
+        battery: 80,
+        temperature: 20.5,
+        humidity: 40,
+        uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+        major: 1,
+        minor: from + i,
+        txPower: -59,
+      }));
     const answers: unknown[] = [];
     for (const withSlots of [false, true]) {
       const dir = tempDir('slots-store');
@@ -85,7 +130,10 @@ describe('device slots', () => {
       await store.init();
       for (let b = 0; b < 10; b++) {
         const batch = rows(b * 30, 30);
-        await store.write([withSlots ? { series: 'beacon', rows: batch, slots: batch.map((r) => slotOf.get(r.mac as string)!) } : { series: 'beacon', rows: batch }], b + 1);
+        await store.write(
+          [withSlots ? { series: 'beacon', rows: batch, slots: batch.map((r) => slotOf.get(r.mac as string)!) } : { series: 'beacon', rows: batch }],
+          b + 1,
+        );
       }
       const one = await store.query({ series: 'beacon', org: 1, key: macs[5], limit: 100 });
       const all = await store.query({ series: 'beacon', org: 1, page: 2, limit: 50, order: 'asc' });
@@ -122,7 +170,16 @@ describe('device slots', () => {
     const engine = new StateEngine({ onEffect: () => undefined });
     engine.setFleet(new Fleet(snapshot()));
     const known = deviceSlots.slot('beacon', 7, BEACON);
-    engine.applyBatch([{ series: 'beacon', rows: [{ org: 7, mac: 'E2C56DB5DF99', time: Date.now(), gatewayMac: GW_IN_A, rssi: -60 }, { org: 7, mac: BEACON, time: Date.now(), gatewayMac: GW_IN_A, rssi: -60 }], slots: [late, known] }]);
+    engine.applyBatch([
+      {
+        series: 'beacon',
+        rows: [
+          { org: 7, mac: 'E2C56DB5DF99', time: Date.now(), gatewayMac: GW_IN_A, rssi: -60 },
+          { org: 7, mac: BEACON, time: Date.now(), gatewayMac: GW_IN_A, rssi: -60 },
+        ],
+        slots: [late, known],
+      },
+    ]);
     expect(engine.stats).toMatchObject({ readings: 2, unknown: 1 });
   });
 });

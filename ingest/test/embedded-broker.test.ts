@@ -31,7 +31,15 @@ beforeAll(async () => {
   const snap = snapshot();
   for (const g of snap.gateways) g.mqttPasswordHash = await hashPassword(g.mqttPasswordHash!.slice('plain:'.length));
   const directory = new SnapshotDirectory(verifyPassword, snap);
-  svc = await startIngest({ store: sqliteIn(dir), directory, dataDir: dir, mqttPort: 0, mqttHost: '127.0.0.1', pipeline: { lingerMs: 5 }, intake: { maxBytes: 64 * 1024, maxReadings: 500, maxFramesPerSecond: 20 } });
+  svc = await startIngest({
+    store: sqliteIn(dir),
+    directory,
+    dataDir: dir,
+    mqttPort: 0,
+    mqttHost: '127.0.0.1',
+    pipeline: { lingerMs: 5 },
+    intake: { maxBytes: 64 * 1024, maxReadings: 500, maxFramesPerSecond: 20 },
+  });
   url = `mqtt://127.0.0.1:${svc.broker!.port}`;
 });
 
@@ -114,7 +122,16 @@ describe('embedded broker', () => {
 
   it('lets a master gateway relay GPS reports and refuses unregistered trackers', async () => {
     const c = await connect('master1', 'Master123');
-    await publish(c, 'rti/ACME/gps/GT-1/report', JSON.stringify({ reports: [{ ts: Date.now(), dataType: 10, longitude: 121.47, latitude: 31.23 }, { dataType: 20, eventCode: 'Y' }] }));
+    await publish(
+      c,
+      'rti/ACME/gps/GT-1/report',
+      JSON.stringify({
+        reports: [
+          { ts: Date.now(), dataType: 10, longitude: 121.47, latitude: 31.23 },
+          { dataType: 20, eventCode: 'Y' },
+        ],
+      }),
+    );
     const before = svc.stats().rejectedReadings['unknown-device'] ?? 0;
     await publish(c, 'rti/ACME/gps/GT-404/report', JSON.stringify({ longitude: 1, latitude: 1 }));
     expect((svc.stats().rejectedReadings['unknown-device'] ?? 0) - before).toBe(1);

@@ -18,7 +18,12 @@ beforeAll(async () => {
   await db.migrate();
   orgId = (await db.models.organization.create({ code: 'ACME', name: 'Acme', available: true })).get('id') as number;
   await db.models['device-gps'].create({ orgId, sn: 'GT-1', name: 'Truck 1', useStatus: 20 });
-  ingest = await startIngestFromEnv({ database: db, dataDir: dir, env: { MQTT_PORT: '0', TELEMETRY_STORE: 'segments' }, resolveToken: async (t) => (t === 'rti_ok' ? orgId : null) });
+  ingest = await startIngestFromEnv({
+    database: db,
+    dataDir: dir,
+    env: { MQTT_PORT: '0', TELEMETRY_STORE: 'segments' },
+    resolveToken: async (t) => (t === 'rti_ok' ? orgId : null),
+  });
 });
 
 afterAll(async () => {

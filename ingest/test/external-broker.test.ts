@@ -17,7 +17,14 @@ const available = haveBinary(MOSQUITTO);
 // Each test uses its own share group: mosquitto keeps handing a group's share to members whose
 // persistent session is offline (which is what makes a killed worker lose nothing).
 async function worker(broker: RunningMosquitto, dataDir: string, clientId: string, store: TelemetryStore, group: string): Promise<IngestService> {
-  const svc = await startIngest({ store, directory: directory(), dataDir, external: { url: broker.url, clientId, group }, pipeline: { lingerMs: 5 }, intake: { maxFramesPerSecond: 0 } });
+  const svc = await startIngest({
+    store,
+    directory: directory(),
+    dataDir,
+    external: { url: broker.url, clientId, group },
+    pipeline: { lingerMs: 5 },
+    intake: { maxFramesPerSecond: 0 },
+  });
   await svc.external!.ready;
   return svc;
 }

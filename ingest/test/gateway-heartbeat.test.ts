@@ -5,9 +5,15 @@ const ctx: DecodeContext = { org: 3, source: 'AC233FC0A1B2', receivedAt: 1763780
 
 describe('gateway heartbeat decoder', () => {
   it('decodes a captured heartbeat as connected', () => {
-    const r = decodeGatewayHeartbeat('{"gatewayMac":"ac:23:3f:c0:a1:b2","time":1763780000000,"uptime":86400,"firmware":"2.1.7","ip":"10.1.2.3","scanned":118,"temperature":36.5}', ctx, 'heartbeat') as DecodedFrame;
+    const r = decodeGatewayHeartbeat(
+      '{"gatewayMac":"ac:23:3f:c0:a1:b2","time":1763780000000,"uptime":86400,"firmware":"2.1.7","ip":"10.1.2.3","scanned":118,"temperature":36.5}',
+      ctx,
+      'heartbeat',
+    ) as DecodedFrame;
     expect(r.series).toBe('gateway');
-    expect(r.rows).toEqual([{ org: 3, mac: 'AC233FC0A1B2', time: 1763780000000, connection: 10, uptime: 86400, scanned: 118, temperature: 36.5, firmware: '2.1.7', ip: '10.1.2.3' }]);
+    expect(r.rows).toEqual([
+      { org: 3, mac: 'AC233FC0A1B2', time: 1763780000000, connection: 10, uptime: 86400, scanned: 118, temperature: 36.5, firmware: '2.1.7', ip: '10.1.2.3' },
+    ]);
   });
 
   it('decodes a last-will state message as disconnected at receive time', () => {

@@ -1,13 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { decodeGpsReport, type DecodeContext, type DecodedFrame } from '../src/decoders';
 
-const ctx = (over: Partial<DecodeContext> = {}): DecodeContext => ({ org: 5, source: 'GT-000123', receivedAt: 1763780060000, maxBytes: 65536, maxReadings: 100, ...over });
+const ctx = (over: Partial<DecodeContext> = {}): DecodeContext => ({
+  org: 5,
+  source: 'GT-000123',
+  receivedAt: 1763780060000,
+  maxBytes: 65536,
+  maxReadings: 100,
+  ...over,
+});
 
 // Captured-style tracker upload: a fix, an alarm (door open) and a probe reading.
 const captured = {
   sn: 'GT-000123',
   reports: [
-    { ts: 1763780000000, dataType: 10, longitude: 121.4737, latitude: 31.2304, altitude: 12.5, speed: 54.2, mileage: 10234.5, battery: 76, locationType: 1, location: 'Pudong, Shanghai' },
+    {
+      ts: 1763780000000,
+      dataType: 10,
+      longitude: 121.4737,
+      latitude: 31.2304,
+      altitude: 12.5,
+      speed: 54.2,
+      mileage: 10234.5,
+      battery: 76,
+      locationType: 1,
+      location: 'Pudong, Shanghai',
+    },
     { ts: 1763780005000, dataType: 20, eventCode: 18, eventValue: 1 },
     { ts: '2025-11-22T02:53:30Z', dataType: 30, temperature1: 4.5, temperature2: 5.1, humidity1: 61, pressure1: 101.3, acceleration: 0.12 },
   ],
@@ -18,7 +36,16 @@ describe('gps report decoder', () => {
     const r = decodeGpsReport(JSON.stringify(captured), ctx()) as DecodedFrame;
     expect(r.series).toBe('gps');
     expect(r.rows).toHaveLength(3);
-    expect(r.rows[0]).toMatchObject({ org: 5, sn: 'GT-000123', time: 1763780000000, dataType: 10, longitude: 121.4737, latitude: 31.2304, altitude: 12.5, battery: 76 });
+    expect(r.rows[0]).toMatchObject({
+      org: 5,
+      sn: 'GT-000123',
+      time: 1763780000000,
+      dataType: 10,
+      longitude: 121.4737,
+      latitude: 31.2304,
+      altitude: 12.5,
+      battery: 76,
+    });
     expect(r.rows[1]).toMatchObject({ dataType: 20, eventCode: '018', eventValue: '1', time: 1763780005000 });
     expect(r.rows[2]).toMatchObject({ dataType: 30, temperature1: 4.5, humidity1: 61, time: Date.parse('2025-11-22T02:53:30Z') });
   });
@@ -52,7 +79,10 @@ describe('gps report decoder', () => {
   });
 
   it('drops reports of unregistered trackers', () => {
-    const r = decodeGpsReport('[{"sn":"A1","longitude":1,"latitude":2},{"sn":"B2","longitude":1,"latitude":2}]', ctx({ source: '', known: (sn) => sn === 'A1' })) as DecodedFrame;
+    const r = decodeGpsReport(
+      '[{"sn":"A1","longitude":1,"latitude":2},{"sn":"B2","longitude":1,"latitude":2}]',
+      ctx({ source: '', known: (sn) => sn === 'A1' }),
+    ) as DecodedFrame;
     expect(r.rows).toHaveLength(1);
     expect(r.dropped).toEqual({ 'unknown-device': 1 });
   });

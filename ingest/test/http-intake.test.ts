@@ -35,13 +35,24 @@ afterAll(async () => {
 });
 
 const post = async (path: string, body: string | Buffer, token = 'rti_acme') => {
-  const res = await fetch(`${base}${path}`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { Token: token, 'Content-Type': 'application/json' } });
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    body: typeof body === 'string' ? body : new Uint8Array(body),
+    headers: { Token: token, 'Content-Type': 'application/json' },
+  });
   return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
 };
 
 describe('HTTP push intake', () => {
   it('accepts a vendor GPS push for several trackers with the organisation token', async () => {
-    const r = await post('/gps', JSON.stringify([{ sn: 'GT-1', ts: Date.now(), longitude: 121.5, latitude: 31.2, speed: 40 }, { sn: 'GT-1', dataType: 20, eventCode: '018' }, { sn: 'GT-404', longitude: 1, latitude: 1 }]));
+    const r = await post(
+      '/gps',
+      JSON.stringify([
+        { sn: 'GT-1', ts: Date.now(), longitude: 121.5, latitude: 31.2, speed: 40 },
+        { sn: 'GT-1', dataType: 20, eventCode: '018' },
+        { sn: 'GT-404', longitude: 1, latitude: 1 },
+      ]),
+    );
     expect(r).toEqual({ status: 200, body: { code: 0, message: 'ok', data: { accepted: 2, dropped: { 'unknown-device': 1 } } } });
     await svc.pipeline.drained();
     expect((await svc.store.query({ series: 'gps', org: 1, key: 'GT-1' })).total).toBe(2);
@@ -58,7 +69,10 @@ describe('HTTP push intake', () => {
     // org 2 has no gateway with this mac and no tracker GT-1
     expect((await post(`/gw/${GW}/scan`, scanPayload(0, 1), 'rti_other')).body.code).toBe(10002);
     // a push whose every reading is refused answers the refusal, not "0 accepted"
-    expect((await post('/gps/GT-1', '{"longitude":1,"latitude":1}', 'rti_other')).body).toMatchObject({ code: 10002, data: { reason: 'unknown-device', dropped: { 'unknown-device': 1 } } });
+    expect((await post('/gps/GT-1', '{"longitude":1,"latitude":1}', 'rti_other')).body).toMatchObject({
+      code: 10002,
+      data: { reason: 'unknown-device', dropped: { 'unknown-device': 1 } },
+    });
   });
 
   it('answers bad requests in the API envelope', async () => {
@@ -66,7 +80,10 @@ describe('HTTP push intake', () => {
     expect(await post('/gps', '"text"')).toMatchObject({ status: 400, body: { code: 10001 } });
     expect(await post('/gps', Buffer.alloc(40 * 1024, 32))).toMatchObject({ status: 413, body: { code: 10011 } });
     expect(await post('/nowhere', '{}')).toMatchObject({ status: 404, body: { code: 10013 } });
-    expect(await post('/gps/GT-1', '{"sn":"GT-2","longitude":1,"latitude":1}')).toMatchObject({ status: 200, body: { code: 10001, data: { reason: 'topic-mismatch' } } });
+    expect(await post('/gps/GT-1', '{"sn":"GT-2","longitude":1,"latitude":1}')).toMatchObject({
+      status: 200,
+      body: { code: 10001, data: { reason: 'topic-mismatch' } },
+    });
     const get = await fetch(`${base}/gps`, { headers: { Token: 'rti_acme' } });
     expect(get.status).toBe(405);
   });

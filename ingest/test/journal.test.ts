@@ -9,7 +9,13 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const rec = (i: number) => ({ kind: 1, org: 7, receivedAt: 1763780000000 + i, source: 'AC233FC0A1B2', payload: Buffer.from(`{"n":${i},"pad":"${'x'.repeat(i % 50)}"}`) });
+const rec = (i: number) => ({
+  kind: 1,
+  org: 7,
+  receivedAt: 1763780000000 + i,
+  source: 'AC233FC0A1B2',
+  payload: Buffer.from(`{"n":${i},"pad":"${'x'.repeat(i % 50)}"}`),
+});
 
 describe('intake journal', () => {
   it('numbers records, reads them back in order across segments, and deletes stored segments', () => {
@@ -37,7 +43,10 @@ describe('intake journal', () => {
     for (let i = 1; i <= 20; i++) j.append(rec(i));
     j.commit(12);
     j.close();
-    const segs = fs.readdirSync(dir).filter((f) => f.endsWith('.seg')).sort();
+    const segs = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.seg'))
+      .sort();
     fs.appendFileSync(path.join(dir, segs[segs.length - 1]), Buffer.from([200, 0, 0, 0, 1, 2, 3])); // half a record
     const k = new Journal({ dir, segmentBytes: 4096, fsyncMs: 0 });
     expect(k.committedSeq).toBe(12);

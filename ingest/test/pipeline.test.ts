@@ -16,7 +16,11 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-function stack(dir: string, store: TelemetryStore, over: { maxQueuedRows?: number; maxBytes?: number; segmentBytes?: number; fullPolicy?: 'refuse' | 'drop-oldest' } = {}) {
+function stack(
+  dir: string,
+  store: TelemetryStore,
+  over: { maxQueuedRows?: number; maxBytes?: number; segmentBytes?: number; fullPolicy?: 'refuse' | 'drop-oldest' } = {},
+) {
   const journal = new Journal({ dir: path.join(dir, 'journal'), segmentBytes: over.segmentBytes ?? 64 * 1024, maxBytes: over.maxBytes, fsyncMs: 0 });
   let intake: Intake | undefined;
   const pipeline = new IngestPipeline({
@@ -61,7 +65,10 @@ describe('ingest pipeline', () => {
     expect(last.ackAfter).toBeInstanceOf(Promise);
     expect(journal.bytes).toBeGreaterThan(0);
     await last.ackAfter;
-    const onDisk = fs.readdirSync(journal.dir).filter((f) => f.endsWith('.seg')).reduce((n, f) => n + fs.statSync(path.join(journal.dir, f)).size, 0);
+    const onDisk = fs
+      .readdirSync(journal.dir)
+      .filter((f) => f.endsWith('.seg'))
+      .reduce((n, f) => n + fs.statSync(path.join(journal.dir, f)).size, 0);
     expect(onDisk).toBe(journal.bytes);
     await pipeline.drained();
     expect(await distinctMinors(store)).toEqual({ total: 2000, distinct: 2000 });
@@ -203,10 +210,17 @@ describe('ingest pipeline', () => {
     const journal = new Journal({ dir: path.join(dir, 'journal'), fsyncMs: 0 });
     let calls = 0;
     let intake: Intake | undefined;
-    const pipeline = new IngestPipeline({ store, journal, redecode: (r) => intake!.redecode(r), batchRows: 100, lingerMs: 1, onStored: () => {
-      calls++;
-      throw new Error('rule bug');
-    } });
+    const pipeline = new IngestPipeline({
+      store,
+      journal,
+      redecode: (r) => intake!.redecode(r),
+      batchRows: 100,
+      lingerMs: 1,
+      onStored: () => {
+        calls++;
+        throw new Error('rule bug');
+      },
+    });
     intake = new Intake({ directory: directory(), pipeline, maxFramesPerSecond: 0 });
     await pipeline.start();
     for (let i = 0; i < 5; i++) intake.handleMqtt(`rti/ACME/gw/${GW}/scan`, scanPayload(i * 100, 100));
@@ -262,4 +276,3 @@ describe('ingest pipeline', () => {
     }
   });
 });
-

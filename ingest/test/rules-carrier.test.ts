@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CARRIER_LOG, CARRIER_REASON, DIRECTION, TRANSPORT } from '../src/state/effects';
 import { GW_GATE_A, GW_GATE_B, GW_GATE_C, GW_IN_A, GW_IN_B, GW_TRUCK, MIN, Rig, snapshot } from './state-helpers/rig';
 
-const transports = (rig: Rig) => rig.of('log').filter((l) => l.kind === 'carrier' && l.event === CARRIER_LOG.transportStatusChange).map((l) => Number(l.newValue));
+const transports = (rig: Rig) =>
+  rig
+    .of('log')
+    .filter((l) => l.kind === 'carrier' && l.event === CARRIER_LOG.transportStatusChange)
+    .map((l) => Number(l.newValue));
 const inouts = (rig: Rig) => rig.of('inout').map((e) => [e.direction, e.warehouseId]);
 
 /** a gate pass: three sightings a few seconds apart */
@@ -32,7 +36,10 @@ describe('carrier location and gate passes', () => {
     expect(inouts(rig)).toEqual([[DIRECTION.outbound, 1]]);
     rig.clock += 60 * MIN;
     pass(rig, GW_GATE_B);
-    expect(inouts(rig)).toEqual([[20, 1], [10, 2]]);
+    expect(inouts(rig)).toEqual([
+      [20, 1],
+      [10, 2],
+    ]);
     expect(rig.of('inout')[1]).toMatchObject({ sn: 'C-100', name: 'Box 100', carrierCodeId: 5, carrierId: 100 });
     expect(transports(rig)).toEqual([TRANSPORT.inTransit, TRANSPORT.inWarehouse]);
     rig.engine.flush();
@@ -52,7 +59,10 @@ describe('carrier location and gate passes', () => {
     pass(off, GW_GATE_A);
     off.clock += 4 * MIN;
     pass(off, GW_GATE_A);
-    expect(inouts(off)).toEqual([[20, 1], [10, 1]]);
+    expect(inouts(off)).toEqual([
+      [20, 1],
+      [10, 1],
+    ]);
   });
 
   it('honours the warehouse BLE inbound/outbound flags', () => {

@@ -14,7 +14,12 @@ describe('device presence rules', () => {
     const changes = rig.of('log').filter((l) => l.kind === 'beacon' && l.event === DEVICE_LOG.statusChange);
     expect(changes.map((l) => l.newValue)).toEqual(['10', '20']);
     rig.scan(GW_IN_A, [{}]);
-    expect(rig.of('log').filter((l) => l.kind === 'beacon' && l.event === DEVICE_LOG.statusChange).map((l) => l.newValue)).toEqual(['10', '20', '10']);
+    expect(
+      rig
+        .of('log')
+        .filter((l) => l.kind === 'beacon' && l.event === DEVICE_LOG.statusChange)
+        .map((l) => l.newValue),
+    ).toEqual(['10', '20', '10']);
   });
 
   it('opens "data missing" once after more than 60 minutes of silence and clears it on the next reading', () => {

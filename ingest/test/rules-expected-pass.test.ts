@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { DIRECTION, TRANSPORT } from '../src/state/effects';
 import { GW_GATE_A, GW_GATE_B, GW_IN_A, MIN, ORG, Rig, snapshot } from './state-helpers/rig';
 
-const carrierAlerts = (rig: Rig, type: 'alert' | 'alert-cleared') => rig.of(type).filter((a) => a.kind === 'carrier').map((a) => a.reason);
+const carrierAlerts = (rig: Rig, type: 'alert' | 'alert-cleared') =>
+  rig
+    .of(type)
+    .filter((a) => a.kind === 'carrier')
+    .map((a) => a.reason);
 const inouts = (rig: Rig) => rig.of('inout').map((e) => [e.direction, e.warehouseId, e.via]);
 
 function pass(rig: Rig, gate: string): void {
@@ -34,7 +38,10 @@ describe('placeCarriers: the engine follows the documents', () => {
     expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: null, expectedPass: null, outboundTime: released, departedAt: rig.clock - 15_000 });
     rig.clock += 60 * MIN;
     pass(rig, GW_GATE_B);
-    expect(inouts(rig)).toEqual([[DIRECTION.outbound, 1, 'gate'], [DIRECTION.inbound, 2, 'gate']]);
+    expect(inouts(rig)).toEqual([
+      [DIRECTION.outbound, 1, 'gate'],
+      [DIRECTION.inbound, 2, 'gate'],
+    ]);
     expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: 2, transportStatus: TRANSPORT.inWarehouse });
   });
 
@@ -45,7 +52,10 @@ describe('placeCarriers: the engine follows the documents', () => {
     rig.engine.placeCarriers([{ id: 100, orgId: ORG, direction: DIRECTION.inbound, warehouseId: 2, transportStatus: TRANSPORT.inWarehouse, time: rig.clock }]);
     rig.clock += MIN;
     pass(rig, GW_GATE_B);
-    expect(inouts(rig)).toEqual([[DIRECTION.outbound, 1, 'gate'], [DIRECTION.inbound, 2, 'gate']]);
+    expect(inouts(rig)).toEqual([
+      [DIRECTION.outbound, 1, 'gate'],
+      [DIRECTION.inbound, 2, 'gate'],
+    ]);
     expect(rig.engine.peekCarrier(100)).toMatchObject({ warehouseId: 2, transportStatus: TRANSPORT.inWarehouse, expectedPass: null });
     // the next pass there is the usual rule again: leaving
     rig.clock += 60 * MIN;

@@ -19,8 +19,14 @@ describe('GPS threshold rules', () => {
 
   it('humidity 038/039 and shake 046', () => {
     const rig = new Rig();
-    rig.gps([{ dataType: 30, humidity1: 95 }, { dataType: 30, humidity2: 5 }]);
-    rig.gps([{ dataType: 10, longitude: 1, latitude: 1, acceleration: -2.5 }, { dataType: 10, longitude: 1, latitude: 1, acceleration: 3 }]);
+    rig.gps([
+      { dataType: 30, humidity1: 95 },
+      { dataType: 30, humidity2: 5 },
+    ]);
+    rig.gps([
+      { dataType: 10, longitude: 1, latitude: 1, acceleration: -2.5 },
+      { dataType: 10, longitude: 1, latitude: 1, acceleration: 3 },
+    ]);
     expect(rig.alerts('gps').map((a) => a.code)).toEqual([GPS_CODE.highHumidity, GPS_CODE.lowHumidity, GPS_CODE.shake]);
   });
 
@@ -58,8 +64,14 @@ describe('geofence rule', () => {
     rig.clock += 30 * MIN;
     rig.gps([at(12.001)]); // warehouse 2
     expect(rig.alerts('gps').map((a) => a.code)).toEqual([GPS_CODE.fenceLeave, GPS_CODE.fenceEnter]);
-    expect(rig.of('inout').map((e) => [e.direction, e.warehouseId])).toEqual([[20, 1], [10, 2]]);
-    const statuses = rig.of('log').filter((l) => l.kind === 'carrier' && l.event === CARRIER_LOG.transportStatusChange).map((l) => Number(l.newValue));
+    expect(rig.of('inout').map((e) => [e.direction, e.warehouseId])).toEqual([
+      [20, 1],
+      [10, 2],
+    ]);
+    const statuses = rig
+      .of('log')
+      .filter((l) => l.kind === 'carrier' && l.event === CARRIER_LOG.transportStatusChange)
+      .map((l) => Number(l.newValue));
     expect(statuses).toEqual([TRANSPORT.inTransit, TRANSPORT.inWarehouse]);
   });
 
@@ -88,6 +100,9 @@ describe('geofence rule', () => {
     rig.gps([at(20.001)]);
     rig.gps([at(20.2)]);
     expect(rig.alerts('gps').map((a) => a.code)).toEqual([GPS_CODE.fenceEnter, GPS_CODE.fenceLeave]);
-    expect(rig.of('fence').map((f) => [f.fenceId, f.action, f.deviceSn])).toEqual([[9, 10, GPS_SN], [9, 20, GPS_SN]]);
+    expect(rig.of('fence').map((f) => [f.fenceId, f.action, f.deviceSn])).toEqual([
+      [9, 10, GPS_SN],
+      [9, 20, GPS_SN],
+    ]);
   });
 });

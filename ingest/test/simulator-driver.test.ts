@@ -3,12 +3,41 @@ import { decodeBeaconScan, decodeGatewayHeartbeat, decodeGpsReport, isReject, pa
 import { FleetDriver } from '../src/simulator/fleet-driver';
 import type { SimCarrier, SimFleet, SimShipment } from '../src/simulator/sim-fleet';
 
-const gw = (id: number, mac: string, warehouseId: number | null, purpose: number, master = false) => ({ id, orgId: 1, orgCode: 'DEMO', mac, username: `sim-${mac}`, password: 'SimGateway1', warehouseId, purpose, master });
+const gw = (id: number, mac: string, warehouseId: number | null, purpose: number, master = false) => ({
+  id,
+  orgId: 1,
+  orgCode: 'DEMO',
+  mac,
+  username: `sim-${mac}`,
+  password: 'SimGateway1',
+  warehouseId,
+  purpose,
+  master,
+});
 const fleet = (): SimFleet => ({
-  gateways: [gw(1, '5A0001000001', 10, 10), gw(2, '5A0001000002', 10, 20), gw(3, '5A0001000003', 20, 10), gw(4, '5A0001000004', 20, 20), gw(5, '5A00010003E7', 10, 10, true), gw(6, '5A0001000060', null, 60)],
-  warehouses: [{ id: 10, orgId: 1, name: 'Hamburg', lng: 9.99, lat: 53.55 }, { id: 20, orgId: 1, name: 'Prague', lng: 14.43, lat: 50.07 }],
-  routes: [{ from: 10, to: 20, minutes: 20 }, { from: 20, to: 10, minutes: 20 }],
-  carriers: Array.from({ length: 30 }, (_, i) => ({ id: 100 + i, orgId: 1, sn: `SIM-C${i}`, beaconMac: `C30000${(i + 1).toString(16).padStart(6, '0').toUpperCase()}`, battery: i === 3 ? 20.5 : 70 })),
+  gateways: [
+    gw(1, '5A0001000001', 10, 10),
+    gw(2, '5A0001000002', 10, 20),
+    gw(3, '5A0001000003', 20, 10),
+    gw(4, '5A0001000004', 20, 20),
+    gw(5, '5A00010003E7', 10, 10, true),
+    gw(6, '5A0001000060', null, 60),
+  ],
+  warehouses: [
+    { id: 10, orgId: 1, name: 'Hamburg', lng: 9.99, lat: 53.55 },
+    { id: 20, orgId: 1, name: 'Prague', lng: 14.43, lat: 50.07 },
+  ],
+  routes: [
+    { from: 10, to: 20, minutes: 20 },
+    { from: 20, to: 10, minutes: 20 },
+  ],
+  carriers: Array.from({ length: 30 }, (_, i) => ({
+    id: 100 + i,
+    orgId: 1,
+    sn: `SIM-C${i}`,
+    beaconMac: `C30000${(i + 1).toString(16).padStart(6, '0').toUpperCase()}`,
+    battery: i === 3 ? 20.5 : 70,
+  })),
   trucks: [{ orgId: 1, orgCode: 'DEMO', sn: 'SIM-DEMO-T1' }],
 });
 
@@ -95,7 +124,15 @@ describe('fleet simulator driver: shipping', () => {
   const TRUCK_GW = '5A0001000060';
   const shipped = (f: SimFleet, from: number, to: number) => f.carriers.slice(from, to).map((c) => ({ ...c, warehouseId: null }));
   const shipment = (f: SimFleet, id: number, departedAt: number, carriers: SimCarrier[], truck = true): SimShipment => ({
-    id, orgId: 1, orderNo: `SO${id}`, from: 10, to: 20, departedAt, minutes: 600, carriers, truck: truck ? { orgId: 1, orgCode: 'DEMO', sn: 'DEMO-G0007', highTemp: 8 } : null,
+    id,
+    orgId: 1,
+    orderNo: `SO${id}`,
+    from: 10,
+    to: 20,
+    departedAt,
+    minutes: 600,
+    carriers,
+    truck: truck ? { orgId: 1, orgCode: 'DEMO', sn: 'DEMO-G0007', highTemp: 8 } : null,
   });
   /** every sighting per carrier mac: [gateway mac, time of the step that produced it] in order */
   function run(d: FleetDriver, from: number, steps: number, each?: (now: number) => void) {
@@ -110,7 +147,8 @@ describe('fleet simulator driver: shipping', () => {
           if (!list) sightings.set(r.mac, (list = []));
           list.push([fr.via.mac, now]);
         }
-        if (fr.payload.sn === 'DEMO-G0007') for (const r of fr.payload.reports as Array<Record<string, number>>) if (r.dataType === 10) positions.push([r.longitude, r.latitude]);
+        if (fr.payload.sn === 'DEMO-G0007')
+          for (const r of fr.payload.reports as Array<Record<string, number>>) if (r.dataType === 10) positions.push([r.longitude, r.latitude]);
       }
     }
     return { sightings, positions };
@@ -174,7 +212,12 @@ describe('fleet simulator driver: shipping', () => {
     const d = new FleetDriver(f, t0, { minuteMs: MIN, random: () => 0.5, maxTripMinutes: 4 });
     // received (the order leaves the open list) twenty minutes in; the waiting order is still new
     const { sightings } = run(d, t0, 80, (now) => {
-      if (now === t0 + 20 * MIN) d.setShipments([], waiting.map((c) => c.id), now);
+      if (now === t0 + 20 * MIN)
+        d.setShipments(
+          [],
+          waiting.map((c) => c.id),
+          now,
+        );
     });
     for (const c of waiting) expect(path(sightings.get(c.beaconMac)), c.sn).toEqual([HALL_10]);
     for (const c of cargo) {
@@ -196,7 +239,9 @@ describe('fleet simulator driver: shipping', () => {
       const now = t0 + k * MIN;
       // the same truck, back from the receiver, on an order released five minutes in
       if (k === 5) d.setShipments([first, { ...shipment(f, 12, now - 100, shipped(f, 2, 4)), from: 20, to: 10 }], [], now);
-      for (const fr of d.step(now)) if (fr.payload.sn === 'DEMO-G0007') for (const r of fr.payload.reports as Array<Record<string, number>>) if (r.dataType === 10) lngAt.push([now, r.longitude]);
+      for (const fr of d.step(now))
+        if (fr.payload.sn === 'DEMO-G0007')
+          for (const r of fr.payload.reports as Array<Record<string, number>>) if (r.dataType === 10) lngAt.push([now, r.longitude]);
     }
     const until = lngAt.filter(([t]) => t < t0 + 10 * MIN).map(([, l]) => l);
     const after = lngAt.filter(([t]) => t >= t0 + 10 * MIN).map(([, l]) => l);

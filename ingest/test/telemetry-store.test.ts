@@ -9,7 +9,21 @@ import type { SeriesRow } from '../src/store/series';
 import { haveBinary, INFLUXD, startInfluxdb, tempDir, type RunningInflux } from './helpers/services';
 
 const T0 = Date.UTC(2026, 10, 22, 0, 0, 0);
-const beacon = (org: number, mac: string, i: number, extra: Partial<SeriesRow> = {}): SeriesRow => ({ org, mac, time: T0 + i * 1000, gatewayMac: 'AC233FC0A1B2', rssi: -60 - (i % 20), battery: 90 - i / 10, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: 1, minor: i, txPower: -59, ...extra });
+const beacon = (org: number, mac: string, i: number, extra: Partial<SeriesRow> = {}): SeriesRow => ({
+  org,
+  mac,
+  time: T0 + i * 1000,
+  gatewayMac: 'AC233FC0A1B2',
+  rssi: -60 - (i % 20),
+  battery: 90 - i / 10,
+  temperature: 20.5,
+  humidity: 40,
+  uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+  major: 1,
+  minor: i,
+  txPower: -59,
+  ...extra,
+});
 
 const influxAvailable = haveBinary(INFLUXD);
 
@@ -53,7 +67,13 @@ describe.each(engines)('TelemetryStore on %s', (_name, open) => {
   beforeAll(async () => {
     ({ store, done } = await open());
     const rows = Array.from({ length: 250 }, (_, i) => beacon(1, i % 2 ? 'E2C56DB5DFFB' : 'E2C56DB5DFFC', i));
-    await store.write([{ series: 'beacon', rows }, { series: 'beacon', rows: [beacon(2, 'E2C56DB5DFFB', 999)] }], 17);
+    await store.write(
+      [
+        { series: 'beacon', rows },
+        { series: 'beacon', rows: [beacon(2, 'E2C56DB5DFFB', 999)] },
+      ],
+      17,
+    );
     await store.write([
       {
         series: 'gps',
@@ -72,14 +92,29 @@ describe.each(engines)('TelemetryStore on %s', (_name, open) => {
     const p1 = await store.query({ series: 'beacon', org: 1, key: 'E2C56DB5DFFB', page: 1, limit: 50 });
     expect(p1.total).toBe(125);
     expect(p1.list).toHaveLength(50);
-    expect(p1.list[0]).toMatchObject({ mac: 'E2C56DB5DFFB', time: T0 + 249000, rssi: -69, minor: 249, gatewayMac: 'AC233FC0A1B2', uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825' });
+    expect(p1.list[0]).toMatchObject({
+      mac: 'E2C56DB5DFFB',
+      time: T0 + 249000,
+      rssi: -69,
+      minor: 249,
+      gatewayMac: 'AC233FC0A1B2',
+      uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+    });
     const p3 = await store.query({ series: 'beacon', org: 1, key: 'E2C56DB5DFFB', page: 3, limit: 50 });
     expect(p3.list).toHaveLength(25);
     expect(p3.list[24].time).toBe(T0 + 1000);
   });
 
   it('filters by time range (inclusive) and sorts ascending on request', async () => {
-    const r = await store.query({ series: 'beacon', org: 1, key: ['E2C56DB5DFFB', 'E2C56DB5DFFC'], from: T0 + 10000, to: T0 + 19000, order: 'asc', limit: 100 });
+    const r = await store.query({
+      series: 'beacon',
+      org: 1,
+      key: ['E2C56DB5DFFB', 'E2C56DB5DFFC'],
+      from: T0 + 10000,
+      to: T0 + 19000,
+      order: 'asc',
+      limit: 100,
+    });
     expect(r.total).toBe(10);
     expect(r.list.map((x) => x.minor)).toEqual([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]);
   });
@@ -109,7 +144,12 @@ describe.each(engines)('TelemetryStore on %s', (_name, open) => {
   });
 
   it('keeps readings of one beacon heard by two gateways in the same millisecond', async () => {
-    await store.write([{ series: 'beacon', rows: [beacon(9, 'E2C56DB5DFFB', 1, { gatewayMac: 'AC233FC0A1B2' }), beacon(9, 'E2C56DB5DFFB', 1, { gatewayMac: 'AC233FC0A1B3', rssi: -80 })] }]);
+    await store.write([
+      {
+        series: 'beacon',
+        rows: [beacon(9, 'E2C56DB5DFFB', 1, { gatewayMac: 'AC233FC0A1B2' }), beacon(9, 'E2C56DB5DFFB', 1, { gatewayMac: 'AC233FC0A1B3', rssi: -80 })],
+      },
+    ]);
     const r = await store.query({ series: 'beacon', org: 9 });
     expect(r.total).toBe(2);
     expect(r.list.map((x) => x.gatewayMac).sort()).toEqual(['AC233FC0A1B2', 'AC233FC0A1B3']);
@@ -164,11 +204,18 @@ describe('segment store durability', () => {
     const dir = tempDir('segment-crash');
     const a = new SegmentTelemetryStore({ dir, segmentBytes: 4096 });
     await a.init();
-    for (let i = 0; i < 20; i++) await a.write([{ series: 'beacon', rows: Array.from({ length: 10 }, (_, k) => beacon(1, `E2C56DB5DF${String(k).padStart(2, '0')}`, i * 10 + k)) }], i + 1);
+    for (let i = 0; i < 20; i++)
+      await a.write(
+        [{ series: 'beacon', rows: Array.from({ length: 10 }, (_, k) => beacon(1, `E2C56DB5DF${String(k).padStart(2, '0')}`, i * 10 + k)) }],
+        i + 1,
+      );
     await a.close();
     // a crash mid-write leaves half a batch without its mark line
     const day = fs.readdirSync(dir)[0];
-    const files = fs.readdirSync(path.join(dir, day)).filter((f) => f.endsWith('.dat')).sort((x, y) => parseInt(x) - parseInt(y));
+    const files = fs
+      .readdirSync(path.join(dir, day))
+      .filter((f) => f.endsWith('.dat'))
+      .sort((x, y) => parseInt(x) - parseInt(y));
     fs.appendFileSync(path.join(dir, day, files[files.length - 1]), '0\t1\tE2C56DB5DF00\t12');
     const b = new SegmentTelemetryStore({ dir, segmentBytes: 4096 });
     await b.init();

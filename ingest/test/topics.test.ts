@@ -9,7 +9,15 @@ describe('topic layout', () => {
     expect(parseTopic('rti/ACME/gps/GT-000123/report')).toEqual({ orgCode: 'ACME', kind: 'report', device: 'GT-000123', deviceType: 'gps' });
   });
 
-  it.each(['rti/ACME/gw/AC233FC0A1B2', 'rti/ACME/gw/NOTAMAC/scan', 'rti/ACME/gps/GT 1/report', 'other/ACME/gw/AC233FC0A1B2/scan', 'rti/ACME/gw/AC233FC0A1B2/scan/extra', 'rti/ACME/gps/GT1/scan', 'rti//gw/AC233FC0A1B2/scan'])('refuses %s', (topic) => {
+  it.each([
+    'rti/ACME/gw/AC233FC0A1B2',
+    'rti/ACME/gw/NOTAMAC/scan',
+    'rti/ACME/gps/GT 1/report',
+    'other/ACME/gw/AC233FC0A1B2/scan',
+    'rti/ACME/gw/AC233FC0A1B2/scan/extra',
+    'rti/ACME/gps/GT1/scan',
+    'rti//gw/AC233FC0A1B2/scan',
+  ])('refuses %s', (topic) => {
     expect(parseTopic(topic)).toBeNull();
   });
 });

@@ -24,7 +24,10 @@ interface Child {
 }
 
 function spawnWorker(env: Record<string, string>): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'helpers', 'worker-child.ts')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'helpers', 'worker-child.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const child: Child = { proc, stats: null, ready: Promise.resolve() };
   let buf = '';
   child.ready = new Promise((resolve, reject) => {
@@ -83,7 +86,11 @@ describe.runIf(available)('ingest worker killed mid-batch', () => {
     // the restarted worker stores the rest: its journal backlog and the broker's queue (which
     // may be empty when the kill came late — then everything is in the journal)
     await new Promise((r) => setTimeout(r, 500));
-    await waitUntil(() => !!second.stats && second.stats.backlogFrames === 0 && second.stats.backlogRows === 0, 30000, 'the restarted worker to catch up').catch((err) => {
+    await waitUntil(
+      () => !!second.stats && second.stats.backlogFrames === 0 && second.stats.backlogRows === 0,
+      30000,
+      'the restarted worker to catch up',
+    ).catch((err) => {
       throw new Error(`${err.message}: ${JSON.stringify(second.stats)}`);
     });
     await new Promise((r) => setTimeout(r, 300));

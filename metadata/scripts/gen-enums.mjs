@@ -20,7 +20,8 @@ for (const id of existsSync(plugins) ? readdirSync(plugins).sort() : []) {
 // values plugins add to an enum declared elsewhere (enum-values.json), after every declaration
 for (const id of existsSync(plugins) ? readdirSync(plugins).sort() : []) {
   const file = join(plugins, id, 'metadata', 'enum-values.json');
-  if (existsSync(file)) for (const [name, items] of Object.entries(JSON.parse(readFileSync(file, 'utf8')))) if (enums[name]) enums[name] = [...enums[name], ...items];
+  if (existsSync(file))
+    for (const [name, items] of Object.entries(JSON.parse(readFileSync(file, 'utf8')))) if (enums[name]) enums[name] = [...enums[name], ...items];
 }
 
 const literal = (v) => (typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : String(v));
@@ -51,7 +52,7 @@ lines.push(
   '} as const;',
   '',
   'export type EnumName = keyof typeof Enums;',
-  '/** the value type of one enum, e.g. EnumValueOf<\'transportStatus\'> = 0 | 10 | 20 | … */',
+  "/** the value type of one enum, e.g. EnumValueOf<'transportStatus'> = 0 | 10 | 20 | … */",
   'export type EnumValueOf<N extends EnumName> = (typeof Enums)[N][keyof (typeof Enums)[N]];',
   '',
 );
@@ -65,7 +66,9 @@ if (process.argv.includes('--check')) {
     /* missing counts as stale */
   }
   if (current !== text) {
-    console.error('metadata/src/enums.generated.ts is not current with metadata/enums.json and plugins/*/metadata/enums.json: run `npm run gen:enums` and commit it');
+    console.error(
+      'metadata/src/enums.generated.ts is not current with metadata/enums.json and plugins/*/metadata/enums.json: run `npm run gen:enums` and commit it',
+    );
     process.exit(1);
   }
   console.log('metadata/src/enums.generated.ts is current');

@@ -25,7 +25,26 @@ const SEARCH_TYPES: Record<SearchKind, FieldType[]> = {
   in: ['string', 'int', 'enum', 'enums', 'ref', 'refs'],
   eq: ['string', 'int', 'decimal', 'bool', 'date', 'enum', 'enums', 'ref', 'refs', 'color'],
 };
-const FIELD_TYPES: FieldType[] = ['string', 'text', 'int', 'decimal', 'bool', 'date', 'datetime', 'enum', 'enums', 'ref', 'refs', 'image', 'file', 'color', 'password', 'json', 'lnglat', 'permissions'];
+const FIELD_TYPES: FieldType[] = [
+  'string',
+  'text',
+  'int',
+  'decimal',
+  'bool',
+  'date',
+  'datetime',
+  'enum',
+  'enums',
+  'ref',
+  'refs',
+  'image',
+  'file',
+  'color',
+  'password',
+  'json',
+  'lnglat',
+  'permissions',
+];
 const UNIQUE_TYPES: FieldType[] = ['string', 'int', 'decimal', 'date', 'datetime', 'enum', 'ref', 'color'];
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -35,7 +54,9 @@ export function valueProblem(field: FieldDef, value: unknown, enums: EnumsFile):
   const isNum = typeof value === 'number' && Number.isFinite(value);
   const enumValues = field.enum ? (enums[field.enum] ?? []).map((v) => v.value) : [];
   const inRange = (n: number) =>
-    (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max) ? `must be between ${field.min ?? '-∞'} and ${field.max ?? '∞'}` : undefined;
+    (field.min !== undefined && n < field.min) || (field.max !== undefined && n > field.max)
+      ? `must be between ${field.min ?? '-∞'} and ${field.max ?? '∞'}`
+      : undefined;
   switch (field.type) {
     case 'string':
     case 'text':
@@ -43,7 +64,8 @@ export function valueProblem(field: FieldDef, value: unknown, enums: EnumsFile):
       if (!isStr) return 'must be a string';
       if (field.maxLength !== undefined && value.length > field.maxLength) return `is longer than maxLength ${field.maxLength}`;
       if (field.minLength !== undefined && value.length < field.minLength) return `is shorter than minLength ${field.minLength}`;
-      if (field.pattern && !(isNamedPattern(field.pattern) ? namedPatterns[field.pattern] : safeRegExp(field.pattern))?.test(value)) return `does not match pattern ${field.pattern}`;
+      if (field.pattern && !(isNamedPattern(field.pattern) ? namedPatterns[field.pattern] : safeRegExp(field.pattern))?.test(value))
+        return `does not match pattern ${field.pattern}`;
       return undefined;
     }
     case 'color':
@@ -61,7 +83,9 @@ export function valueProblem(field: FieldDef, value: unknown, enums: EnumsFile):
     case 'enum':
       return enumValues.includes(value as string | number) ? undefined : `must be one of the values of enum "${field.enum}": ${enumValues.join(', ')}`;
     case 'enums':
-      return Array.isArray(value) && value.every((v) => enumValues.includes(v)) ? undefined : `must be a list of values of enum "${field.enum}": ${enumValues.join(', ')}`;
+      return Array.isArray(value) && value.every((v) => enumValues.includes(v))
+        ? undefined
+        : `must be a list of values of enum "${field.enum}": ${enumValues.join(', ')}`;
     case 'ref':
       return isStr || Number.isInteger(value) ? undefined : 'must be an id';
     case 'refs':
@@ -127,24 +151,23 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
 
 /** enums.json: unique values and keys; labels under enums.<name>. */
 function checkEnums(enums: EnumsFile, faults: Fault[]): void {
-// enums.json: unique values and keys; labels under enums.<name>.
-for (const [name, values] of Object.entries(enums)) {
-  const seenValues = new Map<unknown, number>();
-  const seenKeys = new Map<string, number>();
-  values.forEach((v, i) => {
-    const at = (p: string, problem: string) => faults.push({ file: 'enums.json', pointer: `/${name}/${i}/${p}`, problem });
-    if (seenValues.has(v.value)) at('value', `duplicate value ${JSON.stringify(v.value)} (also /${name}/${seenValues.get(v.value)})`);
-    seenValues.set(v.value, i);
-    const prefix = `enums.${name}.`;
-    if (!v.label.startsWith(prefix)) at('label', `must start with "${prefix}"`);
-    else {
-      const key = v.label.slice(prefix.length);
-      if (seenKeys.has(key)) at('label', `duplicate key "${key}" (also /${name}/${seenKeys.get(key)})`);
-      seenKeys.set(key, i);
-    }
-  });
-}
-
+  // enums.json: unique values and keys; labels under enums.<name>.
+  for (const [name, values] of Object.entries(enums)) {
+    const seenValues = new Map<unknown, number>();
+    const seenKeys = new Map<string, number>();
+    values.forEach((v, i) => {
+      const at = (p: string, problem: string) => faults.push({ file: 'enums.json', pointer: `/${name}/${i}/${p}`, problem });
+      if (seenValues.has(v.value)) at('value', `duplicate value ${JSON.stringify(v.value)} (also /${name}/${seenValues.get(v.value)})`);
+      seenValues.set(v.value, i);
+      const prefix = `enums.${name}.`;
+      if (!v.label.startsWith(prefix)) at('label', `must start with "${prefix}"`);
+      else {
+        const key = v.label.slice(prefix.length);
+        if (seenKeys.has(key)) at('label', `duplicate key "${key}" (also /${name}/${seenKeys.get(key)})`);
+        seenKeys.set(key, i);
+      }
+    });
+  }
 }
 
 /** menu.json: items name a resource (at its route) or a page, under their group's path, each path once. */
@@ -161,10 +184,10 @@ function checkMenu(meta: Metadata, broken: ReadonlySet<string>, faults: Fault[])
         const res = resources[it.resource];
         if (!res) {
           if (!broken.has(it.resource)) at('/resource', `unknown resource "${it.resource}"`);
-        }
-        else if (res.route !== it.path) at('/path', `must equal the route of resource "${it.resource}" (${res.route})`);
+        } else if (res.route !== it.path) at('/path', `must equal the route of resource "${it.resource}" (${res.route})`);
       }
-      if (groupPath && !it.standalone && it.path !== groupPath && !it.path.startsWith(groupPath + '/')) at('/path', `must start with the group path ${groupPath} (or be standalone)`);
+      if (groupPath && !it.standalone && it.path !== groupPath && !it.path.startsWith(groupPath + '/'))
+        at('/path', `must start with the group path ${groupPath} (or be standalone)`);
       if (seenPaths.has(it.path)) at('/path', `duplicate path ${it.path} (also ${seenPaths.get(it.path)})`);
       seenPaths.set(it.path, ptr);
       if (it.children) checkItems(it.children, `${ptr}/children`, groupPath);
@@ -172,7 +195,8 @@ function checkMenu(meta: Metadata, broken: ReadonlySet<string>, faults: Fault[])
   };
   const seenGroups = new Map<string, number>();
   menu.groups.forEach((g, gi) => {
-    if (seenGroups.has(g.key)) faults.push({ file: 'menu.json', pointer: `/groups/${gi}/key`, problem: `duplicate group key "${g.key}" (also /groups/${seenGroups.get(g.key)})` });
+    if (seenGroups.has(g.key))
+      faults.push({ file: 'menu.json', pointer: `/groups/${gi}/key`, problem: `duplicate group key "${g.key}" (also /groups/${seenGroups.get(g.key)})` });
     seenGroups.set(g.key, gi);
     checkItems(g.items, `/groups/${gi}/items`, g.path);
   });
@@ -211,7 +235,11 @@ function resourceCheck(meta: Metadata, res: ResourceDef, files: Record<string, s
     if (name !== undefined && !names.has(name)) at(pointer, `${what} "${name}" is not a field of ${res.name}`);
   };
   const prefix = resourceApiPrefix(res);
-  const generated = new Set(['list', '', 'get', 'create', 'update', 'delete', 'all', 'export', 'import', 'import/status', 'import/template', 'status/update', 'save', 'timeline'].map((c) => (c === '' ? prefix : `${prefix}/${c}`)));
+  const generated = new Set(
+    ['list', '', 'get', 'create', 'update', 'delete', 'all', 'export', 'import', 'import/status', 'import/template', 'status/update', 'save', 'timeline'].map(
+      (c) => (c === '' ? prefix : `${prefix}/${c}`),
+    ),
+  );
   function enumValuesOk(field: string, values: Array<string | number>, pointer: string, single = false): void {
     const f = byName.get(field);
     if (!f?.enum || !enums[f.enum]) return;
@@ -258,18 +286,20 @@ function checkFields({ res, resources, enums, broken, at }: ResourceCheck): void
       const target = resources[f.ref.resource];
       if (!target) {
         if (!broken.has(f.ref.resource)) at(`${fp}/ref/resource`, `unknown resource "${f.ref.resource}"`);
-      }
-      else if (!fieldNames(target).has(f.ref.label)) at(`${fp}/ref/label`, `"${f.ref.label}" is not a field of ${target.name}`);
+      } else if (!fieldNames(target).has(f.ref.label)) at(`${fp}/ref/label`, `"${f.ref.label}" is not a field of ${target.name}`);
     }
 
-    if (f.pattern && !isNamedPattern(f.pattern) && !safeRegExp(f.pattern)) at(`${fp}/pattern`, `neither a named pattern (${Object.keys(namedPatterns).join(', ')}) nor a valid regular expression`);
+    if (f.pattern && !isNamedPattern(f.pattern) && !safeRegExp(f.pattern))
+      at(`${fp}/pattern`, `neither a named pattern (${Object.keys(namedPatterns).join(', ')}) nor a valid regular expression`);
     if (f.pattern && !['string', 'text', 'password'].includes(f.type)) at(`${fp}/pattern`, `pattern applies to string, text and password fields only`);
     if (f.min !== undefined && f.max !== undefined && f.min > f.max) at(`${fp}/min`, `min ${f.min} is greater than max ${f.max}`);
-    if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength) at(`${fp}/minLength`, `minLength ${f.minLength} is greater than maxLength ${f.maxLength}`);
+    if (f.minLength !== undefined && f.maxLength !== undefined && f.minLength > f.maxLength)
+      at(`${fp}/minLength`, `minLength ${f.minLength} is greater than maxLength ${f.maxLength}`);
     if (f.readOnly && f.writeOnly) at(`${fp}/writeOnly`, 'a field cannot be both readOnly and writeOnly');
     if (f.readOnly && f.required) at(`${fp}/required`, 'a readOnly field cannot be required (clients never send it)');
     if (f.unique && !UNIQUE_TYPES.includes(f.type)) at(`${fp}/unique`, `type ${f.type} cannot be unique`);
-    if (f.search && !SEARCH_TYPES[f.search].includes(f.type)) at(`${fp}/search`, `search "${f.search}" does not suit type ${f.type} (use it with ${SEARCH_TYPES[f.search].join(', ')})`);
+    if (f.search && !SEARCH_TYPES[f.search].includes(f.type))
+      at(`${fp}/search`, `search "${f.search}" does not suit type ${f.type} (use it with ${SEARCH_TYPES[f.search].join(', ')})`);
     if ((f.type === 'password' || f.writeOnly) && (f.search || (f.list !== undefined && f.list !== false)))
       at(`${fp}/${f.search ? 'search' : 'list'}`, 'a write-only field cannot be listed or searched');
     if (f.scale !== undefined && f.type !== 'decimal') at(`${fp}/scale`, 'scale applies to decimal fields only');
@@ -329,7 +359,8 @@ function checkImport({ res, resources, enums, at, needField, byName }: ResourceC
     });
     for (const column of lookupColumns.keys()) if (!imp.columns.includes(column)) at(`/import/lookups`, `lookup column "${column}" must be one of the columns`);
     // a key field is read from the file, or filled by a lookup
-    for (const k of keys) if (!imp.columns.includes(k) && !imp.lookups?.[k]) at('/import/key', `import key "${k}" must be one of the columns or filled by a lookup`);
+    for (const k of keys)
+      if (!imp.columns.includes(k) && !imp.lookups?.[k]) at('/import/key', `import key "${k}" must be one of the columns or filled by a lookup`);
     if (res.import.errors && !enums[res.import.errors]) at('/import/errors', `unknown error catalogue "${res.import.errors}" (an enum in enums.json)`);
     for (const [column, codes] of Object.entries(res.import.codes ?? {})) {
       if (!res.import.columns.includes(column)) at(`/import/codes/${column}`, `"${column}" is not an import column`);
@@ -393,8 +424,7 @@ function checkChildren({ res, resources, broken, at, needField, byName, enumValu
     const child = resources[ch.resource];
     if (!child) {
       if (!broken.has(ch.resource)) at(`/children/${i}/resource`, `unknown resource "${ch.resource}"`);
-    }
-    else {
+    } else {
       const childNames = fieldNames(child);
       if (!childNames.has(ch.foreignKey)) at(`/children/${i}/foreignKey`, `"${ch.foreignKey}" is not a field of ${child.name}`);
       ch.uniqueKeys?.forEach((k, j) => {
@@ -442,7 +472,11 @@ function checkTransitions({ res, at, needField, byName, generated, enumValuesOk 
   const stepNames = new Map<string, number>();
   res.transitions?.forEach((t, i) => {
     const tp = `/transitions/${i}`;
-    if (stepNames.has(t.name) || t.name === STATUS_UPDATE_STEP) at(`${tp}/name`, `duplicate step "${t.name}"${stepNames.has(t.name) ? ` (also /transitions/${stepNames.get(t.name)})` : ' (the name of rules.statusUpdate)'}`);
+    if (stepNames.has(t.name) || t.name === STATUS_UPDATE_STEP)
+      at(
+        `${tp}/name`,
+        `duplicate step "${t.name}"${stepNames.has(t.name) ? ` (also /transitions/${stepNames.get(t.name)})` : ' (the name of rules.statusUpdate)'}`,
+      );
     stepNames.set(t.name, i);
     const path = transitionApiPath(res, t);
     if (generated.has(path) || path === resourceApiPath(res, 'base')) at(t.path ? `${tp}/path` : `${tp}/name`, `${path} is a generated call of ${res.name}`);
@@ -471,7 +505,8 @@ function checkTransitions({ res, at, needField, byName, generated, enumValuesOk 
     if (nu !== undefined) {
       const gf = byName.get(nu);
       if (!gf) at(`${tp}/guard/notUser`, `"${nu}" is not a field of ${res.name}`);
-      else if (!['string', 'int', 'ref'].includes(gf.type)) at(`${tp}/guard/notUser`, `guard.notUser needs a field recording a user (string name, int or ref id); "${nu}" is ${gf.type}`);
+      else if (!['string', 'int', 'ref'].includes(gf.type))
+        at(`${tp}/guard/notUser`, `guard.notUser needs a field recording a user (string name, int or ref id); "${nu}" is ${gf.type}`);
       else if (t.stamp?.user === nu) at(`${tp}/guard/notUser`, `"${nu}" is this step's own stamp: it would compare the caller with itself`);
     }
     if (t.guard && t.guard.notUser === undefined && t.guard.permission === undefined) at(`${tp}/guard`, 'a guard needs notUser or permission');
@@ -484,16 +519,20 @@ function checkSharedStatusCalls({ res, at, generated }: ResourceCheck): void {
   res.transitions?.forEach((t, i) => {
     if (t.statusCall === undefined) return;
     shared.set(t.statusCall, [...(shared.get(t.statusCall) ?? []), i]);
-    if (generated.has(t.statusCall) || t.statusCall === resourceApiPath(res, 'base')) at(`/transitions/${i}/statusCall`, `${t.statusCall} is a generated call of ${res.name}`);
-    else if (res.transitions!.some((o) => transitionApiPath(res, o) === t.statusCall)) at(`/transitions/${i}/statusCall`, `${t.statusCall} is the call of a step`);
+    if (generated.has(t.statusCall) || t.statusCall === resourceApiPath(res, 'base'))
+      at(`/transitions/${i}/statusCall`, `${t.statusCall} is a generated call of ${res.name}`);
+    else if (res.transitions!.some((o) => transitionApiPath(res, o) === t.statusCall))
+      at(`/transitions/${i}/statusCall`, `${t.statusCall} is the call of a step`);
   });
   for (const idx of shared.values()) {
     idx.forEach((i, k) => {
       const t = res.transitions![i];
       const first = res.transitions![idx[0]];
-      if (t.field !== first.field) at(`/transitions/${i}/field`, `steps sharing ${t.statusCall} must move one field ("${first.field}", /transitions/${idx[0]})`);
+      if (t.field !== first.field)
+        at(`/transitions/${i}/field`, `steps sharing ${t.statusCall} must move one field ("${first.field}", /transitions/${idx[0]})`);
       const twin = idx.slice(0, k).find((j) => String(res.transitions![j].to) === String(t.to));
-      if (twin !== undefined) at(`/transitions/${i}/to`, `${JSON.stringify(t.to)} is also the target of /transitions/${twin} on ${t.statusCall}: the call could not tell them apart`);
+      if (twin !== undefined)
+        at(`/transitions/${i}/to`, `${JSON.stringify(t.to)} is also the target of /transitions/${twin} on ${t.statusCall}: the call could not tell them apart`);
     });
   }
 }
@@ -508,7 +547,8 @@ function checkFormDefaults({ res, at, byName, prefix, generated }: ResourceCheck
     const dp = '/form/defaultsFrom';
     if (!df.call.startsWith(prefix + '/')) at(`${dp}/call`, `must be a call under the resource's prefix ${prefix}/`);
     else if (generated.has(df.call)) at(`${dp}/call`, `${df.call} is a generated call of ${res.name}`);
-    else if (res.transitions?.some((t) => transitionApiPath(res, t) === df.call || t.statusCall === df.call)) at(`${dp}/call`, `${df.call} is the call of a step`);
+    else if (res.transitions?.some((t) => transitionApiPath(res, t) === df.call || t.statusCall === df.call))
+      at(`${dp}/call`, `${df.call} is the call of a step`);
     const inCreateForm = (f: FieldDef | undefined) =>
       !!f && f.form !== false && !f.hidden && !f.readOnly && !(typeof f.form === 'object' && f.form.mode === 'edit');
     df.on.forEach((name, i) => {

@@ -52,7 +52,8 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
   const { enums, resources } = meta;
   for (const res of Object.values(resources)) {
     const file = files[res.name] ?? res.name;
-    const at = (pointer: string) => (v: Scalar) => faults.push({ file, pointer, problem: `${JSON.stringify(v)} is neither a value, an enum key nor a status group` });
+    const at = (pointer: string) => (v: Scalar) =>
+      faults.push({ file, pointer, problem: `${JSON.stringify(v)} is neither a value, an enum key nor a status group` });
     const list = (r: ResourceDef, field: string, l: Scalar[] | Scalar, pointer: string) => resolveList(enums, r, field, l, at(pointer));
     // where checkMetadata already refuses a value outside the enumeration, one fault is enough
     const checked = (r: ResourceDef, field: string, l: Scalar[] | Scalar) => resolveList(enums, r, field, l, () => undefined);
@@ -95,8 +96,10 @@ export function resolveFlowKeys(meta: Metadata, files: Record<string, string>): 
       if (ch.grantsScope) ch.grantsScope.while = list(res, statusField, ch.grantsScope.while, `/children/${i}/grantsScope/while`);
       if (ch.exclusive) ch.exclusive.while = list(res, statusField, ch.exclusive.while, `/children/${i}/exclusive/while`);
       if (!child) return;
-      if (ch.grantsScope?.lines) for (const [f, vs] of Object.entries(ch.grantsScope.lines)) ch.grantsScope.lines[f] = list(child, f, vs, `/children/${i}/grantsScope/lines/${f}`);
-      if (ch.exclusive?.lines) for (const [f, vs] of Object.entries(ch.exclusive.lines)) ch.exclusive.lines[f] = list(child, f, vs, `/children/${i}/exclusive/lines/${f}`);
+      if (ch.grantsScope?.lines)
+        for (const [f, vs] of Object.entries(ch.grantsScope.lines)) ch.grantsScope.lines[f] = list(child, f, vs, `/children/${i}/grantsScope/lines/${f}`);
+      if (ch.exclusive?.lines)
+        for (const [f, vs] of Object.entries(ch.exclusive.lines)) ch.exclusive.lines[f] = list(child, f, vs, `/children/${i}/exclusive/lines/${f}`);
       ch.rollUps?.forEach((r, j) => {
         for (const [f, vs] of Object.entries(r.where ?? {})) r.where![f] = list(child, f, vs, `/children/${i}/rollUps/${j}/where/${f}`);
       });
@@ -143,7 +146,8 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
       if (ch.batch) {
         const f = child.fields.find((x) => x.name === ch.batch!.by.field);
         if (!f?.ref) at(`/children/${i}/batch/by/field`, `"${ch.batch.by.field}" is not a ref field of ${child.name}`);
-        else if (!has(resources[f.ref.resource], ch.batch.by.key)) at(`/children/${i}/batch/by/key`, `"${ch.batch.by.key}" is not a field of ${f.ref.resource}`);
+        else if (!has(resources[f.ref.resource], ch.batch.by.key))
+          at(`/children/${i}/batch/by/key`, `"${ch.batch.by.key}" is not a field of ${f.ref.resource}`);
         ch.batch.values?.forEach((v, j) => {
           if (!has(child, v)) at(`/children/${i}/batch/values/${j}`, `"${v}" is not a field of ${child.name}`);
         });
@@ -164,24 +168,29 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
       const of = res.fields.find((x) => x.name === f.snapshot!.of);
       if (!f.readOnly) at(`/fields/${i}/snapshot`, `snapshot field "${f.name}" must be readOnly (the engine writes it)`);
       if (!of?.ref) at(`/fields/${i}/snapshot/of`, `"${f.snapshot.of}" is not a ref field of ${res.name}`);
-      else if (!has(resources[of.ref.resource], f.snapshot.field)) at(`/fields/${i}/snapshot/field`, `"${f.snapshot.field}" is not a field of ${of.ref.resource}`);
+      else if (!has(resources[of.ref.resource], f.snapshot.field))
+        at(`/fields/${i}/snapshot/field`, `"${f.snapshot.field}" is not a field of ${of.ref.resource}`);
     });
     res.transitions?.forEach((t, i) => {
-      if (t.lines && !res.children?.some((c) => c.resource === t.lines!.child)) at(`/transitions/${i}/lines/child`, `"${t.lines.child}" is not a line resource of ${res.name}`);
+      if (t.lines && !res.children?.some((c) => c.resource === t.lines!.child))
+        at(`/transitions/${i}/lines/child`, `"${t.lines.child}" is not a line resource of ${res.name}`);
       if (t.while !== undefined && !parentOf(meta, res.name)) at(`/transitions/${i}/while`, `${res.name} is no document's line`);
       if (t.header) {
         const parent = parentOf(meta, res.name);
         if (!parent) at(`/transitions/${i}/header`, `${res.name} is no document's line`);
-        else if (!parent.header.transitions?.some((x) => x.name === t.header)) at(`/transitions/${i}/header`, `${parent.header.name} has no step "${t.header}"`);
+        else if (!parent.header.transitions?.some((x) => x.name === t.header))
+          at(`/transitions/${i}/header`, `${parent.header.name} has no step "${t.header}"`);
       }
-      if (t.confirmCount && !has(res, t.confirmCount.field)) at(`/transitions/${i}/confirmCount/field`, `"${t.confirmCount.field}" is not a field of ${res.name}`);
+      if (t.confirmCount && !has(res, t.confirmCount.field))
+        at(`/transitions/${i}/confirmCount/field`, `"${t.confirmCount.field}" is not a field of ${res.name}`);
     });
     const src = res.source;
     if (src) {
       const from = resources[src.resource];
       if (!from) at('/source/resource', `unknown resource "${src.resource}"`);
       const f = res.fields.find((x) => x.name === src.field);
-      if (!f || f.type !== 'ref' || f.ref?.resource !== src.resource) at('/source/field', `"${src.field}" is not a ref field of ${res.name} to ${src.resource}`);
+      if (!f || f.type !== 'ref' || f.ref?.resource !== src.resource)
+        at('/source/field', `"${src.field}" is not a ref field of ${res.name} to ${src.resource}`);
       for (const [mine, theirs] of Object.entries(src.header ?? {})) {
         if (!has(res, mine)) at(`/source/header/${mine}`, `"${mine}" is not a field of ${res.name}`);
         if (from && !has(from, theirs)) at(`/source/header/${mine}`, `"${theirs}" is not a field of ${src.resource}`);
@@ -189,7 +198,8 @@ export function checkFlows(meta: Metadata, files: Record<string, string>): Fault
       const lines = src.lines;
       if (lines) {
         if (!res.children?.some((c) => c.resource === lines.child)) at('/source/lines/child', `"${lines.child}" is not a line resource of ${res.name}`);
-        if (from && !from.children?.some((c) => c.resource === lines.from)) at('/source/lines/from', `"${lines.from}" is not a line resource of ${src.resource}`);
+        if (from && !from.children?.some((c) => c.resource === lines.from))
+          at('/source/lines/from', `"${lines.from}" is not a line resource of ${src.resource}`);
         for (const [mine, theirs] of Object.entries(lines.copy)) {
           if (!has(resources[lines.child], mine)) at(`/source/lines/copy/${mine}`, `"${mine}" is not a field of ${lines.child}`);
           if (!has(resources[lines.from], theirs)) at(`/source/lines/copy/${mine}`, `"${theirs}" is not a field of ${lines.from}`);

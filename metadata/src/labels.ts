@@ -45,11 +45,38 @@ export function metadataLabelKeys(meta: Metadata): Set<string> {
 
 /** Generic validation message keys (SPEC §5); server and console both format these. */
 export const VALIDATION_KEYS = [
-  'required', 'select', 'notAllowed', 'format', 'lengthMax', 'lengthMin', 'lengthBetween', 'valueMax', 'valueMin', 'valueBetween',
-  'color', 'earlier', 'later', 'different', 'smaller', 'password', 'mqttPassword', 'passwordMismatch', 'unique', 'enum', 'type', 'ref',
-  'imageLimit', 'fileLimit', 'importLimit',
+  'required',
+  'select',
+  'notAllowed',
+  'format',
+  'lengthMax',
+  'lengthMin',
+  'lengthBetween',
+  'valueMax',
+  'valueMin',
+  'valueBetween',
+  'color',
+  'earlier',
+  'later',
+  'different',
+  'smaller',
+  'password',
+  'mqttPassword',
+  'passwordMismatch',
+  'unique',
+  'enum',
+  'type',
+  'ref',
+  'imageLimit',
+  'fileLimit',
+  'importLimit',
   // a wrong format and a file too large are told apart (SPEC §5: one message of each)
-  'imageFormat', 'imageSize', 'fileFormat', 'fileSize', 'importFormat', 'importSize',
+  'imageFormat',
+  'imageSize',
+  'fileFormat',
+  'fileSize',
+  'importFormat',
+  'importSize',
 ] as const;
 export type ValidationKey = (typeof VALIDATION_KEYS)[number];
 export const validationKey = (key: ValidationKey): string => `validation.${key}`;

@@ -49,7 +49,12 @@ function getValidators(): Record<SchemaName, ValidateFunction> {
     fragment.$id = fragment.$id.replace('menu.schema', 'menu-fragment.schema');
     fragment.properties.groups.minItems = 0;
     fragment.properties.groups.items.required = ['key', 'items'];
-    validators = { resource: ajv.compile(read('resource')), enums: ajv.compile(read('enums')), menu: ajv.compile(read('menu')), menuFragment: ajv.compile(fragment) };
+    validators = {
+      resource: ajv.compile(read('resource')),
+      enums: ajv.compile(read('enums')),
+      menu: ajv.compile(read('menu')),
+      menuFragment: ajv.compile(fragment),
+    };
   }
   return validators;
 }
@@ -76,7 +81,9 @@ function schemaFaults(file: string, errors: ErrorObject[] | null | undefined): M
         break;
       case 'anyOf': {
         const branches = all.filter((b) => b !== e && b.schemaPath.startsWith(e.schemaPath + '/'));
-        problem = branches.map((b) => (b.keyword === 'enum' ? `one of ${(b.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : b.message)).join(', or ');
+        problem = branches
+          .map((b) => (b.keyword === 'enum' ? `one of ${(b.params as { allowedValues: unknown[] }).allowedValues.join(', ')}` : b.message))
+          .join(', or ');
         problem = `must be ${problem.replace(/^must /, '').replace(/, or must /g, ', or ')}`;
         break;
       }
@@ -109,7 +116,10 @@ function readJson(dir: string, abs: string, faults: MetadataFault[]): Parsed {
 
 /** Groups faults by file (stable: within a file, schema faults first, in document order). */
 const sortByFile = (faults: MetadataFault[]): MetadataFault[] =>
-  faults.map((f, i) => ({ f, i })).sort((a, b) => a.f.file.localeCompare(b.f.file) || a.i - b.i).map(({ f }) => f);
+  faults
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => a.f.file.localeCompare(b.f.file) || a.i - b.i)
+    .map(({ f }) => f);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -177,7 +187,8 @@ export function loadMetadata(dir: string = metadataRoot, pluginsDir: string = pl
       return;
     }
     if (res.name !== base) faults.push({ file, pointer: '/name', problem: `"${res.name}" must equal the file name "${base}"` });
-    if (folder !== undefined && res.module !== folder) faults.push({ file, pointer: '/module', problem: `"${res.module}" must equal the folder name "${folder}"` });
+    if (folder !== undefined && res.module !== folder)
+      faults.push({ file, pointer: '/module', problem: `"${res.module}" must equal the folder name "${folder}"` });
     if (resources[res.name]) {
       faults.push({ file, pointer: '/name', problem: `resource "${res.name}" is already declared in ${files[res.name]}` });
       return;
@@ -253,7 +264,12 @@ export function loadMetadata(dir: string = metadataRoot, pluginsDir: string = pl
           }
           values.forEach((v, i) => {
             const clash = into.find((e) => String(e.value) === String(v.value) || e.label === v.label);
-            if (clash) faults.push({ file, pointer: `/${name}/${i}`, problem: `enum "${name}" already has ${String(clash.value)} (${clash.label}), declared in ${enumFiles[name]}` });
+            if (clash)
+              faults.push({
+                file,
+                pointer: `/${name}/${i}`,
+                problem: `enum "${name}" already has ${String(clash.value)} (${clash.label}), declared in ${enumFiles[name]}`,
+              });
             else into.push(v);
           });
           enums[name] = into;
@@ -270,10 +286,15 @@ export function loadMetadata(dir: string = metadataRoot, pluginsDir: string = pl
           const existing = menu.groups.find((m) => m.key === g.key);
           if (existing) {
             // items added to a group of metadata/menu.json (or of an earlier plugin) come after its own
-            const extra = ['path', 'label', 'icon'].filter((k) => k in g && (g as unknown as Record<string, unknown>)[k] !== (existing as unknown as Record<string, unknown>)[k]);
-            if (extra.length) faults.push({ file, pointer: `/groups/${i}`, problem: `group "${g.key}" exists already: give its key and items only (not ${extra.join(', ')})` });
+            const extra = ['path', 'label', 'icon'].filter(
+              (k) => k in g && (g as unknown as Record<string, unknown>)[k] !== (existing as unknown as Record<string, unknown>)[k],
+            );
+            if (extra.length)
+              faults.push({ file, pointer: `/groups/${i}`, problem: `group "${g.key}" exists already: give its key and items only (not ${extra.join(', ')})` });
             const gi = menu.groups.indexOf(existing);
-            g.items.forEach((_, ii) => menuPlaces.push({ merged: `/groups/${gi}/items/${existing.items.length + ii}`, file, pointer: `/groups/${i}/items/${ii}` }));
+            g.items.forEach((_, ii) =>
+              menuPlaces.push({ merged: `/groups/${gi}/items/${existing.items.length + ii}`, file, pointer: `/groups/${i}/items/${ii}` }),
+            );
             existing.items.push(...g.items);
           } else if (g.path === undefined || g.label === undefined) {
             faults.push({ file, pointer: `/groups/${i}`, problem: `a new menu group "${g.key}" needs a path and a label` });
@@ -396,14 +417,20 @@ export function checkLocales(meta: Metadata, locales: Record<Locale, Record<stri
     return origin?.files[locale]?.[key] ?? `locales/${locale}.json`;
   };
   for (const locale of LOCALES) {
-    for (const key of needed) if (!(key in flat[locale])) faults.push({ file: fileOf(locale, key), pointer: pointer(key), problem: `missing label "${key}" used by the metadata` });
+    for (const key of needed)
+      if (!(key in flat[locale])) faults.push({ file: fileOf(locale, key), pointer: pointer(key), problem: `missing label "${key}" used by the metadata` });
     for (const other of LOCALES) {
       if (other === locale) continue;
       for (const key of Object.keys(flat[other]))
         if (!(key in flat[locale]) && !needed.has(key))
-          faults.push({ file: fileOf(locale, key, other), pointer: pointer(key), problem: `missing "${key}" (present in ${origin?.files[other]?.[key] ?? `locales/${other}.json`})` });
+          faults.push({
+            file: fileOf(locale, key, other),
+            pointer: pointer(key),
+            problem: `missing "${key}" (present in ${origin?.files[other]?.[key] ?? `locales/${other}.json`})`,
+          });
     }
-    for (const [key, value] of Object.entries(flat[locale])) if (!value.trim()) faults.push({ file: fileOf(locale, key, locale), pointer: pointer(key), problem: 'empty label' });
+    for (const [key, value] of Object.entries(flat[locale]))
+      if (!value.trim()) faults.push({ file: fileOf(locale, key, locale), pointer: pointer(key), problem: 'empty label' });
   }
   // one line per missing key and file, even when several other locales hold it
   const seen = new Set<string>();
@@ -416,7 +443,10 @@ export function checkLocales(meta: Metadata, locales: Record<Locale, Record<stri
 }
 
 /** Loads metadata and locales and checks them together; throws MetadataError on any fault. */
-export function loadAll(dir: string = metadataRoot, pluginsDir: string = pluginsDirOf(dir)): { meta: Metadata; locales: Record<Locale, Record<string, unknown>> } {
+export function loadAll(
+  dir: string = metadataRoot,
+  pluginsDir: string = pluginsDirOf(dir),
+): { meta: Metadata; locales: Record<Locale, Record<string, unknown>> } {
   const meta = loadMetadata(dir, pluginsDir);
   const locales = loadLocales(dir, pluginsDir);
   const faults = checkLocales(meta, locales);

@@ -117,7 +117,8 @@ export function checkOverlay(base: ResourceDef, overlay: unknown, enums: EnumsFi
       else if ((f!.required && !fo.required) || (fo.required && (f!.readOnly || f!.form === false))) out.push({ path: `${p}/required`, problem: 'notAllowed' });
     }
     if (fo.default !== undefined && (f!.readOnly || !defaultFits(f!, fo.default, enums))) out.push({ path: `${p}/default`, problem: 'badDefault' });
-    for (const k of ['listVisible', 'show'] as const) if (fo[k] !== undefined && typeof fo[k] !== 'boolean') out.push({ path: `${p}/${k}`, problem: 'badType' });
+    for (const k of ['listVisible', 'show'] as const)
+      if (fo[k] !== undefined && typeof fo[k] !== 'boolean') out.push({ path: `${p}/${k}`, problem: 'badType' });
     if (fo.listVisible !== undefined && f!.list === false) out.push({ path: `${p}/listVisible`, problem: 'notAllowed' });
     if (fo.listWidth !== undefined && (typeof fo.listWidth !== 'number' || !Number.isInteger(fo.listWidth) || fo.listWidth < 40 || fo.listWidth > 800)) {
       out.push({ path: `${p}/listWidth`, problem: 'badWidth' });
@@ -153,7 +154,8 @@ export function applyOverlay(
     const withText = (kind: 'label' | 'help', values: OverlayTexts | undefined, baseKey: string | undefined) => {
       if (!values || Object.keys(values).length === 0) return undefined;
       const key = kind === 'label' ? overlayLabelKey(base.name, f.name) : overlayHelpKey(base.name, f.name);
-      for (const lang of OVERLAY_LANGUAGES) texts[lang][key] = values[lang] ?? (baseKey ? translate(lang, baseKey) : values['en-US'] ?? Object.values(values)[0]!);
+      for (const lang of OVERLAY_LANGUAGES)
+        texts[lang][key] = values[lang] ?? (baseKey ? translate(lang, baseKey) : (values['en-US'] ?? Object.values(values)[0]!));
       return key;
     };
     const label = withText('label', fo?.label, fieldLabelKey(f));

@@ -121,7 +121,8 @@ export function numberPatternProblem(pattern: string): string | undefined {
   const seq = tokens.filter((m) => m[1] === 'seq');
   if (seq.length !== 1) return 'needs exactly one {seq:N}';
   if (!/^[1-9]$|^1[0-2]$/.test(seq[0][2] ?? '')) return '{seq:N} needs a width N of 1 to 12';
-  for (const m of tokens) if (m[1] === 'date' && !/^(YYYY|YY|MM|DD|[-_./])+$/.test(m[2] ?? '')) return `{date:${m[2] ?? ''}} may hold only YYYY, YY, MM, DD and - _ . /`;
+  for (const m of tokens)
+    if (m[1] === 'date' && !/^(YYYY|YY|MM|DD|[-_./])+$/.test(m[2] ?? '')) return `{date:${m[2] ?? ''}} may hold only YYYY, YY, MM, DD and - _ . /`;
   if (/[{}]/.test(pattern.replace(TOKEN, ''))) return 'unknown {…} placeholder (use {date:…} and {seq:N})';
   return undefined;
 }

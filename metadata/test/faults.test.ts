@@ -15,7 +15,9 @@ describe('metadata faults name the file and the JSON pointer', () => {
   it('schema violation: unknown field type', () => {
     const dir = scratchCopy();
     edit(dir, BEACON, (r) => (r.fields[3].type = 'reference'));
-    expect(faultsOf(() => loadMetadata(dir))).toContainEqual(expect.objectContaining({ file: BEACON, pointer: '/fields/3/type', problem: expect.stringContaining('must be one of') }));
+    expect(faultsOf(() => loadMetadata(dir))).toContainEqual(
+      expect.objectContaining({ file: BEACON, pointer: '/fields/3/type', problem: expect.stringContaining('must be one of') }),
+    );
   });
 
   it('schema violation: a misspelt property is caught', () => {
@@ -90,9 +92,13 @@ describe('metadata faults name the file and the JSON pointer', () => {
       r.fields[idx.name].default = 'x'.repeat(51);
     });
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BEACON, pointer: `/fields/${idx.useStatus}/default`, problem: expect.stringContaining('10, 20, 30') }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BEACON, pointer: `/fields/${idx.useStatus}/default`, problem: expect.stringContaining('10, 20, 30') }),
+    );
     expect(faults).toContainEqual(expect.objectContaining({ file: BEACON, pointer: `/fields/${idx.startTime}/default` }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BEACON, pointer: `/fields/${idx.name}/default`, problem: expect.stringContaining('maxLength 50') }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BEACON, pointer: `/fields/${idx.name}/default`, problem: expect.stringContaining('maxLength 50') }),
+    );
   });
 
   it('file name must equal name, folder must equal module', () => {
@@ -113,7 +119,13 @@ describe('metadata faults name the file and the JSON pointer', () => {
       m.groups[g].items.push({ path: '/device/device-sensor', label: 'menu.device', resource: 'device-sensor' });
     });
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: 'menu.json', pointer: expect.stringMatching(new RegExp(`^/groups/${g}/items/\\d+/resource$`)), problem: 'unknown resource "device-sensor"' }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({
+        file: 'menu.json',
+        pointer: expect.stringMatching(new RegExp(`^/groups/${g}/items/\\d+/resource$`)),
+        problem: 'unknown resource "device-sensor"',
+      }),
+    );
   });
 
   it('module that is not a menu group, and fields the resource lacks', () => {
@@ -126,7 +138,9 @@ describe('metadata faults name the file and the JSON pointer', () => {
     });
     edit(dir, 'resources/basic-info/warehouse.json', (r) => (r.rules.compare[0].right = 'maximum'));
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BEACON, pointer: '/module', problem: expect.stringContaining('"sensors" is not a menu group key') }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BEACON, pointer: '/module', problem: expect.stringContaining('"sensors" is not a menu group key') }),
+    );
     expect(faults).toContainEqual({ file: BEACON, pointer: '/titleField', problem: 'titleField "serial" is not a field of device-beacon' });
     expect(faults).toContainEqual({ file: BEACON, pointer: '/paletteSearch', problem: 'paletteSearch "serial" is not a field of device-beacon' });
     expect(faults).toContainEqual(expect.objectContaining({ file: BEACON, pointer: expect.stringMatching(/^\/import\/columns\/\d+$/) }));
@@ -140,7 +154,9 @@ describe('metadata faults name the file and the JSON pointer', () => {
       r.fields.push({ name: 'mac', type: 'string' });
       n = r.fields.length - 1;
     });
-    expect(faultsOf(() => loadMetadata(dir))).toContainEqual(expect.objectContaining({ file: BEACON, pointer: `/fields/${n}/name`, problem: expect.stringContaining('duplicate field name "mac"') }));
+    expect(faultsOf(() => loadMetadata(dir))).toContainEqual(
+      expect.objectContaining({ file: BEACON, pointer: `/fields/${n}/name`, problem: expect.stringContaining('duplicate field name "mac"') }),
+    );
   });
 
   it('malformed JSON file, and the rest is still checked', () => {
@@ -148,7 +164,9 @@ describe('metadata faults name the file and the JSON pointer', () => {
     writeFileSync(join(dir, 'resources/system/role.json'), '{ "name": "role", ');
     edit(dir, BEACON, (r) => (r.fields[0].type = 'strin'));
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: 'resources/system/role.json', pointer: '/', problem: expect.stringContaining('malformed JSON') }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: 'resources/system/role.json', pointer: '/', problem: expect.stringContaining('malformed JSON') }),
+    );
     expect(faults).toContainEqual(expect.objectContaining({ file: BEACON, pointer: '/fields/0/type' }));
     // user.roleIds refers to the unreadable role file: not reported a second time
     expect(faults.filter((f) => f.problem.includes('"role"'))).toEqual([]);
@@ -186,7 +204,11 @@ describe('declared filters', () => {
     const dir = scratchCopy();
     edit(dir, CARRIER, (r) => (r.filters = { inStock: { transportStatus: ['inWarehouse', 'onTheMoon'], colour: ['red'] } }));
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: CARRIER, pointer: '/filters/inStock/transportStatus', problem: expect.stringContaining('"onTheMoon"') }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: CARRIER, pointer: '/filters/inStock/colour', problem: expect.stringContaining('not a field') }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: CARRIER, pointer: '/filters/inStock/transportStatus', problem: expect.stringContaining('"onTheMoon"') }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: CARRIER, pointer: '/filters/inStock/colour', problem: expect.stringContaining('not a field') }),
+    );
   });
 });

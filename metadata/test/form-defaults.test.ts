@@ -12,7 +12,10 @@ const ORDER_FROM_METADATA = `../${ORDER}`;
 describe('form defaults', () => {
   it('the ship order form asks /ship-order/setup; its choice label is a metadata label', () => {
     const meta = loadMetadata();
-    expect(meta.resources['ship-order'].form?.defaultsFrom).toMatchObject({ call: '/ship-order/setup', on: ['shipperWarehouseId', 'receiverWarehouseId', 'etd'] });
+    expect(meta.resources['ship-order'].form?.defaultsFrom).toMatchObject({
+      call: '/ship-order/setup',
+      on: ['shipperWarehouseId', 'receiverWarehouseId', 'etd'],
+    });
     expect(metadataLabelKeys(meta).has('choices.warehouseInStock')).toBe(true);
   });
 
@@ -30,14 +33,20 @@ describe('form defaults', () => {
     expect(faultsWith({ call: '/ship-order/list', on: [] })).toContainEqual(at('/form/defaultsFrom/call', 'generated call'));
     expect(faultsWith({ call: '/ship-order/release', on: [] })).toContainEqual(at('/form/defaultsFrom/call', 'the call of a step'));
     // a read-only field, a field out of forms, an unknown one; a choice on a non-ref field
-    const bad = faultsWith({ call: '/ship-order/setup', on: ['status', 'atd', 'nope'], choices: { etd: { from: 'x' }, shipperWarehouseId: { from: 'shipperWarehouses' } } });
+    const bad = faultsWith({
+      call: '/ship-order/setup',
+      on: ['status', 'atd', 'nope'],
+      choices: { etd: { from: 'x' }, shipperWarehouseId: { from: 'shipperWarehouses' } },
+    });
     expect(bad).toContainEqual(at('/form/defaultsFrom/on/0', '"status" is not a field of ship-order\'s create form'));
     expect(bad).toContainEqual(at('/form/defaultsFrom/on/1', '"atd"'));
     expect(bad).toContainEqual(at('/form/defaultsFrom/on/2', '"nope"'));
     expect(bad).toContainEqual(at('/form/defaultsFrom/choices/etd', 'not a ref field'));
     expect(bad.some((f) => f.pointer === '/form/defaultsFrom/choices/shipperWarehouseId')).toBe(false);
     // the schema: unknown keys and a malformed path
-    expect(faultsWith({ call: 'setup', on: [], extra: 1 }).map((f) => f.pointer)).toEqual(expect.arrayContaining(['/form/defaultsFrom/call', '/form/defaultsFrom/extra']));
+    expect(faultsWith({ call: 'setup', on: [], extra: 1 }).map((f) => f.pointer)).toEqual(
+      expect.arrayContaining(['/form/defaultsFrom/call', '/form/defaultsFrom/extra']),
+    );
   });
 
   it('a choice label missing from a locale is a fault', () => {

@@ -12,8 +12,22 @@ describe('repository metadata', () => {
 
   it('declares every resource the framework issue requires', () => {
     const required = [
-      'organization', 'user', 'role', 'dictionary', 'project', 'device-model', 'device-beacon', 'device-gps', 'device-slave-gateway',
-      'device-master-gateway', 'warehouse', 'location', 'supplier-customer', 'route', 'carrier-code', 'carrier',
+      'organization',
+      'user',
+      'role',
+      'dictionary',
+      'project',
+      'device-model',
+      'device-beacon',
+      'device-gps',
+      'device-slave-gateway',
+      'device-master-gateway',
+      'warehouse',
+      'location',
+      'supplier-customer',
+      'route',
+      'carrier-code',
+      'carrier',
     ];
     for (const name of required) expect(meta.resources[name], name).toBeDefined();
   });
@@ -31,13 +45,26 @@ describe('repository metadata', () => {
 
   it('lists the SPEC menu groups in SPEC order', () => {
     expect(meta.menu.groups.map((g) => g.path)).toEqual([
-      '', '/report', '', '/carrier/management', '/device', '/monitor', '/system', '/basic-info', '/ship-order-manage', '/inventory-manage',
-      '/delivery-receive-manage', '/maintenance', '/rfid-menu',
+      '',
+      '/report',
+      '',
+      '/carrier/management',
+      '/device',
+      '/monitor',
+      '/system',
+      '/basic-info',
+      '/ship-order-manage',
+      '/inventory-manage',
+      '/delivery-receive-manage',
+      '/maintenance',
+      '/rfid-menu',
     ]);
   });
 
   it('lists every declared resource in menu.json', () => {
-    const listed = menuItems(meta.menu).filter((i) => i.resource).map((i) => i.resource);
+    const listed = menuItems(meta.menu)
+      .filter((i) => i.resource)
+      .map((i) => i.resource);
     expect(listed.sort()).toEqual(Object.keys(meta.resources).sort());
   });
 });

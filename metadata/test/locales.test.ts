@@ -15,7 +15,11 @@ describe('locales', () => {
   it('every label key the metadata refers to exists in every locale', () => {
     const keys = [...metadataLabelKeys(meta)];
     expect(keys.length).toBeGreaterThan(500);
-    for (const l of LOCALES) expect(keys.filter((k) => !(k in flat[l])), l).toEqual([]);
+    for (const l of LOCALES)
+      expect(
+        keys.filter((k) => !(k in flat[l])),
+        l,
+      ).toEqual([]);
   });
 
   it('holds every SPEC §5 validation template with i18next interpolation', () => {
@@ -40,7 +44,11 @@ describe('locales', () => {
     edit(dir, 'locales/zh-CN.json', (t) => (t.menu.extraKey = '多余'));
     const faults = faultsOf(() => loadAll(dir));
     expect(faults).toContainEqual({ file: 'locales/ja-JP.json', pointer: '/fields/mac', problem: 'missing label "fields.mac" used by the metadata' });
-    expect(faults).toContainEqual({ file: 'locales/en-US.json', pointer: '/menu/extraKey', problem: 'missing "menu.extraKey" (present in locales/zh-CN.json)' });
+    expect(faults).toContainEqual({
+      file: 'locales/en-US.json',
+      pointer: '/menu/extraKey',
+      problem: 'missing "menu.extraKey" (present in locales/zh-CN.json)',
+    });
     expect(checkLocales(meta, loadLocales())).toEqual([]);
   });
 });

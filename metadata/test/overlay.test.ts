@@ -14,18 +14,48 @@ const base: ResourceDef = {
     { name: 'internal', type: 'string', list: false },
   ],
 } as ResourceDef;
-const enums = { k: [{ value: 1, label: 'a' }, { value: 2, label: 'b' }] };
+const enums = {
+  k: [
+    { value: 1, label: 'a' },
+    { value: 2, label: 'b' },
+  ],
+};
 const tr = (lang: string, key: string) => `${lang}:${key}`;
 
 describe('checkOverlay', () => {
   it('accepts what an administrator may change', () => {
-    expect(checkOverlay(base, { resource: 'thing', columns: ['size', 'code'], fields: { note: { required: true, default: 'ab', label: { 'ja-JP': '備考' } }, kind: { default: 2 }, size: { listWidth: 120, listVisible: false, show: false } } }, enums)).toEqual([]);
+    expect(
+      checkOverlay(
+        base,
+        {
+          resource: 'thing',
+          columns: ['size', 'code'],
+          fields: {
+            note: { required: true, default: 'ab', label: { 'ja-JP': '備考' } },
+            kind: { default: 2 },
+            size: { listWidth: 120, listVisible: false, show: false },
+          },
+        },
+        enums,
+      ),
+    ).toEqual([]);
   });
 
   it('names each fault by JSON pointer', () => {
     const problems = checkOverlay(
       base,
-      { columns: ['code', 'code', 'nope'], fields: { code: { required: false }, note: { default: 'too long', colour: 1 }, kind: { default: 3 }, size: { default: 10, listWidth: 1 }, secret: { show: false }, internal: { listVisible: true }, x: {} } },
+      {
+        columns: ['code', 'code', 'nope'],
+        fields: {
+          code: { required: false },
+          note: { default: 'too long', colour: 1 },
+          kind: { default: 3 },
+          size: { default: 10, listWidth: 1 },
+          secret: { show: false },
+          internal: { listVisible: true },
+          x: {},
+        },
+      },
       enums,
     );
     expect(problems).toEqual(
@@ -48,7 +78,11 @@ describe('checkOverlay', () => {
 
 describe('applyOverlay', () => {
   it('merges into a copy, keys the texts per resource and fills missing languages from the base label', () => {
-    const { resource, texts } = applyOverlay(base, { resource: 'thing', columns: ['size'], fields: { note: { label: { 'en-US': 'Memo' }, help: { 'zh-CN': '备注' }, required: true } } }, tr);
+    const { resource, texts } = applyOverlay(
+      base,
+      { resource: 'thing', columns: ['size'], fields: { note: { label: { 'en-US': 'Memo' }, help: { 'zh-CN': '备注' }, required: true } } },
+      tr,
+    );
     const note = resource.fields.find((f) => f.name === 'note')!;
     expect(note).toMatchObject({ required: true, label: overlayLabelKey('thing', 'note') });
     expect(texts['en-US'][note.label!]).toBe('Memo');

@@ -30,7 +30,7 @@ describe('permission codes (SPEC §6)', () => {
     const menu = effectiveMenu(meta);
     const byCode = new Map<string, string>();
     const clashes: string[] = [];
-    const walk = (items: typeof menu.groups[number]['items']) => {
+    const walk = (items: (typeof menu.groups)[number]['items']) => {
       for (const it of items) {
         const code = menuCode(routeName(it.path, menu));
         const other = byCode.get(code);

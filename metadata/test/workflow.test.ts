@@ -2,7 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { loadMetadata } from '../src/load';
 import { apiCode } from '../src/permissions';
-import { numberPatternProblem, numberScope, renderNumber, resourceTransitions, statusCalls, transitionAllowed, transitionApiPath, transitionInputs } from '../src/transitions';
+import {
+  numberPatternProblem,
+  numberScope,
+  renderNumber,
+  resourceTransitions,
+  statusCalls,
+  transitionAllowed,
+  transitionApiPath,
+  transitionInputs,
+} from '../src/transitions';
 import { edit, faultsOf, scratchCopy } from './helpers';
 
 const BIND = 'resources/carrier/carrier-bind.json';
@@ -40,18 +49,47 @@ describe('transitions', () => {
       r.transitions.push({ name: 'list', field: 'status', from: [10], to: 10 });
     });
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/2/name', problem: expect.stringContaining('duplicate step "release"') }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/3/field', problem: 'a transition moves an enum field; "remark" is text' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/3/inputs/0', problem: 'transition input "nope" is not a field of carrier-bind' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/3/stamp/time', problem: 'a time stamp needs a datetime field; "remark" is text' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/4/name', problem: '/carrier-bind/list is a generated call of carrier-bind' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/4/to', problem: expect.stringContaining('also a "from" status') }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/2/name', problem: expect.stringContaining('duplicate step "release"') }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/3/field', problem: 'a transition moves an enum field; "remark" is text' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/3/inputs/0', problem: 'transition input "nope" is not a field of carrier-bind' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/3/stamp/time', problem: 'a time stamp needs a datetime field; "remark" is text' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/4/name', problem: '/carrier-bind/list is a generated call of carrier-bind' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/4/to', problem: expect.stringContaining('also a "from" status') }),
+    );
   });
 
   it('a shared status call dispatches by target: one step per target, one field, its own path', () => {
     const calls = (name: string) => [...statusCalls(meta.resources[name])].map(([path, steps]) => [path, steps.map((t) => [t.name, t.to])]);
-    expect(calls('delivery')).toEqual([['/delivery/updatestatus', [['load', 20], ['release', 30], ['close', 40]]]]);
-    expect(calls('receipt')).toEqual([['/receipt/updatestatus', [['receive', 20], ['close', 30]]]]);
+    expect(calls('delivery')).toEqual([
+      [
+        '/delivery/updatestatus',
+        [
+          ['load', 20],
+          ['release', 30],
+          ['close', 40],
+        ],
+      ],
+    ]);
+    expect(calls('receipt')).toEqual([
+      [
+        '/receipt/updatestatus',
+        [
+          ['receive', 20],
+          ['close', 30],
+        ],
+      ],
+    ]);
     const dir = scratchCopy();
     edit(dir, BIND, (r) => {
       for (const t of r.transitions) t.statusCall = '/carrier-bind/updatestatus';
@@ -60,9 +98,19 @@ describe('transitions', () => {
       r.transitions.push({ name: 'listed', statusCall: '/carrier-bind/list', field: 'status', from: [20], to: 10 });
     });
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/2/to', problem: expect.stringContaining('also the target of /transitions/0 on /carrier-bind/updatestatus') }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/3/statusCall', problem: '/carrier-bind/release is the call of a step' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/transitions/4/statusCall', problem: '/carrier-bind/list is a generated call of carrier-bind' }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({
+        file: BIND,
+        pointer: '/transitions/2/to',
+        problem: expect.stringContaining('also the target of /transitions/0 on /carrier-bind/updatestatus'),
+      }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/3/statusCall', problem: '/carrier-bind/release is the call of a step' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/transitions/4/statusCall', problem: '/carrier-bind/list is a generated call of carrier-bind' }),
+    );
   });
 
   it('a status outside the enum is refused', () => {
@@ -76,16 +124,28 @@ describe('documents', () => {
   it('bad roll-ups, freeze rules and numbers are faults', () => {
     const dir = scratchCopy();
     edit(dir, BIND, (r) => {
-      r.children[0].rollUps.push({ field: 'remark', kind: 'sum', of: 'qty' }, { field: 'totalAmount', kind: 'sum', of: 'remark' }, { field: 'totalAmount', kind: 'sum' });
+      r.children[0].rollUps.push(
+        { field: 'remark', kind: 'sum', of: 'qty' },
+        { field: 'totalAmount', kind: 'sum', of: 'remark' },
+        { field: 'totalAmount', kind: 'sum' },
+      );
       r.children[0].editableWhen.values = [10, 77];
       r.number.pattern = 'BD{date:YYYYMMDD}';
       r.fields[0].required = true;
     });
     const faults = faultsOf(() => loadMetadata(dir));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/children/0/rollUps/1/field', problem: 'a roll-up field must be int or decimal; "remark" is text' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/children/0/rollUps/2/of', problem: 'only int and decimal fields can be summed; "remark" is text' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/children/0/rollUps/3', problem: 'a sum roll-up names the line field it sums in "of"' }));
-    expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/children/0/editableWhen/values/1', problem: '77 is not a value of enum "carrierBindStatus"' }));
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/children/0/rollUps/1/field', problem: 'a roll-up field must be int or decimal; "remark" is text' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/children/0/rollUps/2/of', problem: 'only int and decimal fields can be summed; "remark" is text' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/children/0/rollUps/3', problem: 'a sum roll-up names the line field it sums in "of"' }),
+    );
+    expect(faults).toContainEqual(
+      expect.objectContaining({ file: BIND, pointer: '/children/0/editableWhen/values/1', problem: '77 is not a value of enum "carrierBindStatus"' }),
+    );
     expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/number/pattern', problem: 'needs exactly one {seq:N}' }));
     expect(faults).toContainEqual(expect.objectContaining({ file: BIND, pointer: '/number/field', problem: expect.stringContaining('must not be required') }));
   });

@@ -53,7 +53,10 @@ async function waitForPort(port, proc, name, timeoutMs = 30000) {
   while (Date.now() < until) {
     if (proc.exitCode !== null) throw new Error(`${name} exited with ${proc.exitCode}`);
     const ok = await new Promise((res) => {
-      const s = net.connect(port, '127.0.0.1', () => { s.destroy(); res(true); });
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.destroy();
+        res(true);
+      });
       s.on('error', () => res(false));
     });
     if (ok) return;
@@ -69,11 +72,22 @@ function stopper(proc, dir) {
     stopped = true;
     if (proc.exitCode === null) {
       proc.kill('SIGTERM');
-      await new Promise((r) => { const t = setTimeout(() => { proc.kill('SIGKILL'); r(); }, 10000); proc.once('exit', () => { clearTimeout(t); r(); }); });
+      await new Promise((r) => {
+        const t = setTimeout(() => {
+          proc.kill('SIGKILL');
+          r();
+        }, 10000);
+        proc.once('exit', () => {
+          clearTimeout(t);
+          r();
+        });
+      });
     }
     rmSync(dir, { recursive: true, force: true });
   };
-  process.once('exit', () => { if (proc.exitCode === null) proc.kill('SIGKILL'); });
+  process.once('exit', () => {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+  });
   return stop;
 }
 
@@ -83,9 +97,29 @@ export async function startMariadb({ database = 'rti_test' } = {}) {
   if (!mariadbd) throw new Error('mariadbd not found: install Debian package mariadb-server');
   const dir = mkdtempSync(join(tmpdir(), 'rti-mariadb-'));
   const data = join(dir, 'data');
-  execFileSync(which('mariadb-install-db') ?? 'mysql_install_db', ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'], { stdio: 'ignore' });
+  execFileSync(
+    which('mariadb-install-db') ?? 'mysql_install_db',
+    ['--no-defaults', `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db', '--user=root'],
+    { stdio: 'ignore' },
+  );
   const port = await freePort();
-  const proc = spawn(mariadbd, ['--no-defaults', `--datadir=${data}`, `--socket=${join(dir, 'sock')}`, `--port=${port}`, '--bind-address=127.0.0.1', '--user=root', '--skip-grant-tables', '--skip-log-bin', '--innodb-buffer-pool-size=128M', '--innodb-flush-log-at-trx-commit=2', `--pid-file=${join(dir, 'pid')}`], { stdio: 'ignore' });
+  const proc = spawn(
+    mariadbd,
+    [
+      '--no-defaults',
+      `--datadir=${data}`,
+      `--socket=${join(dir, 'sock')}`,
+      `--port=${port}`,
+      '--bind-address=127.0.0.1',
+      '--user=root',
+      '--skip-grant-tables',
+      '--skip-log-bin',
+      '--innodb-buffer-pool-size=128M',
+      '--innodb-flush-log-at-trx-commit=2',
+      `--pid-file=${join(dir, 'pid')}`,
+    ],
+    { stdio: 'ignore' },
+  );
   await waitForPort(port, proc, 'mariadbd');
   const { createConnection } = await import('mysql2/promise');
   const conn = await createConnection({ host: '127.0.0.1', port, user: 'root' });
@@ -100,7 +134,9 @@ export async function startMariadb({ database = 'rti_test' } = {}) {
  */
 function restartable({ name, url, port, dir, launch, ready }) {
   let proc;
-  process.once('exit', () => { if (proc && proc.exitCode === null) proc.kill('SIGKILL'); });
+  process.once('exit', () => {
+    if (proc && proc.exitCode === null) proc.kill('SIGKILL');
+  });
   const handle = {
     url,
     port,
@@ -125,7 +161,10 @@ function restartable({ name, url, port, dir, launch, ready }) {
       if (!p || p.exitCode !== null || p.signalCode !== null) return;
       await new Promise((resolve) => {
         const t = setTimeout(() => p.kill('SIGKILL'), 5000);
-        p.once('exit', () => { clearTimeout(t); resolve(); });
+        p.once('exit', () => {
+          clearTimeout(t);
+          resolve();
+        });
         p.kill('SIGTERM');
       });
     },
@@ -137,10 +176,14 @@ function restartable({ name, url, port, dir, launch, ready }) {
   return handle;
 }
 
-const portOpen = (port) => new Promise((res) => {
-  const s = net.connect(port, '127.0.0.1', () => { s.destroy(); res(true); });
-  s.on('error', () => res(false));
-});
+const portOpen = (port) =>
+  new Promise((res) => {
+    const s = net.connect(port, '127.0.0.1', () => {
+      s.destroy();
+      res(true);
+    });
+    s.on('error', () => res(false));
+  });
 
 /**
  * Mosquitto (MQTT 3.1.1 and 5), anonymous, persistence on (a restart keeps persistent sessions
@@ -152,19 +195,29 @@ export async function startMosquitto({ extra = '' } = {}) {
   const dir = tempDir('mosquitto');
   const port = await freePort();
   const conf = join(dir, 'mosquitto.conf');
-  writeFileSync(conf, [
-    `listener ${port} 127.0.0.1`,
-    'allow_anonymous true',
-    'persistence true',
-    `persistence_location ${dir}/`,
-    'autosave_interval 1',
-    'max_queued_messages 100000',
-    'max_inflight_messages 100',
-    'log_dest none',
-    extra,
-    '',
-  ].join('\n'));
-  const h = restartable({ name: 'mosquitto', url: `mqtt://127.0.0.1:${port}`, port, dir, launch: () => spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] }), ready: () => portOpen(port) });
+  writeFileSync(
+    conf,
+    [
+      `listener ${port} 127.0.0.1`,
+      'allow_anonymous true',
+      'persistence true',
+      `persistence_location ${dir}/`,
+      'autosave_interval 1',
+      'max_queued_messages 100000',
+      'max_inflight_messages 100',
+      'log_dest none',
+      extra,
+      '',
+    ].join('\n'),
+  );
+  const h = restartable({
+    name: 'mosquitto',
+    url: `mqtt://127.0.0.1:${port}`,
+    port,
+    dir,
+    launch: () => spawn(bin, ['-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    ready: () => portOpen(port),
+  });
   await h.start();
   return h;
 }
@@ -177,21 +230,31 @@ export async function startInfluxdb() {
   const port = await freePort();
   const rpcPort = await freePort();
   const conf = join(dir, 'influxdb.conf');
-  writeFileSync(conf, [
-    'reporting-disabled = true',
-    `bind-address = "127.0.0.1:${rpcPort}"`,
-    `[meta]\n  dir = "${dir}/meta"\n  logging-enabled = false`,
-    `[data]\n  dir = "${dir}/data"\n  wal-dir = "${dir}/wal"\n  query-log-enabled = false`,
-    '[coordinator]\n  log-queries-after = "0s"',
-    '[retention]\n  enabled = false',
-    '[monitor]\n  store-enabled = false',
-    `[http]\n  enabled = true\n  bind-address = "127.0.0.1:${port}"\n  log-enabled = false`,
-    '[subscriber]\n  enabled = false',
-    '[continuous_queries]\n  enabled = false',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    conf,
+    [
+      'reporting-disabled = true',
+      `bind-address = "127.0.0.1:${rpcPort}"`,
+      `[meta]\n  dir = "${dir}/meta"\n  logging-enabled = false`,
+      `[data]\n  dir = "${dir}/data"\n  wal-dir = "${dir}/wal"\n  query-log-enabled = false`,
+      '[coordinator]\n  log-queries-after = "0s"',
+      '[retention]\n  enabled = false',
+      '[monitor]\n  store-enabled = false',
+      `[http]\n  enabled = true\n  bind-address = "127.0.0.1:${port}"\n  log-enabled = false`,
+      '[subscriber]\n  enabled = false',
+      '[continuous_queries]\n  enabled = false',
+      '',
+    ].join('\n'),
+  );
   const url = `http://127.0.0.1:${port}`;
-  const h = restartable({ name: 'influxd', url, port, dir, launch: () => spawn(bin, ['-config', conf], { stdio: ['ignore', 'ignore', 'pipe'] }), ready: async () => (await fetch(`${url}/ping`)).status === 204 });
+  const h = restartable({
+    name: 'influxd',
+    url,
+    port,
+    dir,
+    launch: () => spawn(bin, ['-config', conf], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    ready: async () => (await fetch(`${url}/ping`)).status === 204,
+  });
   await h.start();
   return h;
 }
@@ -212,7 +275,8 @@ export async function startS3rver() {
     url,
     port,
     dir,
-    launch: () => spawn(process.execPath, [bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '-s', '--no-vhost-buckets'], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    launch: () =>
+      spawn(process.execPath, [bin, '-d', dir, '-a', '127.0.0.1', '-p', String(port), '-s', '--no-vhost-buckets'], { stdio: ['ignore', 'ignore', 'pipe'] }),
     ready: () => portOpen(port),
   });
   await h.start();

@@ -33,7 +33,12 @@ export function createApp(opts: AppOptions): Express {
   if (dist && existsSync(join(dist, 'index.html'))) {
     // Hashed assets cache for a year; index.html never, so a deploy shows at once.
     app.use(precompressedAssets(dist));
-    app.use(express.static(dist, { index: false, setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache') }));
+    app.use(
+      express.static(dist, {
+        index: false,
+        setHeaders: (res, path) => res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache'),
+      }),
+    );
     app.get('/{*splat}', (_req, res) => {
       res.setHeader('Cache-Control', 'no-cache');
       res.sendFile(join(dist, 'index.html'));

@@ -3,7 +3,9 @@ import { createServer } from './index';
 
 const server = await createServer();
 const { url } = await server.listen();
-console.log(`RTI Console listening on ${url.replace('127.0.0.1', 'localhost')} (database: ${server.db.dialect}, plugins: ${server.plugins.map((p) => p.id).join(', ') || 'none'})`);
+console.log(
+  `RTI Console listening on ${url.replace('127.0.0.1', 'localhost')} (database: ${server.db.dialect}, plugins: ${server.plugins.map((p) => p.id).join(', ') || 'none'})`,
+);
 
 let stopping = false;
 const stop = (signal: string) => {

@@ -126,7 +126,10 @@ describe('a new first administrator', () => {
   it('refuses an expired link and an unknown one, in each language', async () => {
     await ts.server.db.sequelize.models.SysThrottle?.destroy({ where: {} });
     const late = await onboard('LATE', 'late-pool', 'leo', 'leo@late.example');
-    await ts.server.db.sequelize.models.SysOneTimeCode.update({ expiresAt: new Date(Date.now() - 1000) }, { where: { purpose: 'activation', userId: (await ts.server.access.directory.userByName('leo'))!.id } });
+    await ts.server.db.sequelize.models.SysOneTimeCode.update(
+      { expiresAt: new Date(Date.now() - 1000) },
+      { where: { purpose: 'activation', userId: (await ts.server.access.directory.userByName('leo'))!.id } },
+    );
     const expired = await activate(late.token);
     expect(expired.body.code).toBe(10015);
     expect(expired.body.message).toMatch(/expired/);
@@ -140,7 +143,13 @@ describe('a new first administrator', () => {
     const before = outboxFiles(dataDir).length;
     expect((await ts.call<any>('/account/send-captcha', { username: 'leo', entryCode: 'late-pool' })).body.code).toBe(0);
     const code = /(\d{6})/.exec((await nextOutboxMail(dataDir, before)).subject)![1];
-    const reset = await ts.call<any>('/account/forget-password', { username: 'leo', entryCode: 'late-pool', captcha: code, newPassword: NEW, confirmPassword: NEW });
+    const reset = await ts.call<any>('/account/forget-password', {
+      username: 'leo',
+      entryCode: 'late-pool',
+      captcha: code,
+      newPassword: NEW,
+      confirmPassword: NEW,
+    });
     expect(reset.body.code, reset.body.message).toBe(0);
     expect((await ts.call<any>('/account/login', { username: 'leo', password: NEW, entryCode: 'late-pool' })).body.code).toBe(0);
   });
@@ -165,13 +174,27 @@ describe('naming the first administrator', () => {
     const before = outboxFiles(dataDir).length;
     const count = async () => (await platform.call('/organization/list', { limit: 100 })).body.data.total;
     const orgs = await count();
-    const taken = await platform.call('/organization/create', { code: 'T1', name: 'Taken', entryCode: 't-one', firstAdmin: { username: 'nina', email: 'x@y.example', realName: 'X' } });
+    const taken = await platform.call('/organization/create', {
+      code: 'T1',
+      name: 'Taken',
+      entryCode: 't-one',
+      firstAdmin: { username: 'nina', email: 'x@y.example', realName: 'X' },
+    });
     expect(taken.body.code).toBe(10003);
     expect(taken.body.message).toContain('nina');
-    const noMail = await platform.call('/organization/create', { code: 'T2', name: 'No mail', entryCode: 't-two', firstAdmin: { username: 'nomail', realName: 'No Mail' } }, { language: 'zh-CN' });
+    const noMail = await platform.call(
+      '/organization/create',
+      { code: 'T2', name: 'No mail', entryCode: 't-two', firstAdmin: { username: 'nomail', realName: 'No Mail' } },
+      { language: 'zh-CN' },
+    );
     expect(noMail.body.code).toBe(10001);
     expect(noMail.body.message).toContain('邮箱');
-    const badMail = await platform.call('/organization/create', { code: 'T3', name: 'Bad mail', entryCode: 't-three', firstAdmin: { username: 'badmail', email: 'not-an-address', realName: 'Bad' } });
+    const badMail = await platform.call('/organization/create', {
+      code: 'T3',
+      name: 'Bad mail',
+      entryCode: 't-three',
+      firstAdmin: { username: 'badmail', email: 'not-an-address', realName: 'Bad' },
+    });
     expect(badMail.body.message).toContain('not-an-address');
     const unknown = await platform.call('/organization/create', { code: 'T4', name: 'Unknown', entryCode: 't-four', firstAdmin: { userId: 999999 } });
     expect(unknown.body.code).toBe(10001);
@@ -196,7 +219,9 @@ describe('users imported from a file', () => {
     form.append('mapping', JSON.stringify({ Login: 'name', 'Full name': 'realName', Mail: 'email', Roles: 'roleIds' }));
     form.append('file', new Blob([csv]), 'users.csv');
     const before = outboxFiles(dataDir).length;
-    const up = (await (await fetch(`${ts.url}/api/user/import`, { method: 'POST', headers: { Token: ts.a.token, OrgId: String(ts.orgA) }, body: form })).json()) as { code: number; message: string; data: { importId: number } };
+    const up = (await (
+      await fetch(`${ts.url}/api/user/import`, { method: 'POST', headers: { Token: ts.a.token, OrgId: String(ts.orgA) }, body: form })
+    ).json()) as { code: number; message: string; data: { importId: number } };
     expect(up.code, up.message).toBe(0);
     await ts.server.imports.idle();
     const status = (await ts.a.call('/user/import/status', { importId: up.data.importId })).body.data;

@@ -26,7 +26,9 @@ beforeAll(async () => {
   ts = await startTestServer({ config: { dataDir } });
   const models = ts.server.db.models;
   // the template's starter data: dictionary rows and a device model
-  await models.dictionary.create({ orgId: ts.orgA, category: 10, name: 'Pallet', value: 'PAL', createdAt: new Date(), updatedAt: new Date() }).catch(() => undefined);
+  await models.dictionary
+    .create({ orgId: ts.orgA, category: 10, name: 'Pallet', value: 'PAL', createdAt: new Date(), updatedAt: new Date() })
+    .catch(() => undefined);
   await ts.a.call('/device-model/create', { name: 'GW-100', brand: 'Acme' });
   const id = await ts.addUser(ts.orgA, 'platform', { sysOrgUser: true });
   await ts.server.access.directory.setPasswordHash(id, await ts.server.access.passwords.hash(PASSWORD));
@@ -70,7 +72,7 @@ describe('a new organisation is reachable by the platform user who created it', 
     expect(upd.body.code, upd.body.message).toBe(0);
   });
 
-  it('starts with the template\'s starter data and a default project', async () => {
+  it("starts with the template's starter data and a default project", async () => {
     const projects = (await platform.call('/project/list', {}, { orgId: nordic.id })).body.data.list;
     expect(projects).toEqual([expect.objectContaining({ name: 'Default project' })]);
     const models = (await platform.call('/device-model/list', {}, { orgId: nordic.id })).body.data.list;
@@ -158,14 +160,14 @@ describe('entry codes', () => {
 });
 
 describe('theme images', () => {
-  it('are stored under the new organisation, not the creator\'s current one', async () => {
+  it("are stored under the new organisation, not the creator's current one", async () => {
     expect(existsSync(join(dataDir, 'uploads', String(nordic.id), nordic.largeLogo))).toBe(true);
     const inside = await platform.fetch('/file/download', { fileName: nordic.largeLogo }, { orgId: nordic.id });
     expect(inside.status).toBe(200);
     expect(Buffer.from(await inside.arrayBuffer()).equals(png)).toBe(true);
   });
 
-  it('are public for the organisation\'s own login page only, and cacheable', async () => {
+  it("are public for the organisation's own login page only, and cacheable", async () => {
     const basic = (await ts.call('/organization/basic', { entryCode: 'NORDIC' })).body.data;
     expect(basic.theme.largeLogo).toMatch(/^\/api\/organization\/theme\?entryCode=nordic&slot=largeLogo&v=[0-9a-f]{32}\.png$/);
     const res = await fetch(ts.url + basic.theme.largeLogo);
@@ -186,8 +188,12 @@ describe('theme images', () => {
     expect((await fetch(`${ts.url}/api/organization/basic?entryCode=nordic`)).status).toBe(404);
   });
 
-  it('an image name the uploader does not hold is refused, in the caller\'s language', async () => {
-    const r = await platform.call('/organization/update', { id: nordic.id, smallLogo: '0123456789abcdef0123456789abcdef.png' }, { orgId: nordic.id, language: 'ja-JP' });
+  it("an image name the uploader does not hold is refused, in the caller's language", async () => {
+    const r = await platform.call(
+      '/organization/update',
+      { id: nordic.id, smallLogo: '0123456789abcdef0123456789abcdef.png' },
+      { orgId: nordic.id, language: 'ja-JP' },
+    );
     expect(r.body.code).toBe(10001);
     expect(r.body.message).toContain('小さいロゴ');
   });

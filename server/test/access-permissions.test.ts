@@ -56,7 +56,8 @@ describe('permission codes', () => {
     expect(paths).toContain('/permission/all');
     expect(paths).toContain('/organization-token/create');
     // report definitions' list and export calls, each with its own code
-    for (const p of ['/inventory-report/list', '/inventory-report/export', '/device-alert/gps/report/list', '/device-alert/gps/report/export']) expect(paths).toContain(p);
+    for (const p of ['/inventory-report/list', '/inventory-report/export', '/device-alert/gps/report/list', '/device-alert/gps/report/export'])
+      expect(paths).toContain(p);
     // pool analytics: its reports' calls and the statement's PDF
     for (const p of [
       '/pool-analytics/turns/list',

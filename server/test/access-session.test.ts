@@ -17,10 +17,8 @@ let ts: TestServer;
 const PASSWORD = 'Secret@123';
 
 const model = (name: string) => ts.server.db.sequelize.models[name];
-const login = (username: string, password = PASSWORD, extra: Record<string, unknown> = {}) =>
-  ts.call<any>('/account/login', { username, password, ...extra });
-const user = async (name: string, extra: Record<string, unknown> = {}) =>
-  ts.addUser(ts.orgA, name, { password: await hashPassword(PASSWORD), ...extra });
+const login = (username: string, password = PASSWORD, extra: Record<string, unknown> = {}) => ts.call<any>('/account/login', { username, password, ...extra });
+const user = async (name: string, extra: Record<string, unknown> = {}) => ts.addUser(ts.orgA, name, { password: await hashPassword(PASSWORD), ...extra });
 const withToken = (token: string, path: string, body: unknown = {}, opts: Record<string, unknown> = {}) => ts.call<any>(path, body, { token, ...opts });
 
 beforeAll(async () => {
@@ -36,7 +34,19 @@ describe('login', () => {
     const got = await login('grace');
     expect(got.body.code, got.body.message).toBe(0);
     const d = got.body.data;
-    for (const k of ['userId', 'token', 'permissions', 'access', 'loginOrgId', 'loginOrgName', 'orgName', 'loginEntryCode', 'realName', 'sysOrgUser', 'organizations']) {
+    for (const k of [
+      'userId',
+      'token',
+      'permissions',
+      'access',
+      'loginOrgId',
+      'loginOrgName',
+      'orgName',
+      'loginEntryCode',
+      'realName',
+      'sysOrgUser',
+      'organizations',
+    ]) {
       expect(d, k).toHaveProperty(k);
     }
     expect(d.loginOrgId).toBe(ts.orgA);
@@ -104,7 +114,10 @@ describe('sessions', () => {
 
     const expiring = (await login('mallory')).body.data.token;
     expect((await withToken(expiring, '/user/list', {}, { orgId: ts.orgA })).body.code).toBe(0);
-    await model('SysSession').update({ expiresAt: new Date(Date.now() - 1000) }, { where: { userId: (await login('mallory')).body.data.userId, expiresAt: { [Op.gt]: new Date() } } });
+    await model('SysSession').update(
+      { expiresAt: new Date(Date.now() - 1000) },
+      { where: { userId: (await login('mallory')).body.data.userId, expiresAt: { [Op.gt]: new Date() } } },
+    );
     await expect401(expiring, 'expired');
 
     const revoked = (await login('mallory')).body.data.token;
@@ -129,7 +142,11 @@ describe('failed-login slow-down', () => {
     const second = await createServer({ databaseUrl: ts.db.url, plugins: false, logError: () => undefined });
     try {
       const { url } = await second.listen(0);
-      const res = await fetch(url + '/api/account/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'nina', password: PASSWORD }) });
+      const res = await fetch(url + '/api/account/login', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ username: 'nina', password: PASSWORD }),
+      });
       expect(((await res.json()) as { code: number }).code).toBe(10010);
     } finally {
       await second.close();

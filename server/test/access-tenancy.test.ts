@@ -7,7 +7,17 @@
  */
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_UPDATE_STEP, documentSavePath, loadMetadata, parentOf, resourceApiPath, resourceApiPrefix, resourceTransitions, statusCalls, type ResourceDef } from '@rti/metadata';
+import {
+  STATUS_UPDATE_STEP,
+  documentSavePath,
+  loadMetadata,
+  parentOf,
+  resourceApiPath,
+  resourceApiPrefix,
+  resourceTransitions,
+  statusCalls,
+  type ResourceDef,
+} from '@rti/metadata';
 import { enabledCalls } from '../src/resources/calls';
 import { callSuffix, createRow, rowsInBothOrgs, type OrgRows, type Row } from './access-fixtures';
 import { creationOrder, sampleBody } from './support/samples';
@@ -105,7 +115,11 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
         const refs: Record<string, number> = { organization: ts.orgA };
         for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
         const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, 9700 + resources.indexOf(res));
-        const made = await ts.a.call(call.path, { ...sampleBody(res, metadata, 9500 + resources.indexOf(res), refsHere, rows.second.a), orgId: ts.orgB, lines: {} });
+        const made = await ts.a.call(call.path, {
+          ...sampleBody(res, metadata, 9500 + resources.indexOf(res), refsHere, rows.second.a),
+          orgId: ts.orgB,
+          lines: {},
+        });
         expect(made.body.code, made.body.message).toBe(0);
         expect(made.body.data.orgId).toBe(ts.orgA);
         expect((await ts.b.call(resourceApiPath(res, 'base'), { id: made.body.data.id })).body.code).toBe(10002);
@@ -146,7 +160,14 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
           break;
         case 'export': {
           // a text value only B's row carries (ids and numbers would match by chance)
-          const mark = res.fields.find((f) => ['string', 'text'].includes(f.type) && !f.writeOnly && typeof b[f.name] === 'string' && (b[f.name] as string).length >= 3 && a[f.name] !== b[f.name])?.name;
+          const mark = res.fields.find(
+            (f) =>
+              ['string', 'text'].includes(f.type) &&
+              !f.writeOnly &&
+              typeof b[f.name] === 'string' &&
+              (b[f.name] as string).length >= 3 &&
+              a[f.name] !== b[f.name],
+          )?.name;
           const listed = async () => {
             const got = (await ts.a.call(resourceApiPath(res, res.calls?.list === false ? 'all' : 'list'), { limit: 1000 })).body.data;
             return Array.isArray(got) ? got.length : (got.total as number);
@@ -252,7 +273,12 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
         case 'batch/add': {
           // not onto B's document, whatever the keys
           const parent = parentOf(metadata, res.name)!;
-          const got = await ts.a.call(call.path, { [parent.child.foreignKey]: rows.b[parent.header.name].id, keys: ['X-1'], sns: ['X-1'], carrierIds: [rows.b.carrier?.id ?? 1] });
+          const got = await ts.a.call(call.path, {
+            [parent.child.foreignKey]: rows.b[parent.header.name].id,
+            keys: ['X-1'],
+            sns: ['X-1'],
+            carrierIds: [rows.b.carrier?.id ?? 1],
+          });
           expect(got.body.code, call.path).toBe(10002);
           break;
         }
@@ -342,7 +368,9 @@ describe('plugin calls as another organisation', () => {
 
   /** A sample body without its optional references (a domain rule may refuse the ones it names). */
   function bareOf(res: ResourceDef, body: Record<string, unknown>): Record<string, unknown> {
-    for (const f of res.fields) if ((f.type === 'ref' || f.type === 'refs') && !f.required && !(res.rules?.compare ?? []).some((r) => r.left === f.name || r.right === f.name)) delete body[f.name];
+    for (const f of res.fields)
+      if ((f.type === 'ref' || f.type === 'refs') && !f.required && !(res.rules?.compare ?? []).some((r) => r.left === f.name || r.right === f.name))
+        delete body[f.name];
     return body;
   }
 
@@ -363,7 +391,7 @@ describe('plugin calls as another organisation', () => {
           continue;
         }
         for (const which of ['first', 'second'] as const) {
-          const seed = (n++) * 7 + (side === 'a' ? 0 : 3);
+          const seed = n++ * 7 + (side === 'a' ? 0 : 3);
           const second = out.second[side];
           const bare = (body: Record<string, unknown>) => bareOf(res, body);
           const attempts = [
@@ -642,7 +670,9 @@ describe('plugin calls as another organisation', () => {
         if (c.get(at) !== v) leaks.push(`${p.path} ${JSON.stringify(p.body).slice(0, 120)} ${at || '(data)'}: ${v} → ${c.get(at)}`);
       }
     }
-    console.info(`[tenancy] figures of ${compared.size} plugin calls compared before and after the first organisation grew by ${grown} rows (not grown: ${missed.join(', ') || 'none'})`);
+    console.info(
+      `[tenancy] figures of ${compared.size} plugin calls compared before and after the first organisation grew by ${grown} rows (not grown: ${missed.join(', ') || 'none'})`,
+    );
     expect(leaks.slice(0, 20), 'figures of organisation B that moved when organisation A grew').toEqual([]);
     expect(compared.size).toBeGreaterThan(20);
   }, 600_000);

@@ -30,7 +30,12 @@ describe('theme images on S3', () => {
     const platform = await ts.callerFor(await ts.addUser(ts.orgA, 'platform', { sysOrgUser: true }), ts.orgA);
     const logo = await upload(ts, platform, '/file/image/upload', png, 'logo.png');
     expect(logo.body.code, logo.body.message).toBe(0);
-    const made = await platform.call('/organization/create', { code: 'S3ORG', name: 'Cloud Crates', entryCode: 'Cloud-Crates', smallLogo: logo.body.data.fileName });
+    const made = await platform.call('/organization/create', {
+      code: 'S3ORG',
+      name: 'Cloud Crates',
+      entryCode: 'Cloud-Crates',
+      smallLogo: logo.body.data.fileName,
+    });
     expect(made.body.code, made.body.message).toBe(0);
     const orgId = made.body.data.id as number;
     expect(await ts.server.storage.getBuffer(objectKey('uploads', orgId, logo.body.data.fileName))).toEqual(png);

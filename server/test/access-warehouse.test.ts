@@ -106,13 +106,16 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
         return { ...sampleBody(res, metadata, seed, refsHere, rows.second.a), ...(res.source ? {} : values) };
       };
       for (const [i, f] of fields.entries()) {
-        const own = await wendy.call(resourceApiPath(res, 'create'), await body(Object.fromEntries(fields.map((g, k) => [g, g === f ? w1 : others[k]])), 4500 + i));
+        const own = await wendy.call(
+          resourceApiPath(res, 'create'),
+          await body(Object.fromEntries(fields.map((g, k) => [g, g === f ? w1 : others[k]])), 4500 + i),
+        );
         expect(own.body.code, own.body.message).toBe(0);
       }
       if (!res.source) {
-      const foreign = await wendy.call(resourceApiPath(res, 'create'), await body(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4600));
-      expect(foreign.body.code).toBe(10001);
-      expect(foreign.body.message).toContain('you may only use your own warehouses');
+        const foreign = await wendy.call(resourceApiPath(res, 'create'), await body(Object.fromEntries(fields.map((f, i) => [f, others[i]])), 4600));
+        expect(foreign.body.code).toBe(10001);
+        expect(foreign.body.message).toContain('you may only use your own warehouses');
       } else {
         // from a source of other warehouses: the source is not found for her, nothing written
         const refsHere = await sourceReady(ts, ts.a, res.name, refs, rows.second.a, 4600, Object.fromEntries(fields.map((f, i) => [f, others[i]])));
@@ -123,7 +126,14 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
 
     if (enabled.includes('export')) {
       // a text value only the outside row carries (ids and numbers would match by chance)
-      const mark = res.fields.find((f) => ['string', 'text'].includes(f.type) && !f.writeOnly && typeof outside[f.name] === 'string' && (outside[f.name] as string).length >= 3 && inside[f.name] !== outside[f.name])?.name;
+      const mark = res.fields.find(
+        (f) =>
+          ['string', 'text'].includes(f.type) &&
+          !f.writeOnly &&
+          typeof outside[f.name] === 'string' &&
+          (outside[f.name] as string).length >= 3 &&
+          inside[f.name] !== outside[f.name],
+      )?.name;
       const exported = await wendy.fetch(resourceApiPath(res, 'export'), {});
       expect(exported.status).toBe(200);
       const wb = new ExcelJS.Workbook();
@@ -143,7 +153,11 @@ describe.each(restricted.map((r) => [r.name, r] as const))('warehouse restrictio
 
 /** document lines without a warehouse field of their own: in scope through their header's */
 const headerScoped = Object.values(metadata.resources).flatMap((header) =>
-  header.warehouseField ? (header.children ?? []).map((c) => ({ header, lines: metadata.resources[c.resource], foreignKey: c.foreignKey })).filter((x) => x.lines && !x.lines.warehouseField) : [],
+  header.warehouseField
+    ? (header.children ?? [])
+        .map((c) => ({ header, lines: metadata.resources[c.resource], foreignKey: c.foreignKey }))
+        .filter((x) => x.lines && !x.lines.warehouseField)
+    : [],
 );
 
 it('has document lines scoped through their header to check', () => {
@@ -161,10 +175,16 @@ describe.each(headerScoped.map((x) => [x.lines.name, x] as const))('warehouse re
     // a header in none of wendy's warehouses, and a line of it
     const outsideValues = Object.fromEntries(fields.map((f, i) => [f, others[i]]));
     const headerRefs = await sourceReady(ts, ts.a, header.name, refs, rows.second.a, seed, outsideValues);
-    const outsideHeader = await createRow(ts, ts.a, header, { ...sampleBody(header, metadata, seed, headerRefs, rows.second.a), ...withoutSourceValues(ts, header.name, outsideValues) });
+    const outsideHeader = await createRow(ts, ts.a, header, {
+      ...sampleBody(header, metadata, seed, headerRefs, rows.second.a),
+      ...withoutSourceValues(ts, header.name, outsideValues),
+    });
     const inside = rows.a[name];
     expect(inside[foreignKey]).toBe(rows.a[header.name].id);
-    const outside = await createRow(ts, ts.a, lines, { ...sampleBody(lines, metadata, seed + 1, { ...refs, [header.name]: outsideHeader.id }, rows.second.a), [foreignKey]: outsideHeader.id });
+    const outside = await createRow(ts, ts.a, lines, {
+      ...sampleBody(lines, metadata, seed + 1, { ...refs, [header.name]: outsideHeader.id }, rows.second.a),
+      [foreignKey]: outsideHeader.id,
+    });
 
     const everything = await ts.a.call(resourceApiPath(lines, 'list'), { limit: 1000 });
     expect(everything.body.data.list.map((r: Row) => r.id)).toEqual(expect.arrayContaining([inside.id, outside.id]));
@@ -194,6 +214,8 @@ describe.each(headerScoped.map((x) => [x.lines.name, x] as const))('warehouse re
     expect(await repo.deleteWhere({ id: outside.id })).toBe(0);
     expect(await repo.updateWhere({ updatedBy: null }, { id: inside.id })).toBe(1);
     // the unrestricted caller still reads it: the refusal above is the restriction
-    expect((await ts.a.call(resourceApiPath(lines, 'list'), { limit: 1000, [foreignKey]: outsideHeader.id })).body.data.list.map((r: Row) => r.id)).toEqual([outside.id]);
+    expect((await ts.a.call(resourceApiPath(lines, 'list'), { limit: 1000, [foreignKey]: outsideHeader.id })).body.data.list.map((r: Row) => r.id)).toEqual([
+      outside.id,
+    ]);
   });
 });

@@ -38,7 +38,12 @@ function readMail(file: string): { to: string; subject: string; text: string } {
   const header = (name: string) => head.match(new RegExp(`^${name}: (.*(?:\\n[ \\t].*)*)`, 'mi'))?.[1].replace(/\r?\n[ \t]/g, ' ') ?? '';
   const words = (s: string) =>
     s.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, data: string) =>
-      enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : Buffer.from(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(data, 'base64').toString('utf8')
+        : Buffer.from(
+            data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8'),
     );
   const body = rest.join('\n\n');
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
@@ -46,7 +51,10 @@ function readMail(file: string): { to: string; subject: string; text: string } {
     encoding === 'base64'
       ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
       : encoding === 'quoted-printable'
-        ? Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8')
+        ? Buffer.from(
+            body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+            'latin1',
+          ).toString('utf8')
         : body;
   return { to: header('To'), subject: words(header('Subject')), text };
 }
@@ -195,7 +203,12 @@ describe('forget-password', () => {
     const first = await codeFor('erin');
     const second = await codeFor('erin', '192.0.2.3');
     const wrong = String((Number(second) + 1) % 1_000_000).padStart(6, '0');
-    const answers = [await reset('erin', wrong), first !== second ? await reset('erin', first) : null, await reset('ghost', second), await reset('nobody@example.com', second)].filter(Boolean);
+    const answers = [
+      await reset('erin', wrong),
+      first !== second ? await reset('erin', first) : null,
+      await reset('ghost', second),
+      await reset('nobody@example.com', second),
+    ].filter(Boolean);
     for (const a of answers) expect(a!.body).toEqual({ code: 10015, message: answers[0]!.body.message, data: null });
     expect((await login('erin', OLD)).body.code).toBe(0);
     expect((await reset('erin', second)).body.code).toBe(0);
@@ -222,7 +235,11 @@ describe('forget-password', () => {
     const code = await codeFor('erin');
     const weak = await reset('erin', code, '192.0.2.1', 'short');
     expect(weak.body.code).toBe(10001);
-    const differ = await ts.call<any>('/account/forget-password', { username: 'erin', entryCode: 'orga', captcha: code, newPassword: NEW, confirmPassword: NEW + 'x' }, { language: 'ja-JP' });
+    const differ = await ts.call<any>(
+      '/account/forget-password',
+      { username: 'erin', entryCode: 'orga', captcha: code, newPassword: NEW, confirmPassword: NEW + 'x' },
+      { language: 'ja-JP' },
+    );
     expect(differ.body.code).toBe(10001);
     expect(differ.body.message).toBe('パスワードが一致しません。新しいパスワードを再入力してください');
     // the code was not spent by refused passwords

@@ -113,7 +113,12 @@ describe('login tickets', () => {
     const { ticket } = (await ask(tokenA, { username: 'frank' })).body.data;
     expect((await redeem(ticket, 'orga')).body.code).toBe(0);
     await ts.server.audit.flush();
-    const rows = (await ts.server.db.models['admin-log'].findAll({ where: { orgId: ts.orgA }, order: [['id', 'DESC']], limit: 2, raw: true })) as unknown as Array<Record<string, any>>;
+    const rows = (await ts.server.db.models['admin-log'].findAll({
+      where: { orgId: ts.orgA },
+      order: [['id', 'DESC']],
+      limit: 2,
+      raw: true,
+    })) as unknown as Array<Record<string, any>>;
     expect(rows.map((r) => [r.path, r.operator, r.responseCode])).toEqual([
       ['/account/login', 'frank', 0],
       ['/account/authLogin', `org-token:${ts.orgA}`, 0],

@@ -22,7 +22,14 @@ describe('admin log', () => {
   it('keeps operator, ip, user agent, path, method, parameters and response for each call', async () => {
     await ts.a.call('/device-model/create', { name: 'AUD-1' }, { headers: { 'User-Agent': 'audit-test/1.0' } });
     const [row] = await rows('admin-log', { path: '/device-model/create' });
-    expect(row).toMatchObject({ orgId: ts.orgA, operator: 'alice', path: '/device-model/create', method: 'POST', responseCode: 0, userAgent: 'audit-test/1.0' });
+    expect(row).toMatchObject({
+      orgId: ts.orgA,
+      operator: 'alice',
+      path: '/device-model/create',
+      method: 'POST',
+      responseCode: 0,
+      userAgent: 'audit-test/1.0',
+    });
     expect(row.ip).toMatch(/127\.0\.0\.1/);
     expect(JSON.parse(row.params)).toEqual({ name: 'AUD-1' });
     expect(row.message).toBeTruthy();
@@ -52,7 +59,11 @@ describe('admin log', () => {
 
 describe('operation log', () => {
   it('records create 10, update 20 and delete 30 with the object code and row id', async () => {
-    const created = await ts.a.call('/device-beacon/create', { sn: 'OP-1', mac: 'AA:00:00:00:40:01', deviceModelId: (await ts.a.call('/device-model/create', { name: 'AUD-2' })).body.data.id });
+    const created = await ts.a.call('/device-beacon/create', {
+      sn: 'OP-1',
+      mac: 'AA:00:00:00:40:01',
+      deviceModelId: (await ts.a.call('/device-model/create', { name: 'AUD-2' })).body.data.id,
+    });
     const id = created.body.data.id;
     await ts.a.call('/device-beacon/update', { id, name: 'renamed' });
     await ts.a.call('/device-beacon/delete', { id });
@@ -72,7 +83,14 @@ describe('operation log', () => {
     expect((await rows('operation-log', {})).length).toBe(before);
     const gw = ts.server.metadata.resources['device-slave-gateway'];
     if (gw?.logObject) {
-      const r = await ts.a.call('/device-slave-gateway/create', { name: 'gw', sn: 'GW-1', mac: 'AA:00:00:00:50:01', mqttClientId: 'cid-1', mqttUsername: 'u-1', mqttPassword: 'MqttPass1x' });
+      const r = await ts.a.call('/device-slave-gateway/create', {
+        name: 'gw',
+        sn: 'GW-1',
+        mac: 'AA:00:00:00:50:01',
+        mqttClientId: 'cid-1',
+        mqttUsername: 'u-1',
+        mqttPassword: 'MqttPass1x',
+      });
       const [op] = await rows('operation-log', { object: gw.logObject, objectId: r.body.data?.id ?? -1 });
       expect(op?.content ?? '').not.toContain('MqttPass1x');
     }

@@ -16,7 +16,11 @@ const find = (nodes: PermissionNode[], code: string): PermissionNode | undefined
 describe('form defaults call in the permission tree', () => {
   it('hangs /ship-order/setup under the ship order create screen, other plugin calls of the resource under its list', () => {
     const meta = loadMetadata();
-    const calls = ['/ship-order/setup', '/ship-order/all/wareshouse', '/ship-order/create', '/ship-order/list'].map((path) => ({ path, resource: 'ship-order', plugin: 'shipping' }));
+    const calls = ['/ship-order/setup', '/ship-order/all/wareshouse', '/ship-order/create', '/ship-order/list'].map((path) => ({
+      path,
+      resource: 'ship-order',
+      plugin: 'shipping',
+    }));
     const tree = buildCatalogue(meta, calls, (_lang, key) => key).tree('en-US');
     const under = (view: string) => (find(tree, view)?.children ?? []).map((c) => c.code);
     expect(under('ViewShipOrderCreate')).toEqual(expect.arrayContaining(['ApiShipOrderSetup', 'ApiShipOrderCreate']));

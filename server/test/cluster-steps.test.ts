@@ -43,7 +43,11 @@ afterAll(async () => {
 /** The caller's call through one of the instances (0: this one, 1: the other). */
 async function via(instance: 0 | 1, caller: Caller, path: string, body: unknown) {
   const url = instance === 0 ? ts.url : other.ready.url;
-  const res = await fetch(`${url}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: caller.token, OrgId: String(caller.orgId) }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Token: caller.token, OrgId: String(caller.orgId) },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { code: number; message: string; data: any };
 }
 

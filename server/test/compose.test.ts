@@ -36,7 +36,11 @@ function sources(dir: string, out: string[] = []): string[] {
 
 /** The code each program runs: the API loads the server, every plugin and the ingest library. */
 const pluginDirs = readdirSync(join(repoRoot, 'plugins')).map((p) => join(repoRoot, 'plugins', p, 'server'));
-const apiCode = [join(repoRoot, 'server/src'), join(repoRoot, 'ingest/src'), ...pluginDirs.filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory())].flatMap((d) => sources(d));
+const apiCode = [
+  join(repoRoot, 'server/src'),
+  join(repoRoot, 'ingest/src'),
+  ...pluginDirs.filter((d) => statSync(d, { throwIfNoEntry: false })?.isDirectory()),
+].flatMap((d) => sources(d));
 const workerCode = [...sources(join(repoRoot, 'ingest/src')), readFileSync(join(repoRoot, 'server/src/config.ts'), 'utf8')];
 
 /** `env.NAME`, `env['NAME']`, or a helper called with the name (`envInt('NAME', …)`, `positive(env, 'NAME', …)`). */

@@ -23,7 +23,8 @@ afterAll(async () => {
   await tdb.drop();
 });
 
-const indexNames = async (db: Database, table: string) => ((await db.sequelize.getQueryInterface().showIndex(table)) as Array<{ name: string }>).map((i) => i.name);
+const indexNames = async (db: Database, table: string) =>
+  ((await db.sequelize.getQueryInterface().showIndex(table)) as Array<{ name: string }>).map((i) => i.name);
 
 describe('metadata schema migration', () => {
   it('creates a table per resource with its indexes', async () => {
@@ -41,7 +42,9 @@ describe('metadata schema migration', () => {
     expect(beacon).toContainEqual(expect.objectContaining({ columns: ['org_id', 'id'], unique: false }));
     expect(indexPlan(base.resources.user)).toContainEqual(expect.objectContaining({ columns: ['name'], unique: true }));
     const cols = await qi.describeTable('device_beacon');
-    expect(Object.keys(cols)).toEqual(expect.arrayContaining(['id', 'org_id', 'sn', 'device_model_id', 'created_at', 'updated_at', 'created_by', 'updated_by']));
+    expect(Object.keys(cols)).toEqual(
+      expect.arrayContaining(['id', 'org_id', 'sn', 'device_model_id', 'created_at', 'updated_at', 'created_by', 'updated_by']),
+    );
   });
 
   it('runs once: a second migrate with the same metadata does nothing', async () => {
@@ -87,7 +90,10 @@ describe('metadata schema migration', () => {
 
   it('indexes a searchable string only while its key fits every database (InnoDB: 3072 bytes)', () => {
     const res = structuredClone(base.resources.shipper);
-    res.fields.push({ name: 'shortCode', type: 'string', maxLength: 500, search: 'like' }, { name: 'longNote', type: 'string', maxLength: 800, search: 'like' });
+    res.fields.push(
+      { name: 'shortCode', type: 'string', maxLength: 500, search: 'like' },
+      { name: 'longNote', type: 'string', maxLength: 800, search: 'like' },
+    );
     const columns = indexPlan(res).map((p) => p.columns.join(','));
     expect(columns).toContain('org_id,short_code');
     expect(columns.some((c) => c.includes('long_note'))).toBe(false);

@@ -5,9 +5,20 @@ import { indexPlan } from '../src/db/models';
 describe('index plan', () => {
   it('puts the organisation first in declared composite indexes', () => {
     const res: ResourceDef = {
-      name: 'thing', module: 'device', route: '/device/thing', orgScoped: true, titleField: 'sn',
-      fields: [{ name: 'sn', type: 'string' }, { name: 'status', type: 'int' }, { name: 'warehouseId', type: 'int' }],
-      indexes: [['warehouseId', 'status'], ['warehouseId', 'sn']],
+      name: 'thing',
+      module: 'device',
+      route: '/device/thing',
+      orgScoped: true,
+      titleField: 'sn',
+      fields: [
+        { name: 'sn', type: 'string' },
+        { name: 'status', type: 'int' },
+        { name: 'warehouseId', type: 'int' },
+      ],
+      indexes: [
+        ['warehouseId', 'status'],
+        ['warehouseId', 'sn'],
+      ],
     };
     const cols = indexPlan(res).map((p) => p.columns.join(','));
     expect(cols).toContain('org_id,warehouse_id,status');

@@ -7,8 +7,20 @@ const errors: unknown[] = [];
 
 beforeAll(async () => {
   ts = await startTestServer({ logError: (_m, err) => void errors.push(err) });
-  ts.server.calls.add({ path: '/test/boom', permission: null, handler: () => { throw new Error('secret internal detail'); } });
-  ts.server.calls.add({ path: '/test/refuse', permission: null, handler: () => { throw new ApiError(10004, 'rules.deviceEnabledNoDelete'); } });
+  ts.server.calls.add({
+    path: '/test/boom',
+    permission: null,
+    handler: () => {
+      throw new Error('secret internal detail');
+    },
+  });
+  ts.server.calls.add({
+    path: '/test/refuse',
+    permission: null,
+    handler: () => {
+      throw new ApiError(10004, 'rules.deviceEnabledNoDelete');
+    },
+  });
   ts.server.calls.add({ path: '/test/echo', permission: null, handler: ({ body, ctx }) => ({ body, orgId: ctx.orgId, language: ctx.language }) });
   ts.server.calls.add({ path: '/test/guarded', permission: 'ApiTestGuardedCode', handler: () => 'never' });
   // an export that fails before its first byte, and one that fails after it

@@ -61,6 +61,8 @@ describe('plugin host', () => {
 
   it('refuses to start when a plugin fails, naming it', async () => {
     const broken = fileURLToPath(new URL('./support/plugins-broken', import.meta.url));
-    await expect(startTestServer({ plugins: true, config: { pluginsDir: broken } })).rejects.toThrow(/plugin "broken" failed to start: call \/metadata is already registered by the core/);
+    await expect(startTestServer({ plugins: true, config: { pluginsDir: broken } })).rejects.toThrow(
+      /plugin "broken" failed to start: call \/metadata is already registered by the core/,
+    );
   });
 });

@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => ts?.close());
 
 const path = (res: ResourceDef, call: string) => resourceApiPath(res, call);
-const ok = <T,>(r: { body: { code: number; message: string; data: T } }, what: string): T => {
+const ok = <T>(r: { body: { code: number; message: string; data: T } }, what: string): T => {
   if (r.body.code !== 0) throw new Error(`${what}: code ${r.body.code} ${r.body.message}`);
   return r.body.data;
 };
@@ -43,7 +43,8 @@ function filterFor(f: FieldDef, row: Record<string, unknown>): unknown {
   }
 }
 
-const compare = (a: unknown, b: unknown) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'en', { sensitivity: 'variant' }));
+const compare = (a: unknown, b: unknown) =>
+  typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'en', { sensitivity: 'variant' });
 
 async function readXlsx(res: Response) {
   const wb = new ExcelJS.Workbook();
@@ -92,7 +93,9 @@ describe('generated calls over every resource', () => {
       const body1 = sampleBody(res, meta, 11, refIdsHere, otherRefIds);
       // a second line of the same document names another row for its unique key (children.uniqueKeys)
       const refs2 = { ...refIdsHere };
-      for (const key of Object.values(meta.resources).flatMap((p) => (p.children ?? []).filter((c) => c.resource === name).flatMap((c) => c.uniqueKeys ?? []))) {
+      for (const key of Object.values(meta.resources).flatMap((p) =>
+        (p.children ?? []).filter((c) => c.resource === name).flatMap((c) => c.uniqueKeys ?? []),
+      )) {
         const target = res.fields.find((f) => f.name === key)?.ref?.resource;
         if (target && otherRefIds[target] !== undefined) refs2[target] = otherRefIds[target];
       }
@@ -137,7 +140,10 @@ describe('generated calls over every resource', () => {
       const seen: unknown[] = [];
       // Ascending ids: rows the system appends meanwhile (audit logs of these very calls) come last.
       for (let page = 1; page <= total; page++) {
-        const p = ok<{ list: Array<Record<string, unknown>>; total: number }>(await a.call(path(res, 'list'), { page, limit: 1, sortById: true }), `${name} list`);
+        const p = ok<{ list: Array<Record<string, unknown>>; total: number }>(
+          await a.call(path(res, 'list'), { page, limit: 1, sortById: true }),
+          `${name} list`,
+        );
         expect(p.total).toBeGreaterThanOrEqual(total);
         expect(p.list).toHaveLength(1);
         seen.push(p.list[0].id);
@@ -151,16 +157,28 @@ describe('generated calls over every resource', () => {
       for (const f of res.fields.filter((x) => x.search && !isSecret(x))) {
         const value = filterFor(f, created1);
         if (value === undefined) continue;
-        const r = ok<{ list: Array<{ id: number }>; total: number }>(await a.call(path(res, 'list'), { [f.name]: value, limit: 1000 }), `${name} filter ${f.name}`);
-        expect(r.list.map((x) => x.id), `${name} filter ${f.name}=${JSON.stringify(value)}`).toContain(created1.id);
+        const r = ok<{ list: Array<{ id: number }>; total: number }>(
+          await a.call(path(res, 'list'), { [f.name]: value, limit: 1000 }),
+          `${name} filter ${f.name}`,
+        );
+        expect(
+          r.list.map((x) => x.id),
+          `${name} filter ${f.name}=${JSON.stringify(value)}`,
+        ).toContain(created1.id);
         expect(r.total).toBeGreaterThanOrEqual(r.list.length);
       }
 
       // list: every sortable field, both directions, in the right order
       for (const f of res.fields.filter((x) => isSortable(x) && !isSecret(x))) {
         const only = (l: Array<Record<string, unknown>>) => l.filter((r) => ids.includes(r.id));
-        const asc = only(ok<{ list: Array<Record<string, unknown>> }>(await a.call(path(res, 'list'), { [sortKey(f.name)]: true, limit: 1000 }), `${name} sort ${f.name}`).list);
-        const desc = only(ok<{ list: Array<Record<string, unknown>> }>(await a.call(path(res, 'list'), { [sortKey(f.name)]: false, limit: 1000 }), `${name} sort ${f.name}`).list);
+        const asc = only(
+          ok<{ list: Array<Record<string, unknown>> }>(await a.call(path(res, 'list'), { [sortKey(f.name)]: true, limit: 1000 }), `${name} sort ${f.name}`)
+            .list,
+        );
+        const desc = only(
+          ok<{ list: Array<Record<string, unknown>> }>(await a.call(path(res, 'list'), { [sortKey(f.name)]: false, limit: 1000 }), `${name} sort ${f.name}`)
+            .list,
+        );
         const [x, y] = asc.map((r) => r[f.name]);
         if (x !== null && y !== null && x !== undefined && y !== undefined && JSON.stringify(x) !== JSON.stringify(y) && !Array.isArray(x)) {
           expect(compare(x, y), `${name} sort ${f.name}`).toBeLessThan(0);
@@ -203,7 +221,7 @@ describe('generated calls over every resource', () => {
       // status/update: one allowed transition
       if (calls.includes('status/update')) {
         const rule = res.rules!.statusUpdate!;
-        const current = (ok<Record<string, unknown>>(await a.call(path(res, 'base'), { id: created2.id }), 'base'))[rule.field];
+        const current = ok<Record<string, unknown>>(await a.call(path(res, 'base'), { id: created2.id }), 'base')[rule.field];
         const avoid = forbiddenValues(res, rule.field);
         const next = (rule.transitions?.[String(current)] ?? meta.enums[res.fields.find((f) => f.name === rule.field)!.enum!].map((e) => e.value)).find(
           (v) => !avoid.has(String(v)) && String(v) !== String(current),
@@ -221,7 +239,8 @@ describe('generated calls over every resource', () => {
       if (calls.includes('base')) expect((await b.call(path(res, 'base'), { id: created1.id })).body.code).toBe(10002);
       if (calls.includes('update')) expect((await b.call(path(res, 'update'), { id: created1.id })).body.code).toBe(10002);
       if (calls.includes('delete')) expect((await b.call(path(res, 'delete'), { ids: ids })).body.code).toBe(10002);
-      if (calls.includes('all')) expect(ok<Array<{ orgId: number }>>(await b.call(path(res, 'all'), {}), 'b all').filter((r) => r.orgId !== ts.orgB)).toEqual([]);
+      if (calls.includes('all'))
+        expect(ok<Array<{ orgId: number }>>(await b.call(path(res, 'all'), {}), 'b all').filter((r) => r.orgId !== ts.orgB)).toEqual([]);
 
       // delete
       if (calls.includes('delete')) {

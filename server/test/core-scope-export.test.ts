@@ -65,7 +65,12 @@ describe('warehouse-restricted callers', () => {
 describe('export', () => {
   it('translates enum values, shows ref labels and formats dates', async () => {
     const model = await make(ts.a, 'device-model', 50, { name: 'Model-X' });
-    const beacon = await make(ts.a, 'device-beacon', 51, { deviceModelId: model.id, useStatus: 30, startTime: '2026-03-04T05:06:07.000Z', endTime: '2026-04-04T00:00:00.000Z' });
+    const beacon = await make(ts.a, 'device-beacon', 51, {
+      deviceModelId: model.id,
+      useStatus: 30,
+      startTime: '2026-03-04T05:06:07.000Z',
+      endTime: '2026-04-04T00:00:00.000Z',
+    });
     const rows = await sheetRows(await ts.a.fetch('/device-beacon/export', { sn: beacon.sn }, { language: 'ja-JP' }));
     expect(rows).toHaveLength(2);
     const header = rows[0] as string[];
@@ -80,7 +85,9 @@ describe('export', () => {
   it('applies the list filters and sorts, and streams every row in chunks', async () => {
     const Model = ts.server.db.models['device-model'];
     const now = new Date();
-    await Model.bulkCreate(Array.from({ length: 1234 }, (_, i) => ({ orgId: ts.orgA, name: `bulk-${String(i).padStart(4, '0')}`, createdAt: now, updatedAt: now })));
+    await Model.bulkCreate(
+      Array.from({ length: 1234 }, (_, i) => ({ orgId: ts.orgA, name: `bulk-${String(i).padStart(4, '0')}`, createdAt: now, updatedAt: now })),
+    );
     await Model.bulkCreate([{ orgId: ts.orgB, name: 'bulk-other-org', createdAt: now, updatedAt: now }]);
     const rows = await sheetRows(await ts.a.fetch('/device-model/export', { name: 'bulk-', sortByName: false }));
     expect(rows).toHaveLength(1235);

@@ -16,13 +16,17 @@ const refsA: Record<string, number> = {};
 const refsB: Record<string, number> = {};
 const LANGS: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
 
-const make = (c: Caller, resource: string, n: number, refs: Record<string, number>, extra: Record<string, unknown> = {}) => createSample(ts, c, resource, n, refs, extra);
+const make = (c: Caller, resource: string, n: number, refs: Record<string, number>, extra: Record<string, unknown> = {}) =>
+  createSample(ts, c, resource, n, refs, extra);
 
 beforeAll(async () => {
   ts = await startTestServer();
   refsA.organization = ts.orgA;
   refsB.organization = ts.orgB;
-  for (const [c, refs] of [[ts.a, refsA], [ts.b, refsB]] as const) {
+  for (const [c, refs] of [
+    [ts.a, refsA],
+    [ts.b, refsB],
+  ] as const) {
     for (const r of ['device-model', 'supplier-customer', 'location', 'warehouse', 'project', 'carrier-code']) refs[r] = (await make(c, r, 1, refs)).id;
   }
 });
@@ -30,7 +34,10 @@ afterAll(() => ts?.close());
 
 const t = (lang: Language, key: string, params?: Record<string, unknown>) => ts.server.t(lang, key, params);
 const label = (lang: Language, key: string) => t(lang, key);
-const beacon = (n: number, extra: Record<string, unknown> = {}) => ({ ...sampleBody(ts.server.metadata.resources['device-beacon'], ts.server.metadata, n, refsA), ...extra });
+const beacon = (n: number, extra: Record<string, unknown> = {}) => ({
+  ...sampleBody(ts.server.metadata.resources['device-beacon'], ts.server.metadata, n, refsA),
+  ...extra,
+});
 
 describe('messages name the field in the caller language', () => {
   it('required', async () => {
@@ -53,7 +60,11 @@ describe('messages name the field in the caller language', () => {
   });
 
   it('wrong JSON types: 400 naming the field', async () => {
-    for (const [field, value, key] of [['sn', 12345, 'fields.sn'], ['deviceModelId', 'abc', 'fields.deviceModel'], ['startTime', 'yesterday', 'fields.startTime']] as const) {
+    for (const [field, value, key] of [
+      ['sn', 12345, 'fields.sn'],
+      ['deviceModelId', 'abc', 'fields.deviceModel'],
+      ['startTime', 'yesterday', 'fields.startTime'],
+    ] as const) {
       for (const lang of LANGS) {
         const r = await ts.a.call('/device-beacon/create', beacon(2, { [field]: value }), { language: lang });
         expect(r.status, field).toBe(400);
@@ -103,7 +114,9 @@ describe('messages name the field in the caller language', () => {
   });
 
   it('compare rules name both fields', async () => {
-    const r = await ts.a.call('/device-beacon/create', beacon(7, { startTime: '2026-05-02T00:00:00Z', endTime: '2026-05-01T00:00:00Z' }), { language: 'ja-JP' });
+    const r = await ts.a.call('/device-beacon/create', beacon(7, { startTime: '2026-05-02T00:00:00Z', endTime: '2026-05-01T00:00:00Z' }), {
+      language: 'ja-JP',
+    });
     expect(r.body.code).toBe(10001);
     expect(r.body.message).toBe(t('ja-JP', 'server.validation.earlier', { left: label('ja-JP', 'fields.startTime'), right: label('ja-JP', 'fields.endTime') }));
   });
@@ -214,7 +227,10 @@ describe('secrets', () => {
     expect((await ts.server.db.models.user.findByPk(user.id))!.get('password')).toBe(stored);
 
     const gw = await make(ts.a, 'device-slave-gateway', 51, refsA, { mqttPassword: 'MqttSecret9' });
-    for (const [resource, id, secret] of [['user', user.id, 'password'], ['device-slave-gateway', gw.id, 'mqttPassword']] as const) {
+    for (const [resource, id, secret] of [
+      ['user', user.id, 'password'],
+      ['device-slave-gateway', gw.id, 'mqttPassword'],
+    ] as const) {
       const base = await ts.a.call(`/${resource}`, { id });
       const list = await ts.a.call(`/${resource}/list`, {});
       const all = await ts.a.call(`/${resource}/all`, {});
@@ -229,7 +245,9 @@ describe('secrets', () => {
       const cells: string[] = [];
       wb.worksheets[0].eachRow((r) => r.eachCell((c) => void cells.push(String(c.value))));
       expect(cells.length).toBeGreaterThan(0);
-      expect(cells.some((c) => c.includes('scrypt$') || c.includes('MqttSecret9') || c === t('en-US', 'fields.password') || c === t('en-US', 'fields.mqttPassword'))).toBe(false);
+      expect(
+        cells.some((c) => c.includes('scrypt$') || c.includes('MqttSecret9') || c === t('en-US', 'fields.password') || c === t('en-US', 'fields.mqttPassword')),
+      ).toBe(false);
     }
   });
 });

@@ -28,16 +28,20 @@ describe('retryTransient', () => {
 
   it('throws other errors at once, and the last victim after the last try', async () => {
     let runs = 0;
-    await expect(retryTransient(async () => {
-      runs++;
-      throw victim(1062);
-    })).rejects.toThrow(/Deadlock/);
+    await expect(
+      retryTransient(async () => {
+        runs++;
+        throw victim(1062);
+      }),
+    ).rejects.toThrow(/Deadlock/);
     expect(runs).toBe(1);
     runs = 0;
-    await expect(retryTransient(async () => {
-      runs++;
-      throw victim(1213);
-    })).rejects.toMatchObject({ parent: { errno: 1213 } });
+    await expect(
+      retryTransient(async () => {
+        runs++;
+        throw victim(1213);
+      }),
+    ).rejects.toMatchObject({ parent: { errno: 1213 } });
     expect(runs).toBe(TRANSACTION_TRIES);
   });
 });

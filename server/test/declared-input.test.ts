@@ -20,9 +20,31 @@ afterAll(() => ts?.close());
 
 describe('declared call inputs', () => {
   it('hands the handler its declared fields typed, defaults filled, undeclared keys left out', async () => {
-    const got = await ts.a.call('/typed/echo', { count: '7', threshold: 2.5, name: 'abc', warehouseId: 3, carrierIds: [4, '5', 4], status: 10, motion: 'moving', since: '2026-01-02T03:04:05Z', day: '2026-02-28', nope: 1 });
+    const got = await ts.a.call('/typed/echo', {
+      count: '7',
+      threshold: 2.5,
+      name: 'abc',
+      warehouseId: 3,
+      carrierIds: [4, '5', 4],
+      status: 10,
+      motion: 'moving',
+      since: '2026-01-02T03:04:05Z',
+      day: '2026-02-28',
+      nope: 1,
+    });
     expect(got.body.code, got.body.message).toBe(0);
-    expect(got.body.data).toMatchObject({ count: 7, threshold: 2.5, name: 'abc', warehouseId: 3, carrierIds: [4, 5], status: 10, motion: 'moving', since: '2026-01-02T03:04:05.000Z', day: '2026-02-28', unsolved: true });
+    expect(got.body.data).toMatchObject({
+      count: 7,
+      threshold: 2.5,
+      name: 'abc',
+      warehouseId: 3,
+      carrierIds: [4, 5],
+      status: 10,
+      motion: 'moving',
+      since: '2026-01-02T03:04:05.000Z',
+      day: '2026-02-28',
+      unsolved: true,
+    });
     expect(got.body.data.types).toMatchObject({ count: 'number', since: 'date', carrierIds: 'array', unsolved: 'boolean' });
     expect(got.body.data).not.toHaveProperty('nope');
     // empty values are absent; one value for a list field is a list of one
@@ -31,7 +53,7 @@ describe('declared call inputs', () => {
     expect(empty.body.data).not.toHaveProperty('name');
   });
 
-  it('refuses with a 10001 naming the field by its label, in the caller\'s language', async () => {
+  it("refuses with a 10001 naming the field by its label, in the caller's language", async () => {
     const cases: Array<[Record<string, unknown>, string, string]> = [
       [{ count: 1, threshold: 11 }, 'en-US', 'Alert threshold: value between 0 and 10'],
       [{ count: 1, threshold: 11 }, 'zh-CN', '告警阈值'],
@@ -94,7 +116,9 @@ describe('declared call inputs', () => {
 
   it('refuses to register an enum input naming no enumeration', async () => {
     const { withDeclaredInput } = await import('../src/http/declared-input');
-    expect(() => withDeclaredInput({ path: '/x', input: { s: { type: 'enum', enum: 'nope' } }, handler: () => null }, () => ({}))).toThrow(/enumeration "nope"/);
+    expect(() => withDeclaredInput({ path: '/x', input: { s: { type: 'enum', enum: 'nope' } }, handler: () => null }, () => ({}))).toThrow(
+      /enumeration "nope"/,
+    );
     expect(() => withDeclaredInput({ path: '/x', input: { s: { type: 'enum' } }, handler: () => null }, () => ({}))).toThrow(/without `enum`/);
   });
 });

@@ -15,14 +15,21 @@ beforeAll(async () => {
   const now = new Date();
   // transportTime: NULL for every 4th row, ties in between; distance mostly NULL.
   const rows = Array.from({ length: 47 }, (_, i) => ({
-    orgId: ts.orgA, routeName: `R-${String(i).padStart(2, '0')}`, fromWarehouseId: w1, toWarehouseId: w2,
-    transportTime: i % 4 === 0 ? null : i % 5, distance: i % 3 === 0 ? i : null, createdAt: now, updatedAt: now,
+    orgId: ts.orgA,
+    routeName: `R-${String(i).padStart(2, '0')}`,
+    fromWarehouseId: w1,
+    toWarehouseId: w2,
+    transportTime: i % 4 === 0 ? null : i % 5,
+    distance: i % 3 === 0 ? i : null,
+    createdAt: now,
+    updatedAt: now,
   }));
   await ts.server.db.models.route.bulkCreate([...rows, { ...rows[0], orgId: ts.orgB, routeName: 'R-other', fromWarehouseId: other, toWarehouseId: other }]);
 });
 afterAll(() => ts?.close());
 
-const listed = async (body: Record<string, unknown>) => (await ts.a.call('/route/list', { ...body, page: 1, limit: 100 })).body.data.list.map((r: any) => r.routeName);
+const listed = async (body: Record<string, unknown>) =>
+  (await ts.a.call('/route/list', { ...body, page: 1, limit: 100 })).body.data.list.map((r: any) => r.routeName);
 
 it.each([
   [{}],

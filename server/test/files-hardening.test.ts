@@ -36,22 +36,41 @@ beforeAll(async () => {
 afterAll(() => ts?.close());
 
 const temps = () => [orgDir, join(dataDir, 'imports')].flatMap((d) => (existsSync(d) ? readdirSync(d).filter((f) => f.startsWith('.upload-')) : []));
-const headers = (language = 'en-US') => ({ Token: ts.a.token, OrgId: String(ts.a.orgId), Language: language, 'Content-Type': multipartType, Connection: 'close' });
+const headers = (language = 'en-US') => ({
+  Token: ts.a.token,
+  OrgId: String(ts.a.orgId),
+  Language: language,
+  'Content-Type': multipartType,
+  Connection: 'close',
+});
 const send = (body: Buffer, extra: { language?: string; contentLength?: number; waitMs?: number; abortAfterMs?: number; path?: string } = {}) =>
-  rawRequest(ts.url, { path: `/api${extra.path ?? '/file/image/upload'}`, headers: headers(extra.language), body, contentLength: extra.contentLength, waitMs: extra.waitMs ?? 10_000, abortAfterMs: extra.abortAfterMs });
+  rawRequest(ts.url, {
+    path: `/api${extra.path ?? '/file/image/upload'}`,
+    headers: headers(extra.language),
+    body,
+    contentLength: extra.contentLength,
+    waitMs: extra.waitMs ?? 10_000,
+    abortAfterMs: extra.abortAfterMs,
+  });
 const until = async (check: () => boolean, ms = 3000) => {
-  for (const end = Date.now() + ms; Date.now() < end && !check(); ) await new Promise((r) => setTimeout(r, 25));
+  for (const end = Date.now() + ms; Date.now() < end && !check();) await new Promise((r) => setTimeout(r, 25));
   return check();
 };
 
 describe('image headers', () => {
   it('reads width and height of PNG, JPEG, GIF, BMP and WebP without decoding', async () => {
     const image = new Jimp({ width: 300, height: 200, color: 0x3366ccff });
-    for (const [mime, type] of [['image/png', 'png'], ['image/jpeg', 'jpeg'], ['image/gif', 'gif'], ['image/bmp', 'bmp']] as const) {
+    for (const [mime, type] of [
+      ['image/png', 'png'],
+      ['image/jpeg', 'jpeg'],
+      ['image/gif', 'gif'],
+      ['image/bmp', 'bmp'],
+    ] as const) {
       expect(readImageHeader(await image.getBuffer(mime)), mime).toEqual({ type, width: 300, height: 200 });
     }
     // WebP: extended (VP8X), lossless (VP8L) and lossy (VP8) headers
-    const riff = (chunk: string, body: Buffer) => Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBP'), Buffer.from(chunk), Buffer.alloc(4), body]);
+    const riff = (chunk: string, body: Buffer) =>
+      Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WEBP'), Buffer.from(chunk), Buffer.alloc(4), body]);
     const vp8x = Buffer.alloc(10);
     vp8x.writeUIntLE(16000 - 1, 4, 3);
     vp8x.writeUIntLE(9000 - 1, 7, 3);
@@ -65,7 +84,8 @@ describe('image headers', () => {
     // bombs declare their size in the first bytes; a frame header after 32 KB of EXIF is found
     expect(readImageHeader(png(16000, 16000, 1))).toEqual({ type: 'png', width: 16000, height: 16000 });
     expect(readImageHeader(jpegHeader(60000, 50000))).toEqual({ type: 'jpeg', width: 60000, height: 50000 });
-    for (const broken of [Buffer.alloc(0), png(10, 10).subarray(0, 20), jpegHeader(10, 10).subarray(0, 100), Buffer.from('GIF89a'), Buffer.from('%PDF-1.4')]) expect(readImageHeader(broken)).toBeNull();
+    for (const broken of [Buffer.alloc(0), png(10, 10).subarray(0, 20), jpegHeader(10, 10).subarray(0, 100), Buffer.from('GIF89a'), Buffer.from('%PDF-1.4')])
+      expect(readImageHeader(broken)).toBeNull();
   });
 
   it('judges dimensions against the documented limits', () => {
@@ -84,7 +104,10 @@ describe('image bombs', () => {
     const started = Date.now();
     const bomb = await upload(ts, ts.a, '/file/image/upload', png(16000, 16000, 4), 'bomb.png');
     expect(bomb.status).toBe(413);
-    expect(bomb.body).toMatchObject({ code: 10001, message: 'Images may have at most 10000 pixels on a side and 25 megapixels in all; this one declares 16000 × 16000' });
+    expect(bomb.body).toMatchObject({
+      code: 10001,
+      message: 'Images may have at most 10000 pixels on a side and 25 megapixels in all; this one declares 16000 × 16000',
+    });
     const zh = await upload(ts, ts.a, '/file/image/upload', jpegHeader(40000, 40000), 'bomb.jpg', 'zh-CN');
     expect(zh.body.message).toBe('图片每边最多10000像素、总计最多25百万像素；该图片声明为40000 × 40000');
     const ja = await upload(ts, ts.a, '/file/image/upload', png(6000, 6000, 1), 'wide.png', 'ja-JP');
@@ -118,8 +141,16 @@ describe('multipart bodies that break', () => {
   const pngPart = (disposition = 'form-data; name="file"; filename="a.png"') => part(disposition, 'image/png', png(10, 10));
 
   it('answers a truncated body (the issue 13 reproduction) with a refusal and keeps serving', async () => {
-    const truncated = Buffer.concat([Buffer.from('--X\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'), Buffer.from([0x89, 0x50, 0x4e, 0x47])]);
-    const r = await rawRequest(ts.url, { path: '/api/file/image/upload', headers: { ...headers(), 'Content-Type': 'multipart/form-data; boundary=X' }, body: truncated, waitMs: 10_000 });
+    const truncated = Buffer.concat([
+      Buffer.from('--X\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+    ]);
+    const r = await rawRequest(ts.url, {
+      path: '/api/file/image/upload',
+      headers: { ...headers(), 'Content-Type': 'multipart/form-data; boundary=X' },
+      body: truncated,
+      waitMs: 10_000,
+    });
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ code: 10001, message: 'The upload is incomplete or malformed; please send the file again' });
     // a part cut in the middle of the file, and one cut in its headers
@@ -143,7 +174,11 @@ describe('multipart bodies that break', () => {
       expect([r.status, r.body?.message], name).toEqual([400, badName]);
     }
     for (const body of [
-      Buffer.concat([part('form-data; name="file"; filename="a.png"', 'image/png', png(10, 10)).subarray(0, 20), Buffer.from('no colon header\r\n\r\nxx\r\n'), closing]),
+      Buffer.concat([
+        part('form-data; name="file"; filename="a.png"', 'image/png', png(10, 10)).subarray(0, 20),
+        Buffer.from('no colon header\r\n\r\nxx\r\n'),
+        closing,
+      ]),
       Buffer.from(`--${'hostileBoundary7MA4YWxkTrZu0gW'}\r\nX-${'h'.repeat(100_000)}: y\r\n\r\n`),
     ]) {
       const r = await send(body);
@@ -151,7 +186,12 @@ describe('multipart bodies that break', () => {
       expect(r.body?.code).toBe(10001);
     }
     // no boundary at all, a part without a file
-    const noBoundary = await rawRequest(ts.url, { path: '/api/file/file/upload', headers: { ...headers(), 'Content-Type': 'multipart/form-data' }, body: closing, waitMs: 5000 });
+    const noBoundary = await rawRequest(ts.url, {
+      path: '/api/file/file/upload',
+      headers: { ...headers(), 'Content-Type': 'multipart/form-data' },
+      body: closing,
+      waitMs: 5000,
+    });
     expect([noBoundary.status, noBoundary.body?.code]).toEqual([400, 10001]);
     const noFile = await send(Buffer.concat([part('form-data; name="other"', 'text/plain', Buffer.from('x')), closing]));
     expect(noFile.body).toMatchObject({ code: 10001, message: 'Please choose a file to upload' });
@@ -169,7 +209,9 @@ describe('multipart bodies that break', () => {
   });
 
   it('removes the partial file of a client that goes away', async () => {
-    const big = Buffer.concat([part('form-data; name="file"; filename="big.pdf"', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(512 * 1024, 0x41)]))]);
+    const big = Buffer.concat([
+      part('form-data; name="file"; filename="big.pdf"', 'application/pdf', Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(512 * 1024, 0x41)])),
+    ]);
     let seen = false;
     const watcher = setInterval(() => (seen ||= temps().length > 0), 5);
     const r = await send(big.subarray(0, 400 * 1024), { path: '/file/file/upload', contentLength: big.length + closing.length, abortAfterMs: 300 });

@@ -59,7 +59,12 @@ describe.each(kinds)('uploads on %s storage', (kind, storage) => {
   it("a forged name reads nothing of another organisation's", async () => {
     const theirs = await upload(ts, ts.b, '/file/file/upload', pdf, 'b.pdf');
     expect(theirs.body.code).toBe(0);
-    for (const fileName of [theirs.body.data.fileName, `../${ts.orgB}/${theirs.body.data.fileName}`, `..%2F${ts.orgB}%2F${theirs.body.data.fileName}`, `uploads/${ts.orgB}/${theirs.body.data.fileName}`]) {
+    for (const fileName of [
+      theirs.body.data.fileName,
+      `../${ts.orgB}/${theirs.body.data.fileName}`,
+      `..%2F${ts.orgB}%2F${theirs.body.data.fileName}`,
+      `uploads/${ts.orgB}/${theirs.body.data.fileName}`,
+    ]) {
       const r = await ts.a.call('/file/download', { fileName });
       expect(r.body.code, fileName).toBe(10002);
     }
@@ -72,7 +77,8 @@ describe('storage keys', () => {
     expect(objectKey('uploads', 12, 'a.png')).toBe('uploads/12/a.png');
     expect(objectKey('uploads', null, 'a.png')).toBe('uploads/0/a.png');
     expect(keyOrg('uploads/12/a.png')).toBe(12);
-    for (const bad of ['uploads/12/../13/a.png', 'uploads/x/a.png', 'other/1/a.png', 'uploads/1/.hidden', 'uploads/-1/a.png', 'uploads/1/a/b.png']) expect(keyOrg(bad), bad).toBeNull();
+    for (const bad of ['uploads/12/../13/a.png', 'uploads/x/a.png', 'other/1/a.png', 'uploads/1/.hidden', 'uploads/-1/a.png', 'uploads/1/a/b.png'])
+      expect(keyOrg(bad), bad).toBeNull();
     expect(() => objectKey('uploads', 1, '../2/a.png')).toThrow();
     expect(() => objectKey('uploads', -1, 'a.png')).toThrow();
   });
@@ -84,11 +90,20 @@ describe('two API instances on one database and one S3 bucket', () => {
   let twoUrl: string;
   const bucket = 'rti-files-two';
   const call = (url: string, token: string, orgId: number, path: string, body: unknown, language = 'en-US') =>
-    fetch(`${url}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(orgId), Language: language }, body: JSON.stringify(body) });
+    fetch(`${url}/api${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(orgId), Language: language },
+      body: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
     one = await startTestServer({ config: { dataDir: tempDataDir(), instanceId: 'api-1', storage: s3Storage(s3, bucket, 'rti') } });
-    two = await createServer({ databaseUrl: one.db.url, plugins: false, logError: () => undefined, config: { dataDir: tempDataDir(), instanceId: 'api-2', storage: s3Storage(s3, bucket, 'rti') } });
+    two = await createServer({
+      databaseUrl: one.db.url,
+      plugins: false,
+      logError: () => undefined,
+      config: { dataDir: tempDataDir(), instanceId: 'api-2', storage: s3Storage(s3, bucket, 'rti') },
+    });
     twoUrl = (await two.listen(0)).url;
   });
   afterAll(async () => {
@@ -117,16 +132,27 @@ describe('two API instances on one database and one S3 bucket', () => {
     expect(doc.code).toBe(0);
     expect((await one.b.fetch('/file/download', { fileName: doc.data.fileName })).status).toBe(200);
     // the bucket holds objects under <prefix>/uploads/<org>/ only, nothing of either data folder
-    const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    const client = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
     const keys = (listed.Contents ?? []).map((o) => o.Key!);
     client.destroy();
-    expect(keys).toEqual(expect.arrayContaining([`rti/uploads/${one.orgA}/${img.body.data.fileName}`, `rti/uploads/${one.orgA}/${nameOf(img.body.data.thumbUrl)}`, `rti/uploads/${one.orgB}/${doc.data.fileName}`]));
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        `rti/uploads/${one.orgA}/${img.body.data.fileName}`,
+        `rti/uploads/${one.orgA}/${nameOf(img.body.data.thumbUrl)}`,
+        `rti/uploads/${one.orgB}/${doc.data.fileName}`,
+      ]),
+    );
     expect(keys.every((k) => /^rti\/uploads\/\d+\/[0-9a-f]{32}(\.thumb)?\.[a-z]{3,4}(\.json)?$/.test(k))).toBe(true);
     expect(existsSync(join(one.server.config.dataDir, 'uploads'))).toBe(false);
   });
 
-  it('a store that is down: 503 in the caller\'s language, no file kept anywhere; back once the store is', async () => {
+  it("a store that is down: 503 in the caller's language, no file kept anywhere; back once the store is", async () => {
     const img = await upload(one, one.a, '/file/image/upload', png, 'before.png');
     await s3.stop();
     try {

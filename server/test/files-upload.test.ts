@@ -25,7 +25,12 @@ describe('image upload', () => {
   it('stores the image with a real thumbnail', async () => {
     const r = await upload(ts, ts.a, '/file/image/upload', png, 'photo.png');
     expect(r.body.code).toBe(0);
-    expect(r.body.data).toMatchObject({ orgFileName: 'photo.png', fileName: expect.stringMatching(/^[0-9a-f]{32}\.png$/), url: expect.stringContaining('/file/download'), thumbUrl: expect.stringContaining('.thumb.jpg') });
+    expect(r.body.data).toMatchObject({
+      orgFileName: 'photo.png',
+      fileName: expect.stringMatching(/^[0-9a-f]{32}\.png$/),
+      url: expect.stringContaining('/file/download'),
+      thumbUrl: expect.stringContaining('.thumb.jpg'),
+    });
     // stored (the data folder, or S3 when the suite runs with STORAGE_URL)
     expect(await ts.server.storage.getBuffer(objectKey('uploads', ts.orgA, r.body.data.fileName))).not.toBeNull();
     const thumbName = new URL(r.body.data.thumbUrl, 'http://x').searchParams.get('fileName');

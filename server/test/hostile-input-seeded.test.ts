@@ -54,7 +54,10 @@ describe('hostile input on every plugin call, over the seeded demo', () => {
     const tally: Tally = { sent: 0, byCode: {}, fiveHundreds: [], internal: [], broken: [], hangs: [], notRefused: [] };
     const started = Date.now();
     // the handlers' reads are recorded while they answer an empty body and then each key alone
-    await run(calls.map((c) => ({ path: c.path, label: 'empty', body: '{}' })), tally);
+    await run(
+      calls.map((c) => ({ path: c.path, label: 'empty', body: '{}' })),
+      tally,
+    );
     const sent = new Map<string, Set<string>>(calls.map((c) => [c.path, new Set()]));
     // calls of one plugin that read the same keys share their parsing (a report's list and
     // export, map history and its variants): one of them gets each key alone; paging goes to all
@@ -96,7 +99,8 @@ describe('hostile input on every plugin call, over the seeded demo', () => {
     };
     console.log('[hostile-input-seeded]', JSON.stringify(report, null, 2));
     const sample = (xs: string[]) => xs.slice(0, 30).join('\n');
-    if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length) console.log('[hostile-input-seeded] server log tail:\n' + server.stderr().slice(-6000));
+    if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length)
+      console.log('[hostile-input-seeded] server log tail:\n' + server.stderr().slice(-6000));
     expect(server.exited(), server.stderr().slice(-4000)).toBeNull();
     expect(sample(tally.fiveHundreds), '5xx').toBe('');
     expect(sample(tally.internal), 'internal errors').toBe('');

@@ -29,7 +29,7 @@ async function ask(path: string, body: unknown, language = 'en-US'): Promise<{ s
   return { status: res.status, ...parsed };
 }
 
-describe('refusals name the field in the caller\'s language', () => {
+describe("refusals name the field in the caller's language", () => {
   it('refuses NUL, lone surrogates, bidi overrides and control characters in filters and writes', async () => {
     const cases: Array<[string, Record<string, unknown>, string, string]> = [
       ['/warehouse/list', { name: 'a\u0000b' }, 'zh-CN', '名称'],
@@ -85,7 +85,14 @@ describe('refusals name the field in the caller\'s language', () => {
         expect(got.code, `${call} ${resource}`).toBe(10002);
       }
     }
-    for (const odd of [{ columns: 'x' }, { columns: [1, {}, null] }, { fields: [] }, { fields: { name: 5 } }, { fields: { nope: {} } }, { columns: Array.from({ length: 5000 }, (_, i) => `c${i}`) }]) {
+    for (const odd of [
+      { columns: 'x' },
+      { columns: [1, {}, null] },
+      { fields: [] },
+      { fields: { name: 5 } },
+      { fields: { nope: {} } },
+      { columns: Array.from({ length: 5000 }, (_, i) => `c${i}`) },
+    ]) {
       const got = await ask('/metadata/overlay/update', { resource: 'warehouse', ...odd });
       expect(got.code, JSON.stringify(odd).slice(0, 60)).toBe(10001);
       expect(got.message.length).toBeLessThan(2000);

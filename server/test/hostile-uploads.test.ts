@@ -52,8 +52,7 @@ function leftovers(): string[] {
       // not the server's: tsx's compile cache (the child's loader) and the test database
       if (e.isDirectory()) {
         if (!(dir === childTmp && /^(tsx-|rti-test-)/.test(e.name))) walk(p, all);
-      }
-      else if (all || e.name.startsWith('.upload-')) found.push(p);
+      } else if (all || e.name.startsWith('.upload-')) found.push(p);
     }
   };
   walk(join(dataDir, 'uploads'), false);
@@ -114,7 +113,8 @@ interface Case {
   acceptedBy?: RegExp;
 }
 
-const file = (name: string, data: Buffer, type = 'application/octet-stream') => Buffer.concat([part(`form-data; name="file"; filename="${name}"`, type, data), closing]);
+const file = (name: string, data: Buffer, type = 'application/octet-stream') =>
+  Buffer.concat([part(`form-data; name="file"; filename="${name}"`, type, data), closing]);
 const encodedName = (encoded: string, data: Buffer) => Buffer.concat([part(`form-data; name="file"; filename*=UTF-8''${encoded}`, 'image/png', data), closing]);
 
 async function cases(): Promise<Case[]> {
@@ -123,7 +123,14 @@ async function cases(): Promise<Case[]> {
   const whole = file('a.png', small, 'image/png');
   const bombs = await xlsxBombs();
   const out: Case[] = [
-    { name: 'truncated (issue reproduction)', contentType: 'multipart/form-data; boundary=X', body: Buffer.concat([Buffer.from('--X\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'), Buffer.from([0x89, 0x50, 0x4e, 0x47])]) },
+    {
+      name: 'truncated (issue reproduction)',
+      contentType: 'multipart/form-data; boundary=X',
+      body: Buffer.concat([
+        Buffer.from('--X\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n'),
+        Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+      ]),
+    },
     { name: 'truncated mid-file', body: whole.subarray(0, whole.length - 40) },
     { name: 'truncated in part headers', body: whole.subarray(0, 50) },
     { name: 'truncated xlsx', body: file('a.xlsx', bombs.hugeDimension).subarray(0, 600) },
@@ -148,12 +155,23 @@ async function cases(): Promise<Case[]> {
     { name: 'PNG bomb 40000×40000', body: file('bomb.png', png(40000, 40000, 1), 'image/png') },
     { name: 'JPEG bomb 60000×50000', body: file('bomb.jpg', jpegHeader(60000, 50000), 'image/jpeg') },
     // one name each call accepts stalls (an answer after the idle time-out); the others are refused at once
-    ...['png', 'pdf', 'xlsx'].map((ext): Case => ({ name: `stalled .${ext} body`, kind: 'stall', body: file(`a.${ext}`, Buffer.alloc(64 * 1024, 0x41)).subarray(0, 40 * 1024), contentLength: 64 * 1024 + 400 })),
-    { name: 'client goes away', kind: 'abort', body: file('big.pdf', Buffer.concat([pdf, Buffer.alloc(2 ** 20, 0x41)])).subarray(0, 600 * 1024), contentLength: 2 ** 20 + 2000 },
+    ...['png', 'pdf', 'xlsx'].map((ext): Case => ({
+      name: `stalled .${ext} body`,
+      kind: 'stall',
+      body: file(`a.${ext}`, Buffer.alloc(64 * 1024, 0x41)).subarray(0, 40 * 1024),
+      contentLength: 64 * 1024 + 400,
+    })),
+    {
+      name: 'client goes away',
+      kind: 'abort',
+      body: file('big.pdf', Buffer.concat([pdf, Buffer.alloc(2 ** 20, 0x41)])).subarray(0, 600 * 1024),
+      contentLength: 2 ** 20 + 2000,
+    },
   ];
   // Import-only limits (sheet size, text): a stored file is kept as sent, never parsed.
   const importOnly = new Set(['hugeDimension', 'hugeSharedStrings', 'manySharedStrings', 'tooManyRows']);
-  for (const [name, bytes] of Object.entries(bombs)) out.push({ name: `xlsx ${name}`, body: file(`${name}.xlsx`, bytes), acceptedBy: importOnly.has(name) ? /^\/file\/file\/upload$/ : undefined });
+  for (const [name, bytes] of Object.entries(bombs))
+    out.push({ name: `xlsx ${name}`, body: file(`${name}.xlsx`, bytes), acceptedBy: importOnly.has(name) ? /^\/file\/file\/upload$/ : undefined });
   return out;
 }
 
@@ -161,7 +179,16 @@ async function cases(): Promise<Case[]> {
 const stalled = new Set<string>();
 /** when each request ran (performance.now()), to name what overlapped the worst stall */
 const windows: Array<{ what: string; from: number; to: number }> = [];
-const sent = { requests: 0, answered: 0, byCode: new Map<string, number>(), problems: [] as string[], accepted: [] as string[], hangs: 0, fiveXX: 0, internal: 0 };
+const sent = {
+  requests: 0,
+  answered: 0,
+  byCode: new Map<string, number>(),
+  problems: [] as string[],
+  accepted: [] as string[],
+  hangs: 0,
+  fiveXX: 0,
+  internal: 0,
+};
 
 function judge(path: string, c: Case, r: RawAnswer) {
   const where = `${path} · ${c.name}`;
@@ -184,7 +211,8 @@ function judge(path: string, c: Case, r: RawAnswer) {
     sent.internal++;
     sent.problems.push(`${where}: code 10000`);
   }
-  if (typeof code !== 'number' || typeof r.body?.message !== 'string' || (code !== 0 && !r.body.message)) sent.problems.push(`${where}: not an envelope: ${r.text.slice(0, 200)}`);
+  if (typeof code !== 'number' || typeof r.body?.message !== 'string' || (code !== 0 && !r.body.message))
+    sent.problems.push(`${where}: not an envelope: ${r.text.slice(0, 200)}`);
   if (code === 0) {
     if (c.acceptedBy?.test(path)) sent.accepted.push(where);
     else sent.problems.push(`${where}: accepted`);
@@ -225,14 +253,23 @@ describe('hostile uploads on every upload and import call', () => {
     const uploads = ready.calls.filter((c) => c.raw);
     // The registry is the list: the two file calls and every resource's import are among them.
     expect(uploads.map((c) => c.path)).toEqual(expect.arrayContaining(['/file/image/upload', '/file/file/upload']));
-    for (const resource of ready.importable) expect(uploads.some((c) => c.resource === resource && /\/import$/.test(c.path)), resource).toBe(true);
+    for (const resource of ready.importable)
+      expect(
+        uploads.some((c) => c.resource === resource && /\/import$/.test(c.path)),
+        resource,
+      ).toBe(true);
     expect(ready.limits.idleMs).toBe(IDLE_MS);
 
     const all = await cases();
     const baseline = server.rss();
     const loop = bystanderLoop();
     const started = Date.now();
-    const headers = (contentType = multipartType) => ({ Token: ready.uploader.token, OrgId: String(ready.uploader.orgId), 'Content-Type': contentType, Connection: 'close' });
+    const headers = (contentType = multipartType) => ({
+      Token: ready.uploader.token,
+      OrgId: String(ready.uploader.orgId),
+      'Content-Type': contentType,
+      Connection: 'close',
+    });
     const queue = uploads.flatMap((call) => all.map((c) => ({ call, c })));
     const worker = async () => {
       for (let job = queue.shift(); job; job = queue.shift()) {
@@ -254,7 +291,12 @@ describe('hostile uploads on every upload and import call', () => {
 
     // The largest image allowed (25 megapixels): thumbnailed while the loop goes on.
     const largeFrom = performance.now();
-    const large = await rawRequest(ready.url, { path: '/api/file/image/upload', headers: headers(), body: file('large.png', png(5000, 5000), 'image/png'), waitMs: 60_000 });
+    const large = await rawRequest(ready.url, {
+      path: '/api/file/image/upload',
+      headers: headers(),
+      body: file('large.png', png(5000, 5000), 'image/png'),
+      waitMs: 60_000,
+    });
     windows.push({ what: `/file/image/upload · 5000×5000 PNG (allowed, ${large.ms} ms)`, from: largeFrom, to: performance.now() });
     sent.requests++;
     expect(large.body?.code, large.text.slice(0, 300)).toBe(0);
@@ -293,11 +335,14 @@ describe('hostile uploads on every upload and import call', () => {
       seconds: Math.round((Date.now() - started) / 1000),
     };
     console.log(`[hostile-uploads] ${JSON.stringify(summary, null, 1)}`);
-    if (sent.problems.length) console.log(`[hostile-uploads] problems:\n${sent.problems.slice(0, 40).join('\n')}\n--- server stderr ---\n${server.stderr().slice(-3000)}`);
+    if (sent.problems.length)
+      console.log(`[hostile-uploads] problems:\n${sent.problems.slice(0, 40).join('\n')}\n--- server stderr ---\n${server.stderr().slice(-3000)}`);
 
     expect(sent.problems.slice(0, 20)).toEqual([]);
     // every multipart call (file uploads, imports) waited for the stalled body, then refused it
-    const multipart = uploads.filter((c) => c.path.startsWith('/file/') || (c.resource && ready.importable.includes(c.resource) && /\/import$/.test(c.path))).map((c) => c.path);
+    const multipart = uploads
+      .filter((c) => c.path.startsWith('/file/') || (c.resource && ready.importable.includes(c.resource) && /\/import$/.test(c.path)))
+      .map((c) => c.path);
     expect(multipart.filter((p) => !stalled.has(p))).toEqual([]);
     expect([summary.fiveXX, summary.internalErrors, summary.hangs, summary.restarts]).toEqual([0, 0, 0, 0]);
     expect(server.exited()).toBeNull();

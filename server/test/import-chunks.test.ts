@@ -16,15 +16,27 @@ const logged: string[] = [];
 const stops: Array<() => void> = [];
 
 beforeAll(async () => {
-  ts = await startTestServer({ metadata: metadataWithCodes(), config: { dataDir: tempDataDir() }, logError: (m, e) => void logged.push(`${m} ${(e as Error)?.stack ?? ''}`) });
+  ts = await startTestServer({
+    metadata: metadataWithCodes(),
+    config: { dataDir: tempDataDir() },
+    logError: (m, e) => void logged.push(`${m} ${(e as Error)?.stack ?? ''}`),
+  });
   await ts.a.call('/device-model/create', { name: 'DM-1' });
 });
 afterAll(() => ts?.close());
 afterEach(() => stops.splice(0).forEach((stop) => stop()));
 
 const mac = (n: number) => `AA:00:00:00:${String(Math.floor(n / 100)).padStart(2, '0')}:${String(n % 100).padStart(2, '0')}`;
-const beacons = (from: number, count: number, sn = (i: number) => `CH-${i}`) => xlsx(['sn', 'mac', 'deviceModelId'], Array.from({ length: count }, (_, k) => [sn(from + k), mac(from + k), 'DM-1']));
-const sns = async (prefix: string) => (await ts.server.db.models['device-beacon'].findAll({ where: { orgId: ts.orgA }, raw: true })).map((r: any) => String(r.sn)).filter((s) => s.startsWith(prefix)).sort();
+const beacons = (from: number, count: number, sn = (i: number) => `CH-${i}`) =>
+  xlsx(
+    ['sn', 'mac', 'deviceModelId'],
+    Array.from({ length: count }, (_, k) => [sn(from + k), mac(from + k), 'DM-1']),
+  );
+const sns = async (prefix: string) =>
+  (await ts.server.db.models['device-beacon'].findAll({ where: { orgId: ts.orgA }, raw: true }))
+    .map((r: any) => String(r.sn))
+    .filter((s) => s.startsWith(prefix))
+    .sort();
 
 it('runs once per chunk in file order; refused rows answer its code, the others are inserted and handed on with ids', async () => {
   const seen: Array<{ before: number[]; after: Row[] }> = [];
@@ -93,7 +105,22 @@ it('rows inserted by an import are stored exactly like rows created through the 
     const shape = (v: unknown) => (v instanceof Date ? 'Date' : String(v).replace(/\d/g, 'd'));
     return { ...rest, created: shape(created), updated: shape(updated) };
   };
-  const gps = { name: 'Tracker', deviceModelId: 'DM-1', useStatus: 10, reportCycle: 4, sensorSampleCycle: 5, sensorRecordCycle: 10, sensorReportCycle: 30, locateModel: 10, highTempThreshold: 60.5, lowTempThreshold: -20, shakeThreshold: 2, highHumidityThreshold: 90, lowHumidityThreshold: 10, remark: 'r' };
+  const gps = {
+    name: 'Tracker',
+    deviceModelId: 'DM-1',
+    useStatus: 10,
+    reportCycle: 4,
+    sensorSampleCycle: 5,
+    sensorRecordCycle: 10,
+    sensorReportCycle: 30,
+    locateModel: 10,
+    highTempThreshold: 60.5,
+    lowTempThreshold: -20,
+    shakeThreshold: 2,
+    highHumidityThreshold: 90,
+    lowHumidityThreshold: 10,
+    remark: 'r',
+  };
   const modelId = (await ts.a.call('/device-model/list', { name: 'DM-1' })).body.data.list[0].id;
   const viaApi = await ts.a.call('/device-gps/create', { ...gps, deviceModelId: modelId, sn: 'API-GPS', imei: '860000000000001' });
   expect(viaApi.body.code).toBe(0);
@@ -102,8 +129,16 @@ it('rows inserted by an import are stored exactly like rows created through the 
   expect(imported.successVolume).toBe(1);
   expect(await raw('device_gps', 'IMP-GPS')).toEqual(await raw('device_gps', 'API-GPS'));
 
-  expect((await ts.a.call('/device-beacon/create', { sn: 'API-B', mac: 'AB:00:00:00:00:01', deviceModelId: modelId, startTime: '2026-01-01T08:00:00.000Z' })).body.code).toBe(0);
-  const beacon = await importFile(ts, ts.a, 'device-beacon', await xlsx(['sn', 'mac', 'deviceModelId', 'startTime'], [['IMP-B', 'AB:00:00:00:00:02', 'DM-1', '2026-01-01 08:00:00']]));
+  expect(
+    (await ts.a.call('/device-beacon/create', { sn: 'API-B', mac: 'AB:00:00:00:00:01', deviceModelId: modelId, startTime: '2026-01-01T08:00:00.000Z' })).body
+      .code,
+  ).toBe(0);
+  const beacon = await importFile(
+    ts,
+    ts.a,
+    'device-beacon',
+    await xlsx(['sn', 'mac', 'deviceModelId', 'startTime'], [['IMP-B', 'AB:00:00:00:00:02', 'DM-1', '2026-01-01 08:00:00']]),
+  );
   expect(beacon.successVolume).toBe(1);
   expect(await raw('device_beacon', 'IMP-B')).toEqual(await raw('device_beacon', 'API-B'));
 });

@@ -45,7 +45,14 @@ beforeAll(async () => {
   ids.AB = await make('route', { routeName: 'A-B', fromWarehouseId: ids['W-A'], toWarehouseId: ids['W-B'] });
   ids.BC = await make('route', { routeName: 'B-C', fromWarehouseId: ids['W-B'], toWarehouseId: ids['W-C'] });
   await ts.a.call('/carrier-code/route/create', { carrierCodeId: ids['CC-1'], routeId: ids.BC });
-  await ts.a.call('/carrier-code/warehouse/create', { carrierCodeId: ids['CC-1'], warehouseId: ids['W-B'], minInventory: 0, maxInventory: 5, outboundCheckTime: 10, idleCheckTime: 10 });
+  await ts.a.call('/carrier-code/warehouse/create', {
+    carrierCodeId: ids['CC-1'],
+    warehouseId: ids['W-B'],
+    minInventory: 0,
+    maxInventory: 5,
+    outboundCheckTime: 10,
+    idleCheckTime: 10,
+  });
   // Another organisation's warehouse of the same name is not found for organisation A.
   await make('warehouse', { code: 'W-Z', name: 'W-Z' }, ts.b);
 });
@@ -61,24 +68,29 @@ const reasons = (r: ImportResult) => Object.fromEntries(r.importErrors.map((e) =
 
 describe('carrier code route config', () => {
   it('answers 96/97 (carrier code), 100/98 (from, to), route missing, 60 (in file), 94 (exists), 70 (remark)', async () => {
-    const file = await xlsx(['Carrier code', 'From', 'To', 'Remark'], [
-      ['CC-1', 'W-A', 'W-B', 'ok'], // 2 ok
-      [null, 'W-A', 'W-B'], // 3: 96
-      ['CC-X', 'W-A', 'W-B'], // 4: 97
-      ['CC-1', null, 'W-B'], // 5: 100
-      ['CC-1', 'W-Z', 'W-B'], // 6: 98 (W-Z is organisation B's)
-      ['CC-1', 'W-A', 'W-C'], // 7: no route from W-A to W-C
-      ['CC-1', 'W-A', 'W-B'], // 8: 60, same as row 2
-      ['CC-1', 'W-B', 'W-C'], // 9: 94, CC-1 already has B-C
-      ['CC-2', 'W-A', 'W-B', 'x'.repeat(201)], // 10: 70
-      ['CC-2', 'W-B', 'W-C'], // 11 ok
-    ]);
+    const file = await xlsx(
+      ['Carrier code', 'From', 'To', 'Remark'],
+      [
+        ['CC-1', 'W-A', 'W-B', 'ok'], // 2 ok
+        [null, 'W-A', 'W-B'], // 3: 96
+        ['CC-X', 'W-A', 'W-B'], // 4: 97
+        ['CC-1', null, 'W-B'], // 5: 100
+        ['CC-1', 'W-Z', 'W-B'], // 6: 98 (W-Z is organisation B's)
+        ['CC-1', 'W-A', 'W-C'], // 7: no route from W-A to W-C
+        ['CC-1', 'W-A', 'W-B'], // 8: 60, same as row 2
+        ['CC-1', 'W-B', 'W-C'], // 9: 94, CC-1 already has B-C
+        ['CC-2', 'W-A', 'W-B', 'x'.repeat(201)], // 10: 70
+        ['CC-2', 'W-B', 'W-C'], // 11 ok
+      ],
+    );
     const result = await importAt('/carrier-code/route', file);
     const got = reasons(result);
     expect(got).toMatchObject({ 3: 96, 4: 97, 5: 100, 6: 98, 8: 60, 9: 94, 10: 70 });
     expect(String(got[7])).toMatch(/route/i);
     expect(result.successVolume).toBe(2);
-    const rows = (await ts.a.call('/carrier-code/route/list', { limit: 50 })).body.data.list.map((r: any) => `${r.carrierCodeIdLabel}:${r.routeIdLabel}`).sort();
+    const rows = (await ts.a.call('/carrier-code/route/list', { limit: 50 })).body.data.list
+      .map((r: any) => `${r.carrierCodeIdLabel}:${r.routeIdLabel}`)
+      .sort();
     expect(rows).toEqual(['CC-1:A-B', 'CC-1:B-C', 'CC-2:B-C']);
   });
 
@@ -88,25 +100,33 @@ describe('carrier code route config', () => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(Buffer.from(await res.arrayBuffer()) as never);
     const headers = (wb.worksheets[0].getRow(1).values as unknown[]).slice(1);
-    expect(headers).toEqual([`${ts.server.t('zh-CN', 'fields.carrierCode')} *`, `${ts.server.t('zh-CN', 'fields.from')} *`, `${ts.server.t('zh-CN', 'fields.to')} *`, ts.server.t('zh-CN', 'fields.remark')]);
+    expect(headers).toEqual([
+      `${ts.server.t('zh-CN', 'fields.carrierCode')} *`,
+      `${ts.server.t('zh-CN', 'fields.from')} *`,
+      `${ts.server.t('zh-CN', 'fields.to')} *`,
+      ts.server.t('zh-CN', 'fields.remark'),
+    ]);
   });
 });
 
 describe('carrier code warehouse config', () => {
   it('answers 96/97, 100/98, 60, 94, and the generic messages of numbers and rules', async () => {
-    const file = await xlsx(['carrierCodeId', 'warehouseId', 'minInventory', 'maxInventory', 'perAc', 'outboundCheckTime', 'idleCheckTime'], [
-      ['CC-1', 'W-A', 0, 10, 1, 60, 60], // 2 ok
-      [null, 'W-A', 0, 10, 1, 60, 60], // 3: 96
-      ['CC-X', 'W-A', 0, 10, 1, 60, 60], // 4: 97
-      ['CC-1', null, 0, 10, 1, 60, 60], // 5: 100
-      ['CC-1', 'W-Z', 0, 10, 1, 60, 60], // 6: 98
-      ['CC-1', 'W-A', 1, 10, 1, 60, 60], // 7: 60
-      ['CC-1', 'W-B', 0, 10, 1, 60, 60], // 8: 94
-      ['CC-2', 'W-B', 20, 10, 1, 60, 60], // 9: min not smaller than max
-      ['CC-2', 'W-C', 0, null, 1, 60, 60], // 10: max inventory required
-      ['CC-1', 'W-C', 0, 'many', 1, 60, 60], // 11: not a number
-      ['CC-2', 'W-A', 0, 10, null, 30, 30], // 12 ok (a refused row still holds its key: CC-2 + W-C would answer 60)
-    ]);
+    const file = await xlsx(
+      ['carrierCodeId', 'warehouseId', 'minInventory', 'maxInventory', 'perAc', 'outboundCheckTime', 'idleCheckTime'],
+      [
+        ['CC-1', 'W-A', 0, 10, 1, 60, 60], // 2 ok
+        [null, 'W-A', 0, 10, 1, 60, 60], // 3: 96
+        ['CC-X', 'W-A', 0, 10, 1, 60, 60], // 4: 97
+        ['CC-1', null, 0, 10, 1, 60, 60], // 5: 100
+        ['CC-1', 'W-Z', 0, 10, 1, 60, 60], // 6: 98
+        ['CC-1', 'W-A', 1, 10, 1, 60, 60], // 7: 60
+        ['CC-1', 'W-B', 0, 10, 1, 60, 60], // 8: 94
+        ['CC-2', 'W-B', 20, 10, 1, 60, 60], // 9: min not smaller than max
+        ['CC-2', 'W-C', 0, null, 1, 60, 60], // 10: max inventory required
+        ['CC-1', 'W-C', 0, 'many', 1, 60, 60], // 11: not a number
+        ['CC-2', 'W-A', 0, 10, null, 30, 30], // 12 ok (a refused row still holds its key: CC-2 + W-C would answer 60)
+      ],
+    );
     const result = await importAt('/carrier-code/warehouse', file);
     const got = reasons(result);
     expect(got).toMatchObject({ 3: 96, 4: 97, 5: 100, 6: 98, 7: 60, 8: 94 });
@@ -116,7 +136,9 @@ describe('carrier code warehouse config', () => {
     expect(String(got[11])).toContain(max);
     expect(result.successVolume).toBe(2);
     expect(result.failedVolume).toBe(9);
-    const rows = (await ts.a.call('/carrier-code/warehouse/list', { limit: 50 })).body.data.list.map((r: any) => `${r.carrierCodeIdLabel}:${r.warehouseIdLabel}`).sort();
+    const rows = (await ts.a.call('/carrier-code/warehouse/list', { limit: 50 })).body.data.list
+      .map((r: any) => `${r.carrierCodeIdLabel}:${r.warehouseIdLabel}`)
+      .sort();
     expect(rows).toEqual(['CC-1:W-A', 'CC-1:W-B', 'CC-2:W-A']);
   });
 });

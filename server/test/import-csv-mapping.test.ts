@@ -26,7 +26,11 @@ async function send(caller: Caller, path: string, bytes: Buffer, fileName: strin
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);
   form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = await fetch(`${ts.url}/api${path}`, { method: 'POST', headers: { Token: caller.token, OrgId: String(caller.orgId), Language: language }, body: form });
+  const res = await fetch(`${ts.url}/api${path}`, {
+    method: 'POST',
+    headers: { Token: caller.token, OrgId: String(caller.orgId), Language: language },
+    body: form,
+  });
   return (await res.json()) as { code: number; message: string; data: any };
 }
 
@@ -36,11 +40,17 @@ async function run(resource: string, bytes: Buffer, fileName: string, fields: Re
   if (up.code !== 0) return { refused: up };
   await ts.server.imports.idle();
   const status = await ts.a.call(`/${resource}/import/status`, { importId: up.data.importId }, { language });
-  type Status = { successVolume: number; failedVolume: number; processedVolume: number; importErrors: Array<{ row: number; reason: string; column?: string; value?: string }> };
+  type Status = {
+    successVolume: number;
+    failedVolume: number;
+    processedVolume: number;
+    importErrors: Array<{ row: number; reason: string; column?: string; value?: string }>;
+  };
   return { status: status.body.data as Status };
 }
 
-const beacons = async (sns: string[]) => (await ts.a.call('/device-beacon/list', { limit: 100, sn: sns.length === 1 ? sns[0] : undefined })).body.data.list as Array<Record<string, any>>;
+const beacons = async (sns: string[]) =>
+  (await ts.a.call('/device-beacon/list', { limit: 100, sn: sns.length === 1 ? sns[0] : undefined })).body.data.list as Array<Record<string, any>>;
 const count = async (resource: string) => (await ts.a.call(`/${resource}/list`, { limit: 1 })).body.data.total as number;
 
 describe('CSV files', () => {
@@ -84,7 +94,13 @@ describe('the mapping step', () => {
     const before = await count('device-beacon');
     const p = await send(ts.a, '/device-beacon/import/preview', Buffer.from('sn;MAC;Device model;Whatever\nP-1;AA:00:00:00:03:01;DM-1;x\n'), 'p.csv');
     expect(p.code, p.message).toBe(0);
-    expect(p.data).toMatchObject({ format: 'csv', separator: ';', header: ['sn', 'MAC', 'Device model', 'Whatever'], rows: [['P-1', 'AA:00:00:00:03:01', 'DM-1', 'x']], total: 1 });
+    expect(p.data).toMatchObject({
+      format: 'csv',
+      separator: ';',
+      header: ['sn', 'MAC', 'Device model', 'Whatever'],
+      rows: [['P-1', 'AA:00:00:00:03:01', 'DM-1', 'x']],
+      total: 1,
+    });
     expect(p.data.mapping).toEqual({ sn: 'sn', MAC: 'mac', 'Device model': 'deviceModelId' });
     expect(p.data.fields).toEqual(expect.arrayContaining([{ name: 'sn', label: 'SN', required: true }]));
     expect(p.data.key).toEqual({ name: 'sn', label: 'SN' });
@@ -115,14 +131,18 @@ describe('the mapping step', () => {
     // a CSV whose header lacks a required column, without a mapping
     expect((await run('device-beacon', Buffer.from('sn,deviceModelId\nN-1,DM-1\n'), 'n.csv')).refused!.message).toContain('MAC');
     // two columns onto one field, an unknown field
-    expect((await run('device-beacon', other, 'm.csv', { mapping: JSON.stringify({ Beacon: 'sn', Address: 'sn', Model: 'deviceModelId' }) })).refused!.code).toBe(10001);
+    expect(
+      (await run('device-beacon', other, 'm.csv', { mapping: JSON.stringify({ Beacon: 'sn', Address: 'sn', Model: 'deviceModelId' }) })).refused!.code,
+    ).toBe(10001);
     expect((await run('device-beacon', other, 'm.csv', { mapping: JSON.stringify({ Beacon: 'nope' }) })).refused!.code).toBe(10001);
     expect(await count('device-beacon')).toBe(before);
   });
 
   it('updates rows whose key exists when asked, and refuses them as existing otherwise', async () => {
     const mapping = JSON.stringify({ Beacon: 'sn', Address: 'mac', Model: 'deviceModelId', Notes: 'remark' });
-    const changed = Buffer.from('Beacon;Address;Model;Notes\nMAP-1;AA:00:00:00:02:01;DM-1;changed\nMAP-3;AA:00:00:00:02:03;DM-1;new\nMAP-2;AA:00:00:00:02:01;DM-1;steals a mac\n');
+    const changed = Buffer.from(
+      'Beacon;Address;Model;Notes\nMAP-1;AA:00:00:00:02:01;DM-1;changed\nMAP-3;AA:00:00:00:02:03;DM-1;new\nMAP-2;AA:00:00:00:02:01;DM-1;steals a mac\n',
+    );
     const refused = await run('device-beacon', changed, 'u.csv', { mapping });
     expect(refused.status).toMatchObject({ successVolume: 1, failedVolume: 2 });
     expect(refused.status!.importErrors.map((e) => e.row)).toEqual([2, 4]);
@@ -145,7 +165,10 @@ describe('locations', () => {
     expect(r.status?.importErrors).toEqual([]);
     const oslo = (await ts.a.call('/location/list', { name: 'Oslo depot' })).body.data.list[0];
     expect(oslo).toMatchObject({ type: 0, longitude: 10.752245, latitude: 59.913868, fenceRadius: 300 });
-    const moved = await run('location', Buffer.from('Site;Kind;Lng;Lat\nOslo depot;Own;10.8;59.9\n'), 'moved.csv', { mapping: JSON.stringify({ Site: 'name', Kind: 'type', Lng: 'longitude', Lat: 'latitude' }), updateExisting: 'true' });
+    const moved = await run('location', Buffer.from('Site;Kind;Lng;Lat\nOslo depot;Own;10.8;59.9\n'), 'moved.csv', {
+      mapping: JSON.stringify({ Site: 'name', Kind: 'type', Lng: 'longitude', Lat: 'latitude' }),
+      updateExisting: 'true',
+    });
     expect(moved.status).toMatchObject({ successVolume: 1, failedVolume: 0 });
     expect((await ts.a.call('/location/list', { name: 'Oslo depot' })).body.data.list[0]).toMatchObject({ longitude: 10.8, fenceRadius: 300 });
   });

@@ -65,7 +65,15 @@ describe('an import reads cells by their type, in the organisation time zone', (
         // a number where text is expected; typed text; a serial in a General cell
         [12345, 'typed', 'AA:00:00:00:00:12', 'DM-1', '2026-03-01 08:30', serial(wall(2026, 3, 1, 12)), null],
         // a date-only cell (midnight in the organisation's zone); a string formula result; an error cell
-        [{ formula: '"B-"&"D3"', result: 'B-D3' } as ExcelJS.CellFormulaValue, null, 'AA:00:00:00:00:13', 'DM-1', { value: wall(2026, 7, 1), numFmt: 'yyyy-mm-dd' }, null, { error: '#N/A' } as ExcelJS.CellErrorValue],
+        [
+          { formula: '"B-"&"D3"', result: 'B-D3' } as ExcelJS.CellFormulaValue,
+          null,
+          'AA:00:00:00:00:13',
+          'DM-1',
+          { value: wall(2026, 7, 1), numFmt: 'yyyy-mm-dd' },
+          null,
+          { error: '#N/A' } as ExcelJS.CellErrorValue,
+        ],
         // a time of day alone is not a date-time: refused with the column's reason (60)
         ['B-D4', null, 'AA:00:00:00:00:14', 'DM-1', { value: wall(1899, 12, 30, 8, 30), numFmt: 'hh:mm' }, null, null],
       ],
@@ -87,7 +95,24 @@ describe('an import reads cells by their type, in the organisation time zone', (
   });
 
   it('numbers, number formulas and numeric text in a GPS workbook', async () => {
-    const headers = ['sn', 'name', 'deviceModelId', 'useStatus', 'imei', 'sim', 'reportCycle', 'sensorSampleCycle', 'sensorRecordCycle', 'sensorReportCycle', 'locateModel', 'highTempThreshold', 'lowTempThreshold', 'shakeThreshold', 'highHumidityThreshold', 'lowHumidityThreshold'];
+    const headers = [
+      'sn',
+      'name',
+      'deviceModelId',
+      'useStatus',
+      'imei',
+      'sim',
+      'reportCycle',
+      'sensorSampleCycle',
+      'sensorRecordCycle',
+      'sensorReportCycle',
+      'locateModel',
+      'highTempThreshold',
+      'lowTempThreshold',
+      'shakeThreshold',
+      'highHumidityThreshold',
+      'lowHumidityThreshold',
+    ];
     const file = await workbook(headers, [
       [
         'G-N1',
@@ -114,7 +139,14 @@ describe('an import reads cells by their type, in the organisation time zone', (
     expect(r.successVolume).toBe(1);
     expect(r.importErrors.map((e) => e.row)).toEqual([3]);
     const g = (await rowsOf('device-gps', ['G-N1']))['G-N1'];
-    expect(g).toMatchObject({ imei: '860000000000001', sim: '13800000000', reportCycle: 4, sensorSampleCycle: 5, sensorRecordCycle: 10, sensorReportCycle: 30 });
+    expect(g).toMatchObject({
+      imei: '860000000000001',
+      sim: '13800000000',
+      reportCycle: 4,
+      sensorSampleCycle: 5,
+      sensorRecordCycle: 10,
+      sensorReportCycle: 30,
+    });
     expect([Number(g.highTempThreshold), Number(g.lowTempThreshold), Number(g.shakeThreshold)]).toEqual([60.5, -20, 2.25]);
   });
 });

@@ -34,7 +34,13 @@ describe('import upload checks', () => {
     expect(fake.body).toMatchObject({ code: 10001, message: 'The file content does not match a .xlsx file' });
     const zh = await upload(ts, ts.a, '/device-beacon/import', Buffer.from('%PDF-1.4'), 'beacons.xlsx', 'zh-CN');
     expect(zh.body.message).toBe('文件内容与.xlsx格式不符');
-    const xls = await upload(ts, ts.a, '/device-beacon/import', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]), 'old.xls');
+    const xls = await upload(
+      ts,
+      ts.a,
+      '/device-beacon/import',
+      Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(512)]),
+      'old.xls',
+    );
     expect(xls.body.message).toMatch(/\.xls.*\.xlsx/);
     const big = Buffer.concat([good, Buffer.alloc(5_242_880 - good.length + 1)]);
     const over = await upload(ts, ts.a, '/device-beacon/import', big, 'big.xlsx');
@@ -51,9 +57,16 @@ describe('import upload checks', () => {
 
   it('refuses a file that is no zip at once; answers a job id and reports a workbook it cannot read as finished with a message', async () => {
     const notZip = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(100, 1)]);
-    expect((await upload(ts, ts.a, '/device-beacon/import', notZip, 'broken.xlsx')).body).toMatchObject({ code: 10001, message: 'The file could not be read as an Excel workbook' });
+    expect((await upload(ts, ts.a, '/device-beacon/import', notZip, 'broken.xlsx')).body).toMatchObject({
+      code: 10001,
+      message: 'The file could not be read as an Excel workbook',
+    });
     // A sound archive whose sheet is not XML: found out by the job.
-    const parts = unzip(await beaconFile([['B1', 'AA:00:00:00:00:01', 'DM-1']])).map((p) => (/^xl\/worksheets\/sheet1\.xml$/.test(p.name) ? { ...p, data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>sn</t></is></c></row><row <<<') } : p));
+    const parts = unzip(await beaconFile([['B1', 'AA:00:00:00:00:01', 'DM-1']])).map((p) =>
+      /^xl\/worksheets\/sheet1\.xml$/.test(p.name)
+        ? { ...p, data: Buffer.from('<worksheet><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>sn</t></is></c></row><row <<<') }
+        : p,
+    );
     const up = await upload(ts, ts.a, '/device-beacon/import', buildZip(parts), 'broken.xlsx');
     expect(up.body.data).toMatchObject({ importId: expect.any(Number), status: 10 });
     await ts.server.imports.idle();
@@ -78,11 +91,16 @@ describe('each row saved whole or reported', () => {
       if (row!.sn === 'HW-BOOM') throw new ApiError(10001, 'server.errors.duplicate', { importCode: 70 });
     });
     try {
-      const r = await importFile(ts, ts.a, 'device-beacon', await beaconFile([
-        ['HW-1', 'AA:00:00:00:10:01', 'DM-1'],
-        ['HW-BOOM', 'AA:00:00:00:10:02', 'DM-1'],
-        ['HW-3', 'AA:00:00:00:10:03', 'DM-1'],
-      ]));
+      const r = await importFile(
+        ts,
+        ts.a,
+        'device-beacon',
+        await beaconFile([
+          ['HW-1', 'AA:00:00:00:10:01', 'DM-1'],
+          ['HW-BOOM', 'AA:00:00:00:10:02', 'DM-1'],
+          ['HW-3', 'AA:00:00:00:10:03', 'DM-1'],
+        ]),
+      );
       // the code's column is named; an empty cell has no value to name
       expect(r.importErrors).toEqual([{ row: 3, code: 70, reason: 'Remark is invalid', column: 'Remark' }]);
       expect(r.successVolume).toBe(2);
@@ -101,14 +119,23 @@ describe('each row saved whole or reported', () => {
     // A domain rule over existing rows (like "device already bound"): the second use must fail.
     const beacons = ts.server.db.models['device-beacon'];
     const off = ts.server.hooks.before('create', 'device-beacon', async ({ data, transaction }) => {
-      if (data?.rfid && (await beacons.count({ where: { rfid: data.rfid }, transaction }))) throw new ApiError(10003, 'server.errors.duplicate', { importCode: 20 });
+      if (data?.rfid && (await beacons.count({ where: { rfid: data.rfid }, transaction })))
+        throw new ApiError(10003, 'server.errors.duplicate', { importCode: 20 });
     });
     try {
-      const r = await importFile(ts, ts.a, 'device-beacon', await xlsx(['sn', 'mac', 'deviceModelId', 'rfid'], [
-        ['RF-1', 'AA:00:00:00:11:01', 'DM-1', 'TAG-1'],
-        ['RF-2', 'AA:00:00:00:11:02', 'DM-1', 'TAG-1'],
-        ['RF-3', 'AA:00:00:00:11:03', 'DM-1', 'TAG-3'],
-      ]));
+      const r = await importFile(
+        ts,
+        ts.a,
+        'device-beacon',
+        await xlsx(
+          ['sn', 'mac', 'deviceModelId', 'rfid'],
+          [
+            ['RF-1', 'AA:00:00:00:11:01', 'DM-1', 'TAG-1'],
+            ['RF-2', 'AA:00:00:00:11:02', 'DM-1', 'TAG-1'],
+            ['RF-3', 'AA:00:00:00:11:03', 'DM-1', 'TAG-3'],
+          ],
+        ),
+      );
       expect(r.importErrors.map((e) => [e.row, e.code])).toEqual([[3, 20]]);
       expect(r.successVolume).toBe(2);
     } finally {
@@ -149,13 +176,32 @@ describe('restart rule', () => {
   it('closes a job left in processing when the server starts again', async () => {
     const own = await startTestServer({ metadata: metadataWithCodes(), config: { dataDir: tempDataDir() } });
     const jobs = own.server.db.sequelize.models.importJob;
-    const job = await jobs.create({ orgId: own.orgA, userId: own.a.userId, resource: 'device-beacon', fileName: 'x.xlsx', language: 'en-US', status: 10, processedVolume: 250, successVolume: 250 });
+    const job = await jobs.create({
+      orgId: own.orgA,
+      userId: own.a.userId,
+      resource: 'device-beacon',
+      fileName: 'x.xlsx',
+      language: 'en-US',
+      status: 10,
+      processedVolume: 250,
+      successVolume: 250,
+    });
     await own.server.close();
-    const again = await createServer({ databaseUrl: own.db.url, plugins: false, logError: () => undefined, metadata: metadataWithCodes(), config: { dataDir: tempDataDir() } });
+    const again = await createServer({
+      databaseUrl: own.db.url,
+      plugins: false,
+      logError: () => undefined,
+      metadata: metadataWithCodes(),
+      config: { dataDir: tempDataDir() },
+    });
     try {
       const { url } = await again.listen(0);
       const { token } = await again.access.sessions.create({ userId: own.a.userId, loginOrgId: own.orgA, loginEntryCode: null });
-      const res = await fetch(`${url}/api/device-beacon/import/status`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(own.orgA) }, body: JSON.stringify({ importId: job.get('id') }) });
+      const res = await fetch(`${url}/api/device-beacon/import/status`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(own.orgA) },
+        body: JSON.stringify({ importId: job.get('id') }),
+      });
       const body = await res.json();
       expect(body.data).toMatchObject({ status: 20, successVolume: 250, message: expect.stringContaining('interrupted') });
     } finally {

@@ -33,7 +33,10 @@ beforeAll(async () => {
   // What the domain plugin registers: a device already on another carrier refuses the row.
   const carriers = ts.server.db.models.carrier;
   ts.server.imports.validators.add('carrier', async ({ values, transaction }) => {
-    for (const [field, code] of [['beaconId', 80], ['gpsId', 100]] as const) {
+    for (const [field, code] of [
+      ['beaconId', 80],
+      ['gpsId', 100],
+    ] as const) {
       if (values[field] && (await carriers.count({ where: { [field]: values[field] }, transaction }))) return code;
     }
   });
@@ -74,7 +77,9 @@ describe('carrier import reasons 10–120', () => {
     // an end before the start is said as such, not as an invalid start time (issue 23 item 7)
     expect(r.importErrors.find((e) => e.row === 9)?.reason).toMatch(/^Start time must be earlier than End time/);
     const saved = await ts.a.call('/carrier/list', { sn: 'C-OK1' });
-    expect(saved.body.data.list).toMatchObject([{ sn: 'C-OK1', carrierCodeIdLabel: 'CC-1', beaconId: ids.freeBeacon, gpsId: ids.freeGps, limits: 0, status: 0, remark: 'fine' }]);
+    expect(saved.body.data.list).toMatchObject([
+      { sn: 'C-OK1', carrierCodeIdLabel: 'CC-1', beaconId: ids.freeBeacon, gpsId: ids.freeGps, limits: 0, status: 0, remark: 'fine' },
+    ]);
   });
 
   it('translates reasons into the caller language', async () => {
@@ -105,7 +110,23 @@ describe('beacon import reasons 10–70', () => {
 
 describe('GPS import reasons 500–518', () => {
   it('answers each row with its SPEC code', async () => {
-    const H = ['sn', 'name', 'deviceModelId', 'useStatus', 'reportCycle', 'sensorSampleCycle', 'sensorRecordCycle', 'sensorReportCycle', 'locateModel', 'highTempThreshold', 'lowTempThreshold', 'shakeThreshold', 'highHumidityThreshold', 'lowHumidityThreshold', 'remark'];
+    const H = [
+      'sn',
+      'name',
+      'deviceModelId',
+      'useStatus',
+      'reportCycle',
+      'sensorSampleCycle',
+      'sensorRecordCycle',
+      'sensorReportCycle',
+      'locateModel',
+      'highTempThreshold',
+      'lowTempThreshold',
+      'shakeThreshold',
+      'highHumidityThreshold',
+      'lowHumidityThreshold',
+      'remark',
+    ];
     const good = ['n', 'DM-1', 'Registered', 4, 5, 10, 30, 'LBS', 60, -20, 2, 90, 10, null];
     const without = (i: number, value: unknown = null) => good.map((v, j) => (j === i ? value : v));
     const file = await xlsx(H, [
@@ -133,7 +154,8 @@ describe('GPS import reasons 500–518', () => {
     ]);
     const r = await importFile(ts, ts.a, 'device-gps', file);
     const expected: Record<number, number> = { 22: 501 };
-    for (let row = 3; row <= 21; row++) expected[row] = [500, 501, 502, 503, 504, 505, 506, 507, 508, 509, 510, 511, 512, 513, 514, 515, 516, 517, 518][row - 3];
+    for (let row = 3; row <= 21; row++)
+      expected[row] = [500, 501, 502, 503, 504, 505, 506, 507, 508, 509, 510, 511, 512, 513, 514, 515, 516, 517, 518][row - 3];
     expect(codesByRow(r)).toEqual(expected);
     expect(r.successVolume).toBe(1);
     const saved = await ts.a.call('/device-gps/list', { sn: 'G-OK' });
@@ -143,27 +165,33 @@ describe('GPS import reasons 500–518', () => {
 
 describe('carrier code and part import reasons (shared catalogue)', () => {
   it('carrier code: empty, duplicated, exists, remark', async () => {
-    const file = await xlsx(['code', 'name', 'projectId', 'type', 'remark'], [
-      ['CC-NEW', 'New box', 'P-1', 'Box'], // 2 ok (type by its English label)
-      [null, 'No code', 'P-1', 'Box'], // 3: 96
-      ['CC-NEW', 'Again', 'P-1', 'Box'], // 4: 60
-      ['CC-1', 'Exists', 'P-1', 'Box'], // 5: 94
-      ['CC-R', 'Remark', 'P-1', 'Box', long], // 6: 70
-    ]);
+    const file = await xlsx(
+      ['code', 'name', 'projectId', 'type', 'remark'],
+      [
+        ['CC-NEW', 'New box', 'P-1', 'Box'], // 2 ok (type by its English label)
+        [null, 'No code', 'P-1', 'Box'], // 3: 96
+        ['CC-NEW', 'Again', 'P-1', 'Box'], // 4: 60
+        ['CC-1', 'Exists', 'P-1', 'Box'], // 5: 94
+        ['CC-R', 'Remark', 'P-1', 'Box', long], // 6: 70
+      ],
+    );
     const r = await importFile(ts, ts.a, 'carrier-code', file);
     expect(codesByRow(r)).toEqual({ 3: 96, 4: 60, 5: 94, 6: 70 });
     expect(r.successVolume).toBe(1);
   });
 
   it('part: 192–195', async () => {
-    const file = await xlsx(['carrierCodeId', 'code', 'name', 'parentCode', 'qty'], [
-      ['CC-1', 'PT-1', 'Lid', 'ROOT', 2], // 2 ok
-      ['CC-1', null, 'No code', 'ROOT', 1], // 3: 192
-      ['CC-1', 'PT-3', 'No qty', 'ROOT', null], // 4: 193
-      ['CC-1', 'PT-4', 'No parent', null, 1], // 5: 194
-      [null, 'PT-5', 'No carrier code', 'ROOT', 1], // 6: 195
-      ['CC-NONE', 'PT-6', 'Unknown carrier code', 'ROOT', 1], // 7: 97
-    ]);
+    const file = await xlsx(
+      ['carrierCodeId', 'code', 'name', 'parentCode', 'qty'],
+      [
+        ['CC-1', 'PT-1', 'Lid', 'ROOT', 2], // 2 ok
+        ['CC-1', null, 'No code', 'ROOT', 1], // 3: 192
+        ['CC-1', 'PT-3', 'No qty', 'ROOT', null], // 4: 193
+        ['CC-1', 'PT-4', 'No parent', null, 1], // 5: 194
+        [null, 'PT-5', 'No carrier code', 'ROOT', 1], // 6: 195
+        ['CC-NONE', 'PT-6', 'Unknown carrier code', 'ROOT', 1], // 7: 97
+      ],
+    );
     const r = await importFile(ts, ts.a, 'part', file);
     expect(codesByRow(r)).toEqual({ 3: 192, 4: 193, 5: 194, 6: 195, 7: 97 });
     expect(r.successVolume).toBe(1);
@@ -177,11 +205,14 @@ describe('carrier bind import reasons 300–301', () => {
     await create('carrier-bind', { bindNo: 'BN-OPEN', carrierId: c2 });
     const released = await create('carrier-bind', { bindNo: 'BN-REL', carrierId: c3 });
     await ts.server.db.models['carrier-bind'].update({ status: 20 }, { where: { id: released } });
-    const file = await xlsx(['bindNo', 'carrierId'], [
-      ['BN-NEW', 'C-EXIST'], // 2 ok
-      ['BN-2', 'C-BIND-2'], // 3: 301
-      ['BN-3', 'C-BIND-3'], // 4: 300
-    ]);
+    const file = await xlsx(
+      ['bindNo', 'carrierId'],
+      [
+        ['BN-NEW', 'C-EXIST'], // 2 ok
+        ['BN-2', 'C-BIND-2'], // 3: 301
+        ['BN-3', 'C-BIND-3'], // 4: 300
+      ],
+    );
     const r = await importFile(ts, ts.a, 'carrier-bind', file);
     expect(codesByRow(r)).toEqual({ 3: 301, 4: 300 });
     expect(r.importErrors.map((e) => e.reason)).toEqual([expect.stringMatching(/bind/i), expect.stringMatching(/bound/i)]);

@@ -85,7 +85,11 @@ export async function xlsx(headers: string[], rows: unknown[][]): Promise<Buffer
 export async function upload(ts: TestServer, caller: Caller, path: string, bytes: Buffer, fileName: string, language = 'en-US') {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = await fetch(`${ts.url}/api${path}`, { method: 'POST', headers: { Token: caller.token, OrgId: String(caller.orgId), Language: language }, body: form });
+  const res = await fetch(`${ts.url}/api${path}`, {
+    method: 'POST',
+    headers: { Token: caller.token, OrgId: String(caller.orgId), Language: language },
+    body: form,
+  });
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as { code: number; message: string; data: any } };
 }

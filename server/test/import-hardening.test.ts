@@ -30,7 +30,12 @@ afterAll(() => ts?.close());
 
 const jobs = () => ts.server.db.sequelize.models.importJob.count();
 /** files left under the imports folder: upload temporaries, and job files kept in the (local) store while their job runs */
-const temps = () => (existsSync(join(dataDir, 'imports')) ? readdirSync(join(dataDir, 'imports'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => e.name) : []);
+const temps = () =>
+  existsSync(join(dataDir, 'imports'))
+    ? readdirSync(join(dataDir, 'imports'), { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+    : [];
 
 describe('workbook bombs are refused at upload', () => {
   const expected: Record<string, [number, string]> = {
@@ -66,7 +71,14 @@ describe('workbook bombs are refused at upload', () => {
   });
 
   it('judges dimensions and keeps to the documented limits', async () => {
-    expect(WORKBOOK_LIMITS).toMatchObject({ maxRows: 200_000, maxColumns: 256, maxSharedStringsBytes: 32 * 2 ** 20, maxSharedStrings: 500_000, maxEntries: 1000, maxTotalBytes: 256 * 2 ** 20 });
+    expect(WORKBOOK_LIMITS).toMatchObject({
+      maxRows: 200_000,
+      maxColumns: 256,
+      maxSharedStringsBytes: 32 * 2 ** 20,
+      maxSharedStrings: 500_000,
+      maxEntries: 1000,
+      maxTotalBytes: 256 * 2 ** 20,
+    });
     expect(dimensionOf('A1:C20')).toEqual({ rows: 20, columns: 3 });
     expect(dimensionOf('XFD1048576')).toEqual({ rows: 1_048_576, columns: 16_384 });
     expect(dimensionOf('A1:AA200001')).toEqual({ rows: 200_001, columns: 27 });
@@ -77,8 +89,18 @@ describe('workbook bombs are refused at upload', () => {
 describe('what the checks let through is still bounded', () => {
   it('ends the job with a message when a row reaches past the columns limit', async () => {
     const base = await workbookParts();
-    const far = '<row r="1"><c r="A1" t="inlineStr"><is><t>sn</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>B-FAR</t></is></c><c r="JZ2" t="inlineStr"><is><t>x</t></is></c></row>';
-    const parts = base.map((p) => (/sheet1\.xml$/.test(p.name) ? { ...p, data: Buffer.from(`<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${far}</sheetData></worksheet>`) } : p));
+    const far =
+      '<row r="1"><c r="A1" t="inlineStr"><is><t>sn</t></is></c></row><row r="2"><c r="A2" t="inlineStr"><is><t>B-FAR</t></is></c><c r="JZ2" t="inlineStr"><is><t>x</t></is></c></row>';
+    const parts = base.map((p) =>
+      /sheet1\.xml$/.test(p.name)
+        ? {
+            ...p,
+            data: Buffer.from(
+              `<?xml version="1.0"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${far}</sheetData></worksheet>`,
+            ),
+          }
+        : p,
+    );
     const r = await importFile(ts, ts.a, 'device-beacon', buildZip(parts));
     expect(r).toMatchObject({ successVolume: 0, message: 'The sheet has more than 200000 rows or 256 columns; please split it' });
   });

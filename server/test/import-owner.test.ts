@@ -18,10 +18,27 @@ let jobs: ModelStatic<Model>;
 const started: RtiServer[] = [];
 
 const instance = (instanceId: string) =>
-  createServer({ databaseUrl: ts.db.url, plugins: false, logError: () => undefined, metadata: metadataWithCodes(), config: { dataDir: tempDataDir(), instanceId } }).then((s) => (started.push(s), s));
+  createServer({
+    databaseUrl: ts.db.url,
+    plugins: false,
+    logError: () => undefined,
+    metadata: metadataWithCodes(),
+    config: { dataDir: tempDataDir(), instanceId },
+  }).then((s) => (started.push(s), s));
 
 const job = (instanceId: string | null, heartbeatAgoMs: number | null) =>
-  jobs.create({ orgId: ts.orgA, userId: ts.a.userId, resource: 'device-beacon', fileName: 'x.xlsx', language: 'en-US', status: 10, processedVolume: 100, successVolume: 100, instanceId, heartbeatAt: heartbeatAgoMs === null ? null : new Date(Date.now() - heartbeatAgoMs) });
+  jobs.create({
+    orgId: ts.orgA,
+    userId: ts.a.userId,
+    resource: 'device-beacon',
+    fileName: 'x.xlsx',
+    language: 'en-US',
+    status: 10,
+    processedVolume: 100,
+    successVolume: 100,
+    instanceId,
+    heartbeatAt: heartbeatAgoMs === null ? null : new Date(Date.now() - heartbeatAgoMs),
+  });
 const statusOf = async (j: Model) => Number((await jobs.findByPk(j.get('id') as number))!.get('status'));
 
 beforeAll(async () => {
@@ -41,7 +58,7 @@ describe('import jobs owned by their instance', () => {
     expect(row!.get('heartbeatAt')).toBeInstanceOf(Date);
   });
 
-  it('a start closes its own previous life\'s jobs and dead instances\', never a live instance\'s', async () => {
+  it("a start closes its own previous life's jobs and dead instances', never a live instance's", async () => {
     const live = await job('api-1', 1_000);
     const mine = await job('api-2', 1_000);
     const dead = await job('api-3', IMPORT_STALE_MS + 5_000);
@@ -60,7 +77,7 @@ describe('import jobs owned by their instance', () => {
     await jobs.update({ status: 20 }, { where: { id: live.get('id') as number } });
   });
 
-  it('the heartbeat keeps this instance\'s jobs alive and closes a killed instance\'s once stale', async () => {
+  it("the heartbeat keeps this instance's jobs alive and closes a killed instance's once stale", async () => {
     const ownOld = await job('api-1', IMPORT_STALE_MS + 5_000);
     const killed = await job('api-9', IMPORT_STALE_MS + 5_000);
     const fresh = await job('api-8', 2_000);

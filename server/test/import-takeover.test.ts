@@ -57,7 +57,11 @@ afterAll(async () => {
   await s3?.cleanup();
 });
 
-const mac = (prefix: number, i: number) => ['AA', prefix, Math.floor(i / 65536), Math.floor(i / 256) % 256, i % 256, 1].map((x) => (typeof x === 'number' ? x.toString(16).padStart(2, '0') : x)).join(':').toUpperCase();
+const mac = (prefix: number, i: number) =>
+  ['AA', prefix, Math.floor(i / 65536), Math.floor(i / 256) % 256, i % 256, 1]
+    .map((x) => (typeof x === 'number' ? x.toString(16).padStart(2, '0') : x))
+    .join(':')
+    .toUpperCase();
 
 /**
  * `n` rows under `tag`: every 500th row names a device model that does not exist (10), the
@@ -89,7 +93,11 @@ async function uploadTo(url: string, caller: Caller, bytes: Buffer): Promise<num
 
 /** The job's status through an instance's API. */
 async function statusVia(url: string, caller: Caller, importId: number): Promise<ImportResult> {
-  const res = await fetch(`${url}/api/device-beacon/import/status`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: caller.token, OrgId: String(caller.orgId) }, body: JSON.stringify({ importId }) });
+  const res = await fetch(`${url}/api/device-beacon/import/status`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Token: caller.token, OrgId: String(caller.orgId) },
+    body: JSON.stringify({ importId }),
+  });
   const body = (await res.json()) as { code: number; message: string; data: ImportResult };
   expect(body.code, body.message).toBe(0);
   return body.data;
@@ -110,7 +118,12 @@ async function until<T>(what: string, probe: () => Promise<T | null | undefined 
  * The job as it ended (read through `via`, default this instance), with the rows in the table:
  * each written row exactly once, each refused row reported once with its code.
  */
-async function expectExact(importId: number, p: ReturnType<typeof plan>, tag: string, via: { server: RtiServer; url: string; a: Caller } = { server: ts.server, url: ts.url, a: ts.a }) {
+async function expectExact(
+  importId: number,
+  p: ReturnType<typeof plan>,
+  tag: string,
+  via: { server: RtiServer; url: string; a: Caller } = { server: ts.server, url: ts.url, a: ts.a },
+) {
   const done = await until('the job to finish', async () => {
     const s = await statusVia(via.url, via.a, importId);
     return s.status === 20 ? s : null;
@@ -118,7 +131,11 @@ async function expectExact(importId: number, p: ReturnType<typeof plan>, tag: st
   expect(done.message).toBeNull();
   expect([done.processedVolume, done.successVolume, done.failedVolume]).toEqual([p.rows.length, p.written.length, p.refused.size]);
   expect(done.importErrors.map((e) => [e.row, e.code])).toEqual([...p.refused.entries()].sort((x, y) => x[0] - y[0]));
-  const stored = (await via.server.db.models['device-beacon'].findAll({ attributes: ['sn'], where: { sn: { [Op.like]: `${tag}-%` } }, raw: true })) as unknown as Array<{ sn: string }>;
+  const stored = (await via.server.db.models['device-beacon'].findAll({
+    attributes: ['sn'],
+    where: { sn: { [Op.like]: `${tag}-%` } },
+    raw: true,
+  })) as unknown as Array<{ sn: string }>;
   const sns = stored.map((r) => r.sn);
   expect(sns.length).toBe(p.written.length);
   expect(new Set(sns).size).toBe(sns.length);
@@ -129,7 +146,12 @@ async function expectExact(importId: number, p: ReturnType<typeof plan>, tag: st
 }
 
 const importObjects = async () => {
-  const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: s3.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
   try {
     const out = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'imports/' }));
     return (out.Contents ?? []).map((o) => o.Key);
@@ -162,10 +184,15 @@ describe('an import outlives the instance running it', () => {
       expect((await jobRow(importId)).get('instanceId')).toBe('api-b');
       expect(await importObjects()).toHaveLength(1);
       // status answers from this instance while the other runs the job
-      const before = await until('api-b to import some rows', async () => {
-        const s = await status(importId);
-        return s.processedVolume >= 1_500 ? s : null;
-      }, 60_000, 50);
+      const before = await until(
+        'api-b to import some rows',
+        async () => {
+          const s = await status(importId);
+          return s.processedVolume >= 1_500 ? s : null;
+        },
+        60_000,
+        50,
+      );
       child.child.kill('SIGKILL');
       await until('api-b to die', async () => child!.exited());
       const killedAt = await jobRow(importId);
@@ -175,12 +202,17 @@ describe('an import outlives the instance running it', () => {
       expect(cursor).toBeGreaterThan(1_500);
       // a user never sees it failed: still processing until this instance took it over and finished it
       const seen = new Set<number>();
-      const taken = await until('api-a to take the job over', async () => {
-        const s = await status(importId);
-        seen.add(s.status);
-        const row = await jobRow(importId);
-        return row.get('instanceId') === 'api-a' ? row : null;
-      }, STALE_MS * 5, 50);
+      const taken = await until(
+        'api-a to take the job over',
+        async () => {
+          const s = await status(importId);
+          seen.add(s.status);
+          const row = await jobRow(importId);
+          return row.get('instanceId') === 'api-a' ? row : null;
+        },
+        STALE_MS * 5,
+        50,
+      );
       expect([...seen]).toEqual([10]);
       expect(Number(taken.get('cursorRow'))).toBeGreaterThanOrEqual(cursor);
       const done = await expectExact(importId, p, 'KILL');
@@ -188,7 +220,9 @@ describe('an import outlives the instance running it', () => {
       expect((await jobRow(importId)).get('instanceId')).toBe('api-a');
       // the finished job's file is gone from the store
       expect(await importObjects()).toEqual([]);
-      console.log(`[import-takeover] ${ts.db.dialect}: api-b killed at row ${cursor} (${Number(killedAt.get('processedVolume'))} of ${p.rows.length} processed); api-a finished with ${done.successVolume} written, ${done.failedVolume} refused`);
+      console.log(
+        `[import-takeover] ${ts.db.dialect}: api-b killed at row ${cursor} (${Number(killedAt.get('processedVolume'))} of ${p.rows.length} processed); api-a finished with ${done.successVolume} written, ${done.failedVolume} refused`,
+      );
     } finally {
       if (child && !child.exited()) child.child.kill('SIGKILL');
     }
@@ -196,7 +230,13 @@ describe('an import outlives the instance running it', () => {
 
   it('an instance that stops gives its job up at once: another resumes it before the stale bound', async () => {
     const p = plan('STOP', 0x12, 3000);
-    const c = await createServer({ databaseUrl: ts.db.url, plugins: false, logError: () => undefined, metadata: metadataWithCodes(), config: instanceConfig('api-c') });
+    const c = await createServer({
+      databaseUrl: ts.db.url,
+      plugins: false,
+      logError: () => undefined,
+      metadata: metadataWithCodes(),
+      config: instanceConfig('api-c'),
+    });
     extra.push(c);
     c.hooks.before('create', 'device-beacon', () => new Promise((r) => setTimeout(r, 2)));
     const { url } = await c.listen(0);
@@ -236,15 +276,22 @@ describe('an import outlives the instance running it', () => {
     }
   }, 120_000);
 
-  it('an object store that is down: the upload answers 503 in the caller\'s language, no job, no file kept', async () => {
+  it("an object store that is down: the upload answers 503 in the caller's language, no job, no file kept", async () => {
     const before = await jobs.count();
     const bytes = await xlsx(['sn', 'mac', 'deviceModelId'], [['DOWN-1', mac(0x15, 1), 'DM-1']]);
     await s3.stop();
     try {
-      for (const [language, text] of [['en-US', 'File storage is unavailable'], ['zh-CN', '文件存储暂时不可用']]) {
+      for (const [language, text] of [
+        ['en-US', 'File storage is unavailable'],
+        ['zh-CN', '文件存储暂时不可用'],
+      ]) {
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(bytes)]), 'down.xlsx');
-        const res = await fetch(`${ts.url}/api/device-beacon/import`, { method: 'POST', headers: { Token: ts.a.token, OrgId: String(ts.a.orgId), Language: language }, body: form });
+        const res = await fetch(`${ts.url}/api/device-beacon/import`, {
+          method: 'POST',
+          headers: { Token: ts.a.token, OrgId: String(ts.a.orgId), Language: language },
+          body: form,
+        });
         const body = (await res.json()) as { code: number; message: string };
         expect(res.status).toBe(503);
         expect(body.message).toContain(text);
@@ -260,7 +307,10 @@ describe('an import outlives the instance running it', () => {
 
   it('a refused row is kept whole with its cells, however long (beyond 64 KB: LONGTEXT on MariaDB)', async () => {
     const long = (c: string) => c.repeat(32_000);
-    const rows = [[long('L'), long('n'), mac(0x16, 1), 'DM-1', long('r')], ['LONG-2', 'n', mac(0x16, 2), 'DM-1']];
+    const rows = [
+      [long('L'), long('n'), mac(0x16, 1), 'DM-1', long('r')],
+      ['LONG-2', 'n', mac(0x16, 2), 'DM-1'],
+    ];
     const importId = await uploadTo(ts.url, ts.a, await xlsx(['sn', 'name', 'mac', 'deviceModelId', 'remark'], rows));
     const done = await until('the job to finish', async () => {
       const s = await status(importId);
@@ -272,8 +322,14 @@ describe('an import outlives the instance running it', () => {
     expect(result.status).toBe(200);
   }, 60_000);
 
-  it('a dead instance\'s job whose file is gone from the store is closed as interrupted, not left processing', async () => {
-    const context = { language: 'en-US', user: { id: ts.a.userId, username: 'alice', sysOrgUser: false }, orgId: ts.orgA, orgIds: [ts.orgA], warehouseIds: null };
+  it("a dead instance's job whose file is gone from the store is closed as interrupted, not left processing", async () => {
+    const context = {
+      language: 'en-US',
+      user: { id: ts.a.userId, username: 'alice', sysOrgUser: false },
+      orgId: ts.orgA,
+      orgIds: [ts.orgA],
+      warehouseIds: null,
+    };
     const gone = await jobs.create({
       orgId: ts.orgA,
       userId: ts.a.userId,
@@ -288,16 +344,27 @@ describe('an import outlives the instance running it', () => {
       fileKey: `imports/${ts.orgA}/${'0'.repeat(32)}.xlsx`,
       context: JSON.stringify(context),
     });
-    const closed = await until('the job to be closed', async () => {
-      const s = await status(Number(gone.get('id')));
-      return s.status === 20 ? s : null;
-    }, STALE_MS * 5, 50);
+    const closed = await until(
+      'the job to be closed',
+      async () => {
+        const s = await status(Number(gone.get('id')));
+        return s.status === 20 ? s : null;
+      },
+      STALE_MS * 5,
+      50,
+    );
     expect(closed.message).toMatch(/interrupted/);
   }, 60_000);
 
   it('a run whose job was taken over writes nothing more', async () => {
     const logs: string[] = [];
-    const e = await createServer({ databaseUrl: ts.db.url, plugins: false, logError: (m) => void logs.push(m), metadata: metadataWithCodes(), config: { ...instanceConfig('api-e'), importStaleMs: 600_000 } });
+    const e = await createServer({
+      databaseUrl: ts.db.url,
+      plugins: false,
+      logError: (m) => void logs.push(m),
+      metadata: metadataWithCodes(),
+      config: { ...instanceConfig('api-e'), importStaleMs: 600_000 },
+    });
     extra.push(e);
     let delayMs = 2;
     e.hooks.before('create', 'device-beacon', () => new Promise((r) => setTimeout(r, delayMs)));
@@ -312,7 +379,10 @@ describe('an import outlives the instance running it', () => {
       importId = await uploadTo(url, ts.a, await xlsx(['sn', 'mac', 'deviceModelId'], p.rows));
       await until('api-e to import some rows', async () => (await status(importId)).processedVolume >= 500, 60_000, 50);
       // another instance claims it (as a takeover would, api-e being taken for dead), holding it without running it
-      const [taken] = await jobs.update({ claim: 'someone-else', instanceId: 'api-z', heartbeatAt: new Date(Date.now() + 3_600_000) }, { where: { id: importId, status: 10 } });
+      const [taken] = await jobs.update(
+        { claim: 'someone-else', instanceId: 'api-z', heartbeatAt: new Date(Date.now() + 3_600_000) },
+        { where: { id: importId, status: 10 } },
+      );
       if (taken === 1) break;
       expect(attempt, 'api-e finished the file three times before it could be taken').toBeLessThan(2);
       delayMs *= 4;

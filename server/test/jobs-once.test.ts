@@ -28,7 +28,10 @@ describe('jobs once per cluster', () => {
     const runs: { instance: string; at: number }[] = [];
     const plain: string[] = [];
     const stops: Array<() => void> = [];
-    for (const [instance, server] of [['api-1', one.server], ['api-2', two]] as const) {
+    for (const [instance, server] of [
+      ['api-1', one.server],
+      ['api-2', two],
+    ] as const) {
       stops.push(server.jobs.every('test:once', period, () => void runs.push({ instance, at: Date.now() }), { once: true }));
       stops.push(server.jobs.every('test:plain', period, () => void plain.push(instance)));
       // the second instance's timer ticks half a period after the first one's

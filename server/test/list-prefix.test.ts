@@ -53,7 +53,9 @@ describe('prefix search', () => {
     expect(plans).toContainEqual({ name: 'ix_project_org_id_name_ci', columns: ['org_id', 'name'], unique: false, nocase: ['name'] });
     const detail = structuredClone(meta.resources.project);
     detail.fields.find((f) => f.name === 'name')!.unique = undefined;
-    expect(indexPlan(detail).filter((p) => p.columns.join() === 'org_id,name')).toEqual([{ name: 'ix_project_org_id_name_ci', columns: ['org_id', 'name'], unique: false, nocase: ['name'] }]);
+    expect(indexPlan(detail).filter((p) => p.columns.join() === 'org_id,name')).toEqual([
+      { name: 'ix_project_org_id_name_ci', columns: ['org_id', 'name'], unique: false, nocase: ['name'] },
+    ]);
   });
 
   it('reads one range of that index on SQLite (no scan of the table)', async () => {
@@ -81,13 +83,17 @@ describe('an index added to an analysed SQLite database', () => {
         const plain = structuredClone(loadMetadata());
         const before = createDatabase(tdb.url, { metadata: plain, log: () => undefined });
         await before.migrate();
-        await before.sequelize.query(`INSERT INTO project (org_id, name, created_at, updated_at) VALUES ${Array.from({ length: 50 }, (_, i) => `(1, 'P-${i}', '2026-01-01', '2026-01-01')`).join(', ')}`);
+        await before.sequelize.query(
+          `INSERT INTO project (org_id, name, created_at, updated_at) VALUES ${Array.from({ length: 50 }, (_, i) => `(1, 'P-${i}', '2026-01-01', '2026-01-01')`).join(', ')}`,
+        );
         if (analysed) await before.sequelize.query('ANALYZE');
         await before.close();
         const after = createDatabase(tdb.url, { metadata: meta, log: () => undefined });
         await after.migrate();
         const [rows] = await after.sequelize.query(`SELECT name FROM sqlite_master WHERE name = 'sqlite_stat1'`);
-        const found = rows.length ? ((await after.sequelize.query(`SELECT idx, stat FROM sqlite_stat1 WHERE idx = 'ix_project_org_id_name_ci'`))[0] as Array<{ stat: string }>) : null;
+        const found = rows.length
+          ? ((await after.sequelize.query(`SELECT idx, stat FROM sqlite_stat1 WHERE idx = 'ix_project_org_id_name_ci'`))[0] as Array<{ stat: string }>)
+          : null;
         await after.close();
         return found;
       } finally {

@@ -41,11 +41,15 @@ describe('metadata overlays', () => {
   it('refuses a bad overlay whole, naming every problem', async () => {
     const r = await platform.call(
       '/metadata/overlay/update',
-      { resource: RES, fields: { name: { required: false }, nope: { show: false }, type: { default: 99 }, shortName: { listWidth: 5, label: { 'en-US': '' } } } },
+      {
+        resource: RES,
+        fields: { name: { required: false }, nope: { show: false }, type: { default: 99 }, shortName: { listWidth: 5, label: { 'en-US': '' } } },
+      },
       { language: 'en-US' },
     );
     expect(r.body.code).toBe(10001);
-    for (const p of ['/fields/name/required', '/fields/nope', '/fields/type/default', '/fields/shortName/listWidth', '/fields/shortName/label/en-US']) expect(r.body.message).toContain(p);
+    for (const p of ['/fields/name/required', '/fields/nope', '/fields/type/default', '/fields/shortName/listWidth', '/fields/shortName/label/en-US'])
+      expect(r.body.message).toContain(p);
     expect((await platform.call('/metadata/overlay/list')).body.data).toEqual([]);
     expect((await platform.call('/metadata/overlay/update', { resource: 'no-such' })).body.code).toBe(10002);
   });
@@ -90,7 +94,11 @@ describe('metadata overlays', () => {
     try {
       const { url } = await second.listen(0);
       const metaOf = async () => {
-        const res = await fetch(`${url}/api/metadata`, { method: 'POST', headers: { 'content-type': 'application/json', Token: ts.a.token, OrgId: String(ts.orgA) }, body: '{}' });
+        const res = await fetch(`${url}/api/metadata`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', Token: ts.a.token, OrgId: String(ts.orgA) },
+          body: '{}',
+        });
         return ((await res.json()) as any).data;
       };
       expect(field(await metaOf(), 'shortName').required).toBe(true); // read at start

@@ -63,12 +63,33 @@ function literalsFrom(entry: string): Set<string> {
 
 /** The module a page id's component comes from, in the console index of the plugin that registers it. */
 function pageEntry(pageId: string): string | null {
-  for (const plugin of ['dashboard', 'licence', 'map', 'master-data', 'monitor', 'open-api', 'scheduler', 'screen-settings', 'shipping', 'system-inspection', 'telemetry', 'vehicle']) {
+  for (const plugin of [
+    'dashboard',
+    'licence',
+    'map',
+    'master-data',
+    'monitor',
+    'open-api',
+    'scheduler',
+    'screen-settings',
+    'shipping',
+    'system-inspection',
+    'telemetry',
+    'vehicle',
+  ]) {
     const index = join(root, 'plugins', plugin, 'console', 'index.ts');
     if (!existsSync(index)) continue;
     const text = readFileSync(index, 'utf8');
-    const line = text.split('\n').find((l) => new RegExp(`id:\\s*'${pageId}'`).test(l) && /component:/.test(l));
-    if (!line) continue;
+    // the page's entry: the object literal around its id (the formatter puts it on one line or several)
+    const at = text.search(new RegExp(`\\bid:\\s*'${pageId}'`));
+    if (at < 0) continue;
+    let end = text.lastIndexOf('{', at);
+    for (let depth = 0; end < text.length; end++) {
+      if (text[end] === '{') depth++;
+      else if (text[end] === '}' && --depth === 0) break;
+    }
+    const line = text.slice(text.lastIndexOf('{', at), end + 1);
+    if (!/component:/.test(line)) continue;
     let spec = /import\(\s*'([^']+)'/.exec(line)?.[1];
     if (!spec) {
       // the component comes through a helper of the file (`const shot = (…) => () => import('./x')…`)

@@ -14,16 +14,25 @@ afterEach(async () => {
 
 describe('plugin dependencies', () => {
   it('orders dependencies first, otherwise by id', () => {
-    const order = orderPlugins([def('alpha', { dependsOn: ['zeta'] }), def('zeta', { dependsOn: ['mu'] }), def('mu'), def('beta', { optionalDependsOn: ['zeta', 'absent'] })]);
+    const order = orderPlugins([
+      def('alpha', { dependsOn: ['zeta'] }),
+      def('zeta', { dependsOn: ['mu'] }),
+      def('mu'),
+      def('beta', { optionalDependsOn: ['zeta', 'absent'] }),
+    ]);
     expect(order.map((d) => d.id)).toEqual(['mu', 'zeta', 'alpha', 'beta']);
   });
 
   it('stops on a missing dependency, naming both plugins', () => {
-    expect(() => orderPlugins([def('vehicle', { dependsOn: ['telemetry', 'map'] }), def('map')])).toThrow('plugin dependencies missing (not installed or not loaded): "vehicle" depends on "telemetry"');
+    expect(() => orderPlugins([def('vehicle', { dependsOn: ['telemetry', 'map'] }), def('map')])).toThrow(
+      'plugin dependencies missing (not installed or not loaded): "vehicle" depends on "telemetry"',
+    );
   });
 
   it('stops on a cycle, naming its path', () => {
-    expect(() => orderPlugins([def('a', { dependsOn: ['b'] }), def('b', { dependsOn: ['c'] }), def('c', { optionalDependsOn: ['a'] })])).toThrow('plugin dependency cycle: "a" → "b" → "c" → "a"');
+    expect(() => orderPlugins([def('a', { dependsOn: ['b'] }), def('b', { dependsOn: ['c'] }), def('c', { optionalDependsOn: ['a'] })])).toThrow(
+      'plugin dependency cycle: "a" → "b" → "c" → "a"',
+    );
     expect(() => orderPlugins([def('self', { dependsOn: ['self'] })])).toThrow('plugin dependency cycle: "self" → "self"');
   });
 
@@ -36,8 +45,12 @@ describe('plugin dependencies', () => {
     expect(() => reg.provide('alpha', 'greeter', {})).toThrow('plugin "alpha" provides "greeter" without declaring it in provides');
     reg.provide('zeta', 'greeter', { ok: true });
     expect(reg.find(user, 'greeter')).toEqual({ ok: true });
-    expect(() => reg.find(sneaky, 'greeter')).toThrow('plugin "sneaky" uses the service "greeter" of plugin "zeta" without declaring "zeta" in dependsOn or optionalDependsOn');
-    expect(() => new ServiceRegistry([provider, def('other', { provides: ['greeter' as never] })])).toThrow('plugins "zeta" and "other" both provide the service "greeter"');
+    expect(() => reg.find(sneaky, 'greeter')).toThrow(
+      'plugin "sneaky" uses the service "greeter" of plugin "zeta" without declaring "zeta" in dependsOn or optionalDependsOn',
+    );
+    expect(() => new ServiceRegistry([provider, def('other', { provides: ['greeter' as never] })])).toThrow(
+      'plugins "zeta" and "other" both provide the service "greeter"',
+    );
   });
 
   it('starts providers first and serves their typed service to dependants', async () => {

@@ -36,8 +36,12 @@ describe('plugin server texts', () => {
   });
 
   it('refuse a file that writes outside the plugin id, or is not JSON, naming the plugin', () => {
-    expect(() => pluginMessages(pluginsWith({ 'acme/server/messages/en-US.json': { acme: {}, server: { success: 'hijacked' } } }))).toThrow(/plugin "acme": server\/messages\/en-US.json must hold its texts under one key, "acme"/);
-    expect(() => pluginMessages(pluginsWith({ 'acme/server/messages/ja-JP.json': '{ "acme": ' }))).toThrow(/plugin "acme": server\/messages\/ja-JP.json is not valid JSON/);
+    expect(() => pluginMessages(pluginsWith({ 'acme/server/messages/en-US.json': { acme: {}, server: { success: 'hijacked' } } }))).toThrow(
+      /plugin "acme": server\/messages\/en-US.json must hold its texts under one key, "acme"/,
+    );
+    expect(() => pluginMessages(pluginsWith({ 'acme/server/messages/ja-JP.json': '{ "acme": ' }))).toThrow(
+      /plugin "acme": server\/messages\/ja-JP.json is not valid JSON/,
+    );
   });
 
   it('every plugin of this product has the same keys in every language', () => {

@@ -27,7 +27,11 @@ async function ok<T = any>(c: { call: TestServer['call'] }, p: string, body: unk
 
 /** a public call from a client address of the test's choice (trusted proxy below) */
 const publicCall = async (url: string, path: string, body: unknown, ip: string, language = 'en-US') => {
-  const res = await fetch(`${url}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip, Language: language }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/api${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': ip, Language: language },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as { code: number; message: string; data: any } };
 };
 
@@ -40,7 +44,13 @@ beforeAll(async () => {
       return { code: w.code, name: w.name, organisation: call.orgId };
     });
   }
-  two = await createServer({ databaseUrl: ts.db.url, metadata, plugins: false, logError: () => undefined, config: { trustProxy: ['loopback'], instanceId: 'api-2' } });
+  two = await createServer({
+    databaseUrl: ts.db.url,
+    metadata,
+    plugins: false,
+    logError: () => undefined,
+    config: { trustProxy: ['loopback'], instanceId: 'api-2' },
+  });
   two.publicLinks.reader('warehouse', async (_call, id) => ({ id: 'never read', asked: id }));
   twoUrl = (await two.listen(0)).url;
 });
@@ -73,7 +83,8 @@ describe('public one-record link', () => {
     const loc = await ok(ts.a, '/location/create', { name: 'Public site', longitude: 121.4, latitude: 31.2, fenceRadius: 100, type: 0 });
     const locToken = (await ok(ts.a, '/location/info/link', { id: loc.id })).token;
     const answers = [];
-    for (const token of [old, 'x'.repeat(32), 'short', locToken]) answers.push((await publicCall(ts.url, '/info/test-warehouse', { token }, '10.0.0.2', 'zh-CN')).body);
+    for (const token of [old, 'x'.repeat(32), 'short', locToken])
+      answers.push((await publicCall(ts.url, '/info/test-warehouse', { token }, '10.0.0.2', 'zh-CN')).body);
     for (const a of answers.slice(0, 2).concat(answers[3])) expect(a).toMatchObject({ code: 10002, data: null });
     expect(answers[0].message).toBe(answers[1].message);
     expect(answers[0].message).toMatch(/[\u4e00-\u9fff]/);

@@ -141,7 +141,7 @@ describe('organisation ownership', () => {
     await ts.server.db.models[res.name].destroy({ where: { id } });
   });
 
-  it('an organisation that owns nothing is deleted; memberships of other organisations\' users go with it', async () => {
+  it("an organisation that owns nothing is deleted; memberships of other organisations' users go with it", async () => {
     const done = await olga.call('/organization/delete', { id: orgId });
     expect(done.body, done.body.message).toMatchObject({ code: 0, data: { deleted: 1 } });
     expect((await ts.server.db.models.user.findByPk(olga.userId))!.get('organizationIds')).toEqual([ts.orgA]);

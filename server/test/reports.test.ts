@@ -28,7 +28,13 @@ async function sheetsOf(res: Response): Promise<Array<{ name: string; rows: unkn
 
 beforeAll(async () => {
   ts = await startTestServer({ plugins: ['reporting'], config: { pluginsDir } });
-  for (const [code, min] of [['W-C', 5], ['W-A', 0], ['W-B', 2], ['W-D', 0], ['W-E', 1]] as const) {
+  for (const [code, min] of [
+    ['W-C', 5],
+    ['W-A', 0],
+    ['W-B', 2],
+    ['W-D', 0],
+    ['W-E', 1],
+  ] as const) {
     const got = await ts.a.call('/warehouse/create', { code, name: `Warehouse ${code}`, minInventory: min, inoutProcessor: 20 });
     expect(got.body.code, got.body.message).toBe(0);
   }
@@ -102,7 +108,10 @@ describe('large workbooks', () => {
   it('keeps every row of every sheet, interleaved or one sheet after another, whatever the pace of the source', async () => {
     for (const path of ['/reporting/big/export', '/reporting/big-sheets/export']) {
       const sheets = await sheetsOf(await ts.a.fetch(path, {}));
-      expect(sheets.map((s) => s.name), path).toEqual(['one', 'two']);
+      expect(
+        sheets.map((s) => s.name),
+        path,
+      ).toEqual(['one', 'two']);
       for (const s of sheets) {
         expect(s.rows, `${path} ${s.name}`).toHaveLength(30_001);
         expect(s.rows[30_000][0]).toBe(29_999);
@@ -141,7 +150,14 @@ describe('calls, codes and the console description', () => {
   it('turns the schedule into a task type that builds the same workbook', async () => {
     const task = ts.server.reports.task('reportingWarehouses')!;
     expect(task.report).toBe('reporting.warehouses');
-    const run = { ctx: ts.server.systemContext(ts.orgA), task: { battery: 2 }, now: new Date(), timezone: 'UTC', language: 'en-US' as const, t: (k: string) => k };
+    const run = {
+      ctx: ts.server.systemContext(ts.orgA),
+      task: { battery: 2 },
+      now: new Date(),
+      timezone: 'UTC',
+      language: 'en-US' as const,
+      t: (k: string) => k,
+    };
     const out = await task.run(run);
     expect(out.kind).toBe('report');
     if (out.kind !== 'report') return;

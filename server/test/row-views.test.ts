@@ -22,7 +22,9 @@ it('answers what a Model instance answers, for every resource with typed columns
     const model = ts.server.db.models[res.name];
     const typed = res.fields.filter((f) => f.name in model.getAttributes() && sample[f.type as string] !== undefined);
     if (!typed.length) continue;
-    const values: Record<string, unknown> = Object.fromEntries(typed.map((f) => [f.name, f.type === 'json' || f.type === 'refs' ? sample.json : sample[f.type as string]]));
+    const values: Record<string, unknown> = Object.fromEntries(
+      typed.map((f) => [f.name, f.type === 'json' || f.type === 'refs' ? sample.json : sample[f.type as string]]),
+    );
     const orgField = orgFieldOf(res);
     if (orgField && orgField !== 'id') values[orgField] = ts.orgA;
     // a row of typed columns only: a resource whose unique keys refuse it is left out

@@ -41,7 +41,11 @@ beforeAll(async () => {
   n = await createMasterForCarriers(ts, ts.a, refsA, n);
   carol = await ts.callerFor(await ts.addUser(ts.orgA, 'carol', { realName: 'Carol Checker' }), ts.orgA);
   const models = ts.server.db.models;
-  const role = await models.role.create({ orgId: ts.orgA, name: 'no delete', pcPermissions: ts.server.listPermissionCodes().filter((c) => c !== 'ApiCarrierBindDelete') });
+  const role = await models.role.create({
+    orgId: ts.orgA,
+    name: 'no delete',
+    pcPermissions: ts.server.listPermissionCodes().filter((c) => c !== 'ApiCarrierBindDelete'),
+  });
   const user = await models.user.create({ orgId: ts.orgA, name: 'dave', realName: 'Dave', roleIds: [role.get('id')], organizationIds: [ts.orgA] });
   await ts.server.access.policies.changed([ts.orgA], undefined);
   dave = await ts.callerFor(Number(user.get('id')), ts.orgA);
@@ -93,7 +97,11 @@ describe('timeline: who ran which step when', () => {
       const timeline = await okIn(ts.a, '/carrier-bind/timeline', { id: second.id }, lang);
       const close = timeline.find((e: any) => e.step === 'close');
       expect(close).toMatchObject({ user: 'Carol Checker', cause: { resource: 'carrier-bind', step: 'close', ids: [first.id] } });
-      expect(close.cause.label).toBe(t(lang, 'server.transitions.timelineCause', { step: t(lang, 'transitions.close'), resource: resLabel(lang), title: first.bindNo }).replace(/\s+/g, ' ').trim());
+      expect(close.cause.label).toBe(
+        t(lang, 'server.transitions.timelineCause', { step: t(lang, 'transitions.close'), resource: resLabel(lang), title: first.bindNo })
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
       expect(timeline.find((e: any) => e.step === 'close' && e.cause === undefined)).toBeUndefined();
     }
     // the first one's own close has no cause
@@ -139,7 +147,13 @@ describe('step guards (M17)', () => {
       const r = await ts.a.call('/carrier-bind/close', { id: order.id }, { language: lang });
       expect(r.body.code).toBe(10004);
       expect(r.body.message).toBe(
-        t(lang, 'server.transitions.guardNotUser', { step: t(lang, 'transitions.close'), resource: resLabel(lang), title: order.bindNo, field: t(lang, 'fields.releasedBy'), user: 'alice' }),
+        t(lang, 'server.transitions.guardNotUser', {
+          step: t(lang, 'transitions.close'),
+          resource: resLabel(lang),
+          title: order.bindNo,
+          field: t(lang, 'fields.releasedBy'),
+          user: 'alice',
+        }),
       );
       expect(r.body.message).toContain(order.bindNo);
     }
@@ -155,7 +169,14 @@ describe('step guards (M17)', () => {
     for (const lang of LANGS) {
       const r = await dave.call('/carrier-bind/release', { id: order.id }, { language: lang });
       expect(r.body.code).toBe(10005);
-      expect(r.body.message).toBe(t(lang, 'server.transitions.guardPermission', { step: t(lang, 'transitions.release'), resource: resLabel(lang), title: order.bindNo, code: 'ApiCarrierBindDelete' }));
+      expect(r.body.message).toBe(
+        t(lang, 'server.transitions.guardPermission', {
+          step: t(lang, 'transitions.release'),
+          resource: resLabel(lang),
+          title: order.bindNo,
+          code: 'ApiCarrierBindDelete',
+        }),
+      );
     }
     expect(await bindRow(order.id)).toMatchObject({ status: 10, releasedBy: null });
     expect((await ok(ts.a, '/carrier-bind/release', { id: order.id })).status).toBe(20);

@@ -18,7 +18,8 @@ const refsA: Record<string, number> = {};
 const LANGS: Language[] = ['en-US', 'zh-CN', 'ja-JP'];
 let n = 100;
 
-const make = (c: Caller, resource: string, refs: Record<string, number>, extra: Record<string, unknown> = {}) => createSample(ts, c, resource, n++, refs, extra);
+const make = (c: Caller, resource: string, refs: Record<string, number>, extra: Record<string, unknown> = {}) =>
+  createSample(ts, c, resource, n++, refs, extra);
 const ok = callOk;
 const t = (lang: Language, key: string, params?: Record<string, unknown>) => ts.server.t(lang, key, params);
 
@@ -34,13 +35,15 @@ async function bindOrder(lines = 0): Promise<{ id: number; bindNo: string; lineI
   const main = await carrier();
   const order = await ok(ts.a, '/carrier-bind/create', { carrierId: main.id });
   const lineIds: number[] = [];
-  for (let i = 0; i < lines; i++) lineIds.push((await ok(ts.a, '/carrier-bind-detail/create', { carrierBindId: order.id, carrierId: (await carrier()).id, qty: 1 })).id);
+  for (let i = 0; i < lines; i++)
+    lineIds.push((await ok(ts.a, '/carrier-bind-detail/create', { carrierBindId: order.id, carrierId: (await carrier()).id, qty: 1 })).id);
   return { id: order.id, bindNo: order.bindNo, lineIds };
 }
 async function alerts(count: number): Promise<number[]> {
   const model = ts.server.db.models['carrier-alert'];
   const ids: number[] = [];
-  for (let i = 0; i < count; i++) ids.push(Number((await model.create({ orgId: ts.orgA, carrierSn: `AL-${n++}`, reason: 10, createdTime: new Date(), status: 0 })).get('id')));
+  for (let i = 0; i < count; i++)
+    ids.push(Number((await model.create({ orgId: ts.orgA, carrierSn: `AL-${n++}`, reason: 10, createdTime: new Date(), status: 0 })).get('id')));
   return ids;
 }
 const alertRow = async (id: number) => (await ts.server.db.models['carrier-alert'].findByPk(id))!.get({ plain: true }) as Record<string, any>;
@@ -64,7 +67,15 @@ function wrongStatus(lang: Language, resource: string, step: string, title: stri
 describe('a step is a call', () => {
   it('with its own derived permission code, in the catalogue beside the resource', async () => {
     const codes = ts.server.listPermissionCodes();
-    for (const code of ['ApiCarrierBindRelease', 'ApiCarrierBindClose', 'ApiCarrierAlertProcess', 'ApiDeviceAlertBeaconProcess', 'ApiDeviceAlertGpsProcess', 'ApiDeviceAlertSlaveGatewayProcess', 'ApiDeviceAlertMasterGatewayProcess']) {
+    for (const code of [
+      'ApiCarrierBindRelease',
+      'ApiCarrierBindClose',
+      'ApiCarrierAlertProcess',
+      'ApiDeviceAlertBeaconProcess',
+      'ApiDeviceAlertGpsProcess',
+      'ApiDeviceAlertSlaveGatewayProcess',
+      'ApiDeviceAlertMasterGatewayProcess',
+    ]) {
       expect(codes).toContain(code);
     }
     const tree = JSON.stringify((await ts.a.call('/permission/all')).body.data);
@@ -78,11 +89,20 @@ describe('a step is a call', () => {
     expect(done).toMatchObject({ id: one, status: 10, processedBy: 'alice', remark: 'called the driver' });
     expect(Date.parse(done.processedAt)).toBeGreaterThanOrEqual(before - 1000);
     const batch = await ok(ts.a, '/carrier-alert/process', { ids: [two, three] });
-    expect(batch.map((r: any) => [r.id, r.status])).toEqual([[two, 10], [three, 10]]);
+    expect(batch.map((r: any) => [r.id, r.status])).toEqual([
+      [two, 10],
+      [three, 10],
+    ]);
     // the operation log records the step as an update of each row (carrier-alert has logObject 12)
     await ts.server.audit.flush();
     const logged = await ts.server.db.models['operation-log'].findAll({ where: { object: 12, objectId: [one, two, three] }, raw: true });
-    expect(logged.map((r: any) => [r.objectId, r.action]).sort()).toEqual([[one, 20], [three, 20], [two, 20]].sort());
+    expect(logged.map((r: any) => [r.objectId, r.action]).sort()).toEqual(
+      [
+        [one, 20],
+        [three, 20],
+        [two, 20],
+      ].sort(),
+    );
   });
 });
 
@@ -131,11 +151,12 @@ describe('bad input: a clear translated refusal and nothing half-written', () =>
     const results = await Promise.all(Array.from({ length: 5 }, () => ts.a.call('/carrier-bind/release', { id: order.id })));
     const codes = results.map((r) => r.body.code).sort();
     expect(codes).toEqual([0, 10004, 10004, 10004, 10004]);
-    for (const r of results.filter((x) => x.body.code === 10004)) expect(r.body.message).toBe(wrongStatus('en-US', 'carrier-bind', 'release', order.bindNo, '20', '10'));
+    for (const r of results.filter((x) => x.body.code === 10004))
+      expect(r.body.message).toBe(wrongStatus('en-US', 'carrier-bind', 'release', order.bindNo, '20', '10'));
     expect((await bindRow(order.id)).status).toBe(20);
   });
 
-  it('the status is checked again by the UPDATE itself: a row moved between the step\'s read and its write answers 10004, nothing written', async () => {
+  it("the status is checked again by the UPDATE itself: a row moved between the step's read and its write answers 10004, nothing written", async () => {
     // SQLite serialises writers, so a real race never lands between read and write there: force
     // it by moving the row inside the step's own transaction just before its UPDATE runs.
     const [id] = await alerts(1);
@@ -229,7 +250,11 @@ describe('hooks run inside the step transaction', () => {
     let whole = false;
     const off = ts.server.transitions.on('carrier-bind', 'release', async (e) => {
       if (!whole) await e.repo('carrier-bind').updateWhere({ remark: 'stamped by a hook' }, { id: e.ids });
-      else await ts.server.db.models['carrier-bind'].update({ remark: 'saved whole' }, { where: { id: e.ids }, transaction: e.transaction, individualHooks: true });
+      else
+        await ts.server.db.models['carrier-bind'].update(
+          { remark: 'saved whole' },
+          { where: { id: e.ids }, transaction: e.transaction, individualHooks: true },
+        );
     });
     try {
       const first = await ok(ts.a, '/carrier-bind/release', { id: a.id });

@@ -12,7 +12,16 @@ const ACTION_MS = 20_000;
 export async function launch(): Promise<Browser> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
   });
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (options) => {
@@ -43,8 +52,18 @@ export async function login(page: Page, username: string, password: string, entr
 export function pageApi(page: Page, path: string, body: unknown = {}): Promise<{ code: number; message: string; data: any }> {
   return page.evaluate(
     async ([p, b]) => {
-      const cookie = (name: string) => decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith(name + '='))?.split('=')[1] ?? '');
-      const r = await fetch(`/api${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') }, body: JSON.stringify(b) });
+      const cookie = (name: string) =>
+        decodeURIComponent(
+          document.cookie
+            .split('; ')
+            .find((c) => c.startsWith(name + '='))
+            ?.split('=')[1] ?? '',
+        );
+      const r = await fetch(`/api${p}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Token: cookie('admin-token'), OrgId: cookie('admin-org-id') },
+        body: JSON.stringify(b),
+      });
       return (await r.json()) as { code: number; message: string; data: any };
     },
     [path, body] as const,

@@ -16,7 +16,15 @@ export default async function setup(project: TestProject) {
   if (!existsSync(join(root, 'console/dist/index.html'))) throw new Error('console/dist missing: run npm run build -w @rti/console');
   dir = mkdtempSync(join(tmpdir(), 'rti-e2e-'));
   const port: number = await freePort();
-  const env = { ...process.env, PORT: String(port), DATA_DIR: dir, DATABASE_URL: `sqlite:${join(dir, 'e2e.sqlite')}`, MQTT_PORT: '0', SIMULATOR_DEVICES: '0', SEED_SCALE: 'small' };
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    DATA_DIR: dir,
+    DATABASE_URL: `sqlite:${join(dir, 'e2e.sqlite')}`,
+    MQTT_PORT: '0',
+    SIMULATOR_DEVICES: '0',
+    SEED_SCALE: 'small',
+  };
   const tsx = join(root, 'node_modules/.bin/tsx');
   const seeded = spawnSync(tsx, ['seeds/src/cli.ts', '--if-empty'], { cwd: root, env, stdio: 'inherit' });
   if (seeded.status !== 0) throw new Error('seeding failed');

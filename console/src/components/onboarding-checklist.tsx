@@ -44,9 +44,7 @@ export function OnboardingChecklist() {
             </Typography.Link>
           ),
           description: (
-            <Space size={4}>
-              {s.done ? <Tag color="success">{t('onboarding.count', { count: s.count })}</Tag> : <Tag>{t('onboarding.todo')}</Tag>}
-            </Space>
+            <Space size={4}>{s.done ? <Tag color="success">{t('onboarding.count', { count: s.count })}</Tag> : <Tag>{t('onboarding.todo')}</Tag>}</Space>
           ),
         }))}
       />

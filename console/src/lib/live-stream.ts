@@ -26,7 +26,12 @@ export function openLiveStream(onEvent: (e: StreamEvent) => void, opts: LiveStre
   const run = async (): Promise<void> => {
     ctrl = new AbortController();
     try {
-      const res = await fetch(path, { method: 'POST', headers: { ...apiHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: '{}', signal: ctrl.signal });
+      const res = await fetch(path, {
+        method: 'POST',
+        headers: { ...apiHeaders(), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+        body: '{}',
+        signal: ctrl.signal,
+      });
       const type = res.headers.get('content-type') ?? '';
       if (!res.ok || !type.includes('text/event-stream') || !res.body) {
         if (opts.onUnavailable) {

@@ -55,11 +55,7 @@ function filterItems(items: MenuItem[], ctx: MenuContext, narrow: Set<string> | 
   const out: NavNode[] = [];
   for (const item of items) {
     const children = item.children ? filterItems(item.children, ctx, narrow) : [];
-    const selfOk =
-      !item.hidden &&
-      routeOpen(item, ctx) &&
-      ctx.access.has(itemMenuCode(item, ctx)) &&
-      (!narrow || narrow.has(item.path));
+    const selfOk = !item.hidden && routeOpen(item, ctx) && ctx.access.has(itemMenuCode(item, ctx)) && (!narrow || narrow.has(item.path));
     if (!selfOk && children.length === 0) continue;
     const path = item.resource ? (ctx.meta.resources[item.resource]?.route ?? item.path) : item.path;
     out.push({

@@ -79,8 +79,22 @@ export function buildRoutes(meta: Metadata, plugins: ConsolePlugin[]): PageRoute
 
   routes.push(
     // SPEC §2: every layout page needs the View code derived from its name; 403/500 are open.
-    { key: 'builtin:home', path: HOME_PATH, title: menuLabel(HOME_PATH, meta) ?? 'pages.home', kind: 'builtin', viewCode: viewCode(routeName(HOME_PATH, meta.menu)), group: groupOf(HOME_PATH, meta) },
-    { key: 'builtin:log', path: '/log', title: menuLabel('/log', meta) ?? 'pages.log', kind: 'builtin', viewCode: viewCode(routeName('/log', meta.menu)), group: groupOf('/log', meta) },
+    {
+      key: 'builtin:home',
+      path: HOME_PATH,
+      title: menuLabel(HOME_PATH, meta) ?? 'pages.home',
+      kind: 'builtin',
+      viewCode: viewCode(routeName(HOME_PATH, meta.menu)),
+      group: groupOf(HOME_PATH, meta),
+    },
+    {
+      key: 'builtin:log',
+      path: '/log',
+      title: menuLabel('/log', meta) ?? 'pages.log',
+      kind: 'builtin',
+      viewCode: viewCode(routeName('/log', meta.menu)),
+      group: groupOf('/log', meta),
+    },
     // Open to every signed-in user (SPEC §2 exempts PasswordChange); entry code optional.
     { key: 'builtin:password', path: '/:entryCode?/password-change', title: 'password.title', kind: 'builtin' },
     { key: 'builtin:403', path: '/403', title: 'pages.forbidden', kind: 'builtin' },

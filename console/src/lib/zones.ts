@@ -30,7 +30,12 @@ const asList = (v: unknown): Array<ZoneEntry<unknown>> => (v === undefined || v 
  * `viewCode` the user lacks or whose `when` refuses the record (when there is one), by `order`
  * (default 50), then plugin id, then declaration order.
  */
-export function zoneEntries(plugins: readonly ConsolePlugin[], zone: string, has: (code: string) => boolean, record?: Record<string, unknown>): ResolvedZoneEntry[] {
+export function zoneEntries(
+  plugins: readonly ConsolePlugin[],
+  zone: string,
+  has: (code: string) => boolean,
+  record?: Record<string, unknown>,
+): ResolvedZoneEntry[] {
   const out: ResolvedZoneEntry[] = [];
   for (const p of plugins) {
     asList((p.zones as Record<string, unknown> | undefined)?.[zone]).forEach((e, i) => {

@@ -26,7 +26,11 @@ export default function LogPage() {
         pagination={{ pageSize: 20, showSizeChanger: false }}
         expandable={{
           rowExpandable: (r) => Boolean(r.detail),
-          expandedRowRender: (r) => <Typography.Text code className="log-detail">{r.detail}</Typography.Text>,
+          expandedRowRender: (r) => (
+            <Typography.Text code className="log-detail">
+              {r.detail}
+            </Typography.Text>
+          ),
         }}
         columns={[
           { title: t('log.time'), dataIndex: 'time', width: 170, render: (v: number) => formatDateTime(v) },

@@ -51,9 +51,23 @@ export function AppRoutes({ shell }: { shell?: Shell }) {
             {shell.routes
               .filter((r) => r.standalone)
               .map((r) => (
-                <Route key={r.key} path={r.path} element={<RequireAuth><RoutePage route={r} /></RequireAuth>} />
+                <Route
+                  key={r.key}
+                  path={r.path}
+                  element={
+                    <RequireAuth>
+                      <RoutePage route={r} />
+                    </RequireAuth>
+                  }
+                />
               ))}
-            <Route element={<RequireAuth><MainLayout /></RequireAuth>}>
+            <Route
+              element={
+                <RequireAuth>
+                  <MainLayout />
+                </RequireAuth>
+              }
+            >
               <Route index element={<Navigate replace to={HOME_PATH} />} />
               <Route path="/refresh" element={<RefreshPage />} />
               <Route path="/redirect/*" element={<RedirectPage />} />
@@ -66,7 +80,14 @@ export function AppRoutes({ shell }: { shell?: Shell }) {
             </Route>
           </>
         ) : (
-          <Route path="*" element={<RequireAuth><ShellLoader /></RequireAuth>} />
+          <Route
+            path="*"
+            element={
+              <RequireAuth>
+                <ShellLoader />
+              </RequireAuth>
+            }
+          />
         )}
       </Routes>
     </Suspense>

@@ -84,7 +84,9 @@ function componentFor(route: PageRoute, plugins: ConsolePlugin[]): PageComponent
  * the layout still loads), so the page is not a second wave of requests after the layout.
  */
 export function preloadRoute(route: PageRoute, plugins: ConsolePlugin[]): void {
-  entryFor(route, plugins).load().catch(() => undefined);
+  entryFor(route, plugins)
+    .load()
+    .catch(() => undefined);
 }
 
 /** The window title; its own component, so a record title arriving re-renders only this. */

@@ -7,4 +7,10 @@ import { mergeDicts, type Dict } from '../../src/i18n/merge';
 
 const files = import.meta.glob<Dict>(['../../../metadata/locales/*.json', '../../../plugins/*/metadata/locales/*.json'], { eager: true, import: 'default' });
 
-setLabelSource(async (lng) => mergeDicts(...Object.entries(files).filter(([path]) => path.endsWith(`/${lng}.json`)).map(([, d]) => d)));
+setLabelSource(async (lng) =>
+  mergeDicts(
+    ...Object.entries(files)
+      .filter(([path]) => path.endsWith(`/${lng}.json`))
+      .map(([, d]) => d),
+  ),
+);

@@ -62,9 +62,7 @@ type Lang = keyof typeof META_LOCALES;
  * the top level, so a test's `fields` or `resources` are all there is of those), English first.
  */
 export async function initTestI18n(extra: Partial<Record<Lang, Record<string, unknown>>> = {}): Promise<void> {
-  const resources = Object.fromEntries(
-    (Object.keys(META_LOCALES) as Lang[]).map((lng) => [lng, { translation: { ...META_LOCALES[lng], ...extra[lng] } }]),
-  );
+  const resources = Object.fromEntries((Object.keys(META_LOCALES) as Lang[]).map((lng) => [lng, { translation: { ...META_LOCALES[lng], ...extra[lng] } }]));
   await i18n.use(initReactI18next).init({ lng: 'en-US', resources, interpolation: { escapeValue: false } });
 }
 
@@ -351,9 +349,17 @@ export async function mount(options: MountOptions): Promise<Mounted> {
       <Where />
     </Refine>
   );
-  const router = createMemoryRouter(route ? [{ path: route, element: app }, { path: '*', element: <Where /> }] : [{ path: '*', element: app }], {
-    initialEntries: [path],
-  });
+  const router = createMemoryRouter(
+    route
+      ? [
+          { path: route, element: app },
+          { path: '*', element: <Where /> },
+        ]
+      : [{ path: '*', element: app }],
+    {
+      initialEntries: [path],
+    },
+  );
   const root: Root = createRoot(host);
   await act(async () => {
     root.render(

@@ -78,8 +78,28 @@ function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext, las
   const minor = int(r.minor, 0, 65535);
   const txPower = int(r.txPower, -128, 20);
   const t = time(r.time);
-  if (rssi === WRONG || battery === WRONG || temperature === WRONG || humidity === WRONG || major === WRONG || minor === WRONG || txPower === WRONG || t === WRONG) return 'wrong-type';
-  if (rssi === RANGE || battery === RANGE || temperature === RANGE || humidity === RANGE || major === RANGE || minor === RANGE || txPower === RANGE || t === RANGE) return 'out-of-range';
+  if (
+    rssi === WRONG ||
+    battery === WRONG ||
+    temperature === WRONG ||
+    humidity === WRONG ||
+    major === WRONG ||
+    minor === WRONG ||
+    txPower === WRONG ||
+    t === WRONG
+  )
+    return 'wrong-type';
+  if (
+    rssi === RANGE ||
+    battery === RANGE ||
+    temperature === RANGE ||
+    humidity === RANGE ||
+    major === RANGE ||
+    minor === RANGE ||
+    txPower === RANGE ||
+    t === RANGE
+  )
+    return 'out-of-range';
   const u = uuid(r.uuid);
   if (u === WRONG) return 'wrong-type';
   if (ctx.slot) {
@@ -103,4 +123,3 @@ function normaliseReading(r: unknown, frameTime: number, ctx: DecodeContext, las
   r.gatewayMac = ctx.source;
   return null;
 }
-

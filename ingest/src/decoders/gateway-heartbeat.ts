@@ -27,7 +27,15 @@ export function decodeGatewayHeartbeat(payload: Buffer | string, ctx: DecodeCont
   const temperature = num(doc.temperature, -60, 150);
   const firmware = str(doc.firmware, 64);
   const ip = str(doc.ip, 64);
-  for (const [field, v] of [['time', t], ['connection', connection], ['uptime', uptime], ['scanned', scanned], ['temperature', temperature], ['firmware', firmware], ['ip', ip]] as const) {
+  for (const [field, v] of [
+    ['time', t],
+    ['connection', connection],
+    ['uptime', uptime],
+    ['scanned', scanned],
+    ['temperature', temperature],
+    ['firmware', firmware],
+    ['ip', ip],
+  ] as const) {
     if (v === WRONG) return { reject: 'wrong-type', detail: field };
     if (v === RANGE) return { reject: 'out-of-range', detail: field };
   }
@@ -37,6 +45,8 @@ export function decodeGatewayHeartbeat(payload: Buffer | string, ctx: DecodeCont
     series: 'gateway',
     org: ctx.org,
     source: ctx.source,
-    rows: [{ org: ctx.org, mac: ctx.source, time: (t as number | null) ?? ctx.receivedAt, connection: connection ?? 10, uptime, scanned, temperature, firmware, ip }],
+    rows: [
+      { org: ctx.org, mac: ctx.source, time: (t as number | null) ?? ctx.receivedAt, connection: connection ?? 10, uptime, scanned, temperature, firmware, ip },
+    ],
   };
 }

@@ -119,7 +119,16 @@ function normaliseReport(r: unknown, frameSn: string, ctx: DecodeContext): Reaso
   if (location === RANGE) return 'out-of-range';
   if (dataType === 10 && (typeof r.longitude !== 'number' || typeof r.latitude !== 'number')) return 'missing-field';
   if (dataType === 20 && eventCode === null) return 'missing-field';
-  if (dataType === 30 && r.temperature1 == null && r.temperature2 == null && r.temperature3 == null && r.humidity1 == null && r.humidity2 == null && r.humidity3 == null) return 'missing-field';
+  if (
+    dataType === 30 &&
+    r.temperature1 == null &&
+    r.temperature2 == null &&
+    r.temperature3 == null &&
+    r.humidity1 == null &&
+    r.humidity2 == null &&
+    r.humidity3 == null
+  )
+    return 'missing-field';
   if (ctx.known && !ctx.known(sn)) return 'unknown-device';
   r.sn = sn;
   r.org = ctx.org;

@@ -46,12 +46,20 @@ export const GPS_CONFIG_ACK_FILTER = `${TOPIC_ROOT}/+/gps/+/config/ack`;
 /** `rti/<orgCode>/gps/<sn>/config/ack` → its organisation code and tracker, else null. */
 export function parseConfigAck(topic: string): { orgCode: string; sn: string } | null {
   const parts = topic.split('/');
-  if (parts.length !== 6 || parts[0] !== TOPIC_ROOT || !ORG_CODE.test(parts[1]) || parts[2] !== 'gps' || parts[4] !== 'config' || parts[5] !== 'ack') return null;
+  if (parts.length !== 6 || parts[0] !== TOPIC_ROOT || !ORG_CODE.test(parts[1]) || parts[2] !== 'gps' || parts[4] !== 'config' || parts[5] !== 'ack')
+    return null;
   return isGpsSn(parts[3]) ? { orgCode: parts[1], sn: parts[3] } : null;
 }
 
 /** A tracker's configuration topic of one organisation (`+` for every tracker): what a master gateway may subscribe to. */
 export function isGpsConfigSubscription(topic: string, orgCode: string): boolean {
   const parts = topic.split('/');
-  return parts.length === 5 && parts[0] === TOPIC_ROOT && parts[1] === orgCode && parts[2] === 'gps' && (parts[3] === '+' || isGpsSn(parts[3])) && parts[4] === 'config';
+  return (
+    parts.length === 5 &&
+    parts[0] === TOPIC_ROOT &&
+    parts[1] === orgCode &&
+    parts[2] === 'gps' &&
+    (parts[3] === '+' || isGpsSn(parts[3])) &&
+    parts[4] === 'config'
+  );
 }

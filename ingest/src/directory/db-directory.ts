@@ -60,11 +60,16 @@ export class DbDeviceDirectory extends SnapshotDirectory {
       this.rows('device-beacon', ['orgId', 'mac', 'useStatus']),
       this.rows('device-gps', ['orgId', 'sn', 'useStatus']),
     ]);
-    const orgs = orgRows.filter((o) => o.available !== false && o.available !== 0 && typeof o.code === 'string').map((o) => ({ id: Number(o.id), code: String(o.code) }));
+    const orgs = orgRows
+      .filter((o) => o.available !== false && o.available !== 0 && typeof o.code === 'string')
+      .map((o) => ({ id: Number(o.id), code: String(o.code) }));
     const codeOf = new Map(orgs.map((o) => [o.id, o.code]));
     const enabled = (r: Row) => Number(r.useStatus) !== DISABLED && codeOf.has(Number(r.orgId));
     const gateways: DirectorySnapshot['gateways'] = [];
-    for (const [role, list] of [['slave', slaves], ['master', masters]] as const)
+    for (const [role, list] of [
+      ['slave', slaves],
+      ['master', masters],
+    ] as const)
       for (const g of list) {
         const m = canonicalMac(g.mac);
         if (!enabled(g) || m === WRONG) continue;

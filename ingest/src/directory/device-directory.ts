@@ -81,8 +81,14 @@ export class SnapshotDirectory implements DeviceDirectory {
     this.orgsById = new Map(s.orgs.map((o) => [o.id, o]));
     this.gatewaysByKey = gateways;
     this.credentials = credentials;
-    this.beacons = byOrg('beacon', s.beacons.map((b) => [b.orgId, b.mac]));
-    this.gpsDevices = byOrg('gps', s.gps.map((g) => [g.orgId, g.sn]));
+    this.beacons = byOrg(
+      'beacon',
+      s.beacons.map((b) => [b.orgId, b.mac]),
+    );
+    this.gpsDevices = byOrg(
+      'gps',
+      s.gps.map((g) => [g.orgId, g.sn]),
+    );
   }
 
   async authenticate(username: string, password: string): Promise<GatewayIdentity | null> {

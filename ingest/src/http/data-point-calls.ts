@@ -19,7 +19,12 @@ import type { SeriesRow } from '../store/series';
 import { MAX_PAGE_SIZE, type TelemetryStore } from '../store/telemetry-store';
 
 const fieldError = (field: string, expected: string) =>
-  new ApiError(ErrorCode.validation, 'server.validation.type', { field: tKey(fieldLabelKey({ name: field })), expected: tKey(`server.validation.expected.${expected}`) }, 400);
+  new ApiError(
+    ErrorCode.validation,
+    'server.validation.type',
+    { field: tKey(fieldLabelKey({ name: field })), expected: tKey(`server.validation.expected.${expected}`) },
+    400,
+  );
 
 function orgOf(ctx: RequestContext): number {
   if (ctx.orgId === null) throw new ApiError(ErrorCode.orgNotAllowed, 'server.errors.10007', {}, 403);
@@ -55,7 +60,10 @@ function present(series: string, r: SeriesRow): Record<string, unknown> {
 
 export function dataPointCalls(store: TelemetryStore): CallDef[] {
   const calls: CallDef[] = [];
-  for (const [series, key] of [['beacon', 'mac'], ['gps', 'sn']] as const) {
+  for (const [series, key] of [
+    ['beacon', 'mac'],
+    ['gps', 'sn'],
+  ] as const) {
     const deviceKey = (v: unknown): string | undefined => {
       if (v === undefined || v === null || v === '') return undefined;
       if (key === 'mac') {

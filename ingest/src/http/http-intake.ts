@@ -71,7 +71,8 @@ export function createHttpIntake(opts: HttpIntakeOptions): Handler {
     if (r.reason === 'malformed-json') return send(res, 400, ERR.malformed, 'malformed JSON');
     if (r.reason === 'oversized') return send(res, 413, ERR.tooLarge, 'payload too large');
     if (r.reason === 'wrong-type') return send(res, 400, ERR.validation, 'payload has a field of the wrong type', { reason: r.reason, dropped: r.dropped });
-    if (r.reason === 'unknown-device') return send(res, 200, ERR.notFound, 'device not registered in this organisation', { reason: r.reason, dropped: r.dropped });
+    if (r.reason === 'unknown-device')
+      return send(res, 200, ERR.notFound, 'device not registered in this organisation', { reason: r.reason, dropped: r.dropped });
     return send(res, 200, ERR.validation, `payload refused: ${r.reason}`, { reason: r.reason, dropped: r.dropped });
   }
 }

@@ -126,7 +126,10 @@ export function brokerPush(opts: BrokerPushOptions): PushTarget & { counters: Re
       const published = Promise.all(frames(org, kind, device, body, r).map(([topic, payload]) => opts.publish(topic, payload)));
       let timer: NodeJS.Timeout | undefined;
       const acked = await Promise.race([
-        published.then(() => true, () => false),
+        published.then(
+          () => true,
+          () => false,
+        ),
         new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), opts.timeoutMs ?? 5000))),
       ]).finally(() => clearTimeout(timer));
       // not acknowledged: the client retries (a late delivery makes that one frame twice)

@@ -295,7 +295,10 @@ export class Journal {
   private load(): void {
     const cp = path.join(this.dir, CHECKPOINT);
     if (fs.existsSync(cp)) this.committed = Number(fs.readFileSync(cp, 'utf8').trim()) || 0;
-    const files = fs.readdirSync(this.dir).filter((f) => f.endsWith('.seg')).sort();
+    const files = fs
+      .readdirSync(this.dir)
+      .filter((f) => f.endsWith('.seg'))
+      .sort();
     for (const name of files) {
       const file = path.join(this.dir, name);
       const buf = fs.readFileSync(file);

@@ -42,7 +42,12 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
   const log = opts.log ?? silentLogger;
   const gateways = new WeakMap<Client, GatewayIdentity>();
   const aedes = createBroker({
-    authenticate(client: Client, username: string | undefined, password: Buffer | undefined, done: (err: AuthenticateError | null, ok: boolean | null) => void) {
+    authenticate(
+      client: Client,
+      username: string | undefined,
+      password: Buffer | undefined,
+      done: (err: AuthenticateError | null, ok: boolean | null) => void,
+    ) {
       if (!username || !password) return done(authError('credentials required'), false);
       opts.directory.authenticate(username, password.toString('utf8')).then(
         (gw) => {
@@ -107,7 +112,10 @@ export async function startEmbeddedBroker(opts: EmbeddedBrokerOptions): Promise<
     clients: () => aedes.connectedClients,
     publish: (topic, payload) =>
       new Promise<void>((resolve, reject) =>
-        aedes.publish({ cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false } as Parameters<Aedes['publish']>[0], (err?: Error) => (err ? reject(err) : resolve())),
+        aedes.publish(
+          { cmd: 'publish', topic, payload: Buffer.from(payload), qos: 1, retain: false, dup: false } as Parameters<Aedes['publish']>[0],
+          (err?: Error) => (err ? reject(err) : resolve()),
+        ),
       ),
     close: () =>
       new Promise<void>((resolve) => {

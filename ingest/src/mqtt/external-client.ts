@@ -50,10 +50,17 @@ export function startExternalIngest(opts: ExternalIngestOptions): ExternalIngest
     const payload = typeof packet.payload === 'string' ? Buffer.from(packet.payload) : (packet.payload as Buffer);
     const r = opts.intake.handleMqtt(packet.topic, payload, undefined, packet.dup === true);
     if (r.status === 'full') {
-      opts.intake.acceptWhenWritable(r).then(() => callback(), (err) => callback(err));
+      opts.intake.acceptWhenWritable(r).then(
+        () => callback(),
+        (err) => callback(err),
+      );
       return;
     }
-    if (r.status === 'accepted' && r.ackAfter) r.ackAfter.then(() => callback(), (err) => callback(err));
+    if (r.status === 'accepted' && r.ackAfter)
+      r.ackAfter.then(
+        () => callback(),
+        (err) => callback(err),
+      );
     else callback();
   };
   const ready = new Promise<void>((resolve) => {

@@ -109,7 +109,16 @@ export class IngestPipeline {
   private sleeping: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   /** journal records up to this sequence were written by a previous run */
   private replayUntil = 0;
-  private readonly s = { acceptedFrames: 0, acceptedRows: 0, storedRows: 0, replayedRows: 0, storedBatches: 0, refusedFull: 0, droppedFull: 0, storeFailures: 0 };
+  private readonly s = {
+    acceptedFrames: 0,
+    acceptedRows: 0,
+    storedRows: 0,
+    replayedRows: 0,
+    storedBatches: 0,
+    refusedFull: 0,
+    droppedFull: 0,
+    storeFailures: 0,
+  };
 
   constructor(private readonly opts: PipelineOptions) {
     this.store = opts.store;
@@ -362,7 +371,14 @@ export class IngestPipeline {
             resolve();
           };
           const timer = setTimeout(finish, wait);
-          const probe = setInterval(() => void this.store.ping().then((up) => up && finish(), () => undefined), PROBE_MS);
+          const probe = setInterval(
+            () =>
+              void this.store.ping().then(
+                (up) => up && finish(),
+                () => undefined,
+              ),
+            PROBE_MS,
+          );
           this.sleeping = { timer, wake: finish };
         });
         this.sleeping = undefined;

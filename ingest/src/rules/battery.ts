@@ -22,6 +22,7 @@ export function batteryRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, bat
   if (threshold === null || threshold === undefined) return;
   const what = d.kind === 'gps' ? GPS_WHAT : BEACON_WHAT;
   if (battery < threshold) {
-    if (raise(s, 'battery', time)) openDeviceAlert(ctx, d, time, what, `battery ${battery}% below ${threshold}%`, { battery }, { id: 'battery', params: { value: battery, threshold } });
+    if (raise(s, 'battery', time))
+      openDeviceAlert(ctx, d, time, what, `battery ${battery}% below ${threshold}%`, { battery }, { id: 'battery', params: { value: battery, threshold } });
   } else if (battery >= threshold + BATTERY_HYSTERESIS && clear(s, 'battery')) closeDeviceAlert(ctx, d, time, what);
 }

@@ -18,14 +18,42 @@ const STATUS_LABEL: Record<number, string> = { 30: 'enums.carrierStatus.scrapped
 
 export function setTransport(ctx: RuleContext, c: CarrierInfo, s: CarrierState, status: number, time: number): void {
   if (s.transportStatus === status) return;
-  ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: CARRIER_LOG.transportStatusChange, oldValue: String(s.transportStatus), newValue: String(status), time });
+  ctx.emit({
+    type: 'log',
+    orgId: c.orgId,
+    kind: 'carrier',
+    subjectId: c.id,
+    event: CARRIER_LOG.transportStatusChange,
+    oldValue: String(s.transportStatus),
+    newValue: String(status),
+    time,
+  });
   s.transportStatus = status;
   ctx.touchCarrier(c, s);
 }
 
-export function openCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, reason: number, time: number, message: string, warehouseId: number | null, text?: AlertText): void {
+export function openCarrierAlert(
+  ctx: RuleContext,
+  c: CarrierInfo,
+  s: CarrierState,
+  reason: number,
+  time: number,
+  message: string,
+  warehouseId: number | null,
+  text?: AlertText,
+): void {
   ctx.emit({ type: 'alert', orgId: c.orgId, kind: 'carrier', subjectId: c.id, sn: c.sn, reason, warehouseId, message, text, time });
-  ctx.emit({ type: 'log', orgId: c.orgId, kind: 'carrier', subjectId: c.id, event: reason === CARRIER_REASON.idle ? CARRIER_LOG.longIdle : CARRIER_LOG.abnormal, newValue: String(reason), time, remark: message, text });
+  ctx.emit({
+    type: 'log',
+    orgId: c.orgId,
+    kind: 'carrier',
+    subjectId: c.id,
+    event: reason === CARRIER_REASON.idle ? CARRIER_LOG.longIdle : CARRIER_LOG.abnormal,
+    newValue: String(reason),
+    time,
+    remark: message,
+    text,
+  });
 }
 
 export function closeCarrierAlert(ctx: RuleContext, c: CarrierInfo, s: CarrierState, key: string, reason: number, time: number): void {
@@ -76,7 +104,10 @@ export function arrive(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   let status: number = TRANSPORT.inWarehouse;
   if (from !== null && from !== w.id && ctx.fleet.routesFromWarehouse(from).length > 0 && !ctx.fleet.route(from, w.id) && raise(s, 'route', time)) {
     const fromName = ctx.fleet.warehouses.get(from)?.name ?? String(from);
-    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `arrived at ${w.name} from ${fromName}: no route between them`, w.id, { id: 'noRoute', params: { warehouse: w.name, from: fromName } });
+    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `arrived at ${w.name} from ${fromName}: no route between them`, w.id, {
+      id: 'noRoute',
+      params: { warehouse: w.name, from: fromName },
+    });
   }
   if (s.open.route !== undefined) status = TRANSPORT.abnormal;
   setTransport(ctx, c, s, status, time);
@@ -98,7 +129,10 @@ export function depart(ctx: RuleContext, c: CarrierInfo, s: CarrierState, w: War
   closeCarrierAlert(ctx, c, s, 'idle', CARRIER_REASON.idle, time);
   const forbidden = c.status != null ? MUST_NOT_TRAVEL[c.status] : undefined;
   if (forbidden && raise(s, 'misuse', time)) {
-    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `left ${w.name} while ${forbidden}`, w.id, { id: 'leftWhile', params: { warehouse: w.name, status: { $t: STATUS_LABEL[c.status!] } } });
+    openCarrierAlert(ctx, c, s, CARRIER_REASON.invalidRoute, time, `left ${w.name} while ${forbidden}`, w.id, {
+      id: 'leftWhile',
+      params: { warehouse: w.name, status: { $t: STATUS_LABEL[c.status!] } },
+    });
     setTransport(ctx, c, s, TRANSPORT.abnormal, time);
   } else setTransport(ctx, c, s, TRANSPORT.inTransit, time);
   ctx.touchCarrier(c, s);

@@ -10,10 +10,29 @@ export function deviceWarehouse(ctx: RuleContext, d: DeviceInfo): number | null 
   return ctx.carrier(c).warehouseId;
 }
 
-export function openDeviceAlert(ctx: RuleContext, d: DeviceInfo, time: number, what: { reason?: number; code?: string }, message: string, raw?: unknown, text?: AlertText): void {
+export function openDeviceAlert(
+  ctx: RuleContext,
+  d: DeviceInfo,
+  time: number,
+  what: { reason?: number; code?: string },
+  message: string,
+  raw?: unknown,
+  text?: AlertText,
+): void {
   ctx.emit({ type: 'alert', orgId: d.orgId, kind: d.kind, subjectId: d.id, sn: d.sn, ...what, warehouseId: deviceWarehouse(ctx, d), message, text, time, raw });
   if (d.kind === 'beacon' || d.kind === 'gps') {
-    ctx.emit({ type: 'log', orgId: d.orgId, kind: d.kind, subjectId: d.id, event: DEVICE_LOG.abnormal, newValue: String(what.reason ?? what.code), carrierId: d.carrierId, time, remark: message, text });
+    ctx.emit({
+      type: 'log',
+      orgId: d.orgId,
+      kind: d.kind,
+      subjectId: d.id,
+      event: DEVICE_LOG.abnormal,
+      newValue: String(what.reason ?? what.code),
+      carrierId: d.carrierId,
+      time,
+      remark: message,
+      text,
+    });
   }
 }
 

@@ -29,7 +29,10 @@ export function presenceTick(ctx: RuleContext, d: DeviceInfo, s: DeviceState, no
     statusChange(ctx, d, s, DEVICE_STATUS.offline, now);
     if ((d.kind === 'slave-gateway' || d.kind === 'master-gateway') && raise(s, 'disconnected', now)) {
       const minutes = Math.round(silent / MINUTE);
-      openDeviceAlert(ctx, d, now, { reason: GATEWAY_REASON.offline }, `no heartbeat for ${minutes} min`, undefined, { id: 'noHeartbeat', params: { minutes } });
+      openDeviceAlert(ctx, d, now, { reason: GATEWAY_REASON.offline }, `no heartbeat for ${minutes} min`, undefined, {
+        id: 'noHeartbeat',
+        params: { minutes },
+      });
     }
   }
   if ((d.kind === 'beacon' || d.kind === 'gps') && silent > DATA_MISSING_MS && raise(s, 'missing', now)) {
@@ -46,7 +49,17 @@ export function statusChange(ctx: RuleContext, d: DeviceInfo, s: DeviceState, st
   const old = s.status;
   s.status = status;
   if (d.kind === 'beacon' || d.kind === 'gps') {
-    ctx.emit({ type: 'log', orgId: d.orgId, kind: d.kind, subjectId: d.id, event: DEVICE_LOG.statusChange, oldValue: String(old), newValue: String(status), carrierId: d.carrierId, time });
+    ctx.emit({
+      type: 'log',
+      orgId: d.orgId,
+      kind: d.kind,
+      subjectId: d.id,
+      event: DEVICE_LOG.statusChange,
+      oldValue: String(old),
+      newValue: String(status),
+      carrierId: d.carrierId,
+      time,
+    });
   }
   ctx.touchDevice(d, s);
 }

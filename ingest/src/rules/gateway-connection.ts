@@ -16,7 +16,8 @@ export function gatewayRow(ctx: RuleContext, d: DeviceInfo, s: DeviceState, conn
     if (time > s.lastSeen) s.lastSeen = time;
     s.connection = 20;
     if (s.status !== 20) statusChange(ctx, d, s, 20, time);
-    if (raise(s, 'disconnected', time)) openDeviceAlert(ctx, d, time, { reason: GATEWAY_REASON.offline }, 'gateway disconnected', undefined, { id: 'gatewayDisconnected' });
+    if (raise(s, 'disconnected', time))
+      openDeviceAlert(ctx, d, time, { reason: GATEWAY_REASON.offline }, 'gateway disconnected', undefined, { id: 'gatewayDisconnected' });
     ctx.touchDevice(d, s);
     return;
   }

@@ -29,7 +29,8 @@ function fencesOf(ctx: RuleContext, d: DeviceInfo): FenceInfo[] {
   if (d.fences && d.fences.length) return d.fences;
   const out: FenceInfo[] = [...ctx.fleet.fencesOf(d.orgId)];
   for (const w of ctx.fleet.warehousesOf(d.orgId)) {
-    if (w.longitude !== null && w.latitude !== null) out.push({ name: w.name, longitude: w.longitude, latitude: w.latitude, radius: w.radius, warehouseId: w.id });
+    if (w.longitude !== null && w.latitude !== null)
+      out.push({ name: w.name, longitude: w.longitude, latitude: w.latitude, radius: w.radius, warehouseId: w.id });
   }
   return out;
 }
@@ -47,7 +48,15 @@ export function geofenceRule(ctx: RuleContext, d: DeviceInfo, s: DeviceState, ln
     const was = before.includes(k);
     const is = now.includes(k);
     if (was === is) continue;
-    openDeviceAlert(ctx, d, time, { code: is ? GPS_CODE.fenceEnter : GPS_CODE.fenceLeave }, `${is ? 'entered' : 'left'} fence ${f.name}`, { longitude: lng, latitude: lat, fence: f.name }, { id: is ? 'fenceEnter' : 'fenceLeave', params: { fence: f.name } });
+    openDeviceAlert(
+      ctx,
+      d,
+      time,
+      { code: is ? GPS_CODE.fenceEnter : GPS_CODE.fenceLeave },
+      `${is ? 'entered' : 'left'} fence ${f.name}`,
+      { longitude: lng, latitude: lat, fence: f.name },
+      { id: is ? 'fenceEnter' : 'fenceLeave', params: { fence: f.name } },
+    );
     if (f.id !== undefined) ctx.emit({ type: 'fence', orgId: d.orgId, fenceId: f.id, deviceType: 20, deviceSn: d.sn, action: is ? 10 : 20, time });
     const w = f.warehouseId ? ctx.fleet.warehouses.get(f.warehouseId) : undefined;
     if (!c || !w) continue;

@@ -16,7 +16,10 @@ export function transportTick(ctx: RuleContext, c: CarrierInfo, s: CarrierState,
     const w = ctx.fleet.warehouses.get(s.warehouseId);
     const idleMin = w?.idleCheckTime;
     if (w && idleMin && now - s.placedAt > idleMin * MINUTE && raise(s, 'idle', now)) {
-      openCarrierAlert(ctx, c, s, CARRIER_REASON.idle, now, `idle in ${w.name} for more than ${idleMin} min`, w.id, { id: 'idle', params: { warehouse: w.name, minutes: idleMin } });
+      openCarrierAlert(ctx, c, s, CARRIER_REASON.idle, now, `idle in ${w.name} for more than ${idleMin} min`, w.id, {
+        id: 'idle',
+        params: { warehouse: w.name, minutes: idleMin },
+      });
       setTransport(ctx, c, s, TRANSPORT.idle, now);
     }
   }
@@ -25,7 +28,16 @@ export function transportTick(ctx: RuleContext, c: CarrierInfo, s: CarrierState,
     for (const r of ctx.fleet.routesFromWarehouse(s.departedFrom)) limit = Math.max(limit, r.transportTime ?? 0);
     if (limit > 0 && now - s.departedAt > limit * MINUTE && raise(s, 'timeout', now)) {
       const from = ctx.fleet.warehouses.get(s.departedFrom);
-      openCarrierAlert(ctx, c, s, CARRIER_REASON.transportTimeout, now, `in transit from ${from?.name ?? s.departedFrom} for more than ${limit} min`, s.departedFrom, { id: 'transportTimeout', params: { warehouse: from?.name ?? s.departedFrom, minutes: limit } });
+      openCarrierAlert(
+        ctx,
+        c,
+        s,
+        CARRIER_REASON.transportTimeout,
+        now,
+        `in transit from ${from?.name ?? s.departedFrom} for more than ${limit} min`,
+        s.departedFrom,
+        { id: 'transportTimeout', params: { warehouse: from?.name ?? s.departedFrom, minutes: limit } },
+      );
       setTransport(ctx, c, s, TRANSPORT.abnormal, now);
     }
   }

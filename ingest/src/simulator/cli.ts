@@ -22,8 +22,18 @@ const database = createDatabase(server.databaseUrl, { metadata: loadMetadata() }
 
 const url = process.env.MQTT_URL || `mqtt://127.0.0.1:${process.env.MQTT_PORT || 1883}`;
 const log = { info: (m: string) => console.log(m), warn: (m: string) => console.warn(m) };
-const sim = await startSimulator({ database, url, devices: num('SIMULATOR_DEVICES', 200), stepMs: num('SIMULATOR_STEP_MS', 5000), minuteMs: num('SIMULATOR_MINUTE_MS', 60_000), log });
-const report = setInterval(() => console.log(`simulator: ${sim.stats.frames} frames, ${sim.stats.readings} readings published, ${sim.stats.failed} waiting for a connection`), 30_000);
+const sim = await startSimulator({
+  database,
+  url,
+  devices: num('SIMULATOR_DEVICES', 200),
+  stepMs: num('SIMULATOR_STEP_MS', 5000),
+  minuteMs: num('SIMULATOR_MINUTE_MS', 60_000),
+  log,
+});
+const report = setInterval(
+  () => console.log(`simulator: ${sim.stats.frames} frames, ${sim.stats.readings} readings published, ${sim.stats.failed} waiting for a connection`),
+  30_000,
+);
 const stop = async () => {
   clearInterval(report);
   await sim.stop();

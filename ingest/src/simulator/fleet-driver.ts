@@ -73,7 +73,11 @@ export class FleetDriver {
   private held = new Set<number>();
   private readonly byId = new Map<number, CarrierSim>();
 
-  constructor(private readonly fleet: SimFleet, now: number, opts: DriverOptions = {}) {
+  constructor(
+    private readonly fleet: SimFleet,
+    now: number,
+    opts: DriverOptions = {},
+  ) {
     this.minute = opts.minuteMs ?? 60_000;
     this.rnd = opts.random ?? Math.random;
     this.maxTrip = opts.maxTripMinutes ?? 30;
@@ -189,7 +193,13 @@ export class FleetDriver {
     for (const [g, readings] of scans) frames.push({ topic: `rti/${g.orgCode}/gw/${g.mac}/scan`, payload: { gatewayMac: g.mac, time: now, readings }, via: g });
     if (now - this.lastHeartbeat >= 30_000) {
       this.lastHeartbeat = now;
-      for (const g of this.fleet.gateways) if (!g.master) frames.push({ topic: `rti/${g.orgCode}/gw/${g.mac}/heartbeat`, payload: { gatewayMac: g.mac, time: now, uptime: 3600, firmware: 'sim-1.0', scanned: scans.get(g)?.length ?? 0 }, via: g });
+      for (const g of this.fleet.gateways)
+        if (!g.master)
+          frames.push({
+            topic: `rti/${g.orgCode}/gw/${g.mac}/heartbeat`,
+            payload: { gatewayMac: g.mac, time: now, uptime: 3600, firmware: 'sim-1.0', scanned: scans.get(g)?.length ?? 0 },
+            via: g,
+          });
     }
     const sensors = now - this.lastSensor >= this.minute;
     if (sensors) this.lastSensor = now;
@@ -205,7 +215,10 @@ export class FleetDriver {
       const [c, d] = held ? rank(held) : [Infinity, Infinity];
       if (a < c || (a === c && b < d)) carrying.set(t.s.truck.sn, t);
     }
-    const trucks: SimTruck[] = [...this.fleet.trucks, ...[...carrying.values()].map((t) => t.s.truck!).filter((t) => !this.fleet.trucks.some((x) => x.sn === t.sn))];
+    const trucks: SimTruck[] = [
+      ...this.fleet.trucks,
+      ...[...carrying.values()].map((t) => t.s.truck!).filter((t) => !this.fleet.trucks.some((x) => x.sn === t.sn)),
+    ];
     for (const [i, t] of trucks.entries()) {
       const via = this.relay.get(t.orgId);
       const trip = carrying.get(t.sn);
@@ -282,7 +295,12 @@ export class FleetDriver {
     if (sensors) {
       // a cold-chain breach a few minutes in every hour
       const breach = Math.floor(now / this.minute) % 60 < 3 && i % 2 === 0;
-      reports.push({ ts: now, dataType: 30, temperature1: breach ? (t.highTemp ?? 8) + 1.5 : Math.min(4, (t.highTemp ?? 8) - 4) + this.rnd(), humidity1: 55 + Math.round(this.rnd() * 10) });
+      reports.push({
+        ts: now,
+        dataType: 30,
+        temperature1: breach ? (t.highTemp ?? 8) + 1.5 : Math.min(4, (t.highTemp ?? 8) - 4) + this.rnd(),
+        humidity1: 55 + Math.round(this.rnd() * 10),
+      });
     }
     return reports;
   }

@@ -16,20 +16,63 @@ type Row = Record<string, any>;
 
 /** coordinates of the seeded sites; other names get a grid position */
 const CITIES: Record<string, [number, number]> = {
-  Hamburg: [9.9937, 53.5511], Rotterdam: [4.4777, 51.9244], Antwerp: [4.4025, 51.2194], Duisburg: [6.7623, 51.4344], Prague: [14.4378, 50.0755],
-  Lyon: [4.8357, 45.764], Turin: [7.6869, 45.0703], Munich: [11.582, 48.1351], Vienna: [16.3738, 48.2082], Budapest: [19.0402, 47.4979],
+  Hamburg: [9.9937, 53.5511],
+  Rotterdam: [4.4777, 51.9244],
+  Antwerp: [4.4025, 51.2194],
+  Duisburg: [6.7623, 51.4344],
+  Prague: [14.4378, 50.0755],
+  Lyon: [4.8357, 45.764],
+  Turin: [7.6869, 45.0703],
+  Munich: [11.582, 48.1351],
+  Vienna: [16.3738, 48.2082],
+  Budapest: [19.0402, 47.4979],
 };
 
 export const SIM_PASSWORD = process.env.SIMULATOR_MQTT_PASSWORD || 'SimGateway1';
 
-export interface SimGateway { id: number; orgId: number; orgCode: string; mac: string; username: string; password: string; warehouseId: number | null; purpose: number; master: boolean }
+export interface SimGateway {
+  id: number;
+  orgId: number;
+  orgCode: string;
+  mac: string;
+  username: string;
+  password: string;
+  warehouseId: number | null;
+  purpose: number;
+  master: boolean;
+}
 
 const PASSWORD_PATTERN = process.env.SIMULATOR_GATEWAY_PASSWORD || 'Mqtt@{sn}';
-const canonical = (mac: unknown) => String(mac ?? '').replace(/[^0-9A-F]/gi, '').toUpperCase();
-export interface SimWarehouse { id: number; orgId: number; name: string; lng: number; lat: number }
-export interface SimCarrier { id: number; orgId: number; sn: string; beaconMac: string; battery: number; warehouseId?: number | null }
-export interface SimTruck { orgId: number; orgCode: string; sn: string; /** °C: the cold-chain breach goes above it */ highTemp?: number }
-export interface SimRoute { from: number; to: number; minutes: number }
+const canonical = (mac: unknown) =>
+  String(mac ?? '')
+    .replace(/[^0-9A-F]/gi, '')
+    .toUpperCase();
+export interface SimWarehouse {
+  id: number;
+  orgId: number;
+  name: string;
+  lng: number;
+  lat: number;
+}
+export interface SimCarrier {
+  id: number;
+  orgId: number;
+  sn: string;
+  beaconMac: string;
+  battery: number;
+  warehouseId?: number | null;
+}
+export interface SimTruck {
+  orgId: number;
+  orgCode: string;
+  sn: string;
+  /** °C: the cold-chain breach goes above it */ highTemp?: number;
+}
+export interface SimRoute {
+  from: number;
+  to: number;
+  minutes: number;
+}
 /**
  * An open ship order on the road (released or delivered, with shipped lines): its carriers
  * travel from the shipper to the receiver warehouse, on the truck named by its conveyance number.
@@ -54,7 +97,14 @@ export interface SimShipping {
   /** carriers on the shipping list of a new order: they wait in their warehouse to be loaded */
   held: number[];
 }
-export interface SimFleet { gateways: SimGateway[]; warehouses: SimWarehouse[]; carriers: SimCarrier[]; trucks: SimTruck[]; routes: SimRoute[]; shipping?: SimShipping }
+export interface SimFleet {
+  gateways: SimGateway[];
+  warehouses: SimWarehouse[];
+  carriers: SimCarrier[];
+  trucks: SimTruck[];
+  routes: SimRoute[];
+  shipping?: SimShipping;
+}
 
 const macOf = (org: number, n: number) => `5A${org.toString(16).padStart(4, '0')}${n.toString(16).padStart(6, '0')}`.toUpperCase();
 
@@ -102,20 +152,75 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
       }
       whs.push({ id: w.id, orgId, name: w.name, lng, lat });
       let n = orgId * 1000 + i * 10;
-      for (const [purpose, kind] of [[10, 'IN'], [20, 'GATE']] as const) {
+      for (const [purpose, kind] of [
+        [10, 'IN'],
+        [20, 'GATE'],
+      ] as const) {
         const mac = macOf(orgId, ++n);
-        const g = await ensure('device-slave-gateway', { orgId, sn: `SIM-${org.code}-${kind}-${i + 1}` }, { name: `${w.name} ${kind === 'IN' ? 'hall' : 'gate'}`, mac, deviceModelId: model.id, warehouseId: w.id, purpose, useStatus: 20, mqttClientId: `sim-${mac}`, mqttUsername: `sim-${mac}`, mqttPassword: hash });
-        fleet.gateways.push({ id: g.id, orgId, orgCode: org.code, mac: canonical(g.mac), username: g.mqttUsername, password: SIM_PASSWORD, warehouseId: w.id, purpose, master: false });
+        const g = await ensure(
+          'device-slave-gateway',
+          { orgId, sn: `SIM-${org.code}-${kind}-${i + 1}` },
+          {
+            name: `${w.name} ${kind === 'IN' ? 'hall' : 'gate'}`,
+            mac,
+            deviceModelId: model.id,
+            warehouseId: w.id,
+            purpose,
+            useStatus: 20,
+            mqttClientId: `sim-${mac}`,
+            mqttUsername: `sim-${mac}`,
+            mqttPassword: hash,
+          },
+        );
+        fleet.gateways.push({
+          id: g.id,
+          orgId,
+          orgCode: org.code,
+          mac: canonical(g.mac),
+          username: g.mqttUsername,
+          password: SIM_PASSWORD,
+          warehouseId: w.id,
+          purpose,
+          master: false,
+        });
       }
     }
     fleet.warehouses.push(...whs);
     const relayMac = macOf(orgId, orgId * 1000 + 999);
-    const relay = await ensure('device-master-gateway', { orgId, sn: `SIM-${org.code}-RELAY` }, { name: 'GPS relay', mac: relayMac, deviceModelId: model.id, warehouseId: whs[0].id, purpose: 10, useStatus: 20, mqttClientId: `sim-${relayMac}`, mqttUsername: `sim-${relayMac}`, mqttPassword: hash });
-    fleet.gateways.push({ id: relay.id, orgId, orgCode: org.code, mac: relayMac, username: relay.mqttUsername, password: SIM_PASSWORD, warehouseId: whs[0].id, purpose: 10, master: true });
+    const relay = await ensure(
+      'device-master-gateway',
+      { orgId, sn: `SIM-${org.code}-RELAY` },
+      {
+        name: 'GPS relay',
+        mac: relayMac,
+        deviceModelId: model.id,
+        warehouseId: whs[0].id,
+        purpose: 10,
+        useStatus: 20,
+        mqttClientId: `sim-${relayMac}`,
+        mqttUsername: `sim-${relayMac}`,
+        mqttPassword: hash,
+      },
+    );
+    fleet.gateways.push({
+      id: relay.id,
+      orgId,
+      orgCode: org.code,
+      mac: relayMac,
+      username: relay.mqttUsername,
+      password: SIM_PASSWORD,
+      warehouseId: whs[0].id,
+      purpose: 10,
+      master: true,
+    });
     for (let i = 0; i < whs.length; i++) {
       const from = whs[i];
       const to = whs[(i + 1) % whs.length];
-      const r = await ensure('route', { orgId, fromWarehouseId: from.id, toWarehouseId: to.id }, { routeName: `SIM ${from.name} → ${to.name}`, transportType: 20, transportTime: 20, distance: 100 });
+      const r = await ensure(
+        'route',
+        { orgId, fromWarehouseId: from.id, toWarehouseId: to.id },
+        { routeName: `SIM ${from.name} → ${to.name}`, transportType: 20, transportTime: 20, distance: 100 },
+      );
       fleet.routes.push({ from: from.id, to: to.id, minutes: Number(r.transportTime) || 20 });
     }
     const project = await ensure('project', { orgId, name: 'Simulator' }, {});
@@ -123,14 +228,40 @@ export async function ensureSimFleet(db: Database, opts: { devices: number; hash
     const beacons = (await m['device-beacon'].findAll({ where: { orgId, useStatus: 20 } as never, order: [['id', 'ASC']], limit: perOrg, raw: true })) as Row[];
     for (const [i, b] of beacons.entries()) {
       const sn = `SIM-${org.code}-C${String(i + 1).padStart(4, '0')}`;
-      const c = await ensure('carrier', { orgId, sn }, { name: `Sim box ${i + 1}`, carrierCodeId: code.id, projectId: project.id, type: 10, status: 10, beaconId: b.id, warehouseId: whs[i % whs.length].id, transportStatus: 10 });
+      const c = await ensure(
+        'carrier',
+        { orgId, sn },
+        {
+          name: `Sim box ${i + 1}`,
+          carrierCodeId: code.id,
+          projectId: project.id,
+          type: 10,
+          status: 10,
+          beaconId: b.id,
+          warehouseId: whs[i % whs.length].id,
+          transportStatus: 10,
+        },
+      );
       if (b.carrierId !== c.id) await m['device-beacon'].update({ carrierId: c.id } as never, { where: { id: b.id } as never });
       fleet.carriers.push({ id: c.id, orgId, sn, beaconMac: canonical(b.mac), battery: i % 17 === 3 ? 22 : 60 + (i % 40), warehouseId: c.warehouseId });
     }
     const trucks = Math.max(1, Math.ceil(beacons.length / 10));
     for (let i = 1; i <= trucks; i++) {
       const sn = `SIM-${org.code}-T${i}`;
-      await ensure('device-gps', { orgId, sn }, { name: `Truck ${i}`, deviceModelId: model.id, useStatus: 20, highTempThreshold: 8, lowTempThreshold: 0, shakeThreshold: 2, highHumidityThreshold: 90, lowHumidityThreshold: 10 });
+      await ensure(
+        'device-gps',
+        { orgId, sn },
+        {
+          name: `Truck ${i}`,
+          deviceModelId: model.id,
+          useStatus: 20,
+          highTempThreshold: 8,
+          lowTempThreshold: 0,
+          shakeThreshold: 2,
+          highHumidityThreshold: 90,
+          lowHumidityThreshold: 10,
+        },
+      );
       fleet.trucks.push({ orgId, orgCode: org.code, sn, highTemp: 8 });
     }
   }
@@ -154,25 +285,72 @@ export async function loadShipping(db: Database, fleet: Pick<SimFleet, 'warehous
   const orgIds = [...new Set(fleet.warehouses.map((w) => w.orgId))];
   if (!m['ship-order'] || !m['ship-order-detail'] || !orgIds.length) return { shipments: [], held: [] };
   const orgCode = new Map(fleet.gateways.map((g) => [g.orgId, g.orgCode]));
-  const orders = (await m['ship-order'].findAll({ where: { orgId: { [Op.in]: orgIds }, status: { [Op.in]: [...ON_THE_ROAD, NEW_ORDER] } } as never, attributes: ['id', 'orgId', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId', 'routeId', 'atd', 'conveyanceNo'], order: [['id', 'ASC']], raw: true })) as Row[];
+  const orders = (await m['ship-order'].findAll({
+    where: { orgId: { [Op.in]: orgIds }, status: { [Op.in]: [...ON_THE_ROAD, NEW_ORDER] } } as never,
+    attributes: ['id', 'orgId', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId', 'routeId', 'atd', 'conveyanceNo'],
+    order: [['id', 'ASC']],
+    raw: true,
+  })) as Row[];
   if (!orders.length) return { shipments: [], held: [] };
-  const lines = (await m['ship-order-detail'].findAll({ where: { shipOrderId: { [Op.in]: orders.map((o) => o.id) }, status: { [Op.in]: [PENDING_LINE, SHIPPED_LINE] } } as never, attributes: ['shipOrderId', 'carrierId', 'status'], raw: true })) as Row[];
+  const lines = (await m['ship-order-detail'].findAll({
+    where: { shipOrderId: { [Op.in]: orders.map((o) => o.id) }, status: { [Op.in]: [PENDING_LINE, SHIPPED_LINE] } } as never,
+    attributes: ['shipOrderId', 'carrierId', 'status'],
+    raw: true,
+  })) as Row[];
   const held = lines.filter((l) => l.status === PENDING_LINE).map((l) => Number(l.carrierId));
   const shipped = lines.filter((l) => l.status === SHIPPED_LINE);
   const road = orders.filter((o) => ON_THE_ROAD.includes(Number(o.status)));
-  const carriers = shipped.length ? ((await m.carrier.findAll({ where: { id: { [Op.in]: shipped.map((l) => l.carrierId) }, beaconId: { [Op.ne]: null } } as never, attributes: ['id', 'orgId', 'sn', 'beaconId'], raw: true })) as Row[]) : [];
-  const beacons = carriers.length ? new Map(((await m['device-beacon'].findAll({ where: { id: { [Op.in]: carriers.map((c) => c.beaconId) } } as never, attributes: ['id', 'mac', 'battery', 'useStatus'], raw: true })) as Row[]).map((b) => [b.id, b])) : new Map<number, Row>();
+  const carriers = shipped.length
+    ? ((await m.carrier.findAll({
+        where: { id: { [Op.in]: shipped.map((l) => l.carrierId) }, beaconId: { [Op.ne]: null } } as never,
+        attributes: ['id', 'orgId', 'sn', 'beaconId'],
+        raw: true,
+      })) as Row[])
+    : [];
+  const beacons = carriers.length
+    ? new Map(
+        (
+          (await m['device-beacon'].findAll({
+            where: { id: { [Op.in]: carriers.map((c) => c.beaconId) } } as never,
+            attributes: ['id', 'mac', 'battery', 'useStatus'],
+            raw: true,
+          })) as Row[]
+        ).map((b) => [b.id, b]),
+      )
+    : new Map<number, Row>();
   const byId = new Map(carriers.map((c) => [Number(c.id), c]));
-  const routes = (await m.route.findAll({ where: { orgId: { [Op.in]: orgIds } } as never, attributes: ['id', 'fromWarehouseId', 'toWarehouseId', 'transportTime'], raw: true })) as Row[];
+  const routes = (await m.route.findAll({
+    where: { orgId: { [Op.in]: orgIds } } as never,
+    attributes: ['id', 'fromWarehouseId', 'toWarehouseId', 'transportTime'],
+    raw: true,
+  })) as Row[];
   // the order's route, else the first from its shipper to its receiver (as the transport clock reads it)
   const minutesOf = (o: Row) => {
-    const r = o.routeId ? routes.find((x) => x.id === o.routeId) : routes.find((x) => x.fromWarehouseId === o.shipperWarehouseId && x.toWarehouseId === o.receiverWarehouseId);
+    const r = o.routeId
+      ? routes.find((x) => x.id === o.routeId)
+      : routes.find((x) => x.fromWarehouseId === o.shipperWarehouseId && x.toWarehouseId === o.receiverWarehouseId);
     return Number(r?.transportTime) || 60;
   };
   // the truck: the carrier whose serial is the conveyance number, through its GPS tracker
   const plates = [...new Set(road.map((o) => o.conveyanceNo).filter(Boolean))];
-  const trucks = plates.length ? ((await m.carrier.findAll({ where: { orgId: { [Op.in]: orgIds }, sn: { [Op.in]: plates }, gpsId: { [Op.ne]: null } } as never, attributes: ['orgId', 'sn', 'gpsId'], raw: true })) as Row[]) : [];
-  const trackers = trucks.length ? new Map(((await m['device-gps'].findAll({ where: { id: { [Op.in]: trucks.map((t) => t.gpsId) } } as never, attributes: ['id', 'sn', 'highTempThreshold'], raw: true })) as Row[]).map((g) => [g.id, g])) : new Map<number, Row>();
+  const trucks = plates.length
+    ? ((await m.carrier.findAll({
+        where: { orgId: { [Op.in]: orgIds }, sn: { [Op.in]: plates }, gpsId: { [Op.ne]: null } } as never,
+        attributes: ['orgId', 'sn', 'gpsId'],
+        raw: true,
+      })) as Row[])
+    : [];
+  const trackers = trucks.length
+    ? new Map(
+        (
+          (await m['device-gps'].findAll({
+            where: { id: { [Op.in]: trucks.map((t) => t.gpsId) } } as never,
+            attributes: ['id', 'sn', 'highTempThreshold'],
+            raw: true,
+          })) as Row[]
+        ).map((g) => [g.id, g]),
+      )
+    : new Map<number, Row>();
   const truckOf = (o: Row): SimTruck | null => {
     const t = trucks.find((x) => x.orgId === o.orgId && x.sn === o.conveyanceNo);
     const g = t && trackers.get(t.gpsId);
@@ -186,7 +364,14 @@ export async function loadShipping(db: Database, fleet: Pick<SimFleet, 'warehous
       const c = byId.get(Number(l.carrierId));
       const b = c && beacons.get(c.beaconId);
       if (!c || !b || b.useStatus === Enums.deviceUseStatus.disabled) continue;
-      list.push({ id: Number(c.id), orgId: Number(c.orgId), sn: String(c.sn), beaconMac: canonical(b.mac), battery: Number(b.battery) || 80, warehouseId: null });
+      list.push({
+        id: Number(c.id),
+        orgId: Number(c.orgId),
+        sn: String(c.sn),
+        beaconMac: canonical(b.mac),
+        battery: Number(b.battery) || 80,
+        warehouseId: null,
+      });
     }
     if (!list.length) continue;
     shipments.push({
@@ -213,7 +398,17 @@ async function drivenAsSeeded(db: Database, org: Row, warehouses: Row[], perOrg:
   const slaves = ((await m['device-slave-gateway'].findAll({ where, raw: true })) as Row[]).filter(login);
   const masters = ((await m['device-master-gateway'].findAll({ where, raw: true })) as Row[]).filter(login);
   if (!slaves.length || !masters.length) return false;
-  const gw = (r: Row, master: boolean): SimGateway => ({ id: r.id, orgId, orgCode: org.code, mac: canonical(r.mac), username: r.mqttUsername, password: PASSWORD_PATTERN.replace('{sn}', r.sn), warehouseId: r.warehouseId ?? null, purpose: Number(r.purpose) || 10, master });
+  const gw = (r: Row, master: boolean): SimGateway => ({
+    id: r.id,
+    orgId,
+    orgCode: org.code,
+    mac: canonical(r.mac),
+    username: r.mqttUsername,
+    password: PASSWORD_PATTERN.replace('{sn}', r.sn),
+    warehouseId: r.warehouseId ?? null,
+    purpose: Number(r.purpose) || 10,
+    master,
+  });
   fleet.gateways.push(...slaves.map((r) => gw(r, false)), gw(masters[0], true));
   const locations = new Map(((await m.location.findAll({ where: { orgId } as never, raw: true })) as Row[]).map((l) => [l.id, l]));
   for (const [i, w] of warehouses.entries()) {
@@ -223,12 +418,26 @@ async function drivenAsSeeded(db: Database, org: Row, warehouses: Row[], perOrg:
   for (const r of (await m.route.findAll({ where: { orgId } as never, raw: true })) as Row[]) {
     if (r.fromWarehouseId && r.toWarehouseId) fleet.routes.push({ from: r.fromWarehouseId, to: r.toWarehouseId, minutes: Number(r.transportTime) || 60 });
   }
-  const carriers = (await m.carrier.findAll({ where: { orgId, beaconId: { [Op.ne]: null } } as never, order: [['id', 'ASC']], limit: perOrg, raw: true })) as Row[];
-  const beacons = new Map(((await m['device-beacon'].findAll({ where: { id: carriers.map((c) => c.beaconId) } as never, raw: true })) as Row[]).map((b) => [b.id, b]));
+  const carriers = (await m.carrier.findAll({
+    where: { orgId, beaconId: { [Op.ne]: null } } as never,
+    order: [['id', 'ASC']],
+    limit: perOrg,
+    raw: true,
+  })) as Row[];
+  const beacons = new Map(
+    ((await m['device-beacon'].findAll({ where: { id: carriers.map((c) => c.beaconId) } as never, raw: true })) as Row[]).map((b) => [b.id, b]),
+  );
   for (const [i, c] of carriers.entries()) {
     const b = beacons.get(c.beaconId);
     if (!b || b.useStatus === 30) continue;
-    fleet.carriers.push({ id: c.id, orgId, sn: c.sn, beaconMac: canonical(b.mac), battery: Number(b.battery) || (i % 17 === 3 ? 22 : 60 + (i % 40)), warehouseId: c.warehouseId ?? null });
+    fleet.carriers.push({
+      id: c.id,
+      orgId,
+      sn: c.sn,
+      beaconMac: canonical(b.mac),
+      battery: Number(b.battery) || (i % 17 === 3 ? 22 : 60 + (i % 40)),
+      warehouseId: c.warehouseId ?? null,
+    });
   }
   const trackers = (await m['device-gps'].findAll({ where, order: [['id', 'ASC']], limit: Math.max(1, Math.ceil(perOrg / 10)), raw: true })) as Row[];
   for (const t of trackers) fleet.trucks.push({ orgId, orgCode: org.code, sn: t.sn, highTemp: Number(t.highTempThreshold) || 8 });

@@ -37,7 +37,12 @@ export interface SimulatorOptions {
 
 /** SIMULATOR_REFUSE_CONFIG: `*` or tracker sns separated by commas */
 export function refusingFromEnv(value = process.env.SIMULATOR_REFUSE_CONFIG ?? ''): (sn: string) => boolean {
-  const list = new Set(value.split(',').map((s) => s.trim()).filter(Boolean));
+  const list = new Set(
+    value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   return (sn) => list.has('*') || list.has(sn);
 }
 
@@ -50,7 +55,9 @@ export function configAnswer(payload: Buffer | string, refuse: boolean): Record<
     return null;
   }
   if (typeof msg?.requestId !== 'string' || !msg.config || typeof msg.config !== 'object') return null;
-  return refuse ? { requestId: msg.requestId, status: 'refused', reason: 'simulated refusal' } : { requestId: msg.requestId, status: 'applied', applied: msg.config };
+  return refuse
+    ? { requestId: msg.requestId, status: 'refused', reason: 'simulated refusal' }
+    : { requestId: msg.requestId, status: 'applied', applied: msg.config };
 }
 
 export interface Simulator {
@@ -82,7 +89,14 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
   };
   for (const g of fleet.gateways) {
     // the broker learns of new gateways on its directory refresh: keep retrying the login
-    const c = mqtt.connect(opts.url, { clientId: `sim-${g.mac}`, username: g.username, password: g.password, reconnectPeriod: 2000, reconnectOnConnackError: true, connectTimeout: 5000 });
+    const c = mqtt.connect(opts.url, {
+      clientId: `sim-${g.mac}`,
+      username: g.username,
+      password: g.password,
+      reconnectPeriod: 2000,
+      reconnectOnConnackError: true,
+      connectTimeout: 5000,
+    });
     c.on('error', () => undefined);
     if (g.master) {
       // the relay hears its organisation's trackers' configurations and answers for them
@@ -97,7 +111,9 @@ export async function startSimulator(opts: SimulatorOptions): Promise<Simulator>
     }
     clients.set(g, c);
   }
-  opts.log?.info(`simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s), ${stats.shipments} ship order(s) on the road → ${opts.url}`);
+  opts.log?.info(
+    `simulator: ${fleet.carriers.length} carriers, ${fleet.trucks.length} trucks, ${fleet.gateways.length} gateways in ${new Set(fleet.warehouses.map((w) => w.orgId)).size} organisation(s), ${stats.shipments} ship order(s) on the road → ${opts.url}`,
+  );
   const timer = setInterval(() => {
     // the world starts once every gateway is online (or after START_WAIT_MS with those that
     // are), so no gate pass is lost to a pending login

@@ -74,7 +74,8 @@ export function cachesOf(d: DeviceInfo): DeviceCaches {
 /** Sets cache fields; the first time defines all of them, non-enumerable, in one order (one hidden class). */
 export function setCache(d: DeviceInfo, values: DeviceCaches): void {
   const c = cachesOf(d);
-  if (!Object.prototype.hasOwnProperty.call(c, 'cacheFleet')) for (const k of CACHE_KEYS) Object.defineProperty(c, k, { value: undefined, writable: true, enumerable: false, configurable: true });
+  if (!Object.prototype.hasOwnProperty.call(c, 'cacheFleet'))
+    for (const k of CACHE_KEYS) Object.defineProperty(c, k, { value: undefined, writable: true, enumerable: false, configurable: true });
   Object.assign(c, values);
 }
 
@@ -184,7 +185,8 @@ export class Fleet {
       if (c.beaconId) this.carrierByDevice.set(`beacon/${c.beaconId}`, c);
       if (c.gpsId) this.carrierByDevice.set(`gps/${c.gpsId}`, c);
     }
-    for (const d of snapshot.devices) setCache(d, { cacheFleet: this, cacheCarrier: this.carrierByDevice.get(d.uid!), cacheModel: d.modelId ? this.models.get(d.modelId) : undefined });
+    for (const d of snapshot.devices)
+      setCache(d, { cacheFleet: this, cacheCarrier: this.carrierByDevice.get(d.uid!), cacheModel: d.modelId ? this.models.get(d.modelId) : undefined });
   }
 
   /** the organisation's devices of a series by key (hoisted out of per-reading loops) */

@@ -44,7 +44,16 @@ function openKeys(s: DeviceState): string {
 }
 
 function unchanged(f: Flushed, s: DeviceState): boolean {
-  return f.status === s.status && f.battery === s.battery && f.longitude === s.longitude && f.latitude === s.latitude && f.connection === s.connection && f.gatewayMac === s.gatewayMac && f.open === openKeys(s) && f.inside === (s.inside?.join(',') ?? '');
+  return (
+    f.status === s.status &&
+    f.battery === s.battery &&
+    f.longitude === s.longitude &&
+    f.latitude === s.latitude &&
+    f.connection === s.connection &&
+    f.gatewayMac === s.gatewayMac &&
+    f.open === openKeys(s) &&
+    f.inside === (s.inside?.join(',') ?? '')
+  );
 }
 
 function record(f: Flushed | undefined, s: DeviceState): Flushed {
@@ -140,7 +149,8 @@ export class StateEngine {
     this.gen++;
     if (this.dirtyDevices.length > 0) this.dirtyMayRepeat = true;
     for (const d of this.fleet.snapshot.devices) if (cachesOf(d).cacheEngine === this) setCache(d, { cacheEngine: undefined, cacheState: undefined });
-    for (const c of this.fleet.snapshot.carriers) if ((c as { cacheEngine?: object }).cacheEngine === this) (c as { cacheEngine?: object }).cacheEngine = undefined;
+    for (const c of this.fleet.snapshot.carriers)
+      if ((c as { cacheEngine?: object }).cacheEngine === this) (c as { cacheEngine?: object }).cacheEngine = undefined;
     for (const s of dump.devices ?? []) this.devices.set(`${s.kind}/${s.id}`, s);
     for (const s of dump.carriers ?? []) this.carriers.set(s.id, s);
   }
@@ -209,7 +219,8 @@ export class StateEngine {
     if (k.cacheEngine === this) return k.cacheState!;
     let s = this.carriers.get(c.id);
     if (!s) this.carriers.set(c.id, (s = newCarrierState(c.id, c.orgId, c.warehouseId, c.transportStatus, this.now())));
-    if (!Object.prototype.hasOwnProperty.call(k, 'cacheEngine')) for (const f of ['cacheEngine', 'cacheState']) Object.defineProperty(k, f, { value: undefined, writable: true, enumerable: false, configurable: true });
+    if (!Object.prototype.hasOwnProperty.call(k, 'cacheEngine'))
+      for (const f of ['cacheEngine', 'cacheState']) Object.defineProperty(k, f, { value: undefined, writable: true, enumerable: false, configurable: true });
     k.cacheEngine = this;
     k.cacheState = s;
     return s;
@@ -257,12 +268,38 @@ export class StateEngine {
       else this.flushed.set(uid, record(undefined, s));
       devices.push(s);
       const c = this.fleet.carrierOf(d);
-      this.ctx.emit({ type: 'device', orgId: d.orgId, kind: d.kind, id: d.id, sn: d.sn, status: s.status, battery: s.battery, lastReportTime: s.lastSeen, longitude: s.longitude, latitude: s.latitude, warehouseId: d.warehouseId ?? (c ? this.carrierState(c).warehouseId : null) });
+      this.ctx.emit({
+        type: 'device',
+        orgId: d.orgId,
+        kind: d.kind,
+        id: d.id,
+        sn: d.sn,
+        status: s.status,
+        battery: s.battery,
+        lastReportTime: s.lastSeen,
+        longitude: s.longitude,
+        latitude: s.latitude,
+        warehouseId: d.warehouseId ?? (c ? this.carrierState(c).warehouseId : null),
+      });
     }
     for (const c of dc.values()) {
       const s = this.carrierState(c);
       carriers.push(s);
-      this.ctx.emit({ type: 'carrier', orgId: c.orgId, id: c.id, sn: c.sn, warehouseId: s.warehouseId, transportStatus: s.transportStatus, longitude: s.longitude, latitude: s.latitude, inboundWarehouseId: s.inboundWarehouseId, inboundTime: s.inboundTime, outboundWarehouseId: s.outboundWarehouseId, outboundTime: s.outboundTime, time: s.placedAt });
+      this.ctx.emit({
+        type: 'carrier',
+        orgId: c.orgId,
+        id: c.id,
+        sn: c.sn,
+        warehouseId: s.warehouseId,
+        transportStatus: s.transportStatus,
+        longitude: s.longitude,
+        latitude: s.latitude,
+        inboundWarehouseId: s.inboundWarehouseId,
+        inboundTime: s.inboundTime,
+        outboundWarehouseId: s.outboundWarehouseId,
+        outboundTime: s.outboundTime,
+        time: s.placedAt,
+      });
     }
     return { devices, carriers };
   }

@@ -55,7 +55,21 @@ export interface CarrierState {
 }
 
 export function newDeviceState(kind: DeviceKind, id: number, orgId: number): DeviceState {
-  return { kind, id, orgId, lastSeen: 0, status: 0, battery: null, longitude: null, latitude: null, altitude: null, connection: null, gatewayMac: null, inside: null, open: {} };
+  return {
+    kind,
+    id,
+    orgId,
+    lastSeen: 0,
+    status: 0,
+    battery: null,
+    longitude: null,
+    latitude: null,
+    altitude: null,
+    connection: null,
+    gatewayMac: null,
+    inside: null,
+    open: {},
+  };
 }
 
 export function newCarrierState(id: number, orgId: number, warehouseId: number | null, transportStatus: number | null, now: number): CarrierState {

@@ -57,7 +57,11 @@ export class InfluxTelemetryStore implements TelemetryStore {
     if (lines.length === 0) return;
     const params = new URLSearchParams({ db: this.opts.database, precision: 'ms' });
     if (this.opts.retentionPolicy) params.set('rp', this.opts.retentionPolicy);
-    const res = await this.fetch(`/write?${this.auth(params)}`, { method: 'POST', body: lines.join('\n'), headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+    const res = await this.fetch(`/write?${this.auth(params)}`, {
+      method: 'POST',
+      body: lines.join('\n'),
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
     if (res.status !== 204) throw new InfluxError(`write failed: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`, res.status);
   }
 
@@ -83,7 +87,9 @@ export class InfluxTelemetryStore implements TelemetryStore {
   async latest(series: string, org: number, keys: readonly string[]): Promise<SeriesRow[]> {
     if (keys.length === 0) return [];
     const schema = this.schema(series);
-    const [res] = await this.influxql([`SELECT * FROM ${this.from(schema)} WHERE ${this.where(schema, org, keys)} GROUP BY ${ident(schema.key)} ORDER BY time DESC LIMIT 1`]);
+    const [res] = await this.influxql([
+      `SELECT * FROM ${this.from(schema)} WHERE ${this.where(schema, org, keys)} GROUP BY ${ident(schema.key)} ORDER BY time DESC LIMIT 1`,
+    ]);
     return res.flatMap((s) => rowsOf(schema, s, org));
   }
 
@@ -185,4 +191,3 @@ function rowsOf(schema: SeriesSchema, s: InfluxSeries, org: number): SeriesRow[]
   }
   return out;
 }
-

@@ -258,7 +258,10 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
  * Column names come from the series declarations (store/series.ts) and must be identifiers.
  */
 function lineEncoder(si: number, schema: SeriesSchema): LineEncoder {
-  const body = [`w.room(${LINE_RESERVE + schema.columns.length * 24});`, `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.field(key); w.tab(); v = row.time; if (typeof v === 'number') w.sameNumber(0, v); else w.value(v);`];
+  const body = [
+    `w.room(${LINE_RESERVE + schema.columns.length * 24});`,
+    `w.int(${si}); w.tab(); w.value(row.org); w.tab(); w.field(key); w.tab(); v = row.time; if (typeof v === 'number') w.sameNumber(0, v); else w.value(v);`,
+  ];
   for (const [ci, c] of schema.columns.entries()) {
     if (!IDENT.test(c.name)) throw new Error(`telemetry: column name "${c.name}" is not an identifier`);
     body.push(`w.tab(); v = row.${c.name};`);
@@ -304,8 +307,14 @@ export class SegmentTelemetryStore implements TelemetryStore {
 
   async init(): Promise<void> {
     fs.mkdirSync(this.opts.dir, { recursive: true });
-    for (const day of fs.readdirSync(this.opts.dir).filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort()) {
-      const names = fs.readdirSync(path.join(this.opts.dir, day)).filter((f) => f.endsWith('.dat')).sort((a, b) => parseInt(a) - parseInt(b));
+    for (const day of fs
+      .readdirSync(this.opts.dir)
+      .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d))
+      .sort()) {
+      const names = fs
+        .readdirSync(path.join(this.opts.dir, day))
+        .filter((f) => f.endsWith('.dat'))
+        .sort((a, b) => parseInt(a) - parseInt(b));
       for (const name of names) {
         const base = path.join(this.opts.dir, day, name.slice(0, -4));
         if (fs.existsSync(`${base}.meta`)) {
@@ -604,13 +613,12 @@ export class SegmentTelemetryStore implements TelemetryStore {
   }
 }
 
-
-
 /** <n>.idx: u32 header length, JSON [[series, org, key, count], …], then Float64 times and locs. */
 function writeIndex(file: string, m: PostingMap): void {
   const head: Array<[number, number, string, number]> = [];
   let total = 0;
-  for (const [si, byOrg] of m) for (const [org, keys] of byOrg) for (const [key, p] of keys) head.push([si, org, key, p.times.length]), (total += p.times.length);
+  for (const [si, byOrg] of m)
+    for (const [org, keys] of byOrg) for (const [key, p] of keys) (head.push([si, org, key, p.times.length]), (total += p.times.length));
   const json = Buffer.from(JSON.stringify(head));
   const pad = (8 - ((4 + json.length) % 8)) % 8;
   const out = Buffer.alloc(4 + json.length + pad + total * 16);

@@ -47,7 +47,12 @@ export class SqliteTelemetryStore implements TelemetryStore {
     await this.run('CREATE TABLE IF NOT EXISTS ingest_mark (id INTEGER PRIMARY KEY CHECK (id = 1), mark INTEGER NOT NULL)');
     for (const schema of this.opts.series ?? allSeries) {
       const cols = ['org', schema.key, 'time', ...schema.columns.map((c) => c.name)];
-      const defs = [`"org" INTEGER NOT NULL`, `"${schema.key}" TEXT NOT NULL`, `"time" INTEGER NOT NULL`, ...schema.columns.map((c) => `"${c.name}" ${c.type === 'string' ? 'TEXT' : c.type === 'int' ? 'INTEGER' : 'REAL'}`)];
+      const defs = [
+        `"org" INTEGER NOT NULL`,
+        `"${schema.key}" TEXT NOT NULL`,
+        `"time" INTEGER NOT NULL`,
+        ...schema.columns.map((c) => `"${c.name}" ${c.type === 'string' ? 'TEXT' : c.type === 'int' ? 'INTEGER' : 'REAL'}`),
+      ];
       const t = `"tm_${schema.name}"`;
       await this.run(`CREATE TABLE IF NOT EXISTS ${t} (${defs.join(', ')})`);
       await this.run(`CREATE INDEX IF NOT EXISTS "tm_${schema.name}_key_time" ON ${t} (org, "${schema.key}", time)`);
@@ -69,7 +74,8 @@ export class SqliteTelemetryStore implements TelemetryStore {
         if (!table) throw new Error(`telemetry: unknown series "${b.series}"`);
         const { rows } = b;
         let i = 0;
-        for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT) pending.push(this.stmt(table.insertMany, params(table.cols, rows, i, ROWS_PER_STATEMENT)));
+        for (; i + ROWS_PER_STATEMENT <= rows.length; i += ROWS_PER_STATEMENT)
+          pending.push(this.stmt(table.insertMany, params(table.cols, rows, i, ROWS_PER_STATEMENT)));
         for (; i < rows.length; i++) pending.push(this.stmt(table.insertOne, params(table.cols, rows, i, 1)));
       }
       await Promise.all(pending);
@@ -97,14 +103,18 @@ export class SqliteTelemetryStore implements TelemetryStore {
       where.push(`"${table.schema.key}" IN (${keys.map(() => '?').join(',')})`);
       args.push(...keys);
     }
-    if (q.from !== undefined) where.push('time >= ?'), args.push(q.from);
-    if (q.to !== undefined) where.push('time <= ?'), args.push(q.to);
+    if (q.from !== undefined) (where.push('time >= ?'), args.push(q.from));
+    if (q.to !== undefined) (where.push('time <= ?'), args.push(q.to));
     const { limit, offset } = pageOf(q);
     const w = where.join(' AND ');
     const t = `"tm_${table.schema.name}"`;
     const order = q.order === 'asc' ? 'ASC' : 'DESC';
     const [list, count] = await Promise.all([
-      this.all<SeriesRow>(`SELECT ${this.selectCols(table)} FROM ${t} WHERE ${w} ORDER BY time ${order}, rowid ${order} LIMIT ? OFFSET ?`, [...args, limit, offset]),
+      this.all<SeriesRow>(`SELECT ${this.selectCols(table)} FROM ${t} WHERE ${w} ORDER BY time ${order}, rowid ${order} LIMIT ? OFFSET ?`, [
+        ...args,
+        limit,
+        offset,
+      ]),
       this.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${t} WHERE ${w}`, args),
     ]);
     return { list: list.map(clean), total: count?.n ?? 0 };
@@ -113,7 +123,14 @@ export class SqliteTelemetryStore implements TelemetryStore {
   async latest(series: string, org: number, keys: readonly string[]): Promise<SeriesRow[]> {
     const table = this.table(series);
     const t = `"tm_${table.schema.name}"`;
-    const rows = await Promise.all(keys.map((k) => this.get<SeriesRow>(`SELECT ${this.selectCols(table)} FROM ${t} WHERE org = ? AND "${table.schema.key}" = ? ORDER BY time DESC, rowid DESC LIMIT 1`, [org, k])));
+    const rows = await Promise.all(
+      keys.map((k) =>
+        this.get<SeriesRow>(`SELECT ${this.selectCols(table)} FROM ${t} WHERE org = ? AND "${table.schema.key}" = ? ORDER BY time DESC, rowid DESC LIMIT 1`, [
+          org,
+          k,
+        ]),
+      ),
+    );
     return rows.filter((r): r is SeriesRow => r !== undefined).map(clean);
   }
 
@@ -125,7 +142,10 @@ export class SqliteTelemetryStore implements TelemetryStore {
   }
 
   async ping(): Promise<boolean> {
-    return this.get('SELECT 1 AS ok').then(() => true, () => false);
+    return this.get('SELECT 1 AS ok').then(
+      () => true,
+      () => false,
+    );
   }
 
   async close(): Promise<void> {

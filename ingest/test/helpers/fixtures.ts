@@ -56,7 +56,18 @@ export function scanPayload(first: number, n: number, gatewayMac = GW, beacons =
   const readings = [];
   for (let i = 0; i < n; i++) {
     const k = first + i;
-    readings.push({ mac: beaconMac(k % beacons), rssi: -60 - (k % 30), battery: 80, temperature: 20.5, humidity: 40, uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825', major: Math.floor(k / 65536), minor: k % 65536, txPower: -59, time: T + k });
+    readings.push({
+      mac: beaconMac(k % beacons),
+      rssi: -60 - (k % 30),
+      battery: 80,
+      temperature: 20.5,
+      humidity: 40,
+      uuid: 'FDA50693-A4E2-4FB1-AFCF-C6EB07647825',
+      major: Math.floor(k / 65536),
+      minor: k % 65536,
+      txPower: -59,
+      time: T + k,
+    });
   }
   return Buffer.from(JSON.stringify({ gatewayMac, time: Date.now(), readings }));
 }

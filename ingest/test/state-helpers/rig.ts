@@ -22,21 +22,64 @@ export const BEACON = 'E2C56DB5DF01';
 export const GPS_SN = 'GT-0001';
 
 export function warehouse(id: number, over: Partial<WarehouseInfo> = {}): WarehouseInfo {
-  return { id, orgId: ORG, name: `WH${id}`, longitude: 10 + id, latitude: 50, radius: 500, idleCheckTime: 120, bleInbound: true, bleOutbound: true, bleDeDup: true, gpsInbound: true, gpsOutbound: true, ...over };
+  return {
+    id,
+    orgId: ORG,
+    name: `WH${id}`,
+    longitude: 10 + id,
+    latitude: 50,
+    radius: 500,
+    idleCheckTime: 120,
+    bleInbound: true,
+    bleOutbound: true,
+    bleDeDup: true,
+    gpsInbound: true,
+    gpsOutbound: true,
+    ...over,
+  };
 }
 
 export function snapshot(over: Partial<FleetSnapshot> = {}): FleetSnapshot {
-  const gw = (id: number, key: string, warehouseId: number | null, purpose: number, kind: DeviceInfo['kind'] = 'slave-gateway'): DeviceInfo => ({ id, orgId: ORG, kind, key, sn: `GW-${id}`, modelId: 2, carrierId: null, warehouseId, purpose });
+  const gw = (id: number, key: string, warehouseId: number | null, purpose: number, kind: DeviceInfo['kind'] = 'slave-gateway'): DeviceInfo => ({
+    id,
+    orgId: ORG,
+    kind,
+    key,
+    sn: `GW-${id}`,
+    modelId: 2,
+    carrierId: null,
+    warehouseId,
+    purpose,
+  });
   const routes: RouteInfo[] = [
     { id: 1, orgId: ORG, from: 1, to: 2, transportTime: 180 },
     { id: 2, orgId: ORG, from: 2, to: 1, transportTime: 180 },
   ];
-  const carriers: CarrierInfo[] = [{ id: 100, orgId: ORG, sn: 'C-100', name: 'Box 100', carrierCodeId: 5, beaconId: 11, gpsId: 21, warehouseId: 1, transportStatus: 10 }];
+  const carriers: CarrierInfo[] = [
+    { id: 100, orgId: ORG, sn: 'C-100', name: 'Box 100', carrierCodeId: 5, beaconId: 11, gpsId: 21, warehouseId: 1, transportStatus: 10 },
+  ];
   return {
-    models: [{ id: 1, batteryThreshold: 20, offlineCheckTime: 30 }, { id: 2, batteryThreshold: null, offlineCheckTime: 10 }],
+    models: [
+      { id: 1, batteryThreshold: 20, offlineCheckTime: 30 },
+      { id: 2, batteryThreshold: null, offlineCheckTime: 10 },
+    ],
     devices: [
       { id: 11, orgId: ORG, kind: 'beacon', key: BEACON, sn: 'B-11', modelId: 1, carrierId: 100 },
-      { id: 21, orgId: ORG, kind: 'gps', key: GPS_SN, sn: GPS_SN, modelId: 1, carrierId: 100, highTemp: 8, lowTemp: 2, shake: 2, highHumidity: 90, lowHumidity: 10, fences: [] },
+      {
+        id: 21,
+        orgId: ORG,
+        kind: 'gps',
+        key: GPS_SN,
+        sn: GPS_SN,
+        modelId: 1,
+        carrierId: 100,
+        highTemp: 8,
+        lowTemp: 2,
+        shake: 2,
+        highHumidity: 90,
+        lowHumidity: 10,
+        fences: [],
+      },
       gw(31, GW_IN_A, 1, 10),
       gw(32, GW_GATE_A, 1, 20),
       gw(33, GW_IN_B, 2, 10),
@@ -64,7 +107,8 @@ export class Rig {
   constructor(snap: FleetSnapshot = snapshot(), opts: { slots?: boolean } = {}) {
     this.engine = new StateEngine({ onEffect: (e) => this.effects.push(e), now: () => this.clock });
     this.engine.setFleet(new Fleet(snap));
-    this.beaconSlots = opts.slots === false ? null : new Map(snap.devices.filter((d) => d.kind === 'beacon').map((d) => [d.key, deviceSlots.slot('beacon', d.orgId, d.key)]));
+    this.beaconSlots =
+      opts.slots === false ? null : new Map(snap.devices.filter((d) => d.kind === 'beacon').map((d) => [d.key, deviceSlots.slot('beacon', d.orgId, d.key)]));
   }
 
   /** one beacon scan frame from a gateway at clock + offset */

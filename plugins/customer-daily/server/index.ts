@@ -16,7 +16,11 @@ export default definePlugin({
       columns: [
         { key: 'warehouseCode', label: 'customer-daily.warehouseCode' },
         { key: 'warehouseName', label: 'fields.warehouse' },
-        ...['inStock', 'available', 'idle', 'inTransitIn', 'min', 'max', 'theory', 'gap'].map((key) => ({ key, label: `customer-daily.${key}`, type: 'int' as const })),
+        ...['inStock', 'available', 'idle', 'inTransitIn', 'min', 'max', 'theory', 'gap'].map((key) => ({
+          key,
+          label: `customer-daily.${key}`,
+          type: 'int' as const,
+        })),
         { key: 'level', label: 'customer-daily.level' },
       ],
       chart: { type: 'bar', x: 'warehouseName', y: ['inStock', 'theory'] },

@@ -31,7 +31,16 @@ export default function BigScreen() {
   const box = { background: 'rgba(22, 58, 120, 0.35)', border: '1px solid rgba(105, 177, 255, 0.35)', borderRadius: 6, padding: '8px 12px' };
   return (
     <ConfigProvider theme={{ algorithm: theme.darkAlgorithm }}>
-      <div data-testid="dashboard-big-screen" style={{ minHeight: '100vh', background: 'radial-gradient(circle at 50% 0, #0d2a5c, #050b1a 70%)', color: '#d6e4ff', padding: 16, boxSizing: 'border-box' }}>
+      <div
+        data-testid="dashboard-big-screen"
+        style={{
+          minHeight: '100vh',
+          background: 'radial-gradient(circle at 50% 0, #0d2a5c, #050b1a 70%)',
+          color: '#d6e4ff',
+          padding: 16,
+          boxSizing: 'border-box',
+        }}
+      >
         <header style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', marginBottom: 12 }}>
           <span style={{ opacity: 0.8 }}>{data ? t('dashboard.updated', { time: formatDateTime(data.loadedAt, 'time') }) : ''}</span>
           <h1 style={{ margin: 0, fontSize: 28, letterSpacing: 4, color: '#e6f4ff' }}>{t('dashboard.bigScreenTitle')}</h1>

@@ -17,7 +17,13 @@ export const TOKEN_COLOURS: Record<string, string> = {
   volcano: '#fa541c',
   magenta: '#eb2f96',
 };
-export const CATEGORY_COLOURS: Record<string, string> = { carrier: '#ff4d4f', beacon: '#faad14', gps: '#1677ff', slaveGateway: '#13c2c2', masterGateway: '#722ed1' };
+export const CATEGORY_COLOURS: Record<string, string> = {
+  carrier: '#ff4d4f',
+  beacon: '#faad14',
+  gps: '#1677ff',
+  slaveGateway: '#13c2c2',
+  masterGateway: '#722ed1',
+};
 export const BATTERY_COLOURS: Record<string, string> = { high: '#52c41a', middle: '#faad14', low: '#ff4d4f' };
 
 export interface EnumLabel {
@@ -38,7 +44,15 @@ export const CATEGORY_LABEL_WIDTH = 100;
 export function categoryLabels(labels: string[], dark: boolean, crowdedAt: number) {
   // a CJK character is about twice as wide as a Latin one
   const widest = Math.max(0, ...labels.map((l) => [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 0x2e80 ? 2 : 1), 0)));
-  return { color: text(dark), interval: 0, rotate: labels.length > crowdedAt || widest > 10 ? 30 : 0, width: CATEGORY_LABEL_WIDTH, overflow: 'truncate', ellipsis: '…', hideOverlap: false };
+  return {
+    color: text(dark),
+    interval: 0,
+    rotate: labels.length > crowdedAt || widest > 10 ? 30 : 0,
+    width: CATEGORY_LABEL_WIDTH,
+    overflow: 'truncate',
+    ellipsis: '…',
+    hideOverlap: false,
+  };
 }
 
 export function donut(rows: Counted[], enumOf: (v: number | null) => EnumLabel, dark = false): EChartsCoreOption {
@@ -64,7 +78,15 @@ export function bars(rows: Counted[], enumOf: (v: number | null) => EnumLabel, d
   return {
     tooltip: { trigger: 'axis' },
     grid: { left: 8, right: 16, top: 16, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: rows.map((r) => enumOf(r.value).label), axisLabel: categoryLabels(rows.map((r) => enumOf(r.value).label), dark, 5) },
+    xAxis: {
+      type: 'category',
+      data: rows.map((r) => enumOf(r.value).label),
+      axisLabel: categoryLabels(
+        rows.map((r) => enumOf(r.value).label),
+        dark,
+        5,
+      ),
+    },
     yAxis: { type: 'value', axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.3 } } },
     series: [
       {
@@ -97,7 +119,15 @@ export function inventoryOption(inv: Summary['inventory'], L: Label, dark = fals
     tooltip: { trigger: 'axis' },
     legend: { top: 0, textStyle: { color: text(dark) } },
     grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
-    xAxis: { type: 'category', data: rows.map((r) => r.name), axisLabel: categoryLabels(rows.map((r) => r.name), dark, 6) },
+    xAxis: {
+      type: 'category',
+      data: rows.map((r) => r.name),
+      axisLabel: categoryLabels(
+        rows.map((r) => r.name),
+        dark,
+        6,
+      ),
+    },
     yAxis: { type: 'value', axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.3 } } },
     series: [
       { name: L('dashboard.stock'), type: 'bar', barMaxWidth: 28, data: rows.map((r) => ({ value: r.count, itemStyle: { color: LEVEL_COLOURS[r.level] } })) },
@@ -160,10 +190,31 @@ export function mapOption(m: MapPanel, L: Label, dark = false): EChartsCoreOptio
   const lngs = m.warehouses.map((w) => w.lnglat[0]);
   const middle = (Math.min(...lngs) + Math.max(...lngs)) / 2;
   return {
-    tooltip: { trigger: 'item', formatter: (p: { data: { name: string; value: number[] } }) => `${p.data.name}<br/>${L('dashboard.stock')}: ${p.data.value[2]}` },
+    tooltip: {
+      trigger: 'item',
+      formatter: (p: { data: { name: string; value: number[] } }) => `${p.data.name}<br/>${L('dashboard.stock')}: ${p.data.value[2]}`,
+    },
     grid: { left: 28, right: 16, top: 16, bottom: 28, containLabel: true },
-    xAxis: { type: 'value', scale: true, name: L('fields.longitude'), nameLocation: 'middle', nameGap: 26, nameTextStyle: { color: text(dark) }, axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.15 } } },
-    yAxis: { type: 'value', scale: true, name: L('fields.latitude'), nameLocation: 'middle', nameGap: 36, nameTextStyle: { color: text(dark) }, axisLabel: { color: text(dark) }, splitLine: { lineStyle: { opacity: 0.15 } } },
+    xAxis: {
+      type: 'value',
+      scale: true,
+      name: L('fields.longitude'),
+      nameLocation: 'middle',
+      nameGap: 26,
+      nameTextStyle: { color: text(dark) },
+      axisLabel: { color: text(dark) },
+      splitLine: { lineStyle: { opacity: 0.15 } },
+    },
+    yAxis: {
+      type: 'value',
+      scale: true,
+      name: L('fields.latitude'),
+      nameLocation: 'middle',
+      nameGap: 36,
+      nameTextStyle: { color: text(dark) },
+      axisLabel: { color: text(dark) },
+      splitLine: { lineStyle: { opacity: 0.15 } },
+    },
     series: [
       {
         type: 'scatter',

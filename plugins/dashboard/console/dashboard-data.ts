@@ -17,7 +17,16 @@ export interface Battery {
   total: number;
 }
 export interface Messages {
-  list: Array<{ category: string; id: number; sn: string; reason: string | number | null; message: string | null; warehouse: string | null; time: string; status: number }>;
+  list: Array<{
+    category: string;
+    id: number;
+    sn: string;
+    reason: string | number | null;
+    message: string | null;
+    warehouse: string | null;
+    time: string;
+    status: number;
+  }>;
   unsolved: Record<string, number>;
 }
 export interface Timeouts {

@@ -33,7 +33,12 @@ export default function DashboardHome() {
             {t('dashboard.refresh')}
           </Button>
           <Guarded open={BIG_SCREEN}>
-            <Button type="primary" icon={<DesktopOutlined />} onClick={() => window.open(BIG_SCREEN, '_blank', 'noopener')} data-testid="dashboard-open-big-screen">
+            <Button
+              type="primary"
+              icon={<DesktopOutlined />}
+              onClick={() => window.open(BIG_SCREEN, '_blank', 'noopener')}
+              data-testid="dashboard-open-big-screen"
+            >
               {t('dashboard.bigScreen')}
             </Button>
           </Guarded>

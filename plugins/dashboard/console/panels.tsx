@@ -32,24 +32,41 @@ export function useDashboardPanels(data: DashboardData | undefined, dark: boolea
   const L = (k: string) => t(k);
   const transport = useEnumLabel('transportStatus');
   const status = useEnumLabel('carrierStatus');
-  const reasonEnums = { carrier: useEnumLabel('carrierAlertReason'), beacon: useEnumLabel('beaconAlertReason'), slaveGateway: useEnumLabel('gatewayAlertReason'), masterGateway: useEnumLabel('gatewayAlertReason') } as Record<string, (v: number | null) => EnumLabel>;
+  const reasonEnums = {
+    carrier: useEnumLabel('carrierAlertReason'),
+    beacon: useEnumLabel('beaconAlertReason'),
+    slaveGateway: useEnumLabel('gatewayAlertReason'),
+    masterGateway: useEnumLabel('gatewayAlertReason'),
+  } as Record<string, (v: number | null) => EnumLabel>;
   if (!data) return [];
   const theme = dark ? 'dark' : undefined;
   const chart = (key: string, option: object, empty: boolean) =>
-    empty ? <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} style={{ height: chartHeight - 40 }} /> : <EChart option={{ backgroundColor: 'transparent', ...option }} height={chartHeight} theme={theme} testId={`chart:${key}`} />;
+    empty ? (
+      <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} style={{ height: chartHeight - 40 }} />
+    ) : (
+      <EChart option={{ backgroundColor: 'transparent', ...option }} height={chartHeight} theme={theme} testId={`chart:${key}`} />
+    );
   const s = data.summary;
   const timeText = (v: string) => formatDateTime(v, 'minute');
   const textStyle = dark ? { color: '#d6e4ff' } : undefined;
 
   return [
-    { key: 'transport', title: t('dashboard.panel.transport'), body: chart('transport', donut(s.carriers.byTransportStatus, transport, dark), !s.carriers.total) },
+    {
+      key: 'transport',
+      title: t('dashboard.panel.transport'),
+      body: chart('transport', donut(s.carriers.byTransportStatus, transport, dark), !s.carriers.total),
+    },
     { key: 'status', title: t('dashboard.panel.status'), body: chart('status', bars(s.carriers.byStatus, status, dark), !s.carriers.total) },
     { key: 'inventory', title: t('dashboard.panel.inventory'), body: chart('inventory', inventoryOption(s.inventory, L, dark), !s.inventory.length) },
     { key: 'trend', title: t('dashboard.panel.trend'), body: chart('trend', trendOption(s.alertTrend, L, dark), false) },
     {
       key: 'battery',
       title: t('dashboard.panel.battery'),
-      extra: <Typography.Text style={textStyle} type={dark ? undefined : 'secondary'}>{t('dashboard.beacons', { count: data.battery.total })}</Typography.Text>,
+      extra: (
+        <Typography.Text style={textStyle} type={dark ? undefined : 'secondary'}>
+          {t('dashboard.beacons', { count: data.battery.total })}
+        </Typography.Text>
+      ),
       body: chart('battery', batteryOption(data.battery, L, dark), !data.battery.total),
     },
     { key: 'life', title: t('dashboard.panel.life'), body: chart('life', lifeCycleOption(s.lifeCycle, L, dark), !s.carriers.total) },
@@ -75,7 +92,12 @@ export function useDashboardPanels(data: DashboardData | undefined, dark: boolea
           columns={[
             { title: t('dashboard.carrier'), dataIndex: 'carrierSn', width: 140 },
             { title: t('dashboard.warehouse'), dataIndex: 'warehouse', render: (v) => v ?? '-' },
-            { title: t('dashboard.overdue'), dataIndex: 'hours', width: 90, render: (h: number) => <Tag color="error">{t('dashboard.hours', { count: h })}</Tag> },
+            {
+              title: t('dashboard.overdue'),
+              dataIndex: 'hours',
+              width: 90,
+              render: (h: number) => <Tag color="error">{t('dashboard.hours', { count: h })}</Tag>,
+            },
           ]}
         />
       ),

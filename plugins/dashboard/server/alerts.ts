@@ -46,14 +46,28 @@ export interface AlertMessage {
 }
 
 /** the newest alerts of every category, merged newest first */
-export async function alertMessages(ctx: PluginServerContext, call: RequestContext, limit: number, unsolvedOnly: boolean): Promise<{ list: AlertMessage[]; unsolved: Record<string, number> }> {
+export async function alertMessages(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  limit: number,
+  unsolvedOnly: boolean,
+): Promise<{ list: AlertMessage[]; unsolved: Record<string, number> }> {
   const list: AlertMessage[] = [];
   const unsolved: Record<string, number> = {};
   for (const a of ALERT_SOURCES) {
     if (!ctx.metadata.resources[a.resource]) continue;
     const repo = ctx.repo(a.resource, call);
     unsolved[a.category] = await repo.count({ status: UNSOLVED });
-    const rows = await repo.serialize(await repo.findAll({ where: unsolvedOnly ? { status: UNSOLVED } : undefined, order: [[a.time, 'DESC'], ['id', 'DESC']], limit }));
+    const rows = await repo.serialize(
+      await repo.findAll({
+        where: unsolvedOnly ? { status: UNSOLVED } : undefined,
+        order: [
+          [a.time, 'DESC'],
+          ['id', 'DESC'],
+        ],
+        limit,
+      }),
+    );
     for (const r of rows) {
       list.push({
         category: a.category,

@@ -6,7 +6,8 @@
 import type { WhereOptions } from 'sequelize';
 import type { ScopedRepository } from '@rti/server/plugin-api';
 
-export const countBy = (repo: ScopedRepository, field: string, where?: WhereOptions): Promise<Map<number | string | null, number>> => repo.countBy(field, where);
+export const countBy = (repo: ScopedRepository, field: string, where?: WhereOptions): Promise<Map<number | string | null, number>> =>
+  repo.countBy(field, where);
 
 /** the last n UTC days, oldest first, ending today */
 export function lastDays(n: number, now = Date.now()): string[] {

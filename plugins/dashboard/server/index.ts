@@ -34,7 +34,17 @@ export function installDashboard(ctx: PluginServerContext): void {
     async handler({ input, ctx: call }) {
       const repo = ctx.repo('carrier-alert', call);
       const where = { reason: TRANSPORT_TIMEOUT, status: UNSOLVED };
-      const [total, rows] = await Promise.all([repo.count(where), repo.findAll({ where, order: [['createdTime', 'DESC'], ['id', 'DESC']], limit: input.limit })]);
+      const [total, rows] = await Promise.all([
+        repo.count(where),
+        repo.findAll({
+          where,
+          order: [
+            ['createdTime', 'DESC'],
+            ['id', 'DESC'],
+          ],
+          limit: input.limit,
+        }),
+      ]);
       const list = (await repo.serialize(rows)).map((r) => ({
         id: r.id,
         carrierSn: r.carrierSn,
@@ -54,17 +64,32 @@ export function installDashboard(ctx: PluginServerContext): void {
       const stock = await countBy(ctx.repo('carrier', call), 'warehouseId', inStock(ctx));
       const transit = await ctx.repo('carrier', call).count({ transportStatus: 20 });
       const whRepo = ctx.repo('warehouse', call);
-      const warehouses = (await whRepo.findAll({ attributes: ['id', 'name', 'locationId', 'color', 'visibleInMap'], limit: 500, order: [['id', 'ASC']], raw: true })) as unknown as Array<Record<string, unknown>>;
+      const warehouses = (await whRepo.findAll({
+        attributes: ['id', 'name', 'locationId', 'color', 'visibleInMap'],
+        limit: 500,
+        order: [['id', 'ASC']],
+        raw: true,
+      })) as unknown as Array<Record<string, unknown>>;
       const locIds = [...new Set(warehouses.map((w) => w.locationId).filter((v) => v !== null && v !== undefined))] as number[];
       const locs = locIds.length
-        ? ((await ctx.repo('location', call).findAll({ where: { id: { [Op.in]: locIds } }, attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Array<Record<string, unknown>>)
+        ? ((await ctx
+            .repo('location', call)
+            .findAll({ where: { id: { [Op.in]: locIds } }, attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Array<
+            Record<string, unknown>
+          >)
         : [];
       const pos = new Map(locs.map((l) => [Number(l.id), [Number(l.longitude), Number(l.latitude)] as [number, number]]));
       return {
         inTransit: transit,
         warehouses: warehouses
           .filter((w) => w.visibleInMap !== false && w.visibleInMap !== 0 && pos.has(Number(w.locationId)))
-          .map((w) => ({ id: Number(w.id), name: String(w.name), color: (w.color as string | null) ?? null, lnglat: pos.get(Number(w.locationId))!, count: stock.get(Number(w.id)) ?? 0 })),
+          .map((w) => ({
+            id: Number(w.id),
+            name: String(w.name),
+            color: (w.color as string | null) ?? null,
+            lnglat: pos.get(Number(w.locationId))!,
+            count: stock.get(Number(w.id)) ?? 0,
+          })),
       };
     },
   });

@@ -10,7 +10,9 @@ import { lifeCycleBands } from './bands';
 import { countBy } from './group-count';
 
 /** carriers counted as stock of their warehouse: the carrier's declared filter, as inventory counts them */
-export const inStock = (ctx: PluginServerContext): WhereOptions => ({ [Op.and]: [declaredFilter(ctx.metadata, 'carrier', 'inStock'), { warehouseId: { [Op.ne]: null } }] });
+export const inStock = (ctx: PluginServerContext): WhereOptions => ({
+  [Op.and]: [declaredFilter(ctx.metadata, 'carrier', 'inStock'), { warehouseId: { [Op.ne]: null } }],
+});
 
 export interface WarehouseInventory {
   id: number;

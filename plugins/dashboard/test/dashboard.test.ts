@@ -30,7 +30,19 @@ async function fleet(c: Caller, tag: string, n: number): Promise<Fleet> {
   const warehouses: number[] = [];
   for (const [i, lng] of [121.4, 121.6].entries()) {
     const locationId = (await ok(c, '/location/create', { name: `Site ${tag}${i}`, longitude: lng, latitude: 31.2, fenceRadius: 500, type: 0 })).id;
-    warehouses.push((await ok(c, '/warehouse/create', { code: `W${tag}${i}`, name: `Warehouse ${tag}${i}`, locationId, idleCheckTime: 120, minInventory: 2, maxInventory: 3, theoryInventory: 3 })).id);
+    warehouses.push(
+      (
+        await ok(c, '/warehouse/create', {
+          code: `W${tag}${i}`,
+          name: `Warehouse ${tag}${i}`,
+          locationId,
+          idleCheckTime: 120,
+          minInventory: 2,
+          maxInventory: 3,
+          theoryInventory: 3,
+        })
+      ).id,
+    );
   }
   const carriers: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -58,7 +70,16 @@ beforeAll(async () => {
   const alerts = ts.server.db.models['carrier-alert'];
   const now = Date.now();
   await alerts.bulkCreate([
-    { orgId: orgA, carrierId: A.carriers[0], carrierSn: 'C-A-0', reason: 20, status: 0, createdTime: new Date(now - 2 * 3_600_000), warehouseId: A.warehouses[0], message: 'late' },
+    {
+      orgId: orgA,
+      carrierId: A.carriers[0],
+      carrierSn: 'C-A-0',
+      reason: 20,
+      status: 0,
+      createdTime: new Date(now - 2 * 3_600_000),
+      warehouseId: A.warehouses[0],
+      message: 'late',
+    },
     { orgId: orgA, carrierId: A.carriers[1], carrierSn: 'C-A-1', reason: 30, status: 0, createdTime: new Date(now - DAY), warehouseId: A.warehouses[0] },
     { orgId: orgA, carrierId: A.carriers[2], carrierSn: 'C-A-2', reason: 20, status: 10, createdTime: new Date(now - 2 * DAY), warehouseId: A.warehouses[0] },
     { orgId: ts.orgB, carrierSn: 'C-B-0', reason: 20, status: 0, createdTime: new Date(now) },
@@ -91,8 +112,14 @@ describe('/dashboard', () => {
   it('counts carriers, inventory, alert trend and life cycle of the organisation only', async () => {
     const a = await ok(ts.a, '/dashboard');
     expect(a.carriers.total).toBe(5);
-    expect(a.carriers.byTransportStatus).toEqual([{ value: 10, count: 4 }, { value: 20, count: 1 }]);
-    expect(a.carriers.byStatus).toEqual([{ value: 10, count: 4 }, { value: 50, count: 1 }]);
+    expect(a.carriers.byTransportStatus).toEqual([
+      { value: 10, count: 4 },
+      { value: 20, count: 1 },
+    ]);
+    expect(a.carriers.byStatus).toEqual([
+      { value: 10, count: 4 },
+      { value: 50, count: 1 },
+    ]);
     expect(a.inventory[0]).toMatchObject({ id: A.warehouses[0], count: 4, min: 2, max: 3, theory: 3, level: 'high' });
     expect(a.inventory[1]).toMatchObject({ id: A.warehouses[1], count: 0, level: 'low' });
     const carrierSeries = a.alertTrend.series.find((s: any) => s.category === 'carrier');
@@ -110,7 +137,11 @@ describe('/dashboard', () => {
 
   it('beacon battery bands, transport timeouts and messages per organisation', async () => {
     const bat = await ok(ts.a, '/dashboard/beacon-battery');
-    expect(bat.bands.map((x: any) => [x.band, x.count, x.days])).toEqual([['high', 1, 550], ['middle', 1, 180], ['low', 0, null]]);
+    expect(bat.bands.map((x: any) => [x.band, x.count, x.days])).toEqual([
+      ['high', 1, 550],
+      ['middle', 1, 180],
+      ['low', 0, null],
+    ]);
     const tt = await ok(ts.a, '/dashboard/transport-timeout');
     expect(tt.total).toBe(1);
     expect(tt.list[0]).toMatchObject({ carrierSn: 'C-A-0', warehouse: 'Warehouse A0', hours: 2 });
@@ -159,7 +190,8 @@ describe('alert texts in the reader language', () => {
       messageKey: { key: 'telemetry.alerts.idle', params: { warehouse: 'Warehouse A0', minutes: 120 } },
     });
     try {
-      const text = async (language: string) => (await ts.a.call<any>('/dashboard/message', {}, { language })).body.data.list.find((m: any) => m.sn === 'C-A-3').message;
+      const text = async (language: string) =>
+        (await ts.a.call<any>('/dashboard/message', {}, { language })).body.data.list.find((m: any) => m.sn === 'C-A-3').message;
       expect(await text('en-US')).toBe('Idle in Warehouse A0 for more than 120 min');
       expect(await text('zh-CN')).toBe('在 Warehouse A0 闲置超过 120 分钟');
       expect(await text('ja-JP')).toBe('Warehouse A0 で 120 分以上滞留');

@@ -110,7 +110,13 @@ function LicencePage({ mode }: { mode: Mode }) {
           </Button>
           {mode !== 'verify' && (
             <Guarded call={mode === 'update' ? '/licence/update' : '/licence/import'}>
-              <Button type="primary" icon={<CloudUploadOutlined />} disabled={!content || (mode === 'update' && !installed)} onClick={() => void install()} data-testid="licence-install">
+              <Button
+                type="primary"
+                icon={<CloudUploadOutlined />}
+                disabled={!content || (mode === 'update' && !installed)}
+                onClick={() => void install()}
+                data-testid="licence-install"
+              >
                 {t(mode === 'update' ? 'licence.update' : 'licence.import')}
               </Button>
             </Guarded>

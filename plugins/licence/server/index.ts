@@ -13,7 +13,16 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { Transaction } from 'sequelize';
 import { ApiError, ErrorCode, definePlugin, type HookEvent, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
-import { LicenceFormatError, notYetEffective, parseLicenceFile, publicKeyFrom, remainingDays, signatureValid, type Licence, type SignedLicence } from './licence-file';
+import {
+  LicenceFormatError,
+  notYetEffective,
+  parseLicenceFile,
+  publicKeyFrom,
+  remainingDays,
+  signatureValid,
+  type Licence,
+  type SignedLicence,
+} from './licence-file';
 import { LICENCE_TABLE, licenceColumns, licenceStore, type InstalledLicence } from './licence-store';
 
 /**
@@ -46,7 +55,8 @@ function problemOf(doc: SignedLicence, now = new Date()): Problem | null {
   if (!keyText) return { key: 'rules.licenceNoKey' };
   if (!signatureValid(doc, publicKeyFrom(keyText))) return { key: 'rules.licenceBadSignature' };
   const l = doc.licence;
-  if (l.hostName !== '*' && l.hostName.toLowerCase() !== hostName().toLowerCase()) return { key: 'rules.licenceHostMismatch', params: { expected: l.hostName, actual: hostName() } };
+  if (l.hostName !== '*' && l.hostName.toLowerCase() !== hostName().toLowerCase())
+    return { key: 'rules.licenceHostMismatch', params: { expected: l.hostName, actual: hostName() } };
   if (notYetEffective(l, now)) return { key: 'rules.licenceNotYetEffective', params: { date: l.effectiveDate } };
   const left = remainingDays(l, now);
   if (left !== null && left < 0) return { key: 'rules.licenceExpired', params: { date: l.expirationDate } };
@@ -172,7 +182,8 @@ export default definePlugin({
         const say = (key: string, params: Record<string, unknown> = {}) => ctx.t(call.language, key, params);
         const current = await store.current();
         const required = env().LICENCE_REQUIRED === 'true';
-        if (!current) return { state: 'none', level: required ? 'error' : 'warning', message: say(required ? 'licence.status.noneRequired' : 'licence.status.none') };
+        if (!current)
+          return { state: 'none', level: required ? 'error' : 'warning', message: say(required ? 'licence.status.noneRequired' : 'licence.status.none') };
         const doc = { licence: current.licence, signature: parseLicenceFile(current.content).signature };
         const problem = problemOf(doc);
         if (problem) return { state: 'invalid', level: 'error', message: t(call, problem) };
@@ -182,7 +193,8 @@ export default definePlugin({
         const notes: string[] = [];
         if (left !== null && left <= WARN_DAYS) notes.push(say('licence.status.expiring', { days: left, date: l.expirationDate }));
         if (used.carriers >= l.carrierQuantity * WARN_SHARE) notes.push(say('licence.status.carriers', { used: used.carriers, limit: l.carrierQuantity }));
-        if (used.organizations >= l.organizationQuantity * WARN_SHARE) notes.push(say('licence.status.organizations', { used: used.organizations, limit: l.organizationQuantity }));
+        if (used.organizations >= l.organizationQuantity * WARN_SHARE)
+          notes.push(say('licence.status.organizations', { used: used.organizations, limit: l.organizationQuantity }));
         if (!notes.length) return null;
         return { state: 'attention', level: 'warning', message: notes.join(' ') };
       },

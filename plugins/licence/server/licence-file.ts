@@ -40,7 +40,10 @@ export class LicenceFormatError extends Error {}
 export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v as object).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -58,11 +61,13 @@ export function parseLicenceFile(text: unknown): SignedLicence {
     throw new LicenceFormatError('not JSON');
   }
   const d = doc as Partial<SignedLicence>;
-  if (!d || typeof d !== 'object' || typeof d.signature !== 'string' || !d.licence || typeof d.licence !== 'object') throw new LicenceFormatError('licence and signature expected');
+  if (!d || typeof d !== 'object' || typeof d.signature !== 'string' || !d.licence || typeof d.licence !== 'object')
+    throw new LicenceFormatError('licence and signature expected');
   const l = d.licence as unknown as Record<string, unknown>;
   const problems: string[] = [];
   if (typeof l.licenceNo !== 'string' || !l.licenceNo) problems.push('licenceNo');
-  if (l.organizationId !== null && l.organizationId !== undefined && !(Number.isInteger(l.organizationId) && (l.organizationId as number) > 0)) problems.push('organizationId');
+  if (l.organizationId !== null && l.organizationId !== undefined && !(Number.isInteger(l.organizationId) && (l.organizationId as number) > 0))
+    problems.push('organizationId');
   for (const k of ['organizationQuantity', 'carrierQuantity']) if (!Number.isInteger(l[k]) || (l[k] as number) < 0) problems.push(k);
   if (typeof l.hostName !== 'string' || !l.hostName) problems.push('hostName');
   if (!CATEGORIES.includes(l.category as number)) problems.push('category');

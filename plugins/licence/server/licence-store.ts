@@ -28,7 +28,9 @@ type LicenceRow = Licence & { id: number; content: string; installedBy: number |
 
 function model(sequelize: Sequelize): ModelStatic<Model<LicenceRow, Partial<LicenceRow>>> {
   return (sequelize.models.SysLicence ??
-    sequelize.define('SysLicence', licenceColumns, { tableName: LICENCE_TABLE, freezeTableName: true, timestamps: true })) as ModelStatic<Model<LicenceRow, Partial<LicenceRow>>>;
+    sequelize.define('SysLicence', licenceColumns, { tableName: LICENCE_TABLE, freezeTableName: true, timestamps: true })) as ModelStatic<
+    Model<LicenceRow, Partial<LicenceRow>>
+  >;
 }
 
 export interface InstalledLicence {

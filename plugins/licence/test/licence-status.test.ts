@@ -31,7 +31,11 @@ afterAll(async () => {
 
 describe('licence status', () => {
   it('tells a platform administrator that no licence is installed and what is not enforced', async () => {
-    expect((await platform.call('/licence/status')).body.data).toMatchObject({ state: 'none', level: 'warning', message: expect.stringContaining('not enforced') });
+    expect((await platform.call('/licence/status')).body.data).toMatchObject({
+      state: 'none',
+      level: 'warning',
+      message: expect.stringContaining('not enforced'),
+    });
     expect((await platform.call('/licence/status', {}, { language: 'zh-CN' })).body.data.message).toContain('未安装许可证');
     process.env.LICENCE_REQUIRED = 'true';
     expect((await platform.call('/licence/status')).body.data).toMatchObject({ state: 'none', level: 'error', message: expect.stringContaining('refused') });
@@ -43,8 +47,19 @@ describe('licence status', () => {
   });
 
   it('warns before an installed licence expires or runs out, and says nothing when all is well', async () => {
-    const soon: Licence = { licenceNo: 'L-9', organizationId: null, organizationQuantity: 2, carrierQuantity: 1000, hostName: hostname(), category: 20, effectiveDate: day(-1), expirationDate: day(10) };
-    await ts.server.db.sequelize.getQueryInterface().bulkInsert('sys_licence', [{ ...soon, content: signLicence(soon, privatePem), installedBy: null, createdAt: new Date(), updatedAt: new Date() }]);
+    const soon: Licence = {
+      licenceNo: 'L-9',
+      organizationId: null,
+      organizationQuantity: 2,
+      carrierQuantity: 1000,
+      hostName: hostname(),
+      category: 20,
+      effectiveDate: day(-1),
+      expirationDate: day(10),
+    };
+    await ts.server.db.sequelize
+      .getQueryInterface()
+      .bulkInsert('sys_licence', [{ ...soon, content: signLicence(soon, privatePem), installedBy: null, createdAt: new Date(), updatedAt: new Date() }]);
     const got = (await platform.call('/licence/status', {}, { language: 'ja-JP' })).body.data;
     expect(got).toMatchObject({ state: 'attention', level: 'warning' });
     expect(got.message).toContain('あと 10 日');
@@ -52,7 +67,9 @@ describe('licence status', () => {
     expect(got.message).toContain('組織 2 件中 2 件');
     await ts.server.db.sequelize.getQueryInterface().bulkDelete('sys_licence', {});
     const fine: Licence = { ...soon, licenceNo: 'L-10', organizationQuantity: 50, expirationDate: day(300) };
-    await ts.server.db.sequelize.getQueryInterface().bulkInsert('sys_licence', [{ ...fine, content: signLicence(fine, privatePem), installedBy: null, createdAt: new Date(), updatedAt: new Date() }]);
+    await ts.server.db.sequelize
+      .getQueryInterface()
+      .bulkInsert('sys_licence', [{ ...fine, content: signLicence(fine, privatePem), installedBy: null, createdAt: new Date(), updatedAt: new Date() }]);
     expect((await platform.call('/licence/status')).body.data).toBeNull();
   });
 });

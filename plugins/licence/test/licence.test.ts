@@ -49,9 +49,9 @@ describe('licence', () => {
 
   it('enforces an installed licence that has since expired', async () => {
     const expired = licence({ effectiveDate: day(-60), expirationDate: day(-1) });
-    await ts.server.db.sequelize.getQueryInterface().bulkInsert('sys_licence', [
-      { ...expired, content: signLicence(expired, privatePem), installedBy: null, createdAt: new Date(), updatedAt: new Date() },
-    ]);
+    await ts.server.db.sequelize
+      .getQueryInterface()
+      .bulkInsert('sys_licence', [{ ...expired, content: signLicence(expired, privatePem), installedBy: null, createdAt: new Date(), updatedAt: new Date() }]);
     // another instance's install is seen once the "none installed" cache (2 s) runs out
     await new Promise((r) => setTimeout(r, 2100));
     const got = await newCarrier();
@@ -77,7 +77,9 @@ describe('licence', () => {
     expect(await bad(JSON.stringify(tampered))).toMatchObject({ code: 10001, message: 'The licence signature is not valid' });
     const other = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     expect((await bad(signLicence(licence(), other))).message).toBe('The licence signature is not valid');
-    expect((await bad(signLicence(licence({ hostName: 'elsewhere.example' }), privatePem))).message).toBe(`The licence is issued for host elsewhere.example, this server is ${hostname()}`);
+    expect((await bad(signLicence(licence({ hostName: 'elsewhere.example' }), privatePem))).message).toBe(
+      `The licence is issued for host elsewhere.example, this server is ${hostname()}`,
+    );
     expect((await bad(signLicence(licence({ expirationDate: day(-2) }), privatePem))).message).toContain('expired');
     expect((await bad(signLicence(licence({ effectiveDate: day(3) }), privatePem))).message).toBe(`The licence takes effect on ${day(3)}`);
     const zh = await ts.a.call('/licence/import', { content: '{' }, { language: 'zh-CN' });
@@ -108,7 +110,9 @@ describe('licence', () => {
     expect(foreign.body).toMatchObject({ code: 10001, message: 'An update must renew the installed licence L-1 (same licensee and host)' });
     const older = await ts.a.call('/licence/update', { content: signLicence(licence({ expirationDate: day(10) }), privatePem) });
     expect(older.body.message).toBe('The licence is not newer than the installed one');
-    const renewed = await ts.a.call('/licence/update', { content: signLicence(licence({ licenceNo: 'L-2', carrierQuantity: 3, expirationDate: day(365) }), privatePem) });
+    const renewed = await ts.a.call('/licence/update', {
+      content: signLicence(licence({ licenceNo: 'L-2', carrierQuantity: 3, expirationDate: day(365) }), privatePem),
+    });
     expect(renewed.body).toMatchObject({ code: 0, data: { licenceNo: 'L-2', remainingDays: 365 } });
     expect((await newCarrier()).body.code).toBe(0);
     expect((await newCarrier()).body.code).toBe(10014);
@@ -116,7 +120,15 @@ describe('licence', () => {
 
   it('counts every row of a bulk import against the carrier quantity', async () => {
     await ts.a.call('/licence/update', { content: signLicence(licence({ licenceNo: 'L-2b', carrierQuantity: 5, expirationDate: day(365) }), privatePem) });
-    const file = await xlsx(['sn', 'carrierCodeId'], [['BULK-1', 'CC'], ['BULK-2', 'CC'], ['BULK-3', 'CC'], ['BULK-4', 'CC']]);
+    const file = await xlsx(
+      ['sn', 'carrierCodeId'],
+      [
+        ['BULK-1', 'CC'],
+        ['BULK-2', 'CC'],
+        ['BULK-3', 'CC'],
+        ['BULK-4', 'CC'],
+      ],
+    );
     const result = await importFile(ts, ts.a, 'carrier', file);
     expect(result.successVolume).toBe(2);
     expect(Object.keys(codesByRow(result))).toEqual(['4', '5']);
@@ -124,7 +136,9 @@ describe('licence', () => {
   });
 
   it('a permanent licence has no expiry and no remaining days', async () => {
-    const got = await ts.a.call('/licence/update', { content: signLicence(licence({ licenceNo: 'L-3', category: 30, expirationDate: null, carrierQuantity: 10 }), privatePem) });
+    const got = await ts.a.call('/licence/update', {
+      content: signLicence(licence({ licenceNo: 'L-3', category: 30, expirationDate: null, carrierQuantity: 10 }), privatePem),
+    });
     expect(got.body).toMatchObject({ code: 0, data: { category: 30, remainingDays: null, expirationDate: null } });
     expect((await newCarrier()).body.code).toBe(0);
   });

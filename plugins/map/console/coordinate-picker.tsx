@@ -45,7 +45,13 @@ export default function CoordinatePicker({ form }: FormZoneProps) {
         <Space direction="vertical" style={{ width: '100%' }}>
           <Typography.Text type="secondary">{t('map.pickHint')}</Typography.Text>
           <div style={{ position: 'relative', height: 420 }} data-testid="coordinate-picker-map">
-            <MapView provider={PROVIDER_A} target={target} statusColor={() => [22, 119, 255]} warehouses={spot} onMapClick={([x, y]) => setPicked([round(x), round(y)])} />
+            <MapView
+              provider={PROVIDER_A}
+              target={target}
+              statusColor={() => [22, 119, 255]}
+              warehouses={spot}
+              onMapClick={([x, y]) => setPicked([round(x), round(y)])}
+            />
           </div>
           <Typography.Text data-testid="coordinate-picker-value">{marker ? `${marker[0].toFixed(6)}, ${marker[1].toFixed(6)}` : '—'}</Typography.Text>
         </Space>

@@ -21,7 +21,14 @@ import { SensorCharts, type SensorColumns } from './sensor-charts';
 import { useEnumColors } from './use-status-colors';
 
 interface HistoryAnswer {
-  subject: { carrierId: number | null; carrierSn: string | null; carrierName: string | null; gpsSn: string | null; gpsName: string | null; beaconMac: string | null };
+  subject: {
+    carrierId: number | null;
+    carrierSn: string | null;
+    carrierName: string | null;
+    gpsSn: string | null;
+    gpsName: string | null;
+    beaconMac: string | null;
+  };
   /** with an empty track: the newest known position */
   last: { t: number; lng: number; lat: number } | null;
   from: string;
@@ -54,7 +61,12 @@ function useSubjects(search: string) {
     void Promise.all([
       request<{ list: Array<Record<string, any>> }>('/carrier/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
       request<{ list: Array<Record<string, any>> }>('/device-gps/list', { sn: q || undefined, limit: 20 }, { signal: ctrl.signal }).catch(() => ({ list: [] })),
-    ]).then(([c, g]) => setOpts([...c.list.map((r) => ({ value: `carrierId:${r.id}`, label: carrierLabel(r.sn, r.name) })), ...g.list.map((r) => ({ value: `gpsId:${r.id}`, label: gpsLabel(r.sn, r.name) }))]));
+    ]).then(([c, g]) =>
+      setOpts([
+        ...c.list.map((r) => ({ value: `carrierId:${r.id}`, label: carrierLabel(r.sn, r.name) })),
+        ...g.list.map((r) => ({ value: `gpsId:${r.id}`, label: gpsLabel(r.sn, r.name) })),
+      ]),
+    );
     return () => ctrl.abort();
   }, [search]);
   return opts;
@@ -111,10 +123,15 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
         setLabels((l) => ({ ...l, [subject!]: subjectLabel(h.subject) }));
         setTime(h.track.t[0] ?? null);
         if (h.track.t.length) {
-          let w = 180, s = 90, e = -180, n = -90;
+          let w = 180,
+            s = 90,
+            e = -180,
+            n = -90;
           h.track.lng.forEach((x, i) => {
-            w = Math.min(w, x); e = Math.max(e, x);
-            s = Math.min(s, h.track.lat[i]); n = Math.max(n, h.track.lat[i]);
+            w = Math.min(w, x);
+            e = Math.max(e, x);
+            s = Math.min(s, h.track.lat[i]);
+            n = Math.max(n, h.track.lat[i]);
           });
           setTarget((x) => ({ ...x, zoom: DEFAULT_ZOOM, bounds: [w, s, e, n], seq: x.seq + 1 }));
         }
@@ -215,33 +232,108 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="history-page">
       <Space wrap className="history-toolbar">
-        <Select showSearch allowClear style={{ width: 260 }} placeholder={t('map.pickSubject')} value={subject} options={options} filterOption={false} onSearch={setSearch} onChange={setSubject} data-testid="history-subject" />
-        <Radio.Group value={preset} onChange={(e) => setPreset(e.target.value)} optionType="button" data-testid="history-preset" options={[{ value: '10', label: t('map.days10') }, { value: '30', label: t('map.days30') }, { value: 'custom', label: t('map.custom') }]} />
+        <Select
+          showSearch
+          allowClear
+          style={{ width: 260 }}
+          placeholder={t('map.pickSubject')}
+          value={subject}
+          options={options}
+          filterOption={false}
+          onSearch={setSearch}
+          onChange={setSubject}
+          data-testid="history-subject"
+        />
+        <Radio.Group
+          value={preset}
+          onChange={(e) => setPreset(e.target.value)}
+          optionType="button"
+          data-testid="history-preset"
+          options={[
+            { value: '10', label: t('map.days10') },
+            { value: '30', label: t('map.days30') },
+            { value: 'custom', label: t('map.custom') },
+          ]}
+        />
         {preset === 'custom' && <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />}
-        <Checkbox checked={mix} onChange={(e) => setMix(e.target.checked)} data-testid="history-mix">{t('map.mix')}</Checkbox>
-        {can.pdf && <Button icon={<FilePdfOutlined />} disabled={!data?.track.t.length} loading={exporting === '/pdf'} onClick={() => void download('/pdf', 'pdf')} data-testid="history-pdf">PDF</Button>}
-        {can.xlsx && <Button icon={<DownloadOutlined />} disabled={!data?.track.t.length} loading={exporting === 'xlsx'} onClick={() => void download('', 'xlsx')} data-testid="history-export">xlsx</Button>}
+        <Checkbox checked={mix} onChange={(e) => setMix(e.target.checked)} data-testid="history-mix">
+          {t('map.mix')}
+        </Checkbox>
+        {can.pdf && (
+          <Button
+            icon={<FilePdfOutlined />}
+            disabled={!data?.track.t.length}
+            loading={exporting === '/pdf'}
+            onClick={() => void download('/pdf', 'pdf')}
+            data-testid="history-pdf"
+          >
+            PDF
+          </Button>
+        )}
+        {can.xlsx && (
+          <Button
+            icon={<DownloadOutlined />}
+            disabled={!data?.track.t.length}
+            loading={exporting === 'xlsx'}
+            onClick={() => void download('', 'xlsx')}
+            data-testid="history-export"
+          >
+            xlsx
+          </Button>
+        )}
         {can.series && (
           <Dropdown disabled={!data?.track.t.length} menu={{ items: seriesExports, onClick: ({ key }) => void download(`/${key}`, 'xlsx') }}>
-            <Button icon={<DownOutlined />} loading={!!exporting && !['/pdf', 'xlsx'].includes(exporting)} data-testid="history-export-series">{t('map.exportSeries')}</Button>
+            <Button icon={<DownOutlined />} loading={!!exporting && !['/pdf', 'xlsx'].includes(exporting)} data-testid="history-export-series">
+              {t('map.exportSeries')}
+            </Button>
           </Dropdown>
         )}
-        {data && <span style={{ color: '#595959' }}>{t('map.points', { count: data.total })} · {t('map.stops', { count: data.stops.length })} · {t('map.events', { count: data.events.length })}</span>}
+        {data && (
+          <span style={{ color: '#595959' }}>
+            {t('map.points', { count: data.total })} · {t('map.stops', { count: data.stops.length })} · {t('map.events', { count: data.events.length })}
+          </span>
+        )}
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
       <div style={{ display: 'flex', gap: 8, flex: 1, minHeight: 0 }}>
         <div style={{ position: 'relative', flex: 3, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
-          <MapView provider={provider === PROVIDER_B ? PROVIDER_B : PROVIDER_A} target={target} statusColor={() => [22, 119, 255]} track={overlay} preserveDrawingBuffer />
+          <MapView
+            provider={provider === PROVIDER_B ? PROVIDER_B : PROVIDER_A}
+            target={target}
+            statusColor={() => [22, 119, 255]}
+            track={overlay}
+            preserveDrawingBuffer
+          />
           {!subject && <Empty style={{ position: 'absolute', top: '40%', width: '100%' }} description={t('map.pickSubject')} />}
           {subject && data && !loading && !data.track.t.length && (
-            <div className="map-history-empty" data-testid="history-empty" style={{ position: 'absolute', left: '50%', top: 16, transform: 'translateX(-50%)', zIndex: 5, maxWidth: 'calc(100% - 24px)', background: 'rgba(255,255,255,.96)', borderRadius: 6, padding: '10px 14px', boxShadow: '0 6px 16px rgba(0,0,0,.12)', textAlign: 'center' }}>
+            <div
+              className="map-history-empty"
+              data-testid="history-empty"
+              style={{
+                position: 'absolute',
+                left: '50%',
+                top: 16,
+                transform: 'translateX(-50%)',
+                zIndex: 5,
+                maxWidth: 'calc(100% - 24px)',
+                background: 'rgba(255,255,255,.96)',
+                borderRadius: 6,
+                padding: '10px 14px',
+                boxShadow: '0 6px 16px rgba(0,0,0,.12)',
+                textAlign: 'center',
+              }}
+            >
               <div style={{ fontWeight: 600 }}>{t('map.noTrack', { from: day(data.from), to: day(data.to) })}</div>
               {data.last ? (
                 <>
                   <div style={{ color: '#595959', margin: '4px 0 8px' }}>{t('map.lastKnown', { time: formatDateTime(data.last.t, 'minute') })}</div>
                   <Space wrap style={{ justifyContent: 'center' }}>
-                    <Button size="small" onClick={showLast} data-testid="history-show-last">{t('map.showLast')}</Button>
-                    <Button size="small" type="primary" onClick={periodOfLast} data-testid="history-period-of-last">{t('map.periodOfLast')}</Button>
+                    <Button size="small" onClick={showLast} data-testid="history-show-last">
+                      {t('map.showLast')}
+                    </Button>
+                    <Button size="small" type="primary" onClick={periodOfLast} data-testid="history-period-of-last">
+                      {t('map.periodOfLast')}
+                    </Button>
                   </Space>
                 </>
               ) : (
@@ -251,15 +343,59 @@ export function HistoryScreen({ admin, provider }: { admin: boolean; provider: n
           )}
         </div>
         <div style={{ flex: 2, minWidth: 280, border: '1px solid #f0f0f0', borderRadius: 6, padding: 4 }}>
-          {data && data.sensors.t.length ? <SensorCharts data={data.sensors} cursor={chartCursor} onSeek={setTime} /> : <Empty style={{ marginTop: 80 }} description={t('map.noSensors')} />}
+          {data && data.sensors.t.length ? (
+            <SensorCharts data={data.sensors} cursor={chartCursor} onSeek={setTime} />
+          ) : (
+            <Empty style={{ marginTop: 80 }} description={t('map.noSensors')} />
+          )}
         </div>
       </div>
       <Space style={{ width: '100%' }} align="center" data-testid="history-player">
-        <Button type="primary" shape="circle" disabled={!data?.track.t.length} loading={loading} icon={playing ? <PauseOutlined /> : <CaretRightOutlined />} onClick={() => { if (time !== null && time >= t1) setTime(t0); setPlaying((p) => !p); }} data-testid="history-play" aria-label={playing ? t('map.pause') : t('map.play')} />
-        <Select size="small" value={speed} onChange={setSpeed} style={{ width: 72 }} options={SPEEDS.map((s) => ({ value: s, label: `${s}×` }))} data-testid="history-speed" />
-        <span style={{ width: 90, fontVariantNumeric: 'tabular-nums' }} data-testid="history-time" data-time={time ?? ''}>{time !== null ? fmt(time) : '--'}</span>
+        <Button
+          type="primary"
+          shape="circle"
+          disabled={!data?.track.t.length}
+          loading={loading}
+          icon={playing ? <PauseOutlined /> : <CaretRightOutlined />}
+          onClick={() => {
+            if (time !== null && time >= t1) setTime(t0);
+            setPlaying((p) => !p);
+          }}
+          data-testid="history-play"
+          aria-label={playing ? t('map.pause') : t('map.play')}
+        />
+        <Select
+          size="small"
+          value={speed}
+          onChange={setSpeed}
+          style={{ width: 72 }}
+          options={SPEEDS.map((s) => ({ value: s, label: `${s}×` }))}
+          data-testid="history-speed"
+        />
+        <span style={{ width: 90, fontVariantNumeric: 'tabular-nums' }} data-testid="history-time" data-time={time ?? ''}>
+          {time !== null ? fmt(time) : '--'}
+        </span>
         <div style={{ width: 'min(70vw, 900px)' }}>
-          <Slider min={t0} max={Math.max(t1, t0 + 1)} value={time ?? t0} disabled={!data?.track.t.length} onChange={(v) => setTime(v as number)} tooltip={{ formatter: (v) => (v ? fmt(v) : '') }} marks={Object.fromEntries(data?.stops.map((s) => [s.start, { label: <Tag color="warning" style={{ fontSize: 10, padding: '0 2px' }}>P</Tag> }]) ?? [])} />
+          <Slider
+            min={t0}
+            max={Math.max(t1, t0 + 1)}
+            value={time ?? t0}
+            disabled={!data?.track.t.length}
+            onChange={(v) => setTime(v as number)}
+            tooltip={{ formatter: (v) => (v ? fmt(v) : '') }}
+            marks={Object.fromEntries(
+              data?.stops.map((s) => [
+                s.start,
+                {
+                  label: (
+                    <Tag color="warning" style={{ fontSize: 10, padding: '0 2px' }}>
+                      P
+                    </Tag>
+                  ),
+                },
+              ]) ?? [],
+            )}
+          />
         </div>
       </Space>
     </div>

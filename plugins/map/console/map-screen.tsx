@@ -35,7 +35,10 @@ function useOptions(path: string, label: string): Option[] {
 
 function boundsOf(lng: number[], lat: number[]): [number, number, number, number] | undefined {
   if (!lng.length) return undefined;
-  let w = 180, s = 90, e = -180, n = -90;
+  let w = 180,
+    s = 90,
+    e = -180,
+    n = -90;
   for (let i = 0; i < lng.length; i++) {
     if (lng[i] < w) w = lng[i];
     if (lng[i] > e) e = lng[i];
@@ -60,7 +63,7 @@ export function MapScreen({ admin }: { admin: boolean }) {
   const canHistory = useCan({ open: '/map/history' });
   // legend: collapsible (kept in this browser; folded by default on a phone), and the fit
   // leaves room for it so no marker ends up under it
-  const [legendOpen, setLegendOpen] = useState(() => localStorage.getItem(LEGEND_KEY) ?? (window.innerWidth > 600 ? '1' : '0')) ;
+  const [legendOpen, setLegendOpen] = useState(() => localStorage.getItem(LEGEND_KEY) ?? (window.innerWidth > 600 ? '1' : '0'));
   const legend = useRef<HTMLDivElement>(null);
   const frame = useRef<HTMLDivElement>(null);
   const [stack, setStack] = useState<number[] | null>(null);
@@ -145,12 +148,35 @@ export function MapScreen({ admin }: { admin: boolean }) {
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: 'calc(100vh - 150px)', minHeight: 420 }} data-testid="map-page">
       <Space wrap style={{ marginBottom: 8 }}>
-        <Input.Search allowClear style={{ width: 180 }} placeholder={t('map.snSearch')} value={snText} onChange={(e) => setSnText(e.target.value)} onSearch={(v) => setFilters((f) => ({ ...f, sn: v.trim() || undefined }))} data-testid="map-filter-sn" />
+        <Input.Search
+          allowClear
+          style={{ width: 180 }}
+          placeholder={t('map.snSearch')}
+          value={snText}
+          onChange={(e) => setSnText(e.target.value)}
+          onSearch={(v) => setFilters((f) => ({ ...f, sn: v.trim() || undefined }))}
+          data-testid="map-filter-sn"
+        />
         <Select {...sel} placeholder={t('map.project')} options={projects} onChange={set('projectId')} data-testid="map-filter-project" />
         <Select {...sel} placeholder={t('map.carrierCode')} options={codes} onChange={set('carrierCodeId')} data-testid="map-filter-code" />
         <Select {...sel} placeholder={t('map.warehouse')} options={whs} onChange={set('warehouseId')} data-testid="map-filter-warehouse" />
-        <Select {...sel} placeholder={t('map.status')} options={statuses.map((s) => ({ value: Number(s.value), label: t(s.label) }))} onChange={set('transportStatus')} data-testid="map-filter-status" />
-        <Select style={{ width: 130 }} value={null} placeholder={t('map.city')} options={CITIES.map((c) => ({ value: c.key, label: t(`map.cities.${c.key}`) }))} onChange={(k) => { const c = CITIES.find((x) => x.key === k)!; setTarget((x) => ({ lng: c.lng, lat: c.lat, zoom: DEFAULT_ZOOM, seq: x.seq + 1 })); }} />
+        <Select
+          {...sel}
+          placeholder={t('map.status')}
+          options={statuses.map((s) => ({ value: Number(s.value), label: t(s.label) }))}
+          onChange={set('transportStatus')}
+          data-testid="map-filter-status"
+        />
+        <Select
+          style={{ width: 130 }}
+          value={null}
+          placeholder={t('map.city')}
+          options={CITIES.map((c) => ({ value: c.key, label: t(`map.cities.${c.key}`) }))}
+          onChange={(k) => {
+            const c = CITIES.find((x) => x.key === k)!;
+            setTarget((x) => ({ lng: c.lng, lat: c.lat, zoom: DEFAULT_ZOOM, seq: x.seq + 1 }));
+          }}
+        />
         <Tooltip title={t('map.fitAll')}>
           <Button icon={<AimOutlined />} onClick={fitAll} data-testid="map-fit" />
         </Tooltip>
@@ -164,17 +190,33 @@ export function MapScreen({ admin }: { admin: boolean }) {
       </Space>
       {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 8 }} />}
       <div ref={frame} style={{ position: 'relative', flex: 1, borderRadius: 6, overflow: 'hidden', border: '1px solid #f0f0f0' }}>
-        {(fitted || error) && <MapView
-          provider={provider}
-          target={target}
-          points={points}
-          statusColor={color}
-          warehouses={answer?.warehouses}
-          routes={answer?.routes}
-          onPick={pick}
-          onFirstDraw={() => ((window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw = performance.now())}
-        />}
-        <div ref={legend} style={{ position: 'absolute', left: 12, bottom: 12, background: 'rgba(255,255,255,.92)', padding: '6px 10px', borderRadius: 6, fontSize: 12, zIndex: 4 }} data-testid="map-legend" data-open={legendOpen === '1'}>
+        {(fitted || error) && (
+          <MapView
+            provider={provider}
+            target={target}
+            points={points}
+            statusColor={color}
+            warehouses={answer?.warehouses}
+            routes={answer?.routes}
+            onPick={pick}
+            onFirstDraw={() => ((window as unknown as { __mapFirstDraw?: number }).__mapFirstDraw = performance.now())}
+          />
+        )}
+        <div
+          ref={legend}
+          style={{
+            position: 'absolute',
+            left: 12,
+            bottom: 12,
+            background: 'rgba(255,255,255,.92)',
+            padding: '6px 10px',
+            borderRadius: 6,
+            fontSize: 12,
+            zIndex: 4,
+          }}
+          data-testid="map-legend"
+          data-open={legendOpen === '1'}
+        >
           <Button
             type="text"
             size="small"
@@ -194,7 +236,10 @@ export function MapScreen({ admin }: { admin: boolean }) {
             statuses.map((s) => (
               <div key={String(s.value)}>
                 <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: rgbCss(color(Number(s.value))), marginRight: 6 }} />
-                {t(s.label)} <Tag bordered={false} style={{ marginLeft: 4 }}>{counts.get(Number(s.value)) ?? 0}</Tag>
+                {t(s.label)}{' '}
+                <Tag bordered={false} style={{ marginLeft: 4 }}>
+                  {counts.get(Number(s.value)) ?? 0}
+                </Tag>
               </div>
             ))}
         </div>

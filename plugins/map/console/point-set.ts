@@ -23,4 +23,3 @@ export function toPointSet(a: MapListAnswer): PointSet {
     version: 1,
   };
 }
-

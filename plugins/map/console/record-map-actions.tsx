@@ -23,7 +23,11 @@ export default function RecordMapActions({ resource, record }: RowActionProps) {
         </Button>
       )}
       {canHistory && record.id != null && (
-        <Button icon={<HistoryOutlined />} onClick={() => navigate(`/map/history?${new URLSearchParams({ [subject]: String(record.id) })}`)} data-testid="record-track-history">
+        <Button
+          icon={<HistoryOutlined />}
+          onClick={() => navigate(`/map/history?${new URLSearchParams({ [subject]: String(record.id) })}`)}
+          data-testid="record-track-history"
+        >
           {t('map.history')}
         </Button>
       )}

@@ -51,7 +51,12 @@ export function SensorCharts({ data, cursor, onSeek }: { data: SensorColumns; cu
       {
         animation: false,
         tooltip: { trigger: 'axis' },
-        title: SERIES.map((s, i) => ({ text: `${t(`map.sensors.${s.key}`)} (${s.unit})`, top: `${i * h}%`, left: 8, textStyle: { fontSize: 12, fontWeight: 500 } })),
+        title: SERIES.map((s, i) => ({
+          text: `${t(`map.sensors.${s.key}`)} (${s.unit})`,
+          top: `${i * h}%`,
+          left: 8,
+          textStyle: { fontSize: 12, fontWeight: 500 },
+        })),
         grid: SERIES.map((_, i) => ({ top: `${i * h + 5}%`, height: `${h - 9}%`, left: 48, right: 16 })),
         xAxis: SERIES.map((_, i) => ({ type: 'time', gridIndex: i, axisLabel: { show: i === SERIES.length - 1, fontSize: 10 } })),
         yAxis: SERIES.map((_, i) => ({ type: 'value', gridIndex: i, scale: true, splitNumber: 2, axisLabel: { fontSize: 10 } })),

@@ -5,7 +5,17 @@
  * subject, range, scope and limits as the history call; times printed in the caller's offset
  * (`utcOffset`, minutes east of UTC). Written by the server's one xlsx writer.
  */
-import { ApiError, ErrorCode, formatTime, tKey, timeRange, type PluginServerContext, type ReportParameter, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
+import {
+  ApiError,
+  ErrorCode,
+  formatTime,
+  tKey,
+  timeRange,
+  type PluginServerContext,
+  type ReportParameter,
+  type ReportQuery,
+  type TimeRange,
+} from '@rti/server/plugin-api';
 import { history, MAX_RANGE_DAYS, type HistoryAnswer } from './history';
 
 /** the four sensor series of a history, by the export call's name */
@@ -31,7 +41,8 @@ export const HISTORY_PARAMETERS: readonly ReportParameter[] = [
 ];
 
 /** "UTC+08:00" for an offset in minutes */
-export const offsetText = (m: number) => `UTC${m < 0 ? '-' : '+'}${String(Math.trunc(Math.abs(m) / 60)).padStart(2, '0')}:${String(Math.abs(m) % 60).padStart(2, '0')}`;
+export const offsetText = (m: number) =>
+  `UTC${m < 0 ? '-' : '+'}${String(Math.trunc(Math.abs(m) / 60)).padStart(2, '0')}:${String(Math.abs(m) % 60).padStart(2, '0')}`;
 
 type HistoryRow =
   | { kind: 'track'; t: number; lng: number; lat: number; speed: number | null; source: string }
@@ -55,7 +66,15 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
       title: `${L}.title`,
       calls: {
         list: false,
-        export: mix ? ['/map/history/mix/export', '/map/history/mix/admin/export', '/map/history/mix/all/export', '/map/history/export/mix', '/map/history/admin/export/mix'] : ['/map/history/export', '/map/history/admin/export'],
+        export: mix
+          ? [
+              '/map/history/mix/export',
+              '/map/history/mix/admin/export',
+              '/map/history/mix/all/export',
+              '/map/history/export/mix',
+              '/map/history/admin/export/mix',
+            ]
+          : ['/map/history/export', '/map/history/admin/export'],
       },
       parameters: HISTORY_PARAMETERS,
       zone: (p) => p.utcOffset ?? 0,
@@ -64,7 +83,13 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
       sheets: [
         {
           name: `${L}.track`,
-          columns: [timeColumn, { key: 'lng', label: `${L}.longitude`, type: 'decimal' }, { key: 'lat', label: `${L}.latitude`, type: 'decimal' }, { key: 'speed', label: `${L}.speed`, type: 'decimal' }, { key: 'source', label: `${L}.source` }],
+          columns: [
+            timeColumn,
+            { key: 'lng', label: `${L}.longitude`, type: 'decimal' },
+            { key: 'lat', label: `${L}.latitude`, type: 'decimal' },
+            { key: 'speed', label: `${L}.speed`, type: 'decimal' },
+            { key: 'source', label: `${L}.source` },
+          ],
           async *scan(q) {
             const h = await once(q);
             const source = { 1: q.t(`${L}.gps`), 2: q.t(`${L}.beacon`) } as Record<number, string>;
@@ -74,7 +99,13 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
         },
         {
           name: `${L}.sensors`,
-          columns: [timeColumn, { key: 'temp', label: `${L}.temperature`, type: 'decimal' }, { key: 'hum', label: `${L}.humidity`, type: 'decimal' }, { key: 'shock', label: `${L}.shock`, type: 'decimal' }, { key: 'pres', label: `${L}.pressure`, type: 'decimal' }],
+          columns: [
+            timeColumn,
+            { key: 'temp', label: `${L}.temperature`, type: 'decimal' },
+            { key: 'hum', label: `${L}.humidity`, type: 'decimal' },
+            { key: 'shock', label: `${L}.shock`, type: 'decimal' },
+            { key: 'pres', label: `${L}.pressure`, type: 'decimal' },
+          ],
           async *scan(q) {
             const s = (await once(q)).sensors;
             yield s.t.map((t, i) => ({ kind: 'sensor' as const, t, temp: s.temp[i], hum: s.hum[i], shock: s.shock[i], pres: s.pres[i] }));
@@ -82,7 +113,13 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
         },
         {
           name: `${L}.events`,
-          columns: [timeColumn, { key: 'code', label: `${L}.code` }, { key: 'value', label: `${L}.value` }, { key: 'lng', label: `${L}.longitude`, type: 'decimal' }, { key: 'lat', label: `${L}.latitude`, type: 'decimal' }],
+          columns: [
+            timeColumn,
+            { key: 'code', label: `${L}.code` },
+            { key: 'value', label: `${L}.value` },
+            { key: 'lng', label: `${L}.longitude`, type: 'decimal' },
+            { key: 'lat', label: `${L}.latitude`, type: 'decimal' },
+          ],
           async *scan(q) {
             yield (await once(q)).events.map((e) => ({ kind: 'event' as const, ...e }));
           },
@@ -103,7 +140,7 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
         parameters: HISTORY_PARAMETERS,
         zone: (p) => p.utcOffset ?? 0,
         columns: [timeColumn, { key: 'v', label: `${L}.${sensor}`, type: 'decimal', width: 18 }],
-          async *scan(q) {
+        async *scan(q) {
           const s = (await history$(q, mix)).sensors;
           const v = s[key];
           const out: Array<{ t: number; v: number }> = [];
@@ -120,7 +157,8 @@ export function defineHistoryExports(ctx: PluginServerContext, history$: (q: Rep
 export function historyOf(ctx: PluginServerContext, store: () => Parameters<typeof history>[1]) {
   return (q: ReportQuery<Params>, mix: boolean): Promise<HistoryAnswer> => {
     const { carrierId, gpsId, sn, time } = q.params;
-    if (carrierId === undefined && gpsId === undefined && !sn) throw new ApiError(ErrorCode.validation, 'server.validation.required', { field: tKey('fields.sn') });
+    if (carrierId === undefined && gpsId === undefined && !sn)
+      throw new ApiError(ErrorCode.validation, 'server.validation.required', { field: tKey('fields.sn') });
     return history(ctx, store(), q.ctx, { carrierId, gpsId, sn, from: time.from, to: time.to, mix });
   };
 }

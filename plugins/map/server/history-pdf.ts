@@ -31,8 +31,22 @@ export interface ReportOptions {
   subject: ReportSubject;
 }
 
-
-const C = { water: '#d6e6f2', land: '#f4f2ec', border: '#b9b4a8', track: '#1677ff', beacon: '#722ed1', start: '#52c41a', end: '#cf1322', stop: '#faad14', event: '#ff4d4f', ink: '#1f2a44', text: '#262626', muted: '#8c8c8c', rule: '#d9d9d9', grid: '#f0f0f0' };
+const C = {
+  water: '#d6e6f2',
+  land: '#f4f2ec',
+  border: '#b9b4a8',
+  track: '#1677ff',
+  beacon: '#722ed1',
+  start: '#52c41a',
+  end: '#cf1322',
+  stop: '#faad14',
+  event: '#ff4d4f',
+  ink: '#1f2a44',
+  text: '#262626',
+  muted: '#8c8c8c',
+  rule: '#d9d9d9',
+  grid: '#f0f0f0',
+};
 const SERIES = [
   { key: 'temp', label: 'temperature', color: '#f5222d' },
   { key: 'hum', label: 'humidity', color: '#1677ff' },
@@ -69,7 +83,10 @@ export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOpt
 
   // header
   doc.fontSize(17).fillColor(C.ink).text(L.title, left, 40);
-  doc.fontSize(9).fillColor(C.muted).text(`${txt(subjectName)} · ${when(Date.parse(h.from))} – ${when(Date.parse(h.to))} (${zone(opts.utcOffset)}) · ${L.generated} ${when(Date.now())}`);
+  doc
+    .fontSize(9)
+    .fillColor(C.muted)
+    .text(`${txt(subjectName)} · ${when(Date.parse(h.from))} – ${when(Date.parse(h.to))} (${zone(opts.utcOffset)}) · ${L.generated} ${when(Date.now())}`);
   doc.moveDown(0.6);
 
   // map
@@ -98,19 +115,52 @@ export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOpt
     [L.stops, `${h.stops.length} · ${L.events} ${h.events.length}`],
   ];
   heading(doc, L.summary);
-  pdfTable(doc, [0.18, 0.32, 0.18, 0.32], Array.from({ length: Math.ceil(pairs.length / 2) }, (_, r) => [...pairs[2 * r], ...(pairs[2 * r + 1] ?? ['', ''])]), { labelCols: [0, 2] });
+  pdfTable(
+    doc,
+    [0.18, 0.32, 0.18, 0.32],
+    Array.from({ length: Math.ceil(pairs.length / 2) }, (_, r) => [...pairs[2 * r], ...(pairs[2 * r + 1] ?? ['', ''])]),
+    { labelCols: [0, 2] },
+  );
 
   // stops and events
   const MAX_ROWS = 12;
   if (h.stops.length) {
     heading(doc, L.stops);
-    pdfTable(doc, [0.06, 0.26, 0.26, 0.16, 0.26], [['#', L.start, L.end, L.durationCol, L.position], ...h.stops.slice(0, MAX_ROWS).map((st, i) => [String(i + 1), when(st.start), when(st.end), durationText(st.end - st.start), `${st.lng.toFixed(5)}, ${st.lat.toFixed(5)}`])], { header: true });
-    if (h.stops.length > MAX_ROWS) doc.fontSize(8).fillColor(C.muted).text(L.more.replace('{n}', String(h.stops.length - MAX_ROWS)), left);
+    pdfTable(
+      doc,
+      [0.06, 0.26, 0.26, 0.16, 0.26],
+      [
+        ['#', L.start, L.end, L.durationCol, L.position],
+        ...h.stops
+          .slice(0, MAX_ROWS)
+          .map((st, i) => [String(i + 1), when(st.start), when(st.end), durationText(st.end - st.start), `${st.lng.toFixed(5)}, ${st.lat.toFixed(5)}`]),
+      ],
+      { header: true },
+    );
+    if (h.stops.length > MAX_ROWS)
+      doc
+        .fontSize(8)
+        .fillColor(C.muted)
+        .text(L.more.replace('{n}', String(h.stops.length - MAX_ROWS)), left);
   }
   if (h.events.length) {
     heading(doc, L.events);
-    pdfTable(doc, [0.3, 0.2, 0.2, 0.3], [[L.time, L.code, L.value, L.position], ...h.events.slice(0, MAX_ROWS).map((e) => [when(e.t), txt(e.code), txt(e.value), e.lng === null || e.lat === null ? '-' : `${e.lng.toFixed(5)}, ${e.lat.toFixed(5)}`])], { header: true });
-    if (h.events.length > MAX_ROWS) doc.fontSize(8).fillColor(C.muted).text(L.more.replace('{n}', String(h.events.length - MAX_ROWS)), left);
+    pdfTable(
+      doc,
+      [0.3, 0.2, 0.2, 0.3],
+      [
+        [L.time, L.code, L.value, L.position],
+        ...h.events
+          .slice(0, MAX_ROWS)
+          .map((e) => [when(e.t), txt(e.code), txt(e.value), e.lng === null || e.lat === null ? '-' : `${e.lng.toFixed(5)}, ${e.lat.toFixed(5)}`]),
+      ],
+      { header: true },
+    );
+    if (h.events.length > MAX_ROWS)
+      doc
+        .fontSize(8)
+        .fillColor(C.muted)
+        .text(L.more.replace('{n}', String(h.events.length - MAX_ROWS)), left);
   }
 
   // sensor charts on their own page
@@ -135,14 +185,25 @@ export function writeHistoryPdf(out: Writable, h: HistoryAnswer, opts: ReportOpt
 
 type Project = (lng: number, lat: number) => [number, number];
 
-function drawMap(doc: PDFKit.PDFDocument, h: HistoryAnswer, x0: number, y0: number, w: number, hgt: number, L: ReportLabels, txt: (v: unknown) => string): void {
+function drawMap(
+  doc: PDFKit.PDFDocument,
+  h: HistoryAnswer,
+  x0: number,
+  y0: number,
+  w: number,
+  hgt: number,
+  L: ReportLabels,
+  txt: (v: unknown) => string,
+): void {
   const tr = h.track;
   const lngs = [...tr.lng, ...h.stops.map((s) => s.lng), ...h.events.flatMap((e) => (e.lng === null ? [] : [e.lng]))];
   const lats = [...tr.lat, ...h.stops.map((s) => s.lat), ...h.events.flatMap((e) => (e.lat === null ? [] : [e.lat]))];
   // Web Mercator in radians; the view is the track's box, padded, at least ~2 km across
   const X = (lng: number) => (lng * Math.PI) / 180;
   const Y = (lat: number) => Math.log(Math.tan(Math.PI / 4 + (Math.max(-85, Math.min(85, lat)) * Math.PI) / 360));
-  let [xa, xb, ya, yb] = lngs.length ? [Math.min(...lngs.map(X)), Math.max(...lngs.map(X)), Math.min(...lats.map(Y)), Math.max(...lats.map(Y))] : [X(121.47), X(121.47), Y(31.23), Y(31.23)];
+  let [xa, xb, ya, yb] = lngs.length
+    ? [Math.min(...lngs.map(X)), Math.max(...lngs.map(X)), Math.min(...lats.map(Y)), Math.max(...lats.map(Y))]
+    : [X(121.47), X(121.47), Y(31.23), Y(31.23)];
   const minSpan = 0.0004;
   const grow = (a: number, b: number) => {
     const span = Math.max(b - a, minSpan) * 1.12;
@@ -193,7 +254,12 @@ function drawMap(doc: PDFKit.PDFDocument, h: HistoryAnswer, x0: number, y0: numb
     const [ax, ay] = project(tr.lng[i - 1], tr.lat[i - 1]);
     const [bx, by] = project(tr.lng[i], tr.lat[i]);
     const beacon = tr.src[i] === 2 || tr.src[i - 1] === 2;
-    doc.moveTo(ax, ay).lineTo(bx, by).lineWidth(beacon ? 1.5 : 2.2).lineCap('round').lineJoin('round');
+    doc
+      .moveTo(ax, ay)
+      .lineTo(bx, by)
+      .lineWidth(beacon ? 1.5 : 2.2)
+      .lineCap('round')
+      .lineJoin('round');
     if (beacon) doc.dash(4, { space: 3 });
     doc.strokeColor(beacon ? C.beacon : C.track).stroke();
     if (beacon) doc.undash();
@@ -201,7 +267,10 @@ function drawMap(doc: PDFKit.PDFDocument, h: HistoryAnswer, x0: number, y0: numb
   h.stops.forEach((s, i) => {
     const [px, py] = project(s.lng, s.lat);
     doc.circle(px, py, 6.5).lineWidth(1.2).fillAndStroke(C.stop, '#ffffff');
-    doc.fontSize(6.5).fillColor('#ffffff').text(String(i + 1), px - 6.5, py - 3.4, { width: 13, align: 'center', lineBreak: false });
+    doc
+      .fontSize(6.5)
+      .fillColor('#ffffff')
+      .text(String(i + 1), px - 6.5, py - 3.4, { width: 13, align: 'center', lineBreak: false });
   });
   for (const e of h.events) {
     if (e.lng === null || e.lat === null) continue;
@@ -222,17 +291,41 @@ function drawMap(doc: PDFKit.PDFDocument, h: HistoryAnswer, x0: number, y0: numb
   const barW = meters / mPerPt;
   const bx = x0 + 10;
   const by = y0 + hgt - 14;
-  doc.rect(bx - 4, by - 12, barW + 8, 20).fillOpacity(0.85).fill('#ffffff').fillOpacity(1);
-  doc.moveTo(bx, by).lineTo(bx + barW, by).lineWidth(2).strokeColor(C.text).stroke();
-  doc.fontSize(7).fillColor(C.text).text(meters >= 1000 ? `${meters / 1000} km` : `${meters} m`, bx, by - 10, { width: barW, align: 'center', lineBreak: false });
+  doc
+    .rect(bx - 4, by - 12, barW + 8, 20)
+    .fillOpacity(0.85)
+    .fill('#ffffff')
+    .fillOpacity(1);
+  doc
+    .moveTo(bx, by)
+    .lineTo(bx + barW, by)
+    .lineWidth(2)
+    .strokeColor(C.text)
+    .stroke();
+  doc
+    .fontSize(7)
+    .fillColor(C.text)
+    .text(meters >= 1000 ? `${meters / 1000} km` : `${meters} m`, bx, by - 10, { width: barW, align: 'center', lineBreak: false });
 
   // legend
-  const items: Array<[string, string]> = [[L.start, C.start], [L.end, C.end], [L.stop, C.stop], [L.event, C.event]];
+  const items: Array<[string, string]> = [
+    [L.start, C.start],
+    [L.end, C.end],
+    [L.stop, C.stop],
+    [L.event, C.event],
+  ];
   let lx = x0 + w - 8 - items.length * 62;
-  doc.rect(lx - 6, y0 + 6, items.length * 62 + 6, 16).fillOpacity(0.85).fill('#ffffff').fillOpacity(1);
+  doc
+    .rect(lx - 6, y0 + 6, items.length * 62 + 6, 16)
+    .fillOpacity(0.85)
+    .fill('#ffffff')
+    .fillOpacity(1);
   for (const [label, color] of items) {
     doc.circle(lx + 4, y0 + 14, 3.5).fill(color);
-    doc.fontSize(7).fillColor(C.text).text(txt(label), lx + 11, y0 + 10.5, { width: 48, lineBreak: false, ellipsis: true });
+    doc
+      .fontSize(7)
+      .fillColor(C.text)
+      .text(txt(label), lx + 11, y0 + 10.5, { width: 48, lineBreak: false, ellipsis: true });
     lx += 62;
   }
   doc.restore();

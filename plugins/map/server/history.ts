@@ -28,7 +28,14 @@ export interface HistoryQuery {
 }
 
 export interface HistoryAnswer {
-  subject: { carrierId: number | null; carrierSn: string | null; carrierName: string | null; gpsSn: string | null; gpsName: string | null; beaconMac: string | null };
+  subject: {
+    carrierId: number | null;
+    carrierSn: string | null;
+    carrierName: string | null;
+    gpsSn: string | null;
+    gpsName: string | null;
+    beaconMac: string | null;
+  };
   /** with an empty track only: the newest known position, whenever it was (the console offers it) */
   last: { t: number; lng: number; lat: number } | null;
   from: string;
@@ -46,7 +53,14 @@ export function parseHistory(body: Record<string, unknown>, mix: boolean, now = 
   // the server's one time-range parameter (the history exports are reports declaring the same)
   const { from, to } = parseTimeRange(body, { defaultDays: 10, maxDays: MAX_RANGE_DAYS }, now);
   const id = (v: unknown) => (v === undefined || v === null || v === '' ? undefined : Number(v));
-  const q: HistoryQuery = { carrierId: id(body.carrierId), gpsId: id(body.gpsId), sn: typeof body.sn === 'string' && body.sn ? body.sn : undefined, from, to, mix };
+  const q: HistoryQuery = {
+    carrierId: id(body.carrierId),
+    gpsId: id(body.gpsId),
+    sn: typeof body.sn === 'string' && body.sn ? body.sn : undefined,
+    from,
+    to,
+    mix,
+  };
   if (q.carrierId === undefined && q.gpsId === undefined && !q.sn) throw invalid('required', 'sn');
   return q;
 }
@@ -72,9 +86,10 @@ async function subjectOf(ctx: PluginServerContext, call: RequestContext, q: Hist
   } else if (q.gpsId !== undefined) {
     await assertTrackerVisible(ctx, call, q.gpsId);
     gps = await ctx.repo('device-gps', call).get({ id: q.gpsId });
-  }
-  else {
-    const found = (await ctx.repo('device-gps', call).findAll({ where: { [Op.and]: [{ sn: q.sn }, ...(await trackerScope(ctx, call))] }, raw: true })) as unknown as Raw[];
+  } else {
+    const found = (await ctx
+      .repo('device-gps', call)
+      .findAll({ where: { [Op.and]: [{ sn: q.sn }, ...(await trackerScope(ctx, call))] }, raw: true })) as unknown as Raw[];
     if (found.length) gps = found[0];
     else {
       const cs = (await ctx.repo('carrier', call).findAll({ where: { sn: q.sn }, raw: true })) as unknown as Raw[];
@@ -86,7 +101,13 @@ async function subjectOf(ctx: PluginServerContext, call: RequestContext, q: Hist
 }
 
 /** The newest GPS point with a position (any time), else the derived state's last placement. */
-async function lastPosition(ctx: PluginServerContext, store: TelemetryStore, org: number, carrier: Raw | null, gps: Raw | null): Promise<HistoryAnswer['last']> {
+async function lastPosition(
+  ctx: PluginServerContext,
+  store: TelemetryStore,
+  org: number,
+  carrier: Raw | null,
+  gps: Raw | null,
+): Promise<HistoryAnswer['last']> {
   if (gps) {
     const got = await store.query({ series: 'gps', org, key: String(gps.sn), page: 1, limit: 50, order: 'desc' });
     for (const r of got.list) {
@@ -125,10 +146,13 @@ export async function history(ctx: PluginServerContext, store: TelemetryStore, c
   if (q.mix && beacon?.mac) {
     const gateways = new Map<string, number>();
     for (const kind of ['device-slave-gateway', 'device-master-gateway']) {
-      for (const g of (await ctx.repo(kind, call).findAll({ attributes: ['mac', 'warehouseId'], raw: true })) as unknown as Raw[]) if (g.mac && g.warehouseId) gateways.set(canonicalMac(g.mac), g.warehouseId);
+      for (const g of (await ctx.repo(kind, call).findAll({ attributes: ['mac', 'warehouseId'], raw: true })) as unknown as Raw[])
+        if (g.mac && g.warehouseId) gateways.set(canonicalMac(g.mac), g.warehouseId);
     }
     const whs = (await ctx.repo('warehouse', call).findAll({ attributes: ['id', 'locationId'], raw: true })) as unknown as Raw[];
-    const locs = new Map(((await ctx.repo('location', call).findAll({ attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Raw[]).map((l) => [l.id, l]));
+    const locs = new Map(
+      ((await ctx.repo('location', call).findAll({ attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Raw[]).map((l) => [l.id, l]),
+    );
     const place = new Map<number, [number, number]>();
     for (const w of whs) {
       const l = locs.get(w.locationId);
@@ -154,10 +178,23 @@ export async function history(ctx: PluginServerContext, store: TelemetryStore, c
   for (const s of stops) keep.add(s.from).add(s.to);
   for (let i = 1; i < track.src.length; i++) if (track.src[i] !== track.src[i - 1]) keep.add(i);
   const idx = downsample(track, MAX_POINTS, keep);
-  const sensors = { t: sens.map((s) => s.t), temp: sens.map((s) => s.temp), hum: sens.map((s) => s.hum), shock: sens.map((s) => s.shock), pres: sens.map((s) => s.pres) };
+  const sensors = {
+    t: sens.map((s) => s.t),
+    temp: sens.map((s) => s.temp),
+    hum: sens.map((s) => s.hum),
+    shock: sens.map((s) => s.shock),
+    pres: sens.map((s) => s.pres),
+  };
   const sIdx = sens.length > MAX_SENSOR ? Array.from({ length: MAX_SENSOR }, (_, i) => Math.round((i * (sens.length - 1)) / (MAX_SENSOR - 1))) : null;
   return {
-    subject: { carrierId: carrier?.id ?? null, carrierSn: carrier?.sn ?? null, carrierName: carrier?.name ?? null, gpsSn: gps?.sn ?? null, gpsName: gps?.name ?? null, beaconMac: beacon?.mac ?? null },
+    subject: {
+      carrierId: carrier?.id ?? null,
+      carrierSn: carrier?.sn ?? null,
+      carrierName: carrier?.name ?? null,
+      gpsSn: gps?.sn ?? null,
+      gpsName: gps?.name ?? null,
+      beaconMac: beacon?.mac ?? null,
+    },
     last: pts.length ? null : await lastPosition(ctx, store, org, carrier, gps),
     from: new Date(q.from).toISOString(),
     to: new Date(q.to).toISOString(),

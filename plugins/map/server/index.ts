@@ -28,7 +28,13 @@ function install(ctx: PluginServerContext): void {
     path: '/map/route',
     handler: async ({ body, ctx: call }) => (await mapList(ctx, db, call, { ...body, kind: [] }, false)).routes,
   });
-  for (const [path, mix] of [['/map/history', false], ['/map/history/admin', false], ['/map/history/mix', true], ['/map/history/mix/admin', true], ['/map/history/mix/all', true]] as const) {
+  for (const [path, mix] of [
+    ['/map/history', false],
+    ['/map/history/admin', false],
+    ['/map/history/mix', true],
+    ['/map/history/mix/admin', true],
+    ['/map/history/mix/all', true],
+  ] as const) {
     ctx.addCall({ path, handler: ({ body, ctx: call }) => history(ctx, store(), call, parseHistory(body, mix)) });
     // SPEC "exports as pdf and itext": one server-drawn PDF report under both names (itext is
     // the original product's PDF library; the document is the same)
@@ -63,7 +69,9 @@ async function reportSubject(ctx: PluginServerContext, call: RequestContext, h: 
   const carrier = await ctx.repo('carrier', call).get({ id: h.subject.carrierId });
   out.carrierName = (carrier.name as string | null) ?? null;
   if (carrier.carrierCodeId) {
-    const code = (await ctx.repo('carrier-code', call).findAll({ where: { id: carrier.carrierCodeId }, attributes: ['code'], raw: true })) as unknown as Array<{ code: string }>;
+    const code = (await ctx.repo('carrier-code', call).findAll({ where: { id: carrier.carrierCodeId }, attributes: ['code'], raw: true })) as unknown as Array<{
+      code: string;
+    }>;
     out.carrierCode = code[0]?.code ?? null;
   }
   return out;

@@ -64,18 +64,45 @@ async function placesOf(ctx: PluginServerContext, call: RequestContext) {
   return byId;
 }
 
-export async function mapList(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, admin: boolean): Promise<MapListAnswer> {
+export async function mapList(
+  ctx: PluginServerContext,
+  db: Database,
+  call: RequestContext,
+  body: Record<string, unknown>,
+  admin: boolean,
+): Promise<MapListAnswer> {
   const pos = positionsOf(ctx);
-  const out: MapListAnswer = { time: new Date().toISOString(), carriers: { id: [], lng: [], lat: [], st: [] }, gps: { id: [], lng: [], lat: [], st: [] }, unplaced: 0, warehouses: [], routes: [] };
+  const out: MapListAnswer = {
+    time: new Date().toISOString(),
+    carriers: { id: [], lng: [], lat: [], st: [] },
+    gps: { id: [], lng: [], lat: [], st: [] },
+    unplaced: 0,
+    warehouses: [],
+    routes: [],
+  };
   const kinds = list(body.kind) ?? [1, 2];
   const statuses = list(body.transportStatus); // 1 carriers, 2 GPS trackers without a carrier
   for (const c of contextsFor(call, admin)) {
     const places = await placesOf(ctx, c);
     for (const [id, p] of places) {
       if (!p.row.visibleInMap) continue;
-      out.warehouses.push({ id, orgId: p.row.orgId, name: p.row.name, lng: p.lng, lat: p.lat, color: p.row.color ?? null, fence: p.row.fenceVisibleInMap ? (p.radius ?? null) : null });
+      out.warehouses.push({
+        id,
+        orgId: p.row.orgId,
+        name: p.row.name,
+        lng: p.lng,
+        lat: p.lat,
+        color: p.row.color ?? null,
+        fence: p.row.fenceVisibleInMap ? (p.radius ?? null) : null,
+      });
     }
-    const routes = (await ctx.repo('route', c).findAll({ attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'routeColor'], where: { needDrawLine: true }, raw: true })) as unknown as Raw[];
+    const routes = (await ctx
+      .repo('route', c)
+      .findAll({
+        attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'routeColor'],
+        where: { needDrawLine: true },
+        raw: true,
+      })) as unknown as Raw[];
     for (const r of routes) {
       const a = places.get(r.fromWarehouseId);
       const b = places.get(r.toWarehouseId);
@@ -117,7 +144,9 @@ export async function mapList(ctx: PluginServerContext, db: Database, call: Requ
     // trackers of the filters' scope that are not on a carrier (a carrier filter leaves them out)
     const carrierFilters = ['projectId', 'carrierCodeId', 'warehouseId', 'transportStatus', 'sn'].some((k) => list(body[k]) || (k === 'sn' && body.sn));
     if (kinds.includes(2) && !carrierFilters) {
-      const rows = (await ctx.repo('device-gps', c).findAll({ attributes: ['id', 'status'], where: { carrierId: null }, order: [['id', 'ASC']], raw: true })) as unknown as Raw[];
+      const rows = (await ctx
+        .repo('device-gps', c)
+        .findAll({ attributes: ['id', 'status'], where: { carrierId: null }, order: [['id', 'ASC']], raw: true })) as unknown as Raw[];
       const col = out.gps;
       let last = col.id.length ? sumOf(col.id) : 0;
       for (const r of rows) {

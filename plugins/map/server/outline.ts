@@ -17,13 +17,17 @@ export interface Outline {
 let cached: Outline | undefined;
 
 function boxOf(rings: Ring[]): [number, number, number, number] {
-  let w = 180, s = 90, e = -180, n = -90;
-  for (const r of rings) for (const [x, y] of r) {
-    if (x < w) w = x;
-    if (x > e) e = x;
-    if (y < s) s = y;
-    if (y > n) n = y;
-  }
+  let w = 180,
+    s = 90,
+    e = -180,
+    n = -90;
+  for (const r of rings)
+    for (const [x, y] of r) {
+      if (x < w) w = x;
+      if (x > e) e = x;
+      if (y < s) s = y;
+      if (y > n) n = y;
+    }
   return [w, s, e, n];
 }
 

@@ -5,7 +5,48 @@
  */
 import type { Language, PluginServerContext } from '@rti/server/plugin-api';
 
-const KEYS = ['title', 'generated', 'summary', 'carrier', 'carrierName', 'carrierCode', 'gps', 'beacon', 'from', 'to', 'points', 'distance', 'duration', 'maxSpeed', 'stops', 'events', 'map', 'start', 'end', 'stop', 'event', 'time', 'code', 'value', 'position', 'durationCol', 'sensors', 'temperature', 'humidity', 'shock', 'pressure', 'noData', 'min', 'max', 'avg', 'more', 'source', 'longitude', 'latitude', 'speed'] as const;
+const KEYS = [
+  'title',
+  'generated',
+  'summary',
+  'carrier',
+  'carrierName',
+  'carrierCode',
+  'gps',
+  'beacon',
+  'from',
+  'to',
+  'points',
+  'distance',
+  'duration',
+  'maxSpeed',
+  'stops',
+  'events',
+  'map',
+  'start',
+  'end',
+  'stop',
+  'event',
+  'time',
+  'code',
+  'value',
+  'position',
+  'durationCol',
+  'sensors',
+  'temperature',
+  'humidity',
+  'shock',
+  'pressure',
+  'noData',
+  'min',
+  'max',
+  'avg',
+  'more',
+  'source',
+  'longitude',
+  'latitude',
+  'speed',
+] as const;
 
 export type ReportLabels = Record<(typeof KEYS)[number], string>;
 

@@ -29,15 +29,13 @@ export async function trackerScope(ctx: PluginServerContext, call: RequestContex
     where: { id: { [Op.notIn]: visible }, gpsId: { [Op.ne]: null } },
     raw: true,
   })) as unknown as Raw[];
-  return [
-    { [Op.or]: [{ carrierId: null }, { carrierId: { [Op.in]: visible } }] },
-    { id: { [Op.notIn]: others.map((c) => Number(c.gpsId)) } },
-  ];
+  return [{ [Op.or]: [{ carrierId: null }, { carrierId: { [Op.in]: visible } }] }, { id: { [Op.notIn]: others.map((c) => Number(c.gpsId)) } }];
 }
 
 /** 10002 for a tracker outside the caller's warehouses, like a row of another organisation. */
 export async function assertTrackerVisible(ctx: PluginServerContext, call: RequestContext, gpsId: unknown): Promise<void> {
   const scope = await trackerScope(ctx, call);
   if (!scope.length) return;
-  if (!(await ctx.repo('device-gps', call).count({ [Op.and]: [{ id: Number(gpsId) }, ...scope] }))) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
+  if (!(await ctx.repo('device-gps', call).count({ [Op.and]: [{ id: Number(gpsId) }, ...scope] })))
+    throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
 }

@@ -6,22 +6,47 @@ import { getProvider, onProviderChange, PROVIDER_A, PROVIDER_B, setProvider, tag
 describe('point set', () => {
   it('decodes delta ids and joins carriers and trackers', () => {
     expect(decodeIds([5, 1, 3])).toEqual([5, 6, 9]);
-    const p = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [5, 2], lng: [1, 2], lat: [3, 4], st: [10, 20] }, gps: { id: [9], lng: [5], lat: [6], st: [10] } });
+    const p = toPointSet({
+      time: '',
+      unplaced: 0,
+      warehouses: [],
+      routes: [],
+      carriers: { id: [5, 2], lng: [1, 2], lat: [3, 4], st: [10, 20] },
+      gps: { id: [9], lng: [5], lat: [6], st: [10] },
+    });
     expect(p).toMatchObject({ id: [5, 7, 9], kind: [1, 1, 2], lng: [1, 2, 5], st: [10, 20, 10], version: 1 });
   });
 
   it('clusters at low zoom, single points at high zoom, and zooms into a cluster', () => {
-    const p = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [1, 1, 1], lng: [121.47, 121.4701, 139.7], lat: [31.23, 31.2301, 35.7], st: [10, 40, 20] }, gps: { id: [], lng: [], lat: [], st: [] } });
+    const p = toPointSet({
+      time: '',
+      unplaced: 0,
+      warehouses: [],
+      routes: [],
+      carriers: { id: [1, 1, 1], lng: [121.47, 121.4701, 139.7], lat: [31.23, 31.2301, 35.7], st: [10, 40, 20] },
+      gps: { id: [], lng: [], lat: [], st: [] },
+    });
     const far = clustersAt(p, 3);
     const cluster = far.find((c) => c.index < 0)!;
     expect(cluster.count).toBe(2);
     expect(far.filter((c) => c.index >= 0).map((c) => c.index)).toEqual([2]);
     expect(expansionZoom(p, cluster.clusterId)).toBeGreaterThan(3);
-    expect(clustersAt(p, 18).map((c) => c.index).sort()).toEqual([0, 1, 2]);
+    expect(
+      clustersAt(p, 18)
+        .map((c) => c.index)
+        .sort(),
+    ).toEqual([0, 1, 2]);
   });
 
   it('draws points at one position as one counted item, coloured by the dominant status', () => {
-    const p = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [1, 1, 1, 1], lng: [121.5, 121.5, 121.5, 139.7], lat: [31.2, 31.2, 31.2, 35.7], st: [10, 20, 20, 30] }, gps: { id: [], lng: [], lat: [], st: [] } });
+    const p = toPointSet({
+      time: '',
+      unplaced: 0,
+      warehouses: [],
+      routes: [],
+      carriers: { id: [1, 1, 1, 1], lng: [121.5, 121.5, 121.5, 139.7], lat: [31.2, 31.2, 31.2, 35.7], st: [10, 20, 20, 30] },
+      gps: { id: [], lng: [], lat: [], st: [] },
+    });
     for (const zoom of [3, 18]) {
       const items = clustersAt(p, zoom).sort((a, b) => a.lng - b.lng);
       expect(items).toEqual([
@@ -30,7 +55,14 @@ describe('point set', () => {
       ]);
     }
     // the stack joins a cluster with a neighbour at low zoom, counted by rows
-    const q = toPointSet({ time: '', unplaced: 0, warehouses: [], routes: [], carriers: { id: [1, 1, 1], lng: [121.5, 121.5, 121.5001], lat: [31.2, 31.2, 31.2001], st: [10, 10, 40] }, gps: { id: [], lng: [], lat: [], st: [] } });
+    const q = toPointSet({
+      time: '',
+      unplaced: 0,
+      warehouses: [],
+      routes: [],
+      carriers: { id: [1, 1, 1], lng: [121.5, 121.5, 121.5001], lat: [31.2, 31.2, 31.2001], st: [10, 10, 40] },
+      gps: { id: [], lng: [], lat: [], st: [] },
+    });
     expect(clustersAt(q, 3)).toEqual([expect.objectContaining({ index: -1, count: 3, st: 10 })]);
   });
 });
@@ -38,7 +70,10 @@ describe('point set', () => {
 describe('provider per user', () => {
   beforeEach(() => {
     const mem = new Map<string, string>();
-    (globalThis as unknown as { localStorage: Storage }).localStorage = { getItem: (k: string) => mem.get(k) ?? null, setItem: (k: string, v: string) => void mem.set(k, v) } as Storage;
+    (globalThis as unknown as { localStorage: Storage }).localStorage = {
+      getItem: (k: string) => mem.get(k) ?? null,
+      setItem: (k: string, v: string) => void mem.set(k, v),
+    } as Storage;
   });
 
   it('defaults to A, stores the choice per user and notifies', () => {

@@ -36,7 +36,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-it('picks a new location\'s longitude and latitude with a click on the map', async () => {
+it("picks a new location's longitude and latitude with a click on the map", async () => {
   const ROUTE = ts.server.metadata.resources.location.route;
   await page.goto(`${ts.url}${ROUTE}/create`);
   await page.getByTestId('meta-form').waitFor({ timeout: 60000 });

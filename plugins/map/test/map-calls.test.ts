@@ -29,9 +29,14 @@ beforeAll(async () => {
   ts = await startTestServer({ plugins: ['telemetry', 'map'], config: { dataDir: dir } });
   rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
-  for (const [caller, tag] of [[ts.a, 'A'], [ts.b, 'B']] as const) {
+  for (const [caller, tag] of [
+    [ts.a, 'A'],
+    [ts.b, 'B'],
+  ] as const) {
     const loc = (await ok(caller, '/location/create', { name: `Site ${tag}`, longitude: 121.5, latitude: 31.2, fenceRadius: 300, type: 0 })).id;
-    const wh = (await ok(caller, '/warehouse/create', { code: `W${tag}`, name: `Warehouse ${tag}`, locationId: loc, visibleInMap: true, fenceVisibleInMap: true })).id;
+    const wh = (
+      await ok(caller, '/warehouse/create', { code: `W${tag}`, name: `Warehouse ${tag}`, locationId: loc, visibleInMap: true, fenceVisibleInMap: true })
+    ).id;
     const project = (await ok(caller, '/project/create', { name: `Project ${tag}` })).id;
     const code = (await ok(caller, '/carrier-code/create', { projectId: project, code: `C${tag}`, name: `Box ${tag}`, type: 10, available: true })).id;
     ids[`wh${tag}`] = wh;
@@ -107,7 +112,13 @@ describe('/map/log', () => {
 
 describe('/map/log with points', () => {
   it('names several points of the own organisation only (the list of a stack)', async () => {
-    const got = await ok(ts.a, '/map/log', { points: [{ kind: 1, id: ids.cA1 }, { kind: 1, id: ids.cB1 }, { kind: 2, id: ids.gpsA }] });
+    const got = await ok(ts.a, '/map/log', {
+      points: [
+        { kind: 1, id: ids.cA1 },
+        { kind: 1, id: ids.cB1 },
+        { kind: 2, id: ids.gpsA },
+      ],
+    });
     expect(got.list).toEqual([
       { kind: 1, id: ids.cA1, sn: 'A-1', name: null },
       { kind: 2, id: ids.gpsA, sn: 'G-A', name: 'Tracker A' },
@@ -121,7 +132,17 @@ describe('/map/history', () => {
   it('returns the GPS track with stops and exports it', async () => {
     const start = Date.now() - 3 * 3600_000;
     const rows = [];
-    for (let i = 0; i < 60; i++) rows.push({ org: ts.orgA, sn: 'G-A', time: start + i * 60_000, dataType: 10, longitude: i < 30 ? 121 + i * 0.01 : 121.29, latitude: 31, speed: i < 30 ? 40 : 0, temperature1: 4 + i / 10 });
+    for (let i = 0; i < 60; i++)
+      rows.push({
+        org: ts.orgA,
+        sn: 'G-A',
+        time: start + i * 60_000,
+        dataType: 10,
+        longitude: i < 30 ? 121 + i * 0.01 : 121.29,
+        latitude: 31,
+        speed: i < 30 ? 40 : 0,
+        temperature1: 4 + i / 10,
+      });
     rows.push({ org: ts.orgA, sn: 'G-A', time: start + 61 * 60_000, dataType: 20, eventCode: '018', eventValue: '1' });
     await rt.store!.write([{ series: 'gps', rows }]);
     const h = await ok(ts.a, '/map/history', { gpsId: ids.gpsA, time: [start - 1000, Date.now()] });
@@ -167,7 +188,10 @@ describe('/map/history', () => {
     const carrierId = (await ok(ts.a, '/carrier/create', { sn: 'PDF-1', carrierCodeId: code, transportStatus: 20 })).id;
     await ts.server.db.models.carrier.update({ gpsId: ids.gpsA }, { where: { id: carrierId } });
     const body = { carrierId, time: [Date.now() - 4 * 3600_000, Date.now()], utcOffset: 480 };
-    for (const [call, lang, title] of [['/map/history/export/pdf', 'en-US', 'Track history report'], ['/map/history/export/itext', 'zh-CN', '历史轨迹报告']] as const) {
+    for (const [call, lang, title] of [
+      ['/map/history/export/pdf', 'en-US', 'Track history report'],
+      ['/map/history/export/itext', 'zh-CN', '历史轨迹报告'],
+    ] as const) {
       const res = await ts.a.fetch(call, body, { language: lang });
       expect(res.headers.get('content-type')).toBe('application/pdf');
       const pdf = Buffer.from(await res.arrayBuffer());
@@ -187,6 +211,10 @@ describe('/map/history', () => {
     expect(foreign.body.code).toBe(10002);
     const temp = await ts.a.fetch('/map/history/export/temperature', body);
     expect(temp.headers.get('content-type')).toContain('spreadsheetml');
-    expect(Buffer.from(await temp.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(await temp.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
   });
 });

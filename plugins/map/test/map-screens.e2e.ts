@@ -85,7 +85,20 @@ async function seed(): Promise<void> {
       lng += 0.003;
       lat += Math.sin(i / 25) * 0.0015;
     }
-    rows.push({ org: ts.orgA, sn: 'GT-E2E', time: t0 + i * 300_000, dataType: 10, longitude: lng, latitude: lat, speed: moving ? 42 : 0, battery: 90, temperature1: 5 + Math.sin(i / 15) * 2, humidity1: 55 + Math.cos(i / 25) * 8, acceleration: moving ? 0.3 : 0.02, pressure1: 101 + Math.sin(i / 40) });
+    rows.push({
+      org: ts.orgA,
+      sn: 'GT-E2E',
+      time: t0 + i * 300_000,
+      dataType: 10,
+      longitude: lng,
+      latitude: lat,
+      speed: moving ? 42 : 0,
+      battery: 90,
+      temperature1: 5 + Math.sin(i / 15) * 2,
+      humidity1: 55 + Math.cos(i / 25) * 8,
+      acceleration: moving ? 0.3 : 0.02,
+      pressure1: 101 + Math.sin(i / 40),
+    });
   }
   await rt.store!.write([{ series: 'gps', rows }]);
 }
@@ -95,24 +108,30 @@ const shot = (name: string) => cb.shot(name);
 /** page pixel of a position on the map (the providers' __mapProject hook + the canvas offset) */
 async function project(lng: number, lat: number): Promise<[number, number]> {
   const box = (await page.getByTestId('map-canvas').boundingBox())!;
-  const [x, y] = await page.evaluate(([a, b]) => (window as unknown as { __mapProject: (lng: number, lat: number) => number[] }).__mapProject(a, b), [lng, lat]);
+  const [x, y] = await page.evaluate(
+    ([a, b]) => (window as unknown as { __mapProject: (lng: number, lat: number) => number[] }).__mapProject(a, b),
+    [lng, lat],
+  );
   return [box.x + x, box.y + y];
 }
 
 /** colours of page pixels as composited on screen (WebGL canvases included) */
 async function pixels(at: Array<[number, number]>): Promise<Rgb[]> {
   const png = (await page.screenshot()).toString('base64');
-  return page.evaluate(async ({ png, at }) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${png}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.width;
-    c.height = img.height;
-    const g = c.getContext('2d')!;
-    g.drawImage(img, 0, 0);
-    return at.map(([x, y]) => Array.from(g.getImageData(Math.round(x), Math.round(y), 1, 1).data).slice(0, 3) as Rgb);
-  }, { png, at });
+  return page.evaluate(
+    async ({ png, at }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${png}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const g = c.getContext('2d')!;
+      g.drawImage(img, 0, 0);
+      return at.map(([x, y]) => Array.from(g.getImageData(Math.round(x), Math.round(y), 1, 1).data).slice(0, 3) as Rgb);
+    },
+    { png, at },
+  );
 }
 
 async function waitFirstDraw(): Promise<void> {
@@ -122,17 +141,23 @@ async function waitFirstDraw(): Promise<void> {
 /** every loose marker is drawn in a status colour, not the basemap's */
 async function expectMarkersDrawn(): Promise<void> {
   await expect
-    .poll(async () => {
-      const got = await pixels(await Promise.all(loose.map((p) => project(p.lng, p.lat))));
-      return got.filter((px) => dist(px, LAND) > 60 && dist(px, WATER) > 60 && dist(px, [255, 255, 255]) > 60).length;
-    }, { timeout: 15000 })
+    .poll(
+      async () => {
+        const got = await pixels(await Promise.all(loose.map((p) => project(p.lng, p.lat))));
+        return got.filter((px) => dist(px, LAND) > 60 && dist(px, WATER) > 60 && dist(px, [255, 255, 255]) > 60).length;
+      },
+      { timeout: 15000 },
+    )
     .toBe(loose.length);
 }
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-map-e2e-'));
   Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '1000000', STATE_TICK_MS: '1000000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
-  ts = await startTestServer({ plugins: ['telemetry', 'map'], config: { dataDir: dir, ...(process.env.CONSOLE_DIST ? { consoleDist: process.env.CONSOLE_DIST } : {}) } });
+  ts = await startTestServer({
+    plugins: ['telemetry', 'map'],
+    config: { dataDir: dir, ...(process.env.CONSOLE_DIST ? { consoleDist: process.env.CONSOLE_DIST } : {}) },
+  });
   await seed();
   await grantWholeCatalogue(ts);
   cb = await openConsole(ts, ts.a, { width: 1440, height: 900 });
@@ -203,7 +228,9 @@ describe('map screens', () => {
     await play.click();
     // 16× plays the whole day in 3.75 s of frames; a loaded machine delivers frames late, so
     // wait for the clock rather than for a fixed time
-    await expect.poll(async () => Number(await page.getByTestId('history-time').getAttribute('data-time')) - start.time, { timeout: 30000 }).toBeGreaterThan(3 * 3_600_000);
+    await expect
+      .poll(async () => Number(await page.getByTestId('history-time').getAttribute('data-time')) - start.time, { timeout: 30000 })
+      .toBeGreaterThan(3 * 3_600_000);
     if ((await play.getAttribute('aria-label')) !== playLabel) await play.click(); // pause, unless it already reached the end
     const moved = await cursorAt();
     expect(Math.hypot(moved.px[0] - start.px[0], moved.px[1] - start.px[1])).toBeGreaterThan(30);

@@ -55,7 +55,14 @@ export default function ConfigPage() {
       }
     >
       <Spin spinning={busy}>
-        <MetaForm resource={resource} fields={fields} mode="edit" record={record} formProps={{ form, layout: 'vertical', onFinish: (values) => void save(values) /* save() reports its own failure */ }} disabled={!canSave} />
+        <MetaForm
+          resource={resource}
+          fields={fields}
+          mode="edit"
+          record={record}
+          formProps={{ form, layout: 'vertical', onFinish: (values) => void save(values) /* save() reports its own failure */ }}
+          disabled={!canSave}
+        />
       </Spin>
     </Card>
   );

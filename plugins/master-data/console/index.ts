@@ -6,7 +6,5 @@ import { defineConsolePlugin } from '@rti/console/plugin-api';
  */
 export default defineConsolePlugin({
   id: 'master-data',
-  pages: [
-    { id: 'config', path: '/system/config', title: 'menu.config', component: () => import('./config-page') },
-  ],
+  pages: [{ id: 'config', path: '/system/config', title: 'menu.config', component: () => import('./config-page') }],
 });

@@ -51,7 +51,9 @@ export function installCarrierCalls(ctx: PluginServerContext): void {
       const sns = rows.map((r) => r.sn);
       if (sns.some((sn) => typeof sn !== 'string' || !sn)) throw requiredError('sn');
       if (new Set(sns).size !== sns.length) throw new ApiError(ErrorCode.validation, 'rules.batchRowsDuplicate');
-      const found = new Map((await repo.findAll({ where: { sn: { [Op.in]: sns } }, attributes: ['id', 'sn'] })).map((r) => [String(r.get('sn')), Number(r.get('id'))]));
+      const found = new Map(
+        (await repo.findAll({ where: { sn: { [Op.in]: sns } }, attributes: ['id', 'sn'] })).map((r) => [String(r.get('sn')), Number(r.get('id'))]),
+      );
       let covered = 0;
       const failed: Array<{ row: number; sn: unknown; code: number; message: string }> = [];
       for (const [i, r] of rows.entries()) {
@@ -107,7 +109,9 @@ export function installCarrierCalls(ctx: PluginServerContext): void {
       const ids = rows.map((r) => idParam(r, 'carrierId'));
       if (new Set(ids).size !== ids.length) throw new ApiError(ErrorCode.validation, 'rules.batchRowsDuplicate');
       const repo = ctx.repo('carrier-bind-detail', call);
-      const existing = new Map((await repo.findAll({ where: { carrierBindId }, attributes: ['id', 'carrierId'] })).map((r) => [Number(r.get('carrierId')), Number(r.get('id'))]));
+      const existing = new Map(
+        (await repo.findAll({ where: { carrierBindId }, attributes: ['id', 'carrierId'] })).map((r) => [Number(r.get('carrierId')), Number(r.get('id'))]),
+      );
       let added = 0;
       let updated = 0;
       const failed: Array<{ row: number; carrierId: number; code: number; message: string }> = [];

@@ -21,7 +21,10 @@ const missing = (v: unknown) => v === undefined || v === null || v === '';
 
 export function installCarrierDefaults(ctx: PluginServerContext): void {
   const codes = async (call: RequestContext, ids: number[], transaction: Transaction) => {
-    const rows = await orgRepo(ctx, 'carrier-code', call).rows({ id: { [Op.in]: ids } }, { attributes: ['id', ...INHERITED.map(([, from]) => from)], transaction });
+    const rows = await orgRepo(ctx, 'carrier-code', call).rows(
+      { id: { [Op.in]: ids } },
+      { attributes: ['id', ...INHERITED.map(([, from]) => from)], transaction },
+    );
     return new Map(rows.map((r) => [Number(r.id), r]));
   };
   const fill = (values: Record<string, unknown>, code: Record<string, unknown> | undefined) => {

@@ -11,7 +11,15 @@
  * hooks stand aside for those chunks' transactions.
  */
 import { Op, type Transaction } from 'sequelize';
-import { ApiError, ErrorCode, type HookEvent, type ImportChunkEvent, type ImportChunkHandler, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
+import {
+  ApiError,
+  ErrorCode,
+  type HookEvent,
+  type ImportChunkEvent,
+  type ImportChunkHandler,
+  type PluginServerContext,
+  type RequestContext,
+} from '@rti/server/plugin-api';
 import { appendLog, appendLogs, orgRepo, str } from './helpers';
 
 type ChunkHandler = ImportChunkHandler;
@@ -37,8 +45,26 @@ interface DeviceKind {
 }
 
 const KINDS: DeviceKind[] = [
-  { field: 'beaconId', resource: 'device-beacon', log: 'device-beacon-log', logField: 'beaconId', bind: CarrierEvent.bindBeacon, unbind: CarrierEvent.unbindBeacon, boundMessage: 'rules.beaconBoundToOther', importCode: 80 },
-  { field: 'gpsId', resource: 'device-gps', log: 'device-gps-log', logField: 'gpsId', bind: CarrierEvent.bindGps, unbind: CarrierEvent.unbindGps, boundMessage: 'rules.gpsBoundToOther', importCode: 100 },
+  {
+    field: 'beaconId',
+    resource: 'device-beacon',
+    log: 'device-beacon-log',
+    logField: 'beaconId',
+    bind: CarrierEvent.bindBeacon,
+    unbind: CarrierEvent.unbindBeacon,
+    boundMessage: 'rules.beaconBoundToOther',
+    importCode: 80,
+  },
+  {
+    field: 'gpsId',
+    resource: 'device-gps',
+    log: 'device-gps-log',
+    logField: 'gpsId',
+    bind: CarrierEvent.bindGps,
+    unbind: CarrierEvent.unbindGps,
+    boundMessage: 'rules.gpsBoundToOther',
+    importCode: 100,
+  },
 ];
 
 const changed = (a: unknown, b: unknown) => str(a) !== str(b);
@@ -52,7 +78,14 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
   };
 
   /** Refuses a device already bound to a carrier other than `selfId`. */
-  async function checkFree(kind: DeviceKind, call: RequestContext, deviceId: number, selfId: number | null, transaction: Transaction, carriersOnly = false): Promise<void> {
+  async function checkFree(
+    kind: DeviceKind,
+    call: RequestContext,
+    deviceId: number,
+    selfId: number | null,
+    transaction: Transaction,
+    carriersOnly = false,
+  ): Promise<void> {
     const devices = orgRepo(ctx, kind.resource, call);
     const device = await devices.findOne({ id: deviceId }, { transaction });
     if (!device) return; // the repository's ref check answers a missing device
@@ -60,12 +93,24 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     const other = await carriers.findOne({ [kind.field]: deviceId, ...(selfId !== null ? { id: { [Op.ne]: selfId } } : {}) }, { transaction });
     const boundTo = other ? other.get('id') : carriersOnly ? null : device.get('carrierId');
     if (boundTo !== null && boundTo !== undefined && Number(boundTo) !== selfId) {
-      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, { sn: device.get('sn'), carrier: await carrierSn(call, boundTo, transaction), importCode: kind.importCode, importColumn: kind.field });
+      throw new ApiError(ErrorCode.duplicate, kind.boundMessage, {
+        sn: device.get('sn'),
+        carrier: await carrierSn(call, boundTo, transaction),
+        importCode: kind.importCode,
+        importColumn: kind.field,
+      });
     }
   }
 
   /** Points the device at the carrier (or frees it) and writes both logs. */
-  async function setDevice(kind: DeviceKind, call: RequestContext, deviceId: number, carrierId: number, bind: boolean, transaction: Transaction): Promise<void> {
+  async function setDevice(
+    kind: DeviceKind,
+    call: RequestContext,
+    deviceId: number,
+    carrierId: number,
+    bind: boolean,
+    transaction: Transaction,
+  ): Promise<void> {
     // Bulk writers check every row before inserting them all: two new rows of one batch may
     // name the same device, which only shows once both exist.
     if (bind) await checkFree(kind, call, deviceId, carrierId, transaction, true);
@@ -108,10 +153,22 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
       if (row[kind.field]) await setDevice(kind, e.ctx, Number(row[kind.field]), id, true, e.transaction);
     }
     if (changed(prev.status, row.status)) {
-      await appendLog(ctx, 'carrier-log', e.ctx, { carrierId: id, event: CarrierEvent.status, oldValue: str(prev.status), newValue: str(row.status) }, e.transaction);
+      await appendLog(
+        ctx,
+        'carrier-log',
+        e.ctx,
+        { carrierId: id, event: CarrierEvent.status, oldValue: str(prev.status), newValue: str(row.status) },
+        e.transaction,
+      );
     }
     if (changed(prev.transportStatus, row.transportStatus)) {
-      await appendLog(ctx, 'carrier-log', e.ctx, { carrierId: id, event: CarrierEvent.transportStatus, oldValue: str(prev.transportStatus), newValue: str(row.transportStatus) }, e.transaction);
+      await appendLog(
+        ctx,
+        'carrier-log',
+        e.ctx,
+        { carrierId: id, event: CarrierEvent.transportStatus, oldValue: str(prev.transportStatus), newValue: str(row.transportStatus) },
+        e.transaction,
+      );
     }
   });
 
@@ -160,14 +217,26 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
       const carrierLogs: Array<Record<string, unknown>> = [];
       for (const { values: row } of e.rows) carrierLogs.push({ carrierId: row.id, event: CarrierEvent.register, newValue: str(row.status) });
       for (const kind of KINDS) {
-        const pairs = e.rows.map(({ values: row }) => [idOf(row[kind.field]), Number(row.id)] as const).filter((p): p is readonly [number, number] => p[0] !== null);
+        const pairs = e.rows
+          .map(({ values: row }) => [idOf(row[kind.field]), Number(row.id)] as const)
+          .filter((p): p is readonly [number, number] => p[0] !== null);
         if (!pairs.length) continue;
         const devices = orgRepo(ctx, kind.resource, e.ctx);
         // One UPDATE … SET carrier_id = CASE id WHEN … for the chunk (ids are integers).
         const cases = pairs.map(([device, carrier]) => `WHEN ${device} THEN ${carrier}`).join(' ');
-        await devices.updateWhere({ carrierId: ctx.db.literal(`CASE id ${cases} END`) }, { id: { [Op.in]: pairs.map((p) => p[0]) } }, { transaction: e.transaction });
+        await devices.updateWhere(
+          { carrierId: ctx.db.literal(`CASE id ${cases} END`) },
+          { id: { [Op.in]: pairs.map((p) => p[0]) } },
+          { transaction: e.transaction },
+        );
         for (const [device, carrier] of pairs) carrierLogs.push({ carrierId: carrier, event: kind.bind, [kind.field]: device });
-        await appendLogs(ctx, kind.log, e.ctx, pairs.map(([device, carrier]) => ({ [kind.logField]: device, carrierId: carrier, event: DeviceEvent.bind })), e.transaction);
+        await appendLogs(
+          ctx,
+          kind.log,
+          e.ctx,
+          pairs.map(([device, carrier]) => ({ [kind.logField]: device, carrierId: carrier, event: DeviceEvent.bind })),
+          e.transaction,
+        );
       }
       await appendLogs(ctx, 'carrier-log', e.ctx, carrierLogs, e.transaction);
     },
@@ -177,7 +246,13 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     ctx.imports.validator(kind.resource, {
       beforeCreateMany: (e) => void chunked.add(e.transaction),
       afterCreateMany: (e) =>
-        appendLogs(ctx, kind.log, e.ctx, e.rows.map(({ values: row }) => ({ [kind.logField]: row.id, event: DeviceEvent.register, newValue: str(row.useStatus) })), e.transaction),
+        appendLogs(
+          ctx,
+          kind.log,
+          e.ctx,
+          e.rows.map(({ values: row }) => ({ [kind.logField]: row.id, event: DeviceEvent.register, newValue: str(row.useStatus) })),
+          e.transaction,
+        ),
     });
     ctx.hooks.after('create', kind.resource, async (e) => {
       if (chunked.has(e.transaction)) return;
@@ -186,9 +261,18 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
     ctx.hooks.after('update', kind.resource, async (e) => {
       const row = e.row!;
       const prev = e.previous!;
-      for (const [field, event] of [['status', DeviceEvent.status], ['useStatus', DeviceEvent.useStatus]] as const) {
+      for (const [field, event] of [
+        ['status', DeviceEvent.status],
+        ['useStatus', DeviceEvent.useStatus],
+      ] as const) {
         if (!changed(prev[field], row[field])) continue;
-        await appendLog(ctx, kind.log, e.ctx, { [kind.logField]: row.id, carrierId: row.carrierId ?? null, event, oldValue: str(prev[field]), newValue: str(row[field]) }, e.transaction);
+        await appendLog(
+          ctx,
+          kind.log,
+          e.ctx,
+          { [kind.logField]: row.id, carrierId: row.carrierId ?? null, event, oldValue: str(prev[field]), newValue: str(row[field]) },
+          e.transaction,
+        );
       }
     });
     ctx.hooks.before('delete', kind.resource, async (e) => {

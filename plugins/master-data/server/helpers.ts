@@ -25,7 +25,9 @@ export function keywordWhere(keyword: unknown, fields: string[]): WhereOptions |
   if (keyword === undefined || keyword === null || keyword === '') return null;
   if (typeof keyword !== 'string' && typeof keyword !== 'number') throw typeError('keyword', 'string');
   // LIKE wildcards typed by the user are searched for literally by dropping them.
-  const text = String(keyword).trim().replace(/[%_\\]/g, '');
+  const text = String(keyword)
+    .trim()
+    .replace(/[%_\\]/g, '');
   if (!text) return null;
   return { [Op.or]: fields.map((f) => ({ [f]: { [Op.like]: `%${text}%` } })) };
 }

@@ -17,7 +17,14 @@ const KEYWORD = { keyword: { type: 'string', maxLength: 256 } } as const;
 const CATEGORIES = { type: 'enums', enum: 'dictionaryCategory', label: 'fields.category' } as const;
 
 export function installLookupCalls(ctx: PluginServerContext): void {
-  const search = async (resource: string, call: Parameters<PluginServerContext['repo']>[1], fields: string[], keyword: string | undefined, extra: WhereOptions[] = [], order: Array<[string, string]> = [['id', 'ASC']]) => {
+  const search = async (
+    resource: string,
+    call: Parameters<PluginServerContext['repo']>[1],
+    fields: string[],
+    keyword: string | undefined,
+    extra: WhereOptions[] = [],
+    order: Array<[string, string]> = [['id', 'ASC']],
+  ) => {
     const repo = ctx.repo(resource, call);
     const kw = keywordWhere(keyword, fields);
     const rows = await repo.findAll({ where: { [Op.and]: [...(kw ? [kw] : []), ...extra] }, order, limit: SEARCH_CAP });
@@ -31,7 +38,11 @@ export function installLookupCalls(ctx: PluginServerContext): void {
     input: { ...KEYWORD, category: CATEGORIES },
     handler: ({ input, ctx: call }) => {
       const categories = input.category;
-      return search('dictionary', call, ['name', 'value'], input.keyword, categories ? [{ category: { [Op.in]: categories } }] : [], [['category', 'ASC'], ['displayOrder', 'ASC'], ['id', 'ASC']]);
+      return search('dictionary', call, ['name', 'value'], input.keyword, categories ? [{ category: { [Op.in]: categories } }] : [], [
+        ['category', 'ASC'],
+        ['displayOrder', 'ASC'],
+        ['id', 'ASC'],
+      ]);
     },
   });
   ctx.addCall({
@@ -41,7 +52,15 @@ export function installLookupCalls(ctx: PluginServerContext): void {
     async handler({ input, ctx: call }) {
       const wanted = (input.categories ?? ctx.metadata.enums.dictionaryCategory.map((v) => v.value)).map(Number);
       const repo = ctx.repo('dictionary', call);
-      const rows = await repo.serialize(await repo.findAll({ where: { category: { [Op.in]: wanted } }, order: [['displayOrder', 'ASC'], ['id', 'ASC']] }));
+      const rows = await repo.serialize(
+        await repo.findAll({
+          where: { category: { [Op.in]: wanted } },
+          order: [
+            ['displayOrder', 'ASC'],
+            ['id', 'ASC'],
+          ],
+        }),
+      );
       const out: Record<string, unknown[]> = Object.fromEntries(wanted.map((c) => [String(c), []]));
       for (const r of rows) out[String(r.category)].push(r);
       return out;
@@ -72,7 +91,10 @@ export function installLookupCalls(ctx: PluginServerContext): void {
     resource: 'user',
     async handler({ ctx: call }) {
       const repo = ctx.repo('user', call);
-      return pick(await repo.serialize(await repo.findAll({ where: { [Op.or]: [{ locked: false }, { locked: null }] }, order: [['name', 'ASC']], limit: 5000 })), USER_KEYS);
+      return pick(
+        await repo.serialize(await repo.findAll({ where: { [Op.or]: [{ locked: false }, { locked: null }] }, order: [['name', 'ASC']], limit: 5000 })),
+        USER_KEYS,
+      );
     },
   });
 
@@ -105,7 +127,14 @@ export function installLookupCalls(ctx: PluginServerContext): void {
     path: '/organization/search',
     resource: 'organization',
     input: KEYWORD,
-    handler: async ({ input, ctx: call }) => pick(await search('organization', call, ['code', 'name', 'shortName'], input.keyword, [], [['code', 'ASC']]), ['id', 'code', 'name', 'shortName', 'entryCode']),
+    handler: async ({ input, ctx: call }) =>
+      pick(await search('organization', call, ['code', 'name', 'shortName'], input.keyword, [], [['code', 'ASC']]), [
+        'id',
+        'code',
+        'name',
+        'shortName',
+        'entryCode',
+      ]),
   });
 
   // Enumerations as options in the caller's language

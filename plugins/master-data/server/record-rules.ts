@@ -80,7 +80,12 @@ export function installRecordRules(ctx: PluginServerContext): void {
     if (e.previous && e.data?.carrierId === undefined) return;
     const repo = orgRepo(ctx, 'carrier-bind', e.ctx);
     const open = await repo.findOne({ [Op.and]: [{ carrierId: v.carrierId, status: BIND_NEW }, selfCondition(e)] }, { transaction: e.transaction });
-    if (open) throw new ApiError(ErrorCode.duplicate, 'rules.unreleasedBindExists', { sn: await carrierSn(e.ctx, v.carrierId, e.transaction), bindNo: open.get('bindNo'), importCode: 301 });
+    if (open)
+      throw new ApiError(ErrorCode.duplicate, 'rules.unreleasedBindExists', {
+        sn: await carrierSn(e.ctx, v.carrierId, e.transaction),
+        bindNo: open.get('bindNo'),
+        importCode: 301,
+      });
   };
   ctx.hooks.before('create', 'carrier-bind', bindRules);
   ctx.hooks.before('update', 'carrier-bind', bindRules);
@@ -94,10 +99,17 @@ export function installRecordRules(ctx: PluginServerContext): void {
     const carrierIds = [...new Set(incoming.map((l) => Number(l.carrierId)))];
     if (!carrierIds.length) return;
     if (carrierIds.includes(Number(e.header.carrierId))) throw new ApiError(ErrorCode.validation, 'rules.bindSelf');
-    const elsewhere = await e.repo('carrier-bind-detail').rows({ carrierId: { [Op.in]: carrierIds }, carrierBindId: { [Op.ne]: Number(e.header.id) } }, { attributes: ['carrierId', 'carrierBindId'] });
+    const elsewhere = await e
+      .repo('carrier-bind-detail')
+      .rows({ carrierId: { [Op.in]: carrierIds }, carrierBindId: { [Op.ne]: Number(e.header.id) } }, { attributes: ['carrierId', 'carrierBindId'] });
     if (!elsewhere.length) return;
     const orderIds = [...new Set(elsewhere.map((d) => Number(d.carrierBindId)))];
-    const open = new Map((await e.repo('carrier-bind').rows({ id: { [Op.in]: orderIds }, status: { [Op.ne]: BIND_CLOSED } }, { attributes: ['id', 'carrierId'] })).map((o) => [Number(o.id), o.carrierId]));
+    const open = new Map(
+      (await e.repo('carrier-bind').rows({ id: { [Op.in]: orderIds }, status: { [Op.ne]: BIND_CLOSED } }, { attributes: ['id', 'carrierId'] })).map((o) => [
+        Number(o.id),
+        o.carrierId,
+      ]),
+    );
     const clash = elsewhere.find((d) => open.has(Number(d.carrierBindId)));
     if (!clash) return;
     throw new ApiError(ErrorCode.duplicate, 'rules.carrierAlreadyBound', {

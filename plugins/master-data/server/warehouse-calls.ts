@@ -42,7 +42,10 @@ export function installWarehouseCalls(ctx: PluginServerContext): void {
     resource: 'warehouse',
     async handler({ ctx: call }) {
       const repo = ctx.repo('warehouse', call);
-      return (await repo.findAll({ where: { visibleInMap: true }, attributes: ['id', 'name'], order: [['name', 'ASC']] })).map((r) => ({ id: r.get('id'), name: r.get('name') }));
+      return (await repo.findAll({ where: { visibleInMap: true }, attributes: ['id', 'name'], order: [['name', 'ASC']] })).map((r) => ({
+        id: r.get('id'),
+        name: r.get('name'),
+      }));
     },
   });
 

@@ -13,7 +13,10 @@ beforeAll(async () => {
   ts = await startWithPlugin();
   a = await seedBasics(ts, ts.a, 'A');
   b = await seedBasics(ts, ts.b, 'B');
-  for (const [caller, tag] of [[ts.a, 'A'], [ts.b, 'B']] as const) {
+  for (const [caller, tag] of [
+    [ts.a, 'A'],
+    [ts.b, 'B'],
+  ] as const) {
     await ok(caller, '/dictionary/create', { category: 10, name: `Steel ${tag}`, value: 'steel', displayOrder: 2 });
     await ok(caller, '/dictionary/create', { category: 10, name: `Plastic ${tag}`, value: 'plastic', displayOrder: 1 });
     await ok(caller, '/dictionary/create', { category: 20, name: `Piece ${tag}`, value: 'pcs' });
@@ -120,18 +123,33 @@ describe('carrier codes, parts, cover', () => {
     const from = await ok(ts.a, '/warehouse/create', { code: 'WH-FROM', name: 'From' });
     const route = await ok(ts.a, '/route/create', { routeName: 'R1', fromWarehouseId: from.id, toWarehouseId: a.warehouseId });
     await ok(ts.a, '/carrier-code/route/create', { carrierCodeId: a.carrierCodeId, routeId: route.id });
-    await ok(ts.a, '/carrier-code/warehouse/create', { carrierCodeId: a.carrierCodeId, warehouseId: a.warehouseId, minInventory: 1, maxInventory: 9, outboundCheckTime: 30, idleCheckTime: 60 });
+    await ok(ts.a, '/carrier-code/warehouse/create', {
+      carrierCodeId: a.carrierCodeId,
+      warehouseId: a.warehouseId,
+      minInventory: 1,
+      maxInventory: 9,
+      outboundCheckTime: 30,
+      idleCheckTime: 60,
+    });
     const routes = await ok(ts.a, '/carrier-code/route/list', { carrierCodeId: a.carrierCodeId });
     expect(routes.list.map((r: any) => r.routeIdLabel)).toEqual(['R1']);
     const wh = await ok(ts.a, '/carrier-code/warehouse/list', { carrierCodeId: a.carrierCodeId });
     expect(wh.list[0]).toMatchObject({ warehouseId: a.warehouseId, minInventory: 1, maxInventory: 9 });
-    const bad = await ts.a.call('/carrier-code/warehouse/create', { carrierCodeId: a.carrierCodeId, warehouseId: from.id, minInventory: 9, maxInventory: 1, outboundCheckTime: 1, idleCheckTime: 1 });
+    const bad = await ts.a.call('/carrier-code/warehouse/create', {
+      carrierCodeId: a.carrierCodeId,
+      warehouseId: from.id,
+      minInventory: 9,
+      maxInventory: 1,
+      outboundCheckTime: 1,
+      idleCheckTime: 1,
+    });
     expect(bad.body.code).toBe(10001);
     expect((await ok(ts.b, '/carrier-code/route/list', { carrierCodeId: a.carrierCodeId })).total).toBe(0);
   });
 
   it('part tree by parent code, with code, parent and cycle rules', async () => {
-    const mk = (code: string, parentCode?: string) => ts.a.call('/part/create', { carrierCodeId: a.carrierCodeId, code, name: `Part ${code}`, qty: 1, ...(parentCode ? { parentCode } : {}) });
+    const mk = (code: string, parentCode?: string) =>
+      ts.a.call('/part/create', { carrierCodeId: a.carrierCodeId, code, name: `Part ${code}`, qty: 1, ...(parentCode ? { parentCode } : {}) });
     expect((await mk('P1')).body.code).toBe(0);
     expect((await mk('P1-1', 'P1')).body.code).toBe(0);
     const leaf = await mk('P1-1-1', 'P1-1');
@@ -151,7 +169,12 @@ describe('carrier codes, parts, cover', () => {
   });
 
   it('cover overwrites carriers found by sn and reports the others', async () => {
-    const got = await ok(ts.a, '/carrier/cover', { carriers: [{ sn: 'COVER-1', name: 'Covered', remark: 'x' }, { sn: 'MISSING', name: 'n' }] });
+    const got = await ok(ts.a, '/carrier/cover', {
+      carriers: [
+        { sn: 'COVER-1', name: 'Covered', remark: 'x' },
+        { sn: 'MISSING', name: 'n' },
+      ],
+    });
     expect(got.covered).toBe(1);
     expect(got.failed).toEqual([{ row: 2, sn: 'MISSING', code: 10002, message: expect.any(String) }]);
     expect((await ok(ts.a, '/carrier/list', { sn: 'COVER-1' })).list[0].name).toBe('Covered');
@@ -182,7 +205,9 @@ describe('carrier bind orders', () => {
     const other = await ok(ts.a, '/carrier-bind/create', { bindNo: 'BIND-3', carrierId: main2.id });
     const taken = await ok(ts.a, '/carrier-bind-detail/batch/add', { carrierBindId: other.id, details: [{ carrierId: s1.id }] });
     expect(taken.failed[0]).toMatchObject({ code: 10003, message: 'Carrier S-1 is already bound to another carrier (M-1)' });
-    expect((await ts.a.call('/carrier-bind-detail/batch/add', { carrierBindId: order.id, details: [{ carrierId: s1.id }, { carrierId: s1.id }] })).body.code).toBe(10001);
+    expect(
+      (await ts.a.call('/carrier-bind-detail/batch/add', { carrierBindId: order.id, details: [{ carrierId: s1.id }, { carrierId: s1.id }] })).body.code,
+    ).toBe(10001);
     expect((await ts.b.call('/carrier-bind-detail/batch/add', { carrierBindId: order.id, details: [{ carrierId: s1.id }] })).body.code).toBe(10002);
     // released orders keep their details; deleting a new order removes its details
     await ok(ts.a, '/carrier-bind/delete', { id: other.id });
@@ -217,7 +242,13 @@ describe('permissions', () => {
     for (const c of calls) {
       const got = await nobody.call(c.path, {});
       expect(got.body.code, c.path).toBe(10005);
-      expect(ts.server.listPermissionCodes()).toContain(`Api${c.path.split(/[/-]/).filter(Boolean).map((s) => s[0].toUpperCase() + s.slice(1)).join('')}`);
+      expect(ts.server.listPermissionCodes()).toContain(
+        `Api${c.path
+          .split(/[/-]/)
+          .filter(Boolean)
+          .map((s) => s[0].toUpperCase() + s.slice(1))
+          .join('')}`,
+      );
       expect((await ts.a.call(c.path, {}, { orgId: ts.orgB })).body.code, c.path).toBe(10007);
     }
   });

@@ -36,11 +36,14 @@ it('create: given values win, an empty one is filled', async () => {
 });
 
 it('import: each row inherits from its own code, given cells are kept', async () => {
-  const file = await xlsx(['sn', 'carrierCodeId', 'projectId'], [
-    ['INH-I1', 'CC-A'],
-    ['INH-I2', 'CC-OTHER'],
-    ['INH-I3', 'CC-OTHER', 'Project A'],
-  ]);
+  const file = await xlsx(
+    ['sn', 'carrierCodeId', 'projectId'],
+    [
+      ['INH-I1', 'CC-A'],
+      ['INH-I2', 'CC-OTHER'],
+      ['INH-I3', 'CC-OTHER', 'Project A'],
+    ],
+  );
   const result = await importFile(ts, ts.a, 'carrier', file);
   expect(codesByRow(result)).toEqual({});
   expect(result.successVolume).toBe(3);

@@ -33,7 +33,7 @@ export async function seedBasics(ts: TestServer, caller: Caller, tag: string): P
   const warehouseId = (await ok(caller, '/warehouse/create', { code: `WH-${tag}`, name: `Warehouse ${tag}`, visibleInMap: true })).id;
   const beacons: number[] = [];
   for (let i = 1; i <= 3; i++) {
-    const mac = `AA:BB:CC:DD:${String(10 + i).padStart(2, '0')}:${(n++ % 90 + 10).toString()}`;
+    const mac = `AA:BB:CC:DD:${String(10 + i).padStart(2, '0')}:${((n++ % 90) + 10).toString()}`;
     beacons.push((await ok(caller, '/device-beacon/create', { sn: `B-${tag}-${i}`, mac, deviceModelId })).id);
   }
   const gpsBody = { ...sampleBody(meta.resources['device-gps'], meta, n++, { 'device-model': deviceModelId }), sn: `G-${tag}` };

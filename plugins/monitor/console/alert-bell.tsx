@@ -51,7 +51,11 @@ export default function AlertBell() {
             label: (
               <span data-testid={`alert-tab:${k.category}`} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
                 {/* a long category name (ja-JP "スレーブゲートウェイ") ends in an ellipsis, named in full by its tooltip */}
-                <span className="alert-tab-name" title={t(k.title)} style={{ maxWidth: TAB_NAME_MAX_PX, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+                <span
+                  className="alert-tab-name"
+                  title={t(k.title)}
+                  style={{ maxWidth: TAB_NAME_MAX_PX, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+                >
                   {t(k.title)}
                 </span>
                 <Badge count={feed?.total ?? 0} size="small" overflowCount={99} />
@@ -65,7 +69,10 @@ export default function AlertBell() {
                   dataSource={rows.map((r) => alertItem(k, r, enums, t))}
                   renderItem={(it) => (
                     // an alert opens its detail only for users who may open that page
-                    <List.Item {...(it.path && mayUse({ open: it.path }, routes, access) ? { style: { cursor: 'pointer' }, onClick: () => go(it.path!) } : {})} data-testid={`alert-item:${it.key}`}>
+                    <List.Item
+                      {...(it.path && mayUse({ open: it.path }, routes, access) ? { style: { cursor: 'pointer' }, onClick: () => go(it.path!) } : {})}
+                      data-testid={`alert-item:${it.key}`}
+                    >
                       <List.Item.Meta
                         title={
                           <span>
@@ -100,7 +107,14 @@ export default function AlertBell() {
 
   if (!kinds.length) return null;
   return (
-    <Popover content={content} trigger="click" placement="bottomRight" title={t('monitor.unsolvedAlerts')} open={open} onOpenChange={(o) => (setOpen(o), o && void alertFeed.refresh().catch(() => undefined))}>
+    <Popover
+      content={content}
+      trigger="click"
+      placement="bottomRight"
+      title={t('monitor.unsolvedAlerts')}
+      open={open}
+      onOpenChange={(o) => (setOpen(o), o && void alertFeed.refresh().catch(() => undefined))}
+    >
       <Tooltip title={t('monitor.unsolvedAlerts')}>
         <Badge count={total} size="small" overflowCount={99} data-testid="alert-badge" data-count={total}>
           <Button type="text" icon={<AlertOutlined />} aria-label={t('monitor.unsolvedAlerts')} data-testid="alert-bell" />

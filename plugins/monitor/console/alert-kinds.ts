@@ -20,11 +20,60 @@ export interface AlertKind {
 }
 
 export const ALERT_KINDS: AlertKind[] = [
-  { category: 'carrier', resource: 'carrier-alert', route: '/monitor/carrier-alert', api: '/carrier-alert', snField: 'carrierSn', timeField: 'createdTime', reasonField: 'reason', reasonEnum: 'carrierAlertReason', title: 'monitor.category.carrier' },
-  { category: 'beacon', resource: 'device-beacon-alert', route: '/monitor/device-beacon-alert', api: '/device-alert/beacon', snField: 'beaconSn', timeField: 'createdTime', reasonField: 'reason', reasonEnum: 'beaconAlertReason', title: 'monitor.category.beacon' },
-  { category: 'gps', resource: 'device-gps-alert', route: '/monitor/device-gps-alert', api: '/device-alert/gps', snField: 'gpsSn', timeField: 'reportTime', reasonField: 'code', title: 'monitor.category.gps' },
-  { category: 'slaveGateway', resource: 'device-slave-gateway-alert', route: '/monitor/device-slave-gateway-alert', api: '/device-alert/slave-gateway', snField: 'slaveGatewaySn', timeField: 'createdTime', reasonField: 'reason', reasonEnum: 'gatewayAlertReason', title: 'monitor.category.slaveGateway' },
-  { category: 'masterGateway', resource: 'device-master-gateway-alert', route: '/monitor/device-master-gateway-alert', api: '/device-alert/master-gateway', snField: 'masterGatewaySn', timeField: 'createdTime', reasonField: 'reason', reasonEnum: 'gatewayAlertReason', title: 'monitor.category.masterGateway' },
+  {
+    category: 'carrier',
+    resource: 'carrier-alert',
+    route: '/monitor/carrier-alert',
+    api: '/carrier-alert',
+    snField: 'carrierSn',
+    timeField: 'createdTime',
+    reasonField: 'reason',
+    reasonEnum: 'carrierAlertReason',
+    title: 'monitor.category.carrier',
+  },
+  {
+    category: 'beacon',
+    resource: 'device-beacon-alert',
+    route: '/monitor/device-beacon-alert',
+    api: '/device-alert/beacon',
+    snField: 'beaconSn',
+    timeField: 'createdTime',
+    reasonField: 'reason',
+    reasonEnum: 'beaconAlertReason',
+    title: 'monitor.category.beacon',
+  },
+  {
+    category: 'gps',
+    resource: 'device-gps-alert',
+    route: '/monitor/device-gps-alert',
+    api: '/device-alert/gps',
+    snField: 'gpsSn',
+    timeField: 'reportTime',
+    reasonField: 'code',
+    title: 'monitor.category.gps',
+  },
+  {
+    category: 'slaveGateway',
+    resource: 'device-slave-gateway-alert',
+    route: '/monitor/device-slave-gateway-alert',
+    api: '/device-alert/slave-gateway',
+    snField: 'slaveGatewaySn',
+    timeField: 'createdTime',
+    reasonField: 'reason',
+    reasonEnum: 'gatewayAlertReason',
+    title: 'monitor.category.slaveGateway',
+  },
+  {
+    category: 'masterGateway',
+    resource: 'device-master-gateway-alert',
+    route: '/monitor/device-master-gateway-alert',
+    api: '/device-alert/master-gateway',
+    snField: 'masterGatewaySn',
+    timeField: 'createdTime',
+    reasonField: 'reason',
+    reasonEnum: 'gatewayAlertReason',
+    title: 'monitor.category.masterGateway',
+  },
 ];
 
 export const kindOfResource = (resource: string) => ALERT_KINDS.find((k) => k.resource === resource);
@@ -48,4 +97,3 @@ export type FeedState = Partial<Record<AlertKind['category'], CategoryFeed>>;
 export function unsolvedTotal(state: FeedState): number {
   return ALERT_KINDS.reduce((n, k) => n + (state[k.category]?.total ?? 0), 0);
 }
-

@@ -45,7 +45,14 @@ const AlertShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           }
           action={
             !solved && canProcess ? (
-              <Button type="primary" danger icon={<CheckCircleOutlined />} loading={busy} onClick={() => id !== undefined && process(id, String(row?.[kind!.snField] ?? ''))} data-testid="alert-process">
+              <Button
+                type="primary"
+                danger
+                icon={<CheckCircleOutlined />}
+                loading={busy}
+                onClick={() => id !== undefined && process(id, String(row?.[kind!.snField] ?? ''))}
+                data-testid="alert-process"
+              >
                 {t('monitor.process')}
               </Button>
             ) : undefined

@@ -8,7 +8,8 @@ import { Guarded, request, useCan, formatDateTime } from '@rti/console/plugin-ap
 import { DATA_POINT_KINDS, detailHref, type DataPointKind } from './data-point-kinds';
 
 type Row = Record<string, unknown>;
-const fmt = (v: unknown, field: string) => (v === null || v === undefined || v === '' ? '-' : field === 'time' || field === 'ts' ? formatDateTime(String(v)) : String(v));
+const fmt = (v: unknown, field: string) =>
+  v === null || v === undefined || v === '' ? '-' : field === 'time' || field === 'ts' ? formatDateTime(String(v)) : String(v);
 
 function useLabel() {
   const { t } = useTranslation();
@@ -29,7 +30,10 @@ function DataPointList({ k }: { k: DataPointKind }) {
   const [data, setData] = useState<{ list: Row[]; total: number }>({ list: [], total: 0 });
   const [loading, setLoading] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const filters = useCallback(() => ({ ...(device.trim() ? { [k.key]: device.trim() } : {}), time: [range[0].valueOf(), range[1].valueOf()] }), [device, range, k.key]);
+  const filters = useCallback(
+    () => ({ ...(device.trim() ? { [k.key]: device.trim() } : {}), time: [range[0].valueOf(), range[1].valueOf()] }),
+    [device, range, k.key],
+  );
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -61,7 +65,14 @@ function DataPointList({ k }: { k: DataPointKind }) {
   return (
     <Card size="small" data-testid={`data-points-${k.kind}`}>
       <Space wrap style={{ marginBottom: 12 }}>
-        <Input allowClear placeholder={label(k.key)} value={device} onChange={(e) => setDevice(e.target.value)} style={{ width: 220 }} onPressEnter={() => setPage({ ...page, page: 1 })} />
+        <Input
+          allowClear
+          placeholder={label(k.key)}
+          value={device}
+          onChange={(e) => setDevice(e.target.value)}
+          style={{ width: 220 }}
+          onPressEnter={() => setPage({ ...page, page: 1 })}
+        />
         <DatePicker.RangePicker showTime value={range} allowClear={false} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />
         <Button type="primary" icon={<SearchOutlined />} onClick={() => setPage({ ...page, page: 1 })}>
           {t('meta.search', { defaultValue: 'Search' })}
@@ -79,7 +90,14 @@ function DataPointList({ k }: { k: DataPointKind }) {
         dataSource={data.list}
         scroll={{ x: 'max-content' }}
         onRow={(r) => (canDetail ? { onClick: () => void navigate(detailHref(k, r)), style: { cursor: 'pointer' } } : {})}
-        pagination={{ current: page.page, pageSize: page.limit, total: data.total, showSizeChanger: true, pageSizeOptions: [10, 20, 50, 100], onChange: (p, l) => setPage({ page: p, limit: l }) }}
+        pagination={{
+          current: page.page,
+          pageSize: page.limit,
+          total: data.total,
+          showSizeChanger: true,
+          pageSizeOptions: [10, 20, 50, 100],
+          onChange: (p, l) => setPage({ page: p, limit: l }),
+        }}
         columns={k.columns.map((c) => ({ title: label(c), dataIndex: c, render: (v: unknown) => fmt(v, c) }))}
       />
     </Card>
@@ -103,7 +121,10 @@ function DataPointDetail({ k }: { k: DataPointKind }) {
       }
       return request<Row>(`/data-points/${k.kind}`, { [k.key]: device });
     };
-    run().then((r) => live && setRow(r), () => live && setRow(null));
+    run().then(
+      (r) => live && setRow(r),
+      () => live && setRow(null),
+    );
     return () => {
       live = false;
     };

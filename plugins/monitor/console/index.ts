@@ -11,12 +11,39 @@ const dataPoints = () => import('./data-points');
 export default defineConsolePlugin({
   id: 'monitor',
   pages: [
-    { id: 'data-points-beacon', path: '/monitor/data-points-beacon', title: 'menu.dataPointsBeacon', component: () => dataPoints().then((m) => ({ default: m.BeaconDataPoints })) },
-    { id: 'data-points-beacon-detail', path: '/monitor/data-points-beacon/detail', title: 'menu.dataPointsBeaconDetail', component: () => dataPoints().then((m) => ({ default: m.BeaconDataPoint })) },
-    { id: 'data-points-gps', path: '/monitor/data-points-gps', title: 'menu.dataPointsGps', component: () => dataPoints().then((m) => ({ default: m.GpsDataPoints })) },
-    { id: 'data-points-gps-detail', path: '/monitor/data-points-gps/detail', title: 'menu.dataPointsGpsDetail', component: () => dataPoints().then((m) => ({ default: m.GpsDataPoint })) },
+    {
+      id: 'data-points-beacon',
+      path: '/monitor/data-points-beacon',
+      title: 'menu.dataPointsBeacon',
+      component: () => dataPoints().then((m) => ({ default: m.BeaconDataPoints })),
+    },
+    {
+      id: 'data-points-beacon-detail',
+      path: '/monitor/data-points-beacon/detail',
+      title: 'menu.dataPointsBeaconDetail',
+      component: () => dataPoints().then((m) => ({ default: m.BeaconDataPoint })),
+    },
+    {
+      id: 'data-points-gps',
+      path: '/monitor/data-points-gps',
+      title: 'menu.dataPointsGps',
+      component: () => dataPoints().then((m) => ({ default: m.GpsDataPoints })),
+    },
+    {
+      id: 'data-points-gps-detail',
+      path: '/monitor/data-points-gps/detail',
+      title: 'menu.dataPointsGpsDetail',
+      component: () => dataPoints().then((m) => ({ default: m.GpsDataPoint })),
+    },
   ],
   overrides: Object.fromEntries(ALERT_KINDS.map((k) => [k.resource, { show: () => import('./alert-show') }])),
-  rowActions: ALERT_KINDS.map((k) => ({ id: `process-${k.category}`, resources: [k.resource], viewCode: processCode(k), width: 90, replaces: 'process', component: () => import('./process-row-action') })),
+  rowActions: ALERT_KINDS.map((k) => ({
+    id: `process-${k.category}`,
+    resources: [k.resource],
+    viewCode: processCode(k),
+    width: 90,
+    replaces: 'process',
+    component: () => import('./process-row-action'),
+  })),
   headerWidgets: [{ id: 'unsolved-alerts', component: () => import('./alert-bell'), viewCode: FEED_CODE, order: 35, replaces: 'notifications' }],
 });

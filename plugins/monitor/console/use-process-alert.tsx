@@ -26,7 +26,14 @@ export function useProcessAlert(kind: AlertKind | undefined, resource: string, o
       content: (
         <Space direction="vertical" style={{ width: '100%' }}>
           <span>{t('monitor.processConfirm', { sn })}</span>
-          <Input.TextArea maxLength={200} showCount rows={3} placeholder={t('monitor.remark')} onChange={(e) => (remark = e.target.value)} data-testid="alert-process-remark" />
+          <Input.TextArea
+            maxLength={200}
+            showCount
+            rows={3}
+            placeholder={t('monitor.remark')}
+            onChange={(e) => (remark = e.target.value)}
+            data-testid="alert-process-remark"
+          />
         </Space>
       ),
       okText: t('monitor.process'),

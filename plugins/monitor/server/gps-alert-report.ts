@@ -25,7 +25,8 @@ interface Params extends Partial<AlertThresholds> {
 }
 
 type Reading = Record<string, unknown>;
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
+const num = (v: unknown): number | null =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 
 function readingOf(raw: unknown): Reading {
   if (typeof raw === 'string') {
@@ -79,12 +80,30 @@ export function defineGpsAlertReport(ctx: PluginServerContext): void {
   async function alerts(q: ReportQuery<Params>) {
     const repo = ctx.repo('device-gps-alert', q.ctx);
     const { from, to } = q.params.time;
-    const found = await repo.findAll({ where: { status: unsolved, reportTime: { [Op.gte]: new Date(from), [Op.lte]: new Date(to) } }, order: [['reportTime', 'DESC'], ['id', 'DESC']], limit: MAX_ALERTS });
+    const found = await repo.findAll({
+      where: { status: unsolved, reportTime: { [Op.gte]: new Date(from), [Op.lte]: new Date(to) } },
+      order: [
+        ['reportTime', 'DESC'],
+        ['id', 'DESC'],
+      ],
+      limit: MAX_ALERTS,
+    });
     return (await repo.serialize(found))
-      .map((r) => ({ id: r.id, gpsSn: r.gpsSn, code: r.code, reportTime: r.reportTime, warehouse: r.warehouseIdLabel ?? null, message: r.message ?? null, ...figuresOf(r.rawData) }))
+      .map((r) => ({
+        id: r.id,
+        gpsSn: r.gpsSn,
+        code: r.code,
+        reportTime: r.reportTime,
+        warehouse: r.warehouseIdLabel ?? null,
+        message: r.message ?? null,
+        ...figuresOf(r.rawData),
+      }))
       .filter((r) => matchesSettings(r, q.params));
   }
-  const period = (q: { params: Params; zone: string | number }) => ({ from: formatTime(q.params.time.from, q.zone, false), to: formatTime(q.params.time.to, q.zone, false) });
+  const period = (q: { params: Params; zone: string | number }) => ({
+    from: formatTime(q.params.time.from, q.zone, false),
+    to: formatTime(q.params.time.to, q.zone, false),
+  });
 
   ctx.reports.define<Params>({
     name: 'monitor.gps-alerts',
@@ -122,7 +141,13 @@ export function defineGpsAlertReport(ctx: PluginServerContext): void {
       taskName: 'gpsAlertMail',
       parameters: ({ task, now }) => {
         const days = Number(task.validityPeriod) > 0 ? Number(task.validityPeriod) : 1;
-        return { time: [now.getTime() - days * DAY_MS, now.getTime()], battery: task.battery, envTemperature: task.envTemperature, envHumidity: task.envHumidity, accSpeed: task.accSpeed };
+        return {
+          time: [now.getTime() - days * DAY_MS, now.getTime()],
+          battery: task.battery,
+          envTemperature: task.envTemperature,
+          envHumidity: task.envHumidity,
+          accSpeed: task.accSpeed,
+        };
       },
       summary: (run, r) => run.t('monitor.report.gpsAlerts.text', { count: r.rows, ...period({ params: r.params, zone: run.timezone }) }),
       empty: (run, p) => run.t('monitor.report.gpsAlerts.empty', period({ params: p, zone: run.timezone })),

@@ -11,7 +11,10 @@ const kind = (c: string) => ALERT_KINDS.find((k) => k.category === c)!;
 describe('SSE framing', () => {
   it('parses complete events, keeps the partial tail, skips comments', () => {
     const got: StreamEvent[] = [];
-    const rest = parseSse('retry: 3000\nevent: ready\ndata: {"orgId":1}\n\n: ping\n\nid: 1\nevent: alert\ndata: {"category":"beacon"}\n\nevent: alert-processed\ndata: {"id"', (e) => got.push(e));
+    const rest = parseSse(
+      'retry: 3000\nevent: ready\ndata: {"orgId":1}\n\n: ping\n\nid: 1\nevent: alert\ndata: {"category":"beacon"}\n\nevent: alert-processed\ndata: {"id"',
+      (e) => got.push(e),
+    );
     expect(got).toEqual([
       { type: 'ready', data: { orgId: 1 } },
       { type: 'alert', data: { category: 'beacon' } },
@@ -36,7 +39,10 @@ describe('notification items', () => {
   it('GPS alerts show their code and report time', () => {
     const gps = kind('gps');
     expect(reasonText(gps, { id: 1, code: '018' }, enums, t)).toBe('Code 018');
-    expect(alertItem(gps, { id: 1, gpsSn: 'GT-1', code: 'T_HIGH', reportTime: '2026-01-02T03:04:05.000Z' }, enums, t)).toMatchObject({ title: 'GT-1', description: 'Code T_HIGH' });
+    expect(alertItem(gps, { id: 1, gpsSn: 'GT-1', code: 'T_HIGH', reportTime: '2026-01-02T03:04:05.000Z' }, enums, t)).toMatchObject({
+      title: 'GT-1',
+      description: 'Code T_HIGH',
+    });
   });
   it('unknown enum values fall back to the raw value', () => {
     expect(reasonText(kind('carrier'), { id: 1, reason: 99 }, enums, t)).toBe('99');
@@ -51,7 +57,13 @@ describe('badge and codes', () => {
   });
   it('five categories with the SPEC process calls and permission codes', () => {
     expect(ALERT_KINDS.map((k) => k.category)).toEqual(['carrier', 'beacon', 'gps', 'slaveGateway', 'masterGateway']);
-    expect(ALERT_KINDS.map(processCode)).toEqual(['ApiCarrierAlertProcess', 'ApiDeviceAlertBeaconProcess', 'ApiDeviceAlertGpsProcess', 'ApiDeviceAlertSlaveGatewayProcess', 'ApiDeviceAlertMasterGatewayProcess']);
+    expect(ALERT_KINDS.map(processCode)).toEqual([
+      'ApiCarrierAlertProcess',
+      'ApiDeviceAlertBeaconProcess',
+      'ApiDeviceAlertGpsProcess',
+      'ApiDeviceAlertSlaveGatewayProcess',
+      'ApiDeviceAlertMasterGatewayProcess',
+    ]);
     expect(FEED_CODE).toBe('ApiDeviceAlertUnsolved');
   });
 });

@@ -28,7 +28,16 @@ describe('the report over a server', () => {
   beforeAll(async () => {
     ts = await startTestServer({ plugins: ['monitor'] });
     const alerts = ts.server.db.models['device-gps-alert'];
-    for (let i = 0; i < 5; i++) await alerts.create({ orgId: ts.orgA, gpsSn: `G-${i}`, code: '048', reportTime: new Date(now - (i + 1) * 60_000), status: 0, message: `battery ${i * 10}%`, rawData: { battery: i * 10, temperature1: 20, temperature2: 31 + i } });
+    for (let i = 0; i < 5; i++)
+      await alerts.create({
+        orgId: ts.orgA,
+        gpsSn: `G-${i}`,
+        code: '048',
+        reportTime: new Date(now - (i + 1) * 60_000),
+        status: 0,
+        message: `battery ${i * 10}%`,
+        rawData: { battery: i * 10, temperature1: 20, temperature2: 31 + i },
+      });
     await alerts.create({ orgId: ts.orgA, gpsSn: 'G-OLD', code: '048', reportTime: new Date(now - 3 * 86_400_000), status: 0, rawData: { battery: 1 } });
     await alerts.create({ orgId: ts.orgA, gpsSn: 'G-SOLVED', code: '048', reportTime: new Date(now - 60_000), status: 10, rawData: { battery: 1 } });
     await alerts.create({ orgId: ts.orgB, gpsSn: 'G-B', code: '048', reportTime: new Date(now - 60_000), status: 0, rawData: { battery: 1 } });

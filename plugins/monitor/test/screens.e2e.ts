@@ -31,33 +31,112 @@ async function seed(c: Caller): Promise<void> {
   const projectId = (await ok(c, '/project/create', { name: 'Returnables' })).id;
   const carrierCodeId = (await ok(c, '/carrier-code/create', { code: 'BOX-60', name: 'Box 60', projectId, type: 10, available: true })).id;
   const modelId = (await ok(c, '/device-model/create', { name: 'Tag X', batteryThreshold: 20, offlineCheckTime: 30 })).id;
-  const sites: Array<[string, number, number]> = [['Shanghai Hub', 121.47, 31.23], ['Pudong DC', 121.6, 31.2], ['Suzhou Plant', 120.62, 31.3], ['Ningbo Port', 121.55, 29.87], ['Hangzhou DC', 120.16, 30.27]];
+  const sites: Array<[string, number, number]> = [
+    ['Shanghai Hub', 121.47, 31.23],
+    ['Pudong DC', 121.6, 31.2],
+    ['Suzhou Plant', 120.62, 31.3],
+    ['Ningbo Port', 121.55, 29.87],
+    ['Hangzhou DC', 120.16, 30.27],
+  ];
   const wh: number[] = [];
   for (const [i, [name, lng, lat]] of sites.entries()) {
     const locationId = (await ok(c, '/location/create', { name, longitude: lng, latitude: lat, fenceRadius: 500, type: 0 })).id;
-    wh.push((await ok(c, '/warehouse/create', { code: `W${i}`, name, locationId, idleCheckTime: 120, minInventory: 20 + 5 * i, maxInventory: 60, theoryInventory: 40 })).id);
+    wh.push(
+      (
+        await ok(c, '/warehouse/create', {
+          code: `W${i}`,
+          name,
+          locationId,
+          idleCheckTime: 120,
+          minInventory: 20 + 5 * i,
+          maxInventory: 60,
+          theoryInventory: 40,
+        })
+      ).id,
+    );
   }
   const now = Date.now();
   const carriers = [];
   for (let i = 0; i < 240; i++) {
     const transportStatus = [10, 10, 10, 20, 30, 40][i % 6];
-    carriers.push({ orgId, sn: `C-${String(i).padStart(5, '0')}`, name: `Box ${i}`, carrierCodeId, projectId, warehouseId: wh[(i * 7) % 5 === 0 ? 0 : i % 5], status: [10, 10, 10, 20, 50, 60, 0][i % 7], transportStatus, startTime: new Date(now - ((i % 50) / 10) * 365 * 86_400_000) });
+    carriers.push({
+      orgId,
+      sn: `C-${String(i).padStart(5, '0')}`,
+      name: `Box ${i}`,
+      carrierCodeId,
+      projectId,
+      warehouseId: wh[(i * 7) % 5 === 0 ? 0 : i % 5],
+      status: [10, 10, 10, 20, 50, 60, 0][i % 7],
+      transportStatus,
+      startTime: new Date(now - ((i % 50) / 10) * 365 * 86_400_000),
+    });
   }
   await m.carrier.bulkCreate(carriers);
   const beacons = [];
-  for (let i = 0; i < 120; i++) beacons.push({ orgId, sn: `B-${i}`, mac: `AC233F${String(100000 + i)}`, deviceModelId: modelId, useStatus: 20, battery: i % 10 === 0 ? null : (i * 37) % 101 });
+  for (let i = 0; i < 120; i++)
+    beacons.push({
+      orgId,
+      sn: `B-${i}`,
+      mac: `AC233F${String(100000 + i)}`,
+      deviceModelId: modelId,
+      useStatus: 20,
+      battery: i % 10 === 0 ? null : (i * 37) % 101,
+    });
   await m['device-beacon'].bulkCreate(beacons);
   const gws = [];
-  for (let i = 0; i < 12; i++) gws.push({ orgId, sn: `SG-${i}`, name: `Gate ${i}`, mac: `AC23FF0000${String(i).padStart(2, '0')}`, deviceModelId: modelId, warehouseId: wh[i % 5], purpose: 10, useStatus: 20, status: i % 4 === 0 ? 20 : 10, lastReportTime: new Date(now - i * 3_600_000) });
+  for (let i = 0; i < 12; i++)
+    gws.push({
+      orgId,
+      sn: `SG-${i}`,
+      name: `Gate ${i}`,
+      mac: `AC23FF0000${String(i).padStart(2, '0')}`,
+      deviceModelId: modelId,
+      warehouseId: wh[i % 5],
+      purpose: 10,
+      useStatus: 20,
+      status: i % 4 === 0 ? 20 : 10,
+      lastReportTime: new Date(now - i * 3_600_000),
+    });
   await m['device-slave-gateway'].bulkCreate(gws);
   const reasons = [20, 30, 10];
   for (let i = 0; i < 18; i++) {
-    const row = await m['carrier-alert'].create({ orgId, carrierSn: `C-${String(i * 3).padStart(5, '0')}`, reason: reasons[i % 3], status: i < 16 ? 0 : 10, createdTime: new Date(now - i * 7 * 3_600_000), warehouseId: wh[i % 5], message: i % 3 === 0 ? 'Expected at Pudong DC 6 h ago' : null });
+    const row = await m['carrier-alert'].create({
+      orgId,
+      carrierSn: `C-${String(i * 3).padStart(5, '0')}`,
+      reason: reasons[i % 3],
+      status: i < 16 ? 0 : 10,
+      createdTime: new Date(now - i * 7 * 3_600_000),
+      warehouseId: wh[i % 5],
+      message: i % 3 === 0 ? 'Expected at Pudong DC 6 h ago' : null,
+    });
     alertIds.push(Number(row.get('id')));
   }
-  for (let i = 0; i < 4; i++) await m['device-beacon-alert'].create({ orgId, beaconSn: `B-${i * 10 + 3}`, reason: 10, status: 0, createdTime: new Date(now - i * 5 * 3_600_000), message: 'battery low' });
-  for (let i = 0; i < 3; i++) await m['device-gps-alert'].create({ orgId, gpsSn: `GT-00${i}`, code: ['T_HIGH', '018', 'NO_DATA'][i], dataType: 20, status: 0, reportTime: new Date(now - i * 9 * 3_600_000) });
-  await m['device-slave-gateway-alert'].create({ orgId, slaveGatewaySn: 'SG-0', reason: 20, status: 0, createdTime: new Date(now - 3_600_000), warehouseId: wh[0] });
+  for (let i = 0; i < 4; i++)
+    await m['device-beacon-alert'].create({
+      orgId,
+      beaconSn: `B-${i * 10 + 3}`,
+      reason: 10,
+      status: 0,
+      createdTime: new Date(now - i * 5 * 3_600_000),
+      message: 'battery low',
+    });
+  for (let i = 0; i < 3; i++)
+    await m['device-gps-alert'].create({
+      orgId,
+      gpsSn: `GT-00${i}`,
+      code: ['T_HIGH', '018', 'NO_DATA'][i],
+      dataType: 20,
+      status: 0,
+      reportTime: new Date(now - i * 9 * 3_600_000),
+    });
+  await m['device-slave-gateway-alert'].create({
+    orgId,
+    slaveGatewaySn: 'SG-0',
+    reason: 20,
+    status: 0,
+    createdTime: new Date(now - 3_600_000),
+    warehouseId: wh[0],
+  });
 }
 
 /** beacon readings straight into the telemetry store, for the data-point screens */
@@ -66,7 +145,17 @@ async function seedReadings(): Promise<void> {
   await rt.ready;
   const now = Date.now();
   const rows = [];
-  for (let i = 0; i < 30; i++) rows.push({ org: ts.orgA, time: now - i * 60_000, mac: 'AC233F100001', gatewayMac: 'AC23FF000001', rssi: -60 - (i % 15), battery: 88, temperature: 20 + (i % 5) / 2, humidity: 40 + (i % 7) });
+  for (let i = 0; i < 30; i++)
+    rows.push({
+      org: ts.orgA,
+      time: now - i * 60_000,
+      mac: 'AC233F100001',
+      gatewayMac: 'AC23FF000001',
+      rssi: -60 - (i % 15),
+      battery: 88,
+      temperature: 20 + (i % 5) / 2,
+      humidity: 40 + (i % 7),
+    });
   await rt.store!.write([{ series: 'beacon', rows }]);
 }
 
@@ -105,7 +194,8 @@ describe('screens', () => {
     await page.goto(`${ts.url}/`);
     await page.getByTestId('dashboard-home').waitFor({ timeout: 60000 });
     expect(new URL(page.url()).pathname).toBe('/dashboard-home');
-    for (const id of ['chart:transport', 'chart:inventory', 'chart:trend', 'chart:battery', 'chart:life', 'chart:map']) expect(await canvasDrawn(id), id).toBe(true);
+    for (const id of ['chart:transport', 'chart:inventory', 'chart:trend', 'chart:battery', 'chart:life', 'chart:map'])
+      expect(await canvasDrawn(id), id).toBe(true);
     await page.getByTestId('dashboard-timeouts').getByText('C-00000').waitFor();
     await page.waitForTimeout(800); // chart animations
     await shot('dashboard-home');
@@ -159,7 +249,9 @@ describe('screens', () => {
     expect(row).toMatchObject({ status: 10, remark: 'called the driver' });
 
     // another user's processing reaches this page through the live stream
-    await ok(ts.a, '/device-alert/beacon/process', { ids: (await ok(ts.a, '/device-alert/beacon/list', { status: 0 })).list.slice(0, 2).map((r: any) => r.id) });
+    await ok(ts.a, '/device-alert/beacon/process', {
+      ids: (await ok(ts.a, '/device-alert/beacon/list', { status: 0 })).list.slice(0, 2).map((r: any) => r.id),
+    });
     await expect.poll(() => badge.getAttribute('data-count'), { timeout: 15000 }).toBe('21');
   });
 

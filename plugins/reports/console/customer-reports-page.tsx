@@ -53,7 +53,13 @@ export default function CustomerReportsPage() {
             title: t('customerReports.enabled'),
             width: 140,
             render: (_: unknown, r) => (
-              <Switch checked={r.enabled} loading={busy === r.plugin} disabled={!mayChange || (busy !== null && busy !== r.plugin)} onChange={(on) => void toggle(r, on)} data-testid={`customer-report-switch-${r.plugin}`} />
+              <Switch
+                checked={r.enabled}
+                loading={busy === r.plugin}
+                disabled={!mayChange || (busy !== null && busy !== r.plugin)}
+                onChange={(on) => void toggle(r, on)}
+                data-testid={`customer-report-switch-${r.plugin}`}
+              />
             ),
           },
         ]}

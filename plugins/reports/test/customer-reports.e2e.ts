@@ -49,7 +49,11 @@ describe('customer report plugins', () => {
     const toggle = page.getByTestId(`customer-report-switch-${PLUGIN}`);
     await toggle.waitFor();
     expect(await toggle.getAttribute('aria-checked')).toBe('false');
-    await page.getByText('Reports', { exact: true }).first().click().catch(() => undefined);
+    await page
+      .getByText('Reports', { exact: true })
+      .first()
+      .click()
+      .catch(() => undefined);
     expect(await menuItem().count()).toBe(0);
     await toggle.click();
     await expect.poll(() => toggle.getAttribute('aria-checked'), { timeout: 10000 }).toBe('true');

@@ -9,6 +9,13 @@ export default defineConsolePlugin({
   pages: [],
   rowActions: [
     { id: 'task-run-now', resources: ['task-config'], viewCode: 'ApiTaskConfigRun', width: 90, order: 0, component: () => import('./run-now-action') },
-    { id: 'task-run-history', resources: ['task-config'], viewCode: 'ApiTaskConfigRunList', width: 70, order: 1, component: () => import('./run-history-action') },
+    {
+      id: 'task-run-history',
+      resources: ['task-config'],
+      viewCode: 'ApiTaskConfigRunList',
+      width: 70,
+      order: 1,
+      component: () => import('./run-history-action'),
+    },
   ],
 });

@@ -47,7 +47,12 @@ const RunHistoryAction: FC<RowActionProps> = ({ record }) => {
             { title: t('scheduler.startedAt'), dataIndex: 'startedAt', width: 170, render: time },
             { title: t('scheduler.finishedAt'), dataIndex: 'finishedAt', width: 170, render: time },
             { title: t('scheduler.via'), dataIndex: 'via', width: 90, render: (v: string) => t(`scheduler.viaKind.${v}`) },
-            { title: t('scheduler.statusLabel'), dataIndex: 'status', width: 100, render: (v: TaskRun['status']) => <Tag color={STATUS_COLOR[v]}>{t(`scheduler.status.${v}`)}</Tag> },
+            {
+              title: t('scheduler.statusLabel'),
+              dataIndex: 'status',
+              width: 100,
+              render: (v: TaskRun['status']) => <Tag color={STATUS_COLOR[v]}>{t(`scheduler.status.${v}`)}</Tag>,
+            },
             { title: t('scheduler.recipients'), dataIndex: 'recipients', width: 180, ellipsis: true, render: (v: string[]) => v.join(', ') },
             {
               title: t('scheduler.result'),

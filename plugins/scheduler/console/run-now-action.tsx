@@ -30,7 +30,14 @@ const RunNowAction: FC<RowActionProps> = ({ record, onChanged }) => {
   };
 
   return (
-    <Button type="link" size="small" icon={<PlayCircleOutlined />} loading={busy} onClick={() => void run() /* run() reports its own failure */} data-testid="task-run-now">
+    <Button
+      type="link"
+      size="small"
+      icon={<PlayCircleOutlined />}
+      loading={busy}
+      onClick={() => void run() /* run() reports its own failure */}
+      data-testid="task-run-now"
+    >
       {t('scheduler.runNow')}
     </Button>
   );

@@ -34,7 +34,10 @@ export function createMailer(opts: { smtpUrl: string; from: string; outboxDir: s
     kind: 'file',
     async send(mail) {
       const info = await transport.sendMail({ from: opts.from, ...mail });
-      const id = info.messageId.replace(/^<|>$/g, '').replace(/@.*$/, '').replace(/[^A-Za-z0-9_-]/g, '');
+      const id = info.messageId
+        .replace(/^<|>$/g, '')
+        .replace(/@.*$/, '')
+        .replace(/[^A-Za-z0-9_-]/g, '');
       await mkdir(opts.outboxDir, { recursive: true });
       const file = join(opts.outboxDir, `${stamp(new Date())}-${id}.eml`);
       // written aside and renamed: a reader of the outbox never sees a half-written .eml

@@ -39,7 +39,15 @@ export function installRunCalls(ctx: PluginServerContext, runs: JobModel, runner
         where.push({ taskId: Number(row.get('id')) });
       }
       if (input.status) where.push({ status: { [Op.in]: input.status } });
-      const { rows, count } = await runs.findAndCountAll({ where: { [Op.and]: where }, order: [['startedAt', 'DESC'], ['id', 'DESC']], limit, offset });
+      const { rows, count } = await runs.findAndCountAll({
+        where: { [Op.and]: where },
+        order: [
+          ['startedAt', 'DESC'],
+          ['id', 'DESC'],
+        ],
+        limit,
+        offset,
+      });
       return { list: rows.map(runRecordOf), total: count };
     },
   });

@@ -40,7 +40,11 @@ const parseJson = (s: unknown): unknown => {
 
 /** Canonical JSON of a unique() query (sorted keys), the value of the unique_key column. */
 export function uniqueKeyOf(unique: Record<string, unknown>): string {
-  return JSON.stringify(Object.keys(unique).sort().map((k) => [k, unique[k]]));
+  return JSON.stringify(
+    Object.keys(unique)
+      .sort()
+      .map((k) => [k, unique[k]]),
+  );
 }
 const SINGLE_KEY = '"single"';
 
@@ -145,7 +149,10 @@ export class SqlJobRepository implements JobRepository {
     const { state, data, sort, skip = 0, limit = 0 } = options;
     const order: Order = sort
       ? (Object.entries(sort) as Array<[keyof JobsSort, 'asc' | 'desc']>).map(([k, d]) => [SORT_COLUMNS[k], d === 'asc' ? 'ASC' : 'DESC'])
-      : [['nextRunAt', 'DESC'], ['lastRunAt', 'DESC']];
+      : [
+          ['nextRunAt', 'DESC'],
+          ['lastRunAt', 'DESC'],
+        ];
     const rows = await this.jobs.findAll({ where: { [Op.and]: this.filterWhere({ ...options, includeDisabled: options.includeDisabled ?? true }) }, order });
     const now = new Date();
     let jobs: JobWithState[] = rows
@@ -261,7 +268,8 @@ export class SqlJobRepository implements JobRepository {
     delete values.failReason;
     delete values.failCount;
     delete values.failedAt;
-    if (opts.protectPastNextRun && typeof cols.nextRunAt === 'number' && cols.nextRunAt <= now && current.nextRunAt !== null) values.nextRunAt = current.nextRunAt;
+    if (opts.protectPastNextRun && typeof cols.nextRunAt === 'number' && cols.nextRunAt <= now && current.nextRunAt !== null)
+      values.nextRunAt = current.nextRunAt;
     if (d) {
       const started = current.debounceStartedAt === null || current.debounceStartedAt === undefined ? now : Number(current.debounceStartedAt);
       if (d.strategy === 'leading') {
@@ -297,7 +305,8 @@ export class SqlJobRepository implements JobRepository {
       { where },
     );
     // MySQL counts changed rows only: an unchanged row is not a missing one
-    if (!n && !(await this.jobs.count({ where }))) throw new Error(`job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`);
+    if (!n && !(await this.jobs.count({ where })))
+      throw new Error(`job ${job._id} (name: ${job.name}) cannot be updated in the database, maybe it does not exist anymore?`);
   }
 
   async lockJob(job: JobParameters, options: JobRepositoryOptions | undefined): Promise<JobParameters | undefined> {
@@ -337,7 +346,10 @@ export class SqlJobRepository implements JobRepository {
       const candidates = (await this.jobs.findAll({
         where: lockable(),
         attributes: ['id'],
-        order: [['nextRunAt', 'ASC'], ['priority', 'DESC']],
+        order: [
+          ['nextRunAt', 'ASC'],
+          ['priority', 'DESC'],
+        ],
         limit: 5,
         raw: true,
       })) as unknown as Row[];

@@ -29,7 +29,11 @@ const stop = async (s: RtiServer) => {
   await s.close();
 };
 const runsOf = async (s: RtiServer, taskId: number) =>
-  (await defineTables(s.db.sequelize).runs.findAll({ where: { taskId }, order: [['startedAt', 'ASC']], raw: true })) as unknown as Array<{ instance: string; startedAt: number; status: string }>;
+  (await defineTables(s.db.sequelize).runs.findAll({ where: { taskId }, order: [['startedAt', 'ASC']], raw: true })) as unknown as Array<{
+    instance: string;
+    startedAt: number;
+    status: string;
+  }>;
 
 beforeAll(async () => {
   Object.assign(process.env, { SCHEDULER_PROCESS_EVERY_MS: '300', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '' });
@@ -75,7 +79,10 @@ describe('several servers on one database', () => {
       await repoA.saveJob({ name, priority: 0, type: 'normal', nextRunAt: new Date(Date.now() - 1000), data: { i } }, undefined);
       const scanAt = new Date(Date.now() + 1000);
       const deadline = new Date(Date.now() - 600_000);
-      const got = await Promise.all([repoA.getNextJobToRun(name, scanAt, deadline, undefined, { lastModifiedBy: 'A' }), repoB.getNextJobToRun(name, scanAt, deadline, undefined, { lastModifiedBy: 'B' })]);
+      const got = await Promise.all([
+        repoA.getNextJobToRun(name, scanAt, deadline, undefined, { lastModifiedBy: 'A' }),
+        repoB.getNextJobToRun(name, scanAt, deadline, undefined, { lastModifiedBy: 'B' }),
+      ]);
       expect(got.filter(Boolean)).toHaveLength(1);
       expect(got.find(Boolean)!.lockedAt).toBeInstanceOf(Date);
       await repoA.removeJobs({ name });

@@ -22,16 +22,35 @@ const yesterday = new Date(Math.floor(Date.now() / DAY) * DAY - DAY); // UTC mid
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-scheduler-gps-'));
-  Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '' });
+  Object.assign(process.env, {
+    MQTT_PORT: '0',
+    STATE_FLUSH_MS: '100000',
+    STATE_TICK_MS: '100000',
+    SIMULATOR_DEVICES: '0',
+    TELEMETRY_STORE: 'segments',
+    SCHEDULER_TIMEZONE: 'UTC',
+    SMTP_URL: '',
+  });
   ts = await startTestServer({ plugins: ['telemetry', 'map', 'vehicle', 'scheduler'], config: { dataDir: dir } });
   const rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
-  for (const [caller, tag] of [[ts.a, 'A'], [ts.b, 'B']] as const) {
+  for (const [caller, tag] of [
+    [ts.a, 'A'],
+    [ts.b, 'B'],
+  ] as const) {
     const model = (await ok(caller, '/device-model/create', { name: `Model ${tag}`, batteryThreshold: 20, offlineCheckTime: 30 })).id;
     await ok(caller, '/device-gps/create', { sn: `G-${tag}`, name: `Tracker ${tag}`, deviceModelId: model, useStatus: 20 });
   }
   const t0 = yesterday.getTime() + 10 * 3600_000;
-  const fix = (org: number, sn: string, i: number, speed: number) => ({ org, sn, time: t0 + i * 60_000, dataType: 10, longitude: 121, latitude: 31 + i * 0.01, speed });
+  const fix = (org: number, sn: string, i: number, speed: number) => ({
+    org,
+    sn,
+    time: t0 + i * 60_000,
+    dataType: 10,
+    longitude: 121,
+    latitude: 31 + i * 0.01,
+    speed,
+  });
   await rt.store!.write([
     {
       series: 'gps',
@@ -54,7 +73,8 @@ afterAll(async () => {
 });
 
 it('mails one line per tracker and day with the GPS report screen’s figures', async () => {
-  const id = (await ok(ts.a, '/task-config/create', { name: 60, type: 20, cron: '0 7 * * *', available: true, mailTo: 'fleet@example.com', validityPeriod: 1 })).id;
+  const id = (await ok(ts.a, '/task-config/create', { name: 60, type: 20, cron: '0 7 * * *', available: true, mailTo: 'fleet@example.com', validityPeriod: 1 }))
+    .id;
   const run = await ok(ts.a, '/task-config/run', { id });
   expect(run).toMatchObject({ status: 'succeeded', rowCount: 1 });
   const { rows, sheets } = await xlsxAttachment(fs.readFileSync(run.outboxFile, 'utf8'));
@@ -62,10 +82,36 @@ it('mails one line per tracker and day with the GPS report screen’s figures', 
   expect(sheets).toEqual(['Per day', 'Per device']);
   const km = Math.round((haversineKm(31, 121, 31.01, 121) + haversineKm(31.01, 121, 31.02, 121)) * 1000) / 1000;
   // the export's per-day sheet also names the carrier (empty here)
-  expect(rows[0]).toEqual(['GPS SN', 'Name', 'Carrier', 'Day', 'Distance (km)', 'Odometer (km)', 'Running (h)', 'Stopping (h)', 'No signal (h)', 'Max speed (km/h)', 'Alarms', 'Min temp (°C)', 'Max temp (°C)', 'Points']);
+  expect(rows[0]).toEqual([
+    'GPS SN',
+    'Name',
+    'Carrier',
+    'Day',
+    'Distance (km)',
+    'Odometer (km)',
+    'Running (h)',
+    'Stopping (h)',
+    'No signal (h)',
+    'Max speed (km/h)',
+    'Alarms',
+    'Min temp (°C)',
+    'Max temp (°C)',
+    'Points',
+  ]);
   const line = Object.fromEntries((rows[0] as string[]).map((h, i) => [h, rows[1][i]]));
   // two minutes between fixes at 55 and 30 km/h: running; the alarm row counts as a point, not a fix
-  expect(line).toMatchObject({ 'GPS SN': 'G-A', Name: 'Tracker A', Day: yesterday.toISOString().slice(0, 10), 'Distance (km)': km, 'Running (h)': 0.03, 'Stopping (h)': 0, 'No signal (h)': 0, 'Max speed (km/h)': 55, Alarms: 1, Points: 4 });
+  expect(line).toMatchObject({
+    'GPS SN': 'G-A',
+    Name: 'Tracker A',
+    Day: yesterday.toISOString().slice(0, 10),
+    'Distance (km)': km,
+    'Running (h)': 0.03,
+    'Stopping (h)': 0,
+    'No signal (h)': 0,
+    'Max speed (km/h)': 55,
+    Alarms: 1,
+    Points: 4,
+  });
   expect(rows).toHaveLength(2);
   expect(km).toBeGreaterThan(2.2);
 });

@@ -29,8 +29,16 @@ beforeAll(async () => {
   s3 = await startS3rver();
   Object.assign(process.env, { SCHEDULER_PROCESS_EVERY_MS: '300', SCHEDULER_TIMEZONE: 'UTC', SMTP_URL: '', MAIL_LANGUAGE: 'en-US' });
   const storage = s3Storage(s3, 'rti-reports');
-  ts = await startTestServer({ plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'], config: { dataDir: tempDir(), instanceId: 'api-1', storage } });
-  other = await createServer({ databaseUrl: ts.db.url, plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'], logError: () => undefined, config: { dataDir: tempDir(), instanceId: 'api-2', storage } });
+  ts = await startTestServer({
+    plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'],
+    config: { dataDir: tempDir(), instanceId: 'api-1', storage },
+  });
+  other = await createServer({
+    databaseUrl: ts.db.url,
+    plugins: ['scheduler', 'monitor', 'master-data', 'shipping', 'inventory', 'reports'],
+    logError: () => undefined,
+    config: { dataDir: tempDir(), instanceId: 'api-2', storage },
+  });
   otherUrl = (await other.listen(0)).url;
   const project = (await ok(ts.a, '/project/create', { name: 'P' })).id;
   const code = (await ok(ts.a, '/carrier-code/create', { projectId: project, code: 'BOX', name: 'Box', type: 10, available: true })).id;
@@ -53,7 +61,11 @@ describe('report workbooks in object storage', () => {
     expect(run.outboxFile).toMatch(new RegExp(`^s3://rti-reports/reports/${ts.orgA}/\\d+-daily-inventory-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
     // nothing in either data folder
     expect(fs.existsSync(path.join(ts.server.config.dataDir, 'reports'))).toBe(false);
-    const res = await fetch(`${otherUrl}/api/task-config/run/file`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: ts.a.token, OrgId: String(ts.orgA) }, body: JSON.stringify({ id: run.id }) });
+    const res = await fetch(`${otherUrl}/api/task-config/run/file`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Token: ts.a.token, OrgId: String(ts.orgA) },
+      body: JSON.stringify({ id: run.id }),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toContain(encodeURIComponent(run.attachment));
     const wb = new ExcelJS.Workbook();

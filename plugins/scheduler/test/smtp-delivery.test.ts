@@ -79,7 +79,13 @@ function textOf(eml: string): string {
 }
 
 const runsOf = async (taskId: number) =>
-  (await defineTables(ts.server.db.sequelize).runs.findAll({ where: { taskId }, order: [['startedAt', 'ASC']], raw: true })) as unknown as Array<{ status: string; error: string | null; via: string; instance: string; startedAt: number }>;
+  (await defineTables(ts.server.db.sequelize).runs.findAll({ where: { taskId }, order: [['startedAt', 'ASC']], raw: true })) as unknown as Array<{
+    status: string;
+    error: string | null;
+    via: string;
+    instance: string;
+    startedAt: number;
+  }>;
 
 /** A cron (with seconds) that is due once, `inMs` from now (UTC). */
 const onceAt = (inMs: number) => {
@@ -110,7 +116,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-it('delivers the workbook and a summary in the caller\'s language to a real SMTP server', async () => {
+it("delivers the workbook and a summary in the caller's language to a real SMTP server", async () => {
   const id = (await ok(ts.a, '/task-config/create', { name: 3, type: 20, cron: '0 8 * * *', available: true, mailTo: 'stock@example.com' })).id;
   const got = await ts.a.call('/task-config/run', { id }, { language: 'zh-CN' });
   expect(got.body.data).toMatchObject({ status: 'succeeded', recipients: ['stock@example.com'] });

@@ -82,7 +82,8 @@ afterAll(async () => {
 });
 
 it('delivers the report mail over SMTP from MAIL_FROM', async () => {
-  const id = (await ok(ts.a, '/task-config/create', { name: 3, type: 20, cron: '0 8 * * *', available: true, mailTo: 'stock@example.com', subject: 'Stock' })).id;
+  const id = (await ok(ts.a, '/task-config/create', { name: 3, type: 20, cron: '0 8 * * *', available: true, mailTo: 'stock@example.com', subject: 'Stock' }))
+    .id;
   const run = await ok(ts.a, '/task-config/run', { id });
   expect(run).toMatchObject({ status: 'succeeded', outboxFile: null, recipients: ['stock@example.com'] });
   expect(run.messageId).toMatch(/^<.+>$/);

@@ -23,7 +23,10 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The first xlsx attachment of a raw RFC 822 message, as rows of cell values. */
 export async function xlsxAttachment(eml: string): Promise<{ filename: string; rows: unknown[][]; sheets: string[] }> {
-  const m = /Content-Type:\s+application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet;[^]*?filename="?([^"\n]+\.xlsx)"?[^]*?\n\n([A-Za-z0-9+/=\n]+)/.exec(eml.replace(/\r\n/g, '\n'));
+  const m =
+    /Content-Type:\s+application\/vnd\.openxmlformats-officedocument\.spreadsheetml\.sheet;[^]*?filename="?([^"\n]+\.xlsx)"?[^]*?\n\n([A-Za-z0-9+/=\n]+)/.exec(
+      eml.replace(/\r\n/g, '\n'),
+    );
   if (!m) throw new Error('no xlsx attachment in the message');
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(Buffer.from(m[2].replace(/\n/g, ''), 'base64') as unknown as ArrayBuffer);

@@ -47,7 +47,11 @@ export function rowsOf(base: ResourceDef, overlay: ResourceOverlay | null): Fiel
 }
 
 const cleanTexts = (t: OverlayTexts): OverlayTexts | undefined => {
-  const out = Object.fromEntries(Object.entries(t).filter(([, v]) => typeof v === 'string' && v.trim() !== '').map(([k, v]) => [k, v!.trim()])) as Partial<Record<OverlayLanguage, string>>;
+  const out = Object.fromEntries(
+    Object.entries(t)
+      .filter(([, v]) => typeof v === 'string' && v.trim() !== '')
+      .map(([k, v]) => [k, v!.trim()]),
+  ) as Partial<Record<OverlayLanguage, string>>;
   return Object.keys(out).length ? out : undefined;
 };
 
@@ -70,7 +74,11 @@ export function overlayOf(base: ResourceDef, rows: FieldRow[]): ResourceOverlay 
   const baseOrder = base.fields.filter(editable).map((f) => f.name);
   const order = rows.map((r) => r.name);
   const moved = order.some((n, i) => n !== baseOrder[i]);
-  return { resource: base.name, ...(moved ? { columns: order.filter((n) => rows.find((r) => r.name === n)?.listable) } : {}), ...(Object.keys(fields).length ? { fields } : {}) };
+  return {
+    resource: base.name,
+    ...(moved ? { columns: order.filter((n) => rows.find((r) => r.name === n)?.listable) } : {}),
+    ...(Object.keys(fields).length ? { fields } : {}),
+  };
 }
 
 /** Moves one row up (-1) or down (+1). */

@@ -36,18 +36,21 @@ export default function ScreenSettingsPage() {
   const [rows, setRows] = useState<FieldRow[]>([]);
   const [busy, setBusy] = useState(false);
 
-  const load = useCallback(async (resource: string) => {
-    setBusy(true);
-    try {
-      const s = await request<Stored>('/metadata/overlay/get', { resource });
-      setStored(s);
-      setRows(rowsOf(s.base, s.overlay));
-    } catch (e) {
-      void message.error(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(false);
-    }
-  }, [message]);
+  const load = useCallback(
+    async (resource: string) => {
+      setBusy(true);
+      try {
+        const s = await request<Stored>('/metadata/overlay/get', { resource });
+        setStored(s);
+        setRows(rowsOf(s.base, s.overlay));
+      } catch (e) {
+        void message.error(e instanceof Error ? e.message : String(e));
+      } finally {
+        setBusy(false);
+      }
+    },
+    [message],
+  );
   useEffect(() => {
     // load() reports its own failure
     if (name) void load(name);
@@ -89,15 +92,49 @@ export default function ScreenSettingsPage() {
     if (r.field.readOnly) return <Typography.Text type="secondary">-</Typography.Text>;
     switch (r.field.type) {
       case 'enum':
-        return <Select allowClear size="small" style={{ width: 140 }} value={r.default as never} options={enumOptions(r)} onChange={set} disabled={!canWrite} />;
+        return (
+          <Select allowClear size="small" style={{ width: 140 }} value={r.default as never} options={enumOptions(r)} onChange={set} disabled={!canWrite} />
+        );
       case 'bool':
-        return <Select allowClear size="small" style={{ width: 100 }} value={r.default as never} options={[{ value: true, label: t('screenSettings.yes') }, { value: false, label: t('screenSettings.no') }]} onChange={set} disabled={!canWrite} />;
+        return (
+          <Select
+            allowClear
+            size="small"
+            style={{ width: 100 }}
+            value={r.default as never}
+            options={[
+              { value: true, label: t('screenSettings.yes') },
+              { value: false, label: t('screenSettings.no') },
+            ]}
+            onChange={set}
+            disabled={!canWrite}
+          />
+        );
       case 'int':
       case 'decimal':
-        return <InputNumber size="small" style={{ width: 110 }} value={r.default as number | undefined} min={r.field.min} max={r.field.max} onChange={set} disabled={!canWrite} />;
+        return (
+          <InputNumber
+            size="small"
+            style={{ width: 110 }}
+            value={r.default as number | undefined}
+            min={r.field.min}
+            max={r.field.max}
+            onChange={set}
+            disabled={!canWrite}
+          />
+        );
       case 'string':
       case 'text':
-        return <Input size="small" style={{ width: 140 }} value={(r.default as string | undefined) ?? ''} maxLength={r.field.maxLength} onChange={(e) => set(e.target.value || undefined)} disabled={!canWrite} />;
+        return (
+          <Input
+            size="small"
+            style={{ width: 140 }}
+            value={(r.default as string | undefined) ?? ''}
+            maxLength={r.field.maxLength}
+            onChange={(e) => set(e.target.value || undefined)}
+            disabled={!canWrite}
+          />
+        );
       default:
         return <Typography.Text type="secondary">-</Typography.Text>;
     }
@@ -110,8 +147,23 @@ export default function ScreenSettingsPage() {
       width: 80,
       render: (_, r, i) => (
         <Space size={0}>
-          <Button size="small" type="text" icon={<ArrowUpOutlined />} disabled={!canWrite || i === 0} onClick={() => setRows((rs) => move(rs, r.name, -1))} aria-label={t('screenSettings.up')} data-testid={`move-up:${r.name}`} />
-          <Button size="small" type="text" icon={<ArrowDownOutlined />} disabled={!canWrite || i === rows.length - 1} onClick={() => setRows((rs) => move(rs, r.name, 1))} aria-label={t('screenSettings.down')} />
+          <Button
+            size="small"
+            type="text"
+            icon={<ArrowUpOutlined />}
+            disabled={!canWrite || i === 0}
+            onClick={() => setRows((rs) => move(rs, r.name, -1))}
+            aria-label={t('screenSettings.up')}
+            data-testid={`move-up:${r.name}`}
+          />
+          <Button
+            size="small"
+            type="text"
+            icon={<ArrowDownOutlined />}
+            disabled={!canWrite || i === rows.length - 1}
+            onClick={() => setRows((rs) => move(rs, r.name, 1))}
+            aria-label={t('screenSettings.down')}
+          />
         </Space>
       ),
     },
@@ -128,30 +180,33 @@ export default function ScreenSettingsPage() {
         </Space>
       ),
     },
-    ...OVERLAY_LANGUAGES.map(
-      (lng): TableColumnType<FieldRow> => ({
-        key: `label:${lng}`,
-        title: `${t('screenSettings.label')} (${lng})`,
-        width: 170,
-        render: (_, r) => (
-          <Input
-            size="small"
-            maxLength={100}
-            placeholder={t(fieldLabelKey(r.field), { lng })}
-            value={r.label[lng] ?? ''}
-            disabled={!canWrite}
-            data-testid={`label:${r.name}:${lng}`}
-            onChange={(e) => patch(r.name, { label: { ...r.label, [lng]: e.target.value } })}
-          />
-        ),
-      }),
-    ),
+    ...OVERLAY_LANGUAGES.map((lng): TableColumnType<FieldRow> => ({
+      key: `label:${lng}`,
+      title: `${t('screenSettings.label')} (${lng})`,
+      width: 170,
+      render: (_, r) => (
+        <Input
+          size="small"
+          maxLength={100}
+          placeholder={t(fieldLabelKey(r.field), { lng })}
+          value={r.label[lng] ?? ''}
+          disabled={!canWrite}
+          data-testid={`label:${r.name}:${lng}`}
+          onChange={(e) => patch(r.name, { label: { ...r.label, [lng]: e.target.value } })}
+        />
+      ),
+    })),
     {
       key: 'required',
       title: t('screenSettings.required'),
       width: 90,
       render: (_, r) => (
-        <Checkbox checked={r.required} disabled={!canWrite || r.baseRequired || Boolean(r.field.readOnly)} onChange={(e) => patch(r.name, { required: e.target.checked })} data-testid={`required:${r.name}`} />
+        <Checkbox
+          checked={r.required}
+          disabled={!canWrite || r.baseRequired || Boolean(r.field.readOnly)}
+          onChange={(e) => patch(r.name, { required: e.target.checked })}
+          data-testid={`required:${r.name}`}
+        />
       ),
     },
     { key: 'default', title: t('screenSettings.default'), width: 160, render: (_, r) => defaultInput(r) },
@@ -159,13 +214,37 @@ export default function ScreenSettingsPage() {
       key: 'list',
       title: t('screenSettings.listVisible'),
       width: 100,
-      render: (_, r) => (r.listable ? <Switch size="small" checked={r.listVisible} disabled={!canWrite} onChange={(v) => patch(r.name, { listVisible: v })} data-testid={`list:${r.name}`} /> : '-'),
+      render: (_, r) =>
+        r.listable ? (
+          <Switch
+            size="small"
+            checked={r.listVisible}
+            disabled={!canWrite}
+            onChange={(v) => patch(r.name, { listVisible: v })}
+            data-testid={`list:${r.name}`}
+          />
+        ) : (
+          '-'
+        ),
     },
     {
       key: 'width',
       title: t('screenSettings.width'),
       width: 100,
-      render: (_, r) => (r.listable ? <InputNumber size="small" min={40} max={800} style={{ width: 80 }} value={r.listWidth} disabled={!canWrite} onChange={(v) => patch(r.name, { listWidth: v ?? undefined })} /> : '-'),
+      render: (_, r) =>
+        r.listable ? (
+          <InputNumber
+            size="small"
+            min={40}
+            max={800}
+            style={{ width: 80 }}
+            value={r.listWidth}
+            disabled={!canWrite}
+            onChange={(v) => patch(r.name, { listWidth: v ?? undefined })}
+          />
+        ) : (
+          '-'
+        ),
     },
     {
       key: 'show',
@@ -194,7 +273,9 @@ export default function ScreenSettingsPage() {
             data-testid="screen-settings-resource"
           />
           {stored?.updatedAt && (
-            <Typography.Text type="secondary">{t('screenSettings.changedBy', { by: stored.updatedBy ?? '-', at: formatDateTime(stored.updatedAt) })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('screenSettings.changedBy', { by: stored.updatedBy ?? '-', at: formatDateTime(stored.updatedAt) })}
+            </Typography.Text>
           )}
         </Space>
         {stored && (

@@ -21,7 +21,11 @@ describe('screen settings rows', () => {
   });
 
   it('round-trips a stored overlay and keeps only the differences', () => {
-    const stored = { resource: 'thing', columns: ['kind', 'code', 'note'], fields: { note: { label: { 'en-US': 'Memo' }, required: true, listVisible: true }, kind: { default: 2 } } };
+    const stored = {
+      resource: 'thing',
+      columns: ['kind', 'code', 'note'],
+      fields: { note: { label: { 'en-US': 'Memo' }, required: true, listVisible: true }, kind: { default: 2 } },
+    };
     const rows = rowsOf(base, stored);
     expect(rows.map((r) => r.name)).toEqual(['kind', 'code', 'note']);
     expect(rows.find((r) => r.name === 'code')!.baseRequired).toBe(true);

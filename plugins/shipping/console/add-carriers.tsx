@@ -55,7 +55,11 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
   const add = async (body: { sns?: string[]; carrierIds?: number[] }): Promise<BatchAddAnswer | undefined> => {
     setBusy(true);
     try {
-      const a = await request<BatchAddAnswer>('/ship-order-detail/batch/add', { shipOrderId, ...body, ...(containerNo.trim() ? { containerNo: containerNo.trim() } : {}) });
+      const a = await request<BatchAddAnswer>('/ship-order-detail/batch/add', {
+        shipOrderId,
+        ...body,
+        ...(containerNo.trim() ? { containerNo: containerNo.trim() } : {}),
+      });
       setAnswer(a);
       if (a.added) {
         void message.success(t('shipping.added', { count: a.added }));
@@ -84,7 +88,14 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
   };
 
   const container = (
-    <Input style={{ maxWidth: 260 }} placeholder={t('shipping.containerNo')} value={containerNo} maxLength={50} onChange={(e) => setContainerNo(e.target.value)} data-testid="ship-add-container" />
+    <Input
+      style={{ maxWidth: 260 }}
+      placeholder={t('shipping.containerNo')}
+      value={containerNo}
+      maxLength={50}
+      onChange={(e) => setContainerNo(e.target.value)}
+      data-testid="ship-add-container"
+    />
   );
 
   return (
@@ -104,7 +115,14 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
             children: (
               <Space direction="vertical" style={{ width: '100%' }}>
                 <Typography.Text type="secondary">{t('shipping.serialsHint')}</Typography.Text>
-                <Input.TextArea autoFocus rows={6} value={text} onChange={(e) => setText(e.target.value)} placeholder={t('shipping.serialsPlaceholder')} data-testid="ship-add-serials" />
+                <Input.TextArea
+                  autoFocus
+                  rows={6}
+                  value={text}
+                  onChange={(e) => setText(e.target.value)}
+                  placeholder={t('shipping.serialsPlaceholder')}
+                  data-testid="ship-add-serials"
+                />
                 <Space wrap>
                   <Typography.Text type="secondary">{t('shipping.serialCount', { count: serials.length })}</Typography.Text>
                   <Button type="primary" loading={busy} disabled={!serials.length} onClick={() => void addSerials()} data-testid="ship-add-serials-submit">
@@ -134,7 +152,9 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
         ]}
       />
       {answer && answer.failed.length > 0 && <Refused answer={answer} />}
-      {ImportDialog && resources['ship-order-detail'] && <ImportDialog resource={resources['ship-order-detail'] as never} onClose={() => setImportDialog(undefined)} onFinished={refresh} />}
+      {ImportDialog && resources['ship-order-detail'] && (
+        <ImportDialog resource={resources['ship-order-detail'] as never} onClose={() => setImportDialog(undefined)} onFinished={refresh} />
+      )}
     </div>
   );
 }
@@ -194,7 +214,9 @@ function Picker({ record, busy, onAdd }: { record: Row; busy: boolean; onAdd: (i
 
   return (
     <Space direction="vertical" style={{ width: '100%' }}>
-      <Typography.Text type="secondary">{t('shipping.pickerHint', { warehouse: String(record.shipperWarehouseIdLabel ?? record.shipperWarehouseId ?? '') })}</Typography.Text>
+      <Typography.Text type="secondary">
+        {t('shipping.pickerHint', { warehouse: String(record.shipperWarehouseIdLabel ?? record.shipperWarehouseId ?? '') })}
+      </Typography.Text>
       <Input.Search
         allowClear
         style={{ maxWidth: 260 }}
@@ -207,23 +229,25 @@ function Picker({ record, busy, onAdd }: { record: Row; busy: boolean; onAdd: (i
       />
       {error && <Alert type="error" showIcon message={error} />}
       <div data-testid="ship-picker-table">
-      <Table
-        size="small"
-        rowKey={(r) => Number(r.id)}
-        loading={loading}
-        dataSource={data.list}
-        scroll={{ x: 480 }}
-        rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys.map(Number)) }}
-        pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, size: 'small', showSizeChanger: false, onChange: setPage }}
-        columns={[
-          { key: 'sn', dataIndex: 'sn', title: t('shipping.serial'), width: 180 },
-          { key: 'name', dataIndex: 'name', title: t('fields.name') },
-          { key: 'carrierCode', title: t('fields.carrierCode'), render: (_: unknown, r: Row) => String(r.carrierCodeIdLabel ?? r.carrierCodeId ?? '') },
-        ]}
-      />
+        <Table
+          size="small"
+          rowKey={(r) => Number(r.id)}
+          loading={loading}
+          dataSource={data.list}
+          scroll={{ x: 480 }}
+          rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys.map(Number)) }}
+          pagination={{ current: page, pageSize: PAGE_SIZE, total: data.total, size: 'small', showSizeChanger: false, onChange: setPage }}
+          columns={[
+            { key: 'sn', dataIndex: 'sn', title: t('shipping.serial'), width: 180 },
+            { key: 'name', dataIndex: 'name', title: t('fields.name') },
+            { key: 'carrierCode', title: t('fields.carrierCode'), render: (_: unknown, r: Row) => String(r.carrierCodeIdLabel ?? r.carrierCodeId ?? '') },
+          ]}
+        />
       </div>
       <Space wrap>
-        <Typography.Text type="secondary" data-testid="ship-picker-selected">{t('shipping.selectedCount', { count: selected.length })}</Typography.Text>
+        <Typography.Text type="secondary" data-testid="ship-picker-selected">
+          {t('shipping.selectedCount', { count: selected.length })}
+        </Typography.Text>
         {selected.length > 0 && (
           <Button size="small" onClick={() => setSelected([])}>
             {t('shipping.clearSelection')}

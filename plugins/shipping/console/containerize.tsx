@@ -103,11 +103,23 @@ export function ContainerizePanel({ record, onChanged }: { record: Row; onChange
           rowSelection={{ selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys.map(Number)) }}
           columns={[
             { key: 'carrierSn', dataIndex: 'carrierSn', title: t('shipping.serial') },
-            { key: 'containerNo', dataIndex: 'containerNo', title: t('shipping.containers'), render: (v: unknown) => (v ? String(v) : t('shipping.noContainer')) },
+            {
+              key: 'containerNo',
+              dataIndex: 'containerNo',
+              title: t('shipping.containers'),
+              render: (v: unknown) => (v ? String(v) : t('shipping.noContainer')),
+            },
           ]}
         />
         <Space wrap>
-          <Input style={{ width: 220 }} placeholder={t('shipping.container')} maxLength={50} value={containerNo} onChange={(e) => setContainerNo(e.target.value)} data-testid="ship-containerize-no" />
+          <Input
+            style={{ width: 220 }}
+            placeholder={t('shipping.container')}
+            maxLength={50}
+            value={containerNo}
+            onChange={(e) => setContainerNo(e.target.value)}
+            data-testid="ship-containerize-no"
+          />
           <Button type="primary" loading={busy} onClick={() => void submit()} data-testid="ship-containerize-submit">
             {t('shipping.containerize')} ({selected.length})
           </Button>

@@ -12,15 +12,37 @@ export default defineConsolePlugin({
   pages: [
     { id: 'ship-order-monitor', path: '/ship-order/monitor', title: 'menu.shipOrderMonitor', component: () => import('./monitor-page') },
     // the ship order's own screens (SPEC §2), opened from its detail page for `?id=`
-    { id: 'ship-order-add-carrier', path: '/ship-order-manage/ship-order/add-carrier', title: 'menu.shipOrderAddCarrier', component: () => import('./add-carrier-page') },
-    { id: 'ship-order-containerize', path: '/ship-order-manage/ship-order/containerize', title: 'menu.shipOrderContainerize', component: () => import('./containerize-page') },
+    {
+      id: 'ship-order-add-carrier',
+      path: '/ship-order-manage/ship-order/add-carrier',
+      title: 'menu.shipOrderAddCarrier',
+      component: () => import('./add-carrier-page'),
+    },
+    {
+      id: 'ship-order-containerize',
+      path: '/ship-order-manage/ship-order/containerize',
+      title: 'menu.shipOrderContainerize',
+      component: () => import('./containerize-page'),
+    },
     // trucks: the generated page of the server's report definition, and one shipment's detail
     { id: 'truck', path: '/report/truck', title: 'menu.truck', component: reportPage('shipping.trucks') },
     { id: 'truck-detail', path: '/report/truck/detail', title: 'menu.truckDetail', component: () => import('./truck-detail') },
   ],
   rowActions: [
-    { id: 'shipping-add-carriers', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchAdd', component: () => import('./add-carriers') },
-    { id: 'shipping-containerize', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderDetailBatchUpdate', component: () => import('./containerize') },
+    {
+      id: 'shipping-add-carriers',
+      resources: ['ship-order'],
+      where: ['detail'],
+      viewCode: 'ApiShipOrderDetailBatchAdd',
+      component: () => import('./add-carriers'),
+    },
+    {
+      id: 'shipping-containerize',
+      resources: ['ship-order'],
+      where: ['detail'],
+      viewCode: 'ApiShipOrderDetailBatchUpdate',
+      component: () => import('./containerize'),
+    },
     { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
   // receiving on the receipt's own detail page: counts, scan box and container first (a receiver

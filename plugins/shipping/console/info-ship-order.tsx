@@ -53,8 +53,7 @@ export default function InfoShipOrderPage() {
   return (
     <div data-testid="info-ship-order" style={{ maxWidth: '100%', minWidth: 0, overflowWrap: 'anywhere' }}>
       <Typography.Title level={phone ? 4 : 3}>
-        {t('menu.infoShipOrder')} {o.orderNo}{' '}
-        <Tag color={STATUS_COLOR[Number(o.status)]}>{label('shipOrderStatus', ShipOrderStatusEnum, o.status)}</Tag>
+        {t('menu.infoShipOrder')} {o.orderNo} <Tag color={STATUS_COLOR[Number(o.status)]}>{label('shipOrderStatus', ShipOrderStatusEnum, o.status)}</Tag>
       </Typography.Title>
       <Card size="small">
         <Descriptions size="small" column={{ xs: 1, sm: 2 }} bordered layout={phone ? 'vertical' : 'horizontal'}>
@@ -72,7 +71,9 @@ export default function InfoShipOrderPage() {
           <Descriptions.Item label={t('fields.missingAmount')}>{o.missingAmount}</Descriptions.Item>
         </Descriptions>
       </Card>
-      <Typography.Title level={5} style={{ marginTop: 16 }}>{t('shipping.info.containers')}</Typography.Title>
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('shipping.info.containers')}
+      </Typography.Title>
       <Table
         size="small"
         rowKey={(r) => r.containerNo ?? ''}
@@ -85,8 +86,12 @@ export default function InfoShipOrderPage() {
           { title: t('shipping.info.received'), dataIndex: 'received', align: 'right' },
         ]}
       />
-      <Typography.Title level={5} style={{ marginTop: 16 }}>{t('shipping.info.carriers', { count: page.lineTotal })}</Typography.Title>
-      {page.truncated && <Alert type="info" showIcon style={{ marginBottom: 8 }} message={t('shipping.info.truncated', { shown: page.lines.length, total: page.lineTotal })} />}
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('shipping.info.carriers', { count: page.lineTotal })}
+      </Typography.Title>
+      {page.truncated && (
+        <Alert type="info" showIcon style={{ marginBottom: 8 }} message={t('shipping.info.truncated', { shown: page.lines.length, total: page.lineTotal })} />
+      )}
       <Table
         size="small"
         rowKey={(r) => String(r.carrierSn)}

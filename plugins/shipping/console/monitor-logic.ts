@@ -78,7 +78,8 @@ export function hoursLeft(dueAt: string | null | undefined, now: number): number
  * straight route line matching the share of transport time spent (estimated).
  */
 export function orderPosition(o: MapOrder, now: number): { lng: number; lat: number; estimated: boolean } | null {
-  if (o.position && Number.isFinite(o.position.longitude) && Number.isFinite(o.position.latitude)) return { lng: o.position.longitude, lat: o.position.latitude, estimated: false };
+  if (o.position && Number.isFinite(o.position.longitude) && Number.isFinite(o.position.latitude))
+    return { lng: o.position.longitude, lat: o.position.latitude, estimated: false };
   if (!placed(o.from)) return null;
   if (!placed(o.to)) return { lng: o.from.longitude, lat: o.from.latitude, estimated: true };
   const f = progress(o, now) ?? 0;
@@ -88,7 +89,10 @@ export function orderPosition(o: MapOrder, now: number): { lng: number; lat: num
 /** Bounds [west, south, east, north] around every end and position, or null when nothing is placed. */
 export function boundsOf(points: Array<[number, number]>): [number, number, number, number] | null {
   if (!points.length) return null;
-  let w = Infinity, s = Infinity, e = -Infinity, n = -Infinity;
+  let w = Infinity,
+    s = Infinity,
+    e = -Infinity,
+    n = -Infinity;
   for (const [lng, lat] of points) {
     w = Math.min(w, lng);
     e = Math.max(e, lng);

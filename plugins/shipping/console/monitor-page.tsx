@@ -77,7 +77,13 @@ export default function ShipOrderMonitorPage() {
     () =>
       orders
         .filter((o) => o.from?.longitude != null && o.from.latitude != null && o.to?.longitude != null && o.to.latitude != null)
-        .map((o) => ({ id: o.id, name: o.orderNo, color: rgbHex(colorOf(markerStatus(o))), from: [o.from!.longitude!, o.from!.latitude!], to: [o.to!.longitude!, o.to!.latitude!] })),
+        .map((o) => ({
+          id: o.id,
+          name: o.orderNo,
+          color: rgbHex(colorOf(markerStatus(o))),
+          from: [o.from!.longitude!, o.from!.latitude!],
+          to: [o.to!.longitude!, o.to!.latitude!],
+        })),
     [orders, colorOf],
   );
 
@@ -93,7 +99,15 @@ export default function ShipOrderMonitorPage() {
   // fit everything once the first answer is in (and when the filter changes)
   useEffect(() => {
     const b = boundsOf([...warehouses.map((w) => [w.lng, w.lat] as [number, number]), ...placedOrders.map((x) => [x.at.lng, x.at.lat] as [number, number])]);
-    if (b) setTarget((tg) => ({ lng: (b[0] + b[2]) / 2, lat: (b[1] + b[3]) / 2, zoom: 12, bounds: b, padding: { top: 60, right: 60, bottom: 60, left: 60 }, seq: tg.seq + 1 }));
+    if (b)
+      setTarget((tg) => ({
+        lng: (b[0] + b[2]) / 2,
+        lat: (b[1] + b[3]) / 2,
+        zoom: 12,
+        bounds: b,
+        padding: { top: 60, right: 60, bottom: 60, left: 60 },
+        seq: tg.seq + 1,
+      }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [data === undefined, onlyLate]);
 
@@ -103,21 +117,41 @@ export default function ShipOrderMonitorPage() {
     const at = orderPosition(o, now);
     const ends = [o.from, o.to].filter((e) => e?.longitude != null && e.latitude != null).map((e) => [e!.longitude!, e!.latitude!] as [number, number]);
     const b = boundsOf([...ends, ...(at ? [[at.lng, at.lat] as [number, number]] : [])]);
-    if (b) setTarget((tg) => ({ lng: (b[0] + b[2]) / 2, lat: (b[1] + b[3]) / 2, zoom: 12, bounds: b, padding: { top: 60, right: narrow ? 60 : 380, bottom: 60, left: 60 }, seq: tg.seq + 1 }));
+    if (b)
+      setTarget((tg) => ({
+        lng: (b[0] + b[2]) / 2,
+        lat: (b[1] + b[3]) / 2,
+        zoom: 12,
+        bounds: b,
+        padding: { top: 60, right: narrow ? 60 : 380, bottom: 60, left: 60 },
+        seq: tg.seq + 1,
+      }));
   };
 
   const detailPath = (id: number) => `${resources['ship-order']?.route ?? '/ship-order-manage/ship-order'}/detail/${id}`;
   const current = orders.find((o) => o.id === selected);
 
   return (
-    <div data-testid="ship-monitor" style={{ display: 'flex', flexDirection: 'column', gap: 8, height: narrow ? 'auto' : 'calc(100vh - 150px)', minHeight: 420 }}>
+    <div
+      data-testid="ship-monitor"
+      style={{ display: 'flex', flexDirection: 'column', gap: 8, height: narrow ? 'auto' : 'calc(100vh - 150px)', minHeight: 420 }}
+    >
       <Space wrap style={{ justifyContent: 'space-between', width: '100%' }}>
         <Space wrap>
           <Typography.Text strong>{t('shipping.monitor.title')}</Typography.Text>
           <Tag data-testid="ship-monitor-count">{t('shipping.monitor.inTransit', { count: data?.orders.length ?? 0 })}</Tag>
           {(data?.legend ?? []).map((l) => (
             <span key={l.key} data-testid={`ship-monitor-legend:${l.key}`} style={{ fontSize: 12, whiteSpace: 'nowrap' }}>
-              <span style={{ display: 'inline-block', width: 10, height: 10, borderRadius: 5, background: rgbCss(colorOf(l.key === 'late' ? LATE : Number(l.status))), marginRight: 4 }} />
+              <span
+                style={{
+                  display: 'inline-block',
+                  width: 10,
+                  height: 10,
+                  borderRadius: 5,
+                  background: rgbCss(colorOf(l.key === 'late' ? LATE : Number(l.status))),
+                  marginRight: 4,
+                }}
+              />
               {l.label} ({l.count})
             </span>
           ))}
@@ -132,7 +166,10 @@ export default function ShipOrderMonitorPage() {
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
       <div style={{ display: 'flex', flexDirection: narrow ? 'column' : 'row', gap: 8, flex: 1, minHeight: 0 }}>
-        <div style={{ position: 'relative', flex: 1, minHeight: narrow ? '55vh' : 0, borderRadius: 6, overflow: 'hidden', background: '#eef2f6' }} data-testid="ship-monitor-map">
+        <div
+          style={{ position: 'relative', flex: 1, minHeight: narrow ? '55vh' : 0, borderRadius: 6, overflow: 'hidden', background: '#eef2f6' }}
+          data-testid="ship-monitor-map"
+        >
           {data && (
             <MapView
               provider={provider}
@@ -174,7 +211,11 @@ export default function ShipOrderMonitorPage() {
               return (
                 <List.Item
                   onClick={() => focus(o)}
-                  style={{ cursor: 'pointer', background: o.id === selected ? '#e6f4ff' : undefined, borderLeft: `4px solid ${rgbCss(colorOf(markerStatus(o)))}` }}
+                  style={{
+                    cursor: 'pointer',
+                    background: o.id === selected ? '#e6f4ff' : undefined,
+                    borderLeft: `4px solid ${rgbCss(colorOf(markerStatus(o)))}`,
+                  }}
                   data-testid={`ship-monitor-item:${o.orderNo}`}
                   data-late={o.late}
                 >
@@ -201,7 +242,10 @@ export default function ShipOrderMonitorPage() {
 }
 
 function rgbHex(c: readonly number[]): string {
-  return `#${c.slice(0, 3).map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+  return `#${c
+    .slice(0, 3)
+    .map((x) => x.toString(16).padStart(2, '0'))
+    .join('')}`;
 }
 
 /** The clicked order: times against the route's transport time and its lines by status. */
@@ -235,7 +279,11 @@ function OrderCard({ order, now, onOpen }: { order: MapOrder; now: number; onOpe
         items={[
           { key: 'route', label: t('fields.route'), children: t('shipping.monitor.route', { from: order.from?.name ?? '-', to: order.to?.name ?? '-' }) },
           { key: 'atd', label: t('shipping.monitor.departed'), children: formatDateTime(order.atd ?? undefined) || '-' },
-          { key: 'due', label: t('shipping.monitor.due'), children: <span data-testid="ship-monitor-due">{formatDateTime(order.dueAt ?? undefined) || '-'}</span> },
+          {
+            key: 'due',
+            label: t('shipping.monitor.due'),
+            children: <span data-testid="ship-monitor-due">{formatDateTime(order.dueAt ?? undefined) || '-'}</span>,
+          },
           { key: 'eta', label: t('shipping.monitor.eta'), children: formatDateTime(order.eta ?? undefined) || '-' },
           {
             key: 'progress',

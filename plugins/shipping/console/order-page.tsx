@@ -28,7 +28,17 @@ export function orderIdOf(search: URLSearchParams): number | null {
   return n <= 2 ** 31 - 1 ? n : null;
 }
 
-export function OrderScreen({ titleKey, allowed, testId, children }: { titleKey: string; allowed: (r: Row) => boolean; testId: string; children: (record: Row, reload: () => void) => ReactNode }) {
+export function OrderScreen({
+  titleKey,
+  allowed,
+  testId,
+  children,
+}: {
+  titleKey: string;
+  allowed: (r: Row) => boolean;
+  testId: string;
+  children: (record: Row, reload: () => void) => ReactNode;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { enums } = useMetadata();
@@ -51,7 +61,15 @@ export function OrderScreen({ titleKey, allowed, testId, children }: { titleKey:
   // after a change: the order's total and status again
   const reload = useCallback(() => setSeq((s) => s + 1), []);
 
-  if (id === null || error) return <Result status="404" title={t('shipping.orderScreen.missing')} subTitle={error ?? undefined} extra={<Button onClick={() => void navigate(SHIP_ORDER_ROUTE)}>{t('shipping.orderScreen.toList')}</Button>} />;
+  if (id === null || error)
+    return (
+      <Result
+        status="404"
+        title={t('shipping.orderScreen.missing')}
+        subTitle={error ?? undefined}
+        extra={<Button onClick={() => void navigate(SHIP_ORDER_ROUTE)}>{t('shipping.orderScreen.toList')}</Button>}
+      />
+    );
   if (!record) return <Spin style={{ display: 'block', margin: 48 }} />;
   const status = (enums.shipOrderStatus ?? []).find((e) => String(e.value) === String(record.status));
   const statusText = status ? t(status.label) : String(record.status ?? '');
@@ -76,7 +94,16 @@ export function OrderScreen({ titleKey, allowed, testId, children }: { titleKey:
           { key: 'total', label: t('fields.totalAmount'), children: <span data-testid="ship-order-total">{String(record.totalAmount ?? 0)}</span> },
         ]}
       />
-      {allowed(record) ? children(record, reload) : <Alert type="info" showIcon message={t('shipping.orderScreen.notNow', { orderNo: String(record.orderNo ?? ''), status: statusText })} data-testid="ship-order-not-now" />}
+      {allowed(record) ? (
+        children(record, reload)
+      ) : (
+        <Alert
+          type="info"
+          showIcon
+          message={t('shipping.orderScreen.notNow', { orderNo: String(record.orderNo ?? ''), status: statusText })}
+          data-testid="ship-order-not-now"
+        />
+      )}
     </Card>
   );
 }

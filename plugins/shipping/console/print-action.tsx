@@ -29,7 +29,12 @@ export default function PrintAction({ record }: RowActionProps) {
     }
     setBusy(true);
     try {
-      const body = { id, utcOffset: -new Date().getTimezoneOffset(), ...(mode === 'container' ? { containerNo: containerNo.trim() } : {}), ...(mode === 'perContainer' ? { perContainer: true } : {}) };
+      const body = {
+        id,
+        utcOffset: -new Date().getTimezoneOffset(),
+        ...(mode === 'container' ? { containerNo: containerNo.trim() } : {}),
+        ...(mode === 'perContainer' ? { perContainer: true } : {}),
+      };
       const blob = await request<Blob>('/ship-order/print', body, { blob: true });
       downloadBlob(blob, `${String(record.orderNo)}${mode === 'container' ? `-${containerNo.trim()}` : ''}.pdf`);
       setOpen(false);
@@ -44,7 +49,15 @@ export default function PrintAction({ record }: RowActionProps) {
       <Button icon={<PrinterOutlined />} onClick={() => setOpen(true)} data-testid="ship-print">
         {t('shipping.print.button')}
       </Button>
-      <Modal open={open} title={t('shipping.print.dialogTitle', { orderNo: String(record.orderNo) })} onCancel={() => setOpen(false)} onOk={() => void print() /* print() reports its own failure */} okText={t('shipping.print.download')} confirmLoading={busy} destroyOnHidden>
+      <Modal
+        open={open}
+        title={t('shipping.print.dialogTitle', { orderNo: String(record.orderNo) })}
+        onCancel={() => setOpen(false)}
+        onOk={() => void print() /* print() reports its own failure */}
+        okText={t('shipping.print.download')}
+        confirmLoading={busy}
+        destroyOnHidden
+      >
         <Space direction="vertical" style={{ width: '100%' }}>
           <Radio.Group value={mode} onChange={(e) => setMode(e.target.value as Mode)}>
             <Space direction="vertical">
@@ -53,7 +66,9 @@ export default function PrintAction({ record }: RowActionProps) {
               <Radio value="container">{t('shipping.print.oneContainer')}</Radio>
             </Space>
           </Radio.Group>
-          {mode === 'container' && <Input maxLength={50} value={containerNo} onChange={(e) => setContainerNo(e.target.value)} placeholder={t('shipping.print.containerPlaceholder')} />}
+          {mode === 'container' && (
+            <Input maxLength={50} value={containerNo} onChange={(e) => setContainerNo(e.target.value)} placeholder={t('shipping.print.containerPlaceholder')} />
+          )}
           <Typography.Text type="secondary">{t('shipping.print.qrHint')}</Typography.Text>
         </Space>
       </Modal>

@@ -35,7 +35,14 @@ export default function ReceiveSelected({ record, lines, selectedIds, clearSelec
 
   return (
     <>
-      <Button type="primary" icon={<CheckOutlined />} loading={busy} disabled={!selectedIds.length} onClick={() => void receive()} data-testid="receiving-receive-selected">
+      <Button
+        type="primary"
+        icon={<CheckOutlined />}
+        loading={busy}
+        disabled={!selectedIds.length}
+        onClick={() => void receive()}
+        data-testid="receiving-receive-selected"
+      >
         {t('receiving.receiveSelected', { count: selectedIds.length })}
       </Button>
       {error && <Alert type="error" showIcon closable message={error} onClose={() => setError(undefined)} data-testid="receiving-receive-error" />}

@@ -60,7 +60,11 @@ export default function ReceivingPanel({ record, refresh }: ZoneProps) {
         const { keys, containers } = pending.current;
         pending.current = { keys: [], containers: [] };
         try {
-          const a = await request<ScanAnswer>('/receipt-detail/scan', { receiptId, ...(keys.length ? { keys } : {}), ...(containers.length ? { containers } : {}) });
+          const a = await request<ScanAnswer>('/receipt-detail/scan', {
+            receiptId,
+            ...(keys.length ? { keys } : {}),
+            ...(containers.length ? { containers } : {}),
+          });
           const sum = scanSummary(a);
           setLast(sum);
           if (a.header) setFresh(a.header);
@@ -161,7 +165,10 @@ export default function ReceivingPanel({ record, refresh }: ZoneProps) {
           style={{ marginTop: 12 }}
           type={last.refused ? 'warning' : 'success'}
           showIcon
-          message={[last.received || last.extra ? t(last.extra ? 'receiving.acceptedExtra' : 'receiving.accepted', last) : '', last.refused ? t('receiving.refusedCount', { count: last.refused }) : '']
+          message={[
+            last.received || last.extra ? t(last.extra ? 'receiving.acceptedExtra' : 'receiving.accepted', last) : '',
+            last.refused ? t('receiving.refusedCount', { count: last.refused }) : '',
+          ]
             .filter(Boolean)
             .join(' · ')}
           data-testid="receiving-result"

@@ -12,5 +12,8 @@ export interface BatchAddAnswer {
  * reports them (SPEC §8 reason 60) instead of silently merging a double scan.
  */
 export function parseSerials(text: string): string[] {
-  return text.split(/[\s,;，；]+/).map((s) => s.trim()).filter(Boolean);
+  return text
+    .split(/[\s,;，；]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

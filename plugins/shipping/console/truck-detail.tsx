@@ -62,10 +62,26 @@ export default function TruckDetailPage() {
         <Descriptions.Item label={t('shipping.truck.position')}>{truck.position ?? '-'}</Descriptions.Item>
         <Descriptions.Item label={t('shipping.truck.positionTime')}>{formatDateTime(truck.positionTime, 'datetime', '-')}</Descriptions.Item>
       </Descriptions>
-      <Typography.Title level={5} style={{ marginTop: 16 }}>{t('fields.carrierCode')}</Typography.Title>
-      <Table size="small" pagination={false} rowKey={(r) => r.carrierCode ?? ''} dataSource={truck.carrierCodes} columns={[{ title: t('fields.carrierCode'), dataIndex: 'carrierCode', render: (v) => v ?? '-' }, ...partColumns]} />
-      <Typography.Title level={5} style={{ marginTop: 16 }}>{t('fields.containerNo')}</Typography.Title>
-      <Table size="small" pagination={false} rowKey={(r) => r.containerNo ?? ''} dataSource={truck.containers} columns={[{ title: t('fields.containerNo'), dataIndex: 'containerNo', render: (v) => v ?? '-' }, ...partColumns]} />
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('fields.carrierCode')}
+      </Typography.Title>
+      <Table
+        size="small"
+        pagination={false}
+        rowKey={(r) => r.carrierCode ?? ''}
+        dataSource={truck.carrierCodes}
+        columns={[{ title: t('fields.carrierCode'), dataIndex: 'carrierCode', render: (v) => v ?? '-' }, ...partColumns]}
+      />
+      <Typography.Title level={5} style={{ marginTop: 16 }}>
+        {t('fields.containerNo')}
+      </Typography.Title>
+      <Table
+        size="small"
+        pagination={false}
+        rowKey={(r) => r.containerNo ?? ''}
+        dataSource={truck.containers}
+        columns={[{ title: t('fields.containerNo'), dataIndex: 'containerNo', render: (v) => v ?? '-' }, ...partColumns]}
+      />
     </Card>
   );
 }

@@ -51,7 +51,9 @@ export function registerCalls(ctx: PluginServerContext): void {
     input: ORDER,
     async handler({ input: { shipOrderId }, ctx: call }) {
       await ctx.repo('ship-order', call).find(shipOrderId);
-      const rows = (await ctx.repo('ship-order-detail', call).findAll({ where: { shipOrderId }, attributes: ['containerNo', 'status'], raw: true })) as unknown as Row[];
+      const rows = (await ctx
+        .repo('ship-order-detail', call)
+        .findAll({ where: { shipOrderId }, attributes: ['containerNo', 'status'], raw: true })) as unknown as Row[];
       const by = new Map<string, { containerNo: string | null; total: number; received: number }>();
       for (const r of rows) {
         const k = r.containerNo ?? '';
@@ -111,18 +113,41 @@ export function registerCalls(ctx: PluginServerContext): void {
       const whAttrs = ['id', 'code', 'name', 'available'];
       const mine = await ctx.repo('warehouse', call).rows({}, { attributes: whAttrs, order: [['code', 'ASC']], limit: 5000 });
       // receivers: the organisation's warehouses, whatever the caller's own are (names only)
-      const all = call.warehouseIds === null || call.orgId === null ? mine : await ctx.repo('warehouse', ctx.systemContext(call.orgId, call.language)).rows({}, { attributes: whAttrs, order: [['code', 'ASC']], limit: 5000 });
+      const all =
+        call.warehouseIds === null || call.orgId === null
+          ? mine
+          : await ctx.repo('warehouse', ctx.systemContext(call.orgId, call.language)).rows({}, { attributes: whAttrs, order: [['code', 'ASC']], limit: 5000 });
       const mineIds = mine.map((w) => Number(w.id));
       if (shipperId !== undefined && !mineIds.includes(shipperId)) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
       if (receiverId !== undefined && !all.some((w) => Number(w.id) === receiverId)) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
 
-      const inStock = mineIds.length ? await ctx.repo('carrier', call).countBy('warehouseId', { [Op.and]: [stock(), { warehouseId: { [Op.in]: mineIds } }] }) : new Map();
-      const newOrders = mineIds.length ? await ctx.repo('ship-order', call).rows({ status: Order.new, shipperWarehouseId: { [Op.in]: mineIds } }, { attributes: ['id', 'shipperWarehouseId'], limit: 10000 }) : [];
-      const reservedBy = newOrders.length ? await ctx.repo('ship-order-detail', call).countBy('shipOrderId', { shipOrderId: { [Op.in]: newOrders.map((o) => Number(o.id)) }, status: Line.pending }) : new Map();
+      const inStock = mineIds.length
+        ? await ctx.repo('carrier', call).countBy('warehouseId', { [Op.and]: [stock(), { warehouseId: { [Op.in]: mineIds } }] })
+        : new Map();
+      const newOrders = mineIds.length
+        ? await ctx
+            .repo('ship-order', call)
+            .rows({ status: Order.new, shipperWarehouseId: { [Op.in]: mineIds } }, { attributes: ['id', 'shipperWarehouseId'], limit: 10000 })
+        : [];
+      const reservedBy = newOrders.length
+        ? await ctx
+            .repo('ship-order-detail', call)
+            .countBy('shipOrderId', { shipOrderId: { [Op.in]: newOrders.map((o) => Number(o.id)) }, status: Line.pending })
+        : new Map();
       const reserved = new Map<number, number>();
-      for (const o of newOrders) reserved.set(Number(o.shipperWarehouseId), (reserved.get(Number(o.shipperWarehouseId)) ?? 0) + (reservedBy.get(Number(o.id)) ?? 0));
+      for (const o of newOrders)
+        reserved.set(Number(o.shipperWarehouseId), (reserved.get(Number(o.shipperWarehouseId)) ?? 0) + (reservedBy.get(Number(o.id)) ?? 0));
 
-      const routes = await ctx.repo('route', call).rows({}, { attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'transportType', 'transportTime', 'distance'], order: [['id', 'ASC']], limit: 5000 });
+      const routes = await ctx
+        .repo('route', call)
+        .rows(
+          {},
+          {
+            attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'transportType', 'transportTime', 'distance'],
+            order: [['id', 'ASC']],
+            limit: 5000,
+          },
+        );
       const vessels = await ctx.repo('shipper', call).rows({}, { attributes: ['id', 'name', 'mmsi', 'imo'], order: [['name', 'ASC']], limit: 1000 });
 
       const usable = mine.filter((w) => w.available !== false && w.available !== 0);
@@ -190,8 +215,20 @@ export function registerCalls(ctx: PluginServerContext): void {
     paging: true,
     async handler({ input: { shipOrderId, sn, carrierCodeId, offset, limit }, ctx: call }) {
       const [order] = await ctx.repo('ship-order', call).serialize([await ctx.repo('ship-order', call).find(shipOrderId)]);
-      const busyLines = (await ctx.repo('ship-order-detail', call).findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
-      const openOrders = new Set(((await ctx.repo('ship-order', call).findAll({ where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } }, attributes: ['id'], raw: true })) as unknown as Row[]).map((o) => Number(o.id)));
+      const busyLines = (await ctx
+        .repo('ship-order-detail', call)
+        .findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
+      const openOrders = new Set(
+        (
+          (await ctx
+            .repo('ship-order', call)
+            .findAll({
+              where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } },
+              attributes: ['id'],
+              raw: true,
+            })) as unknown as Row[]
+        ).map((o) => Number(o.id)),
+      );
       const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));
       const filters: Row = { [Op.and]: [stock()], warehouseId: order.shipperWarehouseId, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
       if (sn?.trim()) filters.sn = { [Op.like]: `%${sn.trim().replace(/[%_\\]/g, '')}%` };

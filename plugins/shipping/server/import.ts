@@ -24,14 +24,35 @@ export function shippingListImport(ctx: PluginServerContext): ImportChunkHandler
     async beforeCreateMany({ ctx: call, transaction, rows }) {
       const orderIds = [...new Set(rows.map((r) => Number(r.values.shipOrderId)))];
       const carrierIds = [...new Set(rows.map((r) => Number(r.values.carrierId)))];
-      const orders = new Map((await ctx.repo('ship-order', call).rows({ id: { [Op.in]: orderIds } }, { attributes: ['id', 'shipperWarehouseId'], transaction })).map((o) => [Number(o.id), o]));
+      const orders = new Map(
+        (await ctx.repo('ship-order', call).rows({ id: { [Op.in]: orderIds } }, { attributes: ['id', 'shipperWarehouseId'], transaction })).map((o) => [
+          Number(o.id),
+          o,
+        ]),
+      );
       const carriers = new Map(
-        (await ctx.repo('carrier', call).rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'], transaction })).map((c) => [Number(c.id), c]),
+        (
+          await ctx
+            .repo('carrier', call)
+            .rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'], transaction })
+        ).map((c) => [Number(c.id), c]),
       );
       // Carriers already on an open order: that order's id (a carrier sits on at most one).
-      const lines = await ctx.repo('ship-order-detail', call).rows({ carrierId: { [Op.in]: carrierIds }, status: { [Op.in]: [Line.pending, Line.shipped] } }, { attributes: ['carrierId', 'shipOrderId'], transaction });
+      const lines = await ctx
+        .repo('ship-order-detail', call)
+        .rows(
+          { carrierId: { [Op.in]: carrierIds }, status: { [Op.in]: [Line.pending, Line.shipped] } },
+          { attributes: ['carrierId', 'shipOrderId'], transaction },
+        );
       const open = new Set(
-        (await ctx.repo('ship-order', call).rows({ id: { [Op.in]: [...new Set(lines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } }, { attributes: ['id'], transaction })).map((o) => Number(o.id)),
+        (
+          await ctx
+            .repo('ship-order', call)
+            .rows(
+              { id: { [Op.in]: [...new Set(lines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } },
+              { attributes: ['id'], transaction },
+            )
+        ).map((o) => Number(o.id)),
       );
       const onOrder = new Map<number, number>();
       for (const l of lines) if (open.has(Number(l.shipOrderId))) onOrder.set(Number(l.carrierId), Number(l.shipOrderId));

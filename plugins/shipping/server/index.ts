@@ -42,7 +42,9 @@ export default definePlugin({
       // The carrier rows are the lock two writers adding one carrier to two orders both take:
       // the second waits here until the first commits, then its locking read below sees the
       // first's line (one open order per carrier holds under concurrency, not just in sequence).
-      const carriers = await e.repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'], lock: 'update' });
+      const carriers = await e
+        .repo('carrier')
+        .rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'transportStatus', 'status'], lock: 'update' });
       const shipper = Number(e.header.shipperWarehouseId);
       const away = carriers.filter((c) => Number(c.warehouseId) !== shipper || !IN_STOCK.includes(Number(c.transportStatus)));
       if (away.length) {
@@ -50,7 +52,11 @@ export default definePlugin({
         throw notInWarehouse(away, { shipperWarehouseIdLabel: wh?.name ?? shipper }, 'shipperWarehouse');
       }
       const unusable = carriers.filter((c) => c.status !== null && c.status !== undefined && !USABLE.includes(Number(c.status)));
-      if (unusable.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.carrierUnavailable', { sns: snList(unusable.map((c) => String(c.sn))), importCode: Enums.sharedImportError.carrierUnavailable });
+      if (unusable.length)
+        throw new ApiError(ErrorCode.statusForbidden, 'shipping.carrierUnavailable', {
+          sns: snList(unusable.map((c) => String(c.sn))),
+          importCode: Enums.sharedImportError.carrierUnavailable,
+        });
       // one open order per carrier and the serial/code snapshots are the metadata's (exclusive, snapshot)
     });
     // a delivery ships lines of its order: its carriers must be pending there
@@ -58,9 +64,19 @@ export default definePlugin({
       const incoming = [...e.added, ...e.changed.filter((c) => 'carrierId' in c.values).map((c) => c.values)];
       if (!incoming.length) return;
       const ids = [...new Set(incoming.map((l) => Number(l.carrierId)))];
-      const pending = new Set((await e.repo('ship-order-detail').rows({ shipOrderId: e.header.shipOrderId, carrierId: { [Op.in]: ids }, status: Line.pending }, { attributes: ['carrierId'] })).map((r) => Number(r.carrierId)));
+      const pending = new Set(
+        (
+          await e
+            .repo('ship-order-detail')
+            .rows({ shipOrderId: e.header.shipOrderId, carrierId: { [Op.in]: ids }, status: Line.pending }, { attributes: ['carrierId'] })
+        ).map((r) => Number(r.carrierId)),
+      );
       const foreign = incoming.filter((l) => !pending.has(Number(l.carrierId)));
-      if (foreign.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', { sns: snList(foreign.map((l) => String(l.carrierSn ?? l.carrierId))), importCode: Enums.sharedImportError.carrierUnavailable });
+      if (foreign.length)
+        throw new ApiError(ErrorCode.statusForbidden, 'shipping.notOnOrder', {
+          sns: snList(foreign.map((l) => String(l.carrierSn ?? l.carrierId))),
+          importCode: Enums.sharedImportError.carrierUnavailable,
+        });
     });
 
     // shipping-list import: per-row SPEC §8 reasons a chunk at a time (import.ts)

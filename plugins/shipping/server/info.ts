@@ -75,7 +75,9 @@ export function registerInfo(ctx: PluginServerContext): void {
     name: '2026-11-27-shipping-info-token-to-public-link',
     async up({ queryInterface }) {
       if (!(await queryInterface.tableExists(OLD_TOKEN_TABLE))) return;
-      await queryInterface.sequelize.query(`INSERT INTO sys_public_link (token, org_id, resource, record_id, created_at) SELECT token, orgId, 'ship-order', shipOrderId, createdAt FROM ${OLD_TOKEN_TABLE}`);
+      await queryInterface.sequelize.query(
+        `INSERT INTO sys_public_link (token, org_id, resource, record_id, created_at) SELECT token, orgId, 'ship-order', shipOrderId, createdAt FROM ${OLD_TOKEN_TABLE}`,
+      );
       await queryInterface.dropTable(OLD_TOKEN_TABLE);
     },
   });

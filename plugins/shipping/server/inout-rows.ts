@@ -57,7 +57,14 @@ export async function adoptDeviceRows(t: TripRows, carrierIds: number[]): Promis
   const rowOf = new Map<number, Row>();
   for (let i = 0; i < ids.length; i += CHUNK) {
     const rows = await repo('carrier-inout').rows(
-      { carrierId: { [Op.in]: ids.slice(i, i + CHUNK) }, direction, warehouseId, shipOrderNo: null, confirmedBy: { [Op.in]: DEVICE }, confirmTime: { [Op.gte]: since } },
+      {
+        carrierId: { [Op.in]: ids.slice(i, i + CHUNK) },
+        direction,
+        warehouseId,
+        shipOrderNo: null,
+        confirmedBy: { [Op.in]: DEVICE },
+        confirmTime: { [Op.gte]: since },
+      },
       { attributes: ['id', 'carrierId', 'confirmTime'], order: [['id', 'ASC']] },
     );
     for (const r of rows) {
@@ -78,7 +85,10 @@ export async function adoptDeviceRows(t: TripRows, carrierIds: number[]): Promis
   }
   for (const [containerNo, list] of byContainer) {
     for (let i = 0; i < list.length; i += CHUNK) {
-      await repo('carrier-inout').updateWhere({ shipOrderNo: order.orderNo, containerNo, confirmTime: now }, { id: { [Op.in]: list.slice(i, i + CHUNK) }, shipOrderNo: null });
+      await repo('carrier-inout').updateWhere(
+        { shipOrderNo: order.orderNo, containerNo, confirmTime: now },
+        { id: { [Op.in]: list.slice(i, i + CHUNK) }, shipOrderNo: null },
+      );
     }
   }
   return adopted;

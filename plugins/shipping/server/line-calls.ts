@@ -34,13 +34,19 @@ export function registerLineCalls(ctx: PluginServerContext): void {
   // Chosen lines through the line steps (ship-order-detail metadata): the order's status
   // (`while`), the lines' own (naming their serials), a line of another order (not found),
   // the first departure releasing a new order (`header`), the carriers moving (movement.ts).
-  const runOn = (step: 'ship' | 'receive') => async ({ body, ctx: call }: { body: Record<string, unknown>; ctx: RequestContext }) => {
-    const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
-    const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
-    const input = step === 'ship' ? { shipOrderId, ...shipInput(new Date()) } : { shipOrderId };
-    const moved = await ctx.transaction(call, async (_repo, _transaction, run) => (await run('ship-order-detail', step, ids, input)).length);
-    return { [step === 'ship' ? 'shipped' : 'received']: moved, ...(step === 'receive' ? { extra: 0 } : {}), order: await ctx.repo('ship-order', call).get({ id: shipOrderId }) };
-  };
+  const runOn =
+    (step: 'ship' | 'receive') =>
+    async ({ body, ctx: call }: { body: Record<string, unknown>; ctx: RequestContext }) => {
+      const shipOrderId = readId(body, 'shipOrderId', { required: true })!;
+      const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
+      const input = step === 'ship' ? { shipOrderId, ...shipInput(new Date()) } : { shipOrderId };
+      const moved = await ctx.transaction(call, async (_repo, _transaction, run) => (await run('ship-order-detail', step, ids, input)).length);
+      return {
+        [step === 'ship' ? 'shipped' : 'received']: moved,
+        ...(step === 'receive' ? { extra: 0 } : {}),
+        order: await ctx.repo('ship-order', call).get({ id: shipOrderId }),
+      };
+    };
   ctx.addCall({ path: '/ship-order-detail/batch/delivery', resource: 'ship-order-detail', handler: runOn('ship') });
   ctx.addCall({ path: '/ship-order-detail/batch/receipt', resource: 'ship-order-detail', handler: runOn('receive') });
 
@@ -51,7 +57,9 @@ export function registerLineCalls(ctx: PluginServerContext): void {
       const deliveryId = readId(body, 'deliveryId', { required: true })!;
       const ids = readIds(body, 'ids', { required: true, max: MAX_LINES })!;
       const delivery = await ctx.repo('delivery', call).find(deliveryId);
-      const lines = await ctx.repo('ship-order-detail', call).rows({ id: { [Op.in]: ids }, shipOrderId: delivery.get('shipOrderId') }, { attributes: ['id', 'carrierId'] });
+      const lines = await ctx
+        .repo('ship-order-detail', call)
+        .rows({ id: { [Op.in]: ids }, shipOrderId: delivery.get('shipOrderId') }, { attributes: ['id', 'carrierId'] });
       if (lines.length !== ids.length) throw invalid('refMissing', 'ids');
       const details = ctx.repo('delivery-detail', call);
       let added = 0;

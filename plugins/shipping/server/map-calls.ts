@@ -47,7 +47,7 @@ export interface OrderFix {
 
 const RANK = { truck: 0, tracker: 1, gateway: 2 } as const;
 const newer = (a: OrderFix | undefined, b: OrderFix): boolean => !a || b.time > a.time || (b.time === a.time && RANK[b.source] < RANK[a.source]);
-const chunks = <T,>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
+const chunks = <T>(xs: T[]): T[][] => Array.from({ length: Math.ceil(xs.length / CHUNK) }, (_, i) => xs.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /**
  * Current positions of orders in transit from the telemetry plugin's derived state (no
@@ -160,15 +160,32 @@ export async function orderFixes(
 
 /** Warehouses with their location's coordinates, in the caller's scope. */
 async function warehouseEnds(ctx: PluginServerContext, call: RequestContext, whIds: number[]) {
-  const whs = whIds.length ? ((await ctx.repo('warehouse', call).findAll({ where: { id: { [Op.in]: whIds } }, attributes: ['id', 'name', 'locationId'], raw: true })) as unknown as Row[]) : [];
-  const locIds = [...new Set(whs.map((w) => w.locationId).filter(Boolean).map(Number))];
-  const locs = locIds.length ? ((await ctx.repo('location', call).findAll({ where: { id: { [Op.in]: locIds } }, attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Row[]) : [];
+  const whs = whIds.length
+    ? ((await ctx
+        .repo('warehouse', call)
+        .findAll({ where: { id: { [Op.in]: whIds } }, attributes: ['id', 'name', 'locationId'], raw: true })) as unknown as Row[])
+    : [];
+  const locIds = [
+    ...new Set(
+      whs
+        .map((w) => w.locationId)
+        .filter(Boolean)
+        .map(Number),
+    ),
+  ];
+  const locs = locIds.length
+    ? ((await ctx
+        .repo('location', call)
+        .findAll({ where: { id: { [Op.in]: locIds } }, attributes: ['id', 'longitude', 'latitude'], raw: true })) as unknown as Row[])
+    : [];
   const loc = new Map(locs.map((l) => [Number(l.id), l]));
-  return new Map(whs.map((w) => {
-    const l = w.locationId ? loc.get(Number(w.locationId)) : undefined;
-    const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
-    return [Number(w.id), { id: Number(w.id), name: String(w.name), longitude: l ? num(l.longitude) : null, latitude: l ? num(l.latitude) : null }];
-  }));
+  return new Map(
+    whs.map((w) => {
+      const l = w.locationId ? loc.get(Number(w.locationId)) : undefined;
+      const num = (v: unknown) => (v === null || v === undefined || v === '' ? null : Number(v));
+      return [Number(w.id), { id: Number(w.id), name: String(w.name), longitude: l ? num(l.longitude) : null, latitude: l ? num(l.latitude) : null }];
+    }),
+  );
 }
 
 type End = { id: number; name: string; longitude: number | null; latitude: number | null };
@@ -182,22 +199,43 @@ function endOf(ends: Map<number, End>, o: Row, side: 'shipperWarehouse' | 'recei
 async function mapRows(ctx: PluginServerContext, call: RequestContext, where: Row, withFixes = true): Promise<Row[]> {
   const repo = ctx.repo('ship-order', call);
   const orders = await repo.serialize(await repo.findAll({ where, order: [['id', 'DESC']], limit: MAX_ORDERS }));
-  const whIds = [...new Set(orders.flatMap((o) => [o.shipperWarehouseId, o.receiverWarehouseId]).filter(Boolean).map(Number))];
+  const whIds = [
+    ...new Set(
+      orders
+        .flatMap((o) => [o.shipperWarehouseId, o.receiverWarehouseId])
+        .filter(Boolean)
+        .map(Number),
+    ),
+  ];
   const inScope = await warehouseEnds(ctx, call, whIds);
   // An order the caller sees answers both its ends: a warehouse-restricted caller gets the name
   // and position of an order's other end (outside their warehouses) and nothing else of it.
   const outside = whIds.filter((id) => !inScope.has(id));
   const end = new Map([...inScope, ...(outside.length && call.orgId !== null ? await warehouseEnds(ctx, ctx.systemContext(call.orgId), outside) : [])]);
   // gateway fixes: only gateways and warehouses in the caller's own scope
-  const fixes = !withFixes ? new Map<number, OrderFix>() : await orderFixes(ctx, call, orders, async (ids) => {
-    const known = ids.filter((id) => inScope.has(id));
-    const more = await warehouseEnds(ctx, call, ids.filter((id) => !inScope.has(id)));
-    return new Map([...known.map((id) => [id, inScope.get(id)!] as const), ...more]);
-  });
+  const fixes = !withFixes
+    ? new Map<number, OrderFix>()
+    : await orderFixes(ctx, call, orders, async (ids) => {
+        const known = ids.filter((id) => inScope.has(id));
+        const more = await warehouseEnds(
+          ctx,
+          call,
+          ids.filter((id) => !inScope.has(id)),
+        );
+        return new Map([...known.map((id) => [id, inScope.get(id)!] as const), ...more]);
+      });
   const now = Date.now();
   return orders.map((o) => ({
-    id: o.id, orderNo: o.orderNo, status: o.status, type: o.type, transportType: o.transportType, conveyanceNo: o.conveyanceNo, totalAmount: o.totalAmount,
-    atd: o.atd, eta: o.eta, dueAt: o.dueAt,
+    id: o.id,
+    orderNo: o.orderNo,
+    status: o.status,
+    type: o.type,
+    transportType: o.transportType,
+    conveyanceNo: o.conveyanceNo,
+    totalAmount: o.totalAmount,
+    atd: o.atd,
+    eta: o.eta,
+    dueAt: o.dueAt,
     late: orderGroup('inTransit').includes(Number(o.status)) && !!o.dueAt && new Date(o.dueAt as string).getTime() < now,
     from: endOf(end, o, 'shipperWarehouse'),
     to: endOf(end, o, 'receiverWarehouse'),
@@ -207,9 +245,17 @@ async function mapRows(ctx: PluginServerContext, call: RequestContext, where: Ro
 }
 
 export function registerMapCalls(ctx: PluginServerContext): void {
-  ctx.addCall({ path: '/ship-order/list4map', resource: 'ship-order', handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') } }) });
+  ctx.addCall({
+    path: '/ship-order/list4map',
+    resource: 'ship-order',
+    handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') } }),
+  });
   // sea shipments: the vessel's voyage is what the monitor follows
-  ctx.addCall({ path: '/ship-order/listship4map', resource: 'ship-order', handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') }, transportType: Enums.transportType.sea }) });
+  ctx.addCall({
+    path: '/ship-order/listship4map',
+    resource: 'ship-order',
+    handler: ({ ctx: call }) => mapRows(ctx, call, { status: { [Op.in]: orderGroup('inTransit') }, transportType: Enums.transportType.sea }),
+  });
   ctx.addCall({
     path: '/ship-order/get4map',
     resource: 'ship-order',
@@ -232,10 +278,22 @@ export function registerMapCalls(ctx: PluginServerContext): void {
       const enums = ctx.metadata.enums.shipOrderStatus;
       const legend = orderGroup('inTransit').map((s) => {
         const e = enums.find((x) => x.value === s)!;
-        return { key: String(s), status: s, label: ctx.t(call.language, e.label), color: e.color ?? null, count: rows.filter((r) => r.status === s && !r.late).length };
+        return {
+          key: String(s),
+          status: s,
+          label: ctx.t(call.language, e.label),
+          color: e.color ?? null,
+          count: rows.filter((r) => r.status === s && !r.late).length,
+        };
       });
       // late has its own colour: delivered is SPEC §4's red ("error")
-      legend.push({ key: 'late', status: null as never, label: ctx.t(call.language, 'shipping.late'), color: LATE_COLOR, count: rows.filter((r) => r.late).length });
+      legend.push({
+        key: 'late',
+        status: null as never,
+        label: ctx.t(call.language, 'shipping.late'),
+        color: LATE_COLOR,
+        count: rows.filter((r) => r.late).length,
+      });
       return legend;
     },
   });

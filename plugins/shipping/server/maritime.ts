@@ -64,10 +64,17 @@ export const trackerProvider: VesselProvider = {
   name: 'trackers',
   async position(_vessel, { ctx, call, orderIds }) {
     if (!orderIds.length) return null;
-    const lines = await ctx.repo('ship-order-detail', call).rows({ shipOrderId: { [Op.in]: orderIds }, containerNo: { [Op.ne]: null }, status: Enums.shipOrderLineStatus.shipped }, { attributes: ['carrierId'], limit: MAX_TRACKERS * 4 });
+    const lines = await ctx
+      .repo('ship-order-detail', call)
+      .rows(
+        { shipOrderId: { [Op.in]: orderIds }, containerNo: { [Op.ne]: null }, status: Enums.shipOrderLineStatus.shipped },
+        { attributes: ['carrierId'], limit: MAX_TRACKERS * 4 },
+      );
     const carrierIds = [...new Set(lines.map((l) => Number(l.carrierId)))];
     if (!carrierIds.length) return null;
-    const carriers = await ctx.repo('carrier', call).rows({ id: { [Op.in]: carrierIds }, gpsId: { [Op.ne]: null } }, { attributes: ['gpsId'], limit: MAX_TRACKERS });
+    const carriers = await ctx
+      .repo('carrier', call)
+      .rows({ id: { [Op.in]: carrierIds }, gpsId: { [Op.ne]: null } }, { attributes: ['gpsId'], limit: MAX_TRACKERS });
     const gpsIds = [...new Set(carriers.map((c) => Number(c.gpsId)))];
     if (!gpsIds.length) return null;
     const devices = await ctx.repo('device-gps', call).rows({ id: { [Op.in]: gpsIds } }, { attributes: ['id', 'sn'] });
@@ -76,7 +83,8 @@ export const trackerProvider: VesselProvider = {
     for (const d of devices) {
       const s = telemetry?.positions.device('gps', Number(d.id));
       if (!s || s.longitude === null || s.latitude === null) continue;
-      if (!best || (s.lastSeen ?? 0) > (best.time ?? 0)) best = { longitude: s.longitude, latitude: s.latitude, time: s.lastSeen || null, trackerSn: String(d.sn) };
+      if (!best || (s.lastSeen ?? 0) > (best.time ?? 0))
+        best = { longitude: s.longitude, latitude: s.latitude, time: s.lastSeen || null, trackerSn: String(d.sn) };
     }
     return best ? { ...best, trackers: devices.length } : null;
   },
@@ -92,7 +100,10 @@ export function aisProvider(url: string, token?: string, timeoutMs = 5000): Vess
       const u = new URL(url);
       if (vessel.mmsi) u.searchParams.set('mmsi', vessel.mmsi);
       if (vessel.imo) u.searchParams.set('imo', vessel.imo);
-      const res = await fetch(u, { headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) }, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await fetch(u, {
+        headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+        signal: AbortSignal.timeout(timeoutMs),
+      });
       if (res.status === 404) return null;
       if (!res.ok) throw new Error(`AIS feed answered ${res.status}`);
       let body = (await res.json()) as Row;
@@ -142,7 +153,9 @@ export function installMaritime(ctx: PluginServerContext): void {
       if (!row) throw new ApiError(ErrorCode.notFound, 'shipping.maritime.vesselNotFound', { vessel: String(b.mmsi ?? b.imo ?? b.vesselId) });
       const vessel: Vessel = { id: Number(row.id), name: String(row.name), mmsi: row.mmsi ? String(row.mmsi) : null, imo: row.imo ? String(row.imo) : null };
       const orderRepo = ctx.repo('ship-order', call);
-      const orders = await orderRepo.serialize(await orderRepo.findAll({ where: { vesselId: vessel.id, status: { [Op.in]: orderGroup('open') } }, order: [['id', 'DESC']], limit: 200 }));
+      const orders = await orderRepo.serialize(
+        await orderRepo.findAll({ where: { vesselId: vessel.id, status: { [Op.in]: orderGroup('open') } }, order: [['id', 'DESC']], limit: 200 }),
+      );
       const voyage = orders.map((o) => ({
         id: o.id,
         orderNo: o.orderNo,
@@ -177,7 +190,13 @@ export function installMaritime(ctx: PluginServerContext): void {
           break;
         }
       }
-      return { vessel, source, position: position ? { ...position, time: position.time ? new Date(position.time).toISOString() : null } : null, voyage, ...(feedError ? { feedError } : {}) };
+      return {
+        vessel,
+        source,
+        position: position ? { ...position, time: position.time ? new Date(position.time).toISOString() : null } : null,
+        voyage,
+        ...(feedError ? { feedError } : {}),
+      };
     },
   });
 }

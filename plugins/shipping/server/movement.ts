@@ -36,7 +36,11 @@ const DAY_MS = 86_400_000;
 const ids = (rows: Row[], field = 'id') => rows.map((r) => Number(r[field]));
 
 /** The `ship` line step's inputs at a time: stamped then, departure confirmed by hand until a gate pass confirms it (telemetry-agreement.ts). */
-export const shipInput = (at: Date) => ({ deliveryTime: at.toISOString(), departureConfirmedBy: Enums.confirmSource.hand, departureConfirmedTime: at.toISOString() });
+export const shipInput = (at: Date) => ({
+  deliveryTime: at.toISOString(),
+  departureConfirmedBy: Enums.confirmSource.hand,
+  departureConfirmedTime: at.toISOString(),
+});
 
 export const snList = (sns: string[]): string => (sns.length > NAMED ? `${sns.slice(0, NAMED).join(', ')} … (+${sns.length - NAMED})` : sns.join(', '));
 
@@ -53,7 +57,8 @@ export function installMovement(ctx: PluginServerContext): void {
   const dialect = ctx.database.dialect;
   // After the commit the telemetry engine re-reads the carriers moved, so its warehouse and
   // transport state agree with the documents and the gate pass still to come confirms the move.
-  const follow = (e: TransitionEvent, direction: 'out' | 'in') => e.afterCommit(() => followInTelemetry(ctx, e.ctx, [...groupBy(e.rows, 'shipOrderId').keys()], direction));
+  const follow = (e: TransitionEvent, direction: 'out' | 'in') =>
+    e.afterCommit(() => followInTelemetry(ctx, e.ctx, [...groupBy(e.rows, 'shipOrderId').keys()], direction));
   const orderOf = async (e: Event, id: number) => (await e.repo('ship-order').list({ id }))[0];
 
   ctx.transitions.on('ship-order-detail', 'ship', async (e) => {
@@ -129,7 +134,10 @@ export function installMovement(ctx: PluginServerContext): void {
       // the order is received by whoever closes its receipt, through the order's own step
       if (order.status !== Enums.shipOrderStatus.received) await e.run('ship-order', 'receive', [Number(order.id)], { tor: e.at.toISOString() });
       // arrival is when receiving began (the receipt's real date)
-      if (receipt.realDate) await e.repo('ship-order').updateWhere({ ata: new Date(receipt.realDate as string) }, { id: order.id, ata: { [Op.gt]: new Date(receipt.realDate as string) } });
+      if (receipt.realDate)
+        await e
+          .repo('ship-order')
+          .updateWhere({ ata: new Date(receipt.realDate as string) }, { id: order.id, ata: { [Op.gt]: new Date(receipt.realDate as string) } });
       await clearTimeoutAlerts(e.repo, [Number(order.id)]);
     }
   });
@@ -142,22 +150,32 @@ export function installMovement(ctx: PluginServerContext): void {
  */
 async function receiveOnOrder(e: TransitionEvent, order: Row, received: Row[]): Promise<void> {
   const carrierIds = ids(received, 'carrierId');
-  const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds } }, { attributes: ['id', 'carrierId', 'carrierSn', 'status'], lock: 'update' });
+  const lines = await e
+    .repo('ship-order-detail')
+    .rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds } }, { attributes: ['id', 'carrierId', 'carrierSn', 'status'], lock: 'update' });
   const lineOf = new Map(lines.map((l) => [Number(l.carrierId), l]));
   const already = lines.filter((l) => l.status === Line.received);
-  if (already.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyReceived', { sns: snList(already.map((l) => String(l.carrierSn))), title: String(order.orderNo) });
+  if (already.length)
+    throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyReceived', {
+      sns: snList(already.map((l) => String(l.carrierSn))),
+      title: String(order.orderNo),
+    });
   const receiptTime = e.at.toISOString();
   await e.run('ship-order-detail', 'receive', ids(lines.filter((l) => l.status === Line.shipped)), { receiptTime });
   // extra carriers without a line get one (it goes through the step like a listed one)
   const unlisted = received.filter((r) => !lineOf.has(Number(r.carrierId)));
-  const carriers = new Map((await e.repo('carrier').rows({ id: { [Op.in]: ids(unlisted, 'carrierId') } }, { attributes: ['id', 'carrierCodeId'] })).map((c) => [Number(c.id), c]));
+  const carriers = new Map(
+    (await e.repo('carrier').rows({ id: { [Op.in]: ids(unlisted, 'carrierId') } }, { attributes: ['id', 'carrierCodeId'] })).map((c) => [Number(c.id), c]),
+  );
   await e.repo('ship-order-detail').insertMany(
     unlisted.map((r) => {
       const carrierCodeId = carriers.get(Number(r.carrierId))?.carrierCodeId ?? null;
       return { shipOrderId: order.id, carrierId: r.carrierId, carrierSn: r.carrierSn, carrierCodeId, containerNo: r.containerNo ?? null, status: Line.pending };
     }),
   );
-  const extra = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: { [Op.ne]: Line.received } }, { attributes: ['id'] });
+  const extra = await e
+    .repo('ship-order-detail')
+    .rows({ shipOrderId: order.id, carrierId: { [Op.in]: carrierIds }, status: { [Op.ne]: Line.received } }, { attributes: ['id'] });
   await e.run('ship-order-detail', 'receiveExtra', ids(extra), { receiptTime });
 }
 
@@ -165,15 +183,22 @@ async function receiveOnOrder(e: TransitionEvent, order: Row, received: Row[]): 
 async function shipCarriers(e: Event, order: Row, lines: Row[]): Promise<void> {
   const shipper = Number(order.shipperWarehouseId);
   const carrierIds = ids(lines, 'carrierId');
-  const carriers = await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus'], lock: 'update' });
+  const carriers = await e
+    .repo('carrier')
+    .rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus'], lock: 'update' });
   // A carrier gone out of the caller's scope (deleted, another warehouse) is simply not found.
-  if (carriers.length !== new Set(carrierIds).size) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(lines.filter((l) => !carriers.some((c) => c.id === l.carrierId)).map((l) => String(l.carrierSn ?? l.carrierId))) });
+  if (carriers.length !== new Set(carrierIds).size)
+    throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', {
+      sns: snList(lines.filter((l) => !carriers.some((c) => c.id === l.carrierId)).map((l) => String(l.carrierSn ?? l.carrierId))),
+    });
   const away = carriers.filter((c) => Number(c.warehouseId) !== shipper || !IN_STOCK.includes(Number(c.transportStatus)));
   if (away.length) throw notInWarehouse(away, order, 'shipperWarehouse');
-  const moved = await e.repo('carrier').updateWhere(
-    { warehouseId: null, transportStatus: Transport.inTransit, outboundWarehouseId: shipper, outboundTime: e.at },
-    { id: { [Op.in]: carrierIds }, warehouseId: shipper, transportStatus: { [Op.in]: IN_STOCK } },
-  );
+  const moved = await e
+    .repo('carrier')
+    .updateWhere(
+      { warehouseId: null, transportStatus: Transport.inTransit, outboundWarehouseId: shipper, outboundTime: e.at },
+      { id: { [Op.in]: carrierIds }, warehouseId: shipper, transportStatus: { [Op.in]: IN_STOCK } },
+    );
   if (moved !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
   await writeTrail(e, order, carriers, lines, Enums.inoutDirection.outbound, shipper, Transport.inTransit);
   // The route's transport-time clock: the order is due this long after it left.
@@ -185,14 +210,29 @@ async function shipCarriers(e: Event, order: Row, lines: Row[]): Promise<void> {
 async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialect: string): Promise<void> {
   const receiver = Number(order.receiverWarehouseId);
   const carrierIds = ids(lines, 'carrierId');
-  const carriers = await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'inboundTime'], lock: 'update' });
-  if (carriers.length !== carrierIds.length) throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', { sns: snList(lines.filter((l) => !carriers.some((c) => Number(c.id) === Number(l.carrierId))).map((l) => String(l.carrierSn))) });
+  const carriers = await e
+    .repo('carrier')
+    .rows(
+      { id: { [Op.in]: carrierIds } },
+      { attributes: ['id', 'sn', 'name', 'carrierCodeId', 'warehouseId', 'transportStatus', 'inboundTime'], lock: 'update' },
+    );
+  if (carriers.length !== carrierIds.length)
+    throw new ApiError(ErrorCode.notFound, 'shipping.carriersNotFound', {
+      sns: snList(lines.filter((l) => !carriers.some((c) => Number(c.id) === Number(l.carrierId))).map((l) => String(l.carrierSn))),
+    });
   const atReceiver = (c: Row) => Number(c.warehouseId) === receiver;
   // a carrier not shipped on the order that already stands here did not arrive with it; a shipped
   // one a gate already saw arriving stands here and is received like one in transit
-  const wrong = extra ? carriers.filter((c) => atReceiver(c) && IN_STOCK.includes(Number(c.transportStatus))) : carriers.filter((c) => !MOVING.includes(Number(c.transportStatus)) && !atReceiver(c));
-  if (wrong.length && extra) throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyHere', { sns: snList(wrong.map((c) => String(c.sn))), warehouse: String(order.receiverWarehouseIdLabel ?? receiver) });
-  if (wrong.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.notInTransit', { sns: snList(wrong.map((c) => String(c.sn))), title: String(order.orderNo) });
+  const wrong = extra
+    ? carriers.filter((c) => atReceiver(c) && IN_STOCK.includes(Number(c.transportStatus)))
+    : carriers.filter((c) => !MOVING.includes(Number(c.transportStatus)) && !atReceiver(c));
+  if (wrong.length && extra)
+    throw new ApiError(ErrorCode.statusForbidden, 'shipping.alreadyHere', {
+      sns: snList(wrong.map((c) => String(c.sn))),
+      warehouse: String(order.receiverWarehouseIdLabel ?? receiver),
+    });
+  if (wrong.length)
+    throw new ApiError(ErrorCode.statusForbidden, 'shipping.notInTransit', { sns: snList(wrong.map((c) => String(c.sn))), title: String(order.orderNo) });
   const moved = await e.repo('carrier').updateWhere(
     {
       warehouseId: receiver,
@@ -208,7 +248,9 @@ async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialec
   if (moved !== carrierIds.length) throw new ApiError(ErrorCode.statusForbidden, 'shipping.movedMeanwhile', { title: String(order.orderNo) });
   await writeTrail(e, order, carriers, lines, Enums.inoutDirection.inbound, receiver, Transport.inWarehouse);
   // arrival confirmed by hand where no gate or GPS fence confirmed it first
-  await e.repo('ship-order-detail').updateWhere({ arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: e.at }, { id: { [Op.in]: ids(lines) }, arrivalConfirmedBy: null });
+  await e
+    .repo('ship-order-detail')
+    .updateWhere({ arrivalConfirmedBy: Enums.confirmSource.hand, arrivalConfirmedTime: e.at }, { id: { [Op.in]: ids(lines) }, arrivalConfirmedBy: null });
 }
 
 /**
@@ -218,13 +260,32 @@ async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialec
  */
 async function noticeMissing(e: Event, order: Row, receipt: Row): Promise<void> {
   const lines = await e.repo('ship-order-detail').rows({ shipOrderId: order.id, status: Line.missing }, { attributes: ['carrierId'] });
-  const carriers = lines.length ? await e.repo('carrier').rows({ id: { [Op.in]: ids(lines, 'carrierId') }, transportStatus: { [Op.in]: MOVING } }, { attributes: ['id', 'transportStatus'] }) : [];
+  const carriers = lines.length
+    ? await e
+        .repo('carrier')
+        .rows({ id: { [Op.in]: ids(lines, 'carrierId') }, transportStatus: { [Op.in]: MOVING } }, { attributes: ['id', 'transportStatus'] })
+    : [];
   if (!carriers.length) return;
   await e.repo('carrier').updateWhere({ transportStatus: Transport.abnormal }, { id: { [Op.in]: ids(carriers) } });
-  const params = { order: String(order.orderNo), receipt: String(receipt.receiptNo), warehouse: String(order.receiverWarehouseIdLabel ?? order.receiverWarehouseId) };
-  await e.repo('carrier-log').insertMany(
-    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: String(c.transportStatus ?? ''), newValue: String(Transport.abnormal), operator: operatorOf(e), time: e.at, remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`, remarkKey: { key: 'shipping.logs.missing', params } })),
-  );
+  const params = {
+    order: String(order.orderNo),
+    receipt: String(receipt.receiptNo),
+    warehouse: String(order.receiverWarehouseIdLabel ?? order.receiverWarehouseId),
+  };
+  await e
+    .repo('carrier-log')
+    .insertMany(
+      carriers.map((c) => ({
+        carrierId: c.id,
+        event: Enums.carrierLogEvent.transportStatusChange,
+        oldValue: String(c.transportStatus ?? ''),
+        newValue: String(Transport.abnormal),
+        operator: operatorOf(e),
+        time: e.at,
+        remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`,
+        remarkKey: { key: 'shipping.logs.missing', params },
+      })),
+    );
 }
 
 /** In/out rows and carrier logs of one move: two multi-row INSERTs. */
@@ -234,18 +295,40 @@ async function writeTrail(e: Event, order: Row, carriers: Row[], lines: Row[], d
   // an arrival a gate reported first is taken over, not written twice (inout-rows.ts)
   const shipped = direction === Enums.inoutDirection.outbound;
   const taken = shipped ? new Set<number>() : await adoptDeviceRows({ repo: e.repo, order, now: e.at, direction, warehouseId, container }, ids(carriers));
-  await e.repo('carrier-inout').insertMany(
-    carriers
-      .filter((c) => !taken.has(Number(c.id)))
-      .map((c) => ({ carrierId: c.id, sn: c.sn, name: c.name ?? null, carrierCodeId: c.carrierCodeId ?? null, direction, warehouseId, confirmTime: e.at, ...trip(c) })),
-  );
+  await e
+    .repo('carrier-inout')
+    .insertMany(
+      carriers
+        .filter((c) => !taken.has(Number(c.id)))
+        .map((c) => ({
+          carrierId: c.id,
+          sn: c.sn,
+          name: c.name ?? null,
+          carrierCodeId: c.carrierCodeId ?? null,
+          direction,
+          warehouseId,
+          confirmTime: e.at,
+          ...trip(c),
+        })),
+    );
   // the remark as a key and values, rendered in the reader's language (metadata textFrom); the text for searches
   const remark = `${shipped ? 'Shipped' : 'Received'} with ship order ${order.orderNo}`;
   const remarkKey = { key: shipped ? 'shipping.logs.shipped' : 'shipping.logs.received', params: { order: String(order.orderNo) } };
   const operator = operatorOf(e);
-  await e.repo('carrier-log').insertMany(
-    carriers.map((c) => ({ carrierId: c.id, event: Enums.carrierLogEvent.transportStatusChange, oldValue: String(c.transportStatus ?? ''), newValue: String(to), operator, time: e.at, remark, remarkKey })),
-  );
+  await e
+    .repo('carrier-log')
+    .insertMany(
+      carriers.map((c) => ({
+        carrierId: c.id,
+        event: Enums.carrierLogEvent.transportStatusChange,
+        oldValue: String(c.transportStatus ?? ''),
+        newValue: String(to),
+        operator,
+        time: e.at,
+        remark,
+        remarkKey,
+      })),
+    );
 }
 
 async function routeMinutes(e: Event, order: Row): Promise<number> {

@@ -54,18 +54,45 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
     header(s.container);
     if (s.container === null) {
       // the whole order: what each container holds
-      doc.moveDown(0.5).fontSize(11).fillColor(PDF_COLORS.ink).text(o.t(`${P}.containers`), left);
+      doc
+        .moveDown(0.5)
+        .fontSize(11)
+        .fillColor(PDF_COLORS.ink)
+        .text(o.t(`${P}.containers`), left);
       doc.moveDown(0.2);
-      pdfTable(doc, [0.5, 0.25, 0.25], [[o.t('fields.containerNo'), o.t(`${P}.quantity`), o.t(`${P}.received`)], ...[...groups.entries()].map(([k, rows]) => [txt(containerName(k)), String(rows.filter((r) => Number(r.status) !== Enums.shipOrderLineStatus.extra).length), String(rows.filter((r) => (ARRIVED as number[]).includes(Number(r.status))).length)])], { header: true });
+      pdfTable(
+        doc,
+        [0.5, 0.25, 0.25],
+        [
+          [o.t('fields.containerNo'), o.t(`${P}.quantity`), o.t(`${P}.received`)],
+          ...[...groups.entries()].map(([k, rows]) => [
+            txt(containerName(k)),
+            String(rows.filter((r) => Number(r.status) !== Enums.shipOrderLineStatus.extra).length),
+            String(rows.filter((r) => (ARRIVED as number[]).includes(Number(r.status))).length),
+          ]),
+        ],
+        { header: true },
+      );
     }
-    doc.moveDown(0.5).fontSize(11).fillColor(PDF_COLORS.ink).text(`${o.t(`${P}.carriers`)} (${s.rows.length})`, left);
+    doc
+      .moveDown(0.5)
+      .fontSize(11)
+      .fillColor(PDF_COLORS.ink)
+      .text(`${o.t(`${P}.carriers`)} (${s.rows.length})`, left);
     doc.moveDown(0.2);
     pdfTable(
       doc,
       [0.06, 0.24, 0.2, 0.18, 0.16, 0.16],
       [
         ['#', o.t('fields.carrierSn'), o.t('fields.carrierCode'), o.t('fields.containerNo'), o.t('fields.deliveryNo'), o.t('fields.status')],
-        ...s.rows.map((l, n) => [String(n + 1), txt(l.carrierSn), txt(l.carrierCodeIdLabel), txt(l.containerNo), txt(l.deliveryNo), txt(enumLabel(o.t, 'shipOrderLineStatus', l.status))]),
+        ...s.rows.map((l, n) => [
+          String(n + 1),
+          txt(l.carrierSn),
+          txt(l.carrierCodeIdLabel),
+          txt(l.containerNo),
+          txt(l.deliveryNo),
+          txt(enumLabel(o.t, 'shipOrderLineStatus', l.status)),
+        ]),
       ],
       { header: true },
     );
@@ -77,12 +104,25 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
   function header(container: string | null) {
     const qrSize = 110;
     const top = doc.page.margins.top;
-    doc.fontSize(17).fillColor(PDF_COLORS.ink).text(o.t(`${P}.title`), left, top, { width: width - qrSize - 10 });
-    doc.fontSize(12).text(container === null ? txt(order.orderNo) : `${txt(order.orderNo)} · ${o.t('fields.containerNo')} ${txt(containerName(container))}`, { width: width - qrSize - 10 });
-    doc.fontSize(8).fillColor(PDF_COLORS.muted).text(`${o.t(`${P}.printed`)} ${when(new Date().toISOString())}`, { width: width - qrSize - 10 });
+    doc
+      .fontSize(17)
+      .fillColor(PDF_COLORS.ink)
+      .text(o.t(`${P}.title`), left, top, { width: width - qrSize - 10 });
+    doc
+      .fontSize(12)
+      .text(container === null ? txt(order.orderNo) : `${txt(order.orderNo)} · ${o.t('fields.containerNo')} ${txt(containerName(container))}`, {
+        width: width - qrSize - 10,
+      });
+    doc
+      .fontSize(8)
+      .fillColor(PDF_COLORS.muted)
+      .text(`${o.t(`${P}.printed`)} ${when(new Date().toISOString())}`, { width: width - qrSize - 10 });
     if (o.url) {
       drawQr(doc, o.url, left + width - qrSize, top, qrSize);
-      doc.fontSize(7).fillColor(PDF_COLORS.muted).text(o.t(`${P}.scan`), left + width - qrSize, top + qrSize + 2, { width: qrSize, align: 'center' });
+      doc
+        .fontSize(7)
+        .fillColor(PDF_COLORS.muted)
+        .text(o.t(`${P}.scan`), left + width - qrSize, top + qrSize + 2, { width: qrSize, align: 'center' });
     }
     doc.x = left;
     doc.y = Math.max(doc.y, top + qrSize + 24);
@@ -100,8 +140,18 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
       [o.t('fields.totalAmount'), String(order.totalAmount ?? 0)],
       [o.t('fields.receivedAmount'), String(order.receivedAmount ?? 0)],
     ];
-    pdfTable(doc, [0.18, 0.32, 0.18, 0.32], Array.from({ length: pairs.length / 2 }, (_, r) => [...pairs[2 * r], ...pairs[2 * r + 1]]), { labelCols: [0, 2] });
-    if (order.remark) doc.moveDown(0.3).fontSize(8.5).fillColor(PDF_COLORS.text).text(`${o.t('fields.remark')}: ${txt(order.remark)}`, left, doc.y, { width });
+    pdfTable(
+      doc,
+      [0.18, 0.32, 0.18, 0.32],
+      Array.from({ length: pairs.length / 2 }, (_, r) => [...pairs[2 * r], ...pairs[2 * r + 1]]),
+      { labelCols: [0, 2] },
+    );
+    if (order.remark)
+      doc
+        .moveDown(0.3)
+        .fontSize(8.5)
+        .fillColor(PDF_COLORS.text)
+        .text(`${o.t('fields.remark')}: ${txt(order.remark)}`, left, doc.y, { width });
   }
 
   function signatures() {
@@ -110,8 +160,16 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
     const y = doc.y + 20;
     const half = width / 2;
     for (const [i, key] of ['shipperSign', 'receiverSign'].entries()) {
-      doc.moveTo(left + i * half, y).lineTo(left + i * half + half - 20, y).lineWidth(0.5).strokeColor(PDF_COLORS.muted).stroke();
-      doc.fontSize(8).fillColor(PDF_COLORS.muted).text(o.t(`${P}.${key}`), left + i * half, y + 3, { width: half - 20 });
+      doc
+        .moveTo(left + i * half, y)
+        .lineTo(left + i * half + half - 20, y)
+        .lineWidth(0.5)
+        .strokeColor(PDF_COLORS.muted)
+        .stroke();
+      doc
+        .fontSize(8)
+        .fillColor(PDF_COLORS.muted)
+        .text(o.t(`${P}.${key}`), left + i * half, y + 3, { width: half - 20 });
     }
     doc.x = left;
   }

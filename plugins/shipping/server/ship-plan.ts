@@ -79,7 +79,12 @@ async function checkLines(e: LinesEvent): Promise<void> {
   if (!over.length) return;
   const [code, n] = over[0];
   const labels = await codeLabels(e.repo, [code]);
-  throw new ApiError(ErrorCode.validation, 'shipping.shipPlan.cubingExceeds', { code: labels.get(code) ?? String(code), cubed: n, planned: planned.get(code) ?? 0, title });
+  throw new ApiError(ErrorCode.validation, 'shipping.shipPlan.cubingExceeds', {
+    code: labels.get(code) ?? String(code),
+    cubed: n,
+    planned: planned.get(code) ?? 0,
+    title,
+  });
 }
 
 /** Release: every carrier code's cubing total equals its detail total. */
@@ -92,7 +97,12 @@ async function checkCubingComplete(repo: Repo, plan: Row): Promise<void> {
   const differs = codes.find((c) => (planned.get(c) ?? 0) !== (cubed.get(c) ?? 0));
   if (differs === undefined) return;
   const labels = await codeLabels(repo, [differs]);
-  throw new ApiError(ErrorCode.statusForbidden, 'shipping.shipPlan.cubingDiffers', { code: labels.get(differs) ?? String(differs), cubed: cubed.get(differs) ?? 0, planned: planned.get(differs) ?? 0, title });
+  throw new ApiError(ErrorCode.statusForbidden, 'shipping.shipPlan.cubingDiffers', {
+    code: labels.get(differs) ?? String(differs),
+    cubed: cubed.get(differs) ?? 0,
+    planned: planned.get(differs) ?? 0,
+    title,
+  });
 }
 
 export function registerShipPlan(ctx: PluginServerContext): void {
@@ -120,7 +130,10 @@ export function registerShipPlan(ctx: PluginServerContext): void {
     async handler({ ctx: call }) {
       const attrs = ['id', 'code', 'name', 'available'];
       const mine = await ctx.repo('warehouse', call).rows({}, { attributes: attrs, order: [['code', 'ASC']], limit: 5000 });
-      const all = call.warehouseIds === null || call.orgId === null ? mine : await ctx.repo('warehouse', ctx.systemContext(call.orgId, call.language)).rows({}, { attributes: attrs, order: [['code', 'ASC']], limit: 5000 });
+      const all =
+        call.warehouseIds === null || call.orgId === null
+          ? mine
+          : await ctx.repo('warehouse', ctx.systemContext(call.orgId, call.language)).rows({}, { attributes: attrs, order: [['code', 'ASC']], limit: 5000 });
       const choice = (w: Row) => ({ id: Number(w.id), code: w.code, name: w.name, available: w.available !== false && w.available !== 0 });
       const usable = mine.filter((w) => w.available !== false && w.available !== 0);
       return {

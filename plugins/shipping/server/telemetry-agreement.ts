@@ -51,7 +51,12 @@ export async function followInTelemetry(ctx: PluginServerContext, call: RequestC
     if (!ids.length || orgId === null) return;
     const sys = ctx.systemContext(orgId);
     const out = direction === 'out';
-    const orders = new Map((await ctx.repo('ship-order', sys).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] })).map((o) => [Number(o.id), o]));
+    const orders = new Map(
+      (await ctx.repo('ship-order', sys).rows({ id: { [Op.in]: ids } }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'] })).map((o) => [
+        Number(o.id),
+        o,
+      ]),
+    );
     const lines = await ctx
       .repo('ship-order-detail', sys)
       .rows(
@@ -131,7 +136,10 @@ async function confirmInOrg(ctx: PluginServerContext, orgId: number, passes: InO
   const orderIds = [...new Set(lines.map((l) => Number(l.shipOrderId)))];
   const orders = new Map<number, Row>();
   for (let i = 0; i < orderIds.length; i += CHUNK) {
-    const rows = await repo('ship-order').rows({ id: { [Op.in]: orderIds.slice(i, i + CHUNK) }, status: { [Op.in]: orderGroup('arrived') } }, { attributes: ['id', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId'] });
+    const rows = await repo('ship-order').rows(
+      { id: { [Op.in]: orderIds.slice(i, i + CHUNK) }, status: { [Op.in]: orderGroup('arrived') } },
+      { attributes: ['id', 'orderNo', 'status', 'shipperWarehouseId', 'receiverWarehouseId'] },
+    );
     for (const o of rows) orders.set(Number(o.id), o);
   }
   // a carrier sits on one open order; a received line of a closed trip may linger: the open one wins
@@ -155,7 +163,8 @@ async function confirmInOrg(ctx: PluginServerContext, orgId: number, passes: InO
     if (p.warehouseId === Number(order.shipperWarehouseId)) field = 'departure';
     else if (p.warehouseId === Number(order.receiverWarehouseId)) field = 'arrival';
     else {
-      if (p.direction === Enums.inoutDirection.inbound && line.status === Line.shipped && orderGroup('inTransit').includes(Number(order.status))) misuse.push({ pass: p, line, order });
+      if (p.direction === Enums.inoutDirection.inbound && line.status === Line.shipped && orderGroup('inTransit').includes(Number(order.status)))
+        misuse.push({ pass: p, line, order });
       continue;
     }
     const current = line[`${field}ConfirmedBy`];
@@ -195,10 +204,15 @@ async function raiseMisuse(ctx: PluginServerContext, orgId: number, found: Array
   const sys = ctx.systemContext(orgId);
   const alerts = ctx.repo('carrier-alert', sys);
   const carrierIds = [...new Set(found.map((f) => f.pass.carrierId))];
-  const open = await alerts.rows({ carrierId: { [Op.in]: carrierIds }, reason: Enums.carrierAlertReason.invalidRoute, status: Enums.alertStatus.unsolved, clearedAt: null }, { attributes: ['carrierId', 'warehouseId'] });
+  const open = await alerts.rows(
+    { carrierId: { [Op.in]: carrierIds }, reason: Enums.carrierAlertReason.invalidRoute, status: Enums.alertStatus.unsolved, clearedAt: null },
+    { attributes: ['carrierId', 'warehouseId'] },
+  );
   const has = new Set(open.map((a) => `${a.carrierId}/${a.warehouseId}`));
   const whIds = [...new Set(found.flatMap((f) => [f.pass.warehouseId, Number(f.order.receiverWarehouseId)]))];
-  const names = new Map((await ctx.repo('warehouse', sys).rows({ id: { [Op.in]: whIds } }, { attributes: ['id', 'name'] })).map((w) => [Number(w.id), String(w.name)]));
+  const names = new Map(
+    (await ctx.repo('warehouse', sys).rows({ id: { [Op.in]: whIds } }, { attributes: ['id', 'name'] })).map((w) => [Number(w.id), String(w.name)]),
+  );
   const rows: Row[] = [];
   for (const { pass, line, order } of found) {
     const key = `${pass.carrierId}/${pass.warehouseId}`;
@@ -240,5 +254,11 @@ export async function publishAlerts(ctx: PluginServerContext, orgId: number, whe
   const telemetry = ctx.tryUse('telemetry');
   if (!telemetry) return;
   const rows = await ctx.repo('carrier-alert', ctx.systemContext(orgId)).rows(where);
-  for (const row of rows) telemetry.publish({ type: 'alert', orgId, warehouseId: row.warehouseId === null || row.warehouseId === undefined ? null : Number(row.warehouseId), data: { category: 'carrier', resource: 'carrier-alert', ...row } });
+  for (const row of rows)
+    telemetry.publish({
+      type: 'alert',
+      orgId,
+      warehouseId: row.warehouseId === null || row.warehouseId === undefined ? null : Number(row.warehouseId),
+      data: { category: 'carrier', resource: 'carrier-alert', ...row },
+    });
 }

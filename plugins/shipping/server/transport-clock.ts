@@ -53,18 +53,39 @@ export async function raiseOverdue(ctx: PluginServerContext, now: Date): Promise
 async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now: Date): Promise<number> {
   const sys = ctx.systemContext(orgId);
   return ctx.transaction(sys, async (repo, transaction) => {
-    const orders = await repo('ship-order').rows(due, { attributes: ['id', 'orderNo', 'shipperWarehouseId', 'receiverWarehouseId', 'atd', 'dueAt', 'totalAmount'], order: [['dueAt', 'ASC']], limit: BATCH, lock: 'update' });
+    const orders = await repo('ship-order').rows(due, {
+      attributes: ['id', 'orderNo', 'shipperWarehouseId', 'receiverWarehouseId', 'atd', 'dueAt', 'totalAmount'],
+      order: [['dueAt', 'ASC']],
+      limit: BATCH,
+      lock: 'update',
+    });
     if (!orders.length) return 0;
-    const names = new Map((await repo('warehouse').rows({ id: { [Op.in]: [...new Set(orders.flatMap((o) => [Number(o.shipperWarehouseId), Number(o.receiverWarehouseId)]))] } }, { attributes: ['id', 'name'] })).map((w) => [Number(w.id), String(w.name)]));
+    const names = new Map(
+      (
+        await repo('warehouse').rows(
+          { id: { [Op.in]: [...new Set(orders.flatMap((o) => [Number(o.shipperWarehouseId), Number(o.receiverWarehouseId)]))] } },
+          { attributes: ['id', 'name'] },
+        )
+      ).map((w) => [Number(w.id), String(w.name)]),
+    );
     const alerts: Row[] = [];
     const subjectOf = new Map<number, number>();
     for (const o of orders) {
       // the alert's subject: the order's first carrier still on its way
-      const [line] = await repo('ship-order-detail').rows({ shipOrderId: o.id, status: Enums.shipOrderLineStatus.shipped }, { attributes: ['carrierId', 'carrierSn'], order: [['id', 'ASC']], limit: 1 });
+      const [line] = await repo('ship-order-detail').rows(
+        { shipOrderId: o.id, status: Enums.shipOrderLineStatus.shipped },
+        { attributes: ['carrierId', 'carrierSn'], order: [['id', 'ASC']], limit: 1 },
+      );
       if (!line) continue;
       const minutes = o.atd && o.dueAt ? Math.round((new Date(o.dueAt as string).getTime() - new Date(o.atd as string).getTime()) / 60_000) : 0;
       const count = await repo('ship-order-detail').count({ shipOrderId: o.id, status: Enums.shipOrderLineStatus.shipped });
-      const params = { order: String(o.orderNo), from: names.get(Number(o.shipperWarehouseId)) ?? '', to: names.get(Number(o.receiverWarehouseId)) ?? '', count, minutes };
+      const params = {
+        order: String(o.orderNo),
+        from: names.get(Number(o.shipperWarehouseId)) ?? '',
+        to: names.get(Number(o.receiverWarehouseId)) ?? '',
+        count,
+        minutes,
+      };
       subjectOf.set(Number(o.id), Number(line.carrierId));
       alerts.push({
         carrierId: line.carrierId,
@@ -72,7 +93,10 @@ async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now
         reason: Enums.carrierAlertReason.transportTimeout,
         createdTime: now,
         warehouseId: o.shipperWarehouseId,
-        message: `ship order ${params.order} from ${params.from} to ${params.to}: ${params.count} carrier(s) in transit for more than ${minutes} min`.slice(0, 500),
+        message: `ship order ${params.order} from ${params.from} to ${params.to}: ${params.count} carrier(s) in transit for more than ${minutes} min`.slice(
+          0,
+          500,
+        ),
         messageKey: { key: 'shipping.alerts.orderOverdue', params },
         status: Enums.alertStatus.unsolved,
         rawData: { shipOrderId: Number(o.id), orderNo: o.orderNo, dueAt: o.dueAt },
@@ -81,7 +105,12 @@ async function raiseInOrg(ctx: PluginServerContext, orgId: number, due: Row, now
     // the scoped repository's insertMany writes json columns (messageKey, rawData) as the model does
     if (alerts.length) await ctx.repo('carrier-alert', sys).insertMany(alerts, { transaction });
     // insertMany answers a count: the new rows are found again by their subject and time
-    const written = alerts.length ? await repo('carrier-alert').rows({ carrierId: { [Op.in]: [...subjectOf.values()] }, reason: Enums.carrierAlertReason.transportTimeout, createdTime: now }, { attributes: ['id', 'carrierId'] }) : [];
+    const written = alerts.length
+      ? await repo('carrier-alert').rows(
+          { carrierId: { [Op.in]: [...subjectOf.values()] }, reason: Enums.carrierAlertReason.transportTimeout, createdTime: now },
+          { attributes: ['id', 'carrierId'] },
+        )
+      : [];
     const alertOf = new Map(written.map((a) => [Number(a.carrierId), Number(a.id)]));
     for (const o of orders) {
       const alertId = alertOf.get(subjectOf.get(Number(o.id)) ?? -1);

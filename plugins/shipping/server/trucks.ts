@@ -26,7 +26,10 @@ export const TRUCK_OF_ORDER: Record<number, number> = {
   [Order.closed]: Truck.finished,
   [Order.cancelled]: Truck.deleted,
 };
-const ORDERS_OF_TRUCK = (truck: number) => Object.entries(TRUCK_OF_ORDER).filter(([, t]) => t === truck).map(([o]) => Number(o));
+const ORDERS_OF_TRUCK = (truck: number) =>
+  Object.entries(TRUCK_OF_ORDER)
+    .filter(([, t]) => t === truck)
+    .map(([o]) => Number(o));
 
 /** A ship order travels by truck when it goes by land. */
 export const TRUCK_TRANSPORT = Enums.transportType.land;
@@ -174,11 +177,21 @@ export function registerTrucks(ctx: PluginServerContext): void {
     async rows(q: ReportQuery<Params>, w) {
       const page = await repositoryPage(ctx.repo('ship-order', q.ctx), { where: where(q.params), order, serialize: true }, w);
       const now = Date.now();
-      return { list: await withPositions(q, page.list.map((o) => truckRow(o, now))), total: page.total };
+      return {
+        list: await withPositions(
+          q,
+          page.list.map((o) => truckRow(o, now)),
+        ),
+        total: page.total,
+      };
     },
     async *scan(q: ReportQuery<Params>) {
       const now = Date.now();
-      for await (const batch of repositoryScan(ctx.repo('ship-order', q.ctx), { where: where(q.params), order, serialize: true })) yield await withPositions(q, batch.map((o) => truckRow(o, now)));
+      for await (const batch of repositoryScan(ctx.repo('ship-order', q.ctx), { where: where(q.params), order, serialize: true }))
+        yield await withPositions(
+          q,
+          batch.map((o) => truckRow(o, now)),
+        );
     },
     fileName: () => `trucks-${new Date().toISOString().slice(0, 10)}`,
   });

@@ -50,7 +50,14 @@ describe('monitor logic', () => {
   });
 
   it('a server fix is drawn where it is and named by its device; none: estimated', () => {
-    const gate = { longitude: 130, latitude: 40, time: new Date(2 * H).toISOString(), source: 'gateway' as const, sn: 'GATE-B', warehouse: { id: 2, name: 'Osaka' } };
+    const gate = {
+      longitude: 130,
+      latitude: 40,
+      time: new Date(2 * H).toISOString(),
+      source: 'gateway' as const,
+      sn: 'GATE-B',
+      warehouse: { id: 2, name: 'Osaka' },
+    };
     expect(orderPosition(base({ position: gate }), 5 * H)).toEqual({ lng: 130, lat: 40, estimated: false });
     expect(fixText(gate)).toEqual({ key: 'shipping.monitor.fixGateway', params: { sn: 'GATE-B', warehouse: 'Osaka' } });
     expect(fixText({ longitude: 1, latitude: 2, source: 'truck', sn: 'GT-1' })).toEqual({ key: 'shipping.monitor.fixTruck', params: { sn: 'GT-1' } });
@@ -66,7 +73,13 @@ describe('monitor logic', () => {
     expect(loadMetadata().enums.shipOrderStatus.find((e) => e.value === ShipOrderStatusEnum.delivered)?.color).toBe('error');
     expect(colours).not.toContain(LATE_COLOR);
     expect(markerStatus(base({ status: 3 }))).toBe(3);
-    expect(boundsOf([[120, 30], [130, 40], [125, 20]])).toEqual([120, 20, 130, 40]);
+    expect(
+      boundsOf([
+        [120, 30],
+        [130, 40],
+        [125, 20],
+      ]),
+    ).toEqual([120, 20, 130, 40]);
     expect(boundsOf([])).toBeNull();
   });
 });

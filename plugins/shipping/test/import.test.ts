@@ -112,7 +112,17 @@ describe('/ship-order-detail/import', () => {
     const open = await newOrder();
     const a = await box(shanghai);
     const b = await box(shanghai);
-    const result = await importFile(ts, ts.a, 'ship-order-detail', await xlsx(headers, [[open.orderNo, a], [frozen.orderNo, b], ['SO-NONE', a]]), 'zh-CN');
+    const result = await importFile(
+      ts,
+      ts.a,
+      'ship-order-detail',
+      await xlsx(headers, [
+        [open.orderNo, a],
+        [frozen.orderNo, b],
+        ['SO-NONE', a],
+      ]),
+      'zh-CN',
+    );
     expect(result).toMatchObject({ successVolume: 1, failedVolume: 2 });
     const [released, unknown] = [...result.importErrors].sort((x, y) => x.row - y.row);
     expect(released.row).toBe(3);

@@ -30,8 +30,18 @@ describe('/info/ship-order', () => {
     const got = await ts.call('/info/ship-order', { token: link.token }, { language: 'zh-CN' });
     expect(got.body.code).toBe(0);
     const page = got.body.data as any;
-    expect(page.order).toMatchObject({ orderNo: o.orderNo, status: Enums.shipOrderStatus.released, shipperWarehouse: 'Shanghai Hub A', receiverWarehouse: 'Osaka A', conveyanceNo: 'TRK-7', totalAmount: 3 });
-    expect(page.containers.map((c: any) => [c.containerNo, c.quantity])).toEqual([['K1', 2], ['K2', 1]]);
+    expect(page.order).toMatchObject({
+      orderNo: o.orderNo,
+      status: Enums.shipOrderStatus.released,
+      shipperWarehouse: 'Shanghai Hub A',
+      receiverWarehouse: 'Osaka A',
+      conveyanceNo: 'TRK-7',
+      totalAmount: 3,
+    });
+    expect(page.containers.map((c: any) => [c.containerNo, c.quantity])).toEqual([
+      ['K1', 2],
+      ['K2', 1],
+    ]);
     expect(page.lines).toHaveLength(3);
     expect(page.lines.every((l: any) => l.status === Enums.shipOrderLineStatus.shipped && /^TB-/.test(l.carrierSn))).toBe(true);
     // only what a driver needs: no ids, organisation, users or remarks

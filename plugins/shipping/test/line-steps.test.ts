@@ -26,7 +26,8 @@ const lines = async (shipOrderId: number) => (await ok(ts.a, '/ship-order-detail
 
 describe('line steps of the shipping list', () => {
   it('have no call of their own: only the documents run them', async () => {
-    for (const step of ['ship', 'receive', 'receive-extra', 'miss']) expect((await ts.a.call(`/ship-order-detail/${step}`, { ids: [1] })).body.code).toBe(10013);
+    for (const step of ['ship', 'receive', 'receive-extra', 'miss'])
+      expect((await ts.a.call(`/ship-order-detail/${step}`, { ids: [1] })).body.code).toBe(10013);
   });
 
   it('move only while the order is in the declared statuses: the refusal names the order, in three languages, and writes nothing', async () => {

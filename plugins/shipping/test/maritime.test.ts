@@ -59,17 +59,28 @@ beforeAll(async () => {
   const lines = [];
   for (let i = 0; i < 3; i++) {
     // one tracker in container 1, none in container 2
-    const gpsId = i === 0 ? (await ok(ts.a, '/device-gps/create', { sn: 'GT-SEA-1', name: 'Container tracker', deviceModelId: modelId, useStatus: 20 })).id : null;
+    const gpsId =
+      i === 0 ? (await ok(ts.a, '/device-gps/create', { sn: 'GT-SEA-1', name: 'Container tracker', deviceModelId: modelId, useStatus: 20 })).id : null;
     const carrierId = (await ok(ts.a, '/carrier/create', { sn: `SEA-${i}`, carrierCodeId: codeId, warehouseId: port, status: 10, gpsId })).id;
     if (gpsId) await ts.server.db.models['device-gps'].update({ carrierId }, { where: { id: gpsId } });
     lines.push({ carrierId, containerNo: i < 2 ? 'MSCU1234565' : 'MSCU7654321' });
   }
-  const doc = await ok(ts.a, '/ship-order/save', { type: 2, transportType: Enums.transportType.sea, vesselId, shipperWarehouseId: port, receiverWarehouseId: osaka, lines });
+  const doc = await ok(ts.a, '/ship-order/save', {
+    type: 2,
+    transportType: Enums.transportType.sea,
+    vesselId,
+    shipperWarehouseId: port,
+    receiverWarehouseId: osaka,
+    lines,
+  });
   orderNo = doc.orderNo;
   await ok(ts.a, '/ship-order/release', { id: doc.id });
   await rt.refresh();
   // the tracker in the container reports from the East China Sea
-  const r = rt.ingest!.intake.handleMqtt('rti/ORGA/gps/GT-SEA-1/report', Buffer.from(JSON.stringify({ sn: 'GT-SEA-1', reports: [{ ts: FIX_TIME, dataType: 10, longitude: 125.5, latitude: 30.25, speed: 28 }] })));
+  const r = rt.ingest!.intake.handleMqtt(
+    'rti/ORGA/gps/GT-SEA-1/report',
+    Buffer.from(JSON.stringify({ sn: 'GT-SEA-1', reports: [{ ts: FIX_TIME, dataType: 10, longitude: 125.5, latitude: 30.25, speed: 28 }] })),
+  );
   if (r.status !== 'accepted') throw new Error(`report refused: ${r.status}`);
   await rt.ingest!.pipeline.drained();
   await rt.flush();
@@ -84,20 +95,27 @@ afterAll(async () => {
 });
 
 describe('/maritime/data', () => {
-  it('embedded default: the position of the trackers travelling with the vessel\'s containers, and its voyage', async () => {
+  it("embedded default: the position of the trackers travelling with the vessel's containers, and its voyage", async () => {
     for (const key of [{ mmsi: '477123456' }, { imo: '9876543' }, { vesselId }]) {
       const data = await ok(ts.a, '/maritime/data', key);
       expect(data.vessel).toMatchObject({ id: vesselId, name: 'Pacific Star', mmsi: '477123456', imo: '9876543' });
       expect(data.source).toBe('trackers');
       expect(data.position).toMatchObject({ longitude: 125.5, latitude: 30.25, trackerSn: 'GT-SEA-1', trackers: 1, time: new Date(FIX_TIME).toISOString() });
-      expect(data.voyage).toEqual([expect.objectContaining({ orderNo, status: Enums.shipOrderStatus.released, shipperWarehouseIdLabel: 'Shanghai Port', receiverWarehouseIdLabel: 'Osaka Port' })]);
+      expect(data.voyage).toEqual([
+        expect.objectContaining({
+          orderNo,
+          status: Enums.shipOrderStatus.released,
+          shipperWarehouseIdLabel: 'Shanghai Port',
+          receiverWarehouseIdLabel: 'Osaka Port',
+        }),
+      ]);
     }
     // a vessel without shipments on board: known, no position
     const idle = await ok(ts.a, '/maritime/data', { mmsi: '477000001' });
     expect(idle).toMatchObject({ source: null, position: null, voyage: [] });
   });
 
-  it('refuses an unknown vessel, a missing key, and another organisation\'s vessel', async () => {
+  it("refuses an unknown vessel, a missing key, and another organisation's vessel", async () => {
     const unknown = await ts.a.call<any>('/maritime/data', { mmsi: '999999999' });
     expect(unknown.body.code).toBe(10002);
     expect(unknown.body.message).toContain('999999999');
@@ -109,13 +127,41 @@ describe('/maritime/data', () => {
   });
 
   it('AIS adapter: with AIS_URL the feed answers (MMSI, IMO and token sent); a failing feed falls back to the trackers', async () => {
-    const feed = await fakeFeed((u) => (u.searchParams.get('mmsi') === '477123456' ? { status: 200, body: { data: [{ mmsi: 477123456, lat: 33.9, lon: 135.1, sog: 14.2, cog: 78, timestamp: Math.floor(FIX_TIME / 1000) + 60, destination: 'JPOSA', eta: '2026-11-26T08:00:00Z' }] } } : { status: 404 }));
+    const feed = await fakeFeed((u) =>
+      u.searchParams.get('mmsi') === '477123456'
+        ? {
+            status: 200,
+            body: {
+              data: [
+                {
+                  mmsi: 477123456,
+                  lat: 33.9,
+                  lon: 135.1,
+                  sog: 14.2,
+                  cog: 78,
+                  timestamp: Math.floor(FIX_TIME / 1000) + 60,
+                  destination: 'JPOSA',
+                  eta: '2026-11-26T08:00:00Z',
+                },
+              ],
+            },
+          }
+        : { status: 404 },
+    );
     try {
       process.env.AIS_URL = feed.url;
       process.env.AIS_TOKEN = 'feed-secret';
       const data = await ok(ts.a, '/maritime/data', { mmsi: '477123456' });
       expect(data.source).toBe('ais');
-      expect(data.position).toMatchObject({ latitude: 33.9, longitude: 135.1, speed: 14.2, course: 78, destination: 'JPOSA', eta: '2026-11-26T08:00:00Z', time: new Date(Math.floor(FIX_TIME / 1000) * 1000 + 60_000).toISOString() });
+      expect(data.position).toMatchObject({
+        latitude: 33.9,
+        longitude: 135.1,
+        speed: 14.2,
+        course: 78,
+        destination: 'JPOSA',
+        eta: '2026-11-26T08:00:00Z',
+        time: new Date(Math.floor(FIX_TIME / 1000) * 1000 + 60_000).toISOString(),
+      });
       expect(feed.seen[0].url.pathname).toBe('/vessels/position');
       expect(Object.fromEntries(feed.seen[0].url.searchParams)).toEqual({ mmsi: '477123456', imo: '9876543' });
       expect(feed.seen[0].auth).toBe('Bearer feed-secret');

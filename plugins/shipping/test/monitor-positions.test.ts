@@ -29,7 +29,9 @@ async function ok<T = any>(caller: Caller, p: string, body: unknown = {}): Promi
 }
 
 /** a carrier in warehouse A, optionally with a beacon and/or a GPS tracker bound */
-async function box(opts: { beacon?: boolean; gps?: boolean; sn?: string; code?: number } = {}): Promise<{ id: number; sn: string; mac?: string; gpsSn?: string }> {
+async function box(
+  opts: { beacon?: boolean; gps?: boolean; sn?: string; code?: number } = {},
+): Promise<{ id: number; sn: string; mac?: string; gpsSn?: string }> {
   const k = ++seq;
   const mac = opts.beacon ? `E2C56DB6${k.toString(16).toUpperCase().padStart(4, '0')}` : undefined;
   const gpsSn = opts.gps ? `GT-MON-${k}` : undefined;
@@ -49,19 +51,31 @@ async function settle(): Promise<void> {
 }
 
 async function gpsReport(sn: string, time: number, longitude: number, latitude: number): Promise<void> {
-  const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gps/${sn}/report`, Buffer.from(JSON.stringify({ sn, reports: [{ ts: time, dataType: 10, longitude, latitude }] })));
+  const r = rt.ingest!.intake.handleMqtt(
+    `rti/ORGA/gps/${sn}/report`,
+    Buffer.from(JSON.stringify({ sn, reports: [{ ts: time, dataType: 10, longitude, latitude }] })),
+  );
   if (r.status !== 'accepted') throw new Error(`report refused: ${r.status}`);
   await settle();
 }
 
 async function heard(gatewayMac: string, macs: string[], time: number): Promise<void> {
-  const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${gatewayMac}/scan`, Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })));
+  const r = rt.ingest!.intake.handleMqtt(
+    `rti/ORGA/gw/${gatewayMac}/scan`,
+    Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })),
+  );
   if (r.status !== 'accepted') throw new Error(`scan refused: ${r.status}`);
   await settle();
 }
 
 async function shipped(carrierIds: number[], extra: Record<string, unknown> = {}) {
-  const doc = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: wh.A, receiverWarehouseId: wh.B, ...extra, lines: carrierIds.map((carrierId) => ({ carrierId })) });
+  const doc = await ok(ts.a, '/ship-order/save', {
+    type: 2,
+    shipperWarehouseId: wh.A,
+    receiverWarehouseId: wh.B,
+    ...extra,
+    lines: carrierIds.map((carrierId) => ({ carrierId })),
+  });
   return ok(ts.a, '/ship-order/release', { id: doc.id });
 }
 
@@ -77,10 +91,21 @@ beforeAll(async () => {
   const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
   codeId = (await ok(ts.a, '/carrier-code/create', { code: 'CC-MON', name: 'Box', projectId, type: 10, available: true })).id;
   truckCodeId = (await ok(ts.a, '/carrier-code/create', { code: 'TRUCK', name: 'Truck', projectId, type: 40, available: true })).id;
-  for (const [k, lng] of [['A', 121.5], ['B', 135.5]] as const) {
+  for (const [k, lng] of [
+    ['A', 121.5],
+    ['B', 135.5],
+  ] as const) {
     const locationId = (await ok(ts.a, '/location/create', { name: `Site ${k}`, longitude: lng, latitude: 34, fenceRadius: 500, type: 0 })).id;
     wh[k] = (await ok(ts.a, '/warehouse/create', { code: `M${k}`, name: `Depot ${k}`, locationId, bleInboundEnabled: true, bleOutboundEnabled: true })).id;
-    await ok(ts.a, '/device-slave-gateway/create', { sn: `GATE-M${k}`, name: `Gate ${k}`, mac: GATE[k], deviceModelId: modelId, warehouseId: wh[k], purpose: 20, useStatus: 20 });
+    await ok(ts.a, '/device-slave-gateway/create', {
+      sn: `GATE-M${k}`,
+      name: `Gate ${k}`,
+      mac: GATE[k],
+      deviceModelId: modelId,
+      warehouseId: wh[k],
+      purpose: 20,
+      useStatus: 20,
+    });
   }
   await ok(ts.a, '/route/create', { routeName: 'A-B', fromWarehouseId: wh.A, toWarehouseId: wh.B, transportType: 20, transportTime: 600 });
   await rt.refresh();
@@ -91,7 +116,7 @@ afterAll(async () => {
 });
 
 describe('/ship-order/list4map positions', () => {
-  it('the truck\'s GPS; a newer fix of a tracker on board wins; get4map answers the same', async () => {
+  it("the truck's GPS; a newer fix of a tracker on board wins; get4map answers the same", async () => {
     const truck = await box({ gps: true, sn: 'TRUCK-SH-01', code: truckCodeId });
     const [plain, tracked] = [await box(), await box({ gps: true })];
     await rt.refresh();
@@ -100,23 +125,42 @@ describe('/ship-order/list4map positions', () => {
     await gpsReport(truck.gpsSn!, t1, 128.25, 33.5);
     expect((await onMap(doc.id)).position).toEqual({ longitude: 128.25, latitude: 33.5, time: new Date(t1).toISOString(), source: 'truck', sn: truck.gpsSn });
     await gpsReport(tracked.gpsSn!, t1 + 60_000, 129, 33.75);
-    expect((await onMap(doc.id)).position).toMatchObject({ longitude: 129, latitude: 33.75, source: 'tracker', sn: tracked.gpsSn, time: new Date(t1 + 60_000).toISOString() });
+    expect((await onMap(doc.id)).position).toMatchObject({
+      longitude: 129,
+      latitude: 33.75,
+      source: 'tracker',
+      sn: tracked.gpsSn,
+      time: new Date(t1 + 60_000).toISOString(),
+    });
     const one = await ok(ts.a, '/ship-order/get4map', { id: doc.id });
     expect(one.position).toMatchObject({ source: 'tracker', sn: tracked.gpsSn });
     // another organisation sees neither the order nor its position
     expect((await ok(ts.b, '/ship-order/list4map', {})).map((r: any) => r.id)).not.toContain(doc.id);
   });
 
-  it('the last gateway that heard a carrier\'s beacon: its warehouse, when and which gate', async () => {
+  it("the last gateway that heard a carrier's beacon: its warehouse, when and which gate", async () => {
     const [a, b] = [await box({ beacon: true }), await box({ beacon: true })];
     await rt.refresh();
     const doc = await shipped([a.id, b.id]);
     const t = Date.now() + 2000;
     await heard(GATE.A, [a.mac!], t);
-    expect((await onMap(doc.id)).position).toEqual({ longitude: 121.5, latitude: 34, time: new Date(t).toISOString(), source: 'gateway', sn: 'GATE-MA', warehouse: { id: wh.A, name: 'Depot A' } });
+    expect((await onMap(doc.id)).position).toEqual({
+      longitude: 121.5,
+      latitude: 34,
+      time: new Date(t).toISOString(),
+      source: 'gateway',
+      sn: 'GATE-MA',
+      warehouse: { id: wh.A, name: 'Depot A' },
+    });
     // the other carrier heard later at the receiver's gate: the order is there now
     await heard(GATE.B, [b.mac!], t + 3 * 3_600_000);
-    expect((await onMap(doc.id)).position).toMatchObject({ longitude: 135.5, latitude: 34, source: 'gateway', sn: 'GATE-MB', warehouse: { id: wh.B, name: 'Depot B' } });
+    expect((await onMap(doc.id)).position).toMatchObject({
+      longitude: 135.5,
+      latitude: 34,
+      source: 'gateway',
+      sn: 'GATE-MB',
+      warehouse: { id: wh.B, name: 'Depot B' },
+    });
   });
 
   it('no fix, or only one from before the trip: no position (the console estimates along the route)', async () => {

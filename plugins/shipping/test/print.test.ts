@@ -89,7 +89,8 @@ describe('/ship-order/print', () => {
     const zh = await print({ id: o.id }, 'zh-CN');
     const ja = await print({ id: o.id }, 'ja-JP');
     const en = await print({ id: o.id }, 'en-US');
-    const font = (pdf: Buffer) => pdf.toString('latin1').match(/\/BaseFont \/[A-Z]{6}\+([\w-]+)/)?.[1] ?? pdf.toString('latin1').match(/\/BaseFont \/([\w-]+)/)?.[1];
+    const font = (pdf: Buffer) =>
+      pdf.toString('latin1').match(/\/BaseFont \/[A-Z]{6}\+([\w-]+)/)?.[1] ?? pdf.toString('latin1').match(/\/BaseFont \/([\w-]+)/)?.[1];
     expect(font(zh.pdf)).toBe('NotoSansCJKsc-Regular');
     expect(font(ja.pdf)).toBe('NotoSansCJKjp-Regular');
     expect(pdfText(zh.pdf)).toContain('送货单 / 装箱清单');

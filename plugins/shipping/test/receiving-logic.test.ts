@@ -17,12 +17,25 @@ describe('receiving panel logic', () => {
   });
 
   it('reads the roll-ups, 0 when absent', () => {
-    expect(receiptCounts({ expectedAmount: 3, receivedAmount: '2', missingAmount: null, extraAmount: 1 })).toEqual({ expected: 3, received: 2, missing: 0, extra: 1 });
+    expect(receiptCounts({ expectedAmount: 3, receivedAmount: '2', missingAmount: null, extraAmount: 1 })).toEqual({
+      expected: 3,
+      received: 2,
+      missing: 0,
+      extra: 1,
+    });
     expect(receiptCounts(undefined)).toEqual({ expected: 0, received: 0, missing: 0, extra: 0 });
   });
 
   it('open while new or receiving (values or keys), live only while receiving', () => {
-    expect([10, 20, 30, 'new', 'receiving', 'closed', undefined].map((status) => receiptOpen({ status }))).toEqual([true, true, false, true, true, false, false]);
+    expect([10, 20, 30, 'new', 'receiving', 'closed', undefined].map((status) => receiptOpen({ status }))).toEqual([
+      true,
+      true,
+      false,
+      true,
+      true,
+      false,
+      false,
+    ]);
     expect([10, 20, 30].map((status) => receiptReceiving({ status }))).toEqual([false, true, false]);
     expect(isStatus(null, 10, 'new')).toBe(false);
   });

@@ -31,7 +31,10 @@ const ORDER = '/ship-order-manage/ship-order';
 const RECEIPT = '/ship-order-manage/receipt';
 
 const receiptLines = () => page.getByTestId('document-lines-receipt-detail');
-const lineRow = (s: string) => receiptLines().locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) });
+const lineRow = (s: string) =>
+  receiptLines()
+    .locator('tr.ant-table-row')
+    .filter({ has: page.getByText(s, { exact: true }) });
 const count = (key: string) => page.getByTestId(`receiving-count-${key}`);
 const counted = async (key: string, n: number) => expect.poll(() => count(key).getAttribute('data-value'), WAIT).toBe(String(n));
 const receipt = () => ok(receiver, '/receipt', { id: receiptId });
@@ -49,7 +52,8 @@ beforeAll(async () => {
   });
   receiver = await narrowOperator(ts, 'receiver.os', {
     screens: [ORDER, `${ORDER}/detail`, RECEIPT, `${RECEIPT}/create`, `${RECEIPT}/detail`],
-    calls: /^\/ship-order(\/(list|all|timeline))?$|^\/ship-order-detail\/list$|^\/receipt(\/(list|create|save|prefill|timeline|close))?$|^\/receipt-detail\/(list|scan|receive)$|^\/carrier(\/list)?$/,
+    calls:
+      /^\/ship-order(\/(list|all|timeline))?$|^\/ship-order-detail\/list$|^\/receipt(\/(list|create|save|prefill|timeline|close))?$|^\/receipt-detail\/(list|scan|receive)$|^\/carrier(\/list)?$/,
     warehouseIds: [osaka],
   });
   // the clerk's own order: six carriers, two of them packed in container CT-1
@@ -104,7 +108,10 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await chosen(page, 'shipperWarehouseId', 'Shanghai Hub');
     await chosen(page, 'transportType', 'Land');
     // the order's six shipped lines are announced: they become the receipt's lines on save
-    await page.getByTestId('document-source-lines').getByText(/^6 lines of the chosen Ship order/).waitFor(WAIT);
+    await page
+      .getByTestId('document-source-lines')
+      .getByText(/^6 lines of the chosen Ship order/)
+      .waitFor(WAIT);
     await cb.shot('receipt-create-prefilled');
     await page.getByTestId('meta-save').click();
     await page.waitForURL((u) => u.pathname === RECEIPT, WAIT);
@@ -112,7 +119,14 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     expect(list.total).toBe(1);
     receiptId = list.list[0].id;
     // the lines came from the order, every one expected
-    expect(await receipt()).toMatchObject({ totalAmount: 6, expectedAmount: 6, receivedAmount: 0, warehouseId: osaka, shipperWarehouseId: shanghai, transportType: 20 });
+    expect(await receipt()).toMatchObject({
+      totalAmount: 6,
+      expectedAmount: 6,
+      receivedAmount: 0,
+      warehouseId: osaka,
+      shipperWarehouseId: shanghai,
+      transportType: 20,
+    });
   });
 
   it('receives by scan, by ticking and by container; a second scan of a serial is refused by name', async () => {
@@ -210,7 +224,10 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     for (const s of [sn(1), sn(2), sn(3), sn(4)]) await lineRow(s).getByText('Received', { exact: true }).waitFor(WAIT);
     // a closed receipt takes no more scans, and its lines are no longer tickable
     expect(await page.getByTestId('receiving-scan').count()).toBe(0);
-    await receiptLines().locator('.ant-checkbox-input').first().waitFor({ state: 'detached', ...WAIT });
+    await receiptLines()
+      .locator('.ant-checkbox-input')
+      .first()
+      .waitFor({ state: 'detached', ...WAIT });
     expect(await page.getByTestId('receiving-receive-selected').count()).toBe(0);
     expect(await ok(receiver, '/ship-order', { id: orderId })).toMatchObject({ status: 4, missingAmount: 2 });
   });

@@ -27,8 +27,11 @@ beforeAll(async () => {
   third = (await ok(ts.a, '/warehouse/create', { code: 'KB', name: 'Kobe' })).id;
   // the operators' role: the shipping documents' calls without deletes, and reading carriers and
   // their in/out rows — what a clerk and a receiver do daily, nothing of master data or System
-  const role = (await ok(ts.a, '/role/create', { name: 'Shipping operator', pcPermissions: operatorCodes(await ok(ts.a, '/permission/all', {})), pdaPermissions: [] })).id;
-  const operator = async (name: string, warehouseId: number) => ts.callerFor(await ts.addUser(ts.orgA, name, { warehouseIds: [warehouseId], roleIds: [role] }), ts.orgA);
+  const role = (
+    await ok(ts.a, '/role/create', { name: 'Shipping operator', pcPermissions: operatorCodes(await ok(ts.a, '/permission/all', {})), pdaPermissions: [] })
+  ).id;
+  const operator = async (name: string, warehouseId: number) =>
+    ts.callerFor(await ts.addUser(ts.orgA, name, { warehouseIds: [warehouseId], roleIds: [role] }), ts.orgA);
   clerk = await operator('clerk-sh', w.shanghai);
   receiver = await operator('recv-os', w.osaka);
   stranger = await operator('kobe-op', third);
@@ -61,7 +64,8 @@ async function shipped(n: number, containers: string[] = []) {
   return { doc, lines: lines as Array<{ carrierId: number; carrierSn: string; containerNo: string | null }> };
 }
 
-const receiptLines = async (caller: Caller, receiptId: number) => (await ok(caller, '/receipt-detail/list', { receiptId, page: 1, limit: 100, sort: 'id' })).list as any[];
+const receiptLines = async (caller: Caller, receiptId: number) =>
+  (await ok(caller, '/receipt-detail/list', { receiptId, page: 1, limit: 100, sort: 'id' })).list as any[];
 
 describe('the receiver, restricted to the receiving warehouse', () => {
   it('works with a narrow role: no master data, no deletes', async () => {
@@ -89,7 +93,10 @@ describe('the receiver, restricted to the receiving warehouse', () => {
     expect((await receiptLines(receiver, receipt.id)).map((l) => l.status)).toEqual(Array(6).fill(RL.expected));
 
     // first pass: one serial (typed with spaces), a serial twice, a serial of nothing
-    const first = await ok(receiver, '/receipt-detail/scan', { receiptId: receipt.id, keys: [` ${lines[0].carrierSn} `, lines[1].carrierSn, lines[1].carrierSn, 'NO-SUCH'] });
+    const first = await ok(receiver, '/receipt-detail/scan', {
+      receiptId: receipt.id,
+      keys: [` ${lines[0].carrierSn} `, lines[1].carrierSn, lines[1].carrierSn, 'NO-SUCH'],
+    });
     expect(first.accepted.map((a: any) => a.key)).toEqual([lines[0].carrierSn, lines[1].carrierSn]);
     expect(first.refused.map((r: any) => [r.key, r.reason])).toEqual([
       [lines[1].carrierSn, 'twice'],
@@ -111,7 +118,9 @@ describe('the receiver, restricted to the receiving warehouse', () => {
     expect(before.expectedAmount).toBe(open.length - 1);
     // the carriers received stand in the receiver's warehouse, one inbound row each
     expect((await ok(receiver, '/carrier', { id: lines[0].carrierId })).warehouseId).toBe(w.osaka);
-    expect((await ok(receiver, '/carrier-inout/list', { carrierId: lines[0].carrierId, direction: Enums.inoutDirection.inbound, page: 1, limit: 10 })).total).toBe(1);
+    expect(
+      (await ok(receiver, '/carrier-inout/list', { carrierId: lines[0].carrierId, direction: Enums.inoutDirection.inbound, page: 1, limit: 10 })).total,
+    ).toBe(1);
 
     const closed = await ok(receiver, '/receipt/close', { id: receipt.id });
     expect(closed).toMatchObject({ status: R.closed, expectedAmount: 0, missingAmount: open.length - 1 });
@@ -153,12 +162,14 @@ describe('the receiver, restricted to the receiving warehouse', () => {
     // (a second receiver with the organisation's full role: the race is the point here)
     const [a, b] = await Promise.all([receiver, other].map((c) => ok(c, '/receipt-detail/scan', { receiptId: receipt.id, keys: [lines[0].carrierSn] })));
     expect(a.accepted.length + b.accepted.length).toBe(1);
-    expect((await ok(receiver, '/carrier-inout/list', { carrierId: lines[0].carrierId, direction: Enums.inoutDirection.inbound, page: 1, limit: 10 })).total).toBe(1);
+    expect(
+      (await ok(receiver, '/carrier-inout/list', { carrierId: lines[0].carrierId, direction: Enums.inoutDirection.inbound, page: 1, limit: 10 })).total,
+    ).toBe(1);
   });
 });
 
 describe('steps run from code', () => {
-  it('a step moving another document goes through that document\'s step: its stamp and operation are recorded', async () => {
+  it("a step moving another document goes through that document's step: its stamp and operation are recorded", async () => {
     const doc = await shipOrder(ts.a, w, 2);
     const lines = (await ok(clerk, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 })).list;
     await ok(clerk, '/ship-order-detail/batch/delivery', { shipOrderId: doc.id, ids: [lines[0].id] });
@@ -189,7 +200,12 @@ describe('steps run from code', () => {
     expect(delivery).toMatchObject({ warehouseId: w.shanghai, receiverWarehouseId: w.osaka });
     const other = await shipOrder(ts.a, w, 1);
     const otherSn = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: other.id, page: 1, limit: 1 })).list[0].carrierSn;
-    const got = await ok(clerk, '/delivery-detail/batch/add', { deliveryId: delivery.id, sns: [lines[0].carrierSn, lines[0].carrierSn, 'NOPE', otherSn], carrierIds: [lines[1].carrierId], containerNo: 'K-1' });
+    const got = await ok(clerk, '/delivery-detail/batch/add', {
+      deliveryId: delivery.id,
+      sns: [lines[0].carrierSn, lines[0].carrierSn, 'NOPE', otherSn],
+      carrierIds: [lines[1].carrierId],
+      containerNo: 'K-1',
+    });
     expect(got.added).toBe(2);
     expect(got.failed.map((f: any) => [f.sn, f.reason])).toEqual([
       [lines[0].carrierSn, 60],
@@ -210,7 +226,7 @@ describe('steps run from code', () => {
     expect(frozen.body.code).toBe(10004);
     const after = (await ok(clerk, '/delivery-detail/list', { deliveryId: delivery.id, page: 1, limit: 10 })).list;
     expect(after.every((l: any) => l.containerNo === 'K-2')).toBe(true);
-    for (const path of ['/delivery-detail/import', '/delivery-detail/import/status', '/receipt-detail/import', '/receipt-detail/import/status']) expect(ts.server.calls.has(path), path).toBe(true);
+    for (const path of ['/delivery-detail/import', '/delivery-detail/import/status', '/receipt-detail/import', '/receipt-detail/import/status'])
+      expect(ts.server.calls.has(path), path).toBe(true);
   });
 });
-

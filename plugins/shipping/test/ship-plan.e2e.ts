@@ -55,7 +55,10 @@ describe('ship plan screens', () => {
     await pick(formSelect('shipperWarehouseId'), 'Shanghai Hub');
     await pick(formSelect('receiverWarehouseId'), 'Osaka DC');
     const lines = page.getByTestId('document-lines-ship-plan-detail');
-    const planned: Array<[string, number, string]> = [['BOX-60', 40, 'MSKU-1'], ['PAL-12', 6, '']];
+    const planned: Array<[string, number, string]> = [
+      ['BOX-60', 40, 'MSKU-1'],
+      ['PAL-12', 6, ''],
+    ];
     for (const [i, [code, qty, containerNo]] of planned.entries()) {
       await page.getByTestId('document-line-add').click();
       const row = lines.locator('tr.ant-table-row').nth(i);
@@ -74,9 +77,18 @@ describe('ship plan screens', () => {
     planNo = list.list[0].shipPlanNo;
     expect(planNo).toMatch(/^SP\d{8}\d{4}$/);
     await page.getByTestId('meta-table').getByText(planNo).waitFor({ timeout: 30000 });
-    expect(await plan()).toMatchObject({ status: 10, totalAmount: 46, cubingAmount: 0, shipperWarehouseIdLabel: 'Shanghai Hub', receiverWarehouseIdLabel: 'Osaka DC' });
+    expect(await plan()).toMatchObject({
+      status: 10,
+      totalAmount: 46,
+      cubingAmount: 0,
+      shipperWarehouseIdLabel: 'Shanghai Hub',
+      receiverWarehouseIdLabel: 'Osaka DC',
+    });
     const details = await ok(ts.a, '/ship-plan-detail/list', { shipPlanId: planId, page: 1, limit: 10 });
-    expect(details.list.map((l: any) => [l.carrierCodeIdLabel, l.qty, l.containerNo ?? null])).toEqual([['BOX-60', 40, 'MSKU-1'], ['PAL-12', 6, null]]);
+    expect(details.list.map((l: any) => [l.carrierCodeIdLabel, l.qty, l.containerNo ?? null])).toEqual([
+      ['BOX-60', 40, 'MSKU-1'],
+      ['PAL-12', 6, null],
+    ]);
   });
 
   it('imports the cubing plan from the detail page: good rows in, refused rows with their reasons', async () => {
@@ -99,7 +111,9 @@ describe('ship plan screens', () => {
       [planNo, 'MSKU-3', 'CRATE-9', 1, null], // row 6: no such carrier code
     ]);
     const dialog = page.getByTestId('meta-import-dialog');
-    await dialog.locator('input[type=file]').setInputFiles({ name: 'cubing-plan.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
+    await dialog
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'cubing-plan.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: file });
     await page.getByTestId('meta-import-result').waitFor({ timeout: 30000 });
     expect(await page.getByTestId('meta-import-success').innerText()).toBe('3');
     expect(await page.getByTestId('meta-import-failed').innerText()).toBe('2');
@@ -114,9 +128,16 @@ describe('ship plan screens', () => {
 
     // the card lists the imported rows, the header's cubing total follows
     await card.getByText('MSKU-2').first().waitFor({ timeout: 20000 });
-    expect((await cubing()).map((c) => [c.containerNo, c.carrierCodeIdLabel, c.qty]).sort()).toEqual([['MSKU-1', 'BOX-60', 25], ['MSKU-2', 'BOX-60', 15], ['MSKU-2', 'PAL-12', 6]]);
+    expect((await cubing()).map((c) => [c.containerNo, c.carrierCodeIdLabel, c.qty]).sort()).toEqual([
+      ['MSKU-1', 'BOX-60', 25],
+      ['MSKU-2', 'BOX-60', 15],
+      ['MSKU-2', 'PAL-12', 6],
+    ]);
     expect((await plan()).cubingAmount).toBe(46);
-    const cubed = page.getByTestId('meta-show').locator('th.ant-descriptions-item-label', { hasText: new RegExp(`^${en.fields.cubingAmount}$`) }).locator('xpath=following-sibling::td[1]');
+    const cubed = page
+      .getByTestId('meta-show')
+      .locator('th.ant-descriptions-item-label', { hasText: new RegExp(`^${en.fields.cubingAmount}$`) })
+      .locator('xpath=following-sibling::td[1]');
     await expect.poll(() => cubed.innerText(), { timeout: 20000 }).toBe('46');
   });
 

@@ -50,12 +50,21 @@ afterAll(() => ts?.close());
 
 describe('the ship plan document', () => {
   it('create with lines: numbered, new, total = sum of the quantities; lines listed by plan', async () => {
-    const doc = await newPlan([{ carrierCodeId: box, qty: 400, containerNo: 'MSKU-1' }, { carrierCodeId: pallet, qty: 20 }], { etd: '2026-03-01T08:00:00Z', eta: '2026-03-04T08:00:00Z', remark: '400 boxes to Osaka' });
+    const doc = await newPlan(
+      [
+        { carrierCodeId: box, qty: 400, containerNo: 'MSKU-1' },
+        { carrierCodeId: pallet, qty: 20 },
+      ],
+      { etd: '2026-03-01T08:00:00Z', eta: '2026-03-04T08:00:00Z', remark: '400 boxes to Osaka' },
+    );
     expect(doc.shipPlanNo).toMatch(/^SP\d{8}\d{4}$/);
     expect(doc).toMatchObject({ status: Status.new, totalAmount: 420, cubingAmount: 0, shipperWarehouseIdLabel: 'Shanghai Hub' });
     expect(doc.lines['ship-plan-detail'].total).toBe(2);
     const lines = await ok(ts.a, '/ship-plan-detail/list', { shipPlanId: doc.id, page: 1, limit: 10 });
-    expect(lines.list.map((l: any) => [l.carrierCodeIdLabel, l.qty, l.containerNo ?? null])).toEqual([['BOX-1', 400, 'MSKU-1'], ['PAL-1', 20, null]]);
+    expect(lines.list.map((l: any) => [l.carrierCodeIdLabel, l.qty, l.containerNo ?? null])).toEqual([
+      ['BOX-1', 400, 'MSKU-1'],
+      ['PAL-1', 20, null],
+    ]);
     // a client cannot set the totals: they are the lines'
     const sent = await ts.a.call('/ship-plan/create', { type: 10, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, totalAmount: 5 });
     expect(sent.body.code).toBe(10001);
@@ -64,7 +73,13 @@ describe('the ship plan document', () => {
   it('/ship-plan-detail/batchcreate adds lines to a plan made by /ship-plan/create; /delete removes one', async () => {
     const doc = await ok(ts.a, '/ship-plan/create', { type: Enums.shipPlanType.emptyBoxReturn, shipperWarehouseId: osaka, receiverWarehouseId: shanghai });
     expect(doc.shipPlanNo).toMatch(/^SP/);
-    const got = await ok(ts.a, '/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [{ carrierCodeId: box, qty: 30 }, { carrierCodeId: pallet, qty: 2 }] });
+    const got = await ok(ts.a, '/ship-plan-detail/batchcreate', {
+      shipPlanId: doc.id,
+      lines: [
+        { carrierCodeId: box, qty: 30 },
+        { carrierCodeId: pallet, qty: 2 },
+      ],
+    });
     expect(got.added).toBe(2);
     expect(got.plan.totalAmount).toBe(32);
     await ok(ts.a, '/ship-plan-detail/delete', { ids: [got.ids[1]] });
@@ -72,18 +87,42 @@ describe('the ship plan document', () => {
     // bad input: no lines, a line that is not an object, a quantity under 1 (nothing added)
     expect((await ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [] })).body.code).toBe(10001);
     expect((await ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: ['x'] })).body.code).toBe(10001);
-    const zero = await ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [{ carrierCodeId: pallet, qty: 3 }, { carrierCodeId: pallet, qty: 0 }] });
+    const zero = await ts.a.call('/ship-plan-detail/batchcreate', {
+      shipPlanId: doc.id,
+      lines: [
+        { carrierCodeId: pallet, qty: 3 },
+        { carrierCodeId: pallet, qty: 0 },
+      ],
+    });
     expect(zero.body.code).toBe(10001);
     expect((await plan(doc.id)).totalAmount).toBe(30);
   });
 
   it('a carrier code added twice is refused as "added repeatedly" (save, batchcreate), in Chinese too', async () => {
-    const twice = await ts.a.call('/ship-plan/save', { type: 10, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierCodeId: box, qty: 1 }, { carrierCodeId: box, qty: 2 }] }, { language: 'zh-CN' });
+    const twice = await ts.a.call(
+      '/ship-plan/save',
+      {
+        type: 10,
+        shipperWarehouseId: shanghai,
+        receiverWarehouseId: osaka,
+        lines: [
+          { carrierCodeId: box, qty: 1 },
+          { carrierCodeId: box, qty: 2 },
+        ],
+      },
+      { language: 'zh-CN' },
+    );
     expect(twice.body.code).toBe(10003);
     expect(twice.body.message).toContain('BOX-1');
     expect(twice.body.message).toContain('重复添加');
     const doc = await newPlan([{ carrierCodeId: box, qty: 10 }]);
-    const again = await ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [{ carrierCodeId: pallet, qty: 1 }, { carrierCodeId: box, qty: 5 }] });
+    const again = await ts.a.call('/ship-plan-detail/batchcreate', {
+      shipPlanId: doc.id,
+      lines: [
+        { carrierCodeId: pallet, qty: 1 },
+        { carrierCodeId: box, qty: 5 },
+      ],
+    });
     expect(again.body.code).toBe(10003);
     expect(again.body.message).toBe(`Carrier code BOX-1 is added repeatedly to ship plan ${doc.shipPlanNo}`);
     // all or none: the pallet line before it was not kept
@@ -99,7 +138,9 @@ describe('the ship plan document', () => {
   });
   it('two concurrent batchcreates of the same carrier code: exactly one is kept', async () => {
     const doc = await newPlan([]);
-    const both = await Promise.all([1, 2].map((n) => ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [{ carrierCodeId: box, qty: n }] })));
+    const both = await Promise.all(
+      [1, 2].map((n) => ts.a.call('/ship-plan-detail/batchcreate', { shipPlanId: doc.id, lines: [{ carrierCodeId: box, qty: n }] })),
+    );
     expect(both.map((r) => r.body.code).sort()).toEqual([0, 10003]);
     expect((await ok(ts.a, '/ship-plan-detail/list', { shipPlanId: doc.id, page: 1, limit: 10 })).total).toBe(1);
   });
@@ -111,7 +152,10 @@ describe('the cubing plan import and its rules', () => {
   });
 
   it('adds the good rows, reports every other row with its SPEC §8 reason or the cubing message', async () => {
-    const doc = await newPlan([{ carrierCodeId: box, qty: 100 }, { carrierCodeId: pallet, qty: 10 }]);
+    const doc = await newPlan([
+      { carrierCodeId: box, qty: 100 },
+      { carrierCodeId: pallet, qty: 10 },
+    ]);
     const no = doc.shipPlanNo;
     const file = await xlsx(headers, [
       [no, 'C-1', 'BOX-1', 60, 'first container'], // row 2 ok
@@ -134,7 +178,11 @@ describe('the cubing plan import and its rules', () => {
     expect(exceeds.reason).toContain('101');
     expect(exceeds.reason).toMatch(KANA);
     const cubed = await cubingOf(doc.id);
-    expect(cubed.map((c) => [c.containerNo, c.carrierCodeIdLabel, c.qty]).sort()).toEqual([['C-1', 'BOX-1', 60], ['C-2', 'BOX-1', 40], ['C-2', 'PAL-1', 10]]);
+    expect(cubed.map((c) => [c.containerNo, c.carrierCodeIdLabel, c.qty]).sort()).toEqual([
+      ['C-1', 'BOX-1', 60],
+      ['C-2', 'BOX-1', 40],
+      ['C-2', 'PAL-1', 10],
+    ]);
     expect((await plan(doc.id)).cubingAmount).toBe(110);
 
     // the same container and code again in a later file: already there → 94
@@ -143,16 +191,39 @@ describe('the cubing plan import and its rules', () => {
   });
 
   it('a code cubed but not planned, a lowered or removed detail under the cubing: refused with the exceeds message', async () => {
-    const doc = await newPlan([{ carrierCodeId: box, qty: 50 }, { carrierCodeId: pallet, qty: 5 }]);
+    const doc = await newPlan([
+      { carrierCodeId: box, qty: 50 },
+      { carrierCodeId: pallet, qty: 5 },
+    ]);
     const notPlanned = await newPlan([{ carrierCodeId: box, qty: 5 }]);
-    const result = await importFile(ts, ts.a, 'ship-cubing-plan', await xlsx(headers, [[doc.shipPlanNo, 'C-1', 'BOX-1', 50, null], [doc.shipPlanNo, 'C-1', 'PAL-1', 5, null], [notPlanned.shipPlanNo, 'C-9', 'PAL-1', 1, null]]), 'zh-CN');
+    const result = await importFile(
+      ts,
+      ts.a,
+      'ship-cubing-plan',
+      await xlsx(headers, [
+        [doc.shipPlanNo, 'C-1', 'BOX-1', 50, null],
+        [doc.shipPlanNo, 'C-1', 'PAL-1', 5, null],
+        [notPlanned.shipPlanNo, 'C-9', 'PAL-1', 1, null],
+      ]),
+      'zh-CN',
+    );
     expect(result).toMatchObject({ successVolume: 2, failedVolume: 1 });
     expect(result.importErrors[0].reason).toContain('超过');
 
     const lines = (await ok(ts.a, '/ship-plan-detail/list', { shipPlanId: doc.id, page: 1, limit: 10 })).list as any[];
     const boxLine = lines.find((l) => l.carrierCodeId === box);
     const palletLine = lines.find((l) => l.carrierCodeId === pallet);
-    const lowered = await ts.a.call('/ship-plan/save', { id: doc.id, lines: [{ id: boxLine.id, carrierCodeId: box, qty: 49 }, { id: palletLine.id, carrierCodeId: pallet, qty: 5 }] }, { language: 'zh-CN' });
+    const lowered = await ts.a.call(
+      '/ship-plan/save',
+      {
+        id: doc.id,
+        lines: [
+          { id: boxLine.id, carrierCodeId: box, qty: 49 },
+          { id: palletLine.id, carrierCodeId: pallet, qty: 5 },
+        ],
+      },
+      { language: 'zh-CN' },
+    );
     expect(lowered.body.code).toBe(10001);
     expect(lowered.body.message).toContain('BOX-1');
     expect(lowered.body.message).toMatch(CJK);
@@ -160,7 +231,17 @@ describe('the cubing plan import and its rules', () => {
     expect(removed.body.code).toBe(10001);
     expect(removed.body.message).toBe(`Ship plan ${doc.shipPlanNo}, carrier code PAL-1: the cubing total 5 exceeds the ship plan detail total 0`);
     // raising it is fine, and nothing of the refused writes stayed
-    expect((await ok(ts.a, '/ship-plan/save', { id: doc.id, lines: [{ id: boxLine.id, carrierCodeId: box, qty: 60 }, { id: palletLine.id, carrierCodeId: pallet, qty: 5 }] })).totalAmount).toBe(65);
+    expect(
+      (
+        await ok(ts.a, '/ship-plan/save', {
+          id: doc.id,
+          lines: [
+            { id: boxLine.id, carrierCodeId: box, qty: 60 },
+            { id: palletLine.id, carrierCodeId: pallet, qty: 5 },
+          ],
+        })
+      ).totalAmount,
+    ).toBe(65);
     // removing a cubing row lowers the cubing total
     const cubed = await cubingOf(doc.id);
     await ok(ts.a, '/ship-cubing-plan/delete', { ids: [cubed.find((c) => c.carrierCodeId === pallet).id] });
@@ -179,8 +260,19 @@ describe('the cubing plan import and its rules', () => {
 
 describe('/ship-plan/updatestatus: release and cancel', () => {
   it('release is refused while the cubing total differs from the detail total, then goes once they agree', async () => {
-    const doc = await newPlan([{ carrierCodeId: box, qty: 20 }, { carrierCodeId: pallet, qty: 2 }]);
-    await importFile(ts, ts.a, 'ship-cubing-plan', await xlsx(headers, [[doc.shipPlanNo, 'C-1', 'BOX-1', 20, null], [doc.shipPlanNo, 'C-1', 'PAL-1', 1, null]]));
+    const doc = await newPlan([
+      { carrierCodeId: box, qty: 20 },
+      { carrierCodeId: pallet, qty: 2 },
+    ]);
+    await importFile(
+      ts,
+      ts.a,
+      'ship-cubing-plan',
+      await xlsx(headers, [
+        [doc.shipPlanNo, 'C-1', 'BOX-1', 20, null],
+        [doc.shipPlanNo, 'C-1', 'PAL-1', 1, null],
+      ]),
+    );
     const early = await ts.a.call('/ship-plan/updatestatus', { id: doc.id, status: Status.released }, { language: 'zh-CN' });
     expect(early.body.code).toBe(10004);
     expect(early.body.message).toContain('PAL-1');

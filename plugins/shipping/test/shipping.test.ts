@@ -34,7 +34,13 @@ const carrier = async (id: number) => ok(ts.a, '/carrier', { id });
 const order = async (id: number) => ok(ts.a, '/ship-order', { id });
 
 async function newOrder(ids: number[], extra: Record<string, unknown> = {}) {
-  return ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, ...extra, lines: ids.map((carrierId) => ({ carrierId })) });
+  return ok(ts.a, '/ship-order/save', {
+    type: 2,
+    shipperWarehouseId: shanghai,
+    receiverWarehouseId: osaka,
+    ...extra,
+    lines: ids.map((carrierId) => ({ carrierId })),
+  });
 }
 
 /** What a failed step must not have touched. */
@@ -62,7 +68,10 @@ describe('release → receive', () => {
     const shipped = boxes.slice(0, 10);
     const beforeSh = await inWarehouse(shanghai);
     const beforeOs = await inWarehouse(osaka);
-    const doc = await newOrder(shipped.map((b) => b.id), { remark: '400 boxes to Osaka' });
+    const doc = await newOrder(
+      shipped.map((b) => b.id),
+      { remark: '400 boxes to Osaka' },
+    );
     expect(doc.orderNo).toMatch(/^SO\d{8}\d{4}$/);
     expect(doc.totalAmount).toBe(10);
 
@@ -79,19 +88,32 @@ describe('release → receive', () => {
     expect(out.total).toBe(10);
     expect(out.list.every((r: any) => r.direction === Enums.inoutDirection.outbound && r.warehouseId === shanghai)).toBe(true);
     const logs = await ok(ts.a, '/carrier-log/list', { carrierId: shipped[0].id, page: 1, limit: 10 });
-    expect(logs.list.some((l: any) => l.event === Enums.carrierLogEvent.transportStatusChange && l.newValue === String(Enums.transportStatus.inTransit))).toBe(true);
+    expect(logs.list.some((l: any) => l.event === Enums.carrierLogEvent.transportStatusChange && l.newValue === String(Enums.transportStatus.inTransit))).toBe(
+      true,
+    );
     // the log's remark names the order in the reader's language (stored as a key and values)
     expect(logs.list.map((l: any) => l.remark)).toContain(`Shipped with ship order ${doc.orderNo}`);
-    for (const [language, text] of [['zh-CN', `随发运单 ${doc.orderNo} 发出`], ['ja-JP', `出荷オーダー ${doc.orderNo} で出荷`]]) {
+    for (const [language, text] of [
+      ['zh-CN', `随发运单 ${doc.orderNo} 发出`],
+      ['ja-JP', `出荷オーダー ${doc.orderNo} で出荷`],
+    ]) {
       const read = (await ts.a.call('/carrier-log/list', { carrierId: shipped[0].id, page: 1, limit: 10 }, { language })).body.data as any;
-      expect(read.list.map((l: any) => l.remark), language).toContain(text);
+      expect(
+        read.list.map((l: any) => l.remark),
+        language,
+      ).toContain(text);
     }
 
     const received = await ok(ts.a, '/ship-order/receive', { id: doc.id });
     expect(received).toMatchObject({ status: Status.received, receivedAmount: 10, missingAmount: 0, extraAmount: 0 });
     expect(await inWarehouse(osaka)).toBe(beforeOs + 10);
     expect(await inWarehouse(shanghai)).toBe(beforeSh - 10);
-    expect(await carrier(shipped[0].id)).toMatchObject({ warehouseId: osaka, transportStatus: Enums.transportStatus.inWarehouse, inboundWarehouseId: osaka, cycleCount: 1 });
+    expect(await carrier(shipped[0].id)).toMatchObject({
+      warehouseId: osaka,
+      transportStatus: Enums.transportStatus.inWarehouse,
+      inboundWarehouseId: osaka,
+      cycleCount: 1,
+    });
     const inbound = await ok(ts.a, '/carrier-inout/list', { shipOrderNo: doc.orderNo, direction: Enums.inoutDirection.inbound, page: 1, limit: 100 });
     expect(inbound.total).toBe(10);
     const lines = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 100 });
@@ -133,7 +155,12 @@ describe('release → receive', () => {
     // loaded by mistake at the shipper: it arrives without being on the order
     const [stray] = await carriers(1, shanghai);
     const doc = await newOrder(boxes.map((b) => b.id));
-    const delivery = await ok(ts.a, '/delivery/save', { shipOrderId: doc.id, warehouseId: shanghai, receiverWarehouseId: osaka, lines: boxes.map((b) => ({ carrierId: b.id })) });
+    const delivery = await ok(ts.a, '/delivery/save', {
+      shipOrderId: doc.id,
+      warehouseId: shanghai,
+      receiverWarehouseId: osaka,
+      lines: boxes.map((b) => ({ carrierId: b.id })),
+    });
     expect(delivery.deliveryNo).toMatch(/^DN/);
     await ok(ts.a, '/delivery/load', { id: delivery.id });
     await ok(ts.a, '/delivery/release', { id: delivery.id });
@@ -144,7 +171,10 @@ describe('release → receive', () => {
     const receipt = await ok(ts.a, '/receipt/create', { shipOrderId: doc.id, warehouseId: osaka });
     // the receipt starts with what was shipped, each expected
     expect(receipt).toMatchObject({ totalAmount: 5, expectedAmount: 5, receivedAmount: 0 });
-    const added = await ok(ts.a, '/receipt-detail/batchcreatebycarrier', { receiptId: receipt.id, sns: [...boxes.slice(0, 4).map((b) => b.sn), stray.sn, 'NO-SUCH-BOX'] });
+    const added = await ok(ts.a, '/receipt-detail/batchcreatebycarrier', {
+      receiptId: receipt.id,
+      sns: [...boxes.slice(0, 4).map((b) => b.sn), stray.sn, 'NO-SUCH-BOX'],
+    });
     expect(added.added).toBe(5);
     expect(added.failed).toEqual([expect.objectContaining({ sn: 'NO-SUCH-BOX', reason: 20 })]);
     // scanning received them: the receipt is receiving, one carrier still expected
@@ -186,7 +216,7 @@ describe('stamps and codes on the shipping list', () => {
     expect(shipped.every((l: any) => l.receiptBy === after.receivedBy && l.receiptTime && l.deliveryBy && l.deliveryTime)).toBe(true);
   });
 
-  it('the order\'s own receive step fills the arrival time when no deliver step stamped it', async () => {
+  it("the order's own receive step fills the arrival time when no deliver step stamped it", async () => {
     const [box] = await carriers(1, shanghai);
     const doc = await newOrder([box.id]);
     await ok(ts.a, '/ship-order/release', { id: doc.id });
@@ -200,7 +230,12 @@ describe('one status call per document (SPEC /delivery/updatestatus, /receipt/up
   it('runs the step reaching the status sent; a wrong or unreachable status moves nothing', async () => {
     const boxes = await carriers(2, shanghai);
     const doc = await newOrder(boxes.map((b) => b.id));
-    const delivery = await ok(ts.a, '/delivery/save', { shipOrderId: doc.id, warehouseId: shanghai, receiverWarehouseId: osaka, lines: boxes.map((b) => ({ carrierId: b.id })) });
+    const delivery = await ok(ts.a, '/delivery/save', {
+      shipOrderId: doc.id,
+      warehouseId: shanghai,
+      receiverWarehouseId: osaka,
+      lines: boxes.map((b) => ({ carrierId: b.id })),
+    });
     const D = Enums.deliveryStatus;
     // released needs delivering first: the release step's own refusal, named in the caller's language
     const early = await ts.a.call('/delivery/updatestatus', { id: delivery.id, status: D.released });
@@ -337,10 +372,12 @@ describe('refusals leave every carrier where it was', () => {
     const left = await newOrder([]);
     const right = await newOrder([]);
     // each carrier raced for by two calls at once, the six races at once too
-    const results = await Promise.all(boxes.flatMap((b) => [
-      ts.a.call('/ship-order-detail/batch/add', { shipOrderId: left.id, sns: [b.sn] }),
-      ts.a.call('/ship-order-detail/batch/add', { shipOrderId: right.id, carrierIds: [b.id] }),
-    ]));
+    const results = await Promise.all(
+      boxes.flatMap((b) => [
+        ts.a.call('/ship-order-detail/batch/add', { shipOrderId: left.id, sns: [b.sn] }),
+        ts.a.call('/ship-order-detail/batch/add', { shipOrderId: right.id, carrierIds: [b.id] }),
+      ]),
+    );
     for (let i = 0; i < boxes.length; i++) {
       const pair = [results[2 * i], results[2 * i + 1]].map((r) => r.body);
       expect(pair.map((b) => b.code)).toEqual([0, 0]);
@@ -349,7 +386,10 @@ describe('refusals leave every carrier where it was', () => {
       // the loser is told why: the carrier is on the other open order (SPEC §8 reason 10)
       expect(loser.data.failed).toEqual([expect.objectContaining({ reason: 10, sn: boxes[i].sn })]);
     }
-    const lines = [...(await ok(ts.a, '/ship-order-detail/list', { shipOrderId: left.id, page: 1, limit: 50 })).list, ...(await ok(ts.a, '/ship-order-detail/list', { shipOrderId: right.id, page: 1, limit: 50 })).list];
+    const lines = [
+      ...(await ok(ts.a, '/ship-order-detail/list', { shipOrderId: left.id, page: 1, limit: 50 })).list,
+      ...(await ok(ts.a, '/ship-order-detail/list', { shipOrderId: right.id, page: 1, limit: 50 })).list,
+    ];
     expect(lines.map((l: any) => l.carrierId).sort()).toEqual(boxes.map((b) => b.id).sort());
     expect((await order(left.id)).totalAmount + (await order(right.id)).totalAmount).toBe(6);
   });
@@ -358,10 +398,21 @@ describe('refusals leave every carrier where it was', () => {
     const boxes = await carriers(8, shanghai);
     const before = (await ok(ts.a, '/ship-order/list', { page: 1, limit: 1 })).total as number;
     // four races, each two whole-document saves (a shared carrier and one of their own) at once
-    const results = await Promise.all([0, 1, 2, 3].flatMap((i) => [
-      ts.a.call('/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: boxes[2 * i].id }, { carrierId: boxes[2 * i + 1].id }] }),
-      ts.a.call('/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: boxes[2 * i].id }] }, { language: 'ja-JP' }),
-    ]));
+    const results = await Promise.all(
+      [0, 1, 2, 3].flatMap((i) => [
+        ts.a.call('/ship-order/save', {
+          type: 2,
+          shipperWarehouseId: shanghai,
+          receiverWarehouseId: osaka,
+          lines: [{ carrierId: boxes[2 * i].id }, { carrierId: boxes[2 * i + 1].id }],
+        }),
+        ts.a.call(
+          '/ship-order/save',
+          { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: boxes[2 * i].id }] },
+          { language: 'ja-JP' },
+        ),
+      ]),
+    );
     for (let i = 0; i < 4; i++) {
       const pair = [results[2 * i].body, results[2 * i + 1].body];
       expect(pair.filter((b) => b.code === 0)).toHaveLength(1);
@@ -445,7 +496,10 @@ describe('extra calls', () => {
     const lines = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 });
     await ok(ts.a, '/ship-order-detail/batch/update', { ids: lines.list.slice(0, 2).map((l: any) => l.id), containerNo: 'CONT-1' });
     const containers = await ok(ts.a, '/ship-order-detail/getcontainers', { shipOrderId: doc.id });
-    expect(containers).toEqual([{ containerNo: null, total: 1, received: 0 }, { containerNo: 'CONT-1', total: 2, received: 0 }]);
+    expect(containers).toEqual([
+      { containerNo: null, total: 1, received: 0 },
+      { containerNo: 'CONT-1', total: 2, received: 0 },
+    ]);
     await ok(ts.a, '/ship-order/release', { id: doc.id });
     const receivable = await ok(ts.a, '/ship-order/allshiporder4receipt', {});
     expect(receivable.map((o: any) => o.id)).toContain(doc.id);
@@ -456,12 +510,24 @@ describe('extra calls', () => {
     expect(whs.find((w: any) => w.id === shanghai).carrierCount).toBe(await inWarehouse(shanghai));
   });
 
-  it('setup: the new order form\'s warehouses, routes and defaults', async () => {
+  it("setup: the new order form's warehouses, routes and defaults", async () => {
     const etd = '2026-03-02T08:00:00.000Z';
     const before = await ok(ts.a, '/ship-order/setup', { shipperWarehouseId: shanghai, etd });
     // one route leaves Shanghai: its receiver, its transport type and time, eta = etd + 600 min
-    expect(before.defaults).toMatchObject({ type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, transportType: 20, transportTime: 600, etd, eta: '2026-03-02T18:00:00.000Z' });
-    expect(before.routes.find((r: any) => r.id === before.defaults.routeId)).toMatchObject({ routeName: 'SH-OS', fromWarehouseId: shanghai, toWarehouseId: osaka });
+    expect(before.defaults).toMatchObject({
+      type: 2,
+      shipperWarehouseId: shanghai,
+      receiverWarehouseId: osaka,
+      transportType: 20,
+      transportTime: 600,
+      etd,
+      eta: '2026-03-02T18:00:00.000Z',
+    });
+    expect(before.routes.find((r: any) => r.id === before.defaults.routeId)).toMatchObject({
+      routeName: 'SH-OS',
+      fromWarehouseId: shanghai,
+      toWarehouseId: osaka,
+    });
     const sh = before.shipperWarehouses.find((w: any) => w.id === shanghai);
     expect(sh.inStock).toBe(await inWarehouse(shanghai));
     // carriers put on a new order are reserved there
@@ -475,7 +541,11 @@ describe('extra calls', () => {
     expect(Math.abs(new Date(after.defaults.etd).getTime() - Date.now())).toBeLessThan(60_000);
     expect(after.receiverWarehouses.map((w: any) => w.id)).toEqual(expect.arrayContaining([shanghai, osaka]));
     // a pair without a route: no route, no eta
-    expect((await ok(ts.a, '/ship-order/setup', { shipperWarehouseId: osaka, receiverWarehouseId: shanghai })).defaults).toMatchObject({ routeId: null, eta: null, receiverWarehouseId: shanghai });
+    expect((await ok(ts.a, '/ship-order/setup', { shipperWarehouseId: osaka, receiverWarehouseId: shanghai })).defaults).toMatchObject({
+      routeId: null,
+      eta: null,
+      receiverWarehouseId: shanghai,
+    });
 
     // a user of Osaka only ships from Osaka but may send anywhere in the organisation
     const olga = await ts.callerFor(await ts.addUser(ts.orgA, 'olga-ship', { warehouseIds: [osaka] }), ts.orgA);

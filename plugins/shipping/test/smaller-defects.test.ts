@@ -27,7 +27,11 @@ beforeAll(async () => {
   ts = await startTestServer({ plugins: ['shipping'] });
   const projectId = (await ok(ts.a, '/project/create', { name: 'Pool' })).id;
   codeId = (await ok(ts.a, '/carrier-code/create', { code: 'CC-SD', name: 'Box', projectId, type: 10, available: true })).id;
-  const places = [['shanghai', 'Shanghai Hub', 121.47, 31.23], ['osaka', 'Osaka', 135.5, 34.69], ['tokyo', 'Tokyo', 139.69, 35.69]] as const;
+  const places = [
+    ['shanghai', 'Shanghai Hub', 121.47, 31.23],
+    ['osaka', 'Osaka', 135.5, 34.69],
+    ['tokyo', 'Tokyo', 139.69, 35.69],
+  ] as const;
   for (const [key, name, longitude, latitude] of places) {
     const locationId = (await ok(ts.a, '/location/create', { name: `${name} site`, longitude, latitude, fenceRadius: 500, type: 0 })).id;
     wh[key] = (await ok(ts.a, '/warehouse/create', { code: key.toUpperCase(), name, locationId })).id;
@@ -38,7 +42,12 @@ afterAll(() => ts?.close());
 
 describe('the monitor', () => {
   it('a restricted receiver sees both ends of an inbound order by name and position, and nothing else of the shipper warehouse', async () => {
-    const doc = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.osaka, lines: (await boxes(2)).map((carrierId) => ({ carrierId })) });
+    const doc = await ok(ts.a, '/ship-order/save', {
+      type: 2,
+      shipperWarehouseId: wh.shanghai,
+      receiverWarehouseId: wh.osaka,
+      lines: (await boxes(2)).map((carrierId) => ({ carrierId })),
+    });
     await ok(ts.a, '/ship-order/release', { id: doc.id });
     const mine = ((await ok(olga, '/ship-order/list4map', {})) as any[]).find((r) => r.id === doc.id);
     expect(mine).toBeTruthy();
@@ -48,7 +57,12 @@ describe('the monitor', () => {
     expect((await ok(olga, '/warehouse/list', { page: 1, limit: 50 })).list.map((w: any) => w.id)).toEqual([wh.osaka]);
     expect((await olga.call('/warehouse', { id: wh.shanghai })).body.code).toBe(10002);
     // an order between two warehouses neither of which is hers is not on her map at all
-    const other = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.tokyo, lines: (await boxes(1)).map((carrierId) => ({ carrierId })) });
+    const other = await ok(ts.a, '/ship-order/save', {
+      type: 2,
+      shipperWarehouseId: wh.shanghai,
+      receiverWarehouseId: wh.tokyo,
+      lines: (await boxes(1)).map((carrierId) => ({ carrierId })),
+    });
     await ok(ts.a, '/ship-order/release', { id: other.id });
     expect(((await ok(olga, '/ship-order/list4map', {})) as any[]).map((r) => r.id)).not.toContain(other.id);
   });
@@ -66,15 +80,28 @@ describe('the monitor', () => {
 describe('trucks', () => {
   it('a row and its detail count alike: loaded = lines but the extra ones, arrived = received + extra', () => {
     // 15 lines of which one extra, none received yet, the receipt closed: 14 loaded, 1 arrived
-    expect(truckRow({ id: 1, orderNo: 'SO1', status: 5, totalAmount: 15, receivedAmount: 0, missingAmount: 14, extraAmount: 1, tor: '2026-01-02T00:00:00Z' })).toMatchObject({ quantity: 14, arrivalQuantity: 1, difference: -13 });
+    expect(
+      truckRow({ id: 1, orderNo: 'SO1', status: 5, totalAmount: 15, receivedAmount: 0, missingAmount: 14, extraAmount: 1, tor: '2026-01-02T00:00:00Z' }),
+    ).toMatchObject({ quantity: 14, arrivalQuantity: 1, difference: -13 });
     // on the road nothing arrived: no difference yet
-    expect(truckRow({ id: 1, orderNo: 'SO1', status: 2, totalAmount: 4, receivedAmount: 0, extraAmount: 0 })).toMatchObject({ quantity: 4, arrivalQuantity: 0, difference: 0 });
+    expect(truckRow({ id: 1, orderNo: 'SO1', status: 2, totalAmount: 4, receivedAmount: 0, extraAmount: 0 })).toMatchObject({
+      quantity: 4,
+      arrivalQuantity: 0,
+      difference: 0,
+    });
   });
 
   it('the report links each row to its detail; the detail header is the sum of its rows', async () => {
     const definition = await ok(ts.a, '/report/definition', { name: 'shipping.trucks' });
     expect(definition.columns.find((c: any) => c.key === 'orderNo').link).toBe('/report/truck/detail?id={id}');
-    const doc = await ok(ts.a, '/ship-order/save', { type: 2, transportType: Enums.transportType.land, conveyanceNo: 'SD-TRUCK-1', shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.osaka, lines: (await boxes(3)).map((carrierId, i) => ({ carrierId, containerNo: i ? 'K2' : 'K1' })) });
+    const doc = await ok(ts.a, '/ship-order/save', {
+      type: 2,
+      transportType: Enums.transportType.land,
+      conveyanceNo: 'SD-TRUCK-1',
+      shipperWarehouseId: wh.shanghai,
+      receiverWarehouseId: wh.osaka,
+      lines: (await boxes(3)).map((carrierId, i) => ({ carrierId, containerNo: i ? 'K2' : 'K1' })),
+    });
     await ok(ts.a, '/ship-order/release', { id: doc.id });
     let detail = await ok(ts.a, '/truck', { id: doc.id });
     const sum = (key: string, rows: any[]) => rows.reduce((n, r) => n + r[key], 0);
@@ -93,19 +120,33 @@ describe('trucks', () => {
 });
 
 describe('ship plans', () => {
-  it('go to any warehouse of the organisation; only the shipper must be the user\'s own', async () => {
+  it("go to any warehouse of the organisation; only the shipper must be the user's own", async () => {
     const shipper = await ts.callerFor(await ts.addUser(ts.orgA, 'sam-shanghai', { warehouseIds: [wh.shanghai] }), ts.orgA);
     const setup = await ok(shipper, '/ship-plan/setup', {});
     expect(setup.shipperWarehouses.map((w: any) => w.id)).toEqual([wh.shanghai]);
     expect(setup.receiverWarehouses.map((w: any) => w.id).sort()).toEqual([wh.shanghai, wh.osaka, wh.tokyo].sort());
     expect(setup.defaults.shipperWarehouseId).toBe(wh.shanghai);
-    const plan = await ok(shipper, '/ship-plan/save', { type: Enums.shipPlanType.newBoxDelivery, shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.tokyo, lines: [{ carrierCodeId: codeId, qty: 2 }] });
+    const plan = await ok(shipper, '/ship-plan/save', {
+      type: Enums.shipPlanType.newBoxDelivery,
+      shipperWarehouseId: wh.shanghai,
+      receiverWarehouseId: wh.tokyo,
+      lines: [{ carrierCodeId: codeId, qty: 2 }],
+    });
     expect(plan.receiverWarehouseId).toBe(wh.tokyo);
     // a plan shipping from another warehouse to hers is refused: the shipper must be her own
-    const refused = await olga.call('/ship-plan/save', { type: Enums.shipPlanType.newBoxDelivery, shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.osaka, lines: [{ carrierCodeId: codeId, qty: 1 }] });
+    const refused = await olga.call('/ship-plan/save', {
+      type: Enums.shipPlanType.newBoxDelivery,
+      shipperWarehouseId: wh.shanghai,
+      receiverWarehouseId: wh.osaka,
+      lines: [{ carrierCodeId: codeId, qty: 1 }],
+    });
     expect(refused.body.code).toBe(10001);
     expect(refused.body.message).toContain('Shipper warehouse');
-    const zh = await olga.call('/ship-plan/save', { type: Enums.shipPlanType.newBoxDelivery, shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.osaka, lines: [] }, { language: 'zh-CN' });
+    const zh = await olga.call(
+      '/ship-plan/save',
+      { type: Enums.shipPlanType.newBoxDelivery, shipperWarehouseId: wh.shanghai, receiverWarehouseId: wh.osaka, lines: [] },
+      { language: 'zh-CN' },
+    );
     expect(zh.body.message).toContain('只能使用您所属的仓库');
     // nor moved there later
     expect((await shipper.call('/ship-plan/update', { id: plan.id, shipperWarehouseId: wh.osaka })).body.code).not.toBe(0);

@@ -26,7 +26,8 @@ export async function world(ts: TestServer, caller: Caller = ts.a, tag = 'A'): P
 /** A ship order of n new boxes in the shipper warehouse; lines spread over the given containers. */
 export async function shipOrder(caller: Caller, w: World, n: number, extra: Record<string, unknown> = {}, containers: string[] = []): Promise<any> {
   const ids: number[] = [];
-  for (let i = 0; i < n; i++) ids.push((await ok(caller, '/carrier/create', { sn: `TB-${++seq}-${caller.orgId}`, carrierCodeId: w.codeId, warehouseId: w.shanghai, status: 10 })).id);
+  for (let i = 0; i < n; i++)
+    ids.push((await ok(caller, '/carrier/create', { sn: `TB-${++seq}-${caller.orgId}`, carrierCodeId: w.codeId, warehouseId: w.shanghai, status: 10 })).id);
   return ok(caller, '/ship-order/save', {
     type: 2,
     shipperWarehouseId: w.shanghai,

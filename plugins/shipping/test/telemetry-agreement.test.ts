@@ -53,7 +53,10 @@ async function boxes(n: number): Promise<Array<{ id: number; sn: string; mac: st
 async function heard(gatewayMac: string, macs: string[]): Promise<void> {
   clock += 5 * 60_000;
   const time = clock;
-  const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${gatewayMac}/scan`, Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })));
+  const r = rt.ingest!.intake.handleMqtt(
+    `rti/ORGA/gw/${gatewayMac}/scan`,
+    Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })),
+  );
   if (r.status !== 'accepted') throw new Error(`scan refused: ${r.status}`);
   await rt.ingest!.pipeline.drained();
   await rt.flush();
@@ -69,20 +72,35 @@ async function followed(ids: number[], direction: number): Promise<void> {
   throw new Error(`the telemetry engine did not follow the document (${direction})`);
 }
 const release = async (ids: number[], receiver = wh.B) => {
-  const doc = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: wh.A, receiverWarehouseId: receiver, lines: ids.map((carrierId) => ({ carrierId })) });
+  const doc = await ok(ts.a, '/ship-order/save', {
+    type: 2,
+    shipperWarehouseId: wh.A,
+    receiverWarehouseId: receiver,
+    lines: ids.map((carrierId) => ({ carrierId })),
+  });
   await ok(ts.a, '/ship-order/release', { id: doc.id });
   await followed(ids, Enums.inoutDirection.outbound);
   return doc;
 };
 const carrier = (id: number) => ok(ts.a, '/carrier', { id });
 /** the carrier's in/out rows, oldest first: direction, warehouse, order, what confirmed it */
-const inoutRows = async (id: number) => ((await ok(ts.a, '/carrier-inout/list', { carrierId: id, page: 1, limit: 50 })).list as any[]).sort((x, y) => x.id - y.id).map((r) => [r.direction, r.warehouseId, r.shipOrderNo, r.confirmedBy]);
+const inoutRows = async (id: number) =>
+  ((await ok(ts.a, '/carrier-inout/list', { carrierId: id, page: 1, limit: 50 })).list as any[])
+    .sort((x, y) => x.id - y.id)
+    .map((r) => [r.direction, r.warehouseId, r.shipOrderNo, r.confirmedBy]);
 const OUT = Enums.inoutDirection.outbound;
 const IN = Enums.inoutDirection.inbound;
 
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-ship-telemetry-'));
-  Object.assign(process.env, { MQTT_PORT: '0', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments', SHIP_ORDER_CLOCK_MS: '150' });
+  Object.assign(process.env, {
+    MQTT_PORT: '0',
+    STATE_FLUSH_MS: '100000',
+    STATE_TICK_MS: '100000',
+    SIMULATOR_DEVICES: '0',
+    TELEMETRY_STORE: 'segments',
+    SHIP_ORDER_CLOCK_MS: '150',
+  });
   ts = await startTestServer({ plugins: ['telemetry', 'shipping'], config: { dataDir: dir } });
   rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
@@ -93,9 +111,25 @@ beforeAll(async () => {
   for (const k of ['A', 'B', 'C'] as const) {
     const locationId = (await ok(ts.a, '/location/create', { name: `Site ${k}`, longitude: lng++, latitude: 31, fenceRadius: 500, type: 0 })).id;
     wh[k] = (await ok(ts.a, '/warehouse/create', { code: `W${k}`, name: `Warehouse ${k}`, locationId, bleInboundEnabled: true, bleOutboundEnabled: true })).id;
-    await ok(ts.a, '/device-slave-gateway/create', { sn: `GATE-${k}`, name: `Gate ${k}`, mac: GATE[k], deviceModelId: modelId, warehouseId: wh[k], purpose: 20, useStatus: 20 });
+    await ok(ts.a, '/device-slave-gateway/create', {
+      sn: `GATE-${k}`,
+      name: `Gate ${k}`,
+      mac: GATE[k],
+      deviceModelId: modelId,
+      warehouseId: wh[k],
+      purpose: 20,
+      useStatus: 20,
+    });
   }
-  await ok(ts.a, '/device-slave-gateway/create', { sn: 'HALL-A', name: 'Hall A', mac: HALL_A, deviceModelId: modelId, warehouseId: wh.A, purpose: 10, useStatus: 20 });
+  await ok(ts.a, '/device-slave-gateway/create', {
+    sn: 'HALL-A',
+    name: 'Hall A',
+    mac: HALL_A,
+    deviceModelId: modelId,
+    warehouseId: wh.A,
+    purpose: 10,
+    useStatus: 20,
+  });
   // A → C is a route too: an arrival at C is not the engine's "no route" but the order's wrong warehouse
   await ok(ts.a, '/route/create', { routeName: 'A-B', fromWarehouseId: wh.A, toWarehouseId: wh.B, transportType: 20, transportTime: 600 });
   await ok(ts.a, '/route/create', { routeName: 'A-C', fromWarehouseId: wh.A, toWarehouseId: wh.C, transportType: 20, transportTime: 600 });
@@ -135,7 +169,10 @@ describe('gate passes confirm the shipping list', () => {
     expect((await lines(doc.id)).find((l) => l.carrierId === seen.id).departureConfirmedTime).toBe(departed);
 
     await heard(GATE.B, [seen.mac]);
-    expect(await inoutRows(seen.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon], [IN, wh.B, null, Confirm.beacon]]);
+    expect(await inoutRows(seen.id)).toEqual([
+      [OUT, wh.A, doc.orderNo, Confirm.beacon],
+      [IN, wh.B, null, Confirm.beacon],
+    ]);
     rows = await lines(doc.id);
     expect(line(seen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.beacon });
     expect(Date.parse(line(seen.id).arrivalConfirmedTime)).toBe(Math.floor(clock / 1000) * 1000);
@@ -148,8 +185,14 @@ describe('gate passes confirm the shipping list', () => {
     expect(line(seen.id).arrivalConfirmedBy).toBe(Confirm.beacon); // the receipt does not overwrite the beacon
     expect(line(unseen.id)).toMatchObject({ arrivalConfirmedBy: Confirm.hand, status: Enums.shipOrderLineStatus.received });
     // the receipt took the gate's arrival row over (order named, beacon kept) instead of adding one
-    expect(await inoutRows(seen.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon], [IN, wh.B, doc.orderNo, Confirm.beacon]]);
-    expect(await inoutRows(unseen.id)).toEqual([[OUT, wh.A, doc.orderNo, null], [IN, wh.B, doc.orderNo, null]]);
+    expect(await inoutRows(seen.id)).toEqual([
+      [OUT, wh.A, doc.orderNo, Confirm.beacon],
+      [IN, wh.B, doc.orderNo, Confirm.beacon],
+    ]);
+    expect(await inoutRows(unseen.id)).toEqual([
+      [OUT, wh.A, doc.orderNo, null],
+      [IN, wh.B, doc.orderNo, null],
+    ]);
     expect((await ok(ts.a, '/carrier/list', { warehouseId: wh.B, page: 1, limit: 10 })).total).toBe(2);
   });
 
@@ -172,13 +215,16 @@ describe('gate passes confirm the shipping list', () => {
     await followed([box.id], Enums.inoutDirection.inbound);
     await heard(GATE.B, [box.mac]);
     // one departure and one arrival row for the trip, both the documents', both confirmed by the beacon
-    expect(await inoutRows(box.id)).toEqual([[OUT, wh.A, doc.orderNo, Confirm.beacon], [IN, wh.B, doc.orderNo, Confirm.beacon]]);
+    expect(await inoutRows(box.id)).toEqual([
+      [OUT, wh.A, doc.orderNo, Confirm.beacon],
+      [IN, wh.B, doc.orderNo, Confirm.beacon],
+    ]);
     expect(await carrier(box.id)).toMatchObject({ warehouseId: wh.B, transportStatus: Enums.transportStatus.inWarehouse });
     // the beacon replaces the receipt's "by hand"
     expect((await lines(doc.id))[0]).toMatchObject({ arrivalConfirmedBy: Confirm.beacon, status: Enums.shipOrderLineStatus.received });
   });
 
-  it('a carrier arriving at a warehouse that is not its order\'s receiver raises one misuse alert', async () => {
+  it("a carrier arriving at a warehouse that is not its order's receiver raises one misuse alert", async () => {
     const [stray, other] = await boxes(2);
     await heard(HALL_A, [stray.mac, other.mac]);
     const doc = await release([stray.id, other.id]);
@@ -188,7 +234,12 @@ describe('gate passes confirm the shipping list', () => {
     await heard(GATE.C, [stray.mac]);
     unsubscribe();
     // the streams hear of it at once, as of the rules' alerts
-    expect(live).toEqual([expect.objectContaining({ warehouseId: wh.C, data: expect.objectContaining({ category: 'carrier', resource: 'carrier-alert', carrierId: stray.id, reason: Enums.carrierAlertReason.invalidRoute }) })]);
+    expect(live).toEqual([
+      expect.objectContaining({
+        warehouseId: wh.C,
+        data: expect.objectContaining({ category: 'carrier', resource: 'carrier-alert', carrierId: stray.id, reason: Enums.carrierAlertReason.invalidRoute }),
+      }),
+    ]);
     const alerts = await ok(ts.a, '/carrier-alert/list', { carrierId: stray.id, page: 1, limit: 10 });
     expect(alerts.total).toBe(1);
     expect(alerts.list[0]).toMatchObject({ reason: Enums.carrierAlertReason.invalidRoute, warehouseId: wh.C, status: 0 });
@@ -213,8 +264,26 @@ describe('by the thousand', () => {
     const org = ts.orgA;
     const base = 100_000;
     // set up in bulk (the API one by one would take minutes); the documents run through the API
-    const beacons = await m['device-beacon'].bulkCreate(Array.from({ length: N }, (_, i) => ({ orgId: org, sn: `BB-${i}`, mac: `E2C5${(base + i).toString(16).toUpperCase().padStart(8, '0')}`, deviceModelId: modelId, useStatus: 20 })));
-    const made = await m.carrier.bulkCreate(beacons.map((b: any, i: number) => ({ orgId: org, sn: `BULK-${i}`, carrierCodeId: codeId, warehouseId: wh.A, status: 10, transportStatus: Enums.transportStatus.inWarehouse, beaconId: b.id })));
+    const beacons = await m['device-beacon'].bulkCreate(
+      Array.from({ length: N }, (_, i) => ({
+        orgId: org,
+        sn: `BB-${i}`,
+        mac: `E2C5${(base + i).toString(16).toUpperCase().padStart(8, '0')}`,
+        deviceModelId: modelId,
+        useStatus: 20,
+      })),
+    );
+    const made = await m.carrier.bulkCreate(
+      beacons.map((b: any, i: number) => ({
+        orgId: org,
+        sn: `BULK-${i}`,
+        carrierCodeId: codeId,
+        warehouseId: wh.A,
+        status: 10,
+        transportStatus: Enums.transportStatus.inWarehouse,
+        beaconId: b.id,
+      })),
+    );
     await Promise.all(made.map((c: any, i: number) => beacons[i].update({ carrierId: c.id })));
     await rt.refresh();
     const ids = made.map((c: any) => Number(c.id));
@@ -222,7 +291,10 @@ describe('by the thousand', () => {
     const macs = beacons.map((b: any) => String(b.mac));
     clock += 5 * 60_000;
     for (let i = 0; i < N; i += 1000) {
-      const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${GATE.A}/scan`, Buffer.from(JSON.stringify({ gatewayMac: GATE.A, time: clock, readings: macs.slice(i, i + 1000).map((mac) => ({ mac, rssi: -60, time: clock })) })));
+      const r = rt.ingest!.intake.handleMqtt(
+        `rti/ORGA/gw/${GATE.A}/scan`,
+        Buffer.from(JSON.stringify({ gatewayMac: GATE.A, time: clock, readings: macs.slice(i, i + 1000).map((mac) => ({ mac, rssi: -60, time: clock })) })),
+      );
       expect(r.status).toBe('accepted');
     }
     await rt.ingest!.pipeline.drained();
@@ -258,19 +330,28 @@ describe('the transport-time clock from the document', () => {
     expect(Math.abs(Date.parse(released.dueAt) - Date.parse(released.atd) - 600 * 60_000)).toBeLessThan(1000);
     // not yet due: nothing
     await new Promise((r) => setTimeout(r, 500));
-    const timeouts = () => ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, carrierId: carriers[0].id, page: 1, limit: 10 });
+    const timeouts = () =>
+      ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, carrierId: carriers[0].id, page: 1, limit: 10 });
     expect((await timeouts()).total).toBe(0);
 
     const live: any[] = [];
-    const unsubscribe = rt.bus.subscribe(ts.orgA, (e) => void (e.type === 'alert' && e.data && (e.data as any).reason === Enums.carrierAlertReason.transportTimeout && live.push(e)));
+    const unsubscribe = rt.bus.subscribe(
+      ts.orgA,
+      (e) => void (e.type === 'alert' && e.data && (e.data as any).reason === Enums.carrierAlertReason.transportTimeout && live.push(e)),
+    );
     // the route's time passes (moved back in the database: the job reads the clock)
-    await ts.server.db.models['ship-order'].update({ atd: new Date(Date.now() - 601 * 60_000), dueAt: new Date(Date.now() - 60_000) }, { where: { id: doc.id } });
+    await ts.server.db.models['ship-order'].update(
+      { atd: new Date(Date.now() - 601 * 60_000), dueAt: new Date(Date.now() - 60_000) },
+      { where: { id: doc.id } },
+    );
     for (let i = 0; i < 50 && (await timeouts()).total === 0; i++) await new Promise((r) => setTimeout(r, 100));
     await new Promise((r) => setTimeout(r, 800)); // several more runs of the job
     const raised = await timeouts();
     expect(raised.total).toBe(1);
     expect(raised.list[0]).toMatchObject({ carrierSn: carriers[0].sn, warehouseId: wh.A, status: 0, clearedAt: null });
-    expect(raised.list[0].message).toBe(`Ship order ${doc.orderNo} from Warehouse A to Warehouse B: 3 carrier(s) in transit for more than 600 min (the route's transport time)`);
+    expect(raised.list[0].message).toBe(
+      `Ship order ${doc.orderNo} from Warehouse A to Warehouse B: 3 carrier(s) in transit for more than 600 min (the route's transport time)`,
+    );
     unsubscribe();
     expect(live.map((e) => e.data.carrierId)).toEqual([carriers[0].id]);
     const all = await ok(ts.a, '/carrier-alert/list', { reason: Enums.carrierAlertReason.transportTimeout, page: 1, limit: 50 });

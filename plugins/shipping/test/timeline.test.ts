@@ -32,7 +32,10 @@ it("the order's timeline shows the release and the receive its receipt's close r
   expect((await ok(receiver, '/ship-order', { id: doc.id })).status).toBe(Enums.shipOrderStatus.received);
   await ts.server.audit.flush();
 
-  for (const [caller, lang] of [[clerk, 'en-US'], [receiver, 'ja-JP']] as const) {
+  for (const [caller, lang] of [
+    [clerk, 'en-US'],
+    [receiver, 'ja-JP'],
+  ] as const) {
     const r = await caller.call('/ship-order/timeline', { id: doc.id }, { language: lang });
     expect(r.body.code, r.body.message).toBe(0);
     const steps = r.body.data as any[];

@@ -27,7 +27,18 @@ describe('trucks report', () => {
 
     let rows = await row();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ orderNo: o.orderNo, sn: 'SH-TRK-88', status: Truck.loading, quantity: 4, arrivalQuantity: 0, difference: 0, fromWarehouse: 'Shanghai Hub A', toWarehouse: 'Osaka A', transportDays: null, position: null });
+    expect(rows[0]).toMatchObject({
+      orderNo: o.orderNo,
+      sn: 'SH-TRK-88',
+      status: Truck.loading,
+      quantity: 4,
+      arrivalQuantity: 0,
+      difference: 0,
+      fromWarehouse: 'Shanghai Hub A',
+      toWarehouse: 'Osaka A',
+      transportDays: null,
+      position: null,
+    });
     expect((await ok(ts.a, '/truck/list', { sn: 'VESSEL', page: 1, limit: 20 })).total).toBe(0);
 
     await ok(ts.a, '/ship-order/release', { id: o.id });
@@ -39,7 +50,11 @@ describe('trucks report', () => {
 
     // receive three of the four: the fourth is the difference
     const lines = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: o.id, page: 1, limit: 10 })).list;
-    const receipt = await ok(ts.a, '/receipt/save', { shipOrderId: o.id, warehouseId: w.osaka, lines: lines.slice(0, 3).map((l: any) => ({ carrierId: l.carrierId })) });
+    const receipt = await ok(ts.a, '/receipt/save', {
+      shipOrderId: o.id,
+      warehouseId: w.osaka,
+      lines: lines.slice(0, 3).map((l: any) => ({ carrierId: l.carrierId })),
+    });
     await ok(ts.a, '/receipt/receive', { id: receipt.id });
     expect((await row())[0].status).toBe(Truck.inTransit);
     await ok(ts.a, '/receipt/close', { id: receipt.id });
@@ -48,7 +63,10 @@ describe('trucks report', () => {
 
     const detail = await ok(ts.a, '/truck', { id: o.id });
     expect(detail).toMatchObject({ orderNo: o.orderNo, quantity: 4, arrivalQuantity: 3 });
-    expect(detail.containers.map((c: any) => [c.containerNo, c.quantity]).sort()).toEqual([['C1', 2], ['C2', 2]]);
+    expect(detail.containers.map((c: any) => [c.containerNo, c.quantity]).sort()).toEqual([
+      ['C1', 2],
+      ['C2', 2],
+    ]);
     expect(detail.carrierCodes).toHaveLength(1);
     expect(detail.carrierCodes[0]).toMatchObject({ quantity: 4, arrivalQuantity: 3, difference: -1 });
   });

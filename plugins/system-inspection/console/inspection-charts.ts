@@ -15,7 +15,16 @@ export function gaugeOption(value: number, name: string): EChartsCoreOption {
         min: 0,
         max: 100,
         progress: { show: true, width: 12, itemStyle: { color: value >= 90 ? '#ff4d4f' : value >= 75 ? '#faad14' : '#52c41a' } },
-        axisLine: { lineStyle: { width: 12, color: [[0.75, '#52c41a'], [0.9, '#faad14'], [1, '#ff4d4f']] } },
+        axisLine: {
+          lineStyle: {
+            width: 12,
+            color: [
+              [0.75, '#52c41a'],
+              [0.9, '#faad14'],
+              [1, '#ff4d4f'],
+            ],
+          },
+        },
         axisTick: { show: false },
         splitLine: { length: 8, lineStyle: { width: 1 } },
         axisLabel: { distance: 16, fontSize: 10 },
@@ -36,8 +45,21 @@ export function cpuOption(cpu: Inspection['cpu'], t: L): EChartsCoreOption {
     xAxis: { type: 'category', boundaryGap: false, data: axisTime(cpu.samples.map((s) => s.time)) },
     yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
     series: [
-      { name: t('systemInspection.cpuHost'), type: 'line', smooth: true, symbol: cpu.samples.length < 3 ? 'circle' : 'none', areaStyle: { opacity: 0.2 }, data: cpu.samples.map((s) => s.cpu) },
-      { name: t('systemInspection.cpuProcess'), type: 'line', smooth: true, symbol: cpu.samples.length < 3 ? 'circle' : 'none', data: cpu.samples.map((s) => s.processCpu) },
+      {
+        name: t('systemInspection.cpuHost'),
+        type: 'line',
+        smooth: true,
+        symbol: cpu.samples.length < 3 ? 'circle' : 'none',
+        areaStyle: { opacity: 0.2 },
+        data: cpu.samples.map((s) => s.cpu),
+      },
+      {
+        name: t('systemInspection.cpuProcess'),
+        type: 'line',
+        smooth: true,
+        symbol: cpu.samples.length < 3 ? 'circle' : 'none',
+        data: cpu.samples.map((s) => s.processCpu),
+      },
     ],
   };
 }
@@ -51,8 +73,21 @@ export function memOption(mem: Inspection['mem'], t: L): EChartsCoreOption {
     xAxis: { type: 'category', boundaryGap: false, data: axisTime(mem.samples.map((s) => s.time)) },
     yAxis: { type: 'value', min: 0, max: gb(mem.total), axisLabel: { formatter: '{value} GB' } },
     series: [
-      { name: t('systemInspection.memUsed'), type: 'line', smooth: true, symbol: mem.samples.length < 3 ? 'circle' : 'none', areaStyle: { opacity: 0.2 }, data: mem.samples.map((s) => gb(s.used)) },
-      { name: t('systemInspection.memProcess'), type: 'line', smooth: true, symbol: mem.samples.length < 3 ? 'circle' : 'none', data: mem.samples.map((s) => gb(s.processRss)) },
+      {
+        name: t('systemInspection.memUsed'),
+        type: 'line',
+        smooth: true,
+        symbol: mem.samples.length < 3 ? 'circle' : 'none',
+        areaStyle: { opacity: 0.2 },
+        data: mem.samples.map((s) => gb(s.used)),
+      },
+      {
+        name: t('systemInspection.memProcess'),
+        type: 'line',
+        smooth: true,
+        symbol: mem.samples.length < 3 ? 'circle' : 'none',
+        data: mem.samples.map((s) => gb(s.processRss)),
+      },
     ],
   };
 }

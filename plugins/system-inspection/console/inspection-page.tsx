@@ -49,10 +49,18 @@ export default function InspectionPage() {
         </Col>
         <Col span={16}>
           <Row gutter={8}>
-            <Col span={6}><Statistic title={t('systemInspection.total')} value={g.total} /></Col>
-            <Col span={6}><Statistic title={t('systemInspection.online')} value={g.online} valueStyle={{ color: '#52c41a' }} /></Col>
-            <Col span={6}><Statistic title={t('systemInspection.offline')} value={g.offline} valueStyle={{ color: '#ff4d4f' }} /></Col>
-            <Col span={6}><Statistic title={t('systemInspection.other')} value={g.ineffective + g.unknown} valueStyle={{ color: '#8c8c8c' }} /></Col>
+            <Col span={6}>
+              <Statistic title={t('systemInspection.total')} value={g.total} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={t('systemInspection.online')} value={g.online} valueStyle={{ color: '#52c41a' }} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={t('systemInspection.offline')} value={g.offline} valueStyle={{ color: '#ff4d4f' }} />
+            </Col>
+            <Col span={6}>
+              <Statistic title={t('systemInspection.other')} value={g.ineffective + g.unknown} valueStyle={{ color: '#8c8c8c' }} />
+            </Col>
           </Row>
         </Col>
       </Row>
@@ -82,7 +90,13 @@ export default function InspectionPage() {
             {t('systemInspection.refresh')}
           </Button>
           <Guarded call="/system-inspection/report/export">
-            <Button type="primary" icon={<FilePdfOutlined />} loading={busy === 'pdf'} data-testid="inspection-pdf" onClick={() => void run('pdf', () => download('/system-inspection/report/export', {}, `system-inspection-${stamp}.pdf`))}>
+            <Button
+              type="primary"
+              icon={<FilePdfOutlined />}
+              loading={busy === 'pdf'}
+              data-testid="inspection-pdf"
+              onClick={() => void run('pdf', () => download('/system-inspection/report/export', {}, `system-inspection-${stamp}.pdf`))}
+            >
               {t('systemInspection.exportPdf')}
             </Button>
           </Guarded>
@@ -92,7 +106,15 @@ export default function InspectionPage() {
               icon={<DownloadOutlined />}
               loading={busy === 'log'}
               data-testid="inspection-log"
-              onClick={() => void run('log', () => download('/system-inspection/system-log/export', { time: [range[0].startOf('day').valueOf(), range[1].endOf('day').valueOf()] }, `system-log-${stamp}.xlsx`))}
+              onClick={() =>
+                void run('log', () =>
+                  download(
+                    '/system-inspection/system-log/export',
+                    { time: [range[0].startOf('day').valueOf(), range[1].endOf('day').valueOf()] },
+                    `system-log-${stamp}.xlsx`,
+                  ),
+                )
+              }
             >
               {t('systemInspection.exportLog')}
             </Button>
@@ -107,7 +129,13 @@ export default function InspectionPage() {
               <Col span={24} data-testid="inspection-suggestions">
                 <Space direction="vertical" style={{ width: '100%' }}>
                   {data.suggestions.map((s) => (
-                    <Alert key={`${s.type}:${s.key}:${s.params.path ?? ''}`} type={s.level} showIcon message={t(`systemInspection.suggestType.${s.type}`)} description={t(s.key, s.params)} />
+                    <Alert
+                      key={`${s.type}:${s.key}:${s.params.path ?? ''}`}
+                      type={s.level}
+                      showIcon
+                      message={t(`systemInspection.suggestType.${s.type}`)}
+                      description={t(s.key, s.params)}
+                    />
                   ))}
                 </Space>
               </Col>
@@ -118,18 +146,36 @@ export default function InspectionPage() {
               </Col>
             )}
             <Col xs={24} xl={12}>
-              <Card size="small" title={t('systemInspection.cpu')} extra={<Typography.Text type="secondary">{`${data.cpu.cores} × ${data.cpu.model}`}</Typography.Text>}>
+              <Card
+                size="small"
+                title={t('systemInspection.cpu')}
+                extra={<Typography.Text type="secondary">{`${data.cpu.cores} × ${data.cpu.model}`}</Typography.Text>}
+              >
                 <Row>
-                  <Col span={9}><EChart option={gaugeOption(data.cpu.samples.at(-1)?.cpu ?? 0, t('systemInspection.cpuHost'))} height={200} testId="chart:cpu-gauge" /></Col>
-                  <Col span={15}><EChart option={cpuOption(data.cpu, L)} height={200} testId="chart:cpu" /></Col>
+                  <Col span={9}>
+                    <EChart option={gaugeOption(data.cpu.samples.at(-1)?.cpu ?? 0, t('systemInspection.cpuHost'))} height={200} testId="chart:cpu-gauge" />
+                  </Col>
+                  <Col span={15}>
+                    <EChart option={cpuOption(data.cpu, L)} height={200} testId="chart:cpu" />
+                  </Col>
                 </Row>
               </Card>
             </Col>
             <Col xs={24} xl={12}>
-              <Card size="small" title={t('systemInspection.memory')} extra={<Typography.Text type="secondary">{`${formatBytes(data.mem.used)} / ${formatBytes(data.mem.total)} · ${t('systemInspection.memProcess')} ${formatBytes(data.mem.processRss)}`}</Typography.Text>}>
+              <Card
+                size="small"
+                title={t('systemInspection.memory')}
+                extra={
+                  <Typography.Text type="secondary">{`${formatBytes(data.mem.used)} / ${formatBytes(data.mem.total)} · ${t('systemInspection.memProcess')} ${formatBytes(data.mem.processRss)}`}</Typography.Text>
+                }
+              >
                 <Row>
-                  <Col span={9}><EChart option={gaugeOption(data.mem.usage, t('systemInspection.memUsed'))} height={200} testId="chart:mem-gauge" /></Col>
-                  <Col span={15}><EChart option={memOption(data.mem, L)} height={200} testId="chart:mem" /></Col>
+                  <Col span={9}>
+                    <EChart option={gaugeOption(data.mem.usage, t('systemInspection.memUsed'))} height={200} testId="chart:mem-gauge" />
+                  </Col>
+                  <Col span={15}>
+                    <EChart option={memOption(data.mem, L)} height={200} testId="chart:mem" />
+                  </Col>
                 </Row>
               </Card>
             </Col>
@@ -141,11 +187,15 @@ export default function InspectionPage() {
                       <div key={d.path} style={{ marginBottom: 12 }}>
                         <Typography.Text strong>{d.path}</Typography.Text>
                         <Progress percent={d.usage} strokeColor={pctColour(d.usage)} />
-                        <Typography.Text type="secondary">{t('systemInspection.diskFree', { free: formatBytes(d.free), total: formatBytes(d.total) })}</Typography.Text>
+                        <Typography.Text type="secondary">
+                          {t('systemInspection.diskFree', { free: formatBytes(d.free), total: formatBytes(d.total) })}
+                        </Typography.Text>
                       </div>
                     ))}
                   </Col>
-                  <Col span={12}><EChart option={occupancyOption(data.occupancy, L)} height={220} testId="chart:occupancy" /></Col>
+                  <Col span={12}>
+                    <EChart option={occupancyOption(data.occupancy, L)} height={220} testId="chart:occupancy" />
+                  </Col>
                 </Row>
               </Card>
             </Col>
@@ -160,10 +210,18 @@ export default function InspectionPage() {
                 {data.dbChart.values.length ? <EChart option={dbOption(data.dbChart)} height={200} testId="chart:database" /> : <Empty />}
               </Card>
             </Col>
-            <Col xs={24} xl={12}>{gatewayCard(t('systemInspection.slaveGateways'), data.gateways.slave, 'slave')}</Col>
-            <Col xs={24} xl={12}>{gatewayCard(t('systemInspection.masterGateways'), data.gateways.master, 'master')}</Col>
             <Col xs={24} xl={12}>
-              <Card size="small" title={t('systemInspection.battery')} extra={<Typography.Text type="secondary">{t('systemInspection.beacons', { count: data.battery.total })}</Typography.Text>}>
+              {gatewayCard(t('systemInspection.slaveGateways'), data.gateways.slave, 'slave')}
+            </Col>
+            <Col xs={24} xl={12}>
+              {gatewayCard(t('systemInspection.masterGateways'), data.gateways.master, 'master')}
+            </Col>
+            <Col xs={24} xl={12}>
+              <Card
+                size="small"
+                title={t('systemInspection.battery')}
+                extra={<Typography.Text type="secondary">{t('systemInspection.beacons', { count: data.battery.total })}</Typography.Text>}
+              >
                 <EChart option={batteryOption(data.battery, L)} height={220} testId="chart:battery" />
               </Card>
             </Col>

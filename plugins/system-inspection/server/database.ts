@@ -19,7 +19,9 @@ export async function databaseSize(db: Sequelize): Promise<DatabaseSize> {
   if (dialect === 'sqlite') {
     const [pc] = await db.query<{ page_count: number }>('PRAGMA page_count', { type: QueryTypes.SELECT });
     const [ps] = await db.query<{ page_size: number }>('PRAGMA page_size', { type: QueryTypes.SELECT });
-    const [tc] = await db.query<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", { type: QueryTypes.SELECT });
+    const [tc] = await db.query<{ n: number }>("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'", {
+      type: QueryTypes.SELECT,
+    });
     return { dialect, size: Number(pc.page_count) * Number(ps.page_size), tables: Number(tc.n) };
   }
   const [row] = await db.query<{ size: number | string | null; n: number | string }>(

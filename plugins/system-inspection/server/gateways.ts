@@ -22,9 +22,21 @@ export interface GatewayKindReport {
 export async function gatewayReport(ctx: PluginServerContext, call: RequestContext, resource: string): Promise<GatewayKindReport> {
   const repo = ctx.repo(resource, call);
   const count = (status: number) => repo.count({ status });
-  const [total, online, offline, ineffective] = await Promise.all([repo.count(), count(DEVICE_STATUS.online), count(DEVICE_STATUS.offline), count(DEVICE_STATUS.ineffective)]);
+  const [total, online, offline, ineffective] = await Promise.all([
+    repo.count(),
+    count(DEVICE_STATUS.online),
+    count(DEVICE_STATUS.offline),
+    count(DEVICE_STATUS.ineffective),
+  ]);
   const rows = await repo.serialize(
-    await repo.findAll({ where: { status: DEVICE_STATUS.offline }, order: [['lastReportTime', 'ASC'], ['id', 'ASC']], limit: OFFLINE_LISTED }),
+    await repo.findAll({
+      where: { status: DEVICE_STATUS.offline },
+      order: [
+        ['lastReportTime', 'ASC'],
+        ['id', 'ASC'],
+      ],
+      limit: OFFLINE_LISTED,
+    }),
   );
   return {
     total,

@@ -69,7 +69,11 @@ export function installInspection(ctx: PluginServerContext, sampler: HostSampler
     path: `${P}/system-disk/occupancy-echarts/cpu/list`,
     handler() {
       const cpus = os.cpus();
-      return { cores: cpus.length, model: cpus[0]?.model ?? '', samples: sampler.history().map((s) => ({ time: s.time, cpu: s.cpu, processCpu: s.processCpu, load1: s.load1 })) };
+      return {
+        cores: cpus.length,
+        model: cpus[0]?.model ?? '',
+        samples: sampler.history().map((s) => ({ time: s.time, cpu: s.cpu, processCpu: s.processCpu, load1: s.load1 })),
+      };
     },
   });
 
@@ -104,7 +108,9 @@ export function installInspection(ctx: PluginServerContext, sampler: HostSampler
     path: `${P}/report/export`,
     async handler({ ctx: call, res }) {
       const snap = await snapshot(ctx, call, sampler);
-      const org = call.orgId ? ((await ctx.repo('organization', call).findAll({ where: { id: call.orgId }, attributes: ['name'] }))[0]?.get('name') as string | undefined) : undefined;
+      const org = call.orgId
+        ? ((await ctx.repo('organization', call).findAll({ where: { id: call.orgId }, attributes: ['name'] }))[0]?.get('name') as string | undefined)
+        : undefined;
       res.status(200);
       res.setHeader('Content-Type', 'application/pdf');
       res.setHeader('Content-Disposition', `attachment; filename="system-inspection-${snap.time.slice(0, 10)}.pdf"`);

@@ -25,7 +25,12 @@ type LogRow = Record<string, unknown> & { log: string };
 
 export function defineLogExport(ctx: PluginServerContext, path: string): void {
   const sheets = SHEETS.filter((s) => ctx.metadata.resources[s.resource]);
-  const column = (c: string): ReportColumn => ({ key: c, label: `fields.${c}`, type: c === 'time' ? 'datetime' : undefined, width: c === 'message' || c === 'content' || c === 'userAgent' ? 50 : 20 });
+  const column = (c: string): ReportColumn => ({
+    key: c,
+    label: `fields.${c}`,
+    type: c === 'time' ? 'datetime' : undefined,
+    width: c === 'message' || c === 'content' || c === 'userAgent' ? 50 : 20,
+  });
   ctx.reports.define<{ time: TimeRange }, LogRow>({
     name: 'system-inspection.system-log',
     title: 'menu.log',
@@ -39,7 +44,17 @@ export function defineLogExport(ctx: PluginServerContext, path: string): void {
       async *scan(q) {
         const { from, to } = (q.params as { time: TimeRange }).time;
         let n = 0;
-        for await (const rows of repositoryScan(ctx.repo(s.resource, q.ctx), { where: { time: { [Op.between]: [new Date(from), new Date(to)] } }, order: [['time', 'DESC'], ['id', 'DESC']] }, 500)) {
+        for await (const rows of repositoryScan(
+          ctx.repo(s.resource, q.ctx),
+          {
+            where: { time: { [Op.between]: [new Date(from), new Date(to)] } },
+            order: [
+              ['time', 'DESC'],
+              ['id', 'DESC'],
+            ],
+          },
+          500,
+        )) {
           const take = rows.slice(0, LOG_EXPORT_CAP - n);
           n += take.length;
           yield take.map((r) => ({ ...r, log: s.resource }));

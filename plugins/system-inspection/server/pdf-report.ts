@@ -25,7 +25,8 @@ export function writePdfReport(out: Writable, s: Snapshot, orgName: string): Pro
   });
   doc.pipe(out);
 
-  const h = (t: string) => doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor('#1f2a44').text(t).moveDown(0.3).font('Helvetica').fontSize(10).fillColor('#222');
+  const h = (t: string) =>
+    doc.moveDown(0.8).font('Helvetica-Bold').fontSize(13).fillColor('#1f2a44').text(t).moveDown(0.3).font('Helvetica').fontSize(10).fillColor('#222');
   const line = (label: string, value: string) => doc.text(`${label}: `, { continued: true }).font('Helvetica-Bold').text(latin(value)).font('Helvetica');
   const gauge = (label: string, pct: number) => {
     const y = doc.y;
@@ -40,7 +41,11 @@ export function writePdfReport(out: Writable, s: Snapshot, orgName: string): Pro
   };
 
   doc.font('Helvetica-Bold').fontSize(18).fillColor('#1f2a44').text('System inspection report');
-  doc.font('Helvetica').fontSize(10).fillColor('#555').text(`${latin(orgName)} - ${s.time.replace('T', ' ').slice(0, 19)} UTC`);
+  doc
+    .font('Helvetica')
+    .fontSize(10)
+    .fillColor('#555')
+    .text(`${latin(orgName)} - ${s.time.replace('T', ' ').slice(0, 19)} UTC`);
 
   h('Server');
   line('Host', `${s.host.hostname} (${s.host.platform}, Node ${s.host.node})`);
@@ -59,10 +64,17 @@ export function writePdfReport(out: Writable, s: Snapshot, orgName: string): Pro
   for (const r of s.database.resources.slice(0, 12)) doc.text(`${r.resource}: ${r.rows.toLocaleString('en-US')} rows`, { indent: 12 });
 
   h('Gateways');
-  for (const [name, g] of [['Slave gateways', s.gateways.slave], ['Master gateways', s.gateways.master]] as const) {
+  for (const [name, g] of [
+    ['Slave gateways', s.gateways.slave],
+    ['Master gateways', s.gateways.master],
+  ] as const) {
     line(name, `${g.total} total, ${g.online} online, ${g.offline} offline, ${g.ineffective} ineffective, ${g.unknown} unknown`);
     if (g.total) gauge('Online rate', g.onlineRate);
-    for (const o of g.offlineList.slice(0, 10)) doc.text(`offline: ${latin(o.sn)} ${latin(o.name)} ${latin(o.warehouse ?? '')} last seen ${o.lastReportTime?.replace('T', ' ').slice(0, 16) ?? 'never'}`, { indent: 12 });
+    for (const o of g.offlineList.slice(0, 10))
+      doc.text(
+        `offline: ${latin(o.sn)} ${latin(o.name)} ${latin(o.warehouse ?? '')} last seen ${o.lastReportTime?.replace('T', ' ').slice(0, 16) ?? 'never'}`,
+        { indent: 12 },
+      );
   }
 
   h('Beacon battery');

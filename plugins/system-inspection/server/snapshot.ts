@@ -17,7 +17,15 @@ export function diskPaths(ctx: PluginServerContext): string[] {
 }
 
 export async function lowBatterySns(ctx: PluginServerContext, call: RequestContext, limit = 10): Promise<string[]> {
-  const rows = await ctx.repo('device-beacon', call).findAll({ where: { battery: { [Op.lt]: 25 } }, attributes: ['sn'], order: [['battery', 'ASC'], ['id', 'ASC']], limit });
+  const rows = await ctx.repo('device-beacon', call).findAll({
+    where: { battery: { [Op.lt]: 25 } },
+    attributes: ['sn'],
+    order: [
+      ['battery', 'ASC'],
+      ['id', 'ASC'],
+    ],
+    limit,
+  });
   return rows.map((r) => String(r.get('sn')));
 }
 
@@ -51,7 +59,14 @@ export async function snapshot(ctx: PluginServerContext, call: RequestContext, s
   const cpus = os.cpus();
   return {
     time: new Date().toISOString(),
-    host: { hostname: os.hostname(), platform: `${os.type()} ${os.release()}`, cpus: cpus.length, cpuModel: cpus[0]?.model ?? '', uptime: Math.round(os.uptime()), node: process.version },
+    host: {
+      hostname: os.hostname(),
+      platform: `${os.type()} ${os.release()}`,
+      cpus: cpus.length,
+      cpuModel: cpus[0]?.model ?? '',
+      uptime: Math.round(os.uptime()),
+      node: process.version,
+    },
     latest: sampler.latest(),
     disks,
     database: { ...size, telemetrySize, resources },

@@ -25,7 +25,12 @@ export function suggestions(battery: BatteryBands, disks: DiskInfo[], lowSns: st
   }
   for (const d of disks) {
     if (d.usage >= DISK_WARN_USAGE) {
-      out.push({ type: SUGGESTION_TYPE.disk, level: d.usage >= 95 ? 'error' : 'warning', key: 'systemInspection.suggest.clearDisk', params: { path: d.path, usage: d.usage } });
+      out.push({
+        type: SUGGESTION_TYPE.disk,
+        level: d.usage >= 95 ? 'error' : 'warning',
+        key: 'systemInspection.suggest.clearDisk',
+        params: { path: d.path, usage: d.usage },
+      });
     }
   }
   return out;

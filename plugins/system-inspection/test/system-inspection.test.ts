@@ -38,7 +38,18 @@ async function gateways(c: Caller, tag: string, statuses: number[]): Promise<voi
   const locationId = (await ok(c, '/location/create', { name: `Site ${tag}`, longitude: 121, latitude: 31, fenceRadius: 500, type: 0 })).id;
   const warehouseId = (await ok(c, '/warehouse/create', { code: `W${tag}`, name: `Warehouse ${tag}`, locationId, idleCheckTime: 120 })).id;
   for (const [i, status] of statuses.entries()) {
-    const id = (await ok(c, '/device-slave-gateway/create', { sn: `SG-${tag}-${i}`, name: `Gate ${tag}${i}`, mac: `AC23${tag === 'A' ? 'CC' : 'DD'}0000${String(i).padStart(2, '0')}`, deviceModelId, warehouseId, useStatus: 20, purpose: 10, mqttPassword: 'Passw0rdX' })).id;
+    const id = (
+      await ok(c, '/device-slave-gateway/create', {
+        sn: `SG-${tag}-${i}`,
+        name: `Gate ${tag}${i}`,
+        mac: `AC23${tag === 'A' ? 'CC' : 'DD'}0000${String(i).padStart(2, '0')}`,
+        deviceModelId,
+        warehouseId,
+        useStatus: 20,
+        purpose: 10,
+        mqttPassword: 'Passw0rdX',
+      })
+    ).id;
     await model.update({ status }, { where: { id } });
   }
 }
@@ -68,8 +79,18 @@ describe('collectors', () => {
   });
   it('suggests recharging low beacons (type 10) and clearing a full disk (type 20)', () => {
     const battery = { bands: [{ band: 'low' as const, from: 0, to: 25, days: null, count: 2 }], unknown: 0, total: 2 };
-    const got = suggestions(battery, [{ path: '/', total: 100, used: 90, free: 10, usage: 90 }, { path: '/x', total: 100, used: 10, free: 90, usage: 10 }], ['B1', 'B2']);
-    expect(got.map((s) => [s.type, s.key])).toEqual([[10, 'systemInspection.suggest.recharge'], [20, 'systemInspection.suggest.clearDisk']]);
+    const got = suggestions(
+      battery,
+      [
+        { path: '/', total: 100, used: 90, free: 10, usage: 90 },
+        { path: '/x', total: 100, used: 10, free: 90, usage: 10 },
+      ],
+      ['B1', 'B2'],
+    );
+    expect(got.map((s) => [s.type, s.key])).toEqual([
+      [10, 'systemInspection.suggest.recharge'],
+      [20, 'systemInspection.suggest.clearDisk'],
+    ]);
     expect(got[0].params).toMatchObject({ count: 2, sns: 'B1, B2' });
   });
   it('log range defaults to the last 7 days and refuses reversed ranges', () => {
@@ -82,7 +103,11 @@ describe('collectors', () => {
 describe('calls', () => {
   it('beacon battery bands count only the organisation’s beacons', async () => {
     const a = await ok(ts.a, '/system-inspection/beacon-battery/list');
-    expect(a.bands.map((b: any) => [b.band, b.count])).toEqual([['high', 2], ['middle', 2], ['low', 2]]);
+    expect(a.bands.map((b: any) => [b.band, b.count])).toEqual([
+      ['high', 2],
+      ['middle', 2],
+      ['low', 2],
+    ]);
     expect([a.unknown, a.total]).toEqual([1, 7]);
     const b = await ok(ts.b, '/system-inspection/beacon-battery/list');
     expect(b.bands.map((x: any) => x.count)).toEqual([0, 0, 2]);

@@ -41,7 +41,11 @@ const ConfigureToolbar: FC<ListZoneProps> = ({ refresh }) => {
   };
 
   return (
-    <Popconfirm title={t('telemetry.gpsConfig.sendAllConfirm')} onConfirm={() => void sendAll()} okButtonProps={{ 'data-testid': 'gps-configure-all-ok' } as never}>
+    <Popconfirm
+      title={t('telemetry.gpsConfig.sendAllConfirm')}
+      onConfirm={() => void sendAll()}
+      okButtonProps={{ 'data-testid': 'gps-configure-all-ok' } as never}
+    >
       <Button icon={<SendOutlined />} loading={busy} data-testid="gps-configure-all">
         {t('telemetry.gpsConfig.sendAll')}
       </Button>

@@ -78,10 +78,16 @@ const GatewayConnect: FC<ZoneProps> = ({ resource, record, refresh }) => {
       {info.macMissing && <Alert type="warning" showIcon message={t('telemetry.gateway.macMissing')} style={{ marginBottom: 8 }} />}
       <Descriptions size="small" column={1} bordered>
         <Descriptions.Item label={t('telemetry.gateway.broker')}>
-          <Typography.Text copyable data-testid="gateway-broker">{broker}</Typography.Text>
+          <Typography.Text copyable data-testid="gateway-broker">
+            {broker}
+          </Typography.Text>
         </Descriptions.Item>
         <Descriptions.Item label={t('telemetry.gateway.username')}>
-          {info.username ? <Typography.Text copyable>{info.username}</Typography.Text> : <Typography.Text type="secondary">{t('telemetry.gateway.noCredentials')}</Typography.Text>}
+          {info.username ? (
+            <Typography.Text copyable>{info.username}</Typography.Text>
+          ) : (
+            <Typography.Text type="secondary">{t('telemetry.gateway.noCredentials')}</Typography.Text>
+          )}
           {info.username && !info.hasPassword && <Typography.Text type="warning"> {t('telemetry.gateway.noPassword')}</Typography.Text>}
         </Descriptions.Item>
         <Descriptions.Item label={t('telemetry.gateway.clientId')}>
@@ -112,7 +118,12 @@ const GatewayConnect: FC<ZoneProps> = ({ resource, record, refresh }) => {
         )}
         {info.command && (
           <Descriptions.Item label={t('telemetry.gateway.testCommand')}>
-            <Typography.Paragraph code copyable={{ text: info.command }} style={{ marginBottom: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }} data-testid="gateway-command">
+            <Typography.Paragraph
+              code
+              copyable={{ text: info.command }}
+              style={{ marginBottom: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
+              data-testid="gateway-command"
+            >
               {info.command}
             </Typography.Paragraph>
           </Descriptions.Item>

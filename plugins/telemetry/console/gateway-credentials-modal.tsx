@@ -28,7 +28,18 @@ export const CredentialsModal: FC<{ credentials: GeneratedCredential[]; onClose:
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   };
   return (
-    <Modal open width={720} title={t('telemetry.gateway.credentialsTitle')} onCancel={onClose} maskClosable={false} footer={<Button type="primary" onClick={onClose} data-testid="gateway-credentials-close">{t('telemetry.gateway.close')}</Button>}>
+    <Modal
+      open
+      width={720}
+      title={t('telemetry.gateway.credentialsTitle')}
+      onCancel={onClose}
+      maskClosable={false}
+      footer={
+        <Button type="primary" onClick={onClose} data-testid="gateway-credentials-close">
+          {t('telemetry.gateway.close')}
+        </Button>
+      }
+    >
       <div data-testid="gateway-credentials">
         <Alert type="warning" showIcon message={t('telemetry.gateway.shownOnce')} style={{ marginBottom: 12 }} />
         {credentials.length === 0 ? (
@@ -42,7 +53,12 @@ export const CredentialsModal: FC<{ credentials: GeneratedCredential[]; onClose:
               dataSource={credentials}
               columns={[
                 { key: 'sn', dataIndex: 'sn', title: t('telemetry.gateway.sn') },
-                { key: 'u', dataIndex: 'mqttUsername', title: t('telemetry.gateway.username'), render: (v: string) => <Typography.Text copyable>{v}</Typography.Text> },
+                {
+                  key: 'u',
+                  dataIndex: 'mqttUsername',
+                  title: t('telemetry.gateway.username'),
+                  render: (v: string) => <Typography.Text copyable>{v}</Typography.Text>,
+                },
                 {
                   key: 'p',
                   dataIndex: 'mqttPassword',

@@ -28,7 +28,11 @@ const GatewayCredentialsToolbar: FC<ListZoneProps> = ({ resource, refresh }) => 
   };
   return (
     <>
-      <Popconfirm title={t('telemetry.gateway.generateMissingConfirm')} onConfirm={() => void generate()} okButtonProps={{ 'data-testid': 'gateway-generate-missing-ok' } as never}>
+      <Popconfirm
+        title={t('telemetry.gateway.generateMissingConfirm')}
+        onConfirm={() => void generate()}
+        okButtonProps={{ 'data-testid': 'gateway-generate-missing-ok' } as never}
+      >
         <Button icon={<KeyOutlined />} loading={busy} data-testid="gateway-generate-missing">
           {t('telemetry.gateway.generateMissing')}
         </Button>

@@ -11,7 +11,16 @@ const CONFIGURE_CODE = 'ApiDeviceGpsConfigure';
 
 export default defineConsolePlugin({
   id: 'telemetry',
-  rowActions: [{ id: 'gps-configure', resources: ['device-gps'], viewCode: CONFIGURE_CODE, width: 100, where: ['list', 'detail'], component: () => import('./configure-row-action') }],
+  rowActions: [
+    {
+      id: 'gps-configure',
+      resources: ['device-gps'],
+      viewCode: CONFIGURE_CODE,
+      width: 100,
+      where: ['list', 'detail'],
+      component: () => import('./configure-row-action'),
+    },
+  ],
   zones: {
     'device-gps.list.toolbar': { component: () => import('./configure-toolbar'), viewCode: CONFIGURE_CODE },
     // connecting gateways: broker, topics, test command; generated MQTT passwords shown once

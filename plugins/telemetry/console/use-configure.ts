@@ -24,7 +24,8 @@ export function useConfigure(onChanged: () => void): { configure: (ids: number[]
     setBusy(true);
     try {
       let sent = 0;
-      for (let i = 0; i < ids.length; i += CONFIGURE_MAX) sent += (await request<Answer>('/device-gps/configure', { ids: ids.slice(i, i + CONFIGURE_MAX) })).sent;
+      for (let i = 0; i < ids.length; i += CONFIGURE_MAX)
+        sent += (await request<Answer>('/device-gps/configure', { ids: ids.slice(i, i + CONFIGURE_MAX) })).sent;
       if (sent === ids.length) void message.success(t('telemetry.gpsConfig.sent', { count: sent }));
       else void message.warning(t('telemetry.gpsConfig.partlySent', { sent, count: ids.length }));
     } catch (e) {

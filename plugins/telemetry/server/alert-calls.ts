@@ -16,7 +16,13 @@ export function installAlertCalls(ctx: PluginServerContext, bus: EventBus): void
     ctx.transitions.on(a.resource, 'process', (e) => {
       const orgId = e.ctx.orgId!;
       e.afterCommit(() => {
-        for (const r of e.rows) bus.publish({ type: 'alert-processed', orgId, warehouseId: (r.warehouseId as number | null) ?? null, data: { category: a.category, id: r.id, processedBy: r.processedBy, processedAt: r.processedAt } });
+        for (const r of e.rows)
+          bus.publish({
+            type: 'alert-processed',
+            orgId,
+            warehouseId: (r.warehouseId as number | null) ?? null,
+            data: { category: a.category, id: r.id, processedBy: r.processedBy, processedAt: r.processedAt },
+          });
       });
     });
   }

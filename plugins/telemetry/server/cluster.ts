@@ -50,11 +50,26 @@ export interface Lease {
  * Held only while the last renewal is younger than the lifetime (a stalled holder stops
  * writing before another can take over). Clocks of the machines are assumed in step (NTP).
  */
-export function startLease(opts: { sequelize: Sequelize; name: string; holder: string; ttlMs: number; log(m: string, e?: unknown): void; onChange?(held: boolean): void }): Lease {
+export function startLease(opts: {
+  sequelize: Sequelize;
+  name: string;
+  holder: string;
+  ttlMs: number;
+  log(m: string, e?: unknown): void;
+  onChange?(held: boolean): void;
+}): Lease {
   const { sequelize, name, holder, ttlMs } = opts;
   const model =
     sequelize.models.telemetryLease ??
-    sequelize.define('telemetryLease', { name: { type: DataTypes.STRING(50), primaryKey: true }, holder: { type: DataTypes.STRING(100), allowNull: false }, expiresAt: { type: DataTypes.BIGINT, allowNull: false } }, { tableName: LEASE_TABLE, underscored: true, timestamps: false, freezeTableName: true });
+    sequelize.define(
+      'telemetryLease',
+      {
+        name: { type: DataTypes.STRING(50), primaryKey: true },
+        holder: { type: DataTypes.STRING(100), allowNull: false },
+        expiresAt: { type: DataTypes.BIGINT, allowNull: false },
+      },
+      { tableName: LEASE_TABLE, underscored: true, timestamps: false, freezeTableName: true },
+    );
   let heldUntil = 0;
   let stopped = false;
   let was = false;

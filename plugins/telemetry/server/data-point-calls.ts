@@ -9,7 +9,16 @@
  * Newest first; times as ISO strings (`ts` for GPS, as SPEC §3 names it).
  */
 import { beaconSeries, dataPointCalls, gatewaySeries, gpsSeries, type SeriesSchema, type TelemetryStore, type SeriesRow } from '@rti/ingest';
-import { ApiError, ErrorCode, invalid, parseOpenTimeRange, timeRange, type PluginServerContext, type RequestContext, type TimeRange } from '@rti/server/plugin-api';
+import {
+  ApiError,
+  ErrorCode,
+  invalid,
+  parseOpenTimeRange,
+  timeRange,
+  type PluginServerContext,
+  type RequestContext,
+  type TimeRange,
+} from '@rti/server/plugin-api';
 import { canonicalMac } from './fleet-loader';
 
 const EXPORT_MAX = 100_000;
@@ -68,7 +77,14 @@ export function installDataPointCalls(ctx: PluginServerContext, store: () => Tel
         // page and limit bounded like the generated lists (page 1e300, 2.5 or −1 is a 10001)
         paging: true,
         async handler({ body, input, ctx: call }) {
-          const page = await storeOrFail().query({ series: k.schema.name, org: call.orgId!, key: await keyOf(k, body, call), ...range(body), page: input.page, limit: input.limit });
+          const page = await storeOrFail().query({
+            series: k.schema.name,
+            org: call.orgId!,
+            key: await keyOf(k, body, call),
+            ...range(body),
+            page: input.page,
+            limit: input.limit,
+          });
           return { list: page.list.map((r) => present(k, r)), total: page.total };
         },
       });

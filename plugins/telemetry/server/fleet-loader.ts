@@ -27,10 +27,34 @@ export async function loadFleet(db: Database): Promise<Fleet> {
   const [models, beacons, gps, slaves, masters, warehouses, locations, routes, carriers] = await Promise.all([
     rows(db, 'device-model', ['id', 'batteryThreshold', 'offlineCheckTime']),
     rows(db, 'device-beacon', ['id', 'orgId', 'sn', 'mac', 'deviceModelId', 'carrierId', 'useStatus']),
-    rows(db, 'device-gps', ['id', 'orgId', 'sn', 'deviceModelId', 'carrierId', 'useStatus', 'highTempThreshold', 'lowTempThreshold', 'shakeThreshold', 'highHumidityThreshold', 'lowHumidityThreshold', 'fences']),
+    rows(db, 'device-gps', [
+      'id',
+      'orgId',
+      'sn',
+      'deviceModelId',
+      'carrierId',
+      'useStatus',
+      'highTempThreshold',
+      'lowTempThreshold',
+      'shakeThreshold',
+      'highHumidityThreshold',
+      'lowHumidityThreshold',
+      'fences',
+    ]),
     rows(db, 'device-slave-gateway', ['id', 'orgId', 'sn', 'mac', 'deviceModelId', 'warehouseId', 'purpose', 'useStatus']),
     rows(db, 'device-master-gateway', ['id', 'orgId', 'sn', 'mac', 'deviceModelId', 'warehouseId', 'purpose', 'useStatus']),
-    rows(db, 'warehouse', ['id', 'orgId', 'name', 'locationId', 'idleCheckTime', 'bleInboundEnabled', 'bleOutboundEnabled', 'bleDeDup', 'gpsInboundEnabled', 'gpsOutboundEnabled']),
+    rows(db, 'warehouse', [
+      'id',
+      'orgId',
+      'name',
+      'locationId',
+      'idleCheckTime',
+      'bleInboundEnabled',
+      'bleOutboundEnabled',
+      'bleDeDup',
+      'gpsInboundEnabled',
+      'gpsOutboundEnabled',
+    ]),
     rows(db, 'location', ['id', 'longitude', 'latitude', 'fenceRadius']),
     rows(db, 'route', ['id', 'orgId', 'fromWarehouseId', 'toWarehouseId', 'transportTime']),
     rows(db, 'carrier', ['id', 'orgId', 'sn', 'name', 'carrierCodeId', 'beaconId', 'gpsId', 'warehouseId', 'transportStatus', 'status']),
@@ -56,7 +80,15 @@ export async function loadFleet(db: Database): Promise<Fleet> {
   });
   const byWarehouse = new Map(whs.map((w) => [w.id, w]));
   const devices: DeviceInfo[] = [];
-  const base = (r: Row, kind: DeviceInfo['kind'], key: string): DeviceInfo => ({ id: r.id, orgId: r.orgId, kind, key, sn: r.sn, modelId: n(r.deviceModelId), carrierId: n(r.carrierId) });
+  const base = (r: Row, kind: DeviceInfo['kind'], key: string): DeviceInfo => ({
+    id: r.id,
+    orgId: r.orgId,
+    kind,
+    key,
+    sn: r.sn,
+    modelId: n(r.deviceModelId),
+    carrierId: n(r.carrierId),
+  });
   for (const r of beacons) if (r.useStatus !== DISABLED && r.mac) devices.push(base(r, 'beacon', canonicalMac(r.mac)));
   for (const r of gps) {
     if (r.useStatus === DISABLED) continue;
@@ -70,8 +102,12 @@ export async function loadFleet(db: Database): Promise<Fleet> {
       fences: fencesOf(r.fences, byWarehouse),
     });
   }
-  for (const [list, kind] of [[slaves, 'slave-gateway'], [masters, 'master-gateway']] as const) {
-    for (const r of list) if (r.useStatus !== DISABLED && r.mac) devices.push({ ...base(r, kind, canonicalMac(r.mac)), warehouseId: n(r.warehouseId), purpose: n(r.purpose) });
+  for (const [list, kind] of [
+    [slaves, 'slave-gateway'],
+    [masters, 'master-gateway'],
+  ] as const) {
+    for (const r of list)
+      if (r.useStatus !== DISABLED && r.mac) devices.push({ ...base(r, kind, canonicalMac(r.mac)), warehouseId: n(r.warehouseId), purpose: n(r.purpose) });
   }
   const snapshot: FleetSnapshot = {
     models: models.map((m) => ({ id: m.id, batteryThreshold: n(m.batteryThreshold), offlineCheckTime: n(m.offlineCheckTime) })),
@@ -126,7 +162,13 @@ function fencesOf(raw: unknown, warehouses: Map<number, WarehouseInfo>): FenceIn
     const lng = n(f.longitude) ?? w?.longitude ?? null;
     const lat = n(f.latitude) ?? w?.latitude ?? null;
     if (lng === null || lat === null) continue;
-    out.push({ name: String(f.name ?? w?.name ?? `fence ${out.length + 1}`), longitude: lng, latitude: lat, radius: n(f.radius) ?? w?.radius ?? 200, warehouseId: w ? w.id : null });
+    out.push({
+      name: String(f.name ?? w?.name ?? `fence ${out.length + 1}`),
+      longitude: lng,
+      latitude: lat,
+      radius: n(f.radius) ?? w?.radius ?? 200,
+      warehouseId: w ? w.id : null,
+    });
   }
   return out;
 }

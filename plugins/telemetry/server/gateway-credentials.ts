@@ -66,7 +66,9 @@ const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function installGatewayCredentials(ctx: PluginServerContext): void {
   const orgCode = async (call: RequestContext): Promise<string> => {
-    const [org] = call.orgId ? ((await ctx.repo('organization', call).findAll({ where: { id: call.orgId }, attributes: ['code'], raw: true })) as unknown as Array<{ code?: string }>) : [];
+    const [org] = call.orgId
+      ? ((await ctx.repo('organization', call).findAll({ where: { id: call.orgId }, attributes: ['code'], raw: true })) as unknown as Array<{ code?: string }>)
+      : [];
     return String(org?.code ?? call.orgId ?? 'org');
   };
 
@@ -89,7 +91,11 @@ export function installGatewayCredentials(ctx: PluginServerContext): void {
             let username = typeof r.mqttUsername === 'string' && r.mqttUsername ? r.mqttUsername : '';
             // organisation codes are unique and serials unique in one: the pair is free on the broker
             // (a name set by hand that equals it is refused by the unique check, naming it)
-            if (!username) username = `${code}-${String(r.sn)}`.toLowerCase().replace(/[^a-z0-9_.@-]/g, '-').slice(0, 60);
+            if (!username)
+              username = `${code}-${String(r.sn)}`
+                .toLowerCase()
+                .replace(/[^a-z0-9_.@-]/g, '-')
+                .slice(0, 60);
             const password = generateMqttPassword();
             // through the repository: validated, the password hashed, the change logged
             await scoped.update({ id: r.id, mqttUsername: username, mqttPassword: password }, { transaction });
@@ -131,7 +137,15 @@ export function installGatewayCredentials(ctx: PluginServerContext): void {
                 `-m ${quote(payload)}`,
               ].join(' ')
             : null;
-        return { broker, username, clientId, hasPassword: Boolean(row.mqttPassword), topics: { publish, subscribe, lastWill: base ? { topic: `${base}/state`, payload: '{"connection":20}' } : null }, command, macMissing: !mac };
+        return {
+          broker,
+          username,
+          clientId,
+          hasPassword: Boolean(row.mqttPassword),
+          topics: { publish, subscribe, lastWill: base ? { topic: `${base}/state`, payload: '{"connection":20}' } : null },
+          command,
+          macMissing: !mac,
+        };
       },
     });
   }

@@ -21,7 +21,14 @@ export function startConfigLink(opts: {
   onAck(ack: { orgCode: string; sn: string; payload: Buffer }): void;
   log: (message: string, err?: unknown) => void;
 }): ConfigLink {
-  const client = mqtt.connect(opts.url, { clientId: opts.clientId, clean: true, username: opts.username, password: opts.password, reconnectPeriod: 1000, connectTimeout: 10_000 });
+  const client = mqtt.connect(opts.url, {
+    clientId: opts.clientId,
+    clean: true,
+    username: opts.username,
+    password: opts.password,
+    reconnectPeriod: 1000,
+    connectTimeout: 10_000,
+  });
   client.on('connect', () => {
     client.subscribe(GPS_CONFIG_ACK_FILTER, { qos: 1 }, (err) => (err ? opts.log('gps configuration: subscribing to answers failed', err) : undefined));
   });

@@ -180,7 +180,17 @@ export function installGpsConfig(ctx: PluginServerContext, deps: GpsConfigDeps):
       // the tracker's unanswered send is superseded: its late answer no longer counts
       await requests().update({ state: 'superseded', answeredAt: now }, { where: { deviceId: id, orgId, state: 'sent' } });
       const unsent = !link || !code ? because('noBroker') : null;
-      await requests().create({ requestId, orgId, deviceId: id, sn, config: JSON.stringify(config), state: unsent ? 'unsent' : 'sent', reason: unsent ? ctx.t('en-US', unsent.key) : null, sentAt: now, answeredAt: unsent ? now : null });
+      await requests().create({
+        requestId,
+        orgId,
+        deviceId: id,
+        sn,
+        config: JSON.stringify(config),
+        state: unsent ? 'unsent' : 'sent',
+        reason: unsent ? ctx.t('en-US', unsent.key) : null,
+        sentAt: now,
+        answeredAt: unsent ? now : null,
+      });
       if (unsent) {
         await setDevice(orgId, id, STATUS.notEffective, unsent);
         results.push({ id, sn, requestId, sent: false });
@@ -217,7 +227,10 @@ export function installGpsConfig(ctx: PluginServerContext, deps: GpsConfigDeps):
     const after = configOf({ ...e.previous, ...e.data });
     if (!GPS_CONFIG_FIELDS.some((f) => before[f] !== after[f])) return;
     Object.assign(e.data, { configStatus: STATUS.pending, configError: null, configErrorKey: null });
-    await requests().update({ state: 'superseded', answeredAt: Date.now() }, { where: { deviceId: Number(e.previous.id), state: 'sent' }, transaction: e.transaction });
+    await requests().update(
+      { state: 'superseded', answeredAt: Date.now() },
+      { where: { deviceId: Number(e.previous.id), state: 'sent' }, transaction: e.transaction },
+    );
   });
 
   // unanswered sends end as errors; one instance of the cluster sweeps per period
@@ -226,7 +239,11 @@ export function installGpsConfig(ctx: PluginServerContext, deps: GpsConfigDeps):
     'gps-config-timeout',
     sweepMs,
     async () => {
-      const late = (await requests().findAll({ where: { state: 'sent', sentAt: { [Op.lt]: Date.now() - deps.timeoutMs } }, limit: 1000, raw: true })) as unknown as RequestRow[];
+      const late = (await requests().findAll({
+        where: { state: 'sent', sentAt: { [Op.lt]: Date.now() - deps.timeoutMs } },
+        limit: 1000,
+        raw: true,
+      })) as unknown as RequestRow[];
       for (const r of late) await finish(r, 'timeout', because('timeout', { seconds: Math.round(deps.timeoutMs / 1000) }));
     },
     { once: true },
@@ -252,7 +269,8 @@ export function installGpsConfig(ctx: PluginServerContext, deps: GpsConfigDeps):
         await finish(r, 'refused', because('refused', { reason: why }));
         return;
       }
-      const wrong = body.status === 'applied' ? mismatch(JSON.parse(r.config) as GpsConfig, body.applied) : `status ${JSON.stringify(body.status ?? null).slice(0, 20)}`;
+      const wrong =
+        body.status === 'applied' ? mismatch(JSON.parse(r.config) as GpsConfig, body.applied) : `status ${JSON.stringify(body.status ?? null).slice(0, 20)}`;
       if (wrong) await finish(r, 'mismatch', because('mismatch', { detail: wrong }));
       else await finish(r, 'applied', null);
     },

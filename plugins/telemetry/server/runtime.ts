@@ -65,7 +65,18 @@ function envInt(name: string, def: number): number {
 }
 
 /** Master data that changes what the rules see. */
-const WATCHED = ['device-beacon', 'device-gps', 'device-slave-gateway', 'device-master-gateway', 'device-model', 'carrier', 'warehouse', 'location', 'route', 'fence'];
+const WATCHED = [
+  'device-beacon',
+  'device-gps',
+  'device-slave-gateway',
+  'device-master-gateway',
+  'device-model',
+  'carrier',
+  'warehouse',
+  'location',
+  'route',
+  'fence',
+];
 
 export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
   const mode = process.env.TELEMETRY_INGEST || 'embedded';
@@ -190,7 +201,9 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         intake: { maxBytes: cfg.maxPayloadBytes, maxReadings: cfg.maxReadings, onConfigAck: (a) => rt.onConfigAck?.(a) },
         mqttPort: cfg.mqttUrl ? null : cfg.mqttPort,
         mqttHost: process.env.MQTT_HOST || undefined,
-        external: cfg.mqttUrl ? { url: cfg.mqttUrl, clientId: cfg.mqttClientId, group: cfg.mqttGroup, username: cfg.mqttUsername, password: cfg.mqttPassword } : undefined,
+        external: cfg.mqttUrl
+          ? { url: cfg.mqttUrl, clientId: cfg.mqttClientId, group: cfg.mqttGroup, username: cfg.mqttUsername, password: cfg.mqttPassword }
+          : undefined,
         log,
       }).catch((err) => {
         ctx.log(`ingest NOT started (MQTT_PORT ${cfg.mqttPort ?? '-'}): live telemetry is off in this process`, err);
@@ -211,7 +224,14 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         // started a little after the server is up (a short-lived server — the seed step — never provisions)
         simTimer = setTimeout(() => {
           simTimer = undefined;
-          startSimulator({ database: ctx.database, url: `mqtt://127.0.0.1:${broker.port}`, devices: simDevices, stepMs: envInt('SIMULATOR_STEP_MS', 5000) || 5000, minuteMs: envInt('SIMULATOR_MINUTE_MS', 60_000) || 60_000, log })
+          startSimulator({
+            database: ctx.database,
+            url: `mqtt://127.0.0.1:${broker.port}`,
+            devices: simDevices,
+            stepMs: envInt('SIMULATOR_STEP_MS', 5000) || 5000,
+            minuteMs: envInt('SIMULATOR_MINUTE_MS', 60_000) || 60_000,
+            log,
+          })
             .then(async (sim) => {
               if (stopped) return sim.stop();
               rt.simulator = sim;
@@ -222,13 +242,23 @@ export function installRuntime(ctx: PluginServerContext): TelemetryRuntime {
         simTimer.unref();
       }
     } else {
-      lease = rt.lease = startLease({ sequelize: ctx.db, name: 'state', holder: `${ctx.config.instanceId}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`, ttlMs: leaseTtlMs, log: ctx.log });
+      lease = rt.lease = startLease({
+        sequelize: ctx.db,
+        name: 'state',
+        holder: `${ctx.config.instanceId}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`,
+        ttlMs: leaseTtlMs,
+        log: ctx.log,
+      });
       await lease.tick();
       rt.store = createStore(cfg);
       await rt.store.init();
       if (cfg.mqttUrl) {
         // workers store; this process hears every frame (no shared group) and derives the state
-        rt.directory = new DbDeviceDirectory({ database: ctx.database, verify: verifyPassword, onError: (e) => ctx.log('state feed directory refresh failed', e) });
+        rt.directory = new DbDeviceDirectory({
+          database: ctx.database,
+          verify: verifyPassword,
+          onError: (e) => ctx.log('state feed directory refresh failed', e),
+        });
         await rt.directory.start();
         feed = startStateFeed({ url: cfg.mqttUrl, username: cfg.mqttUsername, password: cfg.mqttPassword, directory: rt.directory, engine, log: ctx.log });
         linkConfig(cfg);

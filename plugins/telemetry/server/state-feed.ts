@@ -21,7 +21,13 @@ export interface StateFeedOptions {
 
 export function startStateFeed(opts: StateFeedOptions): { client: MqttClient; stats: { frames: number; dropped: number }; stop(): Promise<void> } {
   const stats = { frames: 0, dropped: 0 };
-  const client = mqtt.connect(opts.url, { clientId: `rti-state-${process.pid}-${Math.random().toString(36).slice(2, 8)}`, username: opts.username, password: opts.password, clean: true, reconnectPeriod: 2000 });
+  const client = mqtt.connect(opts.url, {
+    clientId: `rti-state-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
+    username: opts.username,
+    password: opts.password,
+    clean: true,
+    reconnectPeriod: 2000,
+  });
   client.on('connect', () => client.subscribe(INGEST_FILTERS, { qos: 0 }, (err) => err && opts.log('state feed: subscribe failed', err)));
   client.on('error', (err) => opts.log('state feed: broker error', err));
   client.on('message', (topic, payload) => {

@@ -16,7 +16,12 @@ import type { EventBus } from './event-bus';
 import { saveStates } from './state-table';
 
 const LOG_RESOURCE = { carrier: ['carrier-log', 'carrierId'], beacon: ['device-beacon-log', 'beaconId'], gps: ['device-gps-log', 'gpsId'] } as const;
-const DEVICE_RESOURCE = { beacon: 'device-beacon', gps: 'device-gps', 'slave-gateway': 'device-slave-gateway', 'master-gateway': 'device-master-gateway' } as const;
+const DEVICE_RESOURCE = {
+  beacon: 'device-beacon',
+  gps: 'device-gps',
+  'slave-gateway': 'device-slave-gateway',
+  'master-gateway': 'device-master-gateway',
+} as const;
 
 /** carrier-inout confirmedBy (enum confirmSource) of what saw a pass */
 const CONFIRMED_BY = { gate: Enums.confirmSource.beacon, gps: Enums.confirmSource.gps } as const;
@@ -35,7 +40,13 @@ async function unconfirmedDocumentRows(model: ModelStatic<Model>, effects: Effec
   const ids = [...new Set(effects.flatMap((e) => (e.type === 'inout' && e.via ? [e.carrierId] : [])))];
   const carrierColumn = model.getAttributes().carrierId?.field ?? 'carrierId';
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const last = (await model.findAll({ attributes: [[fn('MAX', col('id')), 'id']], where: { carrierId: { [Op.in]: ids.slice(i, i + CHUNK) } }, group: [col(carrierColumn)], raw: true, transaction })) as unknown as Array<{ id: number }>;
+    const last = (await model.findAll({
+      attributes: [[fn('MAX', col('id')), 'id']],
+      where: { carrierId: { [Op.in]: ids.slice(i, i + CHUNK) } },
+      group: [col(carrierColumn)],
+      raw: true,
+      transaction,
+    })) as unknown as Array<{ id: number }>;
     if (!last.length) continue;
     const rows = (await model.findAll({
       where: { id: { [Op.in]: last.map((r) => r.id) }, shipOrderNo: { [Op.ne]: null }, confirmedBy: null },
@@ -61,7 +72,11 @@ export class StateSink {
   /** other plugins' listeners to the in/out passes of each flush (telemetry service `onInOut`) */
   private readonly inOutListeners = new Set<(passes: InOutEffect[]) => Promise<void> | void>();
 
-  constructor(private readonly db: Database, private readonly bus: EventBus, private readonly log: (m: string, e?: unknown) => void) {}
+  constructor(
+    private readonly db: Database,
+    private readonly bus: EventBus,
+    private readonly log: (m: string, e?: unknown) => void,
+  ) {}
 
   push = (e: Effect): void => {
     this.queue.push(e);
@@ -119,7 +134,12 @@ export class StateSink {
             } else values.reason = e.reason;
             const row = await m[r.resource].create(values, { transaction });
             this.counts.alerts++;
-            live.push({ type: 'alert', orgId: e.orgId, warehouseId: e.warehouseId, data: { category: r.category, resource: r.resource, ...row.get({ plain: true }) } });
+            live.push({
+              type: 'alert',
+              orgId: e.orgId,
+              warehouseId: e.warehouseId,
+              data: { category: r.category, resource: r.resource, ...row.get({ plain: true }) },
+            });
             break;
           }
           case 'alert-cleared': {
@@ -129,12 +149,27 @@ export class StateSink {
             else where.reason = e.reason;
             const [n] = await m[r.resource].update({ clearedAt: new Date(e.time) }, { where: where as never, transaction });
             this.counts.cleared += n;
-            if (n) live.push({ type: 'alert-cleared', orgId: e.orgId, warehouseId: null, data: { category: r.category, subjectId: e.subjectId, reason: e.reason, code: e.code, time: new Date(e.time).toISOString() } });
+            if (n)
+              live.push({
+                type: 'alert-cleared',
+                orgId: e.orgId,
+                warehouseId: null,
+                data: { category: r.category, subjectId: e.subjectId, reason: e.reason, code: e.code, time: new Date(e.time).toISOString() },
+              });
             break;
           }
           case 'log': {
             const [resource, idField] = LOG_RESOURCE[e.kind];
-            const values: Record<string, unknown> = { orgId: e.orgId, [idField]: e.subjectId, event: e.event, oldValue: e.oldValue ?? null, newValue: e.newValue ?? null, operator: 'system', time: new Date(e.time), remark: e.remark?.slice(0, 500) ?? null };
+            const values: Record<string, unknown> = {
+              orgId: e.orgId,
+              [idField]: e.subjectId,
+              event: e.event,
+              oldValue: e.oldValue ?? null,
+              newValue: e.newValue ?? null,
+              operator: 'system',
+              time: new Date(e.time),
+              remark: e.remark?.slice(0, 500) ?? null,
+            };
             if (e.kind !== 'carrier') values.carrierId = e.carrierId ?? null;
             // the remark says what the alert says: rendered in the reader's language when read (metadata textFrom)
             if (e.text) values.remarkKey = { key: `${ALERT_TEXT_PREFIX}.${e.text.id}`, params: e.text.params ?? {} };
@@ -156,13 +191,30 @@ export class StateSink {
               break;
             }
             documentRows.delete(e.carrierId);
-            const row = await m['carrier-inout'].create({ orgId: e.orgId, carrierId: e.carrierId, sn: e.sn, name: e.name, carrierCodeId: e.carrierCodeId, direction: e.direction, warehouseId: e.warehouseId, confirmTime: new Date(e.time), confirmedBy, confirmedTime: confirmedBy ? new Date(e.time) : null }, { transaction });
+            const row = await m['carrier-inout'].create(
+              {
+                orgId: e.orgId,
+                carrierId: e.carrierId,
+                sn: e.sn,
+                name: e.name,
+                carrierCodeId: e.carrierCodeId,
+                direction: e.direction,
+                warehouseId: e.warehouseId,
+                confirmTime: new Date(e.time),
+                confirmedBy,
+                confirmedTime: confirmedBy ? new Date(e.time) : null,
+              },
+              { transaction },
+            );
             this.counts.inouts++;
             live.push({ type: 'inout', orgId: e.orgId, warehouseId: e.warehouseId, data: row.get({ plain: true }) });
             break;
           }
           case 'fence':
-            await m['fence-log'].create({ orgId: e.orgId, fenceId: e.fenceId, deviceType: e.deviceType, deviceSn: e.deviceSn, action: e.action, time: new Date(e.time) }, { transaction });
+            await m['fence-log'].create(
+              { orgId: e.orgId, fenceId: e.fenceId, deviceType: e.deviceType, deviceSn: e.deviceSn, action: e.action, time: new Date(e.time) },
+              { transaction },
+            );
             break;
           case 'device':
             devices.set(`${e.kind}/${e.id}`, e);
@@ -181,8 +233,15 @@ export class StateSink {
       await this.writeDevices([...devices.values()], transaction);
       await this.writeCarriers([...carriers.values()], transaction);
       await saveStates(this.db.sequelize, dump, transaction);
-      for (const d of devices.values()) live.push({ type: 'device', orgId: d.orgId, warehouseId: d.warehouseId, data: { ...d, lastReportTime: new Date(d.lastReportTime).toISOString() } });
-      for (const c of carriers.values()) live.push({ type: 'carrier', orgId: c.orgId, warehouseId: c.warehouseId, data: { id: c.id, sn: c.sn, warehouseId: c.warehouseId, transportStatus: c.transportStatus, longitude: c.longitude, latitude: c.latitude } });
+      for (const d of devices.values())
+        live.push({ type: 'device', orgId: d.orgId, warehouseId: d.warehouseId, data: { ...d, lastReportTime: new Date(d.lastReportTime).toISOString() } });
+      for (const c of carriers.values())
+        live.push({
+          type: 'carrier',
+          orgId: c.orgId,
+          warehouseId: c.warehouseId,
+          data: { id: c.id, sn: c.sn, warehouseId: c.warehouseId, transportStatus: c.transportStatus, longitude: c.longitude, latitude: c.latitude },
+        });
     });
     this.counts.flushes++;
     for (const e of live) {

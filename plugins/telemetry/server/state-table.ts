@@ -30,7 +30,11 @@ export async function saveStates(db: Sequelize, dump: StateDump, transaction: Tr
   if (!rows.length) return;
   const qi = db.getQueryInterface();
   for (let i = 0; i < rows.length; i += 500) {
-    await qi.bulkInsert(STATE_TABLE, rows.slice(i, i + 500), { transaction, updateOnDuplicate: ['org_id', 'data', 'updated_at'], upsertKeys: ['subject'] } as never);
+    await qi.bulkInsert(STATE_TABLE, rows.slice(i, i + 500), {
+      transaction,
+      updateOnDuplicate: ['org_id', 'data', 'updated_at'],
+      upsertKeys: ['subject'],
+    } as never);
   }
 }
 

@@ -62,7 +62,10 @@ describe('alert texts rendered on read (real server, telemetry, dashboard)', () 
     const detail = await rig.ts.a.call('/device-alert/beacon', { id: en.list[0].id }, { language: 'zh-CN' });
     expect((detail.body.data as any).message).toBe('电量 12%，低于 20%');
     // the column keeps what the rule wrote (a filter on the message reads the stored text)
-    const [stored] = (await rig.ts.server.db.sequelize.query(`SELECT message FROM device_beacon_alert WHERE id = ${Number(en.list[0].id)}`)) as [Array<{ message: string }>, unknown];
+    const [stored] = (await rig.ts.server.db.sequelize.query(`SELECT message FROM device_beacon_alert WHERE id = ${Number(en.list[0].id)}`)) as [
+      Array<{ message: string }>,
+      unknown,
+    ];
     expect(stored[0].message).toBe('battery 12% below 20%');
   });
 
@@ -84,7 +87,15 @@ describe('alert texts rendered on read (real server, telemetry, dashboard)', () 
   });
 
   it('a row written before texts had keys shows its text as written in every language', async () => {
-    const row = await rig.ts.server.db.models['device-beacon-alert'].create({ orgId: rig.ts.orgA, beaconId: fleet.beaconId, beaconSn: 'B-A', reason: 20, createdTime: new Date(T), message: 'legacy text', status: 0 });
+    const row = await rig.ts.server.db.models['device-beacon-alert'].create({
+      orgId: rig.ts.orgA,
+      beaconId: fleet.beaconId,
+      beaconSn: 'B-A',
+      reason: 20,
+      createdTime: new Date(T),
+      message: 'legacy text',
+      status: 0,
+    });
     for (const language of ['en-US', 'zh-CN', 'ja-JP']) {
       const got = (await rig.ts.a.call('/device-alert/beacon', { id: row.get('id') }, { language })).body.data as any;
       expect(got.message).toBe('legacy text');

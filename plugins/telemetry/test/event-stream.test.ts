@@ -21,10 +21,18 @@ describe('live event stream', () => {
     const res = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(401);
     expect((await res.json()).code).toBe(10006);
-    const forged = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', Token: 'nope' } });
+    const forged = await fetch(`${rig.ts.url}/api/events/stream`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json', Token: 'nope' },
+    });
     expect(forged.status).toBe(401);
     // a user of organisation B cannot ask for organisation A's stream
-    const other = await fetch(`${rig.ts.url}/api/events/stream`, { method: 'POST', body: '{}', headers: { 'Content-Type': 'application/json', Token: rig.ts.b.token, OrgId: String(rig.ts.orgA) } });
+    const other = await fetch(`${rig.ts.url}/api/events/stream`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'Content-Type': 'application/json', Token: rig.ts.b.token, OrgId: String(rig.ts.orgA) },
+    });
     expect(other.status).toBe(403);
   });
 
@@ -55,7 +63,15 @@ describe('live event stream', () => {
     await push(rig, `rti/ORGB/gw/${HALL_A}/scan`, scan(HALL_A, Date.now(), { battery: 90 }));
     await b.waitFor((e) => e.event === 'device' && e.data.id === fleetB.beaconId);
 
-    expect(b.events.some((e) => e.event === 'alert' || e.event === 'inout' || (e.event === 'device' && e.data.id === fleetA.beaconId) || (e.event === 'carrier' && e.data.id === fleetA.carrierId))).toBe(false);
+    expect(
+      b.events.some(
+        (e) =>
+          e.event === 'alert' ||
+          e.event === 'inout' ||
+          (e.event === 'device' && e.data.id === fleetA.beaconId) ||
+          (e.event === 'carrier' && e.data.id === fleetA.carrierId),
+      ),
+    ).toBe(false);
     expect(a.events.some((e) => e.event === 'device' && e.data.id === fleetB.beaconId)).toBe(false);
     expect(onlyB.events.some((e) => e.event === 'alert' || e.event === 'device' || e.event === 'inout')).toBe(false);
     for (const s of [a, b, onlyA, onlyB]) s.close();

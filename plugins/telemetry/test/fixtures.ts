@@ -42,7 +42,14 @@ export interface Rig {
 export async function startRig(opts: { plugins?: string[] } = {}): Promise<Rig> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-telemetry-'));
   const port = await freePort();
-  Object.assign(process.env, { MQTT_PORT: String(port), MQTT_HOST: '127.0.0.1', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
+  Object.assign(process.env, {
+    MQTT_PORT: String(port),
+    MQTT_HOST: '127.0.0.1',
+    STATE_FLUSH_MS: '100000',
+    STATE_TICK_MS: '100000',
+    SIMULATOR_DEVICES: '0',
+    TELEMETRY_STORE: 'segments',
+  });
   const ts = await startTestServer({ plugins: ['telemetry', ...(opts.plugins ?? [])], config: { dataDir: dir } });
   const rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
@@ -78,12 +85,44 @@ export interface Fleet {
 export async function seedFleet(rig: Rig, caller: Caller, tag = 'A'): Promise<Fleet> {
   const modelId = (await ok(caller, '/device-model/create', { name: `Tag ${tag}`, batteryThreshold: 20, offlineCheckTime: 30 })).id;
   const loc = async (name: string, lng: number) => (await ok(caller, '/location/create', { name, longitude: lng, latitude: 50, fenceRadius: 500, type: 0 })).id;
-  const wh = async (code: string, lng: number) => (await ok(caller, '/warehouse/create', { code, name: `Warehouse ${code}`, locationId: await loc(`Site ${code}`, lng), idleCheckTime: 120, bleInboundEnabled: true, bleOutboundEnabled: true, bleDeDup: true, gpsInboundEnabled: true, gpsOutboundEnabled: true })).id;
+  const wh = async (code: string, lng: number) =>
+    (
+      await ok(caller, '/warehouse/create', {
+        code,
+        name: `Warehouse ${code}`,
+        locationId: await loc(`Site ${code}`, lng),
+        idleCheckTime: 120,
+        bleInboundEnabled: true,
+        bleOutboundEnabled: true,
+        bleDeDup: true,
+        gpsInboundEnabled: true,
+        gpsOutboundEnabled: true,
+      })
+    ).id;
   const warehouseA = await wh(`${tag}1`, 11);
   const warehouseB = await wh(`${tag}2`, 12);
-  await ok(caller, '/route/create', { routeName: `${tag}1 → ${tag}2`, fromWarehouseId: warehouseA, toWarehouseId: warehouseB, transportTime: 180, transportType: 20 });
+  await ok(caller, '/route/create', {
+    routeName: `${tag}1 → ${tag}2`,
+    fromWarehouseId: warehouseA,
+    toWarehouseId: warehouseB,
+    transportTime: 180,
+    transportType: 20,
+  });
   const gw = async (sn: string, mac: string, warehouseId: number, purpose: number) =>
-    (await ok(caller, '/device-slave-gateway/create', { sn, name: sn, mac, deviceModelId: modelId, warehouseId, purpose, useStatus: 20, mqttClientId: `c-${tag}-${mac}`, mqttUsername: `u-${tag}-${mac}`, mqttPassword: GW_PASSWORD })).id;
+    (
+      await ok(caller, '/device-slave-gateway/create', {
+        sn,
+        name: sn,
+        mac,
+        deviceModelId: modelId,
+        warehouseId,
+        purpose,
+        useStatus: 20,
+        mqttClientId: `c-${tag}-${mac}`,
+        mqttUsername: `u-${tag}-${mac}`,
+        mqttPassword: GW_PASSWORD,
+      })
+    ).id;
   const gateA = await gw(`GATE-${tag}1`, GATE_A, warehouseA, 20);
   await gw(`HALL-${tag}1`, HALL_A, warehouseA, 10);
   await gw(`GATE-${tag}2`, GATE_B, warehouseB, 20);
@@ -91,7 +130,19 @@ export async function seedFleet(rig: Rig, caller: Caller, tag = 'A'): Promise<Fl
   const projectId = (await ok(caller, '/project/create', { name: `P ${tag}` })).id;
   const carrierCodeId = (await ok(caller, '/carrier-code/create', { code: `CC-${tag}`, name: 'Box', projectId, type: 10, available: true })).id;
   const gpsId = (await ok(caller, '/device-gps/create', { sn: `GT-${tag}`, name: 'Truck', deviceModelId: modelId, useStatus: 20 })).id;
-  const carrierId = (await ok(caller, '/carrier/create', { sn: `C-${tag}`, name: `Box ${tag}`, carrierCodeId, projectId, type: 10, status: 10, beaconId, gpsId, warehouseId: warehouseA })).id;
+  const carrierId = (
+    await ok(caller, '/carrier/create', {
+      sn: `C-${tag}`,
+      name: `Box ${tag}`,
+      carrierCodeId,
+      projectId,
+      type: 10,
+      status: 10,
+      beaconId,
+      gpsId,
+      warehouseId: warehouseA,
+    })
+  ).id;
   // master-data's binding hook mirrors this in production; the test loads the telemetry plugin alone
   await rig.ts.server.db.models['device-beacon'].update({ carrierId }, { where: { id: beaconId } });
   await rig.ts.server.db.models['device-gps'].update({ carrierId }, { where: { id: gpsId } });
@@ -122,7 +173,11 @@ export async function settle(rig: Rig): Promise<void> {
   await rig.rt.flush();
 }
 
-export const scan = (gw: string, time: number, extra: Record<string, unknown> = {}) => ({ gatewayMac: gw, time, readings: [{ mac: BEACON_MAC, rssi: -60, time, ...extra }] });
+export const scan = (gw: string, time: number, extra: Record<string, unknown> = {}) => ({
+  gatewayMac: gw,
+  time,
+  readings: [{ mac: BEACON_MAC, rssi: -60, time, ...extra }],
+});
 
 /** An open-API token of the caller's organisation (open-api plugin). */
 export async function orgToken(caller: Caller): Promise<string> {

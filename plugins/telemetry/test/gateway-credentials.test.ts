@@ -21,7 +21,11 @@ async function importCsv(text: string, mapping: Record<string, string>) {
   const form = new FormData();
   form.append('mapping', JSON.stringify(mapping));
   form.append('file', new Blob([text]), 'gateways.csv');
-  const up = await fetch(`${rig.ts.url}/api/device-slave-gateway/import`, { method: 'POST', headers: { Token: rig.ts.a.token, OrgId: String(rig.ts.a.orgId) }, body: form });
+  const up = await fetch(`${rig.ts.url}/api/device-slave-gateway/import`, {
+    method: 'POST',
+    headers: { Token: rig.ts.a.token, OrgId: String(rig.ts.a.orgId) },
+    body: form,
+  });
   const body = (await up.json()) as { code: number; message: string; data: { importId: number } };
   expect(body.code, body.message).toBe(0);
   await rig.ts.server.imports.idle();
@@ -45,7 +49,8 @@ describe('imported gateways get their MQTT credentials once', () => {
   let ids: number[] = [];
 
   it('imports gateways from a mapped CSV (semicolons), without passwords', async () => {
-    const csv = 'Serial;Label;MAC address;Model;Site;Use\nIMP-GW-1;Dock 1;AC:23:3F:C0:A1:01;Tag A;Warehouse A1;Gate / entrance\nIMP-GW-2;Dock 2;AC233FC0A102;Tag A;Warehouse A1;Gate / entrance\n';
+    const csv =
+      'Serial;Label;MAC address;Model;Site;Use\nIMP-GW-1;Dock 1;AC:23:3F:C0:A1:01;Tag A;Warehouse A1;Gate / entrance\nIMP-GW-2;Dock 2;AC233FC0A102;Tag A;Warehouse A1;Gate / entrance\n';
     const status = await importCsv(csv, { Serial: 'sn', Label: 'name', 'MAC address': 'mac', Model: 'deviceModelId', Site: 'warehouseId', Use: 'purpose' });
     expect(status.importErrors).toEqual([]);
     expect(status).toMatchObject({ successVolume: 2, failedVolume: 0 });
@@ -74,7 +79,14 @@ describe('imported gateways get their MQTT credentials once', () => {
   });
 
   it('gives every gateway still without a password its credentials at once (after an import)', async () => {
-    await importCsv('sn;name;mac;Device model;Warehouse;Purpose\nIMP-GW-3;Dock 3;AC233FC0A103;Tag A;Warehouse A1;Gate / entrance\n', { sn: 'sn', name: 'name', mac: 'mac', 'Device model': 'deviceModelId', Warehouse: 'warehouseId', Purpose: 'purpose' });
+    await importCsv('sn;name;mac;Device model;Warehouse;Purpose\nIMP-GW-3;Dock 3;AC233FC0A103;Tag A;Warehouse A1;Gate / entrance\n', {
+      sn: 'sn',
+      name: 'name',
+      mac: 'mac',
+      'Device model': 'deviceModelId',
+      Warehouse: 'warehouseId',
+      Purpose: 'purpose',
+    });
     const answer = await ok(rig.ts.a, '/device-slave-gateway/mqtt-credentials', { missing: true });
     expect(answer.gateways.map((g: { sn: string }) => g.sn)).toEqual(['IMP-GW-3']);
     expect((await ok(rig.ts.a, '/device-slave-gateway/mqtt-credentials', { missing: true })).gateways).toEqual([]);
@@ -83,7 +95,9 @@ describe('imported gateways get their MQTT credentials once', () => {
   it('refuses a gateway of another organisation, changing nothing', async () => {
     const other = (await ok(rig.ts.b, '/device-model/create', { name: 'B model' })).id;
     const wh = (await ok(rig.ts.b, '/warehouse/create', { code: 'B9', name: 'B nine' })).id;
-    const theirs = (await ok(rig.ts.b, '/device-slave-gateway/create', { sn: 'B-GW', name: 'B', mac: 'AC233FC0B0FF', deviceModelId: other, warehouseId: wh, purpose: 20 })).id;
+    const theirs = (
+      await ok(rig.ts.b, '/device-slave-gateway/create', { sn: 'B-GW', name: 'B', mac: 'AC233FC0B0FF', deviceModelId: other, warehouseId: wh, purpose: 20 })
+    ).id;
     const refused = await rig.ts.a.call('/device-slave-gateway/mqtt-credentials', { ids: [ids[0], theirs] });
     expect(refused.body.code).toBe(10002);
     expect((await rig.ts.server.db.models['device-slave-gateway'].findByPk(theirs))!.get('mqttUsername')).toBeNull();
@@ -94,7 +108,11 @@ describe('imported gateways get their MQTT credentials once', () => {
     const port = Number(new URL(rig.mqttUrl).port);
     expect(info.broker).toEqual({ host: '127.0.0.1', port, tls: false });
     expect(info.username).toBe('orga-imp-gw-1');
-    expect(info.topics.publish).toEqual([`rti/${fleet.orgCode}/gw/AC233FC0A101/scan`, `rti/${fleet.orgCode}/gw/AC233FC0A101/heartbeat`, `rti/${fleet.orgCode}/gw/AC233FC0A101/state`]);
+    expect(info.topics.publish).toEqual([
+      `rti/${fleet.orgCode}/gw/AC233FC0A101/scan`,
+      `rti/${fleet.orgCode}/gw/AC233FC0A101/heartbeat`,
+      `rti/${fleet.orgCode}/gw/AC233FC0A101/state`,
+    ]);
     expect(info.topics.lastWill).toEqual({ topic: `rti/${fleet.orgCode}/gw/AC233FC0A101/state`, payload: '{"connection":20}' });
     expect(info.command).toContain(`mosquitto_pub -h 127.0.0.1 -p ${port}`);
     expect(info.command).toContain(`-t 'rti/${fleet.orgCode}/gw/AC233FC0A101/heartbeat'`);

@@ -50,7 +50,11 @@ describe.skipIf(!available)('GPS configuration on an external broker', () => {
     await ok(rig.ts.a, '/device-gps/configure', { id: fleet.gpsId });
     await expect.poll(() => got.length, { timeout: 5000 }).toBeGreaterThan(got.indexOf(msg) + 1);
     const last = got.at(-1)!.body;
-    await bridge.publishAsync('rti/ORGA/gps/GT-A/config/ack', JSON.stringify({ requestId: last.requestId, status: 'applied', applied: last.config }), { qos: 1 });
-    await expect.poll(async () => (await ok(rig.ts.a, '/device-gps', { id: fleet.gpsId })).configStatus, { timeout: 10_000 }).toBe(Enums.gpsConfigStatus.effective);
+    await bridge.publishAsync('rti/ORGA/gps/GT-A/config/ack', JSON.stringify({ requestId: last.requestId, status: 'applied', applied: last.config }), {
+      qos: 1,
+    });
+    await expect
+      .poll(async () => (await ok(rig.ts.a, '/device-gps', { id: fleet.gpsId })).configStatus, { timeout: 10_000 })
+      .toBe(Enums.gpsConfigStatus.effective);
   });
 });

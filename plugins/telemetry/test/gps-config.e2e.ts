@@ -26,7 +26,18 @@ beforeAll(async () => {
   fleet = await seedFleet(rig, rig.ts.a);
   const modelId = (await ok(rig.ts.a, '/device-model/list', { limit: 1 })).list[0].id;
   await ok(rig.ts.a, '/device-gps/create', { sn: 'GT-A2', name: 'Trailer', deviceModelId: modelId, useStatus: 20 });
-  await ok(rig.ts.a, '/device-master-gateway/create', { sn: 'RELAY-A', name: 'Relay A', mac: 'AC233FC0A0EE', deviceModelId: modelId, warehouseId: fleet.warehouseA, purpose: 10, useStatus: 20, mqttClientId: 'r-A', mqttUsername: 'u-relay-A', mqttPassword: GW_PASSWORD });
+  await ok(rig.ts.a, '/device-master-gateway/create', {
+    sn: 'RELAY-A',
+    name: 'Relay A',
+    mac: 'AC233FC0A0EE',
+    deviceModelId: modelId,
+    warehouseId: fleet.warehouseA,
+    purpose: 10,
+    useStatus: 20,
+    mqttClientId: 'r-A',
+    mqttUsername: 'u-relay-A',
+    mqttPassword: GW_PASSWORD,
+  });
   await rig.rt.refresh();
   relay = await connectGateway(rig.mqttUrl, 'u-relay-A');
   relay.on('message', (topic, payload) => {

@@ -28,14 +28,26 @@ const nextConfig = async (sn: string, after: number) => {
   await expect.poll(() => received.filter((r) => r.body.sn === sn).length, { timeout: 5000, interval: 20 }).toBeGreaterThan(after);
   return received.filter((r) => r.body.sn === sn).at(-1)!.body;
 };
-const answer = (sn: string, body: unknown, client = master) => client.publishAsync(`rti/${fleet.orgCode}/gps/${sn}/config/ack`, JSON.stringify(body), { qos: 1 });
+const answer = (sn: string, body: unknown, client = master) =>
+  client.publishAsync(`rti/${fleet.orgCode}/gps/${sn}/config/ack`, JSON.stringify(body), { qos: 1 });
 
 beforeAll(async () => {
   process.env.GPS_CONFIG_TIMEOUT_MS = '1500';
   rig = await startRig();
   fleet = await seedFleet(rig, rig.ts.a);
   const modelId = (await ok(rig.ts.a, '/device-model/list', { limit: 1 })).list[0].id;
-  await ok(rig.ts.a, '/device-master-gateway/create', { sn: 'MASTER-A', name: 'Master A', mac: MASTER_MAC, deviceModelId: modelId, warehouseId: fleet.warehouseA, purpose: 10, useStatus: 20, mqttClientId: 'm-A', mqttUsername: 'u-master-A', mqttPassword: GW_PASSWORD });
+  await ok(rig.ts.a, '/device-master-gateway/create', {
+    sn: 'MASTER-A',
+    name: 'Master A',
+    mac: MASTER_MAC,
+    deviceModelId: modelId,
+    warehouseId: fleet.warehouseA,
+    purpose: 10,
+    useStatus: 20,
+    mqttClientId: 'm-A',
+    mqttUsername: 'u-master-A',
+    mqttPassword: GW_PASSWORD,
+  });
   await rig.rt.refresh();
   master = await connectGateway(rig.mqttUrl, 'u-master-A');
   master.on('message', (topic, payload) => received.push({ topic, body: JSON.parse(payload.toString()) }));
@@ -117,7 +129,8 @@ describe('GPS configuration', () => {
   it('configures many trackers at once; a resend supersedes the unanswered send', async () => {
     const modelId = (await ok(rig.ts.a, '/device-model/list', { limit: 1 })).list[0].id;
     const ids = [fleet.gpsId];
-    for (const sn of ['GT-A2', 'GT-A3']) ids.push((await ok(rig.ts.a, '/device-gps/create', { sn, name: sn, deviceModelId: modelId, useStatus: 20, reportCycle: 6 })).id);
+    for (const sn of ['GT-A2', 'GT-A3'])
+      ids.push((await ok(rig.ts.a, '/device-gps/create', { sn, name: sn, deviceModelId: modelId, useStatus: 20, reportCycle: 6 })).id);
     const counts = (sn: string) => received.filter((r) => r.body.sn === sn).length;
     const before = { a2: counts('GT-A2'), a3: counts('GT-A3') };
     const sent = await ok(rig.ts.a, '/device-gps/configure', { ids });

@@ -21,7 +21,13 @@ afterAll(async () => rig?.close());
 
 describe('HTTP push through the server (/api/ingest/*, organisation token)', () => {
   it('a GPS vendor push is stored, readable through the data-points calls and drives the rules', async () => {
-    const body = { sn: 'GT-A', reports: [{ ts: T, dataType: 30, temperature1: 75 }, { ts: T + 1, dataType: 10, longitude: 11, latitude: 50, altitude: 10, speed: 42 }] };
+    const body = {
+      sn: 'GT-A',
+      reports: [
+        { ts: T, dataType: 30, temperature1: 75 },
+        { ts: T + 1, dataType: 10, longitude: 11, latitude: 50, altitude: 10, speed: 42 },
+      ],
+    };
     const r = await pushHttp(rig, 'gps', JSON.stringify(body), token);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ code: 0, data: { accepted: 2, dropped: {} } });
@@ -62,7 +68,12 @@ describe('HTTP push through the server (/api/ingest/*, organisation token)', () 
 
   it('refuses devices of another organisation, bad JSON, bad fields and oversized bodies, and counts them', async () => {
     const counters = rig.rt.ingest!.intake.counters;
-    const before = { json: counters.frames['malformed-json'] ?? 0, unknown: counters.readings['unknown-device'] ?? 0, gw: counters.frames['unknown-device'] ?? 0, big: counters.frames.oversized ?? 0 };
+    const before = {
+      json: counters.frames['malformed-json'] ?? 0,
+      unknown: counters.readings['unknown-device'] ?? 0,
+      gw: counters.frames['unknown-device'] ?? 0,
+      big: counters.frames.oversized ?? 0,
+    };
     // B's token: GT-A and GATE_A are organisation A's (B has no devices)
     const foreign = await pushHttp(rig, 'gps', JSON.stringify({ sn: 'GT-A', longitude: 1, latitude: 1 }), tokenB, 'en-US');
     expect(foreign.body).toMatchObject({ code: 10002, message: 'The selected SN does not exist' });
@@ -71,7 +82,10 @@ describe('HTTP push through the server (/api/ingest/*, organisation token)', () 
     expect([bad.status, bad.body.code, bad.body.message]).toEqual([400, 10012, zh.errors['10012']]);
     const wrongType = await pushHttp(rig, 'gps', JSON.stringify({ sn: 'GT-A', reports: 'soon' }), token);
     expect(wrongType.body).toMatchObject({ code: 10001, message: 'The format of reports is wrong' });
-    expect((await pushHttp(rig, 'gateway/scan', JSON.stringify({ readings: [] }), token)).body).toMatchObject({ code: 10001, message: 'Please input gatewayMac' });
+    expect((await pushHttp(rig, 'gateway/scan', JSON.stringify({ readings: [] }), token)).body).toMatchObject({
+      code: 10001,
+      message: 'Please input gatewayMac',
+    });
     const big = await pushHttp(rig, 'gps', JSON.stringify({ sn: 'GT-A', location: 'x'.repeat(300 * 1024) }), token);
     expect([big.status, big.body.code]).toEqual([413, 10011]);
     const huge = await pushHttp(rig, 'gps', ' '.repeat(1100 * 1024), token);

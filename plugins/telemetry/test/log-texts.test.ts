@@ -57,7 +57,9 @@ describe('log remarks and live alert events in the reader language', () => {
     expect(await remarks('/device-beacon-log/list', body, 'zh-CN')).toEqual(['电量 12%，低于 20%']);
     expect(await remarks('/device-beacon-log/list', body, 'ja-JP')).toEqual(['バッテリー 12%（しきい値 20% 未満）']);
     expect(await remarks('/device-beacon-log/list', body, 'en-US')).toEqual(['Battery 12% below 20%']);
-    const [stored] = (await rig.ts.server.db.sequelize.query(`SELECT remark FROM device_beacon_log WHERE beacon_id = ${Number(fleet.beaconId)} AND remark IS NOT NULL`)) as [Array<{ remark: string }>, unknown];
+    const [stored] = (await rig.ts.server.db.sequelize.query(
+      `SELECT remark FROM device_beacon_log WHERE beacon_id = ${Number(fleet.beaconId)} AND remark IS NOT NULL`,
+    )) as [Array<{ remark: string }>, unknown];
     expect(stored.map((r) => r.remark)).toEqual(['battery 12% below 20%']);
   });
 
@@ -73,7 +75,10 @@ describe('log remarks and live alert events in the reader language', () => {
     expect(en[0]).toMatch(/Warehouse A1/);
     const zh = await remarks('/carrier-log/list', body, 'zh-CN');
     const ja = await remarks('/carrier-log/list', body, 'ja-JP');
-    for (const [lang, text] of [['zh-CN', zh[0]], ['ja-JP', ja[0]]]) {
+    for (const [lang, text] of [
+      ['zh-CN', zh[0]],
+      ['ja-JP', ja[0]],
+    ]) {
       expect(text, lang).toMatch(/Warehouse A1/); // the warehouse's name is data, kept as is
       expect(text, lang).toMatch(/180/);
       expect(text, lang).not.toBe(en[0]);

@@ -53,7 +53,14 @@ const alertRows = async () => (await ok(rig.ts.a, '/device-alert/gps/list', { co
 async function hotReading(ts: number): Promise<number> {
   const before = runtimes().map((rt) => rt.engine.stats.readings);
   const c = await mqtt.connectAsync(broker.url, { clientId: `gps-${Math.random()}` });
-  await c.publishAsync(`rti/ORGA/gps/GT-A/report`, JSON.stringify([{ sn: 'GT-A', ts: ts - 1000, dataType: 30, temperature1: 20 }, { sn: 'GT-A', ts, dataType: 30, temperature1: 75 }]), { qos: 1 });
+  await c.publishAsync(
+    `rti/ORGA/gps/GT-A/report`,
+    JSON.stringify([
+      { sn: 'GT-A', ts: ts - 1000, dataType: 30, temperature1: 20 },
+      { sn: 'GT-A', ts, dataType: 30, temperature1: 75 },
+    ]),
+    { qos: 1 },
+  );
   await c.endAsync();
   // every instance hears it (each keeps its engine current)
   expect(await until(() => runtimes().every((rt, i) => rt.engine.stats.readings > before[i]))).toBe(true);
@@ -92,7 +99,9 @@ describe.skipIf(!available)('several API instances (TELEMETRY_INGEST=off, one br
       const rows = await hotReading(t);
       // the relayed event reaches the other instances' subscribers
       await until(() => runtimes().every((rt) => seen.get(rt)!.some((e) => e.type === 'alert')), 5000);
-      const perSubscriber = runtimes().map((rt) => seen.get(rt)!.filter((e) => e.type === 'alert' && new Date((e.data as { reportTime: string | Date }).reportTime).getTime() === t).length);
+      const perSubscriber = runtimes().map(
+        (rt) => seen.get(rt)!.filter((e) => e.type === 'alert' && new Date((e.data as { reportTime: string | Date }).reportTime).getTime() === t).length,
+      );
       figures.push(`${n} instance(s): ${rows} alert row(s), alert events per subscriber ${JSON.stringify(perSubscriber)}`);
       expect(rows, figures.join('; ')).toBe(1);
       expect(perSubscriber).toEqual(runtimes().map(() => 1));
@@ -100,7 +109,7 @@ describe.skipIf(!available)('several API instances (TELEMETRY_INGEST=off, one br
     console.log(`[several-instances] ${figures.join('; ')}`);
   });
 
-  it('a master-data write on one instance reaches the other instances\' engines', async () => {
+  it("a master-data write on one instance reaches the other instances' engines", async () => {
     const target = extra[0];
     let refreshedAt = 0;
     const refresh = rig.rt.refresh.bind(rig.rt);
@@ -110,7 +119,16 @@ describe.skipIf(!available)('several API instances (TELEMETRY_INGEST=off, one br
     };
     try {
       const started = Date.now();
-      const res = await fetch(`${target.url}/api/device-gps/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: rig.ts.a.token, OrgId: String(rig.ts.orgA) }, body: JSON.stringify({ sn: 'GT-NEW', name: 'New truck', deviceModelId: (await ok(rig.ts.a, '/device-gps/list', {})).list[0].deviceModelId, useStatus: 20 }) });
+      const res = await fetch(`${target.url}/api/device-gps/create`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Token: rig.ts.a.token, OrgId: String(rig.ts.orgA) },
+        body: JSON.stringify({
+          sn: 'GT-NEW',
+          name: 'New truck',
+          deviceModelId: (await ok(rig.ts.a, '/device-gps/list', {})).list[0].deviceModelId,
+          useStatus: 20,
+        }),
+      });
       expect(((await res.json()) as { code: number }).code).toBe(0);
       expect(await until(() => refreshedAt > 0, 5000)).toBe(true);
       console.log(`[several-instances] master-data write on one instance → the other's engine refreshed in ${refreshedAt - started} ms`);

@@ -35,7 +35,15 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 20_
 
 describe('fleet simulator against the real server', () => {
   it('provisions its fleet idempotently and drives it over MQTT with the gateways own credentials', async () => {
-    sim = await startSimulator({ database: rig.ts.server.db, url: rig.mqttUrl, devices: 4, stepMs: 200, minuteMs: 400, refuseConfig: (sn) => refusing.has(sn), configDelayMs: 50 });
+    sim = await startSimulator({
+      database: rig.ts.server.db,
+      url: rig.mqttUrl,
+      devices: 4,
+      stepMs: 200,
+      minuteMs: 400,
+      refuseConfig: (sn) => refusing.has(sn),
+      configDelayMs: 50,
+    });
     await rig.rt.refresh(); // the broker's directory learns of the new gateways
     expect(sim.fleet.carriers).toHaveLength(4);
     expect(sim.fleet.gateways.filter((g) => g.orgId === rig.ts.orgA)).toHaveLength(5);

@@ -35,8 +35,15 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
   it('arriving through the destination gate writes an inbound row and places the carrier', async () => {
     await push(rig, `rti/ORGA/gw/${GATE_B}/scan`, scan(GATE_B, T + 5 * 60_000));
     const rows = await ok(rig.ts.a, '/carrier-inout/list', { carrierId: fleet.carrierId, sortByConfirmTime: true });
-    expect(rows.list.map((r: any) => [r.direction, r.warehouseId])).toEqual([[20, fleet.warehouseA], [10, fleet.warehouseB]]);
-    expect(await ok(rig.ts.a, '/carrier', { id: fleet.carrierId })).toMatchObject({ warehouseId: fleet.warehouseB, transportStatus: 10, inboundWarehouseId: fleet.warehouseB });
+    expect(rows.list.map((r: any) => [r.direction, r.warehouseId])).toEqual([
+      [20, fleet.warehouseA],
+      [10, fleet.warehouseB],
+    ]);
+    expect(await ok(rig.ts.a, '/carrier', { id: fleet.carrierId })).toMatchObject({
+      warehouseId: fleet.warehouseB,
+      transportStatus: 10,
+      inboundWarehouseId: fleet.warehouseB,
+    });
   });
 
   it('low battery opens one beacon alert however many readings, feeds the notification menu, and is processed once', async () => {
@@ -63,7 +70,13 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
   });
 
   it('GPS threshold breach: code 036 alert with report time; data points readable with paging and time range', async () => {
-    await push(rig, `rti/ORGA/gps/GT-A/report`, { sn: 'GT-A', reports: [{ ts: T + 7 * 60_000, dataType: 30, temperature1: 75 }, { ts: T + 7 * 60_000 + 1, dataType: 10, longitude: 11, latitude: 50, altitude: 10 }] });
+    await push(rig, `rti/ORGA/gps/GT-A/report`, {
+      sn: 'GT-A',
+      reports: [
+        { ts: T + 7 * 60_000, dataType: 30, temperature1: 75 },
+        { ts: T + 7 * 60_000 + 1, dataType: 10, longitude: 11, latitude: 50, altitude: 10 },
+      ],
+    });
     const alerts = await ok(rig.ts.a, '/device-alert/gps/list', { dataType: 20 });
     expect(alerts.list.map((a: any) => a.code)).toEqual(['036']);
     // a fence row of the organisation: entering it writes a fence-log row
@@ -91,15 +104,23 @@ describe('readings to derived state (real server, broker, decoders, store)', () 
     expect((await ok(rig.ts.b, '/data-points/beacon/list', { mac: BEACON_MAC })).total).toBe(0);
     const file = await rig.ts.a.fetch('/data-points/beacon/export', { beaconId: fleet.beaconId });
     expect(file.headers.get('content-type')).toContain('spreadsheetml');
-    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
   });
 
   it('device and carrier columns are flushed in batches and the state survives in the state table', async () => {
     const before = rig.rt.sink.counts.flushes;
-    for (let k = 0; k < 5; k++) rig.rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${HALL_A}/scan`, Buffer.from(JSON.stringify(scan(HALL_A, T + 8 * 60_000 + k * 1000, { battery: 50 }))));
+    for (let k = 0; k < 5; k++)
+      rig.rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${HALL_A}/scan`, Buffer.from(JSON.stringify(scan(HALL_A, T + 8 * 60_000 + k * 1000, { battery: 50 }))));
     await settle(rig);
     expect(rig.rt.sink.counts.flushes).toBe(before + 1);
-    const [rows] = (await rig.ts.server.db.sequelize.query(`SELECT subject, data FROM telemetry_state WHERE subject = 'beacon/${fleet.beaconId}'`)) as [any[], unknown];
+    const [rows] = (await rig.ts.server.db.sequelize.query(`SELECT subject, data FROM telemetry_state WHERE subject = 'beacon/${fleet.beaconId}'`)) as [
+      any[],
+      unknown,
+    ];
     expect(JSON.parse(rows[0].data)).toMatchObject({ battery: 50, status: 10, gatewayMac: HALL_A });
     // lastReportTime alone is rewritten at most once a minute per device
     const updates = rig.rt.sink.counts.devices;

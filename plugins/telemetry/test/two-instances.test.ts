@@ -41,18 +41,36 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-const ENV = ['TELEMETRY_INGEST', 'MQTT_URL', 'TELEMETRY_LEADER_TTL_MS', 'STATE_FLUSH_MS', 'STATE_TICK_MS', 'SIMULATOR_DEVICES', 'TELEMETRY_STORE', 'TEST_MYSQL_URL'];
+const ENV = [
+  'TELEMETRY_INGEST',
+  'MQTT_URL',
+  'TELEMETRY_LEADER_TTL_MS',
+  'STATE_FLUSH_MS',
+  'STATE_TICK_MS',
+  'SIMULATOR_DEVICES',
+  'TELEMETRY_STORE',
+  'TEST_MYSQL_URL',
+];
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 let config: Record<string, unknown>;
 
 const startTwo = async () => {
-  two = await createServer({ databaseUrl: one.db.url, plugins: ['telemetry'], logError: () => undefined, config: { ...config, dataDir: tempDir(), instanceId: 'api-2' } });
+  two = await createServer({
+    databaseUrl: one.db.url,
+    plugins: ['telemetry'],
+    logError: () => undefined,
+    config: { ...config, dataDir: tempDir(), instanceId: 'api-2' },
+  });
   twoUrl = (await two.listen(0)).url;
   await telemetryRuntime(two.db)!.ready;
 };
 /** The user's call, sent to instance 1 or 2 as a load balancer would. */
 const via = async (n: 1 | 2, p: string, body: unknown = {}) => {
-  const res = await fetch(`${n === 1 ? one.url : twoUrl}/api${p}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: one.a.token, OrgId: String(one.orgA) }, body: JSON.stringify(body) });
+  const res = await fetch(`${n === 1 ? one.url : twoUrl}/api${p}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Token: one.a.token, OrgId: String(one.orgA) },
+    body: JSON.stringify(body),
+  });
   return (await res.json()) as { code: number; message: string; data: any };
 };
 
@@ -64,12 +82,24 @@ beforeAll(async () => {
   }
   broker = await startMosquitto();
   s3 = await startS3rver();
-  Object.assign(process.env, { TELEMETRY_INGEST: 'off', MQTT_URL: broker.url, TELEMETRY_LEADER_TTL_MS: '1500', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
+  Object.assign(process.env, {
+    TELEMETRY_INGEST: 'off',
+    MQTT_URL: broker.url,
+    TELEMETRY_LEADER_TTL_MS: '1500',
+    STATE_FLUSH_MS: '100000',
+    STATE_TICK_MS: '100000',
+    SIMULATOR_DEVICES: '0',
+    TELEMETRY_STORE: 'segments',
+  });
   config = { storage: s3Storage(s3, 'rti-two') };
   one = await startTestServer({ plugins: ['telemetry'], config: { ...config, dataDir: tempDir(), instanceId: 'api-1' } });
   await telemetryRuntime(one.server.db)!.ready;
   await startTwo();
-  worker = await startIngestFromEnv({ database: one.server.db, dataDir: tempDir(), env: { MQTT_URL: broker.url, MQTT_CLIENT_ID: 'rti-ingest-1', TELEMETRY_STORE: 'segments' } });
+  worker = await startIngestFromEnv({
+    database: one.server.db,
+    dataDir: tempDir(),
+    env: { MQTT_URL: broker.url, MQTT_CLIENT_ID: 'rti-ingest-1', TELEMETRY_STORE: 'segments' },
+  });
 }, 120_000);
 
 afterAll(async () => {
@@ -80,15 +110,17 @@ afterAll(async () => {
   await broker?.cleanup();
   await mariadb?.stop();
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-  for (const k of ENV) if (saved[k] === undefined) delete process.env[k];
-  else process.env[k] = saved[k];
+  for (const k of ENV)
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
 }, 60_000);
 
 describe.skipIf(!available)(`two API instances on one ${withMariadb ? 'MariaDB' : 'SQLite database'}, one broker, one S3 store, an ingest worker`, () => {
   it("a user's requests alternate between the instances", async () => {
     const created = await via(1, '/device-model/create', { name: 'Alternating', batteryThreshold: 20, offlineCheckTime: 30 });
     expect(created.code).toBe(0);
-    const nameOn = async (n: 1 | 2) => ((await via(n, '/device-model/list', { limit: 100 })).data.list as Array<{ id: number; name: string }>).find((m) => m.id === created.data.id)?.name;
+    const nameOn = async (n: 1 | 2) =>
+      ((await via(n, '/device-model/list', { limit: 100 })).data.list as Array<{ id: number; name: string }>).find((m) => m.id === created.data.id)?.name;
     expect(await nameOn(2)).toBe('Alternating');
     expect((await via(2, '/device-model/update', { id: created.data.id, name: 'Alternated' })).code).toBe(0);
     expect(await nameOn(1)).toBe('Alternated');
@@ -98,9 +130,15 @@ describe.skipIf(!available)(`two API instances on one ${withMariadb ? 'MariaDB' 
     const png = await new Jimp({ width: 300, height: 200, color: 0x11aa33ff }).getBuffer('image/png');
     const form = new FormData();
     form.append('file', new Blob([new Uint8Array(png)]), 'photo.png');
-    const up = (await (await fetch(`${one.url}/api/file/image/upload`, { method: 'POST', headers: { Token: one.a.token, OrgId: String(one.orgA) }, body: form })).json()) as { code: number; data: { fileName: string } };
+    const up = (await (
+      await fetch(`${one.url}/api/file/image/upload`, { method: 'POST', headers: { Token: one.a.token, OrgId: String(one.orgA) }, body: form })
+    ).json()) as { code: number; data: { fileName: string } };
     expect(up.code).toBe(0);
-    const back = await fetch(`${twoUrl}/api/file/download`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: one.a.token, OrgId: String(one.orgA) }, body: JSON.stringify({ fileName: up.data.fileName }) });
+    const back = await fetch(`${twoUrl}/api/file/download`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Token: one.a.token, OrgId: String(one.orgA) },
+      body: JSON.stringify({ fileName: up.data.fileName }),
+    });
     expect(back.status).toBe(200);
     expect(Buffer.from(await back.arrayBuffer()).equals(png)).toBe(true);
   });
@@ -135,7 +173,11 @@ describe.skipIf(!available)(`two API instances on one ${withMariadb ? 'MariaDB' 
   });
 
   it('an import running on instance 1 survives the restart of instance 2', async () => {
-    const rows = Array.from({ length: 600 }, (_, i) => [`TWO-${i}`, `AA:20:00:00:${String(Math.floor(i / 256).toString(16)).padStart(2, '0')}:${(i % 256).toString(16).padStart(2, '0')}`.toUpperCase(), 'Alternated']);
+    const rows = Array.from({ length: 600 }, (_, i) => [
+      `TWO-${i}`,
+      `AA:20:00:00:${String(Math.floor(i / 256).toString(16)).padStart(2, '0')}:${(i % 256).toString(16).padStart(2, '0')}`.toUpperCase(),
+      'Alternated',
+    ]);
     const ExcelJS = (await import('exceljs')).default;
     const wb = new ExcelJS.Workbook();
     const ws = wb.addWorksheet('Sheet1');
@@ -146,7 +188,9 @@ describe.skipIf(!available)(`two API instances on one ${withMariadb ? 'MariaDB' 
     try {
       const form = new FormData();
       form.append('file', new Blob([new Uint8Array(Buffer.from(await wb.xlsx.writeBuffer()))]), 'beacons.xlsx');
-      const up = (await (await fetch(`${one.url}/api/device-beacon/import`, { method: 'POST', headers: { Token: one.a.token, OrgId: String(one.orgA) }, body: form })).json()) as { code: number; data: { importId: number } };
+      const up = (await (
+        await fetch(`${one.url}/api/device-beacon/import`, { method: 'POST', headers: { Token: one.a.token, OrgId: String(one.orgA) }, body: form })
+      ).json()) as { code: number; data: { importId: number } };
       expect(up.code).toBe(0);
       await two.close();
       await startTwo();

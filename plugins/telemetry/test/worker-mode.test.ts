@@ -57,11 +57,23 @@ describe.skipIf(!available)('HTTP push with ingest as separate workers', () => {
 
   it('a pushed frame reaches a worker store AND the server rules (through the broker)', async () => {
     workerDir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-worker-'));
-    worker = await startIngestFromEnv({ database: rig.ts.server.db, dataDir: workerDir, env: { MQTT_URL: broker.url, MQTT_CLIENT_ID: `w-${process.pid}`, TELEMETRY_STORE: 'segments' } });
+    worker = await startIngestFromEnv({
+      database: rig.ts.server.db,
+      dataDir: workerDir,
+      env: { MQTT_URL: broker.url, MQTT_CLIENT_ID: `w-${process.pid}`, TELEMETRY_STORE: 'segments' },
+    });
     const token = await orgToken(rig.ts.a);
     const T = Date.now() - 60_000;
     const readingsBefore = rig.rt.engine.stats.readings;
-    const r = await pushHttp(rig, 'gps', JSON.stringify([{ sn: 'GT-A', ts: T, dataType: 30, temperature1: 75 }, { sn: 'GT-A', ts: T + 1, longitude: 11, latitude: 50 }]), token);
+    const r = await pushHttp(
+      rig,
+      'gps',
+      JSON.stringify([
+        { sn: 'GT-A', ts: T, dataType: 30, temperature1: 75 },
+        { sn: 'GT-A', ts: T + 1, longitude: 11, latitude: 50 },
+      ]),
+      token,
+    );
     expect(r.body).toMatchObject({ code: 0, data: { accepted: 2 } });
     const stored = async () => (await worker!.service.store.query({ series: 'gps', org: rig.ts.orgA, key: 'GT-A' })).total;
     const end = Date.now() + 10_000;

@@ -23,10 +23,19 @@ export default function CarrierLocatingPage() {
     if (a.list.length) setParams({ carrierId: String(a.list[0].id) });
   };
   return (
-    <div data-testid="carrier-locating" style={{ position: 'fixed', inset: 0, padding: 12, display: 'flex', flexDirection: 'column', gap: 8, background: '#fff' }}>
+    <div
+      data-testid="carrier-locating"
+      style={{ position: 'fixed', inset: 0, padding: 12, display: 'flex', flexDirection: 'column', gap: 8, background: '#fff' }}
+    >
       <div style={{ display: 'flex', alignItems: 'center', gap: 16 }}>
         <h2 style={{ margin: 0 }}>{t('menu.carrierLocating')}</h2>
-        <Input.Search allowClear enterButton placeholder={t('vehicle.locateHint')} style={{ width: 420 }} onSearch={(v) => void search(v).catch(() => setNotFound(true))} />
+        <Input.Search
+          allowClear
+          enterButton
+          placeholder={t('vehicle.locateHint')}
+          style={{ width: 420 }}
+          onSearch={(v) => void search(v).catch(() => setNotFound(true))}
+        />
       </div>
       {notFound && <Alert type="warning" showIcon message={t('vehicle.noMatch')} />}
       <div style={{ flex: 1, minHeight: 0 }}>

@@ -65,16 +65,24 @@ export function CarrierLocation({ carrierId, onReady }: { carrierId: number | un
           <>
             <Descriptions size="small" column={1} bordered title={data.sn} data-testid="carrier-location-facts">
               <Descriptions.Item label={t('vehicle.source')}>
-                <Tag color={data.source ? 'blue' : 'default'} data-testid="carrier-location-source" data-source={data.source ?? ''}>{t(`vehicle.sources.${data.source ?? 'none'}`)}</Tag>
+                <Tag color={data.source ? 'blue' : 'default'} data-testid="carrier-location-source" data-source={data.source ?? ''}>
+                  {t(`vehicle.sources.${data.source ?? 'none'}`)}
+                </Tag>
               </Descriptions.Item>
               <Descriptions.Item label={t('vehicle.col.carrierCode')}>{data.carrierCode ?? '—'}</Descriptions.Item>
               <Descriptions.Item label={t('vehicle.col.transport')}>{status ? <Tag color={status.color}>{t(status.label)}</Tag> : '—'}</Descriptions.Item>
               <Descriptions.Item label={t('vehicle.warehouse')}>{data.warehouse?.name ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('vehicle.gateway')}>{data.gateway ? `${data.gateway.sn}${data.gateway.name ? ` · ${data.gateway.name}` : ''}` : '—'}</Descriptions.Item>
+              <Descriptions.Item label={t('vehicle.gateway')}>
+                {data.gateway ? `${data.gateway.sn}${data.gateway.name ? ` · ${data.gateway.name}` : ''}` : '—'}
+              </Descriptions.Item>
               <Descriptions.Item label={t('vehicle.onVehicle')}>{data.vehicle?.sn ?? '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('vehicle.beacon')}>{data.beacon ? `${data.beacon.sn} (${data.beacon.mac ?? '—'}) ${data.beacon.battery ?? '—'}%` : '—'}</Descriptions.Item>
+              <Descriptions.Item label={t('vehicle.beacon')}>
+                {data.beacon ? `${data.beacon.sn} (${data.beacon.mac ?? '—'}) ${data.beacon.battery ?? '—'}%` : '—'}
+              </Descriptions.Item>
               <Descriptions.Item label={t('vehicle.col.gps')}>{data.gps ? `${data.gps.sn} ${data.gps.battery ?? '—'}%` : '—'}</Descriptions.Item>
-              <Descriptions.Item label={t('vehicle.col.position')}>{data.lng != null ? `${data.lng.toFixed(5)}, ${data.lat!.toFixed(5)}` : '—'}</Descriptions.Item>
+              <Descriptions.Item label={t('vehicle.col.position')}>
+                {data.lng != null ? `${data.lng.toFixed(5)}, ${data.lat!.toFixed(5)}` : '—'}
+              </Descriptions.Item>
               <Descriptions.Item label={t('vehicle.col.lastSeen')}>{fmtTime(data.lastSeen)}</Descriptions.Item>
             </Descriptions>
             <List
@@ -86,7 +94,8 @@ export function CarrierLocation({ carrierId, onReady }: { carrierId: number | un
                 const d = direction(r.direction);
                 return (
                   <List.Item>
-                    {d ? <Tag color={d.color}>{t(d.label)}</Tag> : null} {r.warehouse ?? '—'} <span style={{ color: '#8c8c8c', marginLeft: 'auto' }}>{fmtTime(r.time)}</span>
+                    {d ? <Tag color={d.color}>{t(d.label)}</Tag> : null} {r.warehouse ?? '—'}{' '}
+                    <span style={{ color: '#8c8c8c', marginLeft: 'auto' }}>{fmtTime(r.time)}</span>
                   </List.Item>
                 );
               }}

@@ -13,7 +13,10 @@ export const tzOffset = () => -new Date().getTimezoneOffset();
 
 export function boundsOf(lng: readonly number[], lat: readonly number[]): [number, number, number, number] | undefined {
   if (!lng.length) return undefined;
-  let w = 180, s = 90, e = -180, n = -90;
+  let w = 180,
+    s = 90,
+    e = -180,
+    n = -90;
   for (let i = 0; i < lng.length; i++) {
     w = Math.min(w, lng[i]);
     e = Math.max(e, lng[i]);

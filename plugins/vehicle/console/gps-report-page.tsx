@@ -40,7 +40,10 @@ export default function GpsReportPage() {
   const exportXlsx = async () => {
     setExporting(true);
     try {
-      downloadBlob(await request<Blob>('/gps/report/export', body(), { blob: true, timeoutMs: 1_000_000 }), `gps-report-${range[0].format('YYYYMMDD')}-${range[1].format('YYYYMMDD')}.xlsx`);
+      downloadBlob(
+        await request<Blob>('/gps/report/export', body(), { blob: true, timeoutMs: 1_000_000 }),
+        `gps-report-${range[0].format('YYYYMMDD')}-${range[1].format('YYYYMMDD')}.xlsx`,
+      );
     } catch (e) {
       void message.error(e instanceof Error ? e.message : String(e));
     } finally {
@@ -60,7 +63,12 @@ export default function GpsReportPage() {
     { title: t('vehicle.col.stopping'), key: 's', align: 'right' as const, render: (r: Figures) => fmtDuration(r.stoppingMs) },
     { title: t('vehicle.col.maxSpeed'), key: 'v', align: 'right' as const, render: (r: Figures) => fmtNum(r.maxSpeed) },
     { title: t('vehicle.col.alarms'), key: 'a', align: 'right' as const, render: (r: Figures) => r.alarms },
-    { title: t('vehicle.col.temp'), key: 't', align: 'right' as const, render: (r: Figures) => (r.tempMin === null ? '—' : `${fmtNum(r.tempMin)} ~ ${fmtNum(r.tempMax)}`) },
+    {
+      title: t('vehicle.col.temp'),
+      key: 't',
+      align: 'right' as const,
+      render: (r: Figures) => (r.tempMin === null ? '—' : `${fmtNum(r.tempMin)} ~ ${fmtNum(r.tempMax)}`),
+    },
   ];
 
   return (

@@ -7,7 +7,8 @@ import { defineConsolePlugin } from '@rti/console/plugin-api';
  * GPS report (listed under home and report) and the report-mail screenshot pages. Map
  * drawing comes from the map plugin; every page is its own chunk.
  */
-const shot = (kind: 'tracks' | 'markers' | 'network' | 'carriers') => () => import('./screen-shot').then((m) => ({ default: () => createElement(m.ScreenShot, { kind }) }));
+const shot = (kind: 'tracks' | 'markers' | 'network' | 'carriers') => () =>
+  import('./screen-shot').then((m) => ({ default: () => createElement(m.ScreenShot, { kind }) }));
 
 export default defineConsolePlugin({
   id: 'vehicle',
@@ -19,9 +20,35 @@ export default defineConsolePlugin({
     { id: 'carrier-locating', path: '/carrier-locating', title: 'menu.carrierLocating', component: () => import('./carrier-locating-page'), standalone: true },
     { id: 'gps-report', path: '/gps/report', title: 'menu.gpsReport', component: () => import('./gps-report-page') },
     { id: 'report-gps-report', path: '/report/gps/report', title: 'menu.gpsReport', component: () => import('./gps-report-page') },
-    { id: 'gps-report-screen-shot-map', path: '/gps/report/screen/shot/map', title: 'menu.gpsReportScreenShotMap', component: shot('tracks'), standalone: true },
-    { id: 'gps-report-screen-shot-marker', path: '/gps/report/screen/shot/marker', title: 'menu.gpsReportScreenShotMarker', component: shot('markers'), standalone: true },
-    { id: 'gps-report-screen-shot-map-other', path: '/gps/report/screen/shot/map/other', title: 'menu.gpsReportScreenShotMapOther', component: shot('network'), standalone: true, cached: true },
-    { id: 'gps-report-screen-shot-marker-other', path: '/gps/report/screen/shot/marker/other', title: 'menu.gpsReportScreenShotMarkerOther', component: shot('carriers'), standalone: true, cached: true },
+    {
+      id: 'gps-report-screen-shot-map',
+      path: '/gps/report/screen/shot/map',
+      title: 'menu.gpsReportScreenShotMap',
+      component: shot('tracks'),
+      standalone: true,
+    },
+    {
+      id: 'gps-report-screen-shot-marker',
+      path: '/gps/report/screen/shot/marker',
+      title: 'menu.gpsReportScreenShotMarker',
+      component: shot('markers'),
+      standalone: true,
+    },
+    {
+      id: 'gps-report-screen-shot-map-other',
+      path: '/gps/report/screen/shot/map/other',
+      title: 'menu.gpsReportScreenShotMapOther',
+      component: shot('network'),
+      standalone: true,
+      cached: true,
+    },
+    {
+      id: 'gps-report-screen-shot-marker-other',
+      path: '/gps/report/screen/shot/marker/other',
+      title: 'menu.gpsReportScreenShotMarkerOther',
+      component: shot('carriers'),
+      standalone: true,
+      cached: true,
+    },
   ],
 });

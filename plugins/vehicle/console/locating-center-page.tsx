@@ -36,10 +36,24 @@ export default function LocatingCenterPage() {
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="locating-center">
       <Space wrap>
         <span data-testid="locating-search">
-          <Input.Search enterButton loading={loading} allowClear placeholder={t('vehicle.locateHint')} style={{ width: 420 }} onSearch={(v) => void search(v)} />
+          <Input.Search
+            enterButton
+            loading={loading}
+            allowClear
+            placeholder={t('vehicle.locateHint')}
+            style={{ width: 420 }}
+            onSearch={(v) => void search(v)}
+          />
         </span>
         <Guarded open="/carrier-locating">
-          <Button icon={<ExportOutlined />} disabled={!picked} onClick={() => window.open(`/carrier-locating?carrierId=${picked}`, '_blank')} data-testid="locating-new-window">{t('vehicle.newWindow')}</Button>
+          <Button
+            icon={<ExportOutlined />}
+            disabled={!picked}
+            onClick={() => window.open(`/carrier-locating?carrierId=${picked}`, '_blank')}
+            data-testid="locating-new-window"
+          >
+            {t('vehicle.newWindow')}
+          </Button>
         </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} />}
@@ -52,8 +66,20 @@ export default function LocatingCenterPage() {
           locale={{ emptyText: matches ? t('vehicle.noMatch') : t('vehicle.locateHint') }}
           data-testid="locating-matches"
           renderItem={(c) => (
-            <List.Item onClick={() => setPicked(c.id)} style={{ cursor: 'pointer', background: c.id === picked ? '#e6f4ff' : undefined }} data-testid={`locating-match:${c.sn}`}>
-              <List.Item.Meta title={c.sn} description={<>{c.source ? <Tag>{t(`vehicle.sources.${c.source}`)}</Tag> : null}{c.warehouse?.name ?? ''} {fmtTime(c.lastSeen)}</>} />
+            <List.Item
+              onClick={() => setPicked(c.id)}
+              style={{ cursor: 'pointer', background: c.id === picked ? '#e6f4ff' : undefined }}
+              data-testid={`locating-match:${c.sn}`}
+            >
+              <List.Item.Meta
+                title={c.sn}
+                description={
+                  <>
+                    {c.source ? <Tag>{t(`vehicle.sources.${c.source}`)}</Tag> : null}
+                    {c.warehouse?.name ?? ''} {fmtTime(c.lastSeen)}
+                  </>
+                }
+              />
             </List.Item>
           )}
         />

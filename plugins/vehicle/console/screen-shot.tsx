@@ -67,9 +67,19 @@ function fromTracks(a: ScreenShotAnswer, kind: 'tracks' | 'markers'): Drawing {
     }
     if (kind === 'tracks') {
       // each hop a coloured segment: the providers draw routes as lines
-      for (let i = 1; i < tr.lng.length; i++) routes.push({ id: k * 100_000 + i, name: tr.sn, color: color(k), from: [tr.lng[i - 1], tr.lat[i - 1]], to: [tr.lng[i], tr.lat[i]] });
+      for (let i = 1; i < tr.lng.length; i++)
+        routes.push({ id: k * 100_000 + i, name: tr.sn, color: color(k), from: [tr.lng[i - 1], tr.lat[i - 1]], to: [tr.lng[i], tr.lat[i]] });
       stops.push(...tr.stops);
-    } else if (tr.last) warehouses.push({ id: tr.gpsId, orgId: 0, name: tr.carrierSn ? `${tr.sn} · ${tr.carrierSn}` : tr.sn, lng: tr.last.lng, lat: tr.last.lat, color: color(k), fence: null });
+    } else if (tr.last)
+      warehouses.push({
+        id: tr.gpsId,
+        orgId: 0,
+        name: tr.carrierSn ? `${tr.sn} · ${tr.carrierSn}` : tr.sn,
+        lng: tr.last.lng,
+        lat: tr.last.lat,
+        color: color(k),
+        fence: null,
+      });
   });
   return {
     points,
@@ -93,14 +103,20 @@ export function ScreenShot({ kind }: { kind: ShotKind }) {
 
   useEffect(() => {
     const load = async (): Promise<Drawing> => {
-      if (kind === 'tracks' || kind === 'markers') return fromTracks(await request<ScreenShotAnswer>('/map/history/screen/shot', queryOf(params), { timeoutMs: 120_000 }), kind);
-      const filters = Object.fromEntries(['projectId', 'warehouseId', 'carrierCodeId'].filter((k) => params.get(k)).map((k) => [k, params.get(k)!.split(',').map(Number)]));
+      if (kind === 'tracks' || kind === 'markers')
+        return fromTracks(await request<ScreenShotAnswer>('/map/history/screen/shot', queryOf(params), { timeoutMs: 120_000 }), kind);
+      const filters = Object.fromEntries(
+        ['projectId', 'warehouseId', 'carrierCodeId'].filter((k) => params.get(k)).map((k) => [k, params.get(k)!.split(',').map(Number)]),
+      );
       const a = await request<MapListAnswer>('/map/list', { ...filters, kind: kind === 'network' ? [] : [1] }, { timeoutMs: 120_000 });
       return {
         points: kind === 'network' ? empty() : toPointSet(a),
         routes: a.routes,
         warehouses: a.warehouses,
-        legend: kind === 'network' ? a.routes.map((r) => ({ label: r.name, color: r.color ?? '#722ed1' })) : status.values.map((v) => ({ label: t(v.label), color: rgbCss(status.color(Number(v.value))) })),
+        legend:
+          kind === 'network'
+            ? a.routes.map((r) => ({ label: r.name, color: r.color ?? '#722ed1' }))
+            : status.values.map((v) => ({ label: t(v.label), color: rgbCss(status.color(Number(v.value))) })),
         colorOf: status.color,
       };
     };

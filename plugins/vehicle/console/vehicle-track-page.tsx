@@ -91,11 +91,33 @@ export default function VehicleTrackPage() {
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 8, height: 'calc(100vh - 150px)', minHeight: 560 }} data-testid="vehicle-track">
       <Space wrap>
-        <Select showSearch style={{ width: 280 }} placeholder={t('vehicle.pickVehicle')} value={carrierId} options={options} filterOption={false} onSearch={setSearch} onChange={(v) => setParams(v ? { carrierId: String(v) } : {})} data-testid="vehicle-track-subject" />
-        <Radio.Group value={preset} onChange={(e) => setPreset(e.target.value)} optionType="button" options={[{ value: '1', label: t('vehicle.today') }, { value: '3', label: t('vehicle.days', { count: 3 }) }, { value: '7', label: t('vehicle.days', { count: 7 }) }, { value: 'custom', label: t('vehicle.custom') }]} />
+        <Select
+          showSearch
+          style={{ width: 280 }}
+          placeholder={t('vehicle.pickVehicle')}
+          value={carrierId}
+          options={options}
+          filterOption={false}
+          onSearch={setSearch}
+          onChange={(v) => setParams(v ? { carrierId: String(v) } : {})}
+          data-testid="vehicle-track-subject"
+        />
+        <Radio.Group
+          value={preset}
+          onChange={(e) => setPreset(e.target.value)}
+          optionType="button"
+          options={[
+            { value: '1', label: t('vehicle.today') },
+            { value: '3', label: t('vehicle.days', { count: 3 }) },
+            { value: '7', label: t('vehicle.days', { count: 7 }) },
+            { value: 'custom', label: t('vehicle.custom') },
+          ]}
+        />
         {preset === 'custom' && <DatePicker.RangePicker showTime value={range} onChange={(v) => v?.[0] && v[1] && setRange([v[0], v[1]])} />}
         <Guarded open="/map/history">
-          <Button icon={<HistoryOutlined />} disabled={!carrierId} onClick={() => navigate(`/map/history?carrierId=${carrierId}`)}>{t('vehicle.playback')}</Button>
+          <Button icon={<HistoryOutlined />} disabled={!carrierId} onClick={() => navigate(`/map/history?carrierId=${carrierId}`)}>
+            {t('vehicle.playback')}
+          </Button>
         </Guarded>
       </Space>
       {error && <Alert type="error" showIcon message={error} />}

@@ -12,7 +12,13 @@ import { VEHICLE_FILTER, parseFilter, vehicleRows } from './vehicles';
 /** /jimi/list/alarm's parameters besides its time range: the vehicle filter and the alert status */
 export const ALARM_INPUT = { ...VEHICLE_FILTER, status: { type: 'enum', enum: 'alertStatus' } } as const satisfies InputDecl;
 
-export async function vehicleAlarms(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, input: InputOf<typeof ALARM_INPUT> & Paging) {
+export async function vehicleAlarms(
+  ctx: PluginServerContext,
+  db: Database,
+  call: RequestContext,
+  body: Record<string, unknown>,
+  input: InputOf<typeof ALARM_INPUT> & Paging,
+) {
   const { from, to } = parseRange(body, 7, 93);
   const vehicles = await vehicleRows(ctx, db, call, { ...parseFilter(input), motion: undefined });
   const bySn = new Map(vehicles.filter((v) => v.gpsId).map((v) => [v.gpsId!, v]));
@@ -22,7 +28,22 @@ export async function vehicleAlarms(ctx: PluginServerContext, db: Database, call
   const repo = ctx.repo('device-gps-alert', call);
   const { limit, offset } = input;
   const w = { [Op.and]: where };
-  const [rows, total] = await Promise.all([repo.findAll({ where: w, order: [['reportTime', 'DESC'], ['id', 'DESC']], limit, offset }), repo.count(w)]);
-  const list = (await repo.serialize(rows)).map((r) => ({ ...r, vehicleId: bySn.get(Number(r.gpsId))?.id ?? null, vehicleSn: bySn.get(Number(r.gpsId))?.sn ?? null }));
+  const [rows, total] = await Promise.all([
+    repo.findAll({
+      where: w,
+      order: [
+        ['reportTime', 'DESC'],
+        ['id', 'DESC'],
+      ],
+      limit,
+      offset,
+    }),
+    repo.count(w),
+  ]);
+  const list = (await repo.serialize(rows)).map((r) => ({
+    ...r,
+    vehicleId: bySn.get(Number(r.gpsId))?.id ?? null,
+    vehicleSn: bySn.get(Number(r.gpsId))?.sn ?? null,
+  }));
   return { list, total };
 }

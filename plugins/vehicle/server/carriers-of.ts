@@ -11,7 +11,9 @@ export async function carrierSnByTracker(ctx: PluginServerContext, call: Request
   const out = new Map<number, string>();
   for (const g of trackers) if (g.carrierIdLabel) out.set(Number(g.id), String(g.carrierIdLabel));
   if (!trackers.length) return out;
-  const rows = (await ctx.repo('carrier', call).findAll({ attributes: ['sn', 'gpsId'], where: { gpsId: { [Op.in]: trackers.map((g) => Number(g.id)) } }, raw: true })) as unknown as Raw[];
+  const rows = (await ctx
+    .repo('carrier', call)
+    .findAll({ attributes: ['sn', 'gpsId'], where: { gpsId: { [Op.in]: trackers.map((g) => Number(g.id)) } }, raw: true })) as unknown as Raw[];
   for (const r of rows) out.set(Number(r.gpsId), String(r.sn));
   return out;
 }

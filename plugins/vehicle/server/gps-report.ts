@@ -7,7 +7,16 @@
  * `tz` (minutes east of UTC, what the browser sends). Figures: shared/report.ts.
  */
 import { Op, type WhereOptions } from 'sequelize';
-import { dayOf, lastFullDays, timeRange, zoneOffset, type PluginServerContext, type ReportColumn, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
+import {
+  dayOf,
+  lastFullDays,
+  timeRange,
+  zoneOffset,
+  type PluginServerContext,
+  type ReportColumn,
+  type ReportQuery,
+  type TimeRange,
+} from '@rti/server/plugin-api';
 import { dailyReport, totalOf } from '../shared/report';
 import type { GpsReportRow } from '../shared/vehicle-answer';
 import { carrierSnByTracker, trackerScope } from './carriers-of';
@@ -66,7 +75,14 @@ export function defineGpsReport(ctx: PluginServerContext): void {
     const out: GpsReportRow[] = [];
     for (const g of trackers) {
       const days = dailyReport((await gpsRows(store, q.ctx.orgId!, String(g.sn), from, to)).map(toPoint), { offsetAt });
-      out.push({ gpsId: Number(g.id), sn: String(g.sn), name: (g.name as string) ?? null, carrierSn: carrierSn.get(Number(g.id)) ?? null, days, total: totalOf(days) });
+      out.push({
+        gpsId: Number(g.id),
+        sn: String(g.sn),
+        name: (g.name as string) ?? null,
+        carrierSn: carrierSn.get(Number(g.id)) ?? null,
+        days,
+        total: totalOf(days),
+      });
     }
     return out;
   }
@@ -86,14 +102,29 @@ export function defineGpsReport(ctx: PluginServerContext): void {
     zone: (p) => p.zone ?? p.tz ?? 0,
     columns: [...SUBJECT, { key: 'total.days', label: `${K}.columns.days`, type: 'int' }, ...totals(FIGURES)],
     sheets: [
-      { name: `${K}.sheets.perDay`, columns: [...SUBJECT, { key: 'day', label: `${K}.columns.day`, width: 12 }, ...FIGURES], rows: (r: GpsReportRow) => r.days.map((d) => ({ ...r, ...d })) },
+      {
+        name: `${K}.sheets.perDay`,
+        columns: [...SUBJECT, { key: 'day', label: `${K}.columns.day`, width: 12 }, ...FIGURES],
+        rows: (r: GpsReportRow) => r.days.map((d) => ({ ...r, ...d })),
+      },
       { name: `${K}.sheets.perDevice`, columns: [...SUBJECT, { key: 'total.days', label: `${K}.columns.days`, type: 'int' }, ...totals(FIGURES)] },
     ],
     rowKey: 'gpsId',
     async rows(q, w) {
       const repo = ctx.repo('device-gps', q.ctx);
       const where = { [Op.and]: [trackerWhere(q.params), ...(await trackerScope(ctx, q.ctx))] };
-      const [rows, total] = await Promise.all([repo.findAll({ where, order: [['sn', 'ASC'], ['id', 'ASC']], limit: w.limit, offset: w.offset }), repo.count(where)]);
+      const [rows, total] = await Promise.all([
+        repo.findAll({
+          where,
+          order: [
+            ['sn', 'ASC'],
+            ['id', 'ASC'],
+          ],
+          limit: w.limit,
+          offset: w.offset,
+        }),
+        repo.count(where),
+      ]);
       return { list: await reportRows(q, await repo.serialize(rows)), total };
     },
     pageSize: 50,
@@ -108,7 +139,13 @@ export function defineGpsReport(ctx: PluginServerContext): void {
         return { time: [r.from, r.to], zone: timezone };
       },
       tally: () => 'trackers',
-      summary: (run, r) => run.t(`${K}.mail.text`, { count: r.counts.trackers ?? 0, lines: r.rows, from: dayOf(r.params.time.from, run.timezone), to: dayOf(r.params.time.to, run.timezone) }),
+      summary: (run, r) =>
+        run.t(`${K}.mail.text`, {
+          count: r.counts.trackers ?? 0,
+          lines: r.rows,
+          from: dayOf(r.params.time.from, run.timezone),
+          to: dayOf(r.params.time.to, run.timezone),
+        }),
       empty: (run, p) => run.t(`${K}.mail.empty`, { from: dayOf(p.time.from, run.timezone), to: dayOf(p.time.to, run.timezone) }),
       fileName: (run, p) => `gps-report-${dayOf(p.time.to, run.timezone)}`,
     },

@@ -18,7 +18,12 @@ function install(ctx: PluginServerContext): void {
   // declared inputs (docs/PLUGINS.md "Declared call inputs"); time ranges are the shared `time` parameter
   ctx.addCall({ path: '/jimi/list', input: VEHICLE_FILTER, paging: true, handler: ({ input, ctx: call }) => vehicleList(ctx, db, call, input) });
   ctx.addCall({ path: '/jimi/gps', input: VEHICLE_FILTER, handler: ({ input, ctx: call }) => vehiclePositions(ctx, db, call, input) });
-  ctx.addCall({ path: '/jimi/list/alarm', input: ALARM_INPUT, paging: true, handler: ({ body, input, ctx: call }) => vehicleAlarms(ctx, db, call, body, input) });
+  ctx.addCall({
+    path: '/jimi/list/alarm',
+    input: ALARM_INPUT,
+    paging: true,
+    handler: ({ body, input, ctx: call }) => vehicleAlarms(ctx, db, call, body, input),
+  });
   ctx.addCall({ path: '/jimi/transport/order/list', input: TRACK_INPUT, handler: ({ body, input, ctx: call }) => vehicleTrips(ctx, db, call, body, input) });
   ctx.addCall({ path: '/jimi/history', input: TRACK_INPUT, handler: ({ body, input, ctx: call }) => vehicleHistory(ctx, db, call, body, input) });
   ctx.addCall({ path: '/jimi/carrier/gps', input: LOCATE_INPUT, handler: ({ input, ctx: call }) => locate(ctx, db, call, input) });

@@ -31,7 +31,15 @@ export async function gpsRows(store: TelemetryStore, org: number, sn: string, fr
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
 
 export function toPoint(r: SeriesRow): GpsPoint {
-  return { t: r.time, lng: num(r.longitude), lat: num(r.latitude), speed: num(r.speed), mileage: num(r.mileage), temp: num(r.temperature1), dataType: num(r.dataType) };
+  return {
+    t: r.time,
+    lng: num(r.longitude),
+    lat: num(r.latitude),
+    speed: num(r.speed),
+    mileage: num(r.mileage),
+    temp: num(r.temperature1),
+    dataType: num(r.dataType),
+  };
 }
 
 export { num };

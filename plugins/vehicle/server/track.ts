@@ -21,7 +21,13 @@ export const TRACK_INPUT = {
   tz: { type: 'int', min: -840, max: 840, default: 0 },
 } as const satisfies InputDecl;
 
-export async function vehicleHistory(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, input: InputOf<typeof TRACK_INPUT>): Promise<VehicleHistoryAnswer> {
+export async function vehicleHistory(
+  ctx: PluginServerContext,
+  db: Database,
+  call: RequestContext,
+  body: Record<string, unknown>,
+  input: InputOf<typeof TRACK_INPUT>,
+): Promise<VehicleHistoryAnswer> {
   const { from, to } = parseRange(body, 1, MAX_TRACK_DAYS);
   const { carrierId, gpsId } = input;
   if (carrierId === undefined && gpsId === undefined) throw invalid('required', 'sn');
@@ -29,10 +35,26 @@ export async function vehicleHistory(ctx: PluginServerContext, db: Database, cal
   const h = await ctx.use('map').history(call, { carrierId, gpsId, from, to, mix: false });
   const rows = h.subject.gpsSn ? await gpsRows(store, call.orgId!, h.subject.gpsSn, from, to) : [];
   const summary = totalOf(dailyReport(rows.map(toPoint), { tzOffsetMin: input.tz }));
-  return { subject: h.subject, from: h.from, to: h.to, track: h.track, events: h.events, stops: h.stops, total: h.total, trips: tripsOf(h.track, h.stops), summary };
+  return {
+    subject: h.subject,
+    from: h.from,
+    to: h.to,
+    track: h.track,
+    events: h.events,
+    stops: h.stops,
+    total: h.total,
+    trips: tripsOf(h.track, h.stops),
+    summary,
+  };
 }
 
-export async function vehicleTrips(ctx: PluginServerContext, db: Database, call: RequestContext, body: Record<string, unknown>, input: InputOf<typeof TRACK_INPUT>) {
+export async function vehicleTrips(
+  ctx: PluginServerContext,
+  db: Database,
+  call: RequestContext,
+  body: Record<string, unknown>,
+  input: InputOf<typeof TRACK_INPUT>,
+) {
   const h = await vehicleHistory(ctx, db, call, body, input);
   return { list: h.trips, total: h.trips.length, subject: h.subject };
 }

@@ -45,7 +45,13 @@ export const VEHICLE_FILTER = {
 export type VehicleFilterInput = InputOf<typeof VEHICLE_FILTER>;
 
 export function parseFilter(input: VehicleFilterInput): VehicleFilter {
-  return { carrierId: input.carrierId, sn: input.sn?.trim() || undefined, projectId: input.projectId, carrierCodeId: input.carrierCodeId, motion: input.motion };
+  return {
+    carrierId: input.carrierId,
+    sn: input.sn?.trim() || undefined,
+    projectId: input.projectId,
+    carrierCodeId: input.carrierCodeId,
+    motion: input.motion,
+  };
 }
 
 /** Every vehicle of the caller's scope matching the filter, newest state joined. */
@@ -61,17 +67,28 @@ export async function vehicleRows(ctx: PluginServerContext, db: Database, call: 
   if (!carriers.length) return [];
 
   const gpsIds = carriers.map((c) => c.gpsId).filter((id): id is number => !!id);
-  const trackers = gpsIds.length ? ((await ctx.repo('device-gps', call).findAll({ attributes: ['id', 'sn', 'status', 'battery', 'lastReportTime'], where: { id: { [Op.in]: gpsIds } }, raw: true })) as unknown as Raw[]) : [];
+  const trackers = gpsIds.length
+    ? ((await ctx
+        .repo('device-gps', call)
+        .findAll({ attributes: ['id', 'sn', 'status', 'battery', 'lastReportTime'], where: { id: { [Op.in]: gpsIds } }, raw: true })) as unknown as Raw[])
+    : [];
   const trackerById = new Map(trackers.map((g) => [Number(g.id), g]));
   const latest = new Map<string, Raw>();
   if (trackers.length) {
     try {
-      for (const r of await storeOf(ctx).latest('gps', call.orgId!, trackers.map((g) => String(g.sn)))) latest.set(String(r.sn), r);
+      for (const r of await storeOf(ctx).latest(
+        'gps',
+        call.orgId!,
+        trackers.map((g) => String(g.sn)),
+      ))
+        latest.set(String(r.sn), r);
     } catch {
       // without the store the list still shows the state's figures (speed unknown)
     }
   }
-  const whNames = new Map(((await ctx.repo('warehouse', call).findAll({ attributes: ['id', 'name'], raw: true })) as unknown as Raw[]).map((w) => [Number(w.id), String(w.name)]));
+  const whNames = new Map(
+    ((await ctx.repo('warehouse', call).findAll({ attributes: ['id', 'name'], raw: true })) as unknown as Raw[]).map((w) => [Number(w.id), String(w.name)]),
+  );
   const pos = positionsOf(ctx);
 
   const out: VehicleRow[] = [];

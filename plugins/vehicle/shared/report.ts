@@ -59,7 +59,21 @@ const dayKey = (t: number, off: number) => new Date(t + off * 60_000).toISOStrin
 const dayStart = (t: number, off: number) => Math.floor((t + off * 60_000) / DAY) * DAY - off * 60_000;
 
 function emptyDay(day: string, t: number): DayReport {
-  return { day, points: 0, distanceKm: 0, mileageKm: null, runningMs: 0, stoppingMs: 0, silentMs: 0, maxSpeed: null, alarms: 0, tempMin: null, tempMax: null, first: t, last: t };
+  return {
+    day,
+    points: 0,
+    distanceKm: 0,
+    mileageKm: null,
+    runningMs: 0,
+    stoppingMs: 0,
+    silentMs: 0,
+    maxSpeed: null,
+    alarms: 0,
+    tempMin: null,
+    tempMax: null,
+    first: t,
+    last: t,
+  };
 }
 
 /** Points must be in ascending time. */

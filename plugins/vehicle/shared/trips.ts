@@ -53,7 +53,16 @@ export function tripsOf(track: TrackCols, stops: readonly Stop[]): Trip[] {
       if (v !== null && v !== undefined && (top === null || v > top)) top = v;
     }
     if (m < MIN_TRIP_M) continue;
-    out.push({ start: track.t[a], end: track.t[b], from: [track.lng[a], track.lat[a]], to: [track.lng[b], track.lat[b]], distanceKm: Math.round(m) / 1000, maxSpeed: top, fromStop: fs, toStop: ts });
+    out.push({
+      start: track.t[a],
+      end: track.t[b],
+      from: [track.lng[a], track.lat[a]],
+      to: [track.lng[b], track.lat[b]],
+      distanceKm: Math.round(m) / 1000,
+      maxSpeed: top,
+      fromStop: fs,
+      toStop: ts,
+    });
   }
   return out;
 }

@@ -41,7 +41,16 @@ export interface VehicleListAnswer {
 export interface VehiclePositionsAnswer {
   time: string;
   /** columns; motion 1 moving, 2 stopped, 3 offline */
-  vehicles: { id: number[]; sn: string[]; gpsId: (number | null)[]; lng: number[]; lat: number[]; motion: number[]; speed: (number | null)[]; lastSeen: (string | null)[] };
+  vehicles: {
+    id: number[];
+    sn: string[];
+    gpsId: (number | null)[];
+    lng: number[];
+    lat: number[];
+    motion: number[];
+    speed: (number | null)[];
+    lastSeen: (string | null)[];
+  };
   unplaced: number;
   counts: Record<Motion, number>;
 }

@@ -38,7 +38,13 @@ describe('dailyReport', () => {
   });
 
   it('uses the hop speed when the device sends none, skips jumps and counts long gaps as silent', () => {
-    const pts = [p(T0, 0, null), p(T0 + MIN, 0.01, null), p(T0 + 2 * MIN, 5, null) /* 550 km in a minute: bad fix */, p(T0 + 3 * MIN, 0.01, null), p(T0 + 3 * MIN + 2 * 3600_000, 0.02, null)];
+    const pts = [
+      p(T0, 0, null),
+      p(T0 + MIN, 0.01, null),
+      p(T0 + 2 * MIN, 5, null) /* 550 km in a minute: bad fix */,
+      p(T0 + 3 * MIN, 0.01, null),
+      p(T0 + 3 * MIN + 2 * 3600_000, 0.02, null),
+    ];
     const [d] = dailyReport(pts);
     expect(d.runningMs).toBe(MIN); // 1.1 km in a minute = 67 km/h
     expect(d.stoppingMs).toBe(2 * MIN); // from the first fix after the jump back, no move

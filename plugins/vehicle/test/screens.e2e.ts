@@ -35,7 +35,11 @@ async function ok<T = any>(c: Caller, p: string, body: unknown = {}): Promise<T>
 const gps = (id: number, s: Partial<DeviceState>): DeviceState => ({ ...newDeviceState('gps', id, ts.orgA), ...s });
 
 async function seed(c: Caller): Promise<void> {
-  const sites: Array<[string, number, number]> = [['Shanghai Hub', 121.47, 31.23], ['Suzhou Plant', 120.62, 31.3], ['Hangzhou DC', 120.16, 30.27]];
+  const sites: Array<[string, number, number]> = [
+    ['Shanghai Hub', 121.47, 31.23],
+    ['Suzhou Plant', 120.62, 31.3],
+    ['Hangzhou DC', 120.16, 30.27],
+  ];
   const wh: number[] = [];
   for (const [i, [name, lng, lat]] of sites.entries()) {
     const locationId = (await ok(c, '/location/create', { name, longitude: lng, latitude: lat, fenceRadius: 500, type: 0 })).id;
@@ -50,12 +54,31 @@ async function seed(c: Caller): Promise<void> {
   for (let k = 1; k <= 4; k++) {
     const g = (await ok(c, '/device-gps/create', { sn: `GT-00${k}`, name: `Tracker ${k}`, deviceModelId: model, useStatus: 20 })).id;
     ids[`gps${k}`] = g;
-    ids[`truck${k}`] = (await ok(c, '/carrier/create', { sn: `TRK-00${k}`, name: `Truck ${k}`, carrierCodeId: truck, gpsId: g, warehouseId: k === 3 ? wh[2] : null, transportStatus: k === 3 ? 10 : 20 })).id;
+    ids[`truck${k}`] = (
+      await ok(c, '/carrier/create', {
+        sn: `TRK-00${k}`,
+        name: `Truck ${k}`,
+        carrierCodeId: truck,
+        gpsId: g,
+        warehouseId: k === 3 ? wh[2] : null,
+        transportStatus: k === 3 ? 10 : 20,
+      })
+    ).id;
     // a day of driving from Shanghai towards Suzhou with a one-hour stop halfway
     for (let i = 0; i < 240; i++) {
       const moving = i < 100 || i >= 160;
       const step = i < 100 ? i : i < 160 ? 100 : i - 60;
-      rows.push({ org: ts.orgA, sn: `GT-00${k}`, time: start + i * 2 * MIN, dataType: 10, longitude: 121.47 - step * 0.0035 * (1 + k / 10), latitude: 31.23 + step * 0.0004 * k, speed: moving ? 55 + (i % 7) : 0, mileage: 10_000 * k + step * 0.35, temperature1: 4 + (i % 20) / 10 });
+      rows.push({
+        org: ts.orgA,
+        sn: `GT-00${k}`,
+        time: start + i * 2 * MIN,
+        dataType: 10,
+        longitude: 121.47 - step * 0.0035 * (1 + k / 10),
+        latitude: 31.23 + step * 0.0004 * k,
+        speed: moving ? 55 + (i % 7) : 0,
+        mileage: 10_000 * k + step * 0.35,
+        temperature1: 4 + (i % 20) / 10,
+      });
     }
     rows.push({ org: ts.orgA, sn: `GT-00${k}`, time: start + 150 * MIN, dataType: 20, eventCode: '018', eventValue: '1' });
   }
@@ -70,18 +93,32 @@ async function seed(c: Caller): Promise<void> {
       gps(ids.gps4, { status: 20, lastSeen: now - 5 * 3600_000, longitude: 121.2, latitude: 31.0, battery: 12 }),
     ],
   });
-  await rt.store!.write([{ series: 'gps', rows: [
-    { org: ts.orgA, sn: 'GT-001', time: now - MIN, dataType: 10, longitude: last(1).longitude, latitude: last(1).latitude, speed: 62 },
-    { org: ts.orgA, sn: 'GT-002', time: now - 2 * MIN, dataType: 10, longitude: 120.9, latitude: 31.28, speed: 0 },
-    { org: ts.orgA, sn: 'GT-003', time: now - MIN, dataType: 10, longitude: 120.16, latitude: 30.27, speed: 0 },
-  ] }]);
+  await rt.store!.write([
+    {
+      series: 'gps',
+      rows: [
+        { org: ts.orgA, sn: 'GT-001', time: now - MIN, dataType: 10, longitude: last(1).longitude, latitude: last(1).latitude, speed: 62 },
+        { org: ts.orgA, sn: 'GT-002', time: now - 2 * MIN, dataType: 10, longitude: 120.9, latitude: 31.28, speed: 0 },
+        { org: ts.orgA, sn: 'GT-003', time: now - MIN, dataType: 10, longitude: 120.16, latitude: 30.27, speed: 0 },
+      ],
+    },
+  ]);
   const beacon = (await ok(c, '/device-beacon/create', { sn: 'BC-0001', mac: 'AC233F112233', deviceModelId: model, useStatus: 20 })).id;
-  ids.box = (await ok(c, '/carrier/create', { sn: 'BOX-000123', name: 'Returnable box', carrierCodeId: box, beaconId: beacon, warehouseId: wh[1], transportStatus: 10 })).id;
+  ids.box = (
+    await ok(c, '/carrier/create', { sn: 'BOX-000123', name: 'Returnable box', carrierCodeId: box, beaconId: beacon, warehouseId: wh[1], transportStatus: 10 })
+  ).id;
   const m = ts.server.db.models;
   // transport status is the ingest's to write, not the create call's
   for (let k = 1; k <= 4; k++) await m.carrier.update({ transportStatus: k === 3 ? 10 : 20 }, { where: { id: ids[`truck${k}`] } });
   await m.carrier.update({ transportStatus: 10 }, { where: { id: ids.box } });
-  await m['carrier-inout'].create({ orgId: ts.orgA, carrierId: ids.box, sn: 'BOX-000123', direction: 10, warehouseId: wh[1], confirmTime: new Date(now - 3 * 3600_000) });
+  await m['carrier-inout'].create({
+    orgId: ts.orgA,
+    carrierId: ids.box,
+    sn: 'BOX-000123',
+    direction: 10,
+    warehouseId: wh[1],
+    confirmTime: new Date(now - 3 * 3600_000),
+  });
 }
 
 const shot = (name: string) => cb.shot(name);
@@ -160,7 +197,9 @@ describe('vehicle screens', () => {
     await shot('vehicle-monitor');
     // truck 2 drives off: a fix 1.4 km away two minutes later, through the ingest state engine
     await page.waitForTimeout(1500); // the event stream is connected
-    rt.engine.applyBatch([{ series: 'gps', rows: [{ org: ts.orgA, sn: 'GT-002', time: Date.now(), dataType: 10, longitude: 120.915, latitude: 31.28, speed: 42 }] }]);
+    rt.engine.applyBatch([
+      { series: 'gps', rows: [{ org: ts.orgA, sn: 'GT-002', time: Date.now(), dataType: 10, longitude: 120.915, latitude: 31.28, speed: 42 }] },
+    ]);
     await rt.flush();
     await expect.poll(() => page.getByTestId('monitor-count:moving').getAttribute('data-count'), { timeout: 15000 }).toBe('2');
     // provider B (the user's map type) draws the markers and labels too

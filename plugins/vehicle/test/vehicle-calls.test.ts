@@ -35,15 +35,23 @@ beforeAll(async () => {
   ts = await startTestServer({ plugins: ['telemetry', 'map', 'vehicle'], config: { dataDir: dir } });
   rt = telemetryRuntime(ts.server.db)!;
   await rt.ready;
-  for (const [caller, tag] of [[ts.a, 'A'], [ts.b, 'B']] as const) {
+  for (const [caller, tag] of [
+    [ts.a, 'A'],
+    [ts.b, 'B'],
+  ] as const) {
     const loc = (await ok(caller, '/location/create', { name: `Depot ${tag}`, longitude: 121.5, latitude: 31.2, fenceRadius: 300, type: 0 })).id;
     const wh = (await ok(caller, '/warehouse/create', { code: `W${tag}`, name: `Depot ${tag}`, locationId: loc })).id;
     ids[`wh${tag}`] = wh;
     const project = (await ok(caller, '/project/create', { name: `Fleet ${tag}` })).id;
-    const truck = (await ok(caller, '/carrier-code/create', { projectId: project, code: `TRUCK-${tag}`, name: 'Truck', type: 10, available: true, particular: 10 })).id;
+    const truck = (
+      await ok(caller, '/carrier-code/create', { projectId: project, code: `TRUCK-${tag}`, name: 'Truck', type: 10, available: true, particular: 10 })
+    ).id;
     const box = (await ok(caller, '/carrier-code/create', { projectId: project, code: `BOX-${tag}`, name: 'Box', type: 10, available: true })).id;
     const model = (await ok(caller, '/device-model/create', { name: `Tracker ${tag}`, batteryThreshold: 20, offlineCheckTime: 30 })).id;
-    for (const k of [1, 2]) ids[`gps${tag}${k}`] = (await ok(caller, '/device-gps/create', { sn: `GT-${tag}${k}`, name: `Tracker ${tag}${k}`, deviceModelId: model, useStatus: 20 })).id;
+    for (const k of [1, 2])
+      ids[`gps${tag}${k}`] = (
+        await ok(caller, '/device-gps/create', { sn: `GT-${tag}${k}`, name: `Tracker ${tag}${k}`, deviceModelId: model, useStatus: 20 })
+      ).id;
     ids[`truck${tag}1`] = (await ok(caller, '/carrier/create', { sn: `TR-${tag}1`, carrierCodeId: truck, gpsId: ids[`gps${tag}1`], warehouseId: wh })).id;
     ids[`truck${tag}2`] = (await ok(caller, '/carrier/create', { sn: `TR-${tag}2`, carrierCodeId: truck, gpsId: ids[`gps${tag}2`] })).id;
     const mac = tag === 'A' ? 'AC233F000001' : 'AC233F000002';
@@ -60,8 +68,10 @@ beforeAll(async () => {
   });
   const rows = [];
   // A1: 30 min at 60 km/h east, 30 min parked, newest fix 1 min ago at speed 40
-  for (let i = 0; i < 30; i++) rows.push({ org: ts.orgA, sn: 'GT-A1', time: start + i * MIN, dataType: 10, longitude: 121 + i * 0.01, latitude: 31, speed: 60, temperature1: 5 });
-  for (let i = 30; i < 60; i++) rows.push({ org: ts.orgA, sn: 'GT-A1', time: start + i * MIN, dataType: 10, longitude: 121.29, latitude: 31, speed: 0, temperature1: 7 });
+  for (let i = 0; i < 30; i++)
+    rows.push({ org: ts.orgA, sn: 'GT-A1', time: start + i * MIN, dataType: 10, longitude: 121 + i * 0.01, latitude: 31, speed: 60, temperature1: 5 });
+  for (let i = 30; i < 60; i++)
+    rows.push({ org: ts.orgA, sn: 'GT-A1', time: start + i * MIN, dataType: 10, longitude: 121.29, latitude: 31, speed: 0, temperature1: 7 });
   rows.push({ org: ts.orgA, sn: 'GT-A1', time: start + 61 * MIN, dataType: 20, eventCode: '018', eventValue: '1' });
   rows.push({ org: ts.orgA, sn: 'GT-A1', time: Date.now() - MIN, dataType: 10, longitude: 121.6, latitude: 31.25, speed: 40 });
   rows.push({ org: ts.orgB, sn: 'GT-B1', time: start, dataType: 10, longitude: 113.9, latitude: 22.5, speed: 10 });
@@ -171,10 +181,16 @@ describe('/gps/report', () => {
     expect(b.list.map((x: any) => x.sn)).toEqual(['GT-B1', 'GT-B2']);
     const res = await ts.a.fetch('/gps/report/export', { time: [start - 1000, Date.now()] });
     expect(res.headers.get('content-type')).toContain('spreadsheetml');
-    expect(Buffer.from(await res.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe('PK');
     // sheet names and headers in the caller's language (the plugin's server/messages)
     const zh = new ExcelJS.Workbook();
-    await zh.xlsx.load(Buffer.from(await (await ts.a.fetch('/gps/report/export', { time: [start - 1000, Date.now()] }, { language: 'zh-CN' })).arrayBuffer()) as never);
+    await zh.xlsx.load(
+      Buffer.from(await (await ts.a.fetch('/gps/report/export', { time: [start - 1000, Date.now()] }, { language: 'zh-CN' })).arrayBuffer()) as never,
+    );
     expect(zh.worksheets.map((w) => w.name)).toEqual(['按日', '按设备']);
     expect(zh.worksheets[0].getRow(1).values).toEqual(expect.arrayContaining(['GPS 编号', '里程（km）', '最高温度（°C）']));
     expect((await ts.a.call('/gps/report/list', { time: [Date.now() - 40 * 86_400_000, Date.now()] })).body.code).toBe(10001);
@@ -198,7 +214,18 @@ describe('/jimi/synchronize', () => {
 });
 
 describe('permissions', () => {
-  const paths = ['/jimi/list', '/jimi/gps', '/jimi/list/alarm', '/jimi/transport/order/list', '/jimi/history', '/jimi/carrier/gps', '/jimi/synchronize', '/gps/report/list', '/gps/report/export', '/map/history/screen/shot'];
+  const paths = [
+    '/jimi/list',
+    '/jimi/gps',
+    '/jimi/list/alarm',
+    '/jimi/transport/order/list',
+    '/jimi/history',
+    '/jimi/carrier/gps',
+    '/jimi/synchronize',
+    '/gps/report/list',
+    '/gps/report/export',
+    '/map/history/screen/shot',
+  ];
 
   it('needs each call code (derived from the path) and lists the codes under the vehicle page', async () => {
     const role = (await ok(ts.a, '/role/create', { name: 'no vehicle codes', pcPermissions: [], pdaPermissions: [] })).id;
@@ -209,6 +236,7 @@ describe('permissions', () => {
       expect(((await res.json()) as { code: number }).code, p).toBe(10005);
     }
     const tree = JSON.stringify(await ok(ts.a, '/permission/all'));
-    for (const code of ['ApiJimiList', 'ApiJimiCarrierGps', 'ApiGpsReportExport', 'ApiMapHistoryScreenShot', 'ViewVehicleMonitor', 'ViewCarrierLocating']) expect(tree, code).toContain(`"${code}"`);
+    for (const code of ['ApiJimiList', 'ApiJimiCarrierGps', 'ApiGpsReportExport', 'ApiMapHistoryScreenShot', 'ViewVehicleMonitor', 'ViewCarrierLocating'])
+      expect(tree, code).toContain(`"${code}"`);
   });
 });

@@ -41,14 +41,25 @@ beforeAll(async () => {
   const project = (await ok(a, '/project/create', { name: 'Fleet' })).id;
   const truck = (await ok(a, '/carrier-code/create', { projectId: project, code: 'TRUCK', name: 'Truck', type: 10, available: true, particular: 10 })).id;
   const model = (await ok(a, '/device-model/create', { name: 'Tracker', batteryThreshold: 20, offlineCheckTime: 30 })).id;
-  for (const k of [1, 2, 3]) ids[`gps${k}`] = (await ok(a, '/device-gps/create', { sn: `GT-${k}`, name: `Tracker ${k}`, deviceModelId: model, useStatus: 20 })).id;
+  for (const k of [1, 2, 3])
+    ids[`gps${k}`] = (await ok(a, '/device-gps/create', { sn: `GT-${k}`, name: `Tracker ${k}`, deviceModelId: model, useStatus: 20 })).id;
   // truck 1 in W1, truck 2 in W2; tracker 3 on no carrier
-  for (const k of [1, 2]) ids[`truck${k}`] = (await ok(a, '/carrier/create', { sn: `TR-${k}`, carrierCodeId: truck, gpsId: ids[`gps${k}`], warehouseId: ids[`w${k}`] })).id;
+  for (const k of [1, 2])
+    ids[`truck${k}`] = (await ok(a, '/carrier/create', { sn: `TR-${k}`, carrierCodeId: truck, gpsId: ids[`gps${k}`], warehouseId: ids[`w${k}`] })).id;
   wendy = await ts.callerFor(await ts.addUser(ts.orgA, 'wendy', { warehouseIds: [ids.w1] }), ts.orgA);
-  const state = (k: number, lng: number): DeviceState => ({ ...newDeviceState('gps', ids[`gps${k}`], ts.orgA), status: 10, lastSeen: Date.now() - MIN, longitude: lng, latitude: 31, battery: 80 });
+  const state = (k: number, lng: number): DeviceState => ({
+    ...newDeviceState('gps', ids[`gps${k}`], ts.orgA),
+    status: 10,
+    lastSeen: Date.now() - MIN,
+    longitude: lng,
+    latitude: 31,
+    battery: 80,
+  });
   rt.engine.load({ devices: [state(1, 121.1), state(2, 122.2), state(3, 123.3)] });
   const rows = [];
-  for (const k of [1, 2, 3]) for (let i = 0; i < 20; i++) rows.push({ org: ts.orgA, sn: `GT-${k}`, time: start + i * MIN, dataType: 10, longitude: 120 + k + i * 0.001, latitude: 31, speed: 30 });
+  for (const k of [1, 2, 3])
+    for (let i = 0; i < 20; i++)
+      rows.push({ org: ts.orgA, sn: `GT-${k}`, time: start + i * MIN, dataType: 10, longitude: 120 + k + i * 0.001, latitude: 31, speed: 30 });
   await rt.store!.write([{ series: 'gps', rows }]);
 }, 120_000);
 
@@ -94,7 +105,7 @@ describe('calls that return positions or tracks, as a user of warehouse W1', () 
     }
   });
 
-  it('by id, serial or carrier: the other warehouse\'s truck and tracker are refused; its own answer', async () => {
+  it("by id, serial or carrier: the other warehouse's truck and tracker are refused; its own answer", async () => {
     expect((await ok(wendy, '/map/history', { gpsId: ids.gps1, time: time() })).points ?? true).toBeTruthy();
     expect((await wendy.call('/map/log', { gpsId: ids.gps3 })).body.code).toBe(0);
     for (const [p, body] of [

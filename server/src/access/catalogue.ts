@@ -36,7 +36,6 @@ export interface PermissionNode {
 export type CatalogueCall = Pick<CallDef, 'path' | 'permission' | 'public' | 'resource' | 'plugin' | 'uses'>;
 export type Translate = (lang: Language, key: string, params?: Record<string, unknown>) => string;
 
-
 const CRUD_PAGES: CrudPage[] = ['list', 'create', 'edit', 'detail'];
 
 /** Which screen of a resource an API call belongs to. */
@@ -59,8 +58,19 @@ function pageOfCall(res: ResourceDef, path: string): CrudPage {
 }
 
 const API_VERBS: Record<string, string> = {
-  list: 'list', '': 'base', get: 'base', create: 'create', update: 'update', delete: 'delete', all: 'all',
-  export: 'export', import: 'import', 'import/status': 'importStatus', 'status/update': 'statusUpdate', updatestatus: 'statusUpdate', timeline: 'timeline',
+  list: 'list',
+  '': 'base',
+  get: 'base',
+  create: 'create',
+  update: 'update',
+  delete: 'delete',
+  all: 'all',
+  export: 'export',
+  import: 'import',
+  'import/status': 'importStatus',
+  'status/update': 'statusUpdate',
+  updatestatus: 'statusUpdate',
+  timeline: 'timeline',
 };
 
 function resourceOfCall(resources: ResourceDef[], path: string): ResourceDef | undefined {
@@ -89,7 +99,9 @@ export function buildCatalogue(meta: Metadata, calls: CatalogueCall[], translate
   const resources = Object.values(meta.resources);
   const coded = calls
     .map((c) => ({ path: c.path, resource: c.resource, plugin: c.plugin, uses: c.uses, code: callPermission(c as CallDef) }))
-    .filter((c): c is { path: string; resource: string | undefined; plugin: string | undefined; uses: readonly string[] | undefined; code: string } => !!c.code);
+    .filter(
+      (c): c is { path: string; resource: string | undefined; plugin: string | undefined; uses: readonly string[] | undefined; code: string } => !!c.code,
+    );
 
   // calls grouped by the resource whose prefix they carry
   const callsByResource = new Map<string, Array<{ path: string; code: string }>>();

@@ -85,7 +85,11 @@ export async function checkFirstAdmin(deps: FirstAdminDeps, ctx: RequestContext,
   if (admin.kind === 'existing') {
     const user = await deps.users().findByPk(admin.userId, { transaction });
     // only a user the creator can see (a member of one of the creator's organisations)
-    const visible = user && ids(user.get('organizationIds')).concat(Number(user.get('orgId'))).some((o) => ctx.orgIds.includes(o));
+    const visible =
+      user &&
+      ids(user.get('organizationIds'))
+        .concat(Number(user.get('orgId')))
+        .some((o) => ctx.orgIds.includes(o));
     if (!user || !visible) throw new ApiError(ErrorCode.validation, msg(lang, 'firstAdmin.userUnknown'));
     if (user.get('locked')) throw new ApiError(ErrorCode.validation, msg(lang, 'firstAdmin.userLocked', { name: user.get('name') }));
     return;
@@ -109,7 +113,10 @@ export async function placeFirstAdmin(
   const users = deps.users();
   if (admin.kind === 'existing') {
     const user = (await users.findByPk(admin.userId, { transaction }))!;
-    user.set({ organizationIds: [...new Set([...ids(user.get('organizationIds')), org.id])], roleIds: [...new Set([...ids(user.get('roleIds')), adminRoleId])] });
+    user.set({
+      organizationIds: [...new Set([...ids(user.get('organizationIds')), org.id])],
+      roleIds: [...new Set([...ids(user.get('roleIds')), adminRoleId])],
+    });
     await user.save({ transaction, hooks: false });
     return;
   }

@@ -31,7 +31,8 @@ const en: Table = {
   'auth.ticketUserRequired': 'Please input the user name (username) or the user id (userId)',
   'auth.ticketUserUnknown': 'This organisation has no such user',
   'mail.resetSubject': 'Your verification code: {{code}}',
-  'mail.resetText': 'Hello {{name}},\n\nthe verification code to reset the password of the account {{username}} is:\n\n    {{code}}\n\nIt is valid for {{minutes}} minutes and can be used once. If you did not ask for it, ignore this mail: your password stays unchanged.',
+  'mail.resetText':
+    'Hello {{name}},\n\nthe verification code to reset the password of the account {{username}} is:\n\n    {{code}}\n\nIt is valid for {{minutes}} minutes and can be used once. If you did not ask for it, ignore this mail: your password stays unchanged.',
   'field.captcha': 'verification code',
   'field.ticket': 'login ticket',
   'auth.ticketNoEntryCode': 'This organisation has no entry code: set one first, the ticket opens its login page /{entry code}/login',
@@ -58,7 +59,8 @@ const en: Table = {
   'permission.api.timeline': 'Timeline',
   'token.none': 'This organisation has no API token',
   'org.entryCodeRule': 'The entry code may hold only letters, digits and inner hyphens (2 to 32 characters); it is stored in lower case',
-  'org.entryCodeTaken': 'The entry code "{{entryCode}}" is too close to "{{other}}" of {{name}}: entry codes differing only in case or in look-alike characters (0/o, 1/l/i, rn/m) would give two login pages that read the same',
+  'org.entryCodeTaken':
+    'The entry code "{{entryCode}}" is too close to "{{other}}" of {{name}}: entry codes differing only in case or in look-alike characters (0/o, 1/l/i, rn/m) would give two login pages that read the same',
   'org.entryCodeLookAlikes': 'Organisations {{names}} have entry codes that read the same ({{codes}}); give all but one a distinct code',
   'org.themeImageNotFound': 'This organisation has no such theme image',
   'org.themeFileMissing': 'The image {{name}} of {{field}} was not found; please upload it again',
@@ -79,11 +81,14 @@ const en: Table = {
   'firstAdmin.userLocked': 'First administrator: the user {{name}} is locked',
   'auth.activation.unknown': 'This activation link is not valid; please ask your administrator for a new one',
   'auth.activation.used': 'This activation link has already been used; sign in with the password you set, or use "Forgot password"',
-  'auth.activation.expired': 'This activation link has expired; set a password with "Forgot password?" on the login page (the code goes to your e-mail address), or ask your administrator',
+  'auth.activation.expired':
+    'This activation link has expired; set a password with "Forgot password?" on the login page (the code goes to your e-mail address), or ask your administrator',
   'mail.activationSubject': 'Your account at {{org}}: set your password',
   'mail.inviteSubject': 'Your account at {{org}}: set your password',
-  'mail.inviteText': 'Hello {{name}},\n\nan account has been created for you at {{org}}.\n\n    User name: {{username}}\n\nOpen this link to set your password and sign in:\n\n    {{url}}\n\nThe link can be used once and is valid for {{days}} days (until {{expires}}). If you did not expect this mail, ignore it.',
-  'mail.activationText': 'Hello {{name}},\n\nan account has been created for you as administrator of {{org}}.\n\n    User name: {{username}}\n\nOpen this link to set your password and sign in:\n\n    {{url}}\n\nThe link can be used once and is valid for {{days}} days (until {{expires}}). If you did not expect this mail, ignore it.',
+  'mail.inviteText':
+    'Hello {{name}},\n\nan account has been created for you at {{org}}.\n\n    User name: {{username}}\n\nOpen this link to set your password and sign in:\n\n    {{url}}\n\nThe link can be used once and is valid for {{days}} days (until {{expires}}). If you did not expect this mail, ignore it.',
+  'mail.activationText':
+    'Hello {{name}},\n\nan account has been created for you as administrator of {{org}}.\n\n    User name: {{username}}\n\nOpen this link to set your password and sign in:\n\n    {{url}}\n\nThe link can be used once and is valid for {{days}} days (until {{expires}}). If you did not expect this mail, ignore it.',
 };
 
 const zh: Table = {
@@ -109,7 +114,8 @@ const zh: Table = {
   'auth.ticketUserRequired': '请输入用户名（username）或用户 ID（userId）',
   'auth.ticketUserUnknown': '该组织没有此用户',
   'mail.resetSubject': '您的验证码：{{code}}',
-  'mail.resetText': '{{name}}，您好：\n\n用于重置账号 {{username}} 密码的验证码为：\n\n    {{code}}\n\n验证码 {{minutes}} 分钟内有效，只能使用一次。如果这不是您本人的操作，请忽略本邮件，您的密码不会改变。',
+  'mail.resetText':
+    '{{name}}，您好：\n\n用于重置账号 {{username}} 密码的验证码为：\n\n    {{code}}\n\n验证码 {{minutes}} 分钟内有效，只能使用一次。如果这不是您本人的操作，请忽略本邮件，您的密码不会改变。',
   'field.captcha': '验证码',
   'field.ticket': '登录票据',
   'auth.ticketNoEntryCode': '该组织没有登录码：请先设置登录码，票据打开的是其登录页 /{登录码}/login',
@@ -160,8 +166,10 @@ const zh: Table = {
   'auth.activation.expired': '该激活链接已过期：请在登录页使用"忘记密码"设置密码（验证码将发送到您的邮箱），或联系管理员',
   'mail.activationSubject': '您在 {{org}} 的账号：请设置密码',
   'mail.inviteSubject': '您在 {{org}} 的账号：请设置密码',
-  'mail.inviteText': '{{name}}，您好：\n\n已为您在 {{org}} 创建账号。\n\n    用户名：{{username}}\n\n请打开以下链接设置密码并登录：\n\n    {{url}}\n\n该链接只能使用一次，{{days}} 天内有效（至 {{expires}}）。如果这不是您预期的邮件，请忽略。',
-  'mail.activationText': '{{name}}，您好：\n\n已为您创建 {{org}} 的管理员账号。\n\n    用户名：{{username}}\n\n请打开以下链接设置密码并登录：\n\n    {{url}}\n\n该链接只能使用一次，{{days}} 天内有效（至 {{expires}}）。如果这不是您预期的邮件，请忽略。',
+  'mail.inviteText':
+    '{{name}}，您好：\n\n已为您在 {{org}} 创建账号。\n\n    用户名：{{username}}\n\n请打开以下链接设置密码并登录：\n\n    {{url}}\n\n该链接只能使用一次，{{days}} 天内有效（至 {{expires}}）。如果这不是您预期的邮件，请忽略。',
+  'mail.activationText':
+    '{{name}}，您好：\n\n已为您创建 {{org}} 的管理员账号。\n\n    用户名：{{username}}\n\n请打开以下链接设置密码并登录：\n\n    {{url}}\n\n该链接只能使用一次，{{days}} 天内有效（至 {{expires}}）。如果这不是您预期的邮件，请忽略。',
 };
 
 const ja: Table = {
@@ -187,7 +195,8 @@ const ja: Table = {
   'auth.ticketUserRequired': 'ユーザー名（username）またはユーザー ID（userId）を入力してください',
   'auth.ticketUserUnknown': 'この組織にそのユーザーはいません',
   'mail.resetSubject': '確認コード：{{code}}',
-  'mail.resetText': '{{name}} 様\n\nアカウント {{username}} のパスワードを再設定するための確認コードは次のとおりです。\n\n    {{code}}\n\n有効期間は {{minutes}} 分で、一度だけ使用できます。心当たりがない場合はこのメールを無視してください。パスワードは変更されません。',
+  'mail.resetText':
+    '{{name}} 様\n\nアカウント {{username}} のパスワードを再設定するための確認コードは次のとおりです。\n\n    {{code}}\n\n有効期間は {{minutes}} 分で、一度だけ使用できます。心当たりがない場合はこのメールを無視してください。パスワードは変更されません。',
   'field.captcha': '確認コード',
   'field.ticket': 'ログインチケット',
   'auth.ticketNoEntryCode': 'この組織にはログインコードがありません。先に設定してください。チケットはログインページ /{ログインコード}/login を開きます',
@@ -214,7 +223,8 @@ const ja: Table = {
   'permission.api.timeline': '操作履歴',
   'token.none': 'この組織には API トークンがありません',
   'org.entryCodeRule': 'ログインコードに使えるのは英字・数字と途中のハイフンのみです（2〜32 文字、小文字で保存されます）',
-  'org.entryCodeTaken': 'ログインコード「{{entryCode}}」は{{name}}の「{{other}}」と紛らわしすぎます。大文字・小文字や似た文字（0/o、1/l/i、rn/m）だけが異なるコードは、見分けのつかないログインページになります',
+  'org.entryCodeTaken':
+    'ログインコード「{{entryCode}}」は{{name}}の「{{other}}」と紛らわしすぎます。大文字・小文字や似た文字（0/o、1/l/i、rn/m）だけが異なるコードは、見分けのつかないログインページになります',
   'org.entryCodeLookAlikes': '組織 {{names}} のログインコードが同じに見えます（{{codes}}）。1 つを残して別のコードにしてください',
   'org.themeImageNotFound': 'この組織にはそのテーマ画像がありません',
   'org.themeFileMissing': '{{field}}の画像 {{name}} が見つかりません。もう一度アップロードしてください',
@@ -235,11 +245,14 @@ const ja: Table = {
   'firstAdmin.userLocked': '最初の管理者：ユーザー {{name}} はロックされています',
   'auth.activation.unknown': 'このアクティベーションリンクは無効です。管理者に新しいリンクを依頼してください',
   'auth.activation.used': 'このアクティベーションリンクは使用済みです。設定したパスワードでログインするか、「パスワードを忘れた」をご利用ください',
-  'auth.activation.expired': 'このアクティベーションリンクは期限切れです。ログインページの「パスワードを忘れた」でパスワードを設定するか（確認コードはメールアドレスに届きます）、管理者にお問い合わせください',
+  'auth.activation.expired':
+    'このアクティベーションリンクは期限切れです。ログインページの「パスワードを忘れた」でパスワードを設定するか（確認コードはメールアドレスに届きます）、管理者にお問い合わせください',
   'mail.activationSubject': '{{org}} のアカウント：パスワードを設定してください',
   'mail.inviteSubject': '{{org}} のアカウント：パスワードを設定してください',
-  'mail.inviteText': '{{name}} 様\n\n{{org}} にあなたのアカウントが作成されました。\n\n    ユーザー名：{{username}}\n\n次のリンクを開いてパスワードを設定し、ログインしてください。\n\n    {{url}}\n\nリンクは一度だけ使用でき、{{days}} 日間（{{expires}} まで）有効です。心当たりがない場合はこのメールを無視してください。',
-  'mail.activationText': '{{name}} 様\n\n{{org}} の管理者アカウントが作成されました。\n\n    ユーザー名：{{username}}\n\n次のリンクを開いてパスワードを設定し、ログインしてください。\n\n    {{url}}\n\nリンクは一度だけ使用でき、{{days}} 日間（{{expires}} まで）有効です。心当たりがない場合はこのメールを無視してください。',
+  'mail.inviteText':
+    '{{name}} 様\n\n{{org}} にあなたのアカウントが作成されました。\n\n    ユーザー名：{{username}}\n\n次のリンクを開いてパスワードを設定し、ログインしてください。\n\n    {{url}}\n\nリンクは一度だけ使用でき、{{days}} 日間（{{expires}} まで）有効です。心当たりがない場合はこのメールを無視してください。',
+  'mail.activationText':
+    '{{name}} 様\n\n{{org}} の管理者アカウントが作成されました。\n\n    ユーザー名：{{username}}\n\n次のリンクを開いてパスワードを設定し、ログインしてください。\n\n    {{url}}\n\nリンクは一度だけ使用でき、{{days}} 日間（{{expires}} まで）有効です。心当たりがない場合はこのメールを無視してください。',
 };
 
 export const ACCESS_TEXTS = textTable('server', { 'en-US': en, 'zh-CN': zh, 'ja-JP': ja });

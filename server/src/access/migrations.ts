@@ -2,14 +2,7 @@
 import { DataTypes } from 'sequelize';
 import { registerMigration } from '../db/migrations';
 import { ONE_TIME_CODE_TABLE, oneTimeCodeColumns } from '../auth/one-time-codes';
-import {
-  POLICY_VERSION_TABLE,
-  SESSION_TABLE,
-  THROTTLE_TABLE,
-  policyVersionColumns,
-  sessionColumns,
-  throttleColumns,
-} from './tables';
+import { POLICY_VERSION_TABLE, SESSION_TABLE, THROTTLE_TABLE, policyVersionColumns, sessionColumns, throttleColumns } from './tables';
 
 registerMigration({
   name: '2026-11-22-access-system-tables',

@@ -57,7 +57,8 @@ export interface OnboardingOptions {
 
 const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter((c): c is string => typeof c === 'string') : []);
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isInteger(n) && n > 0) : []);
-const names = (v: unknown): string[] => (Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).filter((n): n is string => typeof n === 'string');
+const names = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : v === null || v === undefined || v === '' ? [] : [v]).filter((n): n is string => typeof n === 'string');
 
 const isPlatformUser = (ctx: RequestContext) => ctx.via === 'session' && Boolean(ctx.user?.sysOrgUser);
 
@@ -171,7 +172,13 @@ export function installOnboarding(hooks: HookRegistry, opts: OnboardingOptions):
   const audit = (ctx: RequestContext, now: Date) => ({ createdBy: ctx.user?.id || null, updatedBy: ctx.user?.id || null, createdAt: now, updatedAt: now });
 
   /** The Administrator role (the whole set) and the template's other roles narrowed to the set. */
-  const starterRoles = async (orgId: number, templateId: number | null, sets: { pc: string[]; pda: string[] }, ctx: RequestContext, transaction: Transaction): Promise<number> => {
+  const starterRoles = async (
+    orgId: number,
+    templateId: number | null,
+    sets: { pc: string[]; pda: string[] },
+    ctx: RequestContext,
+    transaction: Transaction,
+  ): Promise<number> => {
     const roles = model(ACCESS_RESOURCES.role)!;
     const now = new Date();
     const adminName = msg(ctx.language, 'onboarding.adminRole');
@@ -182,7 +189,13 @@ export function installOnboarding(hooks: HookRegistry, opts: OnboardingOptions):
       const others = await roles.findAll({ where: { orgId: templateId }, order: [['id', 'ASC']], transaction });
       const rows = others
         .filter((r) => String(r.get('name')).trim().toLowerCase() !== adminName.toLowerCase())
-        .map((r) => ({ orgId, name: r.get('name'), pcPermissions: narrow(r.get('pcPermissions')), pdaPermissions: narrow(r.get('pdaPermissions')), ...audit(ctx, now) }));
+        .map((r) => ({
+          orgId,
+          name: r.get('name'),
+          pcPermissions: narrow(r.get('pcPermissions')),
+          pdaPermissions: narrow(r.get('pdaPermissions')),
+          ...audit(ctx, now),
+        }));
       if (rows.length) await roles.bulkCreate(rows, { transaction });
     }
     return Number(admin.get('id'));

@@ -48,8 +48,10 @@ registerMigration({
 function tables(sequelize: Sequelize) {
   const opts = { timestamps: false, freezeTableName: true } as const;
   return {
-    seen: (sequelize.models.SysPermissionCodeSeen ?? sequelize.define('SysPermissionCodeSeen', seenColumns, { ...opts, tableName: CODE_SEEN_TABLE })) as ModelStatic<Model>,
-    switches: (sequelize.models.SysOrgPlugin ?? sequelize.define('SysOrgPlugin', switchColumns, { ...opts, tableName: PLUGIN_SWITCH_TABLE })) as ModelStatic<Model>,
+    seen: (sequelize.models.SysPermissionCodeSeen ??
+      sequelize.define('SysPermissionCodeSeen', seenColumns, { ...opts, tableName: CODE_SEEN_TABLE })) as ModelStatic<Model>,
+    switches: (sequelize.models.SysOrgPlugin ??
+      sequelize.define('SysOrgPlugin', switchColumns, { ...opts, tableName: PLUGIN_SWITCH_TABLE })) as ModelStatic<Model>,
   };
 }
 
@@ -104,7 +106,10 @@ export async function grantNewCodes(sequelize: Sequelize, catalogue: Catalogue):
     }
   }
   const now = new Date();
-  await seen.bulkCreate(fresh.map((code) => ({ code, seenAt: now })), { ignoreDuplicates: true });
+  await seen.bulkCreate(
+    fresh.map((code) => ({ code, seenAt: now })),
+    { ignoreDuplicates: true },
+  );
   return { codes: fresh, orgIds: changed };
 }
 
@@ -164,7 +169,11 @@ export function pluginSwitches(sequelize: Sequelize, switchable: () => string[],
  * with their titles) and `/organization/plugin/update { plugin, enabled }`. Their codes are
  * ordinary Api codes: an organisation's administrator holds them with the whole set.
  */
-export function switchCalls(switches: PluginSwitches, changed: (orgIds: number[]) => Promise<void>, t: (lang: RequestContext['language'], key: string) => string): CallDef[] {
+export function switchCalls(
+  switches: PluginSwitches,
+  changed: (orgIds: number[]) => Promise<void>,
+  t: (lang: RequestContext['language'], key: string) => string,
+): CallDef[] {
   const orgOf = (ctx: RequestContext): number => {
     if (ctx.orgId === null) throw new ApiError(ErrorCode.orgNotAllowed, t(ctx.language, 'server.errors.10007'), {}, 403);
     return ctx.orgId;

@@ -87,7 +87,13 @@ export class PolicyEngine {
     if (!ids.length) return;
     if (!transaction) {
       for (const id of ids) this.dirtyUntil.set(id, Date.now() + 1000);
-      setTimeout(() => void this.bump(ids).then(() => this.reloadLoaded(ids)).catch((err) => console.error('[access] policy version bump failed; other instances catch up on the next change', err)), 0);
+      setTimeout(
+        () =>
+          void this.bump(ids)
+            .then(() => this.reloadLoaded(ids))
+            .catch((err) => console.error('[access] policy version bump failed; other instances catch up on the next change', err)),
+        0,
+      );
       return;
     }
     await this.bump(ids, transaction);
@@ -97,9 +103,7 @@ export class PolicyEngine {
   private async bump(ids: number[], transaction?: Transaction): Promise<void> {
     const t = this.tables.policyVersion;
     await t.increment('version', { where: { orgId: { [Op.in]: ids } }, transaction });
-    const existing = new Set(
-      (await t.findAll({ where: { orgId: ids }, attributes: ['orgId'], transaction })).map((r) => r.get('orgId') as number),
-    );
+    const existing = new Set((await t.findAll({ where: { orgId: ids }, attributes: ['orgId'], transaction })).map((r) => r.get('orgId') as number));
     for (const orgId of ids) if (!existing.has(orgId)) await t.create({ orgId, version: 1 }, { transaction });
   }
 

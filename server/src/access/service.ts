@@ -87,7 +87,11 @@ export function createAccess(opts: AccessOptions): AccessService {
     user: { ...DEFAULT_THROTTLE.user, ...opts.throttle?.user },
   });
   const switches = pluginSwitches(opts.sequelize, opts.switchable ?? (() => []), (plugin) => pluginCodes(opts.metadata(), opts.calls(), plugin));
-  const policies = new PolicyEngine(directory, tables, { pollMs: opts.pollMs, implied: () => catalogue().implied, withheld: (orgId) => switches.withheld(orgId) });
+  const policies = new PolicyEngine(directory, tables, {
+    pollMs: opts.pollMs,
+    implied: () => catalogue().implied,
+    withheld: (orgId) => switches.withheld(orgId),
+  });
   const strategies = new AuthStrategies();
   const guard = createGuard({ sequelize: opts.sequelize, directory, sessions, policies, strategies });
 

@@ -75,8 +75,7 @@ export const policyVersionColumns = {
 export function defineAccessTables(sequelize: Sequelize): AccessTables {
   const opts = { timestamps: true, freezeTableName: true } as const;
   return {
-    session: (sequelize.models.SysSession ??
-      sequelize.define('SysSession', sessionColumns, { ...opts, tableName: SESSION_TABLE })) as AccessTables['session'],
+    session: (sequelize.models.SysSession ?? sequelize.define('SysSession', sessionColumns, { ...opts, tableName: SESSION_TABLE })) as AccessTables['session'],
     throttle: (sequelize.models.SysLoginThrottle ??
       sequelize.define('SysLoginThrottle', throttleColumns, { ...opts, tableName: THROTTLE_TABLE })) as AccessTables['throttle'],
     policyVersion: (sequelize.models.SysPolicyVersion ??

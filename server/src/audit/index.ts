@@ -109,7 +109,10 @@ export function installAudit(host: AuditHost): Audit {
     };
     const shown = (hidden: Set<string>, k: string) => !hidden.has(k) && !k.endsWith('Label') && !k.endsWith('Labels');
     const same = (a: unknown, b: unknown) =>
-      a === b || (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
+      a === b ||
+      (a instanceof Date && b instanceof Date
+        ? a.getTime() === b.getTime()
+        : typeof a === 'object' && typeof b === 'object' && a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b));
     const content = (e: HookEvent): string => {
       const hidden = secrets(e.resource);
       if (e.action !== 'update') return redactedJson(Object.fromEntries(Object.entries(e.row ?? {}).filter(([k]) => shown(hidden, k))), TEXT_MAX);

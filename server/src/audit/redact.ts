@@ -20,4 +20,5 @@ export function redactedJson(value: unknown, max: number): string {
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }
 
-export const clip = (s: string | null | undefined, max: number): string | null => (s === null || s === undefined ? null : s.length > max ? s.slice(0, max - 1) + '…' : s);
+export const clip = (s: string | null | undefined, max: number): string | null =>
+  s === null || s === undefined ? null : s.length > max ? s.slice(0, max - 1) + '…' : s;

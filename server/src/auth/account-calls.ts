@@ -191,6 +191,12 @@ export function accountCalls(access: AccessService, opts: AccountOptions = {}): 
     },
   };
 
-  const recovery = recoveryCalls(access, { codes, mail: opts.mail ?? (() => undefined), log: opts.log ?? (() => undefined), throttle: opts.recoveryThrottle, dummy });
+  const recovery = recoveryCalls(access, {
+    codes,
+    mail: opts.mail ?? (() => undefined),
+    log: opts.log ?? (() => undefined),
+    throttle: opts.recoveryThrottle,
+    dummy,
+  });
   return [login, logout, info, passwordChange, organizationBasic, ...recovery, ticketCall(access, codes), ...activationCalls(access, codes)];
 }

@@ -113,7 +113,10 @@ export class OneTimeCodes {
       await this.model.update({ usedAt: new Date() }, { where: { id: r.id, usedAt: null, attempts: { [Op.gte]: RESET_CODE_MAX_ATTEMPTS } } });
       return 'wrong';
     }
-    const [spent] = await this.model.update({ usedAt: new Date() }, { where: { id: r.id, usedAt: null, expiresAt: { [Op.gt]: new Date() }, attempts: { [Op.lt]: RESET_CODE_MAX_ATTEMPTS } } });
+    const [spent] = await this.model.update(
+      { usedAt: new Date() },
+      { where: { id: r.id, usedAt: null, expiresAt: { [Op.gt]: new Date() }, attempts: { [Op.lt]: RESET_CODE_MAX_ATTEMPTS } } },
+    );
     return spent === 1 ? 'ok' : 'none';
   }
 
@@ -140,11 +143,19 @@ export class OneTimeCodes {
    * An activation link for a new user (the only time it exists in clear); the user's earlier
    * links die. Inside the transaction that creates the user, so a failed create leaves none.
    */
-  async issueActivation(userId: number, orgId: number | null, transaction?: Transaction, ttlMs = ACTIVATION_TTL_MS): Promise<{ token: string; expiresAt: Date }> {
+  async issueActivation(
+    userId: number,
+    orgId: number | null,
+    transaction?: Transaction,
+    ttlMs = ACTIVATION_TTL_MS,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(32).toString('base64url');
     const expiresAt = new Date(Date.now() + ttlMs);
     await this.model.update({ usedAt: new Date() }, { where: { purpose: 'activation', userId, usedAt: null }, transaction });
-    await this.model.create({ purpose: 'activation', userId, orgId, lookup: sha256(token), secretHash: null, attempts: 0, expiresAt, usedAt: null }, { transaction });
+    await this.model.create(
+      { purpose: 'activation', userId, orgId, lookup: sha256(token), secretHash: null, attempts: 0, expiresAt, usedAt: null },
+      { transaction },
+    );
     return { token, expiresAt };
   }
 

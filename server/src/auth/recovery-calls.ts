@@ -82,7 +82,11 @@ export function recoveryCalls(access: AccessService, deps: RecoveryDeps): CallDe
    * given), and the organisation the steps are logged in. An e-mail shared by several
    * accounts names none of them.
    */
-  const findAccount = async (ctx: RequestContext, account: string, entryCode: string | null): Promise<{ user: DirectoryUser | null; org: DirectoryOrg | null }> => {
+  const findAccount = async (
+    ctx: RequestContext,
+    account: string,
+    entryCode: string | null,
+  ): Promise<{ user: DirectoryUser | null; org: DirectoryOrg | null }> => {
     let org: DirectoryOrg | null = null;
     if (entryCode) {
       org = await access.directory.orgByEntryCode(entryCode);

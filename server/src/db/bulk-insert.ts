@@ -50,7 +50,12 @@ function columnRecords(model: ModelStatic<Model>, rows: Array<Record<string, unk
   const attributes = model.getAttributes() as Record<string, Attribute>;
   const sequelize = model.sequelize!;
   const timezone = (sequelize as unknown as { options: { timezone?: string } }).options.timezone;
-  const columns = Object.entries(attributes).map(([name, attr]) => ({ name, attr, field: attr.field ?? name, date: utcDateFormat(sequelize.getDialect(), timezone, attr) }));
+  const columns = Object.entries(attributes).map(([name, attr]) => ({
+    name,
+    attr,
+    field: attr.field ?? name,
+    date: utcDateFormat(sequelize.getDialect(), timezone, attr),
+  }));
   const records = rows.map((row) => {
     const out: Record<string, unknown> = {};
     for (const { name, attr, field, date } of columns) {
@@ -83,10 +88,16 @@ export async function insertAll(model: ModelStatic<Model>, rows: Array<Record<st
  * them with (both dialects number a multi-row insert from its first id; Sequelize reports them
  * per row), or null when the driver did not report them.
  */
-export async function insertReturningIds(model: ModelStatic<Model>, rows: Array<Record<string, unknown>>, transaction: Transaction): Promise<Array<Record<string, unknown>> | null> {
+export async function insertReturningIds(
+  model: ModelStatic<Model>,
+  rows: Array<Record<string, unknown>>,
+  transaction: Transaction,
+): Promise<Array<Record<string, unknown>> | null> {
   if (!rows.length) return [];
   const { records, byField, idField } = columnRecords(model, rows);
-  const result = (await model.sequelize!.getQueryInterface().bulkInsert(model.getTableName() as string, records, { transaction, model } as never, byField as never)) as unknown;
+  const result = (await model
+    .sequelize!.getQueryInterface()
+    .bulkInsert(model.getTableName() as string, records, { transaction, model } as never, byField as never)) as unknown;
   if (!Array.isArray(result) || result.length !== rows.length) return null;
   const ids = result.map((r) => (r && typeof r === 'object' ? (r as Record<string, unknown>)[idField] : undefined));
   if (ids.some((id) => typeof id !== 'number')) return null;

@@ -17,7 +17,7 @@ export const isJsonField = (f: FieldDef): boolean => JSON_TYPES.has(f.type);
 const MAX_VARCHAR = 512;
 
 export function enumIsNumeric(f: FieldDef, enums: EnumsFile): boolean {
-  const values = f.enum ? enums[f.enum] ?? [] : [];
+  const values = f.enum ? (enums[f.enum] ?? []) : [];
   return values.length > 0 && values.every((v) => typeof v.value === 'number');
 }
 

@@ -96,7 +96,8 @@ export function createDatabase(url: string, options: DatabaseOptions): Database 
     metadata: options.metadata,
     models,
     addMigration: (m) => {
-      if (extra.some((e) => e.name === m.name) || registeredMigrations().some((e) => e.name === m.name)) throw new Error(`migration "${m.name}" is registered twice`);
+      if (extra.some((e) => e.name === m.name) || registeredMigrations().some((e) => e.name === m.name))
+        throw new Error(`migration "${m.name}" is registered twice`);
       extra.push(m);
     },
     migrate,

@@ -63,7 +63,9 @@ export function indexPlan(res: ResourceDef): IndexPlan[] {
   const add = (columns: string[], unique: boolean, nocase?: string[]) => {
     const key = (p: { columns: string[]; unique: boolean; nocase?: string[] }) => `${p.columns.join()}|${p.unique}|${p.nocase?.join() ?? ''}`;
     if (plans.some((p) => key(p) === key({ columns, unique, nocase }))) return;
-    plans.push(nocase ? { name: indexName(table, [...columns, 'ci'], unique), columns, unique, nocase } : { name: indexName(table, columns, unique), columns, unique });
+    plans.push(
+      nocase ? { name: indexName(table, [...columns, 'ci'], unique), columns, unique, nocase } : { name: indexName(table, columns, unique), columns, unique },
+    );
   };
   if (orgCol) add([orgCol, 'id'], false);
   for (const f of res.fields) {

@@ -38,6 +38,9 @@ export async function retryTransient<T>(attempt: () => Promise<T>, tries = TRANS
 }
 
 /** `sequelize.transaction(fn)` with transient refusals retried */
-export function retryingTransaction<T>(sequelize: { transaction<R>(fn: (t: Transaction) => Promise<R>): Promise<R> }, fn: (t: Transaction) => Promise<T>): Promise<T> {
+export function retryingTransaction<T>(
+  sequelize: { transaction<R>(fn: (t: Transaction) => Promise<R>): Promise<R> },
+  fn: (t: Transaction) => Promise<T>,
+): Promise<T> {
   return retryTransient(() => sequelize.transaction(fn));
 }

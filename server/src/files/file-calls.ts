@@ -65,57 +65,87 @@ export function fileCalls(opts: FileStoreOptions): CallDef[] {
   const storage = opts.storage ?? new LocalStorage(opts.dataDir);
   const org = (ctx: RequestContext) => ctx.orgId ?? 0;
 
-  const upload = (rule: UploadRule, image: boolean): CallDef['handler'] => async ({ req, ctx }) => {
-    const dir = storage.tempDir('uploads', org(ctx));
-    const lang = ctx.language;
-    const kind = image ? 'image' : 'file';
-    const params = { formats: rule.extensions.join(', '), size: rule.maxBytes / 1024 };
-    // a wrong format and a file too large each say their own (SPEC §5)
-    const messages = { formatMessage: (l: typeof lang) => opts.t(l, `validation.${kind}Format`, params), sizeMessage: (l: typeof lang) => opts.t(l, `validation.${kind}Size`, params) };
-    const received = await receiveFile(req, dir, { ...rule, ...messages }, lang, opts.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS, opts.instanceId);
-    const id = randomBytes(16).toString('hex');
-    const fileName = `${id}.${received.extension}`;
-    const key = (name: string) => objectKey('uploads', org(ctx), name);
-    let thumbName: string | null = null;
-    const thumbTemp = join(dir, tempName(opts.instanceId));
-    const stored: string[] = [];
-    try {
-      if (image) {
-        thumbName = `${id}.thumb.jpg`;
-        const thumb = await writeThumbnail(received.path, thumbTemp, IMAGE_LIMITS);
-        if (!thumb.ok) {
-          if (thumb.reason === 'busy') throw new ApiError(ErrorCode.validation, msg(lang, 'imageBusy'), {}, 429);
-          if (thumb.reason === 'dimensions')
-            throw new ApiError(ErrorCode.validation, msg(lang, 'imageDimensions', { side: IMAGE_LIMITS.maxSide, megapixels: IMAGE_LIMITS.maxPixels / 1e6, width: thumb.header!.width, height: thumb.header!.height }), {}, 413);
-          throw new ApiError(ErrorCode.validation, msg(lang, 'signature', { ext: received.extension }));
+  const upload =
+    (rule: UploadRule, image: boolean): CallDef['handler'] =>
+    async ({ req, ctx }) => {
+      const dir = storage.tempDir('uploads', org(ctx));
+      const lang = ctx.language;
+      const kind = image ? 'image' : 'file';
+      const params = { formats: rule.extensions.join(', '), size: rule.maxBytes / 1024 };
+      // a wrong format and a file too large each say their own (SPEC §5)
+      const messages = {
+        formatMessage: (l: typeof lang) => opts.t(l, `validation.${kind}Format`, params),
+        sizeMessage: (l: typeof lang) => opts.t(l, `validation.${kind}Size`, params),
+      };
+      const received = await receiveFile(req, dir, { ...rule, ...messages }, lang, opts.timeouts ?? DEFAULT_UPLOAD_TIMEOUTS, opts.instanceId);
+      const id = randomBytes(16).toString('hex');
+      const fileName = `${id}.${received.extension}`;
+      const key = (name: string) => objectKey('uploads', org(ctx), name);
+      let thumbName: string | null = null;
+      const thumbTemp = join(dir, tempName(opts.instanceId));
+      const stored: string[] = [];
+      try {
+        if (image) {
+          thumbName = `${id}.thumb.jpg`;
+          const thumb = await writeThumbnail(received.path, thumbTemp, IMAGE_LIMITS);
+          if (!thumb.ok) {
+            if (thumb.reason === 'busy') throw new ApiError(ErrorCode.validation, msg(lang, 'imageBusy'), {}, 429);
+            if (thumb.reason === 'dimensions')
+              throw new ApiError(
+                ErrorCode.validation,
+                msg(lang, 'imageDimensions', {
+                  side: IMAGE_LIMITS.maxSide,
+                  megapixels: IMAGE_LIMITS.maxPixels / 1e6,
+                  width: thumb.header!.width,
+                  height: thumb.header!.height,
+                }),
+                {},
+                413,
+              );
+            throw new ApiError(ErrorCode.validation, msg(lang, 'signature', { ext: received.extension }));
+          }
+        } else if (EXTENSION_SIGNATURE[received.extension] === 'zip') {
+          // Office Open XML: the archive's own directory must be sound and expand to a bounded size.
+          const problem = await checkZip(received.path, ZIP_LIMITS);
+          if (problem === 'limits')
+            throw new ApiError(
+              ErrorCode.validation,
+              msg(lang, 'zipLimits', { ext: received.extension, size: ZIP_LIMITS.maxTotalBytes / 2 ** 20, entries: ZIP_LIMITS.maxEntries }),
+              {},
+              413,
+            );
+          if (problem) throw new ApiError(ErrorCode.validation, msg(lang, 'zipUnreadable', { ext: received.extension }));
         }
-      } else if (EXTENSION_SIGNATURE[received.extension] === 'zip') {
-        // Office Open XML: the archive's own directory must be sound and expand to a bounded size.
-        const problem = await checkZip(received.path, ZIP_LIMITS);
-        if (problem === 'limits') throw new ApiError(ErrorCode.validation, msg(lang, 'zipLimits', { ext: received.extension, size: ZIP_LIMITS.maxTotalBytes / 2 ** 20, entries: ZIP_LIMITS.maxEntries }), {}, 413);
-        if (problem) throw new ApiError(ErrorCode.validation, msg(lang, 'zipUnreadable', { ext: received.extension }));
+        // The thumbnail and the sidecar first, the file itself last: a download finds the file
+        // only once everything it needs is stored (an S3 PUT is whole or absent).
+        if (thumbName) {
+          stored.push(key(thumbName));
+          await storage.putFile(key(thumbName), thumbTemp, CONTENT_TYPES.jpg);
+        }
+        stored.push(key(`${fileName}.json`));
+        await storage.putBuffer(
+          key(`${fileName}.json`),
+          Buffer.from(JSON.stringify({ orgFileName: received.originalName, size: received.size, userId: ctx.user?.id ?? null, at: new Date().toISOString() })),
+          'application/json',
+        );
+        stored.push(key(fileName));
+        await storage.putFile(key(fileName), received.path, CONTENT_TYPES[received.extension]);
+      } catch (err) {
+        await unlink(received.path).catch(() => undefined);
+        await unlink(thumbTemp).catch(() => undefined);
+        // nothing half-written stays: what was stored before the failure is removed (best effort)
+        for (const k of stored) await storage.delete(k).catch(() => undefined);
+        if (err instanceof StorageUnavailable) throw storageRefusal(lang);
+        throw err;
       }
-      // The thumbnail and the sidecar first, the file itself last: a download finds the file
-      // only once everything it needs is stored (an S3 PUT is whole or absent).
-      if (thumbName) {
-        stored.push(key(thumbName));
-        await storage.putFile(key(thumbName), thumbTemp, CONTENT_TYPES.jpg);
-      }
-      stored.push(key(`${fileName}.json`));
-      await storage.putBuffer(key(`${fileName}.json`), Buffer.from(JSON.stringify({ orgFileName: received.originalName, size: received.size, userId: ctx.user?.id ?? null, at: new Date().toISOString() })), 'application/json');
-      stored.push(key(fileName));
-      await storage.putFile(key(fileName), received.path, CONTENT_TYPES[received.extension]);
-    } catch (err) {
-      await unlink(received.path).catch(() => undefined);
-      await unlink(thumbTemp).catch(() => undefined);
-      // nothing half-written stays: what was stored before the failure is removed (best effort)
-      for (const k of stored) await storage.delete(k).catch(() => undefined);
-      if (err instanceof StorageUnavailable) throw storageRefusal(lang);
-      throw err;
-    }
-    const answer: UploadedFile = { fileName, orgFileName: received.originalName, url: downloadUrl(fileName), thumbUrl: thumbName ? downloadUrl(thumbName) : null };
-    return answer;
-  };
+      const answer: UploadedFile = {
+        fileName,
+        orgFileName: received.originalName,
+        url: downloadUrl(fileName),
+        thumbUrl: thumbName ? downloadUrl(thumbName) : null,
+      };
+      return answer;
+    };
 
   const download: CallDef['handler'] = async ({ body, req, res, ctx }) => {
     const requested = body.fileName ?? req.query.fileName;
@@ -182,7 +212,10 @@ export async function sweepUploads(dataDir: string, instanceId = ''): Promise<nu
   const sweep = async (dir: string) => {
     for (const f of await readdir(dir).catch(() => [] as string[])) {
       if (!isOwnTemp(f, instanceId)) continue;
-      await unlink(join(dir, f)).then(() => removed++, () => undefined);
+      await unlink(join(dir, f)).then(
+        () => removed++,
+        () => undefined,
+      );
     }
   };
   const root = join(dataDir, 'uploads');

@@ -79,7 +79,14 @@ export const fileNameProblem = (name: string): boolean => name.trim() === '' || 
 
 const refuse = (text: string, httpStatus = 200) => new ApiError(ErrorCode.validation, text, {}, httpStatus);
 
-export async function receiveFile(req: Request, dir: string, rule: UploadRule, lang: Language, timeouts: UploadTimeouts = DEFAULT_UPLOAD_TIMEOUTS, instanceId?: string): Promise<ReceivedFile> {
+export async function receiveFile(
+  req: Request,
+  dir: string,
+  rule: UploadRule,
+  lang: Language,
+  timeouts: UploadTimeouts = DEFAULT_UPLOAD_TIMEOUTS,
+  instanceId?: string,
+): Promise<ReceivedFile> {
   const formats = rule.extensions.join(', ');
   const formatError = () => refuse((rule.formatMessage ?? rule.limitMessage)?.(lang) ?? msg(lang, 'format', { formats }));
   const sizeError = () => refuse((rule.sizeMessage ?? rule.limitMessage)?.(lang) ?? msg(lang, 'size', { size: Math.round(rule.maxBytes / 1024) }), 413);
@@ -130,7 +137,10 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
 
     const idle = () => settle(refuse(msg(lang, 'timeout', { seconds: Math.round(timeouts.idleMs / 1000) }), 408));
     const idleTimer = setTimeout(idle, timeouts.idleMs);
-    timers.push(idleTimer, setTimeout(() => settle(refuse(msg(lang, 'tooSlow', { seconds: Math.round(timeouts.totalMs / 1000) }), 408)), timeouts.totalMs));
+    timers.push(
+      idleTimer,
+      setTimeout(() => settle(refuse(msg(lang, 'tooSlow', { seconds: Math.round(timeouts.totalMs / 1000) }), 408)), timeouts.totalMs),
+    );
     function onData() {
       idleTimer.refresh();
     }
@@ -142,7 +152,11 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
 
     try {
       // Names as UTF-8 (what browsers send); filename*= carries its own charset.
-      bb = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, parts: 30, fields: 20, fieldSize: 4096, headerPairs: 20, fileSize: rule.maxBytes + 1 } });
+      bb = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, parts: 30, fields: 20, fieldSize: 4096, headerPairs: 20, fileSize: rule.maxBytes + 1 },
+      });
     } catch {
       return settle(malformed());
     }
@@ -187,7 +201,8 @@ export async function receiveFile(req: Request, dir: string, rule: UploadRule, l
         () => {
           if (settled) return;
           if (size > rule.maxBytes) return settle(sizeError());
-          if (!(extension in EXTENSION_SIGNATURE) || sniff(head) !== EXTENSION_SIGNATURE[extension]) return settle(refuse(msg(lang, 'signature', { ext: extension })));
+          if (!(extension in EXTENSION_SIGNATURE) || sniff(head) !== EXTENSION_SIGNATURE[extension])
+            return settle(refuse(msg(lang, 'signature', { ext: extension })));
           settle(null, { path, originalName, extension, size, fields });
         },
         // outClosed never rejects today; should it ever, the upload fails, not the process

@@ -21,7 +21,15 @@ import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { CreateBucketCommand, DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
 
 export type StorageArea = 'uploads' | 'reports' | 'imports';
 const AREAS: readonly StorageArea[] = ['uploads', 'reports', 'imports'];
@@ -31,7 +39,8 @@ const KEY = /^(uploads|reports|imports)\/(0|[1-9][0-9]{0,9})\/([A-Za-z0-9][A-Za-
 /** A stored object's key: the area, the owning organisation (0 = none), a plain name. */
 export function objectKey(area: StorageArea, orgId: number | null, name: string): string {
   const org = orgId ?? 0;
-  if (!AREAS.includes(area) || !Number.isSafeInteger(org) || org < 0 || !NAME.test(name) || name.includes('..')) throw new Error(`not a storage key: ${area}/${org}/${name}`);
+  if (!AREAS.includes(area) || !Number.isSafeInteger(org) || org < 0 || !NAME.test(name) || name.includes('..'))
+    throw new Error(`not a storage key: ${area}/${org}/${name}`);
   return `${area}/${org}/${name}`;
 }
 
@@ -48,7 +57,10 @@ function checked(key: string): string {
 
 /** The store is down or refused the request: the caller answers 503, nothing is kept. */
 export class StorageUnavailable extends Error {
-  constructor(readonly operation: string, cause: unknown) {
+  constructor(
+    readonly operation: string,
+    cause: unknown,
+  ) {
     super(`object storage ${operation} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
@@ -228,7 +240,11 @@ export class S3Storage implements ObjectStorage {
     try {
       await this.ensureBucket();
       const { size } = await stat(path);
-      await this.send('put', () => this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key, Body: createReadStream(path), ContentLength: size, ContentType: contentType })));
+      await this.send('put', () =>
+        this.client.send(
+          new PutObjectCommand({ Bucket: this.config.bucket, Key, Body: createReadStream(path), ContentLength: size, ContentType: contentType }),
+        ),
+      );
     } finally {
       await unlink(path).catch(() => undefined);
     }
@@ -237,7 +253,9 @@ export class S3Storage implements ObjectStorage {
   async putBuffer(key: string, data: Buffer, contentType?: string): Promise<void> {
     const Key = this.key(key);
     await this.ensureBucket();
-    await this.send('put', () => this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key, Body: data, ContentLength: data.length, ContentType: contentType })));
+    await this.send('put', () =>
+      this.client.send(new PutObjectCommand({ Bucket: this.config.bucket, Key, Body: data, ContentLength: data.length, ContentType: contentType })),
+    );
   }
 
   async get(key: string): Promise<StoredObject | null> {

@@ -43,7 +43,10 @@ export const ZIP_LIMITS: ZipLimits = { maxEntries: 5_000, maxTotalBytes: 256 * 2
 export type ZipProblem = 'unreadable' | 'limits';
 
 export class ZipError extends Error {
-  constructor(public readonly problem: ZipProblem, detail: string) {
+  constructor(
+    public readonly problem: ZipProblem,
+    detail: string,
+  ) {
     super(detail);
   }
 }
@@ -66,7 +69,7 @@ const u64 = (b: Buffer, at: number): number => {
 
 /** The zip64 extra field's values, in their fixed order, for the fields that hold 0xFFFFFFFF. */
 function zip64Extra(extra: Buffer, wanted: { size: boolean; compressed: boolean; offset: boolean }) {
-  for (let i = 0; i + 4 <= extra.length; ) {
+  for (let i = 0; i + 4 <= extra.length;) {
     const id = extra.readUInt16LE(i);
     const len = extra.readUInt16LE(i + 2);
     if (i + 4 + len > extra.length) throw unreadable('extra field overruns');
@@ -148,7 +151,8 @@ export function parseZip(b: Buffer, limits: ZipLimits): ZipDirectory {
     const localCompressed = b.readUInt32LE(start + 18);
     const localNameLen = b.readUInt16LE(start + 26);
     const localExtraLen = b.readUInt16LE(start + 28);
-    if (b.readUInt16LE(start + 8) !== method || !b.subarray(start + 30, start + 30 + localNameLen).equals(nameBytes)) throw unreadable('local header differs from directory');
+    if (b.readUInt16LE(start + 8) !== method || !b.subarray(start + 30, start + 30 + localNameLen).equals(nameBytes))
+      throw unreadable('local header differs from directory');
     const dataStart = start + 30 + localNameLen + localExtraLen;
     const dataEnd = dataStart + compressedSize;
     if (localCompressed !== 0 && localCompressed !== MAX32 && localCompressed !== compressedSize) throw unreadable('local size differs from directory');

@@ -147,7 +147,8 @@ export function withDeclaredInput(def: CallDef, enums: () => EnumsFile): CallDef
   const paging = def.paging;
   if (!decl && !paging) return def;
   for (const [name, f] of Object.entries(decl ?? {})) {
-    if ((f.type === 'enum' || f.type === 'enums') && !f.enum && !f.values) throw new Error(`call ${def.path}: input ${name} is an ${f.type} without \`enum\` (an enumeration's name) or \`values\``);
+    if ((f.type === 'enum' || f.type === 'enums') && !f.enum && !f.values)
+      throw new Error(`call ${def.path}: input ${name} is an ${f.type} without \`enum\` (an enumeration's name) or \`values\``);
     if (f.enum && !enums()[f.enum]) throw new Error(`call ${def.path}: input ${name} names the enumeration "${f.enum}", which enums.json does not have`);
   }
   const handler = def.handler;

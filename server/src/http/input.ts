@@ -30,7 +30,8 @@ export type InputProblem =
  * real right-to-left text needs them and they reorder nothing.
  */
 // eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN =
+  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F\u202A-\u202E\u2066-\u2069]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Keys that would reach Object.prototype through Object.assign, lodash-style merges or a[b][c] = v. */
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

@@ -23,7 +23,8 @@ type Body = Record<string, unknown>;
 const missing = (v: unknown) => v === undefined || v === null || v === '';
 /** The parameter as `invalid` names it: the given label, else `fields.<key>` or the key itself. */
 const fieldOf = (key: string, opts?: ParamOptions) => (opts?.label ? tKey(opts.label) : key);
-const refuse = (key: string, opts: ParamOptions | undefined, rule: ValidationRule, params: Record<string, unknown> = {}) => invalid(rule, fieldOf(key, opts), params);
+const refuse = (key: string, opts: ParamOptions | undefined, rule: ValidationRule, params: Record<string, unknown> = {}) =>
+  invalid(rule, fieldOf(key, opts), params);
 const wrongType = (key: string, opts: ParamOptions | undefined, expected: string) => refuse(key, opts, 'type', { expected });
 
 function absent(key: string, opts: ParamOptions | undefined): undefined {

@@ -50,5 +50,12 @@ export function pluginMessages(pluginsDir: string): Catalogue[] {
 
 /** Metadata locales first, then the plugins' texts, the areas' tables and the server messages over them (all under `server.*`). */
 export function loadTranslator(metadataDir?: string, pluginsDir?: string): Translator {
-  return createTranslator(loadLocales(metadataDir), ...(pluginsDir ? pluginMessages(pluginsDir) : []), ACCESS_TEXTS.catalogue, FILE_TEXTS.catalogue, OVERLAY_TEXTS.catalogue, serverMessages());
+  return createTranslator(
+    loadLocales(metadataDir),
+    ...(pluginsDir ? pluginMessages(pluginsDir) : []),
+    ACCESS_TEXTS.catalogue,
+    FILE_TEXTS.catalogue,
+    OVERLAY_TEXTS.catalogue,
+    serverMessages(),
+  );
 }

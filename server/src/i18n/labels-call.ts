@@ -14,7 +14,10 @@ export const LABELS_CALL = '/metadata/labels';
 
 export function labelsCall(locales: Record<Language, Record<string, unknown>> = loadLocales()): CallDef {
   // the labels are fixed for the process's life: one tag per language
-  const tags = Object.fromEntries(LANGUAGES.map((l) => [l, `"${createHash('sha1').update(JSON.stringify(locales[l])).digest('base64url')}"`])) as Record<Language, string>;
+  const tags = Object.fromEntries(LANGUAGES.map((l) => [l, `"${createHash('sha1').update(JSON.stringify(locales[l])).digest('base64url')}"`])) as Record<
+    Language,
+    string
+  >;
   return {
     path: LABELS_CALL,
     public: true,

@@ -41,8 +41,7 @@ function flatten(obj: Nested, prefix: string, out: Map<string, string>): void {
   }
 }
 
-const isTKey = (v: unknown): v is TranslatableParam =>
-  typeof v === 'object' && v !== null && typeof (v as TranslatableParam).$t === 'string';
+const isTKey = (v: unknown): v is TranslatableParam => typeof v === 'object' && v !== null && typeof (v as TranslatableParam).$t === 'string';
 
 /** Later catalogues win over earlier ones for the same key. */
 export function createTranslator(...catalogues: Array<Partial<Record<Language, Nested>>>): Translator {

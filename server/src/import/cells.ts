@@ -32,7 +32,10 @@ export function excelDate(serial: number, date1904 = false): Date {
 /** A number format that shows a date or time (exceljs' own test, on the format code). */
 export function isDateFormat(fmt: unknown): boolean {
   if (typeof fmt !== 'string' || !fmt) return false;
-  const code = fmt.replace(/\[[^\]]*]/g, '').replace(/"[^"]*"/g, '').replace(/\\./g, '');
+  const code = fmt
+    .replace(/\[[^\]]*]/g, '')
+    .replace(/"[^"]*"/g, '')
+    .replace(/\\./g, '');
   return /[ymdhsb]/i.test(code) && !/^general$/i.test(code.trim());
 }
 
@@ -55,7 +58,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function offsetAt(instant: number, zone: string): number {
   let f = formatters.get(zone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
     formatters.set(zone, f);
   }
   const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
@@ -97,7 +109,12 @@ export function plainCell(v: unknown): CellValue {
   return plainCell(String(v));
 }
 
-export const normalize = (s: string): string => s.trim().replace(/\s*\*$/, '').replace(/\s+/g, ' ').toLowerCase();
+export const normalize = (s: string): string =>
+  s
+    .trim()
+    .replace(/\s*\*$/, '')
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 
 /** Header text → field name, accepting the field name or its label in any language. */
 export function headerMatcher(fields: FieldDef[], t: TFunction): (header: CellValue) => string | null {
@@ -186,7 +203,10 @@ export function fieldReader(f: FieldDef, enums: EnumsFile, t: TFunction, options
       if (f.type === 'enum') return { read: (v) => one(asText(v as CellValue)) };
       return {
         read: (v) => {
-          const parts = asText(v).split(/[,，、;]/).map((s) => s.trim()).filter(Boolean);
+          const parts = asText(v)
+            .split(/[,，、;]/)
+            .map((s) => s.trim())
+            .filter(Boolean);
           const values = parts.map(one);
           return values.some((x) => x === undefined) ? undefined : values;
         },
@@ -206,7 +226,10 @@ export function fieldReader(f: FieldDef, enums: EnumsFile, t: TFunction, options
     case 'int':
     case 'decimal':
       // A date is not a number, whatever Excel stores underneath.
-      return { read: (v) => (v instanceof Date ? undefined : typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v) };
+      return {
+        read: (v) =>
+          v instanceof Date ? undefined : typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v,
+      };
     case 'datetime':
       return { read: (v) => asDateTime(v, zone, date1904) };
     case 'date':

@@ -53,8 +53,6 @@ export function importPlan(res: ResourceDef, meta: Metadata): ImportPlan {
     }
     lookups.push({ field, target: target.name, by });
   }
-  const fields = def.columns
-    .map((c) => lookupFields.get(c) ?? res.fields.find((f) => f.name === c))
-    .filter((f): f is FieldDef => Boolean(f));
+  const fields = def.columns.map((c) => lookupFields.get(c) ?? res.fields.find((f) => f.name === c)).filter((f): f is FieldDef => Boolean(f));
   return { fields, key: Array.isArray(def.key) ? def.key : [def.key], lookups, lookupColumns: new Set(lookupFields.keys()) };
 }

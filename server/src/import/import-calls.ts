@@ -151,7 +151,7 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           const mapping = readMapping(upload.fields.mapping, fields, lang, deps.t);
           // a mapping (or a CSV, new to imports) must give every required column a file column
           if (mapping || csv) {
-            const header = csv ? csv.rows.find((r) => r.some((c) => c.trim() !== '')) ?? [] : (await workbookHead(path, 0)).header;
+            const header = csv ? (csv.rows.find((r) => r.some((c) => c.trim() !== '')) ?? []) : (await workbookHead(path, 0)).header;
             const effective = mapping ?? suggestMapping(header, fields, deps.t);
             checkRequiredColumns(header, effective, fields, lang, deps.t);
             if (mapping) options.mapping = mapping;
@@ -194,7 +194,10 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
           job = await deps.jobs.sequelize!.transaction((transaction) => deps.jobs.create(values, { transaction }));
         } catch (err) {
           await unlink(upload.path).catch(() => undefined);
-          await deps.storage().delete(fileKey).catch(() => undefined);
+          await deps
+            .storage()
+            .delete(fileKey)
+            .catch(() => undefined);
           throw err;
         }
         const importId = Number(job.get('id'));
@@ -215,7 +218,11 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
         try {
           const head = csv ? csvHead(csv, PREVIEW_ROWS) : await workbookHead(path, PREVIEW_ROWS);
           const p = plan();
-          const fields = p.fields.map((f) => ({ name: f.name, label: deps.t(lang, fieldLabelKey(f)), required: Boolean(f.required && f.default === undefined) }));
+          const fields = p.fields.map((f) => ({
+            name: f.name,
+            label: deps.t(lang, fieldLabelKey(f)),
+            required: Boolean(f.required && f.default === undefined),
+          }));
           const keyField = p.key.length === 1 ? fields.find((f) => f.name === p.key[0]) : undefined;
           return {
             format: csv ? 'csv' : 'xlsx',
@@ -277,7 +284,8 @@ export function importCalls(deps: ImportCallDeps): CallDef[] {
 }
 
 /** an id no column holds (1e30, -1, "x") is refused naming the parameter, not looked up */
-const jobIdOf = (body: Record<string, unknown>): number => (body.importId !== undefined ? readId(body, 'importId', { required: true }) : readId(body, 'id', { required: true }))!;
+const jobIdOf = (body: Record<string, unknown>): number =>
+  (body.importId !== undefined ? readId(body, 'importId', { required: true }) : readId(body, 'id', { required: true }))!;
 
 /**
  * The refused rows of a job as a workbook, through the server's one xlsx writer: the file's

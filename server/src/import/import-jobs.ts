@@ -264,7 +264,11 @@ export interface DeadJobs {
 export function deadJobs(model: ModelStatic<Model>, dead: DeadJobs): Promise<Model[]> {
   const where = {
     status: { [Op.eq]: IMPORT_PROCESSING },
-    [Op.or]: [...(dead.instanceId ? [{ instanceId: dead.instanceId }] : []), ...(dead.unowned ? [{ instanceId: null }] : []), { heartbeatAt: { [Op.lt]: dead.staleBefore } }],
+    [Op.or]: [
+      ...(dead.instanceId ? [{ instanceId: dead.instanceId }] : []),
+      ...(dead.unowned ? [{ instanceId: null }] : []),
+      { heartbeatAt: { [Op.lt]: dead.staleBefore } },
+    ],
   };
   return model.findAll({ attributes: { exclude: ['importErrors'] }, where, order: [['id', 'ASC']] });
 }
@@ -279,7 +283,9 @@ export async function claimJob(model: ModelStatic<Model>, job: Model, instanceId
   const claim = randomBytes(16).toString('hex');
   const where: Record<string, unknown> = { id: job.get('id') as number, status: IMPORT_PROCESSING, claim: (job.get('claim') as string | null) ?? null };
   if (staleBefore) where.heartbeatAt = { [Op.lt]: staleBefore };
-  const [n] = await model.sequelize!.transaction((transaction) => model.update({ instanceId, claim, heartbeatAt: new Date() }, { where, transaction, silent: true }));
+  const [n] = await model.sequelize!.transaction((transaction) =>
+    model.update({ instanceId, claim, heartbeatAt: new Date() }, { where, transaction, silent: true }),
+  );
   return n === 1 ? claim : null;
 }
 
@@ -297,12 +303,16 @@ export async function closeJob(model: ModelStatic<Model>, job: Model, message: (
 
 /** The owner says it is alive: every job it holds (running or queued) gets a fresh heartbeat. */
 export async function beatHeart(model: ModelStatic<Model>, instanceId: string, now = new Date()): Promise<number> {
-  const [n] = await model.sequelize!.transaction((transaction) => model.update({ heartbeatAt: now }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }));
+  const [n] = await model.sequelize!.transaction((transaction) =>
+    model.update({ heartbeatAt: now }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }),
+  );
   return n;
 }
 
 /** A stopping instance gives its jobs up: their heartbeat is the epoch, so a live instance takes them at its next beat. */
 export async function releaseJobs(model: ModelStatic<Model>, instanceId: string): Promise<number> {
-  const [n] = await model.sequelize!.transaction((transaction) => model.update({ heartbeatAt: new Date(0) }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }));
+  const [n] = await model.sequelize!.transaction((transaction) =>
+    model.update({ heartbeatAt: new Date(0) }, { where: { instanceId, status: IMPORT_PROCESSING }, transaction, silent: true }),
+  );
   return n;
 }

@@ -27,7 +27,8 @@ export class RowProblem extends Error {
   }
 }
 
-const labelKeyOf = (v: unknown): string | null => (typeof v === 'object' && v !== null && typeof (v as { $t?: unknown }).$t === 'string' ? (v as { $t: string }).$t : null);
+const labelKeyOf = (v: unknown): string | null =>
+  typeof v === 'object' && v !== null && typeof (v as { $t?: unknown }).$t === 'string' ? (v as { $t: string }).$t : null;
 
 /** An ApiError from the repository (or a hook) → the column and problem it is about. */
 export function problemOf(res: ResourceDef, err: ApiError): RowProblem {
@@ -36,7 +37,12 @@ export function problemOf(res: ResourceDef, err: ApiError): RowProblem {
   if (typeof explicit === 'number') return new RowProblem(typeof err.params.importColumn === 'string' ? err.params.importColumn : null, null, err, explicit);
   const key = labelKeyOf(err.params.field) ?? labelKeyOf(err.params.left);
   const columns = res.import?.columns ?? [];
-  const column = key ? (columns.find((c) => { const f = res.fields.find((x) => x.name === c); return f && fieldLabelKey(f) === key; }) ?? null) : null;
+  const column = key
+    ? (columns.find((c) => {
+        const f = res.fields.find((x) => x.name === c);
+        return f && fieldLabelKey(f) === key;
+      }) ?? null)
+    : null;
   let problem: ImportProblem = 'invalid';
   if (err.code === 10003) problem = 'exists';
   else if (/\.(required|select)$/.test(err.messageKey)) problem = 'required';
@@ -45,7 +51,8 @@ export function problemOf(res: ResourceDef, err: ApiError): RowProblem {
 }
 
 /** JSON-safe parameters (a refusal's params may hold dates). */
-const storable = (params: Record<string, unknown>): TParams => JSON.parse(JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))) as TParams;
+const storable = (params: Record<string, unknown>): TParams =>
+  JSON.parse(JSON.stringify(params, (_k, v) => (v instanceof Date ? v.toISOString() : v))) as TParams;
 
 /** The one column whose declared codes include `code` (a validator's code names no column itself). */
 function columnOfCode(res: ResourceDef, code: number): string | null {
@@ -85,7 +92,14 @@ export function reasonFor(
   else {
     const f = fields.find((x) => x.name === p.column) ?? res.fields.find((x) => x.name === p.column);
     const params = { field: { $t: f ? fieldLabelKey(f) : p.column }, name: { $t: f ? fieldLabelKey(f) : p.column } };
-    const key = p.problem === 'required' ? 'server.validation.required' : p.problem === 'notFound' ? 'server.validation.refMissing' : p.problem === 'exists' || p.problem === 'duplicate' ? 'server.errors.duplicate' : 'server.validation.format';
+    const key =
+      p.problem === 'required'
+        ? 'server.validation.required'
+        : p.problem === 'notFound'
+          ? 'server.validation.refMissing'
+          : p.problem === 'exists' || p.problem === 'duplicate'
+            ? 'server.errors.duplicate'
+            : 'server.validation.format';
     text = { key, params };
   }
   const column = p.column ?? (code !== null ? columnOfCode(res, code) : null);

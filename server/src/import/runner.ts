@@ -111,7 +111,8 @@ class FileProblem extends Error {
     super(msg(lang, text.key.replace(/^server\.files\./, '') as Parameters<typeof msg>[1], text.params ?? {}));
   }
 }
-const fileProblem = (lang: Language, key: string, params?: Record<string, unknown>) => new FileProblem(lang, { key: `server.files.${key}`, ...(params ? { params } : {}) });
+const fileProblem = (lang: Language, key: string, params?: Record<string, unknown>) =>
+  new FileProblem(lang, { key: `server.files.${key}`, ...(params ? { params } : {}) });
 
 interface SheetRow {
   row: number;
@@ -230,12 +231,18 @@ function progressOf(run: ImportRun) {
   const errors: StoredImportError[] = [...(task.resume?.errors ?? [])];
 
   /** The offending value of a column as the file held it; a lookup's by its columns together. */
-  const valueOf = (r: SheetRow) => (column: string): string | null => {
-    if (column in r.cells) return cellText(r.cells[column]);
-    const l = plan.lookups.find((x) => x.field === column);
-    const parts = l ? Object.keys(l.by).map((c) => cellText(r.cells[c] ?? null)).filter((v): v is string => v !== null) : [];
-    return parts.length ? parts.join(' / ') : null;
-  };
+  const valueOf =
+    (r: SheetRow) =>
+    (column: string): string | null => {
+      if (column in r.cells) return cellText(r.cells[column]);
+      const l = plan.lookups.find((x) => x.field === column);
+      const parts = l
+        ? Object.keys(l.by)
+            .map((c) => cellText(r.cells[c] ?? null))
+            .filter((v): v is string => v !== null)
+        : [];
+      return parts.length ? parts.join(' / ') : null;
+    };
 
   const errorOf = (r: SheetRow, p: RowProblem): StoredImportError => {
     const e = reasonFor(deps.metadata, res, p, r.row, lang, deps.t, fields, valueOf(r));
@@ -263,10 +270,19 @@ function progressOf(run: ImportRun) {
   /** Saves a staged part in `transaction` (the one that wrote its rows). */
   const save = async (staged: Staged, transaction: Transaction) => {
     if (task.dryRun) return;
-    const patch = { processedVolume: counts.processed + staged.processed, successVolume: counts.success + staged.success, failedVolume: counts.failed + staged.failed, cursorRow: staged.cursor };
+    const patch = {
+      processedVolume: counts.processed + staged.processed,
+      successVolume: counts.success + staged.success,
+      failedVolume: counts.failed + staged.failed,
+      cursorRow: staged.cursor,
+    };
     const [n] = await deps.jobs.update(patch, { where: claimed(), transaction });
     if (n !== 1) throw new ImportTakenOver(task.jobId);
-    if (staged.errors.length && deps.errors) await deps.errors.bulkCreate(staged.errors.map((e) => ({ jobId: task.jobId, error: JSON.stringify(e) })), { transaction });
+    if (staged.errors.length && deps.errors)
+      await deps.errors.bulkCreate(
+        staged.errors.map((e) => ({ jobId: task.jobId, error: JSON.stringify(e) })),
+        { transaction },
+      );
   };
 
   /** The part committed: its counts and refused rows are the run's. */
@@ -346,7 +362,13 @@ function rowChecks(run: ImportRun) {
       if ((f.type !== 'ref' && f.type !== 'refs') || !f.ref) continue;
       const target = deps.metadata.resources[f.ref.resource];
       if (!target) continue;
-      const labelsOf = (v: unknown): string[] => (f.type === 'refs' ? String(v).split(/[,，、;]/).map((s) => s.trim()).filter(Boolean) : [String(v)]);
+      const labelsOf = (v: unknown): string[] =>
+        f.type === 'refs'
+          ? String(v)
+              .split(/[,，、;]/)
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [String(v)];
       const wanted = new Set<string>();
       for (const r of rows) if (r.values[f.name] !== undefined) for (const l of labelsOf(r.values[f.name])) wanted.add(l);
       if (!wanted.size) continue;
@@ -402,7 +424,11 @@ function rowChecks(run: ImportRun) {
       if (f.unique !== 'global' && orgField && orgField !== 'id') and.push({ [orgField]: ctx.orgId });
       if (updating) {
         const own = orgField && orgField !== 'id' ? orgField : null;
-        const existing = (await deps.db.models[res.name].findAll({ attributes: ['id', f.name, ...(own ? [own] : [])], where: { [Op.and]: and }, raw: true })) as unknown as Array<Record<string, unknown>>;
+        const existing = (await deps.db.models[res.name].findAll({
+          attributes: ['id', f.name, ...(own ? [own] : [])],
+          where: { [Op.and]: and },
+          raw: true,
+        })) as unknown as Array<Record<string, unknown>>;
         const holder = new Map(existing.map((x) => [String(x[f.name]), x]));
         for (const r of rows) {
           const v = r.values[f.name];
@@ -418,7 +444,9 @@ function rowChecks(run: ImportRun) {
       }
       const existing = await deps.db.models[res.name].findAll({ attributes: [f.name], where: { [Op.and]: and }, raw: true });
       const taken = new Set((existing as unknown as Array<Record<string, unknown>>).map((x) => String(x[f.name])));
-      for (const r of rows) if (r.values[f.name] !== undefined && taken.has(String(r.values[f.name])) && !r.problems.some((x) => x.p.column === f.name)) addProblem(r, f.name, 'exists');
+      for (const r of rows)
+        if (r.values[f.name] !== undefined && taken.has(String(r.values[f.name])) && !r.problems.some((x) => x.p.column === f.name))
+          addProblem(r, f.name, 'exists');
     }
   };
 
@@ -432,7 +460,12 @@ function rowChecks(run: ImportRun) {
       const found = new Map<string, number>();
       if (complete.length) {
         const and: WhereOptions[] = columns.map((c) => ({ [l.by[c]]: { [Op.in]: [...new Set(complete.map((r) => r.values[c]))] } }));
-        const candidates = await deps.db.models[target.name].findAll({ attributes: ['id', ...columns.map((c) => l.by[c])], where: { [Op.and]: [scopeWhere(target, ctx), ...and] }, order: [['id', 'ASC']], raw: true });
+        const candidates = await deps.db.models[target.name].findAll({
+          attributes: ['id', ...columns.map((c) => l.by[c])],
+          where: { [Op.and]: [scopeWhere(target, ctx), ...and] },
+          order: [['id', 'ASC']],
+          raw: true,
+        });
         for (const t of candidates as unknown as Array<Record<string, unknown>>) {
           const combo = comboOf((c) => t[l.by[c]]);
           if (!found.has(combo)) found.set(combo, Number(t.id));
@@ -484,7 +517,9 @@ function rowChecks(run: ImportRun) {
 
   const firstProblem = (r: SheetRow): RowProblem | null => {
     if (!r.problems.length) return null;
-    return [...r.problems].sort((a, b) => a.index - b.index || PROBLEM_ORDER.indexOf(a.p.problem ?? 'invalid') - PROBLEM_ORDER.indexOf(b.p.problem ?? 'invalid'))[0].p;
+    return [...r.problems].sort(
+      (a, b) => a.index - b.index || PROBLEM_ORDER.indexOf(a.p.problem ?? 'invalid') - PROBLEM_ORDER.indexOf(b.p.problem ?? 'invalid'),
+    )[0].p;
   };
 
   return { parse, resolveRefs, resolveLookups, checkUnique, checkCompositeKey, checkRules, firstProblem };
@@ -507,7 +542,8 @@ function rowShapes(run: ImportRun) {
     return row;
   };
   /** The row in the API shape; labels from the chunk's lookups when they cover it. */
-  const rowOf = async (instance: Model | Row, transaction: Transaction): Promise<Row> => rowFromCache(instance) ?? (await repo.serialize([instance], transaction))[0];
+  const rowOf = async (instance: Model | Row, transaction: Transaction): Promise<Row> =>
+    rowFromCache(instance) ?? (await repo.serialize([instance], transaction))[0];
 
   return { rowFromCache, rowOf };
 }
@@ -623,7 +659,11 @@ function chunkWriters(run: ImportRun) {
         return;
       }
       for (const { values } of rows) await deps.hooks.run('before', { action: 'create', resource: res, ctx, transaction, data: values });
-      const inserted = await insertRows(model, rows.map((r) => r.values), transaction);
+      const inserted = await insertRows(
+        model,
+        rows.map((r) => r.values),
+        transaction,
+      );
       if (!hasAfter) return;
       let created: Array<Model | Row> | null = inserted;
       if (!created) {
@@ -645,7 +685,13 @@ function chunkWriters(run: ImportRun) {
         if (!row) missing.push(k);
         written.push(row as Row);
       }
-      if (missing.length) (await repo.serialize(missing.map((k) => created![k]), transaction)).forEach((row, j) => (written[missing[j]] = row));
+      if (missing.length)
+        (
+          await repo.serialize(
+            missing.map((k) => created![k]),
+            transaction,
+          )
+        ).forEach((row, j) => (written[missing[j]] = row));
       await after(written, rows);
     }
   };
@@ -720,7 +766,13 @@ async function readSheet(run: ImportRun, zone: string, onChunk: (rows: SheetRow[
     const tooLarge = () => fileProblem(lang, 'xlsxRows', { rows: limits.maxRows, columns: limits.maxColumns });
     // Only the parts read, in reading order (workbook.ts): styles first, so date formats are known.
     source = await openWorkbook(task.path, limits);
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      styles: 'cache',
+      worksheets: 'emit',
+      entries: 'ignore',
+    });
     for await (const sheet of reader) {
       const date1904 = Boolean((reader as unknown as { properties?: { model?: { date1904?: boolean } } }).properties?.model?.date1904);
       run.readers = new Map(fields.map((f) => [f.name, fieldReader(f, deps.metadata.enums, deps.t, { zone, date1904 })]));

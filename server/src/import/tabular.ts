@@ -37,8 +37,10 @@ export class TabularRefusal extends ApiError {
 /** Text of a CSV file: BOMs say UTF-8 or UTF-16; without one it must be valid UTF-8. */
 export function decodeCsv(buf: Buffer): { text: string; encoding: CsvTable['encoding']; bom: boolean } | null {
   if (buf.length >= 3 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) return decodeUtf8(buf.subarray(3), true);
-  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(buf.subarray(2)), encoding: 'utf-16le', bom: true };
-  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff) return { text: new TextDecoder('utf-16be').decode(buf.subarray(2)), encoding: 'utf-16be', bom: true };
+  if (buf.length >= 2 && buf[0] === 0xff && buf[1] === 0xfe)
+    return { text: new TextDecoder('utf-16le').decode(buf.subarray(2)), encoding: 'utf-16le', bom: true };
+  if (buf.length >= 2 && buf[0] === 0xfe && buf[1] === 0xff)
+    return { text: new TextDecoder('utf-16be').decode(buf.subarray(2)), encoding: 'utf-16be', bom: true };
   return decodeUtf8(buf, false);
 }
 
@@ -141,7 +143,13 @@ export async function csvToWorkbook(table: CsvTable, path: string): Promise<void
 export async function workbookHead(path: string, limit: number): Promise<{ header: Array<string | null>; rows: Array<Array<string | null>>; total: number }> {
   const source = await openWorkbook(path, WORKBOOK_LIMITS);
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', worksheets: 'emit', entries: 'ignore' });
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, {
+      sharedStrings: 'cache',
+      hyperlinks: 'ignore',
+      styles: 'cache',
+      worksheets: 'emit',
+      entries: 'ignore',
+    });
     let header: Array<string | null> | null = null;
     const rows: Array<Array<string | null>> = [];
     let total = 0;
@@ -214,7 +222,12 @@ export function readMapping(raw: string | undefined, fields: FieldDef[], lang: L
  * column no file column: named by its label in the caller's language.
  */
 export function checkRequiredColumns(header: Array<string | null>, mapping: Record<string, string>, fields: FieldDef[], lang: Language, t: TFunction): void {
-  const present = new Set(header.filter((h): h is string => h !== null).map((h) => mapping[h]).filter(Boolean));
+  const present = new Set(
+    header
+      .filter((h): h is string => h !== null)
+      .map((h) => mapping[h])
+      .filter(Boolean),
+  );
   const missing = fields.filter((f) => f.required && f.default === undefined && !present.has(f.name));
   if (missing.length) {
     const labels = missing.map((f) => t(lang, fieldLabelKey(f)));

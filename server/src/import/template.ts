@@ -10,10 +10,12 @@ import { importPlan } from './columns';
  * A column must be filled in the file when the field is required without a default, or when
  * the import declares a reason code for it being empty (SPEC lists such columns).
  */
-export const mustFill = (res: ResourceDef, f: FieldDef): boolean => (f.required && f.default === undefined) || res.import?.codes?.[f.name]?.required !== undefined;
+export const mustFill = (res: ResourceDef, f: FieldDef): boolean =>
+  (f.required && f.default === undefined) || res.import?.codes?.[f.name]?.required !== undefined;
 
 /** Required columns are marked with " *" (the import accepts headers with or without it). */
-export const templateHeader = (res: ResourceDef, f: FieldDef, lang: Language, t: TFunction): string => t(lang, fieldLabelKey(f)) + (mustFill(res, f) ? ' *' : '');
+export const templateHeader = (res: ResourceDef, f: FieldDef, lang: Language, t: TFunction): string =>
+  t(lang, fieldLabelKey(f)) + (mustFill(res, f) ? ' *' : '');
 
 export async function writeTemplate(res: ResourceDef, meta: Metadata, lang: Language, t: TFunction, out: Response): Promise<void> {
   const fields = importPlan(res, meta).fields;
@@ -27,12 +29,21 @@ export async function writeTemplate(res: ResourceDef, meta: Metadata, lang: Lang
   sheet.getRow(1).font = { bold: true };
   // Enum and bool columns get a drop-down of their labels in the same language.
   fields.forEach((f, i) => {
-    const choices = f.type === 'enum' ? (meta.enums[f.enum ?? ''] ?? []).map((e) => t(lang, e.label)) : f.type === 'bool' ? [t(lang, 'server.values.yes'), t(lang, 'server.values.no')] : null;
+    const choices =
+      f.type === 'enum'
+        ? (meta.enums[f.enum ?? ''] ?? []).map((e) => t(lang, e.label))
+        : f.type === 'bool'
+          ? [t(lang, 'server.values.yes'), t(lang, 'server.values.no')]
+          : null;
     if (!choices?.length) return;
     const list = `"${choices.map((c) => c.replace(/[",]/g, ' ')).join(',')}"`;
     if (list.length > 255) return; // Excel's limit for inline lists
     const col = sheet.getColumn(i + 1).letter;
-    (sheet as unknown as { dataValidations: { add(range: string, v: object): void } }).dataValidations.add(`${col}2:${col}10001`, { type: 'list', allowBlank: true, formulae: [list] });
+    (sheet as unknown as { dataValidations: { add(range: string, v: object): void } }).dataValidations.add(`${col}2:${col}10001`, {
+      type: 'list',
+      allowBlank: true,
+      formulae: [list],
+    });
   });
   sheet.getRow(1).commit();
   sheet.commit();

@@ -42,12 +42,7 @@ export const WORKBOOK_LIMITS: WorkbookLimits = {
   maxSharedStrings: 500_000,
 };
 
-export type WorkbookProblem =
-  | { kind: 'unreadable' }
-  | { kind: 'limits' }
-  | { kind: 'strings' }
-  | { kind: 'dimension'; range: string }
-  | { kind: 'rows' };
+export type WorkbookProblem = { kind: 'unreadable' } | { kind: 'limits' } | { kind: 'strings' } | { kind: 'dimension'; range: string } | { kind: 'rows' };
 
 const WORKBOOK = 'xl/workbook.xml';
 const RELS = 'xl/_rels/workbook.xml.rels';
@@ -139,7 +134,9 @@ function storedEntry(name: string, content: Buffer): Buffer {
   return Buffer.concat([header, nameBytes, content]);
 }
 
-const EMPTY_STRINGS = Buffer.from('<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>');
+const EMPTY_STRINGS = Buffer.from(
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>',
+);
 
 /** The parts an import reads, in reading order, as one zip stream (see the head comment). */
 export async function openWorkbook(path: string, limits: WorkbookLimits = WORKBOOK_LIMITS): Promise<Readable> {

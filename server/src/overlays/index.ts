@@ -70,7 +70,8 @@ export function installOverlays(host: OverlayHost): Overlays {
       const doc = docs.get(name);
       // A stored overlay written against an older base may no longer fit it: keep the base.
       const problems = doc ? checkOverlay(base[name]!, doc, metadata.enums) : [];
-      if (problems.length) host.log(`metadata overlay of ${name} no longer fits its resource (${problems.map((p) => `${p.path} ${p.problem}`).join(', ')}); ignored`);
+      if (problems.length)
+        host.log(`metadata overlay of ${name} no longer fits its resource (${problems.map((p) => `${p.path} ${p.problem}`).join(', ')}); ignored`);
       const merged = applyOverlay(base[name]!, problems.length ? undefined : doc, (lang, key) => translator.t(lang, key));
       // in place: calls and hooks hold the resource object, and read its fields per call
       live.fields = structuredClone(merged.resource.fields);
@@ -112,7 +113,13 @@ export function installOverlays(host: OverlayHost): Overlays {
     async handler({ body, ctx }) {
       const resource = resourceOf(body, ctx.language);
       const row = (await model.findByPk(resource, { raw: true })) as unknown as OverlayRow | null;
-      return { resource, base: base[resource], overlay: row ? (JSON.parse(row.doc) as unknown) : null, updatedBy: row?.updatedBy ?? null, updatedAt: row?.updatedAt ?? null };
+      return {
+        resource,
+        base: base[resource],
+        overlay: row ? (JSON.parse(row.doc) as unknown) : null,
+        updatedBy: row?.updatedBy ?? null,
+        updatedAt: row?.updatedAt ?? null,
+      };
     },
   });
 
@@ -121,10 +128,19 @@ export function installOverlays(host: OverlayHost): Overlays {
     async handler({ body, ctx }) {
       const resource = resourceOf(body, ctx.language);
       platformOnly(ctx);
-      const doc: ResourceOverlay = { resource, ...(body.columns !== undefined ? { columns: body.columns as string[] } : {}), ...(body.fields !== undefined ? { fields: body.fields as ResourceOverlay['fields'] } : {}) };
+      const doc: ResourceOverlay = {
+        resource,
+        ...(body.columns !== undefined ? { columns: body.columns as string[] } : {}),
+        ...(body.fields !== undefined ? { fields: body.fields as ResourceOverlay['fields'] } : {}),
+      };
       const problems = checkOverlay(base[resource]!, doc, metadata.enums);
       // the message names the first faults; data carries them all
-      if (problems.length) throw new ApiError(ErrorCode.validation, overlayMsg(ctx.language, 'invalid', { problems: problemsText(ctx.language, problems.slice(0, MAX_PROBLEMS_SHOWN)) }), { problems });
+      if (problems.length)
+        throw new ApiError(
+          ErrorCode.validation,
+          overlayMsg(ctx.language, 'invalid', { problems: problemsText(ctx.language, problems.slice(0, MAX_PROBLEMS_SHOWN)) }),
+          { problems },
+        );
       await retryingTransaction(host.db.sequelize, async (transaction) => {
         await model.upsert({ resource, doc: JSON.stringify(doc), updatedBy: ctx.user?.username ?? null, updatedAt: new Date() }, { transaction });
       });

@@ -32,6 +32,8 @@ registerMigration({
 export type OverlayModel = ModelStatic<Model<OverlayRow, OverlayRow>>;
 
 export function defineOverlayModel(sequelize: Sequelize): OverlayModel {
-  return (sequelize.models[OVERLAY_TABLE] as OverlayModel | undefined) ??
-    sequelize.define<Model<OverlayRow, OverlayRow>>(OVERLAY_TABLE, columns, { tableName: OVERLAY_TABLE, timestamps: true, createdAt: false });
+  return (
+    (sequelize.models[OVERLAY_TABLE] as OverlayModel | undefined) ??
+    sequelize.define<Model<OverlayRow, OverlayRow>>(OVERLAY_TABLE, columns, { tableName: OVERLAY_TABLE, timestamps: true, createdAt: false })
+  );
 }

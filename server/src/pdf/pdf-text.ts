@@ -35,7 +35,15 @@ export function pdfText(pdf: Buffer): string {
     for (const op of s.matchAll(/(\[(?:[^\]]*)\]) TJ|(<[0-9a-f]*>) Tj/gi)) {
       const hexes = [...(op[1] ?? op[2]).matchAll(/<([0-9a-f]*)>/gi)].map((h) => h[1]);
       const width = map.size ? 4 : 2;
-      out.push(hexes.map((h) => (h.match(new RegExp(`.{${width}}`, 'g')) ?? []).map((c) => (map.size ? (map.get(parseInt(c, 16)) ?? '') : String.fromCharCode(parseInt(c, 16)))).join('')).join(''));
+      out.push(
+        hexes
+          .map((h) =>
+            (h.match(new RegExp(`.{${width}}`, 'g')) ?? [])
+              .map((c) => (map.size ? (map.get(parseInt(c, 16)) ?? '') : String.fromCharCode(parseInt(c, 16))))
+              .join(''),
+          )
+          .join(''),
+      );
     }
   }
   return out.join('\n');

@@ -51,7 +51,12 @@ export function openPdf(out: Writable, o: { language: PdfLanguage; title: string
  * A ruled table at the cursor: `fractions` of the text width per column; with `header` the
  * first row is shaded and repeated on every new page.
  */
-export function pdfTable(doc: PDFKit.PDFDocument, fractions: readonly number[], rows: readonly string[][], o: { header?: boolean; labelCols?: readonly number[]; rowHeight?: number } = {}): void {
+export function pdfTable(
+  doc: PDFKit.PDFDocument,
+  fractions: readonly number[],
+  rows: readonly string[][],
+  o: { header?: boolean; labelCols?: readonly number[]; rowHeight?: number } = {},
+): void {
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
   const rowH = o.rowHeight ?? 16;
@@ -62,10 +67,18 @@ export function pdfTable(doc: PDFKit.PDFDocument, fractions: readonly number[], 
     for (const [ci, cell] of row.entries()) {
       const w = (fractions[ci] ?? 0) * width;
       const muted = head || o.labelCols?.includes(ci);
-      doc.fontSize(8.5).fillColor(muted ? PDF_COLORS.muted : PDF_COLORS.text).text(cell, x + 4, y0 + 4, { width: Math.max(1, w - 8), height: rowH - 4, lineBreak: false, ellipsis: true });
+      doc
+        .fontSize(8.5)
+        .fillColor(muted ? PDF_COLORS.muted : PDF_COLORS.text)
+        .text(cell, x + 4, y0 + 4, { width: Math.max(1, w - 8), height: rowH - 4, lineBreak: false, ellipsis: true });
       x += w;
     }
-    doc.moveTo(left, y0 + rowH).lineTo(left + width, y0 + rowH).lineWidth(0.5).strokeColor(PDF_COLORS.rule).stroke();
+    doc
+      .moveTo(left, y0 + rowH)
+      .lineTo(left + width, y0 + rowH)
+      .lineWidth(0.5)
+      .strokeColor(PDF_COLORS.rule)
+      .stroke();
     doc.x = left;
     doc.y = y0 + rowH;
   };

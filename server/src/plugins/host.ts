@@ -31,7 +31,8 @@ async function importPlugin(p: DiscoveredPlugin): Promise<PluginDefinition> {
   } catch (err) {
     throw new Error(`plugin "${p.id}" failed to load from ${p.entry}: ${(err as Error).message}`, { cause: err });
   }
-  if (!def || typeof def !== 'object' || typeof def.id !== 'string') throw new Error(`plugin "${p.id}": ${p.entry} must export default definePlugin({ id, server })`);
+  if (!def || typeof def !== 'object' || typeof def.id !== 'string')
+    throw new Error(`plugin "${p.id}": ${p.entry} must export default definePlugin({ id, server })`);
   if (def.id !== p.id) throw new Error(`plugin "${p.id}": its id "${def.id}" must equal the folder name`);
   return def;
 }
@@ -98,7 +99,9 @@ export class ServiceRegistry {
     // no loaded plugin provides it: an optional dependency that is absent
     if (!provider) return undefined;
     if (consumer && provider !== consumer.id && !(consumer.dependsOn ?? []).includes(provider) && !(consumer.optionalDependsOn ?? []).includes(provider)) {
-      throw new Error(`plugin "${consumer.id}" uses the service "${id}" of plugin "${provider}" without declaring "${provider}" in dependsOn or optionalDependsOn`);
+      throw new Error(
+        `plugin "${consumer.id}" uses the service "${id}" of plugin "${provider}" without declaring "${provider}" in dependsOn or optionalDependsOn`,
+      );
     }
     return this.services.get(id);
   }

@@ -21,7 +21,12 @@ function numeric(f: FieldDef, v: unknown): unknown {
   return f.type === 'int' || f.type === 'decimal' || f.type === 'ref' ? Number(v) : v;
 }
 
-export function parseParameters(params: readonly ReportParameter[], body: Record<string, unknown>, enums: EnumsFile, now = Date.now()): Record<string, unknown> {
+export function parseParameters(
+  params: readonly ReportParameter[],
+  body: Record<string, unknown>,
+  enums: EnumsFile,
+  now = Date.now(),
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const p of params) {
     if (isTimeRange(p)) {

@@ -17,7 +17,8 @@ export interface RepositoryQuery {
   serialize?: boolean;
 }
 
-const withId = (order: RepositoryQuery['order']): RepositoryQuery['order'] => (order.some(([f]) => f === 'id') ? order : [...order, ['id', order.at(-1)?.[1] ?? 'ASC']]);
+const withId = (order: RepositoryQuery['order']): RepositoryQuery['order'] =>
+  order.some(([f]) => f === 'id') ? order : [...order, ['id', order.at(-1)?.[1] ?? 'ASC']];
 
 async function present(repo: ScopedRepository, rows: Model[], serialize: boolean | undefined): Promise<Row[]> {
   return serialize ? repo.serialize(rows) : rows.map((r) => r.get({ plain: true }) as Row);

@@ -34,7 +34,13 @@ export interface ChildServer<R> {
  * Starts `script` (a path under server/, run with tsx) and resolves once it printed READY.
  * `name` words the start-up failure; `ipc` opens a message channel for `ask`; `heapMb` caps V8's old space.
  */
-export function startChildServer<R extends { pid: number }>(o: { script: string; name: string; env?: Record<string, string>; ipc?: boolean; heapMb?: number }): Promise<ChildServer<R>> {
+export function startChildServer<R extends { pid: number }>(o: {
+  script: string;
+  name: string;
+  env?: Record<string, string>;
+  ipc?: boolean;
+  heapMb?: number;
+}): Promise<ChildServer<R>> {
   // a heap cap makes V8 collect before it grows: the resident set then measures live memory
   // (what a leak would raise, up to a crash the suite sees) rather than how late the collector ran
   const heap = o.heapMb ? [`--max-old-space-size=${o.heapMb}`] : [];
@@ -58,7 +64,10 @@ export function startChildServer<R extends { pid: number }>(o: { script: string;
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
       // only a whole line: the READY line spans several chunks
-      const line = out.split('\n').slice(0, -1).find((l) => l.startsWith('READY '));
+      const line = out
+        .split('\n')
+        .slice(0, -1)
+        .find((l) => l.startsWith('READY '));
       if (!line) return;
       clearTimeout(timer);
       resolve({
@@ -77,7 +86,9 @@ export function startChildServer<R extends { pid: number }>(o: { script: string;
         },
         cpuSeconds() {
           try {
-            const fields = proc('stat').replace(/^.*\) /, '').split(' ');
+            const fields = proc('stat')
+              .replace(/^.*\) /, '')
+              .split(' ');
             return (Number(fields[11]) + Number(fields[12])) / 100;
           } catch {
             return 0;

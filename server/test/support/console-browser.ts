@@ -11,7 +11,16 @@ import type { Caller, TestServer } from './test-server';
 const root = path.resolve(__dirname, '../../..');
 export const SCREENSHOTS = path.join(root, 'test-output/screenshots');
 /** The flags headless Debian chromium needs here (SwiftShader WebGL, no sandbox, offline). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
 
 export function assertConsoleBuilt(): void {
   const dist = process.env.CONSOLE_DIST ?? path.join(root, 'console/dist');
@@ -49,11 +58,7 @@ interface CatalogueNode {
  * operator's day needs, and a user restricted to `warehouseIds`.
  * The organisation holds the whole catalogue (what it bought); the role is the narrow part.
  */
-export async function narrowOperator(
-  ts: TestServer,
-  name: string,
-  opts: { screens: string[]; calls: RegExp; warehouseIds: number[] },
-): Promise<Caller> {
+export async function narrowOperator(ts: TestServer, name: string, opts: { screens: string[]; calls: RegExp; warehouseIds: number[] }): Promise<Caller> {
   const orgId = ts.orgA;
   const tree = (await ts.a.call<any>('/permission/all')).body.data as CatalogueNode[];
   const all = new Set<string>();
@@ -91,7 +96,11 @@ export async function openConsole(ts: TestServer, caller: Caller, viewport = { w
   const context = await browser.newContext({ viewport });
   const domain = new URL(ts.url).hostname;
   await context.addCookies(
-    [['admin-token', caller.token], ['admin-user-id', String(caller.userId)], ['admin-org-id', String(caller.orgId)]].map(([name, value]) => ({ name, value, domain, path: '/' })),
+    [
+      ['admin-token', caller.token],
+      ['admin-user-id', String(caller.userId)],
+      ['admin-org-id', String(caller.orgId)],
+    ].map(([name, value]) => ({ name, value, domain, path: '/' })),
   );
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('[page error]', e.message));

@@ -11,7 +11,14 @@ import type { Caller, TestServer } from './test-server';
 export const MASTER_FOR_CARRIERS = ['device-model', 'supplier-customer', 'location', 'warehouse', 'project', 'carrier-code'] as const;
 
 /** Creates sample row `n` of a resource (references from `refs`), failing the test with the server's message. */
-export async function createSample(ts: TestServer, c: Caller, resource: string, n: number, refs: Record<string, number>, extra: Record<string, unknown> = {}): Promise<Record<string, any>> {
+export async function createSample(
+  ts: TestServer,
+  c: Caller,
+  resource: string,
+  n: number,
+  refs: Record<string, number>,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, any>> {
   const res = ts.server.metadata.resources[resource];
   const r = await c.call(`/${resource}/create`, { ...sampleBody(res, ts.server.metadata, n, refs), ...extra });
   if (r.body.code !== 0) throw new Error(`${resource} create: ${r.body.message}`);

@@ -27,13 +27,38 @@ export function png(width: number, height: number, rows = height): Buffer {
   // Scanlines of zeros (filter byte 0 + black pixels): a bomb's few KB inflate to gigabytes.
   const line = 1 + width * 3;
   const raw = Buffer.alloc(line * Math.min(rows, height));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', ihdr), pngChunk('IDAT', deflateSync(raw, { level: 9 })), pngChunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk('IHDR', ihdr),
+    pngChunk('IDAT', deflateSync(raw, { level: 9 })),
+    pngChunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A JPEG header declaring `width` × `height` (after an EXIF-sized APP1), and no real scan. */
 export function jpegHeader(width: number, height: number): Buffer {
   const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, 0x80, 0x02]), Buffer.from('Exif\0\0'), Buffer.alloc(0x8002 - 2 - 6)]);
-  const sof = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01]);
+  const sof = Buffer.from([
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+  ]);
   return Buffer.concat([Buffer.from([0xff, 0xd8]), app1, sof, Buffer.from([0xff, 0xd9])]);
 }
 
@@ -50,7 +75,9 @@ const replace = (parts: ZipPart[], name: RegExp, part: Partial<ZipPart>) => part
 const SHEET = /^xl\/worksheets\/sheet1\.xml$/;
 const STRINGS = /^xl\/sharedStrings\.xml$/;
 const sheetXml = (body: string, dimension = '') =>
-  Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${dimension}<sheetData>${body}</sheetData></worksheet>`);
+  Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">${dimension}<sheetData>${body}</sheetData></worksheet>`,
+  );
 
 /** Workbooks an import must refuse when uploaded, by name. */
 export async function xlsxBombs(): Promise<Record<string, Buffer>> {
@@ -60,11 +87,25 @@ export async function xlsxBombs(): Promise<Record<string, Buffer>> {
     // <dimension ref="A1:XFD1048576"/>: every cell of the largest sheet Excel allows
     hugeDimension: buildZip(replace(base, SHEET, { data: sheetXml(header, '<dimension ref="A1:XFD1048576"/>') })),
     // 40 MB of shared strings (deflates to a few KB)
-    hugeSharedStrings: buildZip(replace(base, STRINGS, { data: Buffer.from(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>${'a'.repeat(40 * 2 ** 20)}</t></si></sst>`) })),
+    hugeSharedStrings: buildZip(
+      replace(base, STRINGS, {
+        data: Buffer.from(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>${'a'.repeat(40 * 2 ** 20)}</t></si></sst>`),
+      }),
+    ),
     // 600,000 distinct (empty) shared strings that lie about their count
-    manySharedStrings: buildZip(replace(base, STRINGS, { data: Buffer.from(`<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1">${'<si><t/></si>'.repeat(600_000)}</sst>`) })),
+    manySharedStrings: buildZip(
+      replace(base, STRINGS, {
+        data: Buffer.from(
+          `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" uniqueCount="1">${'<si><t/></si>'.repeat(600_000)}</sst>`,
+        ),
+      }),
+    ),
     // 250,000 rows, no dimension element
-    tooManyRows: buildZip(replace(base, SHEET, { data: sheetXml(header + Array.from({ length: 250_000 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>1</v></c></row>`).join('')) })),
+    tooManyRows: buildZip(
+      replace(base, SHEET, {
+        data: sheetXml(header + Array.from({ length: 250_000 }, (_, i) => `<row r="${i + 2}"><c r="A${i + 2}"><v>1</v></c></row>`).join('')),
+      }),
+    ),
     // the sheet declares 2 KB and inflates to 32 MB (a zip bomb lying in both headers)
     lyingSheet: buildZip(replace(base, SHEET, { data: Buffer.alloc(32 * 2 ** 20, 0x20), declaredSize: 2048 })),
     // honest headers beyond the limit: 300 MB declared for one part (never inflated)

@@ -37,7 +37,8 @@ const codes = server.listPermissionCodes();
 // HOSTILE_SEED=small: the demo (seeds/) first, so list calls answer rows (paging beyond them,
 // joins of real documents); the attacker acts in its first organisation, the bystander in the second
 const seeded = process.env.HOSTILE_SEED ? await seedServer(server, { scale: SCALES[process.env.HOSTILE_SEED as keyof typeof SCALES] ?? SCALES.small }) : null;
-const org = async (code: string) => Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
+const org = async (code: string) =>
+  Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
 const everything = async (id: number) => (await models.organization.update({ pcPermissions: codes }, { where: { id } }), id);
 const orgA = seeded ? await everything(seeded.organizations.demo) : await org('HOSTA');
 const orgB = seeded ? await everything(seeded.organizations.acme) : await org('HOSTB');
@@ -93,21 +94,30 @@ for (const def of server.calls.list()) {
     if (typeof key === 'string') seen.add(key);
   };
   def.handler = (input) =>
-    tracked(def.path, input.body, () => handler({
-      ...input,
-      body: new Proxy(input.body, {
-        get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
-        has: (target, key) => (note(key), Reflect.has(target, key)),
-        getOwnPropertyDescriptor: (target, key) => (note(key), Reflect.getOwnPropertyDescriptor(target, key)),
+    tracked(def.path, input.body, () =>
+      handler({
+        ...input,
+        body: new Proxy(input.body, {
+          get: (target, key, receiver) => (note(key), Reflect.get(target, key, receiver)),
+          has: (target, key) => (note(key), Reflect.has(target, key)),
+          getOwnPropertyDescriptor: (target, key) => (note(key), Reflect.getOwnPropertyDescriptor(target, key)),
+        }),
       }),
-    }));
+    );
 }
 // the longest the event loop was blocked: the server's own share of a stall other users see
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 process.on('message', (msg: { type?: string }) => {
   if (msg?.type === 'keys') process.send?.({ type: 'keys', keys: Object.fromEntries([...readKeys].map(([path, keys]) => [path, [...keys]])) });
   if (msg?.type === 'loop-start') loopDelay.enable();
-  if (msg?.type === 'loop') process.send?.({ type: 'loop', maxMs: loopDelay.max / 1e6, p99Ms: loopDelay.percentile(99) / 1e6, blocked: blocked.sort((a, b) => b.ms - a.ms).slice(0, 10), rssSteps: rssSteps.slice(-12) });
+  if (msg?.type === 'loop')
+    process.send?.({
+      type: 'loop',
+      maxMs: loopDelay.max / 1e6,
+      p99Ms: loopDelay.percentile(99) / 1e6,
+      blocked: blocked.sort((a, b) => b.ms - a.ms).slice(0, 10),
+      rssSteps: rssSteps.slice(-12),
+    });
 });
 
 const fieldsOf = (resource?: string) => (resource ? (server.metadata.resources[resource]?.fields ?? []).map((f) => f.name) : []);
@@ -123,9 +133,14 @@ const calls = server.calls.list().map((c) => ({
   fields: [...new Set([...fieldsOf(c.resource), ...declared(c)])],
 }));
 const fields = Object.fromEntries(
-  Object.values(server.metadata.resources).map((r) => [r.name, Object.fromEntries(r.fields.map((f) => [f.name, { type: f.type, search: f.search, enum: f.enum }]))]),
+  Object.values(server.metadata.resources).map((r) => [
+    r.name,
+    Object.fromEntries(r.fields.map((f) => [f.name, { type: f.type, search: f.search, enum: f.enum }])),
+  ]),
 );
-process.stdout.write(`READY ${JSON.stringify({ url, pid: process.pid, dialect: db.dialect, attacker, bystander, calls, fields, seeded: seeded?.scale ?? null })}\n`);
+process.stdout.write(
+  `READY ${JSON.stringify({ url, pid: process.pid, dialect: db.dialect, attacker, bystander, calls, fields, seeded: seeded?.scale ?? null })}\n`,
+);
 
 let stopping = false;
 const stop = () => {

@@ -85,7 +85,30 @@ const JUNK = 'zzJunk';
 /** Keys JavaScript itself reads on any object (spread, JSON.stringify, await): not parameters. */
 const OBJECT_KEYS = new Set(['toJSON', 'then', 'constructor', '__proto__', 'valueOf', 'toString', 'hasOwnProperty', 'length']);
 /** Parameters many calls take, sent to every call. */
-const COMMON = ['page', 'limit', 'id', 'ids', 'sort', 'keyword', 'name', 'code', 'startTime', 'endTime', 'time', 'timeRange', 'date', 'orgId', 'warehouseId', 'importId', 'resource', 'columns', 'fields', 'fileName', 'sortById', 'sortByNope'];
+const COMMON = [
+  'page',
+  'limit',
+  'id',
+  'ids',
+  'sort',
+  'keyword',
+  'name',
+  'code',
+  'startTime',
+  'endTime',
+  'time',
+  'timeRange',
+  'date',
+  'orgId',
+  'warehouseId',
+  'importId',
+  'resource',
+  'columns',
+  'fields',
+  'fileName',
+  'sortById',
+  'sortByNope',
+];
 
 export let server: ChildServer<Ready>;
 export let ready: Ready;
@@ -94,7 +117,13 @@ export const readKeys = async () => (await server.ask<{ keys: Record<string, str
 /** Starts the server under test (env: e.g. HOSTILE_SEED=small for a seeded demo database). */
 export async function startHostileServer(env: Record<string, string> = {}): Promise<ChildServer<Ready>> {
   // no MQTT port (parallel suites), no demo fleet writing in the background
-  server = await startChildServer<Ready>({ script: 'test/support/hostile-server.ts', name: 'hostile server', ipc: true, heapMb: HEAP_MB, env: { MQTT_PORT: '0', SIMULATOR_DEVICES: '0', ...env } });
+  server = await startChildServer<Ready>({
+    script: 'test/support/hostile-server.ts',
+    name: 'hostile server',
+    ipc: true,
+    heapMb: HEAP_MB,
+    env: { MQTT_PORT: '0', SIMULATOR_DEVICES: '0', ...env },
+  });
   ready = server.ready;
   return server;
 }
@@ -108,7 +137,12 @@ export interface Probe {
   mustRefuse?: boolean;
 }
 
-type Outcome = { kind: 'answer'; status: number; code: number | null; message: string } | { kind: 'file'; status: number } | { kind: 'stream' } | { kind: 'broken'; error: string } | { kind: 'hang' };
+type Outcome =
+  | { kind: 'answer'; status: number; code: number | null; message: string }
+  | { kind: 'file'; status: number }
+  | { kind: 'stream' }
+  | { kind: 'broken'; error: string }
+  | { kind: 'hang' };
 
 /** calls that take an organisation API token (ingest), and that token */
 const tokenCalls = new Set<string>();
@@ -163,8 +197,12 @@ function bodyProbes(path: string, n: number): Probe[] {
     p('empty', '{}'),
     p('malformed JSON', ['{"page": 1,', '{"a":"\\u00"}', '{,}', '\u0000'][n % 4]),
     p(`not an object ${notObject}`, notObject),
-    n % 2 ? p('nesting 10,000 deep (arrays)', `{"x":${deep(10_000)}}`, true) : p('nesting 10,000 deep (objects)', '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_000), true),
-    n % 2 ? p('prototype keys', '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}', true) : p('prototype key nested', '{"filter":{"__proto__":{"polluted":1}}}', true),
+    n % 2
+      ? p('nesting 10,000 deep (arrays)', `{"x":${deep(10_000)}}`, true)
+      : p('nesting 10,000 deep (objects)', '{"x":'.repeat(10_000) + '1' + '}'.repeat(10_000), true),
+    n % 2
+      ? p('prototype keys', '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"polluted":1}}}', true)
+      : p('prototype key nested', '{"filter":{"__proto__":{"polluted":1}}}', true),
     p('unknown keys and sort fields', json({ [`${JUNK}nope`]: 1, [`${JUNK}a.b`]: 2, [JUNK]: 3, sortByNope: true, sortByZzJunk: 'x' })),
     n % 2 ? p('300 KB key', json({ [LONG]: 1 }), true) : p('5,000 keys', json(Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`${JUNK}${i}`, i])))),
   ];
@@ -238,7 +276,8 @@ export async function run(probes: Iterable<Probe>, tally: Tally): Promise<void> 
       const outcome = await send(probe, LANGS[i % LANGS.length]);
       if (process.env.HOSTILE_DEBUG) slow.push([performance.now() - t0, `${probe.path} [${probe.label}]`]);
       tally.sent++;
-      if (process.env.HOSTILE_DEBUG && tally.sent % 200 === 0) console.error(tally.sent, probe.path, probe.label, Math.round(process.memoryUsage().heapUsed / 1e6));
+      if (process.env.HOSTILE_DEBUG && tally.sent % 200 === 0)
+        console.error(tally.sent, probe.path, probe.label, Math.round(process.memoryUsage().heapUsed / 1e6));
       const where = `${probe.path} [${probe.label}]`;
       if (outcome.kind === 'hang') tally.hangs.push(where);
       else if (outcome.kind === 'broken') tally.broken.push(`${where}: ${outcome.error}`);
@@ -300,7 +339,6 @@ function bystanderLoop() {
   };
 }
 
-
 export interface EveryCallOptions {
   /** the name the report is printed under */
   label: string;
@@ -319,7 +357,11 @@ export async function hostileEveryCall(opts: EveryCallOptions): Promise<void> {
   for (const c of calls) if (c.raw) rawCalls.add(c.path);
   // ingest takes an organisation token, not a session: the bystander's organisation issues
   // one (the suite's own calls to /organization-token/* replace and revoke the attacker's)
-  const issued = await fetch(`${ready.url}/api/organization-token/create`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: ready.bystander.token, OrgId: String(ready.bystander.orgId) }, body: '{}' });
+  const issued = await fetch(`${ready.url}/api/organization-token/create`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Token: ready.bystander.token, OrgId: String(ready.bystander.orgId) },
+    body: '{}',
+  });
   orgToken = ((await issued.json()) as { data: { token: string } }).data.token;
   expect(orgToken).toMatch(/^[\w-]{20,}$/); // base64url: letters, digits, _ and -
   for (const c of calls.filter((x) => x.permission === null && !x.public)) {
@@ -375,9 +417,20 @@ export async function hostileEveryCall(opts: EveryCallOptions): Promise<void> {
   let offset = 0;
   for (let round = 0; round < 3; round++) {
     const read = await readKeys();
-    if (round === 0) for (const c of targets) if (c.plugin) family.set(c.path, [...(read[c.path] ?? [])].filter((k) => !k.startsWith(JUNK)).sort().join(','));
+    if (round === 0)
+      for (const c of targets)
+        if (c.plugin)
+          family.set(
+            c.path,
+            [...(read[c.path] ?? [])]
+              .filter((k) => !k.startsWith(JUNK))
+              .sort()
+              .join(','),
+          );
     const fresh = targets.map((c) => {
-      const keys = (read[c.path] ?? []).filter((k) => !sentKeys.get(c.path)!.has(k) && !OBJECT_KEYS.has(k) && !k.startsWith(JUNK) && !k.startsWith('sortByNope'));
+      const keys = (read[c.path] ?? []).filter(
+        (k) => !sentKeys.get(c.path)!.has(k) && !OBJECT_KEYS.has(k) && !k.startsWith(JUNK) && !k.startsWith('sortByNope'),
+      );
       for (const k of keys) sentKeys.get(c.path)!.add(k);
       const unseen = keys.filter((k) => !shapes.has(shapeOf(c, k)));
       for (const k of unseen) shapes.add(shapeOf(c, k));
@@ -404,7 +457,12 @@ export async function hostileEveryCall(opts: EveryCallOptions): Promise<void> {
   clearInterval(sampler);
   const stall = await loop.stop();
   const memory = server.rss();
-  const loopDelay = await server.ask<{ maxMs: number; p99Ms: number; blocked: Array<{ ms: number; calls: string[] }>; rssSteps: Array<{ mb: number; calls: string[] }> }>('loop');
+  const loopDelay = await server.ask<{
+    maxMs: number;
+    p99Ms: number;
+    blocked: Array<{ ms: number; calls: string[] }>;
+    rssSteps: Array<{ mb: number; calls: string[] }>;
+  }>('loop');
   const aliveAndSame = server.exited() === null && server.child.pid === ready.pid;
   const report = {
     command: opts.command,
@@ -433,19 +491,41 @@ export async function hostileEveryCall(opts: EveryCallOptions): Promise<void> {
   };
   console.log(`[${opts.label}]`, JSON.stringify(report, null, 2));
   // over the bound: say which calls were running as the resident set climbed
-  if (report.peakRssMb >= RSS_BOUND_MB || process.env.HOSTILE_DEBUG) console.log(`[${opts.label}] resident set grew while these calls ran:\n` + loopDelay.rssSteps.map((r) => `${r.mb} MB: ${r.calls.join(' | ')}`).join('\n'));
+  if (report.peakRssMb >= RSS_BOUND_MB || process.env.HOSTILE_DEBUG)
+    console.log(`[${opts.label}] resident set grew while these calls ran:\n` + loopDelay.rssSteps.map((r) => `${r.mb} MB: ${r.calls.join(' | ')}`).join('\n'));
   if (process.env.HOSTILE_DEBUG) {
-    console.log(`[${opts.label}] event loop blocked ≥ 150 ms while these calls ran:\n` + loopDelay.blocked.map((b) => `${b.ms} ms: ${b.calls.join(' | ')}`).join('\n'));
+    console.log(
+      `[${opts.label}] event loop blocked ≥ 150 ms while these calls ran:\n` + loopDelay.blocked.map((b) => `${b.ms} ms: ${b.calls.join(' | ')}`).join('\n'),
+    );
     const byPath = new Map<string, number>();
     for (const [ms, where] of slow) byPath.set(where.replace(/ \[.*/, ''), (byPath.get(where.replace(/ \[.*/, '')) ?? 0) + ms);
-    console.log([...byPath].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([p, ms]) => `${Math.round(ms)} ${p}`).join('\n'));
-    console.log(slow.sort((a, b) => b[0] - a[0]).slice(0, 15).map(([ms, w]) => `${Math.round(ms)} ${w}`).join('\n'));
+    console.log(
+      [...byPath]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 15)
+        .map(([p, ms]) => `${Math.round(ms)} ${p}`)
+        .join('\n'),
+    );
+    console.log(
+      slow
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 15)
+        .map(([ms, w]) => `${Math.round(ms)} ${w}`)
+        .join('\n'),
+    );
   }
   const sample = (xs: string[]) => xs.slice(0, 30).join('\n');
-  for (const [name, list] of Object.entries({ '5xx': tally.fiveHundreds, 'internal errors': tally.internal, broken: tally.broken, unanswered: tally.hangs, 'not refused': tally.notRefused })) {
+  for (const [name, list] of Object.entries({
+    '5xx': tally.fiveHundreds,
+    'internal errors': tally.internal,
+    broken: tally.broken,
+    unanswered: tally.hangs,
+    'not refused': tally.notRefused,
+  })) {
     if (list.length) console.log(`[${opts.label}] ${name}:\n${sample(list)}`);
   }
-  if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length) console.log(`[${opts.label}] server log tail:\n` + server.stderr().slice(-6000));
+  if (tally.fiveHundreds.length || tally.internal.length || tally.broken.length)
+    console.log(`[${opts.label}] server log tail:\n` + server.stderr().slice(-6000));
 
   expect(aliveAndSame, `server process changed: ${JSON.stringify(server.exited())}\n${server.stderr().slice(-4000)}`).toBe(true);
   expect(server.stderr()).not.toContain('[hostile-server] unhandled');

@@ -21,7 +21,11 @@ export function outboxFiles(dataDir: string): string[] {
   }
 }
 
-const qp = (s: string) => Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+const qp = (s: string) =>
+  Buffer.from(
+    s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** Decodes the text part of a nodemailer .eml (quoted-printable or base64) and its subject. */
 export function readOutboxMail(dataDir: string, file: string): OutboxMail {
@@ -29,7 +33,9 @@ export function readOutboxMail(dataDir: string, file: string): OutboxMail {
   const [head, ...rest] = raw.split(/\r?\n\r?\n/);
   const header = (name: string) => head.match(new RegExp(`^${name}: (.*(?:\\n[ \\t].*)*)`, 'mi'))?.[1].replace(/\r?\n[ \t]/g, ' ') ?? '';
   const words = (s: string) =>
-    s.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, data: string) => (enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : qp(data.replace(/_/g, ' '))));
+    s.replace(/=\?UTF-8\?([BQ])\?([^?]*)\?=\s*/gi, (_, enc: string, data: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : qp(data.replace(/_/g, ' ')),
+    );
   const body = rest.join('\n\n');
   const encoding = header('Content-Transfer-Encoding').toLowerCase();
   const text = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8') : encoding === 'quoted-printable' ? qp(body) : body;

@@ -30,7 +30,11 @@ export const BOUNDARY = 'hostileBoundary7MA4YWxkTrZu0gW';
 
 /** One multipart part with raw header bytes (latin1, so any byte can be placed). */
 export function part(disposition: string, contentType: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${contentType}\r\n\r\n`, 'latin1'), data, Buffer.from('\r\n', 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\nContent-Type: ${contentType}\r\n\r\n`, 'latin1'),
+    data,
+    Buffer.from('\r\n', 'latin1'),
+  ]);
 }
 export const closing = Buffer.from(`--${BOUNDARY}--\r\n`, 'latin1');
 export const multipartType = `multipart/form-data; boundary=${BOUNDARY}`;
@@ -76,7 +80,14 @@ export function rawRequest(baseUrl: string, r: RawRequest): Promise<RawAnswer> {
       socketError = `socket ${err.code ?? err.message}`;
       finish(false);
     });
-    const head = [`POST ${r.path} HTTP/1.1`, `Host: ${hostname}:${port}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${r.contentLength ?? r.body.length}`, '', ''].join('\r\n');
+    const head = [
+      `POST ${r.path} HTTP/1.1`,
+      `Host: ${hostname}:${port}`,
+      ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`),
+      `Content-Length: ${r.contentLength ?? r.body.length}`,
+      '',
+      '',
+    ].join('\r\n');
     socket.write(Buffer.from(head, 'latin1'));
     socket.write(r.body, () => {
       if (r.abortAfterMs !== undefined) setTimeout(() => finish(false), r.abortAfterMs);

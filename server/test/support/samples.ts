@@ -35,7 +35,8 @@ function stringSample(f: FieldDef, n: number): string {
   else s = `${f.name}-${n}`;
   if (f.minLength && s.length < f.minLength) s = s.padEnd(f.minLength, 'x');
   if (s.length > max) s = s.slice(-max);
-  if (f.pattern && isNamedPattern(f.pattern) && !namedPatterns[f.pattern].test(s)) throw new Error(`samples: ${f.name} sample "${s}" does not match ${f.pattern}`);
+  if (f.pattern && isNamedPattern(f.pattern) && !namedPatterns[f.pattern].test(s))
+    throw new Error(`samples: ${f.name} sample "${s}" does not match ${f.pattern}`);
   return s;
 }
 
@@ -94,7 +95,13 @@ export function sampleValue(f: FieldDef, meta: Metadata, n: number, refIds: Reco
  * A valid create body: every writable field (so the row exercises every column), compare
  * rules satisfied (left gets the smaller/earlier value), refs pointing at `refIds`.
  */
-export function sampleBody(res: ResourceDef, meta: Metadata, n: number, refIds: Record<string, number>, otherRefIds: Record<string, number> = {}): Record<string, unknown> {
+export function sampleBody(
+  res: ResourceDef,
+  meta: Metadata,
+  n: number,
+  refIds: Record<string, number>,
+  otherRefIds: Record<string, number> = {},
+): Record<string, unknown> {
   const body: Record<string, unknown> = {};
   // a document made from a source takes these header values from it (metadata source.header)
   const fromSource = new Set(Object.keys(res.source?.header ?? {}));

@@ -75,7 +75,7 @@ export async function startTestServer(opts: Omit<CreateServerOptions, 'databaseU
       body: method === 'GET' || method === 'HEAD' ? undefined : (o.rawBody ?? JSON.stringify(body ?? {})),
     });
   };
-  const call = async <T,>(path: string, body?: unknown, o: CallOptions = {}): Promise<CallResult<T>> => {
+  const call = async <T>(path: string, body?: unknown, o: CallOptions = {}): Promise<CallResult<T>> => {
     const res = await request(path, body, o);
     const text = await res.text();
     let parsed: CallResult<T>['body'];
@@ -89,7 +89,8 @@ export async function startTestServer(opts: Omit<CreateServerOptions, 'databaseU
 
   const models = server.db.models;
   const codes = server.listPermissionCodes();
-  const org = async (code: string) => Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
+  const org = async (code: string) =>
+    Number((await models.organization.create({ code, name: `Org ${code}`, entryCode: code.toLowerCase(), pcPermissions: codes })).get('id'));
   const orgA = await org('ORGA');
   const orgB = await org('ORGB');
   // plugins switched on per organisation (customer reports) are on in both: the suites walk their calls

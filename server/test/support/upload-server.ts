@@ -34,8 +34,12 @@ const session = async (code: string) => {
 const uploader = await session('UPLA');
 const bystander = await session('UPLB');
 const calls = server.calls.list().map((c) => ({ path: c.path, raw: Boolean(c.raw), resource: c.resource ?? null, plugin: c.plugin ?? null }));
-const importable = Object.values(server.metadata.resources).filter((r) => r.import).map((r) => r.name);
-process.stdout.write(`READY ${JSON.stringify({ url, pid: process.pid, dataDir: server.config.dataDir, limits: { idleMs: server.config.uploadIdleMs, requestMs: server.config.requestTimeoutMs }, uploader, bystander, calls, importable })}\n`);
+const importable = Object.values(server.metadata.resources)
+  .filter((r) => r.import)
+  .map((r) => r.name);
+process.stdout.write(
+  `READY ${JSON.stringify({ url, pid: process.pid, dataDir: server.config.dataDir, limits: { idleMs: server.config.uploadIdleMs, requestMs: server.config.requestTimeoutMs }, uploader, bystander, calls, importable })}\n`,
+);
 
 let stopping = false;
 process.on('SIGTERM', () => {

@@ -49,7 +49,10 @@ const FirstAdminInput: FC<FieldWidgetProps> = ({ onChange, disabled, id }) => {
           emit(m, userId, user);
         }}
         optionType="button"
-        options={(['none', 'existing', 'new'] as const).map((m) => ({ value: m, label: <span data-testid={`first-admin-mode:${m}`}>{t(`onboarding.firstAdmin.${m}`)}</span> }))}
+        options={(['none', 'existing', 'new'] as const).map((m) => ({
+          value: m,
+          label: <span data-testid={`first-admin-mode:${m}`}>{t(`onboarding.firstAdmin.${m}`)}</span>,
+        }))}
       />
       {mode === 'existing' && (
         <div style={{ marginTop: 12, maxWidth: 360 }} data-testid="first-admin-user">

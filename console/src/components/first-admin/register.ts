@@ -5,4 +5,7 @@
 import { lazy } from 'react';
 import { registerFieldWidget } from '../../meta/components/field-widgets';
 
-registerFieldWidget({ resource: 'organization', name: 'firstAdmin', context: 'form' }, lazy(() => import('./first-admin-input')));
+registerFieldWidget(
+  { resource: 'organization', name: 'firstAdmin', context: 'form' },
+  lazy(() => import('./first-admin-input')),
+);

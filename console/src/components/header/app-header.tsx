@@ -34,10 +34,7 @@ interface Props {
 export function AppHeader({ mobile, collapsed, onToggle, autoHide, onAutoHideChange }: Props) {
   const { t } = useTranslation();
   const { plugins, access } = useShell();
-  const visible = useMemo(
-    () => plugins.flatMap((p) => p.headerWidgets ?? []).filter((w) => !w.viewCode || access.has(w.viewCode)),
-    [plugins, access],
-  );
+  const visible = useMemo(() => plugins.flatMap((p) => p.headerWidgets ?? []).filter((w) => !w.viewCode || access.has(w.viewCode)), [plugins, access]);
   const widgets = useMemo(
     () => [...visible].sort((a, b) => (a.order ?? 50) - (b.order ?? 50)).map((w) => ({ id: w.id, Component: lazy(w.component) })),
     [visible],

@@ -39,7 +39,17 @@ export function UserMenu({ autoHide, onAutoHideChange }: Props) {
             })),
           },
           ...(onAutoHideChange
-            ? [{ key: 'auto-hide', icon: <VerticalAlignTopOutlined />, label: <span data-testid="header-auto-hide" data-on={autoHide ? 'true' : 'false'}>{(autoHide ? '✓ ' : '') + t('header.autoHide')}</span> }]
+            ? [
+                {
+                  key: 'auto-hide',
+                  icon: <VerticalAlignTopOutlined />,
+                  label: (
+                    <span data-testid="header-auto-hide" data-on={autoHide ? 'true' : 'false'}>
+                      {(autoHide ? '✓ ' : '') + t('header.autoHide')}
+                    </span>
+                  ),
+                },
+              ]
             : []),
           { key: 'password', icon: <KeyOutlined />, label: <span data-testid="change-password">{t('header.changePassword')}</span> },
           { type: 'divider' },

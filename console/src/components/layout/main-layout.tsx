@@ -51,64 +51,69 @@ export default function MainLayout() {
 
   return (
     <AntdApp component={false}>
-    <TabsProvider>
-      {/* The palette lives with the layout so its code loads after login. */}
-      <KBarProvider options={{ disableScrollbarManagement: true }}>
-      <Layout className={mobile ? 'shell shell-mobile' : 'shell'}>
-        {!hideSider && mobile && (
-          <Drawer
-            placement="left"
-            open={drawer}
-            onClose={() => setDrawer(false)}
-            width={SIDER_WIDTH + 40}
-            closable={false}
-            className="app-drawer"
-            styles={{ body: { padding: 0 } }}
-          >
-            <div data-testid="sider-drawer">
-              <div className="sider-logo" title={orgName}>
-                {logo ? <img src={logo} alt={orgName} /> : <span className="sider-logo-text">{orgName || 'RTI'}</span>}
+      <TabsProvider>
+        {/* The palette lives with the layout so its code loads after login. */}
+        <KBarProvider options={{ disableScrollbarManagement: true }}>
+          <Layout className={mobile ? 'shell shell-mobile' : 'shell'}>
+            {!hideSider && mobile && (
+              <Drawer
+                placement="left"
+                open={drawer}
+                onClose={() => setDrawer(false)}
+                width={SIDER_WIDTH + 40}
+                closable={false}
+                className="app-drawer"
+                styles={{ body: { padding: 0 } }}
+              >
+                <div data-testid="sider-drawer">
+                  <div className="sider-logo" title={orgName}>
+                    {logo ? <img src={logo} alt={orgName} /> : <span className="sider-logo-text">{orgName || 'RTI'}</span>}
+                  </div>
+                  <SideMenu collapsed={false} />
+                </div>
+              </Drawer>
+            )}
+            {!hideSider && !mobile && (
+              <Layout.Sider
+                className="app-sider"
+                theme="dark"
+                width={SIDER_WIDTH}
+                collapsedWidth={SIDER_COLLAPSED_WIDTH}
+                collapsed={collapsed}
+                trigger={null}
+                data-testid="sider"
+              >
+                <div className="sider-logo" title={orgName}>
+                  {logo ? <img src={logo} alt={orgName} /> : <span className="sider-logo-text">{collapsed ? 'R' : orgName || 'RTI'}</span>}
+                </div>
+                <SideMenu collapsed={collapsed} />
+              </Layout.Sider>
+            )}
+            <Layout className="shell-main" style={{ marginLeft: siderWidth }}>
+              <div
+                className={headerHidden ? 'shell-top header-hidden' : 'shell-top'}
+                style={{ left: siderWidth }}
+                data-testid="shell-top"
+                data-header-hidden={headerHidden}
+              >
+                <AppHeader
+                  mobile={mobile}
+                  collapsed={mobile ? !drawer : collapsed}
+                  onToggle={hideSider ? undefined : mobile ? () => setDrawer((o) => !o) : () => setCollapsed((c) => !c)}
+                  autoHide={autoHide}
+                  onAutoHideChange={setAutoHide}
+                />
+                <TabsBar />
               </div>
-              <SideMenu collapsed={false} />
-            </div>
-          </Drawer>
-        )}
-        {!hideSider && !mobile && (
-          <Layout.Sider
-            className="app-sider"
-            theme="dark"
-            width={SIDER_WIDTH}
-            collapsedWidth={SIDER_COLLAPSED_WIDTH}
-            collapsed={collapsed}
-            trigger={null}
-            data-testid="sider"
-          >
-            <div className="sider-logo" title={orgName}>
-              {logo ? <img src={logo} alt={orgName} /> : <span className="sider-logo-text">{collapsed ? 'R' : orgName || 'RTI'}</span>}
-            </div>
-            <SideMenu collapsed={collapsed} />
-          </Layout.Sider>
-        )}
-        <Layout className="shell-main" style={{ marginLeft: siderWidth }}>
-          <div className={headerHidden ? 'shell-top header-hidden' : 'shell-top'} style={{ left: siderWidth }} data-testid="shell-top" data-header-hidden={headerHidden}>
-            <AppHeader
-              mobile={mobile}
-              collapsed={mobile ? !drawer : collapsed}
-              onToggle={hideSider ? undefined : mobile ? () => setDrawer((o) => !o) : () => setCollapsed((c) => !c)}
-              autoHide={autoHide}
-              onAutoHideChange={setAutoHide}
-            />
-            <TabsBar />
-          </div>
-          <Layout.Content className="shell-content">
-            <KeepAliveOutlet />
-          </Layout.Content>
-        </Layout>
-        <CommandPalette />
-        <UnsavedChangesNotifier />
-      </Layout>
-      </KBarProvider>
-    </TabsProvider>
+              <Layout.Content className="shell-content">
+                <KeepAliveOutlet />
+              </Layout.Content>
+            </Layout>
+            <CommandPalette />
+            <UnsavedChangesNotifier />
+          </Layout>
+        </KBarProvider>
+      </TabsProvider>
     </AntdApp>
   );
 }

@@ -45,9 +45,11 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   // Detail/edit pages select their resource's list entry.
   const m = matchRoute(pathname, routes);
   const selected = m?.route.resource?.route ?? m?.route.path ?? pathname;
-  const group = sideMenu.find((g) => g.children?.some(function has(c): boolean {
-    return c.path === selected || (c.children ?? []).some(has);
-  }));
+  const group = sideMenu.find((g) =>
+    g.children?.some(function has(c): boolean {
+      return c.path === selected || (c.children ?? []).some(has);
+    }),
+  );
   const [openKeys, setOpenKeys] = useState<string[]>(group ? [group.key] : []);
   // Opening a page from elsewhere (tabs, palette, search) unfolds its group.
   const groupKey = group?.key;

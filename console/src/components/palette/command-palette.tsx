@@ -1,13 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import {
-  KBarAnimator,
-  KBarPortal,
-  KBarPositioner,
-  KBarResults,
-  KBarSearch,
-  useMatches,
-  useRegisterActions,
-} from '@refinedev/kbar';
+import { KBarAnimator, KBarPortal, KBarPositioner, KBarResults, KBarSearch, useMatches, useRegisterActions } from '@refinedev/kbar';
 import { usePaletteActions } from './use-palette-actions';
 import { useSerialSearch } from './use-serial-search';
 

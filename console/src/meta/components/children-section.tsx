@@ -66,15 +66,15 @@ export const ChildrenSections: FC<{
 
 const PAGE_SIZE = 10;
 
-const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def: ChildrenDef; child: ResourceDef; parentId: BaseKey; readOnly?: boolean; onChanged?: () => void }> = ({
-  parent,
-  record,
-  def,
-  child,
-  parentId,
-  readOnly,
-  onChanged,
-}) => {
+const ChildRows: FC<{
+  parent: ResourceDef;
+  record?: Record<string, unknown>;
+  def: ChildrenDef;
+  child: ResourceDef;
+  parentId: BaseKey;
+  readOnly?: boolean;
+  onChanged?: () => void;
+}> = ({ parent, record, def, child, parentId, readOnly, onChanged }) => {
   const { t, fieldLabel } = useMetaT();
   const enums = useEnums();
   const { message } = App.useApp();
@@ -100,14 +100,21 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
   const fields = useMemo(() => formFields(child, mode).filter((f) => f.name !== def.foreignKey), [child, mode, def.foreignKey]);
   const canChange = !readOnly;
 
-  const open = useCallback((row: BaseRecord | null) => {
-    const m = row ? 'edit' : 'create';
-    const initial = toFormValues(formFields(child, m).filter((f) => f.name !== def.foreignKey), row ?? undefined, m);
-    form.resetFields();
-    setEditing(row);
-    // the drawer's form mounts with the drawer: fill it on the next tick
-    setTimeout(() => form.setFieldsValue(initial as never));
-  }, [child, def.foreignKey, form]);
+  const open = useCallback(
+    (row: BaseRecord | null) => {
+      const m = row ? 'edit' : 'create';
+      const initial = toFormValues(
+        formFields(child, m).filter((f) => f.name !== def.foreignKey),
+        row ?? undefined,
+        m,
+      );
+      form.resetFields();
+      setEditing(row);
+      // the drawer's form mounts with the drawer: fill it on the next tick
+      setTimeout(() => form.setFieldsValue(initial as never));
+    },
+    [child, def.foreignKey, form],
+  );
 
   /** Rows of this parent holding the same unique key values, asked of the server (all pages). */
   const sameKeyRows = async (values: Record<string, unknown>): Promise<BaseRecord[]> => {
@@ -127,7 +134,10 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
     try {
       const body = { ...fromFormValues(fields, raw, mode), [def.foreignKey]: parentId };
       const plan = planUpsert(await sameKeyRows(body), def.uniqueKeys, body, editing ? editing.id : undefined);
-      const notify = { successNotification: false as const, errorNotification: (e?: { message?: string }) => ({ type: 'error' as const, message: t('meta.saveFailed'), description: e?.message }) };
+      const notify = {
+        successNotification: false as const,
+        errorNotification: (e?: { message?: string }) => ({ type: 'error' as const, message: t('meta.saveFailed'), description: e?.message }),
+      };
       if (plan.kind === 'create') await create({ resource: child.name, values: plan.values, ...notify });
       else await update({ resource: child.name, id: plan.id as BaseKey, values: plan.values, ...notify });
       void message.success(t(plan.kind === 'update' && plan.merged ? 'meta.childMerged' : plan.kind === 'create' ? 'meta.created' : 'meta.updated'));
@@ -145,7 +155,13 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
   const columns = useMemo(() => {
     const cols: TableColumnType<BaseRecord>[] = columnSpecs(child)
       .filter((s) => s.defaultVisible && s.key !== def.foreignKey)
-      .map((s) => ({ key: s.key, dataIndex: s.key, title: fieldLabel(s.field), width: s.width, render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums) }));
+      .map((s) => ({
+        key: s.key,
+        dataIndex: s.key,
+        title: fieldLabel(s.field),
+        width: s.width,
+        render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums),
+      }));
     if (canChange && (access.edit || access.delete))
       cols.push({
         key: '__actions',
@@ -214,7 +230,15 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
         canChange && (access.create || access.import) ? (
           <Space size="small">
             {/* sub-rows filled from a file (a ship plan's cubing plan) are imported from their card */}
-            {access.import && <ImportButton resource={child} onFinished={() => { void tableQuery.refetch(); onChanged?.(); }} />}
+            {access.import && (
+              <ImportButton
+                resource={child}
+                onFinished={() => {
+                  void tableQuery.refetch();
+                  onChanged?.();
+                }}
+              />
+            )}
             {access.create && (
               <Button size="small" type="primary" icon={<PlusOutlined />} onClick={() => open(null)} data-testid="child-add">
                 {t('meta.create')}
@@ -228,9 +252,18 @@ const ChildRows: FC<{ parent: ResourceDef; record?: Record<string, unknown>; def
         name={zone}
         components={toolbar}
         props={{ resource: parent, record: record ?? {}, refresh, lines: child, selectedIds: selected as Array<number | string>, clearSelection }}
-        wrap={(c) => <Space wrap style={{ marginBottom: 12 }}>{c}</Space>}
+        wrap={(c) => (
+          <Space wrap style={{ marginBottom: 12 }}>
+            {c}
+          </Space>
+        )}
       />
-      <Table {...tableProps} rowKey="id" size="small" columns={columns} scroll={{ x: 'max-content' }}
+      <Table
+        {...tableProps}
+        rowKey="id"
+        size="small"
+        columns={columns}
+        scroll={{ x: 'max-content' }}
         rowSelection={toolbar.length ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys) } : undefined}
         pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true } : false}
       />

@@ -106,7 +106,14 @@ export const DocumentLines: FC<{
         const isKey = def.uniqueKeys?.includes(f.name);
         return (
           <Space direction="vertical" size={0} style={{ width: '100%' }}>
-            <FieldInput field={f} mode={line.id !== undefined ? 'edit' : 'create'} value={line.values[f.name]} onChange={(v) => setValue(index, f.name, v)} disabled={readOnly} knownLabels={knownRefLabels(f, line.values)} />
+            <FieldInput
+              field={f}
+              mode={line.id !== undefined ? 'edit' : 'create'}
+              value={line.values[f.name]}
+              onChange={(v) => setValue(index, f.name, v)}
+              disabled={readOnly}
+              knownLabels={knownRefLabels(f, line.values)}
+            />
             {isKey && first !== undefined && (
               <Typography.Text type="danger" data-testid="document-line-duplicate">
                 {t('meta.duplicateLine', { line: first + 1 })}
@@ -179,12 +186,23 @@ export const DocumentLinesView: FC<{
   const { t, fieldLabel } = useMetaT();
   const enums = useEnums();
   const scope = useMemo(() => [{ field: def.foreignKey, operator: 'eq' as const, value: parentId }], [def.foreignKey, parentId]);
-  const { tableProps, tableQuery } = useTable({ resource: child.name, syncWithLocation: false, pagination: { pageSize: PAGE_SIZE }, filters: { permanent: scope } });
+  const { tableProps, tableQuery } = useTable({
+    resource: child.name,
+    syncWithLocation: false,
+    pagination: { pageSize: PAGE_SIZE },
+    filters: { permanent: scope },
+  });
   const columns = useMemo(
     () =>
       columnSpecs(child)
         .filter((s) => s.defaultVisible && s.key !== def.foreignKey)
-        .map((s) => ({ key: s.key, dataIndex: s.key, title: fieldLabel(s.field), width: s.width, render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums) })),
+        .map((s) => ({
+          key: s.key,
+          dataIndex: s.key,
+          title: fieldLabel(s.field),
+          width: s.width,
+          render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums),
+        })),
     [child, def.foreignKey, fieldLabel, t, enums],
   );
   const total = tableQuery.data?.total;
@@ -220,7 +238,11 @@ export const DocumentLinesView: FC<{
         name={zone}
         components={toolbar}
         props={{ resource: parent, record: header, refresh, lines: child, selectedIds: selected as Array<number | string>, clearSelection }}
-        wrap={(c) => <Space wrap style={{ marginBottom: 12 }}>{c}</Space>}
+        wrap={(c) => (
+          <Space wrap style={{ marginBottom: 12 }}>
+            {c}
+          </Space>
+        )}
       />
       <Table
         {...tableProps}

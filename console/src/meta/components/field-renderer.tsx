@@ -39,17 +39,27 @@ export function renderFieldValue(field: FieldDef, record: Record<string, unknown
       return isEmpty(v) ? EMPTY : <>{asArray(v).map((x) => enumTag(enums, t, field.enum, x, String(x)))}</>;
     case 'ref': {
       const label = record[`${field.name}Label`];
-      return isEmpty(label) ? (isEmpty(v) ? EMPTY : <>{String(v)}</>) : <>{String(label)}</>;
+      return isEmpty(label) ? isEmpty(v) ? EMPTY : <>{String(v)}</> : <>{String(label)}</>;
     }
     case 'refs': {
       const labels = asArray(record[`${field.name}Labels`]);
       const shown = labels.length ? labels : asArray(v);
-      return shown.length ? <>{shown.map((x, i) => <Tag key={i}>{String(x)}</Tag>)}</> : EMPTY;
+      return shown.length ? (
+        <>
+          {shown.map((x, i) => (
+            <Tag key={i}>{String(x)}</Tag>
+          ))}
+        </>
+      ) : (
+        EMPTY
+      );
     }
     case 'bool':
       if (isEmpty(v)) return EMPTY;
       return v === true || v === 1 || v === '1' || v === 'true' ? (
-        <Tag color="success" icon={<CheckCircleFilled />}>{t('meta.yes')}</Tag>
+        <Tag color="success" icon={<CheckCircleFilled />}>
+          {t('meta.yes')}
+        </Tag>
       ) : (
         <Tag icon={<MinusCircleOutlined />}>{t('meta.no')}</Tag>
       );
@@ -61,9 +71,21 @@ export function renderFieldValue(field: FieldDef, record: Record<string, unknown
     case 'decimal':
       return isEmpty(v) ? EMPTY : <>{withUnit(formatNumber(v, field.scale ?? 2))}</>;
     case 'color':
-      return isEmpty(v) ? EMPTY : (
+      return isEmpty(v) ? (
+        EMPTY
+      ) : (
         <Space size={6}>
-          <span style={{ display: 'inline-block', width: 14, height: 14, borderRadius: 3, background: String(v), border: '1px solid rgba(0,0,0,.15)', verticalAlign: 'middle' }} />
+          <span
+            style={{
+              display: 'inline-block',
+              width: 14,
+              height: 14,
+              borderRadius: 3,
+              background: String(v),
+              border: '1px solid rgba(0,0,0,.15)',
+              verticalAlign: 'middle',
+            }}
+          />
           <span>{String(v)}</span>
         </Space>
       );
@@ -104,7 +126,9 @@ export function renderFieldValue(field: FieldDef, record: Record<string, unknown
       return variant === 'detail' ? (
         <pre style={{ margin: 0, maxHeight: 320, overflow: 'auto', fontSize: 12 }}>{text}</pre>
       ) : (
-        <Typography.Text code ellipsis={{ tooltip: text }} style={{ maxWidth: 240 }}>{text}</Typography.Text>
+        <Typography.Text code ellipsis={{ tooltip: text }} style={{ maxWidth: 240 }}>
+          {text}
+        </Typography.Text>
       );
     }
     case 'text':
@@ -112,7 +136,9 @@ export function renderFieldValue(field: FieldDef, record: Record<string, unknown
       return variant === 'detail' ? (
         <span style={{ whiteSpace: 'pre-wrap' }}>{String(v)}</span>
       ) : (
-        <Typography.Text ellipsis={{ tooltip: String(v) }} style={{ maxWidth: 280 }}>{String(v)}</Typography.Text>
+        <Typography.Text ellipsis={{ tooltip: String(v) }} style={{ maxWidth: 280 }}>
+          {String(v)}
+        </Typography.Text>
       );
     default:
       return isEmpty(v) ? EMPTY : <>{withUnit(Array.isArray(v) ? v.join(', ') : String(v))}</>;

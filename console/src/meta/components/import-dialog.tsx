@@ -3,16 +3,7 @@ import { Alert, App, Button, Checkbox, Descriptions, Modal, Progress, Result, Se
 import { useEffect, useReducer, useRef, useState, type FC } from 'react';
 import { resourceApiPath, resourceLabelKey, type ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
-import {
-  IMPORT_ACCEPT,
-  importFileProblem,
-  importProgress,
-  importReducer,
-  pollDelay,
-  processedVolume,
-  shouldPoll,
-  type ImportStatus,
-} from '../lib/import-job';
+import { IMPORT_ACCEPT, importFileProblem, importProgress, importReducer, pollDelay, processedVolume, shouldPoll, type ImportStatus } from '../lib/import-job';
 import { postFile } from '../lib/multipart';
 import { downloadBlob } from '../lib/download';
 import { useMetaT } from '../hooks/use-meta';
@@ -113,7 +104,8 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
         // a workbook whose every column is known (the template filled in) needs no mapping step
         const known = preview.header.every((h) => h === null || h.trim() === '' || preview.mapping[h]);
         const mapped = new Set(Object.values(preview.mapping));
-        if (preview.format === 'xlsx' && known && preview.fields.every((f) => !f.required || mapped.has(f.name))) upload(file, updateExisting ? { updateExisting: 'true' } : {});
+        if (preview.format === 'xlsx' && known && preview.fields.every((f) => !f.required || mapped.has(f.name)))
+          upload(file, updateExisting ? { updateExisting: 'true' } : {});
         else setMapping((m) => (m?.file === file ? { file, preview } : m));
       })
       .catch((e: unknown) => {
@@ -160,11 +152,22 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
           </div>
         )}
         {state.phase === 'idle' && mapping?.preview && (
-          <MappingStep file={mapping.file} preview={mapping.preview} update={updateExisting} onBack={() => setMapping(null)} onImport={(fields) => upload(mapping.file, fields)} />
+          <MappingStep
+            file={mapping.file}
+            preview={mapping.preview}
+            update={updateExisting}
+            onBack={() => setMapping(null)}
+            onImport={(fields) => upload(mapping.file, fields)}
+          />
         )}
         {state.phase === 'idle' && !mapping && (
           <Space direction="vertical" style={{ width: '100%' }} size="middle">
-            <Button icon={<DownloadOutlined />} loading={templateBusy} onClick={() => void template() /* reports its own failure */} data-testid="meta-import-template">
+            <Button
+              icon={<DownloadOutlined />}
+              loading={templateBusy}
+              onClick={() => void template() /* reports its own failure */}
+              data-testid="meta-import-template"
+            >
               {t('meta.downloadTemplate')}
             </Button>
             <Upload.Dragger
@@ -192,9 +195,7 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
         {busy && (
           <div style={{ textAlign: 'center', padding: 32 }}>
             {progress ? <Progress percent={progress.percent} status="active" data-testid="meta-import-progress" /> : <Spin />}
-            <div style={{ marginTop: 12 }}>
-              {t(state.phase === 'uploading' ? 'meta.uploading' : 'meta.importProcessing', { file: state.fileName })}
-            </div>
+            <div style={{ marginTop: 12 }}>{t(state.phase === 'uploading' ? 'meta.uploading' : 'meta.importProcessing', { file: state.fileName })}</div>
             {state.phase === 'processing' && (progress || state.status) && (
               <div style={{ color: 'rgba(0,0,0,.45)' }} data-testid="meta-import-count">
                 {progress
@@ -204,7 +205,9 @@ export const ImportDialog: FC<{ resource: ResourceDef; onClose: () => void; onFi
             )}
           </div>
         )}
-        {state.phase === 'failed' && <Alert type="error" showIcon message={t('meta.importFailed')} description={state.message} data-testid="meta-import-error" />}
+        {state.phase === 'failed' && (
+          <Alert type="error" showIcon message={t('meta.importFailed')} description={state.message} data-testid="meta-import-error" />
+        )}
         {state.phase === 'finished' && <ImportResult resource={resource} result={state.result} />}
       </div>
     </Modal>
@@ -292,7 +295,13 @@ const MappingStep: FC<MappingStepProps> = ({ file, preview, update: initialUpdat
         data-testid="meta-import-preview"
       />
       {missing.length > 0 && (
-        <Alert style={{ marginTop: 12 }} type="warning" showIcon message={t('meta.importRequiredMissing', { columns: missing.map((f) => f.label).join(', ') })} data-testid="meta-import-missing" />
+        <Alert
+          style={{ marginTop: 12 }}
+          type="warning"
+          showIcon
+          message={t('meta.importRequiredMissing', { columns: missing.map((f) => f.label).join(', ') })}
+          data-testid="meta-import-missing"
+        />
       )}
       {preview.key && (
         <Checkbox style={{ marginTop: 12 }} checked={update} onChange={(e) => setUpdate(e.target.checked)} data-testid="meta-import-map-update">
@@ -306,7 +315,9 @@ const MappingStep: FC<MappingStepProps> = ({ file, preview, update: initialUpdat
         <Button
           type="primary"
           disabled={missing.length > 0}
-          onClick={() => onImport({ mapping: JSON.stringify(Object.fromEntries(Object.entries(map).filter(([, v]) => v))), ...(update ? { updateExisting: 'true' } : {}) })}
+          onClick={() =>
+            onImport({ mapping: JSON.stringify(Object.fromEntries(Object.entries(map).filter(([, v]) => v))), ...(update ? { updateExisting: 'true' } : {}) })
+          }
           data-testid="meta-import-start"
         >
           {t('meta.importStart')}
@@ -342,7 +353,10 @@ const ImportResult: FC<{ resource: ResourceDef; result: ImportStatus }> = ({ res
         title={t('meta.importFinished')}
         subTitle={result.message ?? undefined}
       />
-      <Descriptions size="small" bordered column={3}
+      <Descriptions
+        size="small"
+        bordered
+        column={3}
         items={[
           { key: 'p', label: t('meta.processedVolume'), children: processedVolume(result) },
           { key: 's', label: t('meta.successVolume'), children: <span data-testid="meta-import-success">{result.successVolume ?? 0}</span> },
@@ -350,7 +364,13 @@ const ImportResult: FC<{ resource: ResourceDef; result: ImportStatus }> = ({ res
         ]}
       />
       {(result.importErrors?.length ?? 0) > 0 && (
-        <Button style={{ marginTop: 12 }} icon={<DownloadOutlined />} loading={downloading} onClick={() => void download() /* reports its own failure */} data-testid="meta-import-download-result">
+        <Button
+          style={{ marginTop: 12 }}
+          icon={<DownloadOutlined />}
+          loading={downloading}
+          onClick={() => void download() /* reports its own failure */}
+          data-testid="meta-import-download-result"
+        >
           {t('meta.downloadResult')}
         </Button>
       )}

@@ -16,8 +16,27 @@ export const LngLatInput: FC<{ value?: LngLat | null; onChange?: (v: LngLat | nu
   const set = (next: LngLat) => onChange?.(next[0] === null && next[1] === null ? null : next);
   return (
     <Space.Compact style={{ width: '100%' }}>
-      <InputNumber id={id} style={{ width: '50%' }} min={-180} max={180} precision={6} placeholder={t('meta.longitude')} value={lng} disabled={disabled} onChange={(v) => set([v, lat])} />
-      <InputNumber style={{ width: '50%' }} min={-90} max={90} precision={6} placeholder={t('meta.latitude')} value={lat} disabled={disabled} onChange={(v) => set([lng, v])} />
+      <InputNumber
+        id={id}
+        style={{ width: '50%' }}
+        min={-180}
+        max={180}
+        precision={6}
+        placeholder={t('meta.longitude')}
+        value={lng}
+        disabled={disabled}
+        onChange={(v) => set([v, lat])}
+      />
+      <InputNumber
+        style={{ width: '50%' }}
+        min={-90}
+        max={90}
+        precision={6}
+        placeholder={t('meta.latitude')}
+        value={lat}
+        disabled={disabled}
+        onChange={(v) => set([lng, v])}
+      />
     </Space.Compact>
   );
 };

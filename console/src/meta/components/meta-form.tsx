@@ -36,7 +36,15 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
   // pickers mark the rows another record of this resource already holds (ref-select.tsx)
   const owner = useMemo(() => ({ resource: resource.name, id: record?.id }), [resource.name, record?.id]);
   const cross = useMemo(
-    () => compareRules(resource.rules, (name) => { const f = fieldByName(resource, name); return f ? fieldLabel(f) : name; }, t),
+    () =>
+      compareRules(
+        resource.rules,
+        (name) => {
+          const f = fieldByName(resource, name);
+          return f ? fieldLabel(f) : name;
+        },
+        t,
+      ),
     [resource, fieldLabel, t],
   );
 
@@ -72,7 +80,13 @@ export const MetaForm: FC<MetaFormProps> = ({ resource, fields, mode, formProps,
       const confirmLabel = t('meta.confirmField', { name: label });
       nodes.push(
         <Col key={f.name + CONFIRM_SUFFIX} xs={24} md={span}>
-          <Form.Item name={f.name + CONFIRM_SUFFIX} label={confirmLabel} dependencies={[f.name]} rules={confirmRules(f.name, confirmLabel, t)} required={f.required && mode === 'create'}>
+          <Form.Item
+            name={f.name + CONFIRM_SUFFIX}
+            label={confirmLabel}
+            dependencies={[f.name]}
+            rules={confirmRules(f.name, confirmLabel, t)}
+            required={f.required && mode === 'create'}
+          >
             <FieldInput field={f} resource={resource.name} mode={mode} disabled={disabled} />
           </Form.Item>
         </Col>,

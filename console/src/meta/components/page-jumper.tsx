@@ -8,7 +8,12 @@ import { MAX_PAGE, parsePage } from '../lib/paging';
  * the count cap is not the last page), and "Last page", which past the cap asks for the farthest
  * page so the server counts every row and the list moves to the real end.
  */
-export const PageJumper: FC<{ onGo: (page: number) => void; capped: boolean; lastKnown: number; disabled?: boolean }> = ({ onGo, capped, lastKnown, disabled }) => {
+export const PageJumper: FC<{ onGo: (page: number) => void; capped: boolean; lastKnown: number; disabled?: boolean }> = ({
+  onGo,
+  capped,
+  lastKnown,
+  disabled,
+}) => {
   const { t } = useMetaT();
   const [text, setText] = useState('');
   const go = () => {

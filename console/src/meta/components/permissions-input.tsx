@@ -3,7 +3,18 @@ import { useEffect, useMemo, useState, type FC, type Key } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../providers/http-client';
 import { asArray } from '../lib/format';
-import { catalogueNodes, checkedLeaves, expandedForSearch, filterTree, missingPages, parentIndex, toggleLeaves, toTreeData, withAncestors, withoutPages } from '../lib/permission-tree';
+import {
+  catalogueNodes,
+  checkedLeaves,
+  expandedForSearch,
+  filterTree,
+  missingPages,
+  parentIndex,
+  toggleLeaves,
+  toTreeData,
+  withAncestors,
+  withoutPages,
+} from '../lib/permission-tree';
 import { useOptionalShell } from '../../providers/shell-context';
 import { publicPages } from '../../routes/public-pages';
 import { useMetaT } from '../hooks/use-meta';

@@ -37,7 +37,12 @@ export const PublicLinkButton: FC<{ resource: ResourceDef; id: string | number; 
 
   return (
     <>
-      <Button icon={<LinkOutlined />} loading={busy && !link} onClick={() => void ask(false) /* ask() reports its own failure */} data-testid="meta-public-link">
+      <Button
+        icon={<LinkOutlined />}
+        loading={busy && !link}
+        onClick={() => void ask(false) /* ask() reports its own failure */}
+        data-testid="meta-public-link"
+      >
         {t('meta.publicLink.button')}
       </Button>
       <Modal open={link !== null} title={t('meta.publicLink.title', { name: title ?? '' })} onCancel={() => setLink(null)} footer={null} destroyOnHidden>
@@ -50,7 +55,12 @@ export const PublicLinkButton: FC<{ resource: ResourceDef; id: string | number; 
                 {link}
               </a>
             </Typography.Paragraph>
-            <Popconfirm title={t('meta.publicLink.renewQuestion')} okText={t('meta.publicLink.renew')} cancelText={t('meta.cancel')} onConfirm={() => void ask(true)}>
+            <Popconfirm
+              title={t('meta.publicLink.renewQuestion')}
+              okText={t('meta.publicLink.renew')}
+              cancelText={t('meta.cancel')}
+              onConfirm={() => void ask(true)}
+            >
               <Button danger size="small" loading={busy} data-testid="meta-public-link-renew">
                 {t('meta.publicLink.renew')}
               </Button>

@@ -66,7 +66,14 @@ export const QuantityPicker: FC<QuantityPickerProps> = ({ resource, value = [], 
             key: 'remove',
             width: 60,
             render: (_: unknown, l) => (
-              <Button type="text" danger icon={<DeleteOutlined />} disabled={disabled} aria-label={t('meta.delete')} onClick={() => set(value.filter((x) => x.id !== l.id))} />
+              <Button
+                type="text"
+                danger
+                icon={<DeleteOutlined />}
+                disabled={disabled}
+                aria-label={t('meta.delete')}
+                onClick={() => set(value.filter((x) => x.id !== l.id))}
+              />
             ),
           },
         ]}

@@ -19,7 +19,8 @@ export interface TimelineEntry {
 }
 
 /** Whether a detail page shows the timeline: the resource has steps and the user may call it. */
-export const showsTimeline = (res: ResourceDef, has: (code: string) => boolean): boolean => resourceTransitions(res).length > 0 && has(apiCode(timelinePath(res)));
+export const showsTimeline = (res: ResourceDef, has: (code: string) => boolean): boolean =>
+  resourceTransitions(res).length > 0 && has(apiCode(timelinePath(res)));
 
 /**
  * Who ran which step of the record when, from the operation log: a collapsible antd Timeline,
@@ -59,18 +60,31 @@ export const RecordTimeline: FC<{ resource: ResourceDef; id: string | number; ve
         children: (
           <div data-testid="meta-timeline-entry">
             <Typography.Text strong>{e.label}</Typography.Text>
-            {e.from !== null || e.to !== null ? <Typography.Text type="secondary">{`  ${e.from ?? ''}${e.from !== null && e.to !== null ? ' → ' : ''}${e.to ?? ''}`}</Typography.Text> : null}
+            {e.from !== null || e.to !== null ? (
+              <Typography.Text type="secondary">{`  ${e.from ?? ''}${e.from !== null && e.to !== null ? ' → ' : ''}${e.to ?? ''}`}</Typography.Text>
+            ) : null}
             <div>
               <Typography.Text>{e.user}</Typography.Text>
               <Typography.Text type="secondary">{`  ${formatDate(e.at, true)}`}</Typography.Text>
             </div>
-            {e.cause && <Typography.Text type="secondary" italic>{e.cause.label}</Typography.Text>}
+            {e.cause && (
+              <Typography.Text type="secondary" italic>
+                {e.cause.label}
+              </Typography.Text>
+            )}
           </div>
         ),
       }))}
     />
   );
-  return <Collapse size="small" style={{ marginTop: 16 }} data-testid="meta-timeline" items={[{ key: 'timeline', label: header, children: body, forceRender: true }]} />;
+  return (
+    <Collapse
+      size="small"
+      style={{ marginTop: 16 }}
+      data-testid="meta-timeline"
+      items={[{ key: 'timeline', label: header, children: body, forceRender: true }]}
+    />
+  );
 };
 
 /** The timeline on a generated detail page, when the resource has steps and the user may read it. */

@@ -26,11 +26,7 @@ export function backReference(target: ResourceDef | undefined, owner: string): F
 }
 
 /** Text folded for matching: case, accents and full-width forms ignored (as the database's collation does). */
-const fold = (s: string): string =>
-  s
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase();
+const fold = (s: string): string => s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 
 /** Whether an option's label contains the typed text, before the server has answered it. */
 export function labelMatches(label: unknown, typed: string): boolean {
@@ -56,7 +52,8 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
   // a user who may not list the target keeps the field's value shown but cannot choose (the list call would be refused)
   const listable = useCanList(ref?.resource, !choices);
   const target = ref ? resources[ref.resource] : undefined;
-  const unlisted = listable === false ? t('meta.refNotListed', { name: labelInSentence(t(target ? resourceLabelKey(target) : String(ref?.resource)), lng) }) : undefined;
+  const unlisted =
+    listable === false ? t('meta.refNotListed', { name: labelInSentence(t(target ? resourceLabelKey(target) : String(ref?.resource)), lng) }) : undefined;
   // options load on first focus: a search form or a form full of refs costs no calls until used
   const [active, setActive] = useState(false);
   // The search goes to the server after a 300 ms pause; until its answer arrives the list holds
@@ -65,10 +62,7 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
   // pointer, and Enter picked the stale first row). The server's own answer is shown as it is.
   const requested = useRef('');
   const [answered, setAnswered] = useState('');
-  const permanent = useMemo<CrudFilter[]>(
-    () => Object.entries(ref?.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })),
-    [ref],
-  );
+  const permanent = useMemo<CrudFilter[]>(() => Object.entries(ref?.filter ?? {}).map(([f, v]) => ({ field: f, operator: 'eq', value: v })), [ref]);
   const { selectProps, query } = useSelect({
     resource: ref?.resource ?? '',
     optionLabel: (ref?.label ?? 'id') as never,
@@ -112,7 +106,9 @@ export const RefSelect: FC<RefSelectProps> = ({ field, multiple, knownLabels, va
     }
     return opts.map((o) => {
       const taken = held.get(String(o.value));
-      return taken ? { value: o.value as string | number, label: taken, disabled: true, title: taken } : { value: o.value as string | number, label: String(o.label ?? o.value) };
+      return taken
+        ? { value: o.value as string | number, label: taken, disabled: true, title: taken }
+        : { value: o.value as string | number, label: String(o.label ?? o.value) };
     });
   }, [choices, selectProps.options, value, knownLabels, held]);
 
@@ -172,7 +168,7 @@ const RefWidget: FC<FieldWidgetProps> = ({ field, context, value, onChange, disa
     disabled={disabled}
     placeholder={placeholder}
     field={field}
-    multiple={field.type === 'refs' || context === 'search' && field.search === 'in'}
+    multiple={field.type === 'refs' || (context === 'search' && field.search === 'in')}
     knownLabels={knownLabels}
     owner={context === 'form' && field.type === 'ref' ? owner : undefined}
     choices={context === 'form' && field.type === 'ref' ? choices : undefined}

@@ -22,7 +22,13 @@ export const RefsInput: FC<RefSelectProps & { field: FieldDef }> = ({ field, val
   // one row is enough to learn the total
   // only when the user may list the target (RefSelect says why not)
   const listable = useCanList(ref.resource) === true;
-  const { result } = useList({ resource: ref.resource, filters, pagination: { currentPage: 1, pageSize: 1 }, errorNotification: false, queryOptions: { enabled: listable } });
+  const { result } = useList({
+    resource: ref.resource,
+    filters,
+    pagination: { currentPage: 1, pageSize: 1 },
+    errorNotification: false,
+    queryOptions: { enabled: listable },
+  });
   const large = listable && (result?.total ?? 0) > PICKER_THRESHOLD;
   const ids = asArray(value);
   const labels = { ...knownLabels, ...picked };
@@ -61,6 +67,15 @@ registerFieldWidget({ type: 'refs', context: 'form' }, ({ field, value, onChange
   field.ref ? (
     <RefsInput id={id} disabled={disabled} placeholder={placeholder} field={field} knownLabels={knownLabels} value={value as never} onChange={onChange} />
   ) : (
-    <RefSelect id={id} disabled={disabled} placeholder={placeholder} field={field} multiple knownLabels={knownLabels} value={value as never} onChange={onChange} />
+    <RefSelect
+      id={id}
+      disabled={disabled}
+      placeholder={placeholder}
+      field={field}
+      multiple
+      knownLabels={knownLabels}
+      value={value as never}
+      onChange={onChange}
+    />
   ),
 );

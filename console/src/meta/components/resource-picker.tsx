@@ -58,7 +58,13 @@ const PickerModal: FC<ResourcePickerProps & { def: ResourceDef }> = ({ def, onCa
       columnSpecs(def)
         .filter((s) => s.defaultVisible)
         .slice(0, 8)
-        .map((s) => ({ key: s.key, dataIndex: s.key, title: fieldLabel(s.field), width: s.width, render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums) })),
+        .map((s) => ({
+          key: s.key,
+          dataIndex: s.key,
+          title: fieldLabel(s.field),
+          width: s.width,
+          render: (_: unknown, r: BaseRecord) => renderFieldValue(s.field, r, 'table', t, enums),
+        })),
     [def, fieldLabel, t, enums],
   );
   const pageRows = (tableProps.dataSource ?? []) as BaseRecord[];
@@ -102,7 +108,17 @@ const PickerModal: FC<ResourcePickerProps & { def: ResourceDef }> = ({ def, onCa
         {selection.size > 0 && (
           <div style={{ marginBottom: 8, maxHeight: 64, overflow: 'auto' }}>
             {[...selection.values()].map((r) => (
-              <Tag key={String(r.id)} closable onClose={() => setSelection((s) => { const n = new Map(s); n.delete(String(r.id)); return n; })}>
+              <Tag
+                key={String(r.id)}
+                closable
+                onClose={() =>
+                  setSelection((s) => {
+                    const n = new Map(s);
+                    n.delete(String(r.id));
+                    return n;
+                  })
+                }
+              >
                 {titleOf(r)}
               </Tag>
             ))}
@@ -114,7 +130,9 @@ const PickerModal: FC<ResourcePickerProps & { def: ResourceDef }> = ({ def, onCa
           size="small"
           columns={columns}
           scroll={{ x: 'max-content', y: 400 }}
-          pagination={tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false, showTotal: (total) => t('meta.totalShort', { total }) } : false}
+          pagination={
+            tableProps.pagination ? { ...tableProps.pagination, showSizeChanger: false, showTotal: (total) => t('meta.totalShort', { total }) } : false
+          }
           rowSelection={{
             type: multiple ? 'checkbox' : 'radio',
             preserveSelectedRowKeys: true,

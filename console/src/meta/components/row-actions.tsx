@@ -18,14 +18,14 @@ export const editPath = (res: ResourceDef, id: BaseKey) => `${res.route}/edit/${
 export const createPath = (res: ResourceDef) => `${res.route}/create`;
 
 /** A real link (middle-click, open in new tab) that navigates in-app on a plain click. */
-export const NavButton: FC<{ to: string; icon?: ReactNode; testId?: string; children: ReactNode; size?: 'small' | 'middle'; type?: 'link' | 'default' | 'primary' }> = ({
-  to,
-  icon,
-  testId,
-  children,
-  size = 'small',
-  type = 'link',
-}) => {
+export const NavButton: FC<{
+  to: string;
+  icon?: ReactNode;
+  testId?: string;
+  children: ReactNode;
+  size?: 'small' | 'middle';
+  type?: 'link' | 'default' | 'primary';
+}> = ({ to, icon, testId, children, size = 'small', type = 'link' }) => {
   const navigate = useNavigate();
   return (
     <Button
@@ -82,10 +82,20 @@ export function actionCount(access: Pick<ResourceAccess, 'show' | 'edit' | 'dele
  * The actions column's width: the actions side by side while they fit, else Detail, one step and
  * More; `narrow` (tablet, phone): at most NARROW_ACTIONS_WIDTH, Detail and More.
  */
-export function actionsWidth(access: Pick<ResourceAccess, 'show' | 'edit' | 'delete' | 'status'>, extraWidths: number[], steps: number, narrow = false): number {
+export function actionsWidth(
+  access: Pick<ResourceAccess, 'show' | 'edit' | 'delete' | 'status'>,
+  extraWidths: number[],
+  steps: number,
+  narrow = false,
+): number {
   const wide = (() => {
     if (actionCount(access, extraWidths.length, steps) > INLINE_ACTIONS) return COMPACT_ACTIONS_WIDTH;
-    const full = 60 + 70 * [access.show, access.edit, access.delete].filter(Boolean).length + (access.status ? 40 : 0) + extraWidths.reduce((w, a) => w + a, 0) + 80 * steps;
+    const full =
+      60 +
+      70 * [access.show, access.edit, access.delete].filter(Boolean).length +
+      (access.status ? 40 : 0) +
+      extraWidths.reduce((w, a) => w + a, 0) +
+      80 * steps;
     return Math.min(full, COMPACT_ACTIONS_WIDTH);
   })();
   return narrow ? Math.min(wide, NARROW_ACTIONS_WIDTH) : wide;
@@ -102,7 +112,13 @@ export const RowActions: FC<RowActionsProps> = (props) => {
   const allowedSteps = (steps ?? []).filter((s) => transitionAllowed(s, record));
   const compact = actionCount(access, extra?.length ?? 0, steps?.length ?? 0) > INLINE_ACTIONS;
   // narrow and not fitting: Detail inline, everything else under More
-  const squeezed = Boolean(props.narrow) && actionsWidth(access, (extra ?? []).map((a) => a.width), steps?.length ?? 0) > NARROW_ACTIONS_WIDTH;
+  const squeezed =
+    Boolean(props.narrow) &&
+    actionsWidth(
+      access,
+      (extra ?? []).map((a) => a.width),
+      steps?.length ?? 0,
+    ) > NARROW_ACTIONS_WIDTH;
   if (record.id === undefined || record.id === null) return null;
   if (squeezed) return <CompactActions {...props} first={undefined} rest={allowedSteps} lead={undefined} extra={extra} resource={resource} />;
   if (!compact) return <InlineActions {...props} />;

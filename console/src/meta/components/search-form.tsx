@@ -31,7 +31,16 @@ const NumberRange: FC<{ value?: Pair | null; onChange?: (v: Pair) => void; id?: 
 const SearchInput: FC<{ field: FieldDef; value?: unknown; onChange?: (v: unknown) => void; id?: string }> = ({ field, ...rest }) => {
   const { t } = useMetaT();
   if (field.search === 'range' && (field.type === 'date' || field.type === 'datetime')) {
-    return <DatePicker.RangePicker id={rest.id} style={{ width: '100%' }} format={DATE_FORMAT} allowEmpty={[true, true]} value={rest.value as never} onChange={rest.onChange} />;
+    return (
+      <DatePicker.RangePicker
+        id={rest.id}
+        style={{ width: '100%' }}
+        format={DATE_FORMAT}
+        allowEmpty={[true, true]}
+        value={rest.value as never}
+        onChange={rest.onChange}
+      />
+    );
   }
   if (field.search === 'range' && (field.type === 'int' || field.type === 'decimal')) {
     return <NumberRange {...rest} value={rest.value as Pair} unit={field.unit ? t(`units.${field.unit}`) : undefined} />;
@@ -61,7 +70,15 @@ export const SearchForm: FC<SearchFormProps> = ({ fields, formProps, onReset, lo
   // the buttons fill the rest of the last row, right-aligned
   const rest = n - (shown % n);
   return (
-    <Form {...formProps} layout="horizontal" labelWrap labelCol={{ flex: '0 0 110px' }} wrapperCol={{ flex: '1 1 0', style: { minWidth: 0 } }} data-testid="meta-search-form" style={{ marginBottom: 16 }}>
+    <Form
+      {...formProps}
+      layout="horizontal"
+      labelWrap
+      labelCol={{ flex: '0 0 110px' }}
+      wrapperCol={{ flex: '1 1 0', style: { minWidth: 0 } }}
+      data-testid="meta-search-form"
+      style={{ marginBottom: 16 }}
+    >
       <Row gutter={[16, 0]}>
         {fields.map((f, i) => (
           // collapsed fields stay mounted so their values still filter

@@ -48,7 +48,19 @@ export const StoredImage: FC<{ name: string; size: number; alt?: string }> = ({ 
   const [full, setFull] = useState<string>();
   if (thumb.failed) {
     return (
-      <span title={fileName(name)} style={{ display: 'inline-flex', width: size, height: size, alignItems: 'center', justifyContent: 'center', borderRadius: 4, background: 'rgba(0,0,0,.04)', color: 'rgba(0,0,0,.25)' }}>
+      <span
+        title={fileName(name)}
+        style={{
+          display: 'inline-flex',
+          width: size,
+          height: size,
+          alignItems: 'center',
+          justifyContent: 'center',
+          borderRadius: 4,
+          background: 'rgba(0,0,0,.04)',
+          color: 'rgba(0,0,0,.25)',
+        }}
+      >
         <PictureOutlined />
       </span>
     );

@@ -23,7 +23,12 @@ interface UploadAnswer {
   data?: { fileName: string; url?: string; thumbUrl?: string };
 }
 
-const toFile = (name: string): UploadFile => ({ uid: name, name: name.split('/').pop() ?? name, status: 'done', response: { code: 0, data: { fileName: name } } });
+const toFile = (name: string): UploadFile => ({
+  uid: name,
+  name: name.split('/').pop() ?? name,
+  status: 'done',
+  response: { code: 0, data: { fileName: name } },
+});
 const storedName = (f: UploadFile): string | undefined => (f.response as UploadAnswer | undefined)?.data?.fileName;
 
 /** Image or file uploader posting to the SPEC upload calls, with the SPEC §5 limits. */
@@ -97,7 +102,11 @@ export const UploadInput: FC<UploadInputProps> = ({ kind, value, onChange, max, 
       }}
       onPreview={(file) => {
         const name = storedName(file);
-        if (name) void storedFileUrl(name).then((url) => window.open(url, '_blank', 'noopener'), () => undefined);
+        if (name)
+          void storedFileUrl(name).then(
+            (url) => window.open(url, '_blank', 'noopener'),
+            () => undefined,
+          );
       }}
       onRemove={(file) => {
         const list = files.filter((f) => f.uid !== file.uid);

@@ -47,7 +47,17 @@ class ZoneBoundary extends Component<{ name: string; children: ReactNode }, { er
 }
 
 /** Renders the zone's components with `props`; `wrap` frames them when there is at least one. */
-export function Zone<P extends object>({ name, components, props, wrap }: { name: string; components: Array<ZoneComponent<P>>; props: P; wrap?: (children: ReactNode) => ReactNode }) {
+export function Zone<P extends object>({
+  name,
+  components,
+  props,
+  wrap,
+}: {
+  name: string;
+  components: Array<ZoneComponent<P>>;
+  props: P;
+  wrap?: (children: ReactNode) => ReactNode;
+}) {
   if (!components.length) return null;
   const body = components.map(({ key, Component: C }) => (
     <ZoneBoundary key={key} name={name}>

@@ -14,8 +14,15 @@ export function useTransitions(res: ResourceDef): ResolvedTransition[] {
   const access = shell?.access;
   const plugins = shell?.plugins;
   return useMemo(() => {
-    const replaced = new Set((plugins ?? []).flatMap((p) => p.rowActions ?? []).filter((a) => a.replaces && a.resources.includes(res.name)).map((a) => a.replaces!));
+    const replaced = new Set(
+      (plugins ?? [])
+        .flatMap((p) => p.rowActions ?? [])
+        .filter((a) => a.replaces && a.resources.includes(res.name))
+        .map((a) => a.replaces!),
+    );
     const has = (code: string) => Boolean(access?.has(code));
-    return resourceTransitions(res).filter((t) => t.call !== false && !t.choose && !replaced.has(t.name) && has(apiCode(t.path)) && guardPermissionHeld(t, has));
+    return resourceTransitions(res).filter(
+      (t) => t.call !== false && !t.choose && !replaced.has(t.name) && has(apiCode(t.path)) && guardPermissionHeld(t, has),
+    );
   }, [res, access, plugins]);
 }

@@ -41,8 +41,7 @@ export function columnSpecs(res: ResourceDef): ColumnSpec[] {
 
 export type ColumnVisibility = Record<string, boolean>;
 
-export const columnStorageKey = (userId: string | number | undefined, resource: string): string =>
-  `admin-columns:${userId ?? 'anonymous'}:${resource}`;
+export const columnStorageKey = (userId: string | number | undefined, resource: string): string => `admin-columns:${userId ?? 'anonymous'}:${resource}`;
 
 export function defaultVisibility(specs: ColumnSpec[]): ColumnVisibility {
   return Object.fromEntries(specs.map((s) => [s.key, s.defaultVisible]));
@@ -69,10 +68,7 @@ export function mergeVisibility(specs: ColumnSpec[], stored: string | null | und
 }
 
 /** Antd sorter order for a field from Refine sorters. */
-export function sortOrderOf(
-  sorters: ReadonlyArray<{ field: string; order: 'asc' | 'desc' }>,
-  field: string,
-): 'ascend' | 'descend' | null {
+export function sortOrderOf(sorters: ReadonlyArray<{ field: string; order: 'asc' | 'desc' }>, field: string): 'ascend' | 'descend' | null {
   const s = sorters.find((x) => x.field === field);
   return s ? (s.order === 'asc' ? 'ascend' : 'descend') : null;
 }

@@ -21,7 +21,11 @@ export const lineFields = (def: ChildrenDef, all: FieldDef[]): FieldDef[] => all
 
 /** Stored lines (API rows) → editor lines. */
 export function toEditorLines(fields: FieldDef[], rows: Array<Record<string, unknown>>): EditorLine[] {
-  return rows.map((r) => ({ key: newLineKey(), id: typeof r.id === 'number' ? r.id : undefined, values: { ...toFormValues(fields, r, 'edit'), ...labelsOf(r) } }));
+  return rows.map((r) => ({
+    key: newLineKey(),
+    id: typeof r.id === 'number' ? r.id : undefined,
+    values: { ...toFormValues(fields, r, 'edit'), ...labelsOf(r) },
+  }));
 }
 
 /** Ref labels travel with the values so selects show names before their options load. */

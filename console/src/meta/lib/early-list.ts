@@ -48,7 +48,11 @@ export function startEarlyList(res: ResourceDef, search: string, pageSize?: numb
 }
 
 /** The screen's side, during its first render: the early answer for this URL if it has already arrived (used once). */
-export function takeArrivedList(res: ResourceDef, search: string, pageSize?: number): { answer: ListAnswer; at: number; body: Record<string, unknown> } | undefined {
+export function takeArrivedList(
+  res: ResourceDef,
+  search: string,
+  pageSize?: number,
+): { answer: ListAnswer; at: number; body: Record<string, unknown> } | undefined {
   const { path, body } = listRequest(res, search, pageSize);
   const got = takeArrived<ListAnswer>(path, body);
   return got && { answer: got.value, at: got.at, body };

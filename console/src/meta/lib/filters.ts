@@ -44,9 +44,7 @@ export function searchValue(field: FieldDef, v: unknown): unknown {
  * previous value (Reset clears the table's filters too).
  */
 export function searchToFilters(fields: FieldDef[], values: Record<string, unknown>): CrudFilter[] {
-  return fields
-    .filter((f) => f.search)
-    .map((f) => ({ field: f.name, operator: OPERATOR[f.search as SearchKind], value: searchValue(f, values[f.name]) }));
+  return fields.filter((f) => f.search).map((f) => ({ field: f.name, operator: OPERATOR[f.search as SearchKind], value: searchValue(f, values[f.name]) }));
 }
 
 /** Search-form values from active filters (restores the form from a synced URL). */

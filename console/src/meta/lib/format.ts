@@ -5,8 +5,7 @@ import { DATE_FORMAT, DATETIME_FORMAT, formatDateTime } from '../../lib/date-for
 // the console's one date-time format (lib/date-format.ts)
 export { DATE_FORMAT, DATETIME_FORMAT };
 
-export const isEmpty = (v: unknown): boolean =>
-  v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+export const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 
 /** ISO string, epoch ms or date-only string → local display text; '' when empty or invalid. */
 export function formatDate(v: unknown, withTime: boolean): string {

@@ -19,7 +19,10 @@ export const IMPORT_PROCESSING = 10;
 export const IMPORT_FINISHED = 20;
 
 /** Why a chosen file may not be imported: its format (validation.importFormat) or its size (validation.importSize, KB), or null. */
-export function importFileProblem(file: { name: string; size: number }): { key: string; reason: 'format' | 'size'; params: { size: number; formats: string } } | null {
+export function importFileProblem(file: {
+  name: string;
+  size: number;
+}): { key: string; reason: 'format' | 'size'; params: { size: number; formats: string } } | null {
   const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
   const params = { size: IMPORT_MAX_BYTES / 1024, formats: 'xlsx, csv' };
   if (!IMPORT_EXTENSIONS.includes(ext)) return { key: 'validation.importFormat', reason: 'format', params };
@@ -72,16 +75,16 @@ export function importReducer(state: ImportState, event: ImportEvent): ImportSta
     case 'upload':
       return state.phase === 'uploading' || state.phase === 'processing' ? state : { phase: 'uploading', fileName: event.fileName };
     case 'accepted':
-      return state.phase === 'uploading' ? { phase: 'processing', fileName: state.fileName, importId: event.importId, polls: 0, total: event.totalVolume ?? null } : state;
+      return state.phase === 'uploading'
+        ? { phase: 'processing', fileName: state.fileName, importId: event.importId, polls: 0, total: event.totalVolume ?? null }
+        : state;
     case 'status': {
       if (state.phase !== 'processing' || event.status.importId !== state.importId) return state;
       if (event.status.status === IMPORT_PROCESSING) return { ...state, polls: state.polls + 1, status: event.status };
       return { phase: 'finished', fileName: state.fileName, importId: state.importId, result: event.status };
     }
     case 'error':
-      return state.phase === 'uploading' || state.phase === 'processing'
-        ? { phase: 'failed', fileName: state.fileName, message: event.message }
-        : state;
+      return state.phase === 'uploading' || state.phase === 'processing' ? { phase: 'failed', fileName: state.fileName, message: event.message } : state;
   }
 }
 

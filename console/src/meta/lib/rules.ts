@@ -30,8 +30,7 @@ const TEXT_TYPES = new Set(['string', 'text', 'password', 'color']);
 const NUMBER_TYPES = new Set(['int', 'decimal']);
 
 /** Whether an empty value is acceptable on this screen (secrets keep the old value on edit). */
-export const keepsOldWhenEmpty = (f: FieldDef, mode: FormMode): boolean =>
-  mode === 'edit' && (Boolean(f.writeOnly) || f.type === 'password');
+export const keepsOldWhenEmpty = (f: FieldDef, mode: FormMode): boolean => mode === 'edit' && (Boolean(f.writeOnly) || f.type === 'password');
 
 export function fieldRules(f: FieldDef, name: string, mode: FormMode, t: Translate): FormRule[] {
   const rules: FormRule[] = [];
@@ -66,7 +65,10 @@ export function fieldRules(f: FieldDef, name: string, mode: FormMode, t: Transla
   const pattern = f.pattern ?? (f.type === 'color' ? 'color' : undefined);
   if (pattern) {
     // the message says the format (and a code's maximum length), as the server's refusal does
-    rules.push({ pattern: patternRegExp(pattern), message: t(patternMessageKey(pattern, f.maxLength), { name, ...(f.maxLength !== undefined ? { max: f.maxLength } : {}) }) });
+    rules.push({
+      pattern: patternRegExp(pattern),
+      message: t(patternMessageKey(pattern, f.maxLength), { name, ...(f.maxLength !== undefined ? { max: f.maxLength } : {}) }),
+    });
   }
   if (f.type === 'json') {
     rules.push({

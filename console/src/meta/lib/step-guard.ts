@@ -16,10 +16,16 @@ export function stepUser(user: (UserInfo & { id?: number | string }) | undefined
 }
 
 /** Whether the user holds what the step's guard asks beyond the step's own code. */
-export const guardPermissionHeld = (step: Pick<ResolvedTransition, 'guard'>, has: (code: string) => boolean): boolean => !step.guard?.permission || has(step.guard.permission);
+export const guardPermissionHeld = (step: Pick<ResolvedTransition, 'guard'>, has: (code: string) => boolean): boolean =>
+  !step.guard?.permission || has(step.guard.permission);
 
 /** The field whose recorded user the current user is, when that stops the step on this row; undefined when it may run. */
-export function guardBlockingField(res: ResourceDef, step: ResolvedTransition, record: Record<string, unknown> | undefined, user: StepUser | null): string | undefined {
+export function guardBlockingField(
+  res: ResourceDef,
+  step: ResolvedTransition,
+  record: Record<string, unknown> | undefined,
+  user: StepUser | null,
+): string | undefined {
   return guardStopsUser(res, step, record, user) ? step.guard?.notUser : undefined;
 }
 

@@ -4,8 +4,7 @@ import type { TreeHint } from '@rti/metadata/browser';
 type Row = Record<string, unknown>;
 export type TreeRow<T extends Row = Row> = T & { children?: TreeRow<T>[] };
 
-const keyOf = (hint: TreeHint, r: Row, value: unknown): string =>
-  hint.scopeField ? `${String(r[hint.scopeField])}\u0000${String(value)}` : String(value);
+const keyOf = (hint: TreeHint, r: Row, value: unknown): string => (hint.scopeField ? `${String(r[hint.scopeField])}\u0000${String(value)}` : String(value));
 
 /**
  * Rows → roots with `children` (antd's expandable tree data). A row whose parent is absent

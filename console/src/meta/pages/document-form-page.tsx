@@ -61,7 +61,11 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
       const child = resources[c.resource];
       const rows: Array<Record<string, unknown>> = [];
       for (let page = 1; ; page++) {
-        const got = await request<{ list: Array<Record<string, unknown>>; total: number }>(resourceApiPath(child, 'list'), { [c.foreignKey]: id, page, limit: LOAD_PAGE });
+        const got = await request<{ list: Array<Record<string, unknown>>; total: number }>(resourceApiPath(child, 'list'), {
+          [c.foreignKey]: id,
+          page,
+          limit: LOAD_PAGE,
+        });
         rows.push(...got.list);
         if (rows.length >= got.total || got.list.length < LOAD_PAGE) break;
       }
@@ -82,7 +86,11 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
   const save = async () => {
     const values = (await form.validateFields()) as Record<string, unknown>;
     const body: Record<string, unknown> = { ...fromFormValues(fields, values, mode), ...(mode === 'edit' ? { id } : {}) };
-    body.lines = Object.fromEntries(children.filter((c) => mode === 'create' || dirty.has(c.resource)).map((c) => [c.resource, linesBody(fieldsOf.get(c.resource)!, lines[c.resource] ?? [])]));
+    body.lines = Object.fromEntries(
+      children
+        .filter((c) => mode === 'create' || dirty.has(c.resource))
+        .map((c) => [c.resource, linesBody(fieldsOf.get(c.resource)!, lines[c.resource] ?? [])]),
+    );
     setSaving(true);
     try {
       const saved = await request<{ id: number }>(documentSavePath(resource), body);
@@ -102,7 +110,12 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
     }
   };
 
-  const saveButtonProps = { onClick: () => void save().catch(() => undefined), loading: saving, disabled: Boolean(forbidden) || loadingLines, 'data-testid': 'meta-save' };
+  const saveButtonProps = {
+    onClick: () => void save().catch(() => undefined),
+    loading: saving,
+    disabled: Boolean(forbidden) || loadingLines,
+    'data-testid': 'meta-save',
+  };
   const body = (
     <div data-testid="document-form">
       {forbidden && <Alert type="warning" showIcon message={t(forbidden.message)} style={{ marginBottom: 16 }} />}
@@ -153,7 +166,15 @@ export const DocumentFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = (
       {body}
     </Create>
   ) : (
-    <Edit breadcrumb={false} resource={resource.name} recordItemId={id} title={t('meta.editTitle', { resource: label })} saveButtonProps={saveButtonProps} isLoading={query.isLoading} canDelete={false}>
+    <Edit
+      breadcrumb={false}
+      resource={resource.name}
+      recordItemId={id}
+      title={t('meta.editTitle', { resource: label })}
+      saveButtonProps={saveButtonProps}
+      isLoading={query.isLoading}
+      canDelete={false}
+    >
       {body}
     </Edit>
   );

@@ -41,7 +41,8 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
     onMutationSuccess: (data) => back(mode === 'create' ? (data?.data as { id?: unknown } | undefined)?.id : id),
     successNotification: () => ({ type: 'success', message: t(mode === 'create' ? 'meta.created' : 'meta.updated') }),
     // a refusal naming a field is said once, under that field (onMutationError), not also as a toast
-    errorNotification: (error) => (fieldOfMessage(fields, fieldLabel, error?.message) ? false : { type: 'error', message: t('meta.saveFailed'), description: error?.message }),
+    errorNotification: (error) =>
+      fieldOfMessage(fields, fieldLabel, error?.message) ? false : { type: 'error', message: t('meta.saveFailed'), description: error?.message },
   });
 
   const record = query?.data?.data as Record<string, unknown> | undefined;
@@ -63,7 +64,13 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
       // valid but almost certainly not meant (a user who could open nothing): asked before saving
       const warning = saveWarning(resource, { ...record, ...out });
       if (warning) {
-        const go = await modal.confirm({ title: t('meta.warning.title'), content: t(warning), okText: t('meta.warning.saveAnyway'), cancelText: t('meta.cancel'), okButtonProps: { 'data-testid': 'meta-save-anyway' } as never });
+        const go = await modal.confirm({
+          title: t('meta.warning.title'),
+          content: t(warning),
+          okText: t('meta.warning.saveAnyway'),
+          cancelText: t('meta.cancel'),
+          okButtonProps: { 'data-testid': 'meta-save-anyway' } as never,
+        });
         if (!go) return undefined;
       }
       return onFinish(out as never).catch((e: unknown) => e);
@@ -77,9 +84,20 @@ const RecordFormPage: FC<{ resource: ResourceDef; mode: FormMode }> = ({ resourc
       {mode === 'edit' && !record && formLoading ? (
         <Skeleton active data-testid="meta-form-loading" />
       ) : (
-        <MetaForm resource={resource} fields={fields} mode={mode} formProps={props as never} record={record} disabled={Boolean(forbidden)} choices={defaults.choices} knownLabels={defaults.labels} />
+        <MetaForm
+          resource={resource}
+          fields={fields}
+          mode={mode}
+          formProps={props as never}
+          record={record}
+          disabled={Boolean(forbidden)}
+          choices={defaults.choices}
+          knownLabels={defaults.labels}
+        />
       )}
-      {mode === 'edit' && record && id !== undefined && resource.children?.length ? <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(forbidden)} /> : null}
+      {mode === 'edit' && record && id !== undefined && resource.children?.length ? (
+        <ChildrenSections parent={resource} parentId={id} readOnly={Boolean(forbidden)} />
+      ) : null}
     </>
   );
 

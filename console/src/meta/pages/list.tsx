@@ -79,7 +79,8 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
   useEffect(() => {
     if (earlyChecked.current) return;
     earlyChecked.current = true;
-    if (early && canonical(early.body) !== canonical({ ...filtersToBody(filters), ...sortersToBody(sorters), page: currentPage, limit: pageSize })) void refetch();
+    if (early && canonical(early.body) !== canonical({ ...filtersToBody(filters), ...sortersToBody(sorters), page: currentPage, limit: pageSize }))
+      void refetch();
   }, [early, filters, sorters, currentPage, pageSize, refetch]);
 
   // a save comes back to the list as it is now (filters, sort, page) and highlights the saved row a moment
@@ -138,9 +139,13 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         const render = c.render!;
         c.onCell = (r: BaseRecord) => (isGroupRow(r) ? { colSpan: i === 0 ? width() : 0 } : {});
         c.render = (v: unknown, r: BaseRecord, idx: number) =>
-          isGroupRow(r) ? (i === 0 ? (
-            <strong data-testid="meta-group-row">{`${groupField ? fieldLabel(groupField) + ': ' : ''}${String(r.__group)} (${String(r.__count)})`}</strong>
-          ) : null) : render(v, r, idx);
+          isGroupRow(r) ? (
+            i === 0 ? (
+              <strong data-testid="meta-group-row">{`${groupField ? fieldLabel(groupField) + ': ' : ''}${String(r.__group)} (${String(r.__count)})`}</strong>
+            ) : null
+          ) : (
+            render(v, r, idx)
+          );
       });
     }
     if (access.show || access.edit || access.delete || access.status || extraActions.length > 0 || steps.length > 0) {
@@ -150,22 +155,28 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         fixed: 'right',
         // bounded: past three actions a row shows Detail, its first step and More (row-actions.tsx);
         // on a tablet or phone Detail and More, so the pinned column leaves the table room
-        width: actionsWidth(access, extraActions.map((a) => a.width), steps.length, narrow),
-        onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
-        render: (_: unknown, record: BaseRecord) => isGroupRow(record) ? null : (
-          <RowActions
-            resource={resource}
-            record={record}
-            access={access}
-            t={t}
-            onDelete={onDelete}
-            deleting={mutation.isPending}
-            onChanged={() => void refetch()}
-            extra={extraActions}
-            steps={steps}
-            narrow={narrow}
-          />
+        width: actionsWidth(
+          access,
+          extraActions.map((a) => a.width),
+          steps.length,
+          narrow,
         ),
+        onCell: (r: BaseRecord) => (isGroupRow(r) ? { colSpan: 0 } : {}),
+        render: (_: unknown, record: BaseRecord) =>
+          isGroupRow(record) ? null : (
+            <RowActions
+              resource={resource}
+              record={record}
+              access={access}
+              t={t}
+              onDelete={onDelete}
+              deleting={mutation.isPending}
+              onChanged={() => void refetch()}
+              extra={extraActions}
+              steps={steps}
+              narrow={narrow}
+            />
+          ),
       });
     }
     return cols;
@@ -209,7 +220,13 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
         showSizeChanger: true,
         showTotal: (_total: number, range: [number, number]) => (
           <Space size={12} wrap>
-            <span data-testid="meta-total">{t(capped ? 'meta.totalMore' : 'meta.total', { from: range[0], to: Math.min(range[1], range[0] + (tableQuery.data?.data.length ?? 0) - 1), total: known })}</span>
+            <span data-testid="meta-total">
+              {t(capped ? 'meta.totalMore' : 'meta.total', {
+                from: range[0],
+                to: Math.min(range[1], range[0] + (tableQuery.data?.data.length ?? 0) - 1),
+                total: known,
+              })}
+            </span>
             <PageJumper capped={capped} lastKnown={lastPageOf(known, pageSize)} disabled={tableQuery.isFetching} onGo={(page) => setCurrentPage(page)} />
           </Space>
         ),
@@ -227,7 +244,11 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
           {access.import && <ImportButton resource={resource} onFinished={() => void tableQuery.refetch()} />}
           {access.export && <ExportButton resource={resource} filters={filters} sorters={sorters} />}
           {access.create && (
-            <Button type="primary" icon={<PlusOutlined />} href={createPath(resource)} data-testid="meta-create"
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              href={createPath(resource)}
+              data-testid="meta-create"
               onClick={(e) => {
                 e.preventDefault();
                 void navigate(createPath(resource));
@@ -247,7 +268,12 @@ export const MetaList: FC<{ resource: ResourceDef }> = ({ resource }) => {
       <Card size="small">
         <Space style={{ width: '100%', justifyContent: 'flex-end', marginBottom: 8 }} size={4}>
           {/* plugins' tools for the list (`<resource>.list.toolbar`) */}
-          <Zone name={zoneName(resource.name, 'list.toolbar')} components={toolbar} props={{ resource, refresh: () => void tableQuery.refetch() }} wrap={(c) => <Space wrap>{c}</Space>} />
+          <Zone
+            name={zoneName(resource.name, 'list.toolbar')}
+            components={toolbar}
+            props={{ resource, refresh: () => void tableQuery.refetch() }}
+            wrap={(c) => <Space wrap>{c}</Space>}
+          />
           <ReloadButton onClick={() => void tableQuery.refetch()} loading={tableQuery.isFetching} />
           <DensitySwitch value={density} onChange={setDensity} />
           <ColumnChooser specs={specs} visibility={visibility} onChange={setColumn} onReset={resetColumns} />

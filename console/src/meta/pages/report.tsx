@@ -118,7 +118,8 @@ export function reportBody(params: FieldDef[], values: Record<string, unknown>):
     if (p.search === 'range' && Array.isArray(v)) {
       const [a, b] = v as Array<Dayjs | null>;
       if (a || b) body[p.name] = [a ? a.startOf('day').valueOf() : null, b ? b.endOf('day').valueOf() : null];
-    } else if (p.type === 'date') body[p.name] = fromFormValue(p, v, 'create'); // the API's day, as forms send it
+    } else if (p.type === 'date')
+      body[p.name] = fromFormValue(p, v, 'create'); // the API's day, as forms send it
     else body[p.name] = v;
   }
   return body;
@@ -142,17 +143,34 @@ const ReportChart: FC<{ rows: Row[]; chart: NonNullable<ReportDescription['chart
           ? values.map((vs, i) =>
               vs.map((v, j) => {
                 const w = (step * 0.8) / vs.length;
-                return <rect key={`${i}-${j}`} x={pad + i * step + step * 0.1 + j * w} y={y(v)} width={w} height={H - pad - y(v)} fill={colors[j % colors.length]}><title>{`${String(pick(rows[i], chart.x))} · ${label(chart.y[j])}: ${v}`}</title></rect>;
+                return (
+                  <rect key={`${i}-${j}`} x={pad + i * step + step * 0.1 + j * w} y={y(v)} width={w} height={H - pad - y(v)} fill={colors[j % colors.length]}>
+                    <title>{`${String(pick(rows[i], chart.x))} · ${label(chart.y[j])}: ${v}`}</title>
+                  </rect>
+                );
               }),
             )
-          : chart.y.map((_, j) => <polyline key={j} fill="none" stroke={colors[j % colors.length]} strokeWidth={2} points={values.map((vs, i) => `${pad + i * step + step / 2},${y(vs[j])}`).join(' ')} />)}
+          : chart.y.map((_, j) => (
+              <polyline
+                key={j}
+                fill="none"
+                stroke={colors[j % colors.length]}
+                strokeWidth={2}
+                points={values.map((vs, i) => `${pad + i * step + step / 2},${y(vs[j])}`).join(' ')}
+              />
+            ))}
         {rows.map((r, i) => (
-          <text key={i} x={pad + i * step + step / 2} y={H - 6} fontSize={10} textAnchor="middle" fill="#8c8c8c">{String(pick(r, chart.x) ?? '')}</text>
+          <text key={i} x={pad + i * step + step / 2} y={H - 6} fontSize={10} textAnchor="middle" fill="#8c8c8c">
+            {String(pick(r, chart.x) ?? '')}
+          </text>
         ))}
       </svg>
       <Space size={16}>
         {chart.y.map((k, j) => (
-          <span key={k} style={{ fontSize: 12 }}><span style={{ display: 'inline-block', width: 10, height: 10, background: colors[j % colors.length], marginRight: 4 }} />{label(k)}</span>
+          <span key={k} style={{ fontSize: 12 }}>
+            <span style={{ display: 'inline-block', width: 10, height: 10, background: colors[j % colors.length], marginRight: 4 }} />
+            {label(k)}
+          </span>
         ))}
       </Space>
     </div>
@@ -231,7 +249,8 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
           setActing(undefined);
         }
       };
-      if (a.confirm) modal.confirm({ title: t(a.label), content: t(a.confirm, r), onOk: run, okButtonProps: { 'data-testid': 'report-action-confirm' } as never });
+      if (a.confirm)
+        modal.confirm({ title: t(a.label), content: t(a.confirm, r), onOk: run, okButtonProps: { 'data-testid': 'report-action-confirm' } as never });
       else void run();
     },
     [message, modal, navigate, t],
@@ -241,7 +260,10 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
     if (!d?.calls.export) return;
     setExporting(true);
     try {
-      downloadBlob(await request<Blob>(d.calls.export, body, { blob: true, timeoutMs: EXPORT_TIMEOUT_MS }), `${t(d.title)}-${dayjs().format('YYYYMMDDHHmmss')}.xlsx`);
+      downloadBlob(
+        await request<Blob>(d.calls.export, body, { blob: true, timeoutMs: EXPORT_TIMEOUT_MS }),
+        `${t(d.title)}-${dayjs().format('YYYYMMDDHHmmss')}.xlsx`,
+      );
       void message.success(t('meta.exported'));
     } catch (e) {
       void message.error(e instanceof Error ? e.message : String(e));
@@ -278,7 +300,10 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
     [enums, t],
   );
 
-  const allowed = useMemo(() => (d?.actions ?? []).filter((a) => !shell || mayUse({ call: a.call, open: a.open?.includes('{') ? undefined : a.open }, shell.routes, shell.access)), [d, shell]);
+  const allowed = useMemo(
+    () => (d?.actions ?? []).filter((a) => !shell || mayUse({ call: a.call, open: a.open?.includes('{') ? undefined : a.open }, shell.routes, shell.access)),
+    [d, shell],
+  );
 
   const columns = useMemo<TableColumnType<Row>[]>(
     () => [
@@ -303,7 +328,15 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
                 return (
                   <Space size={4}>
                     {allowed.map((a) => (
-                      <Button key={a.name} size="small" type="link" loading={acting === `${a.name}:${rowKey}`} disabled={acting !== undefined} onClick={() => act(a, r, `${a.name}:${rowKey}`)} data-testid={`report-action-${a.name}`}>
+                      <Button
+                        key={a.name}
+                        size="small"
+                        type="link"
+                        loading={acting === `${a.name}:${rowKey}`}
+                        disabled={acting !== undefined}
+                        onClick={() => act(a, r, `${a.name}:${rowKey}`)}
+                        data-testid={`report-action-${a.name}`}
+                      >
                         {t(a.label)}
                       </Button>
                     ))}
@@ -329,7 +362,10 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
         <Card size="small" style={{ marginBottom: 12 }} styles={{ body: { paddingBottom: 0 } }} data-testid="report-search">
           <SearchForm
             fields={d.parameters}
-            formProps={{ form, onFinish: (values) => (setBody(reportBody(d.parameters, values as Record<string, unknown>)), setPage((p) => ({ ...p, page: 1 }))) }}
+            formProps={{
+              form,
+              onFinish: (values) => (setBody(reportBody(d.parameters, values as Record<string, unknown>)), setPage((p) => ({ ...p, page: 1 }))),
+            }}
             onReset={() => {
               form.resetFields();
               setBody({});
@@ -344,7 +380,8 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
         title={t(d.title)}
         extra={
           // the Export button follows the user's export code (a page's View code may come without it)
-          d.calls.export && (!shell || mayUse({ call: d.calls.export }, shell.routes, shell.access)) && (
+          d.calls.export &&
+          (!shell || mayUse({ call: d.calls.export }, shell.routes, shell.access)) && (
             <Button icon={<ExportOutlined />} loading={exporting} onClick={() => void exportXlsx()} data-testid="report-export">
               {t('meta.export')}
             </Button>

@@ -77,7 +77,8 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
 
   const buttons = (
     <Space wrap>
-      {access.edit && id !== undefined &&
+      {access.edit &&
+        id !== undefined &&
         (noEdit ? (
           <Tooltip title={t(noEdit.message)}>
             <Button icon={<EditOutlined />} disabled>
@@ -132,8 +133,22 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
   );
 
   return (
-    <Show breadcrumb={false} resource={resource.name} recordItemId={id} title={t('meta.detailTitle', { resource: label })} isLoading={query.isLoading} headerButtons={buttons}>
-      {record && <Zone name={zoneName(resource.name, 'show.before')} components={before} props={{ resource, record, refresh }} wrap={(c) => <div style={{ marginBottom: 16 }}>{c}</div>} />}
+    <Show
+      breadcrumb={false}
+      resource={resource.name}
+      recordItemId={id}
+      title={t('meta.detailTitle', { resource: label })}
+      isLoading={query.isLoading}
+      headerButtons={buttons}
+    >
+      {record && (
+        <Zone
+          name={zoneName(resource.name, 'show.before')}
+          components={before}
+          props={{ resource, record, refresh }}
+          wrap={(c) => <div style={{ marginBottom: 16 }}>{c}</div>}
+        />
+      )}
       <div data-testid="meta-show">
         {groups.map((g, i) => {
           const list = <Descriptions bordered size="small" column={COLUMNS} items={[...(items(g.fields) ?? []), ...(i === groups.length - 1 ? stamps : [])]} />;
@@ -146,9 +161,23 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
           );
         })}
       </div>
-      {record && <Zone name={zoneName(resource.name, 'show.after')} components={after} props={{ resource, record, refresh }} wrap={(c) => <div style={{ marginTop: 16 }}>{c}</div>} />}
+      {record && (
+        <Zone
+          name={zoneName(resource.name, 'show.after')}
+          components={after}
+          props={{ resource, record, refresh }}
+          wrap={(c) => <div style={{ marginTop: 16 }}>{c}</div>}
+        />
+      )}
       {record && id !== undefined && resource.children?.length ? (
-        <ChildrenSections parent={resource} parentId={id} record={record} readOnly={Boolean(noEdit)} editTo={access.edit && !noEdit ? editPath(resource, id) : undefined} onChanged={refresh} />
+        <ChildrenSections
+          parent={resource}
+          parentId={id}
+          record={record}
+          readOnly={Boolean(noEdit)}
+          editTo={access.edit && !noEdit ? editPath(resource, id) : undefined}
+          onChanged={refresh}
+        />
       ) : null}
       {/* who ran which step when (a resource with steps), read again after each step */}
       {record && <DetailTimeline resource={resource} id={id} version={record.updatedAt} />}

@@ -43,7 +43,11 @@ export default function ActivateAccount({ token, onDone }: { token: string; onDo
     setError(null);
     setSaving(true);
     try {
-      const done = await request<{ username: string }>('/account/activate', { token, newPassword: values.newPassword, confirmPassword: values.confirmPassword });
+      const done = await request<{ username: string }>('/account/activate', {
+        token,
+        newPassword: values.newPassword,
+        confirmPassword: values.confirmPassword,
+      });
       onDone(done.username, values.newPassword);
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
@@ -84,7 +88,8 @@ export default function ActivateAccount({ token, onDone }: { token: string; onDo
             rules={[
               required(t('password.confirm')),
               ({ getFieldValue }) => ({
-                validator: (_, value) => (!value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch')))),
+                validator: (_, value) =>
+                  !value || getFieldValue('newPassword') === value ? Promise.resolve() : Promise.reject(new Error(t('password.mismatch'))),
               }),
             ]}
           >

@@ -69,7 +69,13 @@ export default function DeckMap(props: MapViewProps) {
       const [w, s, e, n] = target.bounds;
       if (w === e && s === n) return setView({ longitude: w, latitude: s, zoom: target.zoom });
       const vp = new WebMercatorViewport({ width: size.width, height: size.height });
-      const fit = vp.fitBounds([[w, s], [e, n]], { padding: target.padding ?? 40 });
+      const fit = vp.fitBounds(
+        [
+          [w, s],
+          [e, n],
+        ],
+        { padding: target.padding ?? 40 },
+      );
       setView({ longitude: fit.longitude, latitude: fit.latitude, zoom: Math.min(fit.zoom, target.zoom) });
     } else setView({ longitude: target.lng, latitude: target.lat, zoom: target.zoom, transitionDuration: 0 });
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -77,7 +83,8 @@ export default function DeckMap(props: MapViewProps) {
 
   // test and screenshot hook: screen pixel of a position in the current view
   useEffect(() => {
-    (window as unknown as { __mapProject?: (lng: number, lat: number) => number[] }).__mapProject = (lng, lat) => new WebMercatorViewport({ ...view, ...size }).project([lng, lat]);
+    (window as unknown as { __mapProject?: (lng: number, lat: number) => number[] }).__mapProject = (lng, lat) =>
+      new WebMercatorViewport({ ...view, ...size }).project([lng, lat]);
   }, [view, size]);
 
   const zoomLevel = Math.floor(view.zoom);
@@ -97,50 +104,56 @@ export default function DeckMap(props: MapViewProps) {
   }, [clusters, pointLabel, settled, view.longitude, view.latitude, view.zoom, size]);
 
   const layers = [
-    settled && new ScatterplotLayer<(typeof warehouses)[number]>({
-      id: 'fences',
-      data: warehouses.filter((w) => w.fence),
-      getPosition: (w) => [w.lng, w.lat],
-      getRadius: (w) => w.fence ?? 0,
-      radiusUnits: 'meters',
-      stroked: true,
-      getFillColor: (w) => [...tagRgb(w.color ?? '#1677ff'), 28],
-      getLineColor: (w) => [...tagRgb(w.color ?? '#1677ff'), 200],
-      lineWidthUnits: 'pixels',
-      getLineWidth: 1.5,
-    }),
-    settled && routes.length > 0 && new LineLayer<(typeof routes)[number]>({
-      id: 'routes',
-      data: routes,
-      getSourcePosition: (r) => r.from,
-      getTargetPosition: (r) => r.to,
-      getColor: (r) => [...tagRgb(r.color ?? '#722ed1'), 220],
-      getWidth: 3,
-    }),
-    settled && new ScatterplotLayer<(typeof warehouses)[number]>({
-      id: 'warehouses',
-      data: warehouses,
-      getPosition: (w) => [w.lng, w.lat],
-      getRadius: 9,
-      radiusUnits: 'pixels',
-      stroked: true,
-      getFillColor: [255, 255, 255, 255],
-      getLineColor: (w) => [...tagRgb(w.color ?? '#1f3a5f'), 255],
-      lineWidthUnits: 'pixels',
-      getLineWidth: 3,
-    }),
+    settled &&
+      new ScatterplotLayer<(typeof warehouses)[number]>({
+        id: 'fences',
+        data: warehouses.filter((w) => w.fence),
+        getPosition: (w) => [w.lng, w.lat],
+        getRadius: (w) => w.fence ?? 0,
+        radiusUnits: 'meters',
+        stroked: true,
+        getFillColor: (w) => [...tagRgb(w.color ?? '#1677ff'), 28],
+        getLineColor: (w) => [...tagRgb(w.color ?? '#1677ff'), 200],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 1.5,
+      }),
+    settled &&
+      routes.length > 0 &&
+      new LineLayer<(typeof routes)[number]>({
+        id: 'routes',
+        data: routes,
+        getSourcePosition: (r) => r.from,
+        getTargetPosition: (r) => r.to,
+        getColor: (r) => [...tagRgb(r.color ?? '#722ed1'), 220],
+        getWidth: 3,
+      }),
+    settled &&
+      new ScatterplotLayer<(typeof warehouses)[number]>({
+        id: 'warehouses',
+        data: warehouses,
+        getPosition: (w) => [w.lng, w.lat],
+        getRadius: 9,
+        radiusUnits: 'pixels',
+        stroked: true,
+        getFillColor: [255, 255, 255, 255],
+        getLineColor: (w) => [...tagRgb(w.color ?? '#1f3a5f'), 255],
+        lineWidthUnits: 'pixels',
+        getLineWidth: 3,
+      }),
     // names of neighbouring warehouses overlap when zoomed out; the font atlas is built only when shown
-    settled && view.zoom >= 9 && new TextLayer<(typeof warehouses)[number]>({
-      id: 'warehouse-names',
-      data: warehouses,
-      getPosition: (w) => [w.lng, w.lat],
-      getText: (w) => w.name,
-      getSize: 12,
-      // above the largest cluster bubble drawn on the warehouse itself
-      getPixelOffset: [0, -38],
-      getColor: [31, 58, 95, 255],
-      characterSet: 'auto',
-    }),
+    settled &&
+      view.zoom >= 9 &&
+      new TextLayer<(typeof warehouses)[number]>({
+        id: 'warehouse-names',
+        data: warehouses,
+        getPosition: (w) => [w.lng, w.lat],
+        getText: (w) => w.name,
+        getSize: 12,
+        // above the largest cluster bubble drawn on the warehouse itself
+        getPixelOffset: [0, -38],
+        getColor: [31, 58, 95, 255],
+        characterSet: 'auto',
+      }),
     track &&
       new PathLayer({
         id: 'track',
@@ -235,11 +248,25 @@ export default function DeckMap(props: MapViewProps) {
     if (!c || !points) return;
     // a single point, or several at one position (the first one's card)
     if (c.clusterId < 0) onPick?.(c.index);
-    else setView({ longitude: c.lng, latitude: c.lat, zoom: expansionZoom(points, c.clusterId), transitionDuration: 300, transitionInterpolator: new FlyToInterpolator() });
+    else
+      setView({
+        longitude: c.lng,
+        latitude: c.lat,
+        zoom: expansionZoom(points, c.clusterId),
+        transitionDuration: 300,
+        transitionInterpolator: new FlyToInterpolator(),
+      });
   };
 
   return (
-    <div ref={box} style={{ position: 'absolute', inset: 0 }} data-testid="map-canvas" data-provider="a" data-markers={clusters.length} data-labels={labels.length}>
+    <div
+      ref={box}
+      style={{ position: 'absolute', inset: 0 }}
+      data-testid="map-canvas"
+      data-provider="a"
+      data-markers={clusters.length}
+      data-labels={labels.length}
+    >
       <DeckGL
         viewState={view}
         controller

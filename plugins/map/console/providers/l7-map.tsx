@@ -14,7 +14,12 @@ import { BORDER, LAND, WATER, loadBasemap } from './basemap';
 performance.mark('map:provider');
 void loadBasemap();
 
-const hex = (c: readonly number[]) => '#' + c.slice(0, 3).map((v) => v.toString(16).padStart(2, '0')).join('');
+const hex = (c: readonly number[]) =>
+  '#' +
+  c
+    .slice(0, 3)
+    .map((v) => v.toString(16).padStart(2, '0'))
+    .join('');
 
 export default function L7MapView(props: MapViewProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -91,7 +96,17 @@ export default function L7MapView(props: MapViewProps) {
     const labels = labelsIn(items.current, [w, south, e, n], pointLabel);
     box.current?.setAttribute('data-labels', String(labels.length));
     // textOffset as for the warehouse names: 40 is just above the marker
-    put('labels', labels.length ? new PointLayer({ zIndex: 12 }).source(labels, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('text', 'text').size(12).color('#1f2937').style({ textOffset: [0, 40], stroke: '#ffffff', strokeWidth: 3 }) : null);
+    put(
+      'labels',
+      labels.length
+        ? new PointLayer({ zIndex: 12 })
+            .source(labels, { parser: { type: 'json', x: 'lng', y: 'lat' } })
+            .shape('text', 'text')
+            .size(12)
+            .color('#1f2937')
+            .style({ textOffset: [0, 40], stroke: '#ffffff', strokeWidth: 3 })
+        : null,
+    );
   }
 
   function drawMarkers() {
@@ -106,7 +121,12 @@ export default function L7MapView(props: MapViewProps) {
     items.current = clusters;
     if (!drawn.current) performance.mark('map:clusters');
     box.current?.setAttribute('data-markers', String(clusters.length));
-    const data = clusters.map((c) => ({ ...c, color: hex(statusColor(c.st)), r: c.count === 1 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6), label: c.count === 1 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count) }));
+    const data = clusters.map((c) => ({
+      ...c,
+      color: hex(statusColor(c.st)),
+      r: c.count === 1 ? 7 : Math.min(34, 12 + Math.sqrt(c.count) * 1.6),
+      label: c.count === 1 ? '' : c.count >= 10000 ? `${Math.round(c.count / 1000)}k` : String(c.count),
+    }));
     const layer = new PointLayer({ zIndex: 10 })
       .source(data, { parser: { type: 'json', x: 'lng', y: 'lat' } })
       .shape('circle')
@@ -120,7 +140,18 @@ export default function L7MapView(props: MapViewProps) {
       else s.setZoomAndCenter(expansionZoom(points, c.clusterId), [c.lng, c.lat]);
     });
     put('markers', layer);
-    put('counts', new PointLayer({ zIndex: 11 }).source(data.filter((d) => d.label), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('label', 'text').size(12).color('#ffffff').style({ fontWeight: 700, textAnchor: 'center' }));
+    put(
+      'counts',
+      new PointLayer({ zIndex: 11 })
+        .source(
+          data.filter((d) => d.label),
+          { parser: { type: 'json', x: 'lng', y: 'lat' } },
+        )
+        .shape('label', 'text')
+        .size(12)
+        .color('#ffffff')
+        .style({ fontWeight: 700, textAnchor: 'center' }),
+    );
     if (!drawn.current) {
       drawn.current = true;
       s.render();
@@ -145,16 +176,90 @@ export default function L7MapView(props: MapViewProps) {
 
   function drawOverlays() {
     const { warehouses = [], routes = [], track } = latest.current;
-    put('fences', warehouses.some((w) => w.fence) ? new PointLayer({ zIndex: 2 }).source(warehouses.filter((w) => w.fence), { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size('fence', (m: number) => m).color('color', (c: string | null) => c ?? '#1677ff').style({ unit: 'meter', opacity: 0.15, stroke: '#1677ff', strokeWidth: 1 } as never) : null);
-    put('routes', routes.length ? new LineLayer({ zIndex: 3 }).source(routes.map((r) => ({ ...r, x: r.from[0], y: r.from[1], x1: r.to[0], y1: r.to[1] })), { parser: { type: 'json', x: 'x', y: 'y', x1: 'x1', y1: 'y1' } }).shape('line').size(3).color('color', (c: string | null) => c ?? '#722ed1') : null);
-    put('warehouses', warehouses.length ? new PointLayer({ zIndex: 4 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(9).color('#ffffff').style({ stroke: '#1f3a5f', strokeWidth: 3 }) : null);
+    put(
+      'fences',
+      warehouses.some((w) => w.fence)
+        ? new PointLayer({ zIndex: 2 })
+            .source(
+              warehouses.filter((w) => w.fence),
+              { parser: { type: 'json', x: 'lng', y: 'lat' } },
+            )
+            .shape('circle')
+            .size('fence', (m: number) => m)
+            .color('color', (c: string | null) => c ?? '#1677ff')
+            .style({ unit: 'meter', opacity: 0.15, stroke: '#1677ff', strokeWidth: 1 } as never)
+        : null,
+    );
+    put(
+      'routes',
+      routes.length
+        ? new LineLayer({ zIndex: 3 })
+            .source(
+              routes.map((r) => ({ ...r, x: r.from[0], y: r.from[1], x1: r.to[0], y1: r.to[1] })),
+              { parser: { type: 'json', x: 'x', y: 'y', x1: 'x1', y1: 'y1' } },
+            )
+            .shape('line')
+            .size(3)
+            .color('color', (c: string | null) => c ?? '#722ed1')
+        : null,
+    );
+    put(
+      'warehouses',
+      warehouses.length
+        ? new PointLayer({ zIndex: 4 })
+            .source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } })
+            .shape('circle')
+            .size(9)
+            .color('#ffffff')
+            .style({ stroke: '#1f3a5f', strokeWidth: 3 })
+        : null,
+    );
     // L7 measures textOffset from the text's baseline, upwards, in its own units (≈ half a pixel
     // at this size): 70 puts the name above the largest cluster bubble, as provider A's -38 px
-    put('warehouse-names', warehouses.length ? new PointLayer({ zIndex: 5 }).source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('name', 'text').size(12).color('#1f3a5f').style({ textOffset: [0, 70], stroke: '#ffffff', strokeWidth: 2 }) : null);
+    put(
+      'warehouse-names',
+      warehouses.length
+        ? new PointLayer({ zIndex: 5 })
+            .source(warehouses, { parser: { type: 'json', x: 'lng', y: 'lat' } })
+            .shape('name', 'text')
+            .size(12)
+            .color('#1f3a5f')
+            .style({ textOffset: [0, 70], stroke: '#ffffff', strokeWidth: 2 })
+        : null,
+    );
     if (track) {
-      put('track', track.path.length > 1 ? new LineLayer({ zIndex: 6 }).source({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: track.path } }] }).shape('line').size(4).color(rgbCss([22, 119, 255])) : null);
-      put('stops', track.stops.length ? new PointLayer({ zIndex: 7 }).source(track.stops, { parser: { type: 'json', x: 'lng', y: 'lat' } }).shape('circle').size(7).color('#faad14').style({ stroke: '#fff', strokeWidth: 2 }) : null);
-      put('cursor', track.cursor ? new PointLayer({ zIndex: 8 }).source([{ x: track.cursor[0], y: track.cursor[1] }], { parser: { type: 'json', x: 'x', y: 'y' } }).shape('circle').size(9).color('#1677ff').style({ stroke: '#fff', strokeWidth: 3 }) : null);
+      put(
+        'track',
+        track.path.length > 1
+          ? new LineLayer({ zIndex: 6 })
+              .source({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: track.path } }] })
+              .shape('line')
+              .size(4)
+              .color(rgbCss([22, 119, 255]))
+          : null,
+      );
+      put(
+        'stops',
+        track.stops.length
+          ? new PointLayer({ zIndex: 7 })
+              .source(track.stops, { parser: { type: 'json', x: 'lng', y: 'lat' } })
+              .shape('circle')
+              .size(7)
+              .color('#faad14')
+              .style({ stroke: '#fff', strokeWidth: 2 })
+          : null,
+      );
+      put(
+        'cursor',
+        track.cursor
+          ? new PointLayer({ zIndex: 8 })
+              .source([{ x: track.cursor[0], y: track.cursor[1] }], { parser: { type: 'json', x: 'x', y: 'y' } })
+              .shape('circle')
+              .size(9)
+              .color('#1677ff')
+              .style({ stroke: '#fff', strokeWidth: 3 })
+          : null,
+      );
     }
   }
 

@@ -12,5 +12,15 @@ import 'maplibre-gl/dist/maplibre-gl.css';
 maplibregl.setWorkerUrl(workerUrl);
 
 export default function MaplibreBase(props: MapProps) {
-  return <MapGL mapLib={maplibregl} attributionControl={false} {...props} onLoad={(e) => { performance.mark('map:basemap'); props.onLoad?.(e); }} />;
+  return (
+    <MapGL
+      mapLib={maplibregl}
+      attributionControl={false}
+      {...props}
+      onLoad={(e) => {
+        performance.mark('map:basemap');
+        props.onLoad?.(e);
+      }}
+    />
+  );
 }

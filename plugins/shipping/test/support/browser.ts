@@ -103,4 +103,5 @@ export async function pick(page: Page, select: Locator, text: string): Promise<v
 }
 
 /** Resolves once the form field's select shows `text` (filled by the form itself). */
-export const chosen = (page: Page, name: string, text: string): Promise<void> => formSelect(page, name).locator('.ant-select-selection-item').filter({ hasText: text }).waitFor(WAIT);
+export const chosen = (page: Page, name: string, text: string): Promise<void> =>
+  formSelect(page, name).locator('.ant-select-selection-item').filter({ hasText: text }).waitFor(WAIT);

@@ -30,7 +30,15 @@ export default definePlugin({
         const motion: 'moving' | 'stopped' | 'offline' | undefined = input.motion;
         const since: Date | undefined = input.since;
         const ids: number[] | undefined = input.carrierIds;
-        return { ...input, count, unsolved, motion, ids, since: since?.toISOString() ?? null, types: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v instanceof Date ? 'date' : Array.isArray(v) ? 'array' : typeof v])) };
+        return {
+          ...input,
+          count,
+          unsolved,
+          motion,
+          ids,
+          since: since?.toISOString() ?? null,
+          types: Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v instanceof Date ? 'date' : Array.isArray(v) ? 'array' : typeof v])),
+        };
       },
     });
     ctx.addCall({

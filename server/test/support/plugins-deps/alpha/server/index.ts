@@ -8,6 +8,9 @@ export default definePlugin({
   server(ctx) {
     started.push('alpha');
     const greeter = ctx.use('greeter');
-    ctx.addCall({ path: '/alpha/greet', handler: ({ body }) => ({ text: greeter.greet(String(body.name)), zetaFirst: !greeter.startedBefore.includes('alpha') }) });
+    ctx.addCall({
+      path: '/alpha/greet',
+      handler: ({ body }) => ({ text: greeter.greet(String(body.name)), zetaFirst: !greeter.startedBefore.includes('alpha') }),
+    });
   },
 });

@@ -27,7 +27,10 @@ export default definePlugin({
       target: 'device-model',
       label: 'uses.notes',
       async count(ids, transaction) {
-        const [rows] = await ctx.db.query(`SELECT device_model_id AS id, COUNT(*) AS n FROM uses_model_notes WHERE device_model_id IN (${ids.map(Number).join(',')}) GROUP BY device_model_id`, { transaction });
+        const [rows] = await ctx.db.query(
+          `SELECT device_model_id AS id, COUNT(*) AS n FROM uses_model_notes WHERE device_model_id IN (${ids.map(Number).join(',')}) GROUP BY device_model_id`,
+          { transaction },
+        );
         return new Map((rows as Array<{ id: number; n: number }>).map((r) => [Number(r.id), Number(r.n)]));
       },
     });

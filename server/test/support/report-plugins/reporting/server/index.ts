@@ -24,7 +24,11 @@ export default definePlugin({
       name: 'reporting.warehouses',
       title: 'resources.warehouse',
       path: '/reporting/warehouses',
-      parameters: [timeRange({ defaultDays: 30, maxDays: 366 }), { name: 'code', type: 'string', maxLength: 32 }, { name: 'minInventory', type: 'int', min: 0, max: 1000 }],
+      parameters: [
+        timeRange({ defaultDays: 30, maxDays: 366 }),
+        { name: 'code', type: 'string', maxLength: 32 },
+        { name: 'minInventory', type: 'int', min: 0, max: 1000 },
+      ],
       columns: [
         { key: 'code', label: 'fields.code' },
         { key: 'name', label: 'fields.name', width: 24 },
@@ -34,8 +38,20 @@ export default definePlugin({
         { key: 'createdAt', label: 'fields.createdAt', type: 'datetime' },
       ],
       sheets: [
-        { name: 'resources.warehouse', columns: [{ key: 'code', label: 'fields.code' }, { key: 'name', label: 'fields.name' }, { key: 'minInventory', label: 'fields.minInventory', type: 'int', unit: 'pieces' }, { key: 'createdAt', label: 'fields.createdAt', type: 'datetime' }] },
-        { name: 'fields.minInventory', columns: [{ key: 'code', label: 'fields.code' }], rows: (r: { minInventory: number; code: string }) => (r.minInventory > 0 ? [r] : []) },
+        {
+          name: 'resources.warehouse',
+          columns: [
+            { key: 'code', label: 'fields.code' },
+            { key: 'name', label: 'fields.name' },
+            { key: 'minInventory', label: 'fields.minInventory', type: 'int', unit: 'pieces' },
+            { key: 'createdAt', label: 'fields.createdAt', type: 'datetime' },
+          ],
+        },
+        {
+          name: 'fields.minInventory',
+          columns: [{ key: 'code', label: 'fields.code' }],
+          rows: (r: { minInventory: number; code: string }) => (r.minInventory > 0 ? [r] : []),
+        },
       ],
       pageSize: 2,
       rows: (q, window) => repositoryPage(ctx.repo('warehouse', q.ctx), query(q), window),
@@ -56,8 +72,32 @@ export default definePlugin({
     const big = async function* (tag: string) {
       for (let i = 0; i < BIG; i += 5000) yield Array.from({ length: 5000 }, (_, j) => ({ n: i + j, text: `${tag}-${i + j}-${text}` }));
     };
-    const cols = [{ key: 'n', label: 'n', type: 'int' as const }, { key: 'text', label: 'text' }];
-    ctx.reports.define({ name: 'reporting.big', title: 'big', calls: { export: '/reporting/big/export' }, parameters: [], columns: cols, sheets: [{ name: 'one', columns: cols }, { name: 'two', columns: cols }], scan: () => big('row') });
-    ctx.reports.define({ name: 'reporting.big-sheets', title: 'big', calls: { export: '/reporting/big-sheets/export' }, parameters: [], columns: cols, sheets: [{ name: 'one', columns: cols, scan: () => big('one') }, { name: 'two', columns: cols, scan: () => big('two') }] });
+    const cols = [
+      { key: 'n', label: 'n', type: 'int' as const },
+      { key: 'text', label: 'text' },
+    ];
+    ctx.reports.define({
+      name: 'reporting.big',
+      title: 'big',
+      calls: { export: '/reporting/big/export' },
+      parameters: [],
+      columns: cols,
+      sheets: [
+        { name: 'one', columns: cols },
+        { name: 'two', columns: cols },
+      ],
+      scan: () => big('row'),
+    });
+    ctx.reports.define({
+      name: 'reporting.big-sheets',
+      title: 'big',
+      calls: { export: '/reporting/big-sheets/export' },
+      parameters: [],
+      columns: cols,
+      sheets: [
+        { name: 'one', columns: cols, scan: () => big('one') },
+        { name: 'two', columns: cols, scan: () => big('two') },
+      ],
+    });
   },
 });
