@@ -348,15 +348,14 @@ async function main() {
     // the same answer from the maintained counts (plugins/inventory/server/stock.ts), idle from the arrivals of the last rebuild
     // interval (60 min, the widest window between rebuilds) per idle check time;
     const K = columnsOf(server, 'inventory-stock');
-    // a list page from them (paged at the source): the cells' keys (stock, configurations) and in transit of every warehouse,
-    // then the page's first two warehouses (50 codes each: the page of 100) read whole
+    // a list page from them (paged at the source): the cells per warehouse (standing, configured or in transit: counts kept
+    // on the same rows), then the page's first two warehouses (50 codes each: the page of 100) read whole
     const maintainedFloor = () => {
       const page = `(SELECT id FROM ${W.table} WHERE ${W.c('orgId')} = ${org} ORDER BY ${W.c('code')} LIMIT 2)`;
       return [
         figuresFloor()[0],
-        `SELECT ${K.list(['warehouseId', 'codeKey'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0`,
-        `SELECT ${G.list(['warehouseId', 'carrierCodeId'])} FROM ${G.table} WHERE ${G.c('orgId')} = ${org}`,
-        figuresFloor()[3],
+        `SELECT ${K.c('warehouseId')}, COUNT(*) FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND (${['inStock', 'configured', 'inTransitIn', 'inTransitOut'].map((a) => `${K.c(a)} > 0`).join(' OR ')}) GROUP BY ${K.c('warehouseId')}`,
+        `SELECT ${K.list(['warehouseId', 'codeKey', 'inTransitIn', 'inTransitOut'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('warehouseId')} IN ${page} AND (${K.c('inTransitIn')} > 0 OR ${K.c('inTransitOut')} > 0)`,
         `SELECT ${K.list(['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'agedBefore'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0 AND ${K.c('warehouseId')} IN ${page}`,
         `SELECT ${G.list(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'])} FROM ${G.table} WHERE ${G.c('orgId')} = ${org} AND ${G.c('warehouseId')} IN ${page}`,
         ...thresholds.map((m) => {
