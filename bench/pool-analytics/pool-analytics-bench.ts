@@ -4,17 +4,17 @@
  * `--carriers=1000000 --trips=5`). Each carrier makes `--trips` loops in the last year between a
  * plant (the first fifth of the warehouses, owned by supplier partners) and a customer warehouse
  * (owned by customer partners, ten warehouses each): 4 in/out rows a loop. Over real HTTP as the
- * organisation's administrator, each call beside its raw-SQL floor (the grouped SELECT the
- * answer needs, run directly through sqlite3 on the same file) and the ratio; an export's RSS
- * growth is printed.
+ * organisation's administrator, each call beside its raw-SQL floor (the SELECT computing the same
+ * answer, run directly through sqlite3 on the same file; the turns' figures are compared with the
+ * call's, a difference stops the bench) and the ratio; an export's RSS growth is printed.
  *
  *   node bench/pool-analytics/run.mjs [--warehouses=500] [--codes=50] [--carriers=200000] [--trips=5] [--calls=3]
  */
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
 import { createServer } from '../../server/src/index';
+import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
 import { sqlNames } from '../lib/sql';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
@@ -26,16 +26,6 @@ const CALLS = arg('calls', 3);
 const DAY = 86_400_000;
 const PLANTS = Math.max(1, Math.floor(WAREHOUSES / 5));
 const PARTNERS = Math.ceil(WAREHOUSES / 10);
-
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))];
-const f = (ms: number) => ms.toFixed(0).padStart(6);
-
-function open(file: string): Promise<sqlite3.Database> {
-  return new Promise((resolve, reject) => {
-    const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
-  });
-}
-const all = (d: sqlite3.Database, sql: string) => new Promise<unknown[]>((resolve, reject) => d.all(sql, (err, rows) => (err ? reject(err) : resolve(rows))));
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'rti-pool-bench-'));
@@ -118,26 +108,47 @@ async function main() {
     );
 
     const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
-    const call = async (path: string, body: Record<string, unknown>) => {
-      const t = performance.now();
-      const res = await fetch(`${url}/api${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
-        body: JSON.stringify(body),
-      });
-      const json = (await res.json()) as { code: number; message: string; data: { total: number } };
-      if (json.code !== 0) throw new Error(`${path}: ${json.message}`);
-      return { ms: performance.now() - t, total: json.data.total };
+    type Answer = { total: number; list: Array<Record<string, number | string | null>> };
+    const post = (path: string, body: Record<string, unknown>) =>
+      fetch(`${url}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) }, body: JSON.stringify(body) });
+    const call = async (c: Case): Promise<Answer> => {
+      const json = (await (await post(c.path, c.body)).json()) as { code: number; message: string; data: Answer };
+      if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
+      return json.data;
     };
-    const raw = await open(file);
+    const raw = await openSqlite(file);
     const io_ = (a: string) => n.col('carrier-inout', a);
     const T = n.table('carrier-inout');
-    const year = [new Date(Date.now() - 365 * DAY).toISOString(), new Date().toISOString()];
-    const yearSql = `${io_('confirmTime')} >= '${year[0].replace('T', ' ').replace('Z', '')}'`;
-    const e = `julianday(${io_('confirmTime')})`;
-    const groupedFloor = `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(${io_('carrierCodeId')}), SUM(CASE WHEN ${io_('direction')} = 10 THEN 1 END), SUM(CASE WHEN ${io_('direction')} = 20 THEN 1 END),
-      SUM(CASE WHEN ${io_('direction')} = 10 THEN ${e} END), SUM(CASE WHEN ${io_('direction')} = 20 THEN ${e} END), MIN(CASE WHEN ${io_('direction')} = 10 THEN ${e} END), MAX(CASE WHEN ${io_('direction')} = 10 THEN ${e} END),
-      MIN(CASE WHEN ${io_('direction')} = 20 THEN ${e} END), MAX(CASE WHEN ${io_('direction')} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${yearSql} GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`;
+    const from = Date.now() - 365 * DAY;
+    const to = Date.now();
+    const year = [new Date(from).toISOString(), new Date(to).toISOString()];
+    // the stored datetime text ('YYYY-MM-DD HH:MM:SS.SSS +00:00'); the end bound unindexed as the plugin writes it
+    const stored = (t: number) => `'${new Date(t).toISOString().replace('T', ' ').replace('Z', ' +00:00')}'`;
+    const e = `(julianday(${io_('confirmTime')}) - 2440587.5)`;
+    const dir = io_('direction');
+    /*
+     * The turns' answer in SQL alone (README "Definitions"): per (warehouse, carrier) the period's
+     * counts, Σ departures − Σ arrivals and first/last times, then per warehouse or code the
+     * carriers, arrivals, departures, cycles, cycle time, visits and held carrier-days. No carrier
+     * of the fixture stands through the whole year (each moved in it), so there are no cells
+     * without rows.
+     */
+    const cells = `SELECT w, c, code, nIn, nOut,
+        s + (CASE WHEN nIn > 0 AND (maxOut IS NULL OR maxIn > maxOut) THEN ${to / DAY} ELSE 0 END) - (CASE WHEN nOut > 0 AND (minIn IS NULL OR minOut < minIn) THEN ${from / DAY} ELSE 0 END) AS held,
+        nIn + (CASE WHEN nOut > 0 AND (minIn IS NULL OR minOut < minIn) THEN 1 ELSE 0 END) AS visits,
+        MAX(nOut - 1, 0) AS cycles, CASE WHEN nOut > 1 THEN maxOut - minOut ELSE 0 END AS span
+      FROM (SELECT ${io_('warehouseId')} AS w, ${io_('carrierId')} AS c, MAX(${io_('carrierCodeId')}) AS code,
+          SUM(CASE WHEN ${dir} = 10 THEN 1 ELSE 0 END) AS nIn, SUM(CASE WHEN ${dir} = 20 THEN 1 ELSE 0 END) AS nOut,
+          SUM(CASE WHEN ${dir} = 20 THEN ${e} ELSE -${e} END) AS s,
+          MIN(CASE WHEN ${dir} = 10 THEN ${e} END) AS minIn, MAX(CASE WHEN ${dir} = 10 THEN ${e} END) AS maxIn,
+          MIN(CASE WHEN ${dir} = 20 THEN ${e} END) AS minOut, MAX(CASE WHEN ${dir} = 20 THEN ${e} END) AS maxOut
+        FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('confirmTime')} >= ${stored(from)} AND +${io_('confirmTime')} <= ${stored(to)}
+        GROUP BY ${io_('warehouseId')}, ${io_('carrierId')})`;
+    const figures = (key: string, carriers: string) =>
+      `SELECT ${key} AS key, ${carriers} AS carriers, SUM(nIn) AS arrivals, SUM(nOut) AS departures, SUM(cycles) AS cycles, SUM(span) / NULLIF(SUM(cycles), 0) AS cycleDays,
+        SUM(visits) AS visits, SUM(held) AS carrierDays FROM (${cells}) GROUP BY ${key}`;
+    const perWarehouse = figures('w', 'COUNT(*)');
+    const perCode = figures('code', 'COUNT(DISTINCT c)');
     // the statement of partner 1 (plants 1–10) for the last full month
     const d = new Date();
     const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
@@ -145,77 +156,49 @@ async function main() {
     const m1 = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString().slice(0, 10) + ' 00:00:00';
     const p1 = 'IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)';
     const statementFloor = [
-      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${io_('direction')} = 10 THEN ${e} END), MAX(CASE WHEN ${io_('direction')} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`,
-      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${io_('direction')}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} >= '${m0}' AND ${io_('confirmTime')} < '${m1}' ORDER BY ${io_('confirmTime')}, id`,
+      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${dir} = 10 THEN ${e} END), MAX(CASE WHEN ${dir} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`,
+      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${dir}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} >= '${m0}' AND ${io_('confirmTime')} < '${m1}' ORDER BY ${io_('confirmTime')}, id`,
     ];
-    const cases: Array<{ label: string; path: string; body: Record<string, unknown>; floor?: string | string[]; bound?: number }> = [
-      { label: 'turns per warehouse, a year', path: '/pool-analytics/turns/list', body: { time: year, page: 1, limit: 100 }, floor: groupedFloor, bound: 5000 },
-      {
-        label: 'turns per carrier code, a year',
-        path: '/pool-analytics/turns/list',
-        body: { time: year, by: 30, page: 1, limit: 100 },
-        floor: groupedFloor,
-        bound: 5000,
-      },
+    const cases: Case[] = [
+      { label: 'turns per warehouse, a year', path: '/pool-analytics/turns/list', body: { time: year, page: 1, limit: 100 }, floor: perWarehouse, bound: 5000 },
+      { label: 'turns per carrier code, a year', path: '/pool-analytics/turns/list', body: { time: year, by: 30, page: 1, limit: 100 }, floor: perCode, bound: 5000 },
       { label: 'partner balances today', path: '/pool-analytics/partner-balance/list', body: { page: 1, limit: 100 } },
-      {
-        label: 'partner statement, 1 partner, a month',
-        path: '/pool-analytics/partner-statement/list',
-        body: { month, partnerId: 1 },
-        floor: statementFloor,
-        bound: 1000,
-      },
+      { label: 'partner statement, 1 partner, a month', path: '/pool-analytics/partner-statement/list', body: { month, partnerId: 1 }, floor: statementFloor, bound: 1000 },
       { label: 'partner balance history, 90 days', path: '/pool-analytics/partner-history/list', body: { time: [Date.now() - 90 * DAY, Date.now()] } },
-      { label: 'pool-size check, a year', path: '/pool-analytics/pool-size/list', body: { time: year }, floor: groupedFloor, bound: 5000 },
+      { label: 'pool-size check, a year', path: '/pool-analytics/pool-size/list', body: { time: year }, floor: perCode, bound: 5000 },
     ];
-    console.log(
-      `\npool analytics on SQLite, ${CALLS} calls each (+1 warm-up), load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} on ${cpus().length} cores`,
-    );
-    console.log(`${'call'.padEnd(40)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ms   floor ms  ratio  bound`);
-    for (const c of cases) {
-      const xs: number[] = [];
-      for (let i = 0; i <= CALLS; i++) {
-        const { ms } = await call(c.path, c.body);
-        if (i) xs.push(ms);
+    /** the call's rows against the floor's: the same groups and figures (to the call's 2 decimals) */
+    const check = (c: Case, answer: Answer, floorRows: unknown[][]): string | void => {
+      if (c.floor !== perWarehouse && c.floor !== perCode) return;
+      const rows = new Map((floorRows[0] as Array<Record<string, number>>).map((r) => [String(r.key), r]));
+      const keyOf = (r: Record<string, unknown>) => String(c.path.includes('pool-size') ? r.carrierCodeId : r.key);
+      const fields = c.path.includes('pool-size') ? ['cycleDays'] : ['carriers', 'arrivals', 'departures', 'cycles', 'cycleDays', 'visits', 'carrierDays'];
+      const wrong: string[] = [];
+      if (!c.path.includes('pool-size') && answer.total !== rows.size) wrong.push(`total ${answer.total} ≠ ${rows.size}`);
+      for (const r of answer.list) {
+        const f = rows.get(keyOf(r));
+        if (!f) wrong.push(`${keyOf(r)} missing`);
+        else for (const k of fields) if (Math.abs(Number(r[k] ?? 0) - Number(f[k] ?? 0)) > 0.011) wrong.push(`${keyOf(r)}.${k} ${r[k]} ≠ ${f[k]}`);
       }
-      let fl = NaN;
-      if (c.floor) {
-        const fs: number[] = [];
-        for (let i = 0; i <= Math.min(CALLS, 2); i++) {
-          const t = performance.now();
-          for (const sql of ([] as string[]).concat(c.floor)) await all(raw, sql);
-          if (i) fs.push(performance.now() - t);
-        }
-        fl = percentile(fs, 50);
-      }
-      const p95 = percentile(xs, 95);
-      console.log(
-        `${c.label.padEnd(40)} ${f(percentile(xs, 50))} ${f(p95)}      ${Number.isNaN(fl) ? '     -' : f(fl)}  ${Number.isNaN(fl) ? '    -' : (percentile(xs, 50) / Math.max(fl, 0.1)).toFixed(1).padStart(5)}  ${c.bound ? `${p95 < c.bound ? 'ok' : 'OVER'} < ${c.bound}` : ''}`,
-      );
-    }
+      if (wrong.length) throw new Error(`${c.label}: the call and the floor differ: ${wrong.slice(0, 5).join('; ')}`);
+      return `same answer (${answer.list.length} rows × ${fields.length} figures)`;
+    };
+    // which index the year's grouped read takes (the covering (org, warehouse, carrier, time, direction, code) one: no table reads, no sort)
+    const plan = await sqliteAll<{ detail: string }>(raw, `EXPLAIN QUERY PLAN ${perWarehouse}`);
+    console.log(`plan of the year's grouped read: ${plan.map((p) => p.detail).join('; ')}`);
+    console.log(`\npool analytics on SQLite, ${CALLS} calls each (+1 warm-up), ${loadLine()}`);
+    await runCases({ cases, calls: CALLS, floorCalls: Math.min(CALLS, 2), call, floor: (sql) => sqliteAll(raw, sql), check });
+    console.log(`after the calls: ${loadLine()}`);
     // an export streamed: every partner's statement of the month (the visits beyond the free period on the second sheet)
-    global.gc?.();
-    const rss0 = process.memoryUsage().rss;
-    let peak = rss0;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-    const t = performance.now();
-    const res = await fetch(`${url}/api/pool-analytics/partner-statement/export`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
-      body: JSON.stringify({ month }),
-    });
-    let bytes = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-    clearInterval(timer);
+    const x = await streamedRss(post('/pool-analytics/partner-statement/export', { month }));
     console.log(
-      `\nexport /pool-analytics/partner-statement/export, every partner, ${month}: ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s; RSS ${(rss0 / 1e6).toFixed(0)} → peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
+      `\nexport /pool-analytics/partner-statement/export, every partner, ${month}: ${(x.bytes / 1e6).toFixed(1)} MB in ${x.seconds.toFixed(1)} s; RSS ${(x.rss0 / 1e6).toFixed(0)} → peak ${(x.peak / 1e6).toFixed(0)} MB (+${((x.peak - x.rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
     );
-    await new Promise<void>((resolve) => raw.close(() => resolve()));
+    await sqliteClose(raw);
   } finally {
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    if (process.env.BENCH_KEEP === '1') console.log(`kept ${file}`);
+    else rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -30,4 +30,10 @@ describe('index plan', () => {
     const cols = indexPlan(carrier).map((p) => p.columns.join(','));
     expect(cols).toEqual(expect.arrayContaining(['org_id,warehouse_id,status', 'org_id,warehouse_id,sn']));
   });
+
+  it('covers the pool analytics grouped read of the in/out history: per warehouse and carrier over a period, without a table read', () => {
+    // plugins/pool-analytics cellsOf: WHERE org, time range GROUP BY warehouse, carrier reading direction and code
+    const cols = indexPlan(loadMetadata().resources['carrier-inout']).map((p) => p.columns.join(','));
+    expect(cols).toContain('org_id,warehouse_id,carrier_id,confirm_time,direction,carrier_code_id');
+  });
 });

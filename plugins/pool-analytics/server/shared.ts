@@ -29,8 +29,11 @@ export const toDays = (ms: number) => ms / DAY_MS;
 
 /** SQL of a datetime field as epoch days (fractional), for sums and minima in one grouped read. */
 export function epochDays(ctx: PluginServerContext, repo: ScopedRepository, field: string): string {
-  const c = ctx.db.getQueryInterface().quoteIdentifier(repo.column(field));
-  return ctx.db.getDialect() === 'sqlite' ? `(julianday(${c}) - 2440587.5)` : `(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ${c}) / 86400000000.0)`;
+  return epochOf(ctx, ctx.db.getQueryInterface().quoteIdentifier(repo.column(field)));
+}
+/** SQL of a datetime expression (a column, an aggregate of one) as epoch days (fractional). */
+export function epochOf(ctx: PluginServerContext, sql: string): string {
+  return ctx.db.getDialect() === 'sqlite' ? `(julianday(${sql}) - 2440587.5)` : `(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ${sql}) / 86400000000.0)`;
 }
 
 /** `SUM|MIN|MAX(CASE WHEN <column> = value THEN expr END)` as a grouped read's attribute. */
