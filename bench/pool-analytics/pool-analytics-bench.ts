@@ -110,7 +110,11 @@ async function main() {
     const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
     type Answer = { total: number; list: Array<Record<string, number | string | null>> };
     const post = (path: string, body: Record<string, unknown>) =>
-      fetch(`${url}/api${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) }, body: JSON.stringify(body) });
+      fetch(`${url}/api${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
+        body: JSON.stringify(body),
+      });
     const call = async (c: Case): Promise<Answer> => {
       const json = (await (await post(c.path, c.body)).json()) as { code: number; message: string; data: Answer };
       if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
@@ -161,9 +165,21 @@ async function main() {
     ];
     const cases: Case[] = [
       { label: 'turns per warehouse, a year', path: '/pool-analytics/turns/list', body: { time: year, page: 1, limit: 100 }, floor: perWarehouse, bound: 5000 },
-      { label: 'turns per carrier code, a year', path: '/pool-analytics/turns/list', body: { time: year, by: 30, page: 1, limit: 100 }, floor: perCode, bound: 5000 },
+      {
+        label: 'turns per carrier code, a year',
+        path: '/pool-analytics/turns/list',
+        body: { time: year, by: 30, page: 1, limit: 100 },
+        floor: perCode,
+        bound: 5000,
+      },
       { label: 'partner balances today', path: '/pool-analytics/partner-balance/list', body: { page: 1, limit: 100 } },
-      { label: 'partner statement, 1 partner, a month', path: '/pool-analytics/partner-statement/list', body: { month, partnerId: 1 }, floor: statementFloor, bound: 1000 },
+      {
+        label: 'partner statement, 1 partner, a month',
+        path: '/pool-analytics/partner-statement/list',
+        body: { month, partnerId: 1 },
+        floor: statementFloor,
+        bound: 1000,
+      },
       { label: 'partner balance history, 90 days', path: '/pool-analytics/partner-history/list', body: { time: [Date.now() - 90 * DAY, Date.now()] } },
       { label: 'pool-size check, a year', path: '/pool-analytics/pool-size/list', body: { time: year }, floor: perCode, bound: 5000 },
     ];
