@@ -16,6 +16,7 @@ import { gatewaySerials, seedVolume } from './seed-volume';
 import { gatewayMqttPassword } from './gateway-credentials';
 import { seedInventory } from './seed-inventory';
 import { seedMaintenance } from './seed-maintenance';
+import { seedPool } from './seed-pool';
 import { seedReports } from './seed-reports';
 import { seedShipping } from './seed-shipping';
 
@@ -149,6 +150,8 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       if (input.has) created += await seedReports(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId, orgWarehouses[index], now);
       // carrier assets, repairs in every status, transfers and reminders (seed-maintenance.ts)
       if (input.has) created += await seedMaintenance(input.sequelize, call, input.has, orgId, ctx);
+      // the partners' agreed free periods of the pool analytics (seed-pool.ts)
+      if (input.has) created += await seedPool(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId);
       // one customer report plugin switched on for the demo organisation (the others stay off until an administrator switches them on)
       if (index === 0 && input.has?.(`/${DEMO_CUSTOMER_REPORT}/list`)) await call('/organization/plugin/update', { plugin: DEMO_CUSTOMER_REPORT, enabled: true }, ctx);
     }
