@@ -358,10 +358,15 @@ async function main() {
         `SELECT ${K.list(['warehouseId', 'codeKey', 'inTransitIn', 'inTransitOut'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('warehouseId')} IN ${page} AND (${K.c('inTransitIn')} > 0 OR ${K.c('inTransitOut')} > 0)`,
         `SELECT ${K.list(['warehouseId', 'codeKey', 'inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'agedBefore'])} FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND ${K.c('inStock')} > 0 AND ${K.c('warehouseId')} IN ${page}`,
         `SELECT ${G.list(['warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory', 'idleCheckTime'])} FROM ${G.table} WHERE ${G.c('orgId')} = ${org} AND ${G.c('warehouseId')} IN ${page}`,
-        ...thresholds.map((m) => {
-          const to = Date.now() - m * 60_000;
-          return `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*) FROM ${C.table} c WHERE ${standing} AND c.${C.c('warehouseId')} IN ${page} AND c.${C.c('transportStatus')} IN (0, 10) AND c.${C.c('inboundTime')} >= ${d.at(new Date(to - 60 * 60_000))} AND c.${C.c('inboundTime')} < ${d.at(new Date(to))} GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`;
-        }),
+        // the page's carriers read once, a conditional count per window
+        `SELECT c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}, COUNT(*)${thresholds
+          .map((m) => {
+            const to = Date.now() - m * 60_000;
+            return `, SUM(CASE WHEN c.${C.c('inboundTime')} >= ${d.at(new Date(to - 60 * 60_000))} AND c.${C.c('inboundTime')} < ${d.at(new Date(to))} THEN 1 ELSE 0 END)`;
+          })
+          .join(
+            '',
+          )} FROM ${C.table} c WHERE ${standing} AND c.${C.c('warehouseId')} IN ${page} AND c.${C.c('transportStatus')} IN (0, 10) GROUP BY c.${C.c('warehouseId')}, c.${C.c('carrierCodeId')}`,
       ];
     };
     const wh = (i: number) => 1 + ((i * 37) % WAREHOUSES);

@@ -72,6 +72,8 @@ function dateParser(): (v: unknown) => Date | null {
 }
 /** cells counted whole (new since the last rebuild) beyond which one grouped pass over the carriers is cheaper */
 const MAX_WHOLE = 500;
+/** warehouses whose carriers' idle windows are counted in one statement (a list page covers two or three) */
+const FEW_WAREHOUSES = 5;
 
 /** shipped lines in transit to (in) or from (out) a warehouse, per code */
 export interface TransitCell {
@@ -474,10 +476,21 @@ export function maintainedStock(ctx: PluginServerContext) {
     // one statement per window: a single range on inbound time is what the planners read from the index alone
     // (an OR of ranges, or their hull, made SQLite scan every carrier or every arrival of the last days)
     const found = new Map<string, number>();
-    for (const [k, x] of windows) {
-      for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], {}, { ...base, inboundTime: { [Op.gte]: x.lo, [Op.lt]: x.hi } }))
-        found.set(`${k}|${g.warehouseId}:${g.carrierCodeId ?? 0}`, g.n);
-    }
+    const few = filter.warehouseId || (filter.warehouseIds && filter.warehouseIds.length <= FEW_WAREHOUSES);
+    if (few && windows.size > 1) {
+      // a few warehouses (a list page): their standing carriers read once, from the carriers' (warehouse, code, transport,
+      // status, loading, inbound time) index alone, each window a conditional count — one statement, not one per window
+      // (no range on inbound time in the condition: their hull made SQLite read days of arrivals of every warehouse)
+      const named = [...windows];
+      const when: Record<string, WhereOptions> = {};
+      named.forEach(([, x], i) => (when[`w${i}`] = { inboundTime: { [Op.gte]: x.lo, [Op.lt]: x.hi } }));
+      for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], when, base))
+        named.forEach(([k], i) => found.set(`${k}|${g.warehouseId}:${g.carrierCodeId ?? 0}`, Number(g[`w${i}`])));
+    } else
+      for (const [k, x] of windows) {
+        for (const g of await carriers.countWhen(['warehouseId', 'carrierCodeId'], {}, { ...base, inboundTime: { [Op.gte]: x.lo, [Op.lt]: x.hi } }))
+          found.set(`${k}|${g.warehouseId}:${g.carrierCodeId ?? 0}`, g.n);
+      }
     for (const p of pending) p.cell.idle += p.sign * (found.get(`${p.window}|${p.cell.warehouseId}:${p.cell.carrierCodeId ?? 0}`) ?? 0);
     for (let i = 0; i < whole.length; i += 100) {
       const part = whole.slice(i, i + 100);
