@@ -168,7 +168,7 @@ export type ZoneSlot = 'show.before' | 'show.after' | 'lines.toolbar' | 'list.to
 
 /**
  * Components a plugin adds to generated screens, by zone name `<resource>.<slot>`:
- * `{ 'receipt.show.after': () => import('./receiving-panel') }`.
+ * `{ 'receipt.lines.toolbar': () => import('./receive-selected') }`.
  */
 export interface ZoneMap {
   [zone: `${string}.show.before`]: ZoneEntries<ZoneProps>;

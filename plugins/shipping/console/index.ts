@@ -5,7 +5,7 @@ import { receiptOpen } from './receiving';
  * Shipping's console half: the "Add carriers" (serials, warehouse picker, import) and
  * "Containerize" screens of a ship order, opened by buttons on its detail page — beside the
  * generated document, not replacements of it — and the ship-order monitor map (SPEC §2 home
- * group), and the receiving panel of a receipt (console zones). Each is its own lazy chunk.
+ * group), and receiving a receipt's ticked lines (a console zone). Each is its own lazy chunk.
  */
 export default defineConsolePlugin({
   id: 'shipping',
@@ -45,10 +45,9 @@ export default defineConsolePlugin({
     },
     { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
-  // receiving on the receipt's own detail page: counts, scan box and container first (a receiver
-  // with a scanner, often on a phone, starts there), and receiving the ticked lines (their toolbar)
+  // receiving the ticked lines of a receipt (their toolbar); its counts, scan box and container
+  // are the platform's scan panel, from the receipt lines' `scan` metadata
   zones: {
-    'receipt.show.before': () => import('./receiving-panel'),
     'receipt.lines.toolbar': { component: () => import('./receive-selected'), viewCode: 'ApiReceiptDetailReceive', when: receiptOpen },
   },
 });

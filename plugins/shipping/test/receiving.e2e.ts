@@ -35,7 +35,7 @@ const lineRow = (s: string) =>
   receiptLines()
     .locator('tr.ant-table-row')
     .filter({ has: page.getByText(s, { exact: true }) });
-const count = (key: string) => page.getByTestId(`receiving-count-${key}`);
+const count = (key: string) => page.getByTestId(`scan-count-${key}Amount`);
 const counted = async (key: string, n: number) => expect.poll(() => count(key).getAttribute('data-value'), WAIT).toBe(String(n));
 const receipt = () => ok(receiver, '/receipt', { id: receiptId });
 
@@ -131,15 +131,15 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
 
   it('receives by scan, by ticking and by container; a second scan of a serial is refused by name', async () => {
     await page.goto(`${ts.url}${RECEIPT}/detail/${receiptId}`);
-    await page.getByTestId('receiving-panel').waitFor({ timeout: 60000 });
+    await page.getByTestId('scan-panel').waitFor({ timeout: 60000 });
     await counted('expected', 6);
     await lineRow(sn(6)).getByText('Expected').waitFor(WAIT);
 
     // a scanner types the serial and Enter
-    const scan = page.getByTestId('receiving-scan');
+    const scan = page.getByTestId('scan-input');
     await scan.fill(sn(1));
     await scan.press('Enter');
-    await page.getByTestId('receiving-result').getByText('1 received').waitFor(WAIT);
+    await page.getByTestId('scan-result').getByText('Received: 1').waitFor(WAIT);
     await counted('received', 1);
     await counted('expected', 5);
     await lineRow(sn(1)).getByText('Received').waitFor(WAIT);
@@ -152,8 +152,8 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await lineRow(sn(2)).getByText('Received').waitFor(WAIT);
 
     // a whole container
-    await page.getByTestId('receiving-container').fill('CT-1');
-    await page.getByTestId('receiving-container').press('Enter');
+    await page.getByTestId('scan-container').fill('CT-1');
+    await page.getByTestId('scan-container').press('Enter');
     await counted('received', 4);
     await counted('expected', 2);
 
@@ -166,8 +166,8 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
       data.setData('text/plain', text);
       el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
     }, 'NOPE-1\nNOPE-2');
-    await page.getByTestId('receiving-refused:NOPE-2').waitFor(WAIT);
-    await page.getByTestId('receiving-refused:NOPE-1').waitFor(WAIT);
+    await page.getByTestId('scan-refused:NOPE-2').waitFor(WAIT);
+    await page.getByTestId('scan-refused:NOPE-1').waitFor(WAIT);
     page.off('request', onRequest);
     expect(scans.map((b) => JSON.parse(b).keys)).toEqual([['NOPE-1', 'NOPE-2']]);
     expect(await scan.inputValue()).toBe('');
@@ -175,10 +175,10 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     // the same serial again: refused, named, nothing counted twice
     await scan.fill(sn(1));
     await scan.press('Enter');
-    const refused = page.getByTestId(`receiving-refused:${sn(1)}`);
+    const refused = page.getByTestId(`scan-refused:${sn(1)}`);
     await refused.waitFor(WAIT);
     expect(await refused.innerText()).toContain(sn(1));
-    await page.getByTestId('receiving-result').getByText('1 refused').waitFor(WAIT);
+    await page.getByTestId('scan-result').getByText('Refused: 1').waitFor(WAIT);
     await counted('received', 4);
     expect(await receipt()).toMatchObject({ status: 20, receivedAmount: 4, expectedAmount: 2 });
     await cb.shot('receipt-receiving');
@@ -188,14 +188,14 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await page.setViewportSize({ width: 375, height: 812 });
     try {
       await page.reload();
-      const panel = page.getByTestId('receiving-panel');
+      const panel = page.getByTestId('scan-panel');
       await panel.waitFor({ timeout: 60000 });
       await counted('received', 4);
       const box = (await panel.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);
       expect(box.x + box.width).toBeLessThanOrEqual(375);
       // the scan box is on the first screen, above the receipt's fields
-      const input = (await page.getByTestId('receiving-scan').boundingBox())!;
+      const input = (await page.getByTestId('scan-input').boundingBox())!;
       expect(input.width).toBeGreaterThan(200);
       expect(input.x + input.width).toBeLessThanOrEqual(375);
       expect(input.y + input.height).toBeLessThanOrEqual(812);
@@ -208,7 +208,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
 
   it('closes with the confirmation stating how many become missing; the lines left show Missing', async () => {
     await page.goto(`${ts.url}${RECEIPT}/detail/${receiptId}`);
-    await page.getByTestId('receiving-panel').waitFor({ timeout: 60000 });
+    await page.getByTestId('scan-panel').waitFor({ timeout: 60000 });
     await counted('expected', 2);
     await page.getByTestId('meta-step-close').click();
     const stated = page.getByTestId('meta-step-count');
@@ -223,7 +223,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     for (const s of [sn(5), sn(6)]) await lineRow(s).getByText('Missing', { exact: true }).waitFor(WAIT);
     for (const s of [sn(1), sn(2), sn(3), sn(4)]) await lineRow(s).getByText('Received', { exact: true }).waitFor(WAIT);
     // a closed receipt takes no more scans, and its lines are no longer tickable
-    expect(await page.getByTestId('receiving-scan').count()).toBe(0);
+    expect(await page.getByTestId('scan-input').count()).toBe(0);
     await receiptLines()
       .locator('.ant-checkbox-input')
       .first()
@@ -235,7 +235,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
   it('shows the receipt in zh-CN: panel and line statuses translated', async () => {
     await signInAs(page, ts, receiver, 'zh-CN');
     await page.goto(`${ts.url}${RECEIPT}/detail/${receiptId}`);
-    const panel = page.getByTestId('receiving-panel');
+    const panel = page.getByTestId('scan-panel');
     await panel.getByText('收货', { exact: true }).waitFor({ timeout: 60000 });
     for (const label of ['待收', '已收', '缺失', '多收']) await panel.getByText(label, { exact: true }).waitFor(WAIT);
     await lineRow(sn(5)).getByText('缺失', { exact: true }).waitFor(WAIT);

@@ -22,6 +22,7 @@ import { PublicLinkButton } from '../components/public-link';
 import { deleteQuestion, recordName } from '../lib/record-name';
 import { useRowActions } from '../hooks/use-row-actions';
 import { Zone, useZone } from '../components/zone';
+import { ScanPanel } from '../components/scan-panel';
 import { zoneName } from '../../lib/zones';
 import type { ZoneProps } from '../../plugin-contract';
 
@@ -141,6 +142,15 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
       isLoading={query.isLoading}
       headerButtons={buttons}
     >
+      {/* lines taken by scanning (a receiver with a scanner, often on a phone, starts here) */}
+      {record &&
+        resource.children
+          ?.filter((c) => c.scan)
+          .map((c) => (
+            <div key={c.resource} style={{ marginBottom: 16 }}>
+              <ScanPanel header={resource} child={c} record={record} refresh={refresh} />
+            </div>
+          ))}
       {record && (
         <Zone
           name={zoneName(resource.name, 'show.before')}
