@@ -10,11 +10,11 @@
  *
  *   node bench/reports/run.mjs [--warehouses=500] [--codes=50] [--days=100] [--carriers=200000] [--calls=5]
  */
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import sqlite3 from 'sqlite3';
 import { createServer } from '../../server/src/index';
+import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
 import { sqlNames } from '../lib/sql';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
@@ -25,16 +25,7 @@ const CARRIERS = arg('carriers', 200_000);
 const CALLS = arg('calls', 5);
 const DAY = 86_400_000;
 
-const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))];
-const f = (ms: number) => ms.toFixed(0).padStart(6);
 const dayString = (t: number) => new Date(t).toISOString().slice(0, 10);
-
-function open(file: string): Promise<sqlite3.Database> {
-  return new Promise((resolve, reject) => {
-    const d = new sqlite3.Database(file, (err) => (err ? reject(err) : resolve(d)));
-  });
-}
-const all = (d: sqlite3.Database, sql: string) => new Promise<unknown[]>((resolve, reject) => d.all(sql, (err, rows) => (err ? reject(err) : resolve(rows))));
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'rti-reports-bench-'));
@@ -118,18 +109,18 @@ async function main() {
     );
 
     const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
-    const call = async (path: string, body: Record<string, unknown>) => {
-      const t = performance.now();
-      const res = await fetch(`${url}/api${path}`, {
+    const post = (path: string, body: Record<string, unknown>) =>
+      fetch(`${url}/api${path}`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
         body: JSON.stringify(body),
       });
-      const json = (await res.json()) as { code: number; message: string; data: { total: number } };
-      if (json.code !== 0) throw new Error(`${path}: ${json.message}`);
-      return { ms: performance.now() - t, total: json.data.total };
+    const call = async (c: Case) => {
+      const json = (await (await post(c.path, c.body)).json()) as { code: number; message: string; data: { total: number } };
+      if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
+      return json.data;
     };
-    const raw = await open(file);
+    const raw = await openSqlite(file);
     const s = (attr: string) => n.col('inventory-snapshot', attr);
     const T = n.table('inventory-snapshot');
     const d1 = dayString(today - DAY);
@@ -147,7 +138,7 @@ async function main() {
       weekly: `SELECT ${s('day')}, ${s('warehouseId')}, ${sums} FROM ${T} WHERE ${s('orgId')} = ${org} AND ${s('day')} >= '${dayString(today - 8 * DAY)}' AND ${s('day')} <= '${d1}' GROUP BY ${s('day')}, ${s('warehouseId')}`,
       quarter: `SELECT ${s('day')}, ${s('warehouseId')}, ${sums} FROM ${T} WHERE ${s('orgId')} = ${org} AND ${s('day')} >= '${dayString(today - 93 * DAY)}' AND ${s('day')} <= '${d1}' GROUP BY ${s('day')}, ${s('warehouseId')}`,
     };
-    const cases: Array<{ label: string; path: string; body: Record<string, unknown>; floor?: string | string[]; bound?: number }> = [
+    const cases: Case[] = [
       { label: 'daily, all warehouses', path: '/inventory-report/list', body: { page: 1, limit: 100 }, floor: floor.daily, bound: 2000 },
       { label: 'daily by code, all warehouses', path: '/inventory-report/detail', body: { page: 1, limit: 100 }, floor: floor.detail },
       {
@@ -174,51 +165,14 @@ async function main() {
       { label: 'idle per warehouse and code', path: '/idle/carrier-code/list', body: { page: 1, limit: 100 } },
       { label: 'idle carriers, first page', path: '/idle/carrier/list', body: { page: 1, limit: 100 } },
     ];
-    console.log(
-      `\nreports on SQLite, ${CALLS} calls each (+1 warm-up), load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(' ')} on ${cpus().length} cores`,
-    );
-    console.log(`${'call'.padEnd(34)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ms   floor ms  ratio  bound`);
-    for (const c of cases) {
-      const xs: number[] = [];
-      for (let i = 0; i <= CALLS; i++) {
-        const { ms } = await call(c.path, c.body);
-        if (i) xs.push(ms);
-      }
-      let fl = NaN;
-      if (c.floor) {
-        const fs: number[] = [];
-        for (let i = 0; i <= CALLS; i++) {
-          const t = performance.now();
-          for (const sql of ([] as string[]).concat(c.floor)) await all(raw, sql);
-          if (i) fs.push(performance.now() - t);
-        }
-        fl = percentile(fs, 50);
-      }
-      const p95 = percentile(xs, 95);
-      console.log(
-        `${c.label.padEnd(34)} ${f(percentile(xs, 50))} ${f(p95)}      ${Number.isNaN(fl) ? '     -' : f(fl)}  ${Number.isNaN(fl) ? '    -' : (percentile(xs, 50) / Math.max(fl, 0.1)).toFixed(1).padStart(5)}  ${c.bound ? `${p95 < c.bound ? 'ok' : 'OVER'} < ${c.bound}` : ''}`,
-      );
-    }
+    console.log(`\nreports on SQLite, ${CALLS} calls each (+1 warm-up), ${loadLine()}`);
+    await runCases({ cases, calls: CALLS, floorCalls: CALLS, call, floor: (sql) => sqliteAll(raw, sql), width: 34 });
     // an export streamed: the 7-day batch (every warehouse and code: WAREHOUSES × CODES × 7 rows)
-    global.gc?.();
-    const rss0 = process.memoryUsage().rss;
-    let peak = rss0;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-    const t = performance.now();
-    const res = await fetch(`${url}/api/inventory-report/batch/export`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
-      body: JSON.stringify({ time: [`${d7}T00:00:00Z`, `${d1}T23:59:59Z`] }),
-    });
-    let bytes = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
-    clearInterval(timer);
+    const x = await streamedRss(post('/inventory-report/batch/export', { time: [`${d7}T00:00:00Z`, `${d1}T23:59:59Z`] }));
     console.log(
-      `\nexport /inventory-report/batch/export, 7 days: ${(WAREHOUSES * CODES * 7).toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB in ${((performance.now() - t) / 1000).toFixed(1)} s; RSS ${(rss0 / 1e6).toFixed(0)} → peak ${(peak / 1e6).toFixed(0)} MB (+${((peak - rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
+      `\nexport /inventory-report/batch/export, 7 days: ${(WAREHOUSES * CODES * 7).toLocaleString('en')} rows, ${(x.bytes / 1e6).toFixed(1)} MB in ${x.seconds.toFixed(1)} s; RSS ${(x.rss0 / 1e6).toFixed(0)} → peak ${(x.peak / 1e6).toFixed(0)} MB (+${((x.peak - x.rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
     );
-    await new Promise<void>((resolve) => raw.close(() => resolve()));
+    await sqliteClose(raw);
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
