@@ -218,8 +218,12 @@ export function registerAssets(ctx: PluginServerContext): void {
         await runs.updateWhere({ endTime: new Date(), error: (err instanceof Error ? err.message : String(err)).slice(0, 500) }, { id: out.runId });
         throw err;
       }
-      // carriers made meanwhile may make `done` pass the count taken at the start
-      await runs.updateWhere({ endTime: new Date(), ...(out.cancelled ? {} : { carriers: Math.max(total, out.carriers) }) }, { id: out.runId });
+      // carriers made meanwhile may make `done` pass the count taken at the start; a cancel that
+      // came after the last chunk's check finds the run complete
+      await runs.updateWhere(
+        { endTime: new Date(), ...(out.cancelled ? {} : { carriers: Math.max(total, out.carriers), cancelledAt: null, cancelledBy: null }) },
+        { id: out.runId },
+      );
       return out;
     },
   });
