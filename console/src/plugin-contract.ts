@@ -168,7 +168,7 @@ export type ZoneSlot = 'show.before' | 'show.after' | 'lines.toolbar' | 'list.to
 
 /**
  * Components a plugin adds to generated screens, by zone name `<resource>.<slot>`:
- * `{ 'receipt.lines.toolbar': () => import('./receive-selected') }`.
+ * `{ 'carrier-asset.show.after': () => import('./asset-history') }`.
  */
 export interface ZoneMap {
   [zone: `${string}.show.before`]: ZoneEntries<ZoneProps>;

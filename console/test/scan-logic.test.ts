@@ -78,3 +78,12 @@ describe('scan panel logic', () => {
     expect(scanPath({ name: 'doc-line', apiPath: '/doc/lines' })).toBe('/doc/lines/scan');
   });
 });
+
+describe('line steps on ticked lines', () => {
+  it('count the rows a step call answers, else what was asked', async () => {
+    const { movedCount } = await import('../src/meta/components/line-steps');
+    expect(movedCount([{ id: 1 }, { id: 2 }], 5)).toBe(2);
+    expect(movedCount({ ok: true }, 4)).toBe(4);
+    expect(movedCount(null, 3)).toBe(3);
+  });
+});

@@ -1,11 +1,10 @@
 import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
-import { receiptOpen } from './receiving';
 
 /**
  * Shipping's console half: the "Add carriers" (serials, warehouse picker, import) and
  * "Containerize" screens of a ship order, opened by buttons on its detail page — beside the
  * generated document, not replacements of it — and the ship-order monitor map (SPEC §2 home
- * group), and receiving a receipt's ticked lines (a console zone). Each is its own lazy chunk.
+ * group). Each is its own lazy chunk.
  */
 export default defineConsolePlugin({
   id: 'shipping',
@@ -45,9 +44,6 @@ export default defineConsolePlugin({
     },
     { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
-  // receiving the ticked lines of a receipt (their toolbar); its counts, scan box and container
-  // are the platform's scan panel, from the receipt lines' `scan` metadata
-  zones: {
-    'receipt.lines.toolbar': { component: () => import('./receive-selected'), viewCode: 'ApiReceiptDetailReceive', when: receiptOpen },
-  },
+  // receiving a receipt is the platform's: its scan panel and line step buttons, from the receipt
+  // lines' `scan` and `transitions` metadata
 });

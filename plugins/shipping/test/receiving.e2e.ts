@@ -146,8 +146,8 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
 
     // ticking a line in the table
     await lineRow(sn(2)).locator('.ant-checkbox-input').check();
-    await page.getByTestId('receiving-receive-selected').click();
-    await page.locator('.ant-message').getByText('1 line received').waitFor(WAIT);
+    await page.getByTestId('line-step-receive').click();
+    await page.locator('.ant-message').getByText('Receive: 1 line').waitFor(WAIT);
     await counted('received', 2);
     await lineRow(sn(2)).getByText('Received').waitFor(WAIT);
 
@@ -228,7 +228,7 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
       .locator('.ant-checkbox-input')
       .first()
       .waitFor({ state: 'detached', ...WAIT });
-    expect(await page.getByTestId('receiving-receive-selected').count()).toBe(0);
+    expect(await page.getByTestId('line-step-receive').count()).toBe(0);
     expect(await ok(receiver, '/ship-order', { id: orderId })).toMatchObject({ status: 4, missingAmount: 2 });
   });
 

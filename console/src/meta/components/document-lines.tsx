@@ -14,6 +14,7 @@ import './refs-input';
 import { renderFieldValue } from './field-renderer';
 import { NavButton } from './row-actions';
 import { Zone, useZone } from './zone';
+import { LineStepButtons, useLineSteps } from './line-steps';
 import { zoneName } from '../../lib/zones';
 import type { LinesZoneProps } from '../../plugin-contract';
 
@@ -216,6 +217,9 @@ export const DocumentLinesView: FC<{
     onChanged?.();
   }, [refetchLines, onChanged]);
   const clearSelection = useCallback(() => setSelected([]), []);
+  // the lines' own steps (a receipt's "Receive") on the ticked lines, while the header is open
+  const steps = useLineSteps(parent, header, child);
+  const ticking = toolbar.length > 0 || steps.length > 0;
   return (
     <LinesCard
       parent={parent}
@@ -224,7 +228,7 @@ export const DocumentLinesView: FC<{
       count={total}
       rollUps={header}
       // "lines can no longer change" would contradict a toolbar acting on them (receiving them)
-      frozen={frozen && !toolbar.length}
+      frozen={frozen && !ticking}
       action={
         !frozen &&
         editTo && (
@@ -234,6 +238,11 @@ export const DocumentLinesView: FC<{
         )
       }
     >
+      {steps.length > 0 && (
+        <Space wrap style={{ marginBottom: 12 }}>
+          <LineStepButtons steps={steps} selectedIds={selected as Array<number | string>} clearSelection={clearSelection} refresh={refresh} />
+        </Space>
+      )}
       <Zone
         name={zone}
         components={toolbar}
@@ -250,7 +259,7 @@ export const DocumentLinesView: FC<{
         size="small"
         columns={columns}
         scroll={{ x: 'max-content' }}
-        rowSelection={toolbar.length ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys) } : undefined}
+        rowSelection={ticking ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys) } : undefined}
         locale={{ emptyText: t('meta.noLines') }}
         pagination={tableProps.pagination ? { ...tableProps.pagination, size: 'small', hideOnSinglePage: true, showSizeChanger: false } : false}
       />
