@@ -35,5 +35,7 @@ describe('index plan', () => {
     // plugins/pool-analytics cellsOf: WHERE org, time range GROUP BY warehouse, carrier reading direction and code
     const cols = indexPlan(loadMetadata().resources['carrier-inout']).map((p) => p.columns.join(','));
     expect(cols).toContain('org_id,warehouse_id,carrier_id,confirm_time,direction,carrier_code_id');
+    // and its carriers per code counted distinct in code and carrier order (no sort of the period's rows)
+    expect(cols).toContain('org_id,carrier_code_id,carrier_id,confirm_time');
   });
 });
