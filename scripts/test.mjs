@@ -62,7 +62,7 @@ if (!only || only === 'types') run('typecheck', 'npx', ['tsc', '-p', 'tsconfig.j
 // current, no enum values re-typed as numbers; Prettier's format on the files it covers so far.
 if (!only || only === 'types' || only === 'lint') {
   run('lint', 'npx', ['eslint', '--cache', '--cache-location', 'node_modules/.cache/eslint/', '.']);
-  // Prettier's format, on the files already formatted (.prettier-checked lists them)
+  // Prettier's format over every tracked source file
   run('format', 'node', ['scripts/prettier-check.mjs']);
   run('generated enums', 'node', ['metadata/scripts/gen-enums.mjs', '--check']);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Enums, loadMetadata } from '../src';
 
 describe('generated enum constants', () => {
-  it('hold every value of enums.json and the plugins\' enums.json under its label name', () => {
+  it("hold every value of enums.json and the plugins' enums.json under its label name", () => {
     const json = loadMetadata().enums as Record<string, Array<{ value: unknown; label: string }>>;
     expect(Object.keys(Enums).sort()).toEqual(Object.keys(json).sort());
     for (const [name, items] of Object.entries(json)) {

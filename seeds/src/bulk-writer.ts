@@ -149,7 +149,12 @@ export class BulkWriter {
 
   /** key → id of the rows matching `where` (the natural key joined by "|"). */
   async ids(resource: string, where: Row, key: string[]): Promise<Map<string, number>> {
-    const found = (await this.model(resource).findAll({ attributes: ['id', ...key], where: where as WhereOptions, raw: true, transaction: this.current ?? undefined })) as unknown as Row[];
+    const found = (await this.model(resource).findAll({
+      attributes: ['id', ...key],
+      where: where as WhereOptions,
+      raw: true,
+      transaction: this.current ?? undefined,
+    })) as unknown as Row[];
     return new Map(found.map((r) => [key.map((k) => String(r[k])).join('|'), Number(r.id)]));
   }
 

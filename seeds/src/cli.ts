@@ -21,7 +21,9 @@ try {
   } else {
     const started = Date.now();
     const result = await seedServer(server);
-    console.log(`[seed] demo data ready (scale ${result.scale}: ${result.created} rows added in ${Date.now() - started} ms; ${result.shipOrders} ship orders through their steps in ${result.shippingMs} ms)`);
+    console.log(
+      `[seed] demo data ready (scale ${result.scale}: ${result.created} rows added in ${Date.now() - started} ms; ${result.shipOrders} ship orders through their steps in ${result.shippingMs} ms)`,
+    );
     console.log('[seed] demo logins (entry codes: demo, acme, kansai — e.g. http://localhost:8080/demo/login):');
     for (const l of DEMO_LOGINS) console.log(`[seed]   ${l.username.padEnd(14)} ${l.password.padEnd(15)} ${l.note}`);
   }

@@ -5,8 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 
-const svgDataUrl = (file: string): string =>
-  'data:image/svg+xml;base64,' + readFileSync(new URL(`../assets/${file}`, import.meta.url)).toString('base64');
+const svgDataUrl = (file: string): string => 'data:image/svg+xml;base64,' + readFileSync(new URL(`../assets/${file}`, import.meta.url)).toString('base64');
 
 export interface DemoOrg {
   code: string;
@@ -31,10 +30,28 @@ export type CityKey = 'shanghai' | 'shenzhen' | 'tokyo' | 'osaka';
 
 /** SPEC's four default cities (Shanghai the default): real container ports and logistics hubs. */
 export const CITIES: Record<CityKey, { name: string; country: 'CN' | 'JP'; longitude: number; latitude: number; district: string[] }> = {
-  shanghai: { name: 'Shanghai', country: 'CN', longitude: 121.4737, latitude: 31.2304, district: ['Pudong', 'Jiading', 'Baoshan', 'Songjiang', 'Minhang', 'Yangshan'] },
-  shenzhen: { name: 'Shenzhen', country: 'CN', longitude: 114.0579, latitude: 22.5431, district: ['Yantian', 'Shekou', 'Longgang', "Bao'an", 'Pingshan', 'Guangming'] },
+  shanghai: {
+    name: 'Shanghai',
+    country: 'CN',
+    longitude: 121.4737,
+    latitude: 31.2304,
+    district: ['Pudong', 'Jiading', 'Baoshan', 'Songjiang', 'Minhang', 'Yangshan'],
+  },
+  shenzhen: {
+    name: 'Shenzhen',
+    country: 'CN',
+    longitude: 114.0579,
+    latitude: 22.5431,
+    district: ['Yantian', 'Shekou', 'Longgang', "Bao'an", 'Pingshan', 'Guangming'],
+  },
   tokyo: { name: 'Tokyo', country: 'JP', longitude: 139.6917, latitude: 35.6895, district: ['Koto', 'Ota', 'Shinagawa', 'Edogawa', 'Adachi', 'Itabashi'] },
-  osaka: { name: 'Osaka', country: 'JP', longitude: 135.5023, latitude: 34.6937, district: ['Suminoe', 'Konohana', 'Taisho', 'Nishiyodogawa', 'Higashiosaka', 'Sakai'] },
+  osaka: {
+    name: 'Osaka',
+    country: 'JP',
+    longitude: 135.5023,
+    latitude: 34.6937,
+    district: ['Suminoe', 'Konohana', 'Taisho', 'Nishiyodogawa', 'Higashiosaka', 'Sakai'],
+  },
 };
 export const DEFAULT_CITY: CityKey = 'shanghai';
 

@@ -22,7 +22,13 @@ export function seedServer(server: RtiServer, opts: { scale?: SeedScale; now?: n
     // handlers of generated and document calls read body and ctx only (no HTTP in a seed)
     return Promise.resolve(def.handler({ body, ctx, req: undefined as never, res: undefined as never }));
   };
-  return seedDemo({ sequelize: server.db.sequelize, metadata: server.metadata, catalogue: { codes: catalogue.codes, tree: catalogue.tree('en-US') }, ...(shipping ? { call, has: (path: string) => server.calls.has(path) } : {}), ...opts });
+  return seedDemo({
+    sequelize: server.db.sequelize,
+    metadata: server.metadata,
+    catalogue: { codes: catalogue.codes, tree: catalogue.tree('en-US') },
+    ...(shipping ? { call, has: (path: string) => server.calls.has(path) } : {}),
+    ...opts,
+  });
 }
 
 export const isServerEmpty = (server: RtiServer): Promise<boolean> => isEmpty(server.db.sequelize);

@@ -73,22 +73,32 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
     if (!bw.has(resource)) continue;
     for (const g of (await bw.model(resource).findAll({ attributes: ['sn'], raw: true })) as unknown as Array<{ sn: string }>) known.add(g.sn);
   }
-  bw.prehash(DEMO_ORGS.flatMap((org, i) => gatewaySerials(org, scale.orgs[i])).filter((sn) => !known.has(sn)).map(gatewayMqttPassword));
+  bw.prehash(
+    DEMO_ORGS.flatMap((org, i) => gatewaySerials(org, scale.orgs[i]))
+      .filter((sn) => !known.has(sn))
+      .map(gatewayMqttPassword),
+  );
 
   for (const [index, org] of DEMO_ORGS.entries()) {
-    const orgId = await bw.step(() => bw.ensure('organization', { code: org.code }, {
-      name: org.name,
-      shortName: org.shortName,
-      entryCode: org.entryCode,
-      level: 10,
-      available: true,
-      primaryColor: org.primaryColor,
-      menuColor: org.menuColor,
-      largeLogo: [logoUrl(org.logo)],
-      smallLogo: [logoUrl(org.mark)],
-      pcPermissions: allCodes,
-      pdaPermissions: [],
-    }));
+    const orgId = await bw.step(() =>
+      bw.ensure(
+        'organization',
+        { code: org.code },
+        {
+          name: org.name,
+          shortName: org.shortName,
+          entryCode: org.entryCode,
+          level: 10,
+          available: true,
+          primaryColor: org.primaryColor,
+          menuColor: org.menuColor,
+          largeLogo: [logoUrl(org.logo)],
+          smallLogo: [logoUrl(org.mark)],
+          pcPermissions: allCodes,
+          pdaPermissions: [],
+        },
+      ),
+    );
     orgIds[org.entryCode] = orgId;
 
     const [adminRole, operatorRole] = await bw.step(async () => [
@@ -100,37 +110,49 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
     orgWarehouses.push(warehouseIds);
 
     if (org.operatorLogin) {
-      await bw.step(() => bw.ensure('user', { name: `operator.${org.entryCode}` }, {
-        orgId,
-        realName: `${org.shortName} Operator`,
-        // "Forgot password" mails here (the file outbox data/outbox/ by default)
-        email: `operator.${org.entryCode}@example.com`,
-        password: 'Operator@12345',
-        locked: false,
-        sysOrgUser: false,
-        organizationIds: [orgId],
-        roleIds: [operatorRole],
-        warehouseIds: warehouseIds.slice(0, OPERATOR_WAREHOUSES),
-        pcPermissions: [],
-        pdaPermissions: [],
-      }));
+      await bw.step(() =>
+        bw.ensure(
+          'user',
+          { name: `operator.${org.entryCode}` },
+          {
+            orgId,
+            realName: `${org.shortName} Operator`,
+            // "Forgot password" mails here (the file outbox data/outbox/ by default)
+            email: `operator.${org.entryCode}@example.com`,
+            password: 'Operator@12345',
+            locked: false,
+            sysOrgUser: false,
+            organizationIds: [orgId],
+            roleIds: [operatorRole],
+            warehouseIds: warehouseIds.slice(0, OPERATOR_WAREHOUSES),
+            pcPermissions: [],
+            pdaPermissions: [],
+          },
+        ),
+      );
     }
   }
 
   const ids = DEMO_ORGS.map((o) => orgIds[o.entryCode]);
-  const adminId = await bw.step(() => bw.ensure('user', { name: 'admin' }, {
-    orgId: ids[0],
-    realName: 'Platform Administrator',
-    email: 'admin@example.com',
-    password: 'Admin@12345',
-    locked: false,
-    sysOrgUser: true,
-    organizationIds: ids,
-    roleIds: adminRoles,
-    warehouseIds: [],
-    pcPermissions: [],
-    pdaPermissions: [],
-  }));
+  const adminId = await bw.step(() =>
+    bw.ensure(
+      'user',
+      { name: 'admin' },
+      {
+        orgId: ids[0],
+        realName: 'Platform Administrator',
+        email: 'admin@example.com',
+        password: 'Admin@12345',
+        locked: false,
+        sysOrgUser: true,
+        organizationIds: ids,
+        roleIds: adminRoles,
+        warehouseIds: [],
+        pcPermissions: [],
+        pdaPermissions: [],
+      },
+    ),
+  );
 
   // Documents last: they ship the carriers seeded above, as the administrator would.
   let created = bw.created;
@@ -140,7 +162,14 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
   if (call) {
     for (const [index, org] of DEMO_ORGS.entries()) {
       const orgId = orgIds[org.entryCode];
-      const ctx: RequestContext = { language: 'en-US', user: { id: adminId, username: 'admin', realName: 'Platform Administrator', sysOrgUser: true }, orgId, orgIds: ids, warehouseIds: null, via: 'session' };
+      const ctx: RequestContext = {
+        language: 'en-US',
+        user: { id: adminId, username: 'admin', realName: 'Platform Administrator', sysOrgUser: true },
+        orgId,
+        orgIds: ids,
+        warehouseIds: null,
+        via: 'session',
+      };
       const r = await seedShipping(input.sequelize, (path, body) => call(path, body, ctx), org, orgId, orgWarehouses[index], scale.name);
       created += r.created;
       shipOrders += r.orders;
@@ -153,7 +182,8 @@ async function seedIn(input: SeedInput, bw: BulkWriter): Promise<SeedResult> {
       // the partners' agreed free periods of the pool analytics (seed-pool.ts)
       if (input.has) created += await seedPool(input.sequelize, (path, body) => call(path, body, ctx), input.has, orgId);
       // one customer report plugin switched on for the demo organisation (the others stay off until an administrator switches them on)
-      if (index === 0 && input.has?.(`/${DEMO_CUSTOMER_REPORT}/list`)) await call('/organization/plugin/update', { plugin: DEMO_CUSTOMER_REPORT, enabled: true }, ctx);
+      if (index === 0 && input.has?.(`/${DEMO_CUSTOMER_REPORT}/list`))
+        await call('/organization/plugin/update', { plugin: DEMO_CUSTOMER_REPORT, enabled: true }, ctx);
     }
   }
   return { organizations: orgIds, created, scale: scale.name, shipOrders, shippingMs: Date.now() - started };

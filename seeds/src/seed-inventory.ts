@@ -24,12 +24,21 @@ export async function seedInventory(sequelize: Sequelize, call: CallRunner, has:
   const carriers = sequelize.models.carrier;
   if (!configs || !carriers || whIds.length < 3 || !has('/carrier-code/warehouse/update')) return 0;
   const standing = { orgId, warehouseId: { [Op.in]: whIds }, transportStatus: { [Op.in]: STANDING } };
-  const grouped = (await carriers.findAll({ where: standing, attributes: ['warehouseId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId'], raw: true })) as unknown as Row[];
+  const grouped = (await carriers.findAll({
+    where: standing,
+    attributes: ['warehouseId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']],
+    group: ['warehouseId', 'carrierCodeId'],
+    raw: true,
+  })) as unknown as Row[];
   const counts = new Map(grouped.map((r) => [`${r.warehouseId}:${r.carrierCodeId}`, Number(r.n)]));
   if (!grouped.length) return 0;
   let created = 0;
   const last = whIds.length - 1;
-  const existing = (await configs.findAll({ where: { orgId, warehouseId: { [Op.in]: whIds } }, attributes: ['id', 'warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory'], raw: true })) as unknown as Row[];
+  const existing = (await configs.findAll({
+    where: { orgId, warehouseId: { [Op.in]: whIds } },
+    attributes: ['id', 'warehouseId', 'carrierCodeId', 'minInventory', 'maxInventory'],
+    raw: true,
+  })) as unknown as Row[];
   for (const cfg of existing) {
     const i = whIds.indexOf(Number(cfg.warehouseId));
     const have = counts.get(`${cfg.warehouseId}:${cfg.carrierCodeId}`) ?? 0;
@@ -50,13 +59,33 @@ export async function seedInventory(sequelize: Sequelize, call: CallRunner, has:
     const m = sequelize.models[lines];
     if (m) for (const r of (await m.findAll({ where: { orgId }, attributes: ['carrierId'], raw: true })) as unknown as Row[]) busy.add(Number(r.carrierId));
   }
-  const free = ((await carriers.findAll({ where: { ...standing, warehouseId: whIds[0], status: { [Op.in]: [IN_USE, STANDBY] } }, attributes: ['id'], order: [['id', 'ASC']], limit: 50, raw: true })) as unknown as Row[])
+  const free = (
+    (await carriers.findAll({
+      where: { ...standing, warehouseId: whIds[0], status: { [Op.in]: [IN_USE, STANDBY] } },
+      attributes: ['id'],
+      order: [['id', 'ASC']],
+      limit: 50,
+      raw: true,
+    })) as unknown as Row[]
+  )
     .map((r) => Number(r.id))
     .filter((id) => !busy.has(id));
   if (free.length >= 3) {
-    const moved = await call('/inventory/adjustment/save', { type: OUT_AND_IN, sourceWarehouseId: whIds[0], targetWarehouseId: whIds[last], remark: 'Demo: top-up of a short depot', lines: free.slice(0, 2).map((carrierId) => ({ carrierId })) });
+    const moved = await call('/inventory/adjustment/save', {
+      type: OUT_AND_IN,
+      sourceWarehouseId: whIds[0],
+      targetWarehouseId: whIds[last],
+      remark: 'Demo: top-up of a short depot',
+      lines: free.slice(0, 2).map((carrierId) => ({ carrierId })),
+    });
     await call('/inventory/adjustment/out-in', { id: moved.id });
-    await call('/inventory/adjustment/save', { type: OUT_AND_IN, sourceWarehouseId: whIds[0], targetWarehouseId: whIds[last - 1], remark: 'Demo: waiting for its step', lines: free.slice(2, 4).map((carrierId) => ({ carrierId })) });
+    await call('/inventory/adjustment/save', {
+      type: OUT_AND_IN,
+      sourceWarehouseId: whIds[0],
+      targetWarehouseId: whIds[last - 1],
+      remark: 'Demo: waiting for its step',
+      lines: free.slice(2, 4).map((carrierId) => ({ carrierId })),
+    });
     created += 2;
   }
   return created;

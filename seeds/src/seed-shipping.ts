@@ -105,15 +105,42 @@ interface Ctx {
 }
 
 /** Ship orders, deliveries and receipts of one organisation, through the server's calls. */
-export async function seedShipping(sequelize: Sequelize, call: CallRunner, org: DemoOrg, orgId: number, whIds: number[], scale: ScaleName): Promise<ShippingResult> {
+export async function seedShipping(
+  sequelize: Sequelize,
+  call: CallRunner,
+  org: DemoOrg,
+  orgId: number,
+  whIds: number[],
+  scale: ScaleName,
+): Promise<ShippingResult> {
   const c: Ctx = { sequelize, call, orgId, org, scale, whIds };
   const result: ShippingResult = { created: 0, orders: 0 };
   if (whIds.length < 2) return result;
-  const routes = (await model(c, 'route').findAll({ where: { orgId }, attributes: ['id', 'fromWarehouseId', 'toWarehouseId', 'transportType'], order: [['id', 'ASC']], raw: true })) as unknown as Row[];
+  const routes = (await model(c, 'route').findAll({
+    where: { orgId },
+    attributes: ['id', 'fromWarehouseId', 'toWarehouseId', 'transportType'],
+    order: [['id', 'ASC']],
+    raw: true,
+  })) as unknown as Row[];
   const routeOf = (from: number, to: number) => routes.find((r) => Number(r.fromWarehouseId) === from && Number(r.toWarehouseId) === to);
   // trucks with a tracker carry the land trips (the trucks report and the monitor follow their GPS)
-  const trucks = ((await model(c, 'carrier').findAll({ where: { orgId, type: Enums.carrierType.truck, gpsId: { [Op.ne]: null } }, attributes: ['sn'], order: [['id', 'ASC']], raw: true })) as unknown as Row[]).map((t) => String(t.sn));
-  const existing = new Map(((await model(c, 'ship-order').findAll({ where: { orgId, sourcePlanNo: { [Op.like]: `${org.code}-SP%` } }, attributes: ['id', 'sourcePlanNo'], raw: true })) as unknown as Row[]).map((o) => [String(o.sourcePlanNo), Number(o.id)]));
+  const trucks = (
+    (await model(c, 'carrier').findAll({
+      where: { orgId, type: Enums.carrierType.truck, gpsId: { [Op.ne]: null } },
+      attributes: ['sn'],
+      order: [['id', 'ASC']],
+      raw: true,
+    })) as unknown as Row[]
+  ).map((t) => String(t.sn));
+  const existing = new Map(
+    (
+      (await model(c, 'ship-order').findAll({
+        where: { orgId, sourcePlanNo: { [Op.like]: `${org.code}-SP%` } },
+        attributes: ['id', 'sourcePlanNo'],
+        raw: true,
+      })) as unknown as Row[]
+    ).map((o) => [String(o.sourcePlanNo), Number(o.id)]),
+  );
 
   let turn = 0;
   let land = 0;
@@ -142,17 +169,21 @@ export async function seedShipping(sequelize: Sequelize, call: CallRunner, org: 
       const { from, to, carriers } = pick;
       const route = routeOf(from, to);
       const landTrip = Number(route?.transportType) === Enums.transportType.land;
-      const saved = await call('/ship-order/save', {
-        type: Enums.shipOrderType.standard,
-        shipperWarehouseId: from,
-        receiverWarehouseId: to,
-        routeId: route ? Number(route.id) : null,
-        sourcePlanNo,
-        transportType: route ? Number(route.transportType) : null,
-        conveyanceNo: landTrip && trucks.length ? trucks[land++ % trucks.length] : null,
-        remark: `Demo ${plan.key}`,
-        lines: carriers.map((id) => ({ carrierId: id })),
-      }, orgId);
+      const saved = await call(
+        '/ship-order/save',
+        {
+          type: Enums.shipOrderType.standard,
+          shipperWarehouseId: from,
+          receiverWarehouseId: to,
+          routeId: route ? Number(route.id) : null,
+          sourcePlanNo,
+          transportType: route ? Number(route.transportType) : null,
+          conveyanceNo: landTrip && trucks.length ? trucks[land++ % trucks.length] : null,
+          remark: `Demo ${plan.key}`,
+          lines: carriers.map((id) => ({ carrierId: id })),
+        },
+        orgId,
+      );
       orderId = Number(saved.id);
       result.created++;
     }
@@ -170,7 +201,12 @@ export async function seedShipping(sequelize: Sequelize, call: CallRunner, org: 
 async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>): Promise<number> {
   let ran = 0;
   const orderIds = todo.map((t) => t.orderId);
-  const byOrder = async (resource: string, key: string) => new Map(((await model(c, resource).findAll({ where: { orgId: c.orgId, [key]: { [Op.in]: orderIds } }, order: [['id', 'ASC']], raw: true })) as unknown as Row[]).map((r) => [Number(r[key]), r]));
+  const byOrder = async (resource: string, key: string) =>
+    new Map(
+      (
+        (await model(c, resource).findAll({ where: { orgId: c.orgId, [key]: { [Op.in]: orderIds } }, order: [['id', 'ASC']], raw: true })) as unknown as Row[]
+      ).map((r) => [Number(r[key]), r]),
+    );
   const orders = () => byOrder('ship-order', 'id');
   const step = async (path: string, ids: number[], extra: Row = {}) => {
     if (!ids.length) return;
@@ -185,23 +221,46 @@ async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>)
     const order = o.get(orderId)!;
     if (plan.delivery === undefined || dn.has(orderId) || order.status !== Order.new) continue;
     const lines = await lineRows(c, orderId, [Line.pending]);
-    await c.call('/delivery/save', { shipOrderId: orderId, type: order.type, warehouseId: order.shipperWarehouseId, receiverWarehouseId: order.receiverWarehouseId, transportType: order.transportType, lines: lines.map((l) => ({ carrierId: l.carrierId })) }, c.orgId);
+    await c.call(
+      '/delivery/save',
+      {
+        shipOrderId: orderId,
+        type: order.type,
+        warehouseId: order.shipperWarehouseId,
+        receiverWarehouseId: order.receiverWarehouseId,
+        transportType: order.transportType,
+        lines: lines.map((l) => ({ carrierId: l.carrierId })),
+      },
+      c.orgId,
+    );
     ran++;
   }
   const DN_STEPS = [Delivery.new, Delivery.delivering, Delivery.released, Delivery.closed];
   for (let k = 1; k < DN_STEPS.length; k++) {
     dn = await byOrder('delivery', 'shipOrderId');
-    const ids = todo.filter((t) => t.plan.delivery !== undefined && t.plan.delivery >= DN_STEPS[k] && dn.get(t.orderId)?.status === DN_STEPS[k - 1]).map((t) => Number(dn.get(t.orderId)!.id));
+    const ids = todo
+      .filter((t) => t.plan.delivery !== undefined && t.plan.delivery >= DN_STEPS[k] && dn.get(t.orderId)?.status === DN_STEPS[k - 1])
+      .map((t) => Number(dn.get(t.orderId)!.id));
     await step('/delivery/updatestatus', ids, { status: DN_STEPS[k] });
   }
 
   // The orders' own steps, in the order every plan lists them.
-  const from: Record<ShipPlan['steps'][number], number[]> = { release: [Order.new], deliver: [Order.released], receive: [Order.released, Order.delivered], close: [Order.received], cancel: [Order.new] };
+  const from: Record<ShipPlan['steps'][number], number[]> = {
+    release: [Order.new],
+    deliver: [Order.released],
+    receive: [Order.released, Order.delivered],
+    close: [Order.received],
+    cancel: [Order.new],
+  };
   for (const name of ['release', 'deliver', 'receive', 'close', 'cancel'] as const) {
     o = await orders();
     const due = todo.filter((t) => t.plan.steps.includes(name) && from[name].includes(Number(o.get(t.orderId)?.status)));
     if (name === 'cancel') {
-      await step(`/ship-order/${name}`, due.map((t) => t.orderId), { remark: 'Cancelled by the customer (demo)' });
+      await step(
+        `/ship-order/${name}`,
+        due.map((t) => t.orderId),
+        { remark: 'Cancelled by the customer (demo)' },
+      );
       continue;
     }
     // one call per time: steps recorded after the fact carry their stamp (atd, tor)
@@ -220,15 +279,27 @@ async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>)
     const order = o.get(orderId)!;
     if (!plan.receipt || rc.has(orderId) || (order.status !== Order.released && order.status !== Order.delivered)) continue;
     const shipped = (await lineRows(c, orderId, [Line.shipped])).map((l) => Number(l.carrierId));
-    const part = plan.receipt.part === 'half' ? shipped.slice(0, Math.max(1, Math.ceil(shipped.length / 2))) : plan.receipt.part === 'allButOne' && shipped.length > 1 ? shipped.slice(0, -1) : shipped;
+    const part =
+      plan.receipt.part === 'half'
+        ? shipped.slice(0, Math.max(1, Math.ceil(shipped.length / 2)))
+        : plan.receipt.part === 'allButOne' && shipped.length > 1
+          ? shipped.slice(0, -1)
+          : shipped;
     // an extra carrier: one more box from the shipper's stock (else another warehouse's) came along, not on the list
     let extra: number[] = [];
     // (never one standing at the receiver already: that one did not arrive with the order)
-    for (const w of plan.receipt.extra ? [Number(order.shipperWarehouseId), ...c.whIds.filter((x) => x !== Number(order.receiverWarehouseId))] : []) if (!extra.length) extra = await stock(c, w, 1);
+    for (const w of plan.receipt.extra ? [Number(order.shipperWarehouseId), ...c.whIds.filter((x) => x !== Number(order.receiverWarehouseId))] : [])
+      if (!extra.length) extra = await stock(c, w, 1);
     // the receipt starts with what was shipped (its header from the order); the receiver scans what came
     const receipt: Row = await c.call('/receipt/create', { shipOrderId: orderId }, c.orgId);
     if (plan.receipt.status >= Receipt.receiving) {
-      const sns = ((await model(c, 'carrier').findAll({ where: { orgId: c.orgId, id: { [Op.in]: [...part, ...extra] } }, attributes: ['sn'], raw: true })) as unknown as Row[]).map((r) => String(r.sn));
+      const sns = (
+        (await model(c, 'carrier').findAll({
+          where: { orgId: c.orgId, id: { [Op.in]: [...part, ...extra] } },
+          attributes: ['sn'],
+          raw: true,
+        })) as unknown as Row[]
+      ).map((r) => String(r.sn));
       await c.call('/receipt-detail/scan', { receiptId: receipt.id, keys: sns }, c.orgId);
     }
     ran++;
@@ -236,7 +307,9 @@ async function carryOn(c: Ctx, todo: Array<{ plan: ShipPlan; orderId: number }>)
   const RC_STEPS = [Receipt.new, Receipt.receiving, Receipt.closed];
   for (let k = 1; k < RC_STEPS.length; k++) {
     rc = await byOrder('receipt', 'shipOrderId');
-    const ids = todo.filter((t) => t.plan.receipt && t.plan.receipt.status >= RC_STEPS[k] && rc.get(t.orderId)?.status === RC_STEPS[k - 1]).map((t) => Number(rc.get(t.orderId)!.id));
+    const ids = todo
+      .filter((t) => t.plan.receipt && t.plan.receipt.status >= RC_STEPS[k] && rc.get(t.orderId)?.status === RC_STEPS[k - 1])
+      .map((t) => Number(rc.get(t.orderId)!.id));
     await step('/receipt/updatestatus', ids, { status: RC_STEPS[k] });
   }
   return ran;
@@ -253,7 +326,12 @@ async function one(c: Ctx, resource: string, where: Row): Promise<Row | null> {
 }
 
 async function lineRows(c: Ctx, orderId: number, statuses: number[]): Promise<Row[]> {
-  return (await model(c, 'ship-order-detail').findAll({ where: { orgId: c.orgId, shipOrderId: orderId, status: { [Op.in]: statuses } }, attributes: ['carrierId'], order: [['id', 'ASC']], raw: true })) as unknown as Row[];
+  return (await model(c, 'ship-order-detail').findAll({
+    where: { orgId: c.orgId, shipOrderId: orderId, status: { [Op.in]: statuses } },
+    attributes: ['carrierId'],
+    order: [['id', 'ASC']],
+    raw: true,
+  })) as unknown as Row[];
 }
 
 /**
@@ -261,7 +339,9 @@ async function lineRows(c: Ctx, orderId: number, statuses: number[]): Promise<Ro
  * and never on a ship order yet (so each demo carrier tells one story), lowest ids first.
  */
 async function stock(c: Ctx, warehouseId: number, n: number): Promise<number[]> {
-  const listed = ((await model(c, 'ship-order-detail').findAll({ where: { orgId: c.orgId }, attributes: ['carrierId'], raw: true })) as unknown as Row[]).map((l) => Number(l.carrierId));
+  const listed = ((await model(c, 'ship-order-detail').findAll({ where: { orgId: c.orgId }, attributes: ['carrierId'], raw: true })) as unknown as Row[]).map(
+    (l) => Number(l.carrierId),
+  );
   const taken = new Set(listed);
   const rows = (await model(c, 'carrier').findAll({
     where: { orgId: c.orgId, warehouseId, status: { [Op.in]: USABLE }, transportStatus: { [Op.in]: IN_STOCK }, type: { [Op.ne]: Enums.carrierType.truck } },
@@ -270,5 +350,8 @@ async function stock(c: Ctx, warehouseId: number, n: number): Promise<number[]> 
     limit: n + taken.size,
     raw: true,
   })) as unknown as Row[];
-  return rows.map((r) => Number(r.id)).filter((id) => !taken.has(id)).slice(0, n);
+  return rows
+    .map((r) => Number(r.id))
+    .filter((id) => !taken.has(id))
+    .slice(0, n);
 }

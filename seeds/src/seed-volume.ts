@@ -64,7 +64,17 @@ const CARRIER_CODES: CodeDef[] = [
   { code: 'CNT-20', name: '20 ft container', type: 50, spec: '20GP', color: 20, material: 'STEEL', weight: 2200, share: 5 },
   { code: 'OTH-CAGE', name: 'Roll cage', type: 70, spec: '800x700x1800', color: 30, material: 'ALU', weight: 32, share: 5 },
 ];
-const TRUCK_CODE: CodeDef = { code: 'TRK-40', name: 'Truck 40 ft', type: 40, spec: '40ft', color: 10, material: 'STEEL', weight: 15000, share: 0, particular: 10 };
+const TRUCK_CODE: CodeDef = {
+  code: 'TRK-40',
+  name: 'Truck 40 ft',
+  type: 40,
+  spec: '40ft',
+  color: 10,
+  material: 'STEEL',
+  weight: 15000,
+  share: 0,
+  particular: 10,
+};
 const ROUTE_COLORS = ['#1677FF', '#52C41A', '#FA8C16', '#EB2F96', '#722ED1', '#13C2C2', '#FADB14', '#F5222D'];
 /** slave gateways after one gate per warehouse: in-warehouse, geofence, truck detection in turn */
 const PURPOSES = [10, 50, 60];
@@ -111,7 +121,13 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
       mac: macAddress(`C3:0${orgIndex}:00`, i),
       deviceModelId: beaconModels[i % beaconModels.length],
       projectId: loopProject,
-      status: bound ? r.weighted([[10, 80], [20, 15], [0, 5]] as const) : 0,
+      status: bound
+        ? r.weighted([
+            [10, 80],
+            [20, 15],
+            [0, 5],
+          ] as const)
+        : 0,
       useStatus: bound ? 20 : 10,
       battery: bound ? r.int(8, 100) : 100,
       lastReportTime: bound ? iso(now - r.int(1, 600) * 60_000) : null,
@@ -128,7 +144,10 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
       sim: `8986${orgIndex}${pad(g, 10)}`,
       hwid: `HW-${org.code}-${pad(g, 4)}`,
       deviceModelId: gpsModel,
-      status: r.weighted([[10, 85], [20, 15]] as const),
+      status: r.weighted([
+        [10, 85],
+        [20, 15],
+      ] as const),
       useStatus: 20,
       configStatus: 20,
       battery: r.int(15, 100),
@@ -149,8 +168,30 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
     const def = truck ? TRUCK_CODE : CARRIER_CODES[r.weighted(weights)];
     const codeIndex = codeDefs.indexOf(def);
     const gpsNo = truck ? ++truckNo : 0;
-    const status = truck ? 10 : r.weighted([[10, 70], [0, 10], [20, 10], [50, 5], [60, 2], [40, 2], [30, 1]] as const);
-    const transportStatus = status !== 10 ? 10 : truck ? r.weighted([[20, 60], [10, 40]] as const) : r.weighted([[10, 80], [20, 14], [30, 6]] as const);
+    const status = truck
+      ? 10
+      : r.weighted([
+          [10, 70],
+          [0, 10],
+          [20, 10],
+          [50, 5],
+          [60, 2],
+          [40, 2],
+          [30, 1],
+        ] as const);
+    const transportStatus =
+      status !== 10
+        ? 10
+        : truck
+          ? r.weighted([
+              [20, 60],
+              [10, 40],
+            ] as const)
+          : r.weighted([
+              [10, 80],
+              [20, 14],
+              [30, 6],
+            ] as const);
     const w = r.weighted(whIds.map((_, k) => [k, k === 0 ? 3 : 1] as const));
     const startTime = now - r.int(20, 700) * DAY;
     const inbound = transportStatus !== 20 ? now - r.int(1, 20 * 24) * 3_600_000 : null;
@@ -169,7 +210,10 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
       deviceModelId: beaconModels[i % beaconModels.length],
       warehouseId: whIds[w],
       status,
-      loadingStatus: r.weighted([[10, 55], [20, 45]] as const),
+      loadingStatus: r.weighted([
+        [10, 55],
+        [20, 45],
+      ] as const),
       transportStatus,
       startTime: iso(startTime),
       timeoutDays: truck ? 3 : r.pick([7, 14, 30]),
@@ -188,7 +232,12 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
     await bw.linkBack('device-gps', 'carrierId', 'carrier', 'gpsId', orgId);
   });
 
-  await seedLogs(bw, orgId, carrierRows.filter((c) => carriers.added.has(String(c.sn))), carriers.ids);
+  await seedLogs(
+    bw,
+    orgId,
+    carrierRows.filter((c) => carriers.added.has(String(c.sn))),
+    carriers.ids,
+  );
   await seedBinds(bw, org, orgId, vol, carrierRows, carriers.ids, kindOf, r);
   // Last, so that their passwords (prehashed by the caller) are ready by then.
   await seedGateways(bw, org, orgIndex, orgId, vol, whIds, models, now, r);
@@ -197,11 +246,24 @@ export async function seedVolume(bw: BulkWriter, org: DemoOrg, orgIndex: number,
 
 /** The serial numbers of an organisation's gateways (master and slave). */
 export function gatewaySerials(org: DemoOrg, vol: OrgVolume): string[] {
-  return [...Array.from({ length: vol.masterGateways }, (_, k) => gatewaySn(org, 'master', k)), ...Array.from({ length: vol.slaveGateways }, (_, k) => gatewaySn(org, 'slave', k))];
+  return [
+    ...Array.from({ length: vol.masterGateways }, (_, k) => gatewaySn(org, 'master', k)),
+    ...Array.from({ length: vol.slaveGateways }, (_, k) => gatewaySn(org, 'slave', k)),
+  ];
 }
 const gatewaySn = (org: DemoOrg, kind: 'master' | 'slave', k: number) => `${org.code}-${kind === 'master' ? 'MGW' : 'SGW'}${pad(k + 1, 3)}`;
 
-async function seedGateways(bw: BulkWriter, org: DemoOrg, orgIndex: number, orgId: number, vol: OrgVolume, whIds: number[], models: Map<string, number>, now: number, r: Rng): Promise<void> {
+async function seedGateways(
+  bw: BulkWriter,
+  org: DemoOrg,
+  orgIndex: number,
+  orgId: number,
+  vol: OrgVolume,
+  whIds: number[],
+  models: Map<string, number>,
+  now: number,
+  r: Rng,
+): Promise<void> {
   const rows = (kind: 'master' | 'slave', n: number) =>
     Array.from({ length: n }, (_, k) => {
       const sn = gatewaySn(org, kind, k);
@@ -215,7 +277,10 @@ async function seedGateways(bw: BulkWriter, org: DemoOrg, orgIndex: number, orgI
         hwid: `${org.code}-${kind.toUpperCase()}-${pad(k + 1, 3)}`,
         deviceModelId: models.get(org.gatewayModels[kind].name),
         ...(kind === 'master' ? { warehouseId: whIds[k % whIds.length], purpose: 10 } : slavePlace(k, whIds)),
-        status: r.weighted([[10, 90], [20, 10]] as const),
+        status: r.weighted([
+          [10, 90],
+          [20, 10],
+        ] as const),
         useStatus: 20,
         lastReportTime: new Date(now - r.int(1, 30) * 60_000).toISOString(),
         startTime: new Date(now - r.int(60, 700) * DAY).toISOString(),
@@ -248,7 +313,11 @@ async function seedLogs(bw: BulkWriter, orgId: number, added: Row[], ids: Map<st
       gpsLog.push({ orgId, gpsId: c.gpsId, carrierId, event: 20, operator, time: at(2) });
     }
   }
-  for (const [resource, rows] of [['carrier-log', carrierLog], ['device-beacon-log', beaconLog], ['device-gps-log', gpsLog]] as const) {
+  for (const [resource, rows] of [
+    ['carrier-log', carrierLog],
+    ['device-beacon-log', beaconLog],
+    ['device-gps-log', gpsLog],
+  ] as const) {
     if (!bw.has(resource)) continue;
     const valid = await Promise.all(rows.map((row) => bw.validated(resource, row)));
     await bw.step(() => bw.insertRows(resource, valid));
@@ -256,7 +325,16 @@ async function seedLogs(bw: BulkWriter, orgId: number, added: Row[], ids: Map<st
 }
 
 /** Carrier binds: a pallet or rack carrying a few boxes, in each bind status. */
-async function seedBinds(bw: BulkWriter, org: DemoOrg, orgId: number, vol: OrgVolume, carriers: Row[], ids: Map<string, number>, kindOf: Map<string, number>, r: Rng): Promise<void> {
+async function seedBinds(
+  bw: BulkWriter,
+  org: DemoOrg,
+  orgId: number,
+  vol: OrgVolume,
+  carriers: Row[],
+  ids: Map<string, number>,
+  kindOf: Map<string, number>,
+  r: Rng,
+): Promise<void> {
   if (!bw.has('carrier-bind') || !bw.has('carrier-bind-detail')) return;
   const usable = (types: number[]) => carriers.filter((c) => types.includes(kindOf.get(String(c.sn))!) && c.status !== 30).map((c) => ids.get(String(c.sn))!);
   const mains = usable([30]);
@@ -268,12 +346,17 @@ async function seedBinds(bw: BulkWriter, org: DemoOrg, orgId: number, vol: OrgVo
     if (!details.length) break;
     binds.push({ bindNo: `${org.code}-BD${pad(b + 1, 4)}`, carrierId: mains[b], status: [10, 10, 20, 30][b % 4], details });
   }
-  const saved = await bw.upsertMissing('carrier-bind', { orgId }, ['bindNo'], binds.map((b) => ({
-    bindNo: b.bindNo,
-    carrierId: b.carrierId,
-    status: b.status,
-    totalAmount: b.details.reduce((n, d) => n + d.qty, 0),
-  })));
+  const saved = await bw.upsertMissing(
+    'carrier-bind',
+    { orgId },
+    ['bindNo'],
+    binds.map((b) => ({
+      bindNo: b.bindNo,
+      carrierId: b.carrierId,
+      status: b.status,
+      totalAmount: b.details.reduce((n, d) => n + d.qty, 0),
+    })),
+  );
   const details = binds.filter((b) => saved.added.has(b.bindNo)).flatMap((b) => b.details.map((d) => ({ carrierBindId: saved.ids.get(b.bindNo), ...d })));
   await bw.upsertMissing('carrier-bind-detail', { orgId }, ['carrierBindId', 'carrierId'], details);
 }
@@ -284,15 +367,33 @@ async function seedReference(bw: BulkWriter, org: DemoOrg, orgIndex: number, org
   const up = (resource: string, key: string[], rows: Row[]) => bw.upsertMissing(resource, scope, key, rows);
 
   // Reference data.
-  const dict = (await up('dictionary', ['category', 'value'], DICTIONARY.map(([category, value, name], i) => ({ category, value, name, displayOrder: i + 1 })))).ids;
-  const projects = (await up('project', ['name'], [
-    { name: `${org.shortName} Returnables`, remark: 'Boxes, pallets and racks in the loop' },
-    { name: `${org.shortName} Fleet`, remark: 'Trucks, forklifts and containers' },
-  ])).ids;
+  const dict = (
+    await up(
+      'dictionary',
+      ['category', 'value'],
+      DICTIONARY.map(([category, value, name], i) => ({ category, value, name, displayOrder: i + 1 })),
+    )
+  ).ids;
+  const projects = (
+    await up(
+      'project',
+      ['name'],
+      [
+        { name: `${org.shortName} Returnables`, remark: 'Boxes, pallets and racks in the loop' },
+        { name: `${org.shortName} Fleet`, remark: 'Trucks, forklifts and containers' },
+      ],
+    )
+  ).ids;
   const loopProject = projects.get(`${org.shortName} Returnables`)!;
   const fleetProject = projects.get(`${org.shortName} Fleet`)!;
   const modelRows = [
-    ...org.models.map((m, i) => ({ ...m, ipLevel: i === 2 ? 'IP68' : 'IP67', batteryThreshold: 20, offlineCheckTime: 60, features: i === 2 ? ['temperature', 'vibration'] : ['temperature'] })),
+    ...org.models.map((m, i) => ({
+      ...m,
+      ipLevel: i === 2 ? 'IP68' : 'IP67',
+      batteryThreshold: 20,
+      offlineCheckTime: 60,
+      features: i === 2 ? ['temperature', 'vibration'] : ['temperature'],
+    })),
     { ...org.gpsModel, ipLevel: 'IP67', batteryThreshold: 15, offlineCheckTime: 480, features: ['temperature', 'humidity', 'speed', 'vibration'] },
     { ...org.gatewayModels.master, ipLevel: 'IP65', batteryThreshold: 0, offlineCheckTime: 10, features: [] },
     { ...org.gatewayModels.slave, ipLevel: 'IP65', batteryThreshold: 0, offlineCheckTime: 10, features: [] },
@@ -327,52 +428,100 @@ async function seedReference(bw: BulkWriter, org: DemoOrg, orgIndex: number, org
     { type: 20, entCode: 'CUS-03', name: `${org.shortName} Retail DC`, city: org.cities[org.cities.length - 1] },
     { type: 30, entCode: 'PKG-01', name: `${org.shortName} Packaging Services`, city: org.cities[0] },
   ];
-  const partnerIds = (await up('supplier-customer', ['name'], partners.map((p, i) => ({
-    type: p.type,
-    entCode: p.entCode,
-    name: p.name,
-    shortName: p.name.split(' ').slice(1).join(' '),
-    address: `${100 + i * 17} Industrial Road, ${CITIES[p.city].name}`,
-    contact1: ['Li Wei', 'Sato Yuki', 'Chen Jing', 'Tanaka Ken', 'Wang Fang', 'Suzuki Aoi'][i],
-    mobile1: CITIES[p.city].country === 'CN' ? `+86 138 ${pad(1000 + orgIndex * 100 + i, 4)} ${pad(5000 + i, 4)}` : `+81 90 ${pad(2000 + orgIndex * 100 + i, 4)} ${pad(6000 + i, 4)}`,
-    available: true,
-  })))).ids;
-  const locations = (await up('location', ['name'], [
-    ...sites.map((s) => ({ name: `${s.name} site`, type: 0, address: `${s.shortName}, ${CITIES[s.cityKey].name}`, longitude: s.longitude, latitude: s.latitude, fenceRadius: s.fenceRadius })),
-    ...partners.map((p) => {
-      const c = CITIES[p.city];
-      return { name: `${p.name} plant`, type: p.type, supplierCustomerId: partnerIds.get(p.name), address: `${c.name}`, longitude: round(c.longitude + r.next() * 0.3 - 0.15, 6), latitude: round(c.latitude + r.next() * 0.2 - 0.1, 6), fenceRadius: 300 };
-    }),
-  ])).ids;
-  const warehouses = (await up('warehouse', ['code'], sites.map((s, w) => {
-    const max = w === 0 ? 5000 : r.pick([800, 1200, 1500, 2000]);
-    return {
-      code: s.code,
-      name: s.name,
-      shortName: s.shortName,
-      locationId: locations.get(`${s.name} site`),
-      color: ROUTE_COLORS[w % ROUTE_COLORS.length],
-      available: true,
-      vmi: w % 5 === 4,
-      needDelivery: w === 0,
-      inoutProcessor: w === 0 ? 10 : r.pick([10, 20]),
-      minInventory: Math.round(max / 10),
-      maxInventory: max,
-      theoryInventory: Math.round(max / 2),
-      minCarrierCount: 10,
-      projectCycleDays: 14,
-      projectCycleDaysSent: 7,
-      outboundCheckTime: 30,
-      idleCheckTime: 1440 * (w === 0 ? 3 : 7),
-      truckInboundCheckTime: 20,
-      truckOutboundCheckTime: 20,
-      visibleInMap: true,
-      fenceVisibleInMap: true,
-    };
-  }))).ids;
+  const partnerIds = (
+    await up(
+      'supplier-customer',
+      ['name'],
+      partners.map((p, i) => ({
+        type: p.type,
+        entCode: p.entCode,
+        name: p.name,
+        shortName: p.name.split(' ').slice(1).join(' '),
+        address: `${100 + i * 17} Industrial Road, ${CITIES[p.city].name}`,
+        contact1: ['Li Wei', 'Sato Yuki', 'Chen Jing', 'Tanaka Ken', 'Wang Fang', 'Suzuki Aoi'][i],
+        mobile1:
+          CITIES[p.city].country === 'CN'
+            ? `+86 138 ${pad(1000 + orgIndex * 100 + i, 4)} ${pad(5000 + i, 4)}`
+            : `+81 90 ${pad(2000 + orgIndex * 100 + i, 4)} ${pad(6000 + i, 4)}`,
+        available: true,
+      })),
+    )
+  ).ids;
+  const locations = (
+    await up(
+      'location',
+      ['name'],
+      [
+        ...sites.map((s) => ({
+          name: `${s.name} site`,
+          type: 0,
+          address: `${s.shortName}, ${CITIES[s.cityKey].name}`,
+          longitude: s.longitude,
+          latitude: s.latitude,
+          fenceRadius: s.fenceRadius,
+        })),
+        ...partners.map((p) => {
+          const c = CITIES[p.city];
+          return {
+            name: `${p.name} plant`,
+            type: p.type,
+            supplierCustomerId: partnerIds.get(p.name),
+            address: `${c.name}`,
+            longitude: round(c.longitude + r.next() * 0.3 - 0.15, 6),
+            latitude: round(c.latitude + r.next() * 0.2 - 0.1, 6),
+            fenceRadius: 300,
+          };
+        }),
+      ],
+    )
+  ).ids;
+  const warehouses = (
+    await up(
+      'warehouse',
+      ['code'],
+      sites.map((s, w) => {
+        const max = w === 0 ? 5000 : r.pick([800, 1200, 1500, 2000]);
+        return {
+          code: s.code,
+          name: s.name,
+          shortName: s.shortName,
+          locationId: locations.get(`${s.name} site`),
+          color: ROUTE_COLORS[w % ROUTE_COLORS.length],
+          available: true,
+          vmi: w % 5 === 4,
+          needDelivery: w === 0,
+          inoutProcessor: w === 0 ? 10 : r.pick([10, 20]),
+          minInventory: Math.round(max / 10),
+          maxInventory: max,
+          theoryInventory: Math.round(max / 2),
+          minCarrierCount: 10,
+          projectCycleDays: 14,
+          projectCycleDaysSent: 7,
+          outboundCheckTime: 30,
+          idleCheckTime: 1440 * (w === 0 ? 3 : 7),
+          truckInboundCheckTime: 20,
+          truckOutboundCheckTime: 20,
+          visibleInMap: true,
+          fenceVisibleInMap: true,
+        };
+      }),
+    )
+  ).ids;
   const whIds = sites.map((s) => warehouses.get(s.code)!);
   if (bw.has('fence')) {
-    await up('fence', ['name'], sites.map((s, w) => ({ name: `${s.code} fence`, type: 10, longitude: s.longitude, latitude: s.latitude, radius: s.fenceRadius, warehouseId: whIds[w], color: '#1890FF' })));
+    await up(
+      'fence',
+      ['name'],
+      sites.map((s, w) => ({
+        name: `${s.code} fence`,
+        type: 10,
+        longitude: s.longitude,
+        latitude: s.latitude,
+        radius: s.fenceRadius,
+        warehouseId: whIds[w],
+        color: '#1890FF',
+      })),
+    );
   }
 
   // Routes: hub ↔ every warehouse, and a ring through the others.
@@ -402,29 +551,40 @@ async function seedReference(bw: BulkWriter, org: DemoOrg, orgIndex: number, org
 
   // Carrier codes with their route and warehouse config and parts.
   const codeDefs = [...CARRIER_CODES, TRUCK_CODE];
-  const codes = (await up('carrier-code', ['code'], codeDefs.map((c, i) => ({
-    code: c.code,
-    name: c.name,
-    projectId: c.type === 40 || c.type === 20 || c.type === 50 ? fleetProject : loopProject,
-    type: c.type,
-    spec: c.spec,
-    color: c.color,
-    materialId: dict.get(`10|${c.material}`),
-    unitId: dict.get('20|PCS'),
-    supplierCustomerId: partnerIds.get(partners[i % 2].name),
-    available: true,
-    particular: c.particular ?? null,
-    weight: c.weight,
-    needTruckDetection: c.type === 40,
-    lifeCycle: c.type === 10 ? 1825 : 3650,
-    maintainCycle: c.type === 10 ? 365 : 180,
-    warnCycle: 30,
-    remark: null,
-  })))).ids;
+  const codes = (
+    await up(
+      'carrier-code',
+      ['code'],
+      codeDefs.map((c, i) => ({
+        code: c.code,
+        name: c.name,
+        projectId: c.type === 40 || c.type === 20 || c.type === 50 ? fleetProject : loopProject,
+        type: c.type,
+        spec: c.spec,
+        color: c.color,
+        materialId: dict.get(`10|${c.material}`),
+        unitId: dict.get('20|PCS'),
+        supplierCustomerId: partnerIds.get(partners[i % 2].name),
+        available: true,
+        particular: c.particular ?? null,
+        weight: c.weight,
+        needTruckDetection: c.type === 40,
+        lifeCycle: c.type === 10 ? 1825 : 3650,
+        maintainCycle: c.type === 10 ? 365 : 180,
+        warnCycle: 30,
+        remark: null,
+      })),
+    )
+  ).ids;
   const codeIds = codeDefs.map((c) => codes.get(c.code)!);
   if (bw.has('carrier-code-route')) {
-    await up('carrier-code-route', ['carrierCodeId', 'routeId'], codeIds.flatMap((carrierCodeId, i) =>
-      [...new Set([i % routeIds.length, (i + 3) % routeIds.length, (i * 5 + 1) % routeIds.length])].map((k) => ({ carrierCodeId, routeId: routeIds[k] }))));
+    await up(
+      'carrier-code-route',
+      ['carrierCodeId', 'routeId'],
+      codeIds.flatMap((carrierCodeId, i) =>
+        [...new Set([i % routeIds.length, (i + 3) % routeIds.length, (i * 5 + 1) % routeIds.length])].map((k) => ({ carrierCodeId, routeId: routeIds[k] })),
+      ),
+    );
   }
   if (bw.has('carrier-code-warehouse')) {
     await up(
@@ -444,12 +604,16 @@ async function seedReference(bw: BulkWriter, org: DemoOrg, orgIndex: number, org
     );
   }
   if (bw.has('part')) {
-    await up('part', ['carrierCodeId', 'code'], codeDefs.flatMap((c, i) => [
-      { carrierCodeId: codeIds[i], code: `${c.code}-ASM`, name: `${c.name} assembly`, qty: 1 },
-      { carrierCodeId: codeIds[i], code: `${c.code}-P01`, name: 'Body', parentCode: `${c.code}-ASM`, qty: 1 },
-      { carrierCodeId: codeIds[i], code: `${c.code}-P02`, name: c.type === 10 ? 'Lid' : 'Frame', parentCode: `${c.code}-ASM`, qty: c.type === 10 ? 1 : 2 },
-      { carrierCodeId: codeIds[i], code: `${c.code}-P03`, name: 'Label holder', parentCode: `${c.code}-P01`, qty: 2 },
-    ]));
+    await up(
+      'part',
+      ['carrierCodeId', 'code'],
+      codeDefs.flatMap((c, i) => [
+        { carrierCodeId: codeIds[i], code: `${c.code}-ASM`, name: `${c.name} assembly`, qty: 1 },
+        { carrierCodeId: codeIds[i], code: `${c.code}-P01`, name: 'Body', parentCode: `${c.code}-ASM`, qty: 1 },
+        { carrierCodeId: codeIds[i], code: `${c.code}-P02`, name: c.type === 10 ? 'Lid' : 'Frame', parentCode: `${c.code}-ASM`, qty: c.type === 10 ? 1 : 2 },
+        { carrierCodeId: codeIds[i], code: `${c.code}-P03`, name: 'Label holder', parentCode: `${c.code}-P01`, qty: 2 },
+      ]),
+    );
   }
 
   return { whIds, codeIds, models, loopProject, fleetProject, beaconModels, gpsModel };

@@ -40,7 +40,11 @@ const freePort = () =>
   });
 
 const call = async (p: string, body: unknown = {}) => {
-  const res = await fetch(url + '/api' + p, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(orgId) }, body: JSON.stringify(body) });
+  const res = await fetch(url + '/api' + p, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(orgId) },
+    body: JSON.stringify(body),
+  });
   const got = (await res.json()) as { code: number; message: string; data: any };
   if (got.code !== 0) throw new Error(`${p}: ${got.code} ${got.message}`);
   return got.data;
@@ -63,7 +67,14 @@ const lines = (shipOrderId: number) => server.db.sequelize.models['ship-order-de
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rti-demo-sim-'));
   const port = await freePort();
-  Object.assign(process.env, { MQTT_PORT: String(port), MQTT_HOST: '127.0.0.1', STATE_FLUSH_MS: '100000', STATE_TICK_MS: '100000', SIMULATOR_DEVICES: '0', TELEMETRY_STORE: 'segments' });
+  Object.assign(process.env, {
+    MQTT_PORT: String(port),
+    MQTT_HOST: '127.0.0.1',
+    STATE_FLUSH_MS: '100000',
+    STATE_TICK_MS: '100000',
+    SIMULATOR_DEVICES: '0',
+    TELEMETRY_STORE: 'segments',
+  });
   mqttUrl = `mqtt://127.0.0.1:${port}`;
   db = await createTestDatabase();
   server = await createServer({ databaseUrl: db.url, plugins: ['telemetry', 'shipping'], config: { dataDir: dir }, logError: () => undefined });
@@ -74,7 +85,11 @@ beforeAll(async () => {
   orgId = seeded.organizations.demo;
   // the broker's directory and the engine learn of the seeded gateways, carriers and orders
   await rt.refresh();
-  const res = await fetch(url + '/api/account/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }) });
+  const res = await fetch(url + '/api/account/login', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }),
+  });
   token = ((await res.json()) as { data: { token: string } }).data.token;
 }, 120_000);
 
@@ -112,7 +127,9 @@ describe('the seeded demo under the fleet simulator', () => {
       return ls.every((l) => l.departureConfirmedBy === Confirm.beacon) ? ls : undefined;
     });
     expect(left.length).toBe(fresh.totalAmount);
-    await until('its arrival confirmed by beacon', async () => ((await lines(fresh.id)).every((l) => l.arrivalConfirmedBy === Confirm.beacon) ? true : undefined));
+    await until('its arrival confirmed by beacon', async () =>
+      (await lines(fresh.id)).every((l) => l.arrivalConfirmedBy === Confirm.beacon) ? true : undefined,
+    );
     // the gates' passes are in/out rows of their own (the document wrote one each way by hand)
     const outs = await call('/carrier-inout/list', { carrierId: left[0].carrierId, direction: Enums.inoutDirection.outbound, limit: 10 });
     expect(outs.list.filter((r: any) => r.warehouseId === fresh.shipperWarehouseId).length).toBeGreaterThanOrEqual(1);

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resourceApiPath, type ResourceDef } from '@rti/metadata';
 import { createServer, verifyPassword, type RtiServer } from '@rti/server';
 import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
-import { CITIES, DEMO_LOGINS, DEMO_ORGS, SCALES, shipPlans, gatewayMqttPassword, gatewayMqttUsername, isServerEmpty, scaleTotals, seedServer } from '../src/index';
+import {
+  CITIES,
+  DEMO_LOGINS,
+  DEMO_ORGS,
+  SCALES,
+  shipPlans,
+  gatewayMqttPassword,
+  gatewayMqttUsername,
+  isServerEmpty,
+  scaleTotals,
+  seedServer,
+} from '../src/index';
 import { distanceKm } from '../src/random';
 import { Enums } from '@rti/metadata';
 import { Op } from 'sequelize';
@@ -117,7 +128,9 @@ describe('seedDemo (SEED_SCALE=small)', () => {
         expect(await verifyPassword(gatewayMqttPassword(g.sn), g.mqttPassword)).toBe(true);
       }
     }
-    const purposes = new Set(((await server.db.sequelize.models['device-slave-gateway'].findAll({ attributes: ['purpose'], raw: true })) as any[]).map((g) => g.purpose));
+    const purposes = new Set(
+      ((await server.db.sequelize.models['device-slave-gateway'].findAll({ attributes: ['purpose'], raw: true })) as any[]).map((g) => g.purpose),
+    );
     expect([...purposes].sort()).toEqual([10, 20, 50, 60]);
   });
 
@@ -168,10 +181,23 @@ describe('seedDemo (SEED_SCALE=small)', () => {
   it('lets the operator do the shipping of its warehouses, the monitor and the truck report, deleting nothing', async () => {
     const op = await login('operator.demo', 'Operator@12345', 'demo');
     const as = (path: string, body: unknown = {}) => call(path, body, { Token: op.token });
-    expect(op.access).toEqual(expect.arrayContaining([
-      'MenuShipOrderManage', 'ViewShipOrder', 'ViewShipOrderCreate', 'ApiShipOrderRelease', 'ApiShipOrderDetailBatchAdd',
-      'ViewShipPlan', 'ViewDelivery', 'ViewReceipt', 'ApiReceiptReceive', 'MenuShipOrderMonitor', 'MenuReport', 'ViewTruck', 'ViewTruckDetail',
-    ]));
+    expect(op.access).toEqual(
+      expect.arrayContaining([
+        'MenuShipOrderManage',
+        'ViewShipOrder',
+        'ViewShipOrderCreate',
+        'ApiShipOrderRelease',
+        'ApiShipOrderDetailBatchAdd',
+        'ViewShipPlan',
+        'ViewDelivery',
+        'ViewReceipt',
+        'ApiReceiptReceive',
+        'MenuShipOrderMonitor',
+        'MenuReport',
+        'ViewTruck',
+        'ViewTruckDetail',
+      ]),
+    );
     // of the Reports group only the truck shipment report
     expect(op.access).not.toEqual(expect.arrayContaining(['MenuIdleCarrier']));
     expect(op.access).not.toEqual(expect.arrayContaining(['MenuInventoryReportList']));
@@ -184,7 +210,15 @@ describe('seedDemo (SEED_SCALE=small)', () => {
     for (const o of orders.data.list) expect(mine.has(o.shipperWarehouseId) || mine.has(o.receiverWarehouseId), o.orderNo).toBe(true);
     const first = orders.data.list[0];
     expect((await as('/ship-order', { id: first.id })).data.orderNo).toBe(first.orderNo);
-    for (const path of ['/ship-order-detail/list', '/delivery/list', '/receipt/list', '/ship-plan/list', '/ship-order/list4map', '/ship-order/listlegend4map', '/truck/list']) {
+    for (const path of [
+      '/ship-order-detail/list',
+      '/delivery/list',
+      '/receipt/list',
+      '/ship-plan/list',
+      '/ship-order/list4map',
+      '/ship-order/listlegend4map',
+      '/truck/list',
+    ]) {
       expect((await as(path, { limit: 10 })).code, path).toBe(0);
     }
     expect((await as('/ship-order/delete', { id: first.id })).code).toBe(10005);
@@ -299,7 +333,8 @@ describe('shipping demo', () => {
       // order's shipper), less the outbound rows there, plus the inbound rows there. An extra
       // carrier came from where nobody recorded (that is what extra means): it counts where it came in.
       const origin = new Map<number, number | null>();
-      for (const o of await rows('ship-order', { orgId })) for (const l of await rows('ship-order-detail', { shipOrderId: o.id })) origin.set(l.carrierId, l.status === Line.extra ? null : o.shipperWarehouseId);
+      for (const o of await rows('ship-order', { orgId }))
+        for (const l of await rows('ship-order-detail', { shipOrderId: o.id })) origin.set(l.carrierId, l.status === Line.extra ? null : o.shipperWarehouseId);
       const shipping = inout.filter((r) => r.shipOrderNo);
       for (const w of await rows('warehouse', { orgId })) {
         const held = [...carriers.values()].filter((c) => (origin.has(c.id) ? origin.get(c.id) : c.warehouseId) === w.id).length;
@@ -321,7 +356,10 @@ describe('shipping demo', () => {
     expect(lines.total).toBe(released.totalAmount);
     // the monitor shows every order on the road (released or delivered), with its route
     const onMap = (await call('/ship-order/list4map', {}, { Token: admin.token })).data;
-    const road = all.list.filter((o: any) => o.status === Order.released || o.status === Order.delivered).map((o: any) => o.orderNo).sort();
+    const road = all.list
+      .filter((o: any) => o.status === Order.released || o.status === Order.delivered)
+      .map((o: any) => o.orderNo)
+      .sort();
     const shown = (Array.isArray(onMap) ? onMap : onMap.list).map((o: any) => o.orderNo).sort();
     expect(shown).toEqual(road);
     expect(road.length).toBeGreaterThanOrEqual(5);

@@ -118,24 +118,22 @@ describe('reasons and the result workbook', () => {
 
   it('jobs stored before reasons had keys keep their texts', async () => {
     const now = new Date();
-    await ts.server.db.sequelize
-      .getQueryInterface()
-      .bulkInsert(IMPORT_TABLE, [
-        {
-          org_id: ts.orgA,
-          resource: 'device-beacon',
-          file_name: 'old.xlsx',
-          language: 'en-US',
-          status: 20,
-          processed_volume: 1,
-          success_volume: 0,
-          failed_volume: 1,
-          import_errors: JSON.stringify([{ row: 2, code: 10, reason: 'old reason' }]),
-          message: null,
-          created_at: now,
-          updated_at: now,
-        },
-      ]);
+    await ts.server.db.sequelize.getQueryInterface().bulkInsert(IMPORT_TABLE, [
+      {
+        org_id: ts.orgA,
+        resource: 'device-beacon',
+        file_name: 'old.xlsx',
+        language: 'en-US',
+        status: 20,
+        processed_volume: 1,
+        success_volume: 0,
+        failed_volume: 1,
+        import_errors: JSON.stringify([{ row: 2, code: 10, reason: 'old reason' }]),
+        message: null,
+        created_at: now,
+        updated_at: now,
+      },
+    ]);
     const [found] = (await ts.server.db.sequelize.query(`SELECT id FROM ${IMPORT_TABLE} WHERE file_name = 'old.xlsx'`)) as [Array<{ id: number }>, unknown];
     const oldId = Number(found[0].id);
     const got = (await ts.a.call('/device-beacon/import/status', { importId: oldId }, { language: 'ja-JP' })).body.data;

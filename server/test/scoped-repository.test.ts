@@ -94,7 +94,12 @@ describe('scoped methods in organisation A never reach a row of B', () => {
   it('insertMany stamps the organisation and author from the context; a row cannot claim another organisation', async () => {
     const logs = ts.server.repo('carrier-log', ctxA);
     const time = new Date();
-    expect(await logs.insertMany([{ carrierId: a, event: 10, time }, { carrierId: a, event: 10, time }])).toBe(2);
+    expect(
+      await logs.insertMany([
+        { carrierId: a, event: 10, time },
+        { carrierId: a, event: 10, time },
+      ]),
+    ).toBe(2);
     const mine = await logs.rows({ carrierId: a, time }, { attributes: ['orgId', 'createdAt'] });
     expect(mine).toHaveLength(2);
     for (const r of mine) expect(r.orgId).toBe(ts.orgA);
@@ -127,7 +132,10 @@ describe('scoped methods in organisation A never reach a row of B', () => {
     };
     expect(await made(new Date('2026-03-05T23:30:00.000Z'))).toBe(1);
     expect(await made(null)).toBe(1);
-    const got = await logs.rows({ carrierId: { [Op.in]: [a, b] }, time }, { attributes: ['orgId', 'carrierId', 'oldValue', 'newValue', 'operator', 'time', 'remarkKey', 'createdAt'], order: [['id', 'ASC']] });
+    const got = await logs.rows(
+      { carrierId: { [Op.in]: [a, b] }, time },
+      { attributes: ['orgId', 'carrierId', 'oldValue', 'newValue', 'operator', 'time', 'remarkKey', 'createdAt'], order: [['id', 'ASC']] },
+    );
     expect(got.map((r) => [r.orgId, r.carrierId, r.oldValue, r.newValue, r.operator])).toEqual([
       [ts.orgA, a, 'no remark', '2026-03-08', sn],
       [ts.orgA, a, 'no remark', '2026-02-02', sn],
@@ -165,7 +173,11 @@ describe('several warehouse fields', () => {
   const order = async (shipper: number, receiver: number, n: number) => {
     const refs: Record<string, number> = { organization: ts.orgA };
     for (const [k, v] of Object.entries(rows.a)) refs[k] = v.id;
-    const made = await ts.a.call('/ship-order/create', { ...sampleBody(metadata.resources['ship-order'], metadata, n, refs, rows.second.a), shipperWarehouseId: shipper, receiverWarehouseId: receiver });
+    const made = await ts.a.call('/ship-order/create', {
+      ...sampleBody(metadata.resources['ship-order'], metadata, n, refs, rows.second.a),
+      shipperWarehouseId: shipper,
+      receiverWarehouseId: receiver,
+    });
     expect(made.body.code, made.body.message).toBe(0);
     return made.body.data.id as number;
   };
@@ -179,7 +191,7 @@ describe('several warehouse fields', () => {
     restricted = { ...ctxA, warehouseIds: [w1] };
   });
 
-  it('a row is in scope when any of its warehouse fields is the caller\'s', async () => {
+  it("a row is in scope when any of its warehouse fields is the caller's", async () => {
     expect(metadata.resources['ship-order'].warehouseField).toEqual(['shipperWarehouseId', 'receiverWarehouseId']);
     const out = await order(w1, w2, 7001);
     const into = await order(w2, w1, 7002);
@@ -200,7 +212,7 @@ describe('several warehouse fields', () => {
     expect((await wendy.call(resourceApiPath(metadata.resources['ship-order'], 'base'), { id: into })).body.code).toBe(0);
   });
 
-  it('set-based writes keep a restricted caller\'s rows in its warehouses', async () => {
+  it("set-based writes keep a restricted caller's rows in its warehouses", async () => {
     const repo = ts.server.repo('ship-order', restricted);
     const warehouseRefusal = (err: unknown) => err instanceof ApiError && err.code === 10001 && err.messageKey === 'server.validation.warehouse';
     await expect(repo.updateWhere({ shipperWarehouseId: w3 }, { shipperWarehouseId: w1 })).rejects.toSatisfy(warehouseRefusal);

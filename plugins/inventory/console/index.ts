@@ -13,8 +13,18 @@ export default defineConsolePlugin({
     { id: 'inventory-realtime', path: '/inventory-manage/inventory/realtime', title: 'menu.inventoryRealtime', component: reportPage('inventory.realtime') },
     { id: 'inventory-query', path: '/inventory-manage/inventory/query', title: 'menu.inventoryQuery', component: reportPage('inventory.query') },
     { id: 'inventory-silent', path: '/inventory-manage/inventory/silent', title: 'menu.inventorySilent', component: reportPage('inventory.silent') },
-    { id: 'inventory-suggestion', path: '/inventory-manage/inventory/suggestion', title: 'menu.inventorySuggestion', component: reportPage('inventory.suggestion') },
+    {
+      id: 'inventory-suggestion',
+      path: '/inventory-manage/inventory/suggestion',
+      title: 'menu.inventorySuggestion',
+      component: reportPage('inventory.suggestion'),
+    },
     { id: 'inventory-loss', path: '/inventory-manage/inventory/loss', title: 'menu.inventoryLoss', component: reportPage('inventory.loss') },
-    { id: 'inventory-real-detail', path: '/inventory-manage/inventory/realtime/detail', title: 'menu.inventoryRealDetail', component: reportPage('inventory.real-detail') },
+    {
+      id: 'inventory-real-detail',
+      path: '/inventory-manage/inventory/realtime/detail',
+      title: 'menu.inventoryRealDetail',
+      component: reportPage('inventory.real-detail'),
+    },
   ],
 });

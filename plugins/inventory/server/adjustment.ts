@@ -14,7 +14,19 @@
  * UPDATE matches fewer rows than carriers and the whole step is refused — exactly one wins.
  */
 import { Enums, statusGroup } from '@rti/metadata';
-import { ApiError, ErrorCode, invalid, repositoryPage, tKey, type BoundRepository, type HookEvent, type LinesEvent, type PluginServerContext, type RequestContext, type TransitionEvent } from '@rti/server/plugin-api';
+import {
+  ApiError,
+  ErrorCode,
+  invalid,
+  repositoryPage,
+  tKey,
+  type BoundRepository,
+  type HookEvent,
+  type LinesEvent,
+  type PluginServerContext,
+  type RequestContext,
+  type TransitionEvent,
+} from '@rti/server/plugin-api';
 import type {} from '@rti/plugin-telemetry/api';
 import { Op, type Transaction } from 'sequelize';
 
@@ -66,11 +78,18 @@ export async function checkCarriers(c: CarrierCheck, carriers: Row[]): Promise<v
   const type = Number(c.header.type);
   if (type !== Type.in && source !== null) {
     const away = carriers.filter((x) => num(x.warehouseId) !== source || !IN_STOCK.includes(Number(x.transportStatus)));
-    if (away.length) throw refusal('inventory.notInSource', away, { warehouse: await c.warehouseName(source), reason: tKey('enums.sharedImportError.carrierNotInWarehouse') }, Enums.sharedImportError.carrierNotInWarehouse);
+    if (away.length)
+      throw refusal(
+        'inventory.notInSource',
+        away,
+        { warehouse: await c.warehouseName(source), reason: tKey('enums.sharedImportError.carrierNotInWarehouse') },
+        Enums.sharedImportError.carrierNotInWarehouse,
+      );
   }
   if (type === Type.in && target !== null) {
     const here = carriers.filter((x) => num(x.warehouseId) === target && IN_STOCK.includes(Number(x.transportStatus)));
-    if (here.length) throw refusal('inventory.alreadyInTarget', here, { warehouse: await c.warehouseName(target) }, Enums.sharedImportError.carrierNotInWarehouse);
+    if (here.length)
+      throw refusal('inventory.alreadyInTarget', here, { warehouse: await c.warehouseName(target) }, Enums.sharedImportError.carrierNotInWarehouse);
     const elsewhere = carriers.filter((x) => num(x.warehouseId) !== null && num(x.warehouseId) !== target && IN_STOCK.includes(Number(x.transportStatus)));
     if (elsewhere.length) throw refusal('inventory.bookedElsewhere', elsewhere, {}, Enums.sharedImportError.carrierNotInWarehouse);
   }
@@ -78,16 +97,26 @@ export async function checkCarriers(c: CarrierCheck, carriers: Row[]): Promise<v
   if (unusable.length) throw refusal('inventory.carrierUnavailable', unusable, {}, Enums.sharedImportError.carrierUnavailable);
   // a carrier on an open ship order belongs to that order until it is received or taken off
   const lines = await c.repo('ship-order-detail').rows(
-    { carrierId: { [Op.in]: carriers.map((x) => Number(x.id)) }, status: { [Op.in]: [Enums.shipOrderLineStatus.pending, Enums.shipOrderLineStatus.shipped] } },
+    {
+      carrierId: { [Op.in]: carriers.map((x) => Number(x.id)) },
+      status: { [Op.in]: [Enums.shipOrderLineStatus.pending, Enums.shipOrderLineStatus.shipped] },
+    },
     { attributes: ['carrierId', 'shipOrderId'], lock: 'share' },
   );
   if (!lines.length) return;
-  const orders = await c.repo('ship-order').rows({ id: { [Op.in]: [...new Set(lines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: c.shipOrderOpen } }, { attributes: ['id', 'orderNo'] });
+  const orders = await c
+    .repo('ship-order')
+    .rows({ id: { [Op.in]: [...new Set(lines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: c.shipOrderOpen } }, { attributes: ['id', 'orderNo'] });
   if (!orders.length) return;
   const open = new Map(orders.map((o) => [Number(o.id), String(o.orderNo)]));
   const onOrder = lines.filter((l) => open.has(Number(l.shipOrderId)));
   const ids = new Set(onOrder.map((l) => Number(l.carrierId)));
-  throw refusal('inventory.onShipOrder', carriers.filter((x) => ids.has(Number(x.id))), { order: open.get(Number(onOrder[0].shipOrderId)) }, Enums.sharedImportError.carrierUnavailable);
+  throw refusal(
+    'inventory.onShipOrder',
+    carriers.filter((x) => ids.has(Number(x.id))),
+    { order: open.get(Number(onOrder[0].shipOrderId)) },
+    Enums.sharedImportError.carrierUnavailable,
+  );
 }
 
 /** carriers an open adjustment or an open ship order holds (the organisation's, whatever the caller's warehouses) */
@@ -96,9 +125,13 @@ export async function heldCarriers(ctx: PluginServerContext, call: RequestContex
   const held = new Set<number>();
   const adjustOpen = statusGroup(ctx.metadata.resources['inventory-adjustment'], 'open').map(Number);
   const openAdjust = (await ctx.repo('inventory-adjustment', sys).rows({ status: { [Op.in]: adjustOpen } }, { attributes: ['id'] })).map((r) => Number(r.id));
-  if (openAdjust.length) for (const l of await ctx.repo('inventory-adjust-detail', sys).rows({ inventoryAdjustId: { [Op.in]: openAdjust } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+  if (openAdjust.length)
+    for (const l of await ctx.repo('inventory-adjust-detail', sys).rows({ inventoryAdjustId: { [Op.in]: openAdjust } }, { attributes: ['carrierId'] }))
+      held.add(Number(l.carrierId));
   const onOrders = [Enums.shipOrderLineStatus.pending, Enums.shipOrderLineStatus.shipped];
-  if (ctx.metadata.resources['ship-order-detail']) for (const l of await ctx.repo('ship-order-detail', sys).rows({ status: { [Op.in]: onOrders } }, { attributes: ['carrierId'] })) held.add(Number(l.carrierId));
+  if (ctx.metadata.resources['ship-order-detail'])
+    for (const l of await ctx.repo('ship-order-detail', sys).rows({ status: { [Op.in]: onOrders } }, { attributes: ['carrierId'] }))
+      held.add(Number(l.carrierId));
   return held;
 }
 
@@ -121,7 +154,10 @@ export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved):
     return (resource: string) => {
       const repo = ctx.repo(resource, sys);
       return {
-        rows: (where: Record<string | symbol, unknown>, opts: { attributes?: string[]; lock?: 'update' | 'share'; order?: Array<[string, 'ASC' | 'DESC']> } = {}) => repo.rows(where, { ...opts, transaction }),
+        rows: (
+          where: Record<string | symbol, unknown>,
+          opts: { attributes?: string[]; lock?: 'update' | 'share'; order?: Array<[string, 'ASC' | 'DESC']> } = {},
+        ) => repo.rows(where, { ...opts, transaction }),
         updateWhere: (values: Record<string, unknown>, where: Record<string | symbol, unknown>) => repo.updateWhere(values, where, { transaction }),
         insertMany: (rows: Array<Record<string, unknown>>) => repo.insertMany(rows, { transaction }),
       };
@@ -148,14 +184,19 @@ export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved):
     },
     paging: true,
     async handler({ input, ctx: call }) {
-      const [doc] = await ctx.repo('inventory-adjustment', call).rows({ id: input.id }, { attributes: ['id', 'type', 'status', 'sourceWarehouseId', 'targetWarehouseId'] });
+      const [doc] = await ctx
+        .repo('inventory-adjustment', call)
+        .rows({ id: input.id }, { attributes: ['id', 'type', 'status', 'sourceWarehouseId', 'targetWarehouseId'] });
       if (!doc) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
       const { source, target } = sidesOf(doc);
       const held = await heldCarriers(ctx, call);
       const where: Record<string | symbol, unknown> = {
         status: { [Op.or]: [{ [Op.notIn]: FINAL }, { [Op.is]: null }] },
         ...(Number(doc.type) === Type.in
-          ? { [Op.or]: [{ warehouseId: null }, { transportStatus: { [Op.notIn]: IN_STOCK } }], ...(target !== null ? { warehouseId: { [Op.or]: [{ [Op.ne]: target }, { [Op.is]: null }] } } : {}) }
+          ? {
+              [Op.or]: [{ warehouseId: null }, { transportStatus: { [Op.notIn]: IN_STOCK } }],
+              ...(target !== null ? { warehouseId: { [Op.or]: [{ [Op.ne]: target }, { [Op.is]: null }] } } : {}),
+            }
           : { warehouseId: source, transportStatus: { [Op.in]: IN_STOCK } }),
         ...(held.size ? { id: { [Op.notIn]: [...held] } } : {}),
         ...(input.sn ? { sn: { [Op.startsWith]: input.sn } } : {}),
@@ -208,7 +249,9 @@ export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved):
         try {
           await telemetry.refresh();
           const placed = moved.filter((m) => m.warehouseId !== null);
-          telemetry.placeCarriers(placed.map((m) => ({ id: m.id, orgId, direction: m.direction, warehouseId: m.warehouseId!, transportStatus: m.transportStatus, time: m.time })));
+          telemetry.placeCarriers(
+            placed.map((m) => ({ id: m.id, orgId, direction: m.direction, warehouseId: m.warehouseId!, transportStatus: m.transportStatus, time: m.time })),
+          );
         } catch (err) {
           ctx.log('[inventory] telemetry could not follow an adjustment', err);
         }
@@ -225,7 +268,9 @@ export function installAdjustments(ctx: PluginServerContext, onMoved?: OnMoved):
     const carriers = await repo('carrier').rows({ id: { [Op.in]: ids } }, { attributes: CARRIER_COLUMNS, lock: 'update' });
     if (carriers.length !== ids.length) {
       const found = new Set(carriers.map((c) => Number(c.id)));
-      throw new ApiError(ErrorCode.notFound, 'inventory.carriersNotFound', { sns: snList(lines.filter((l) => !found.has(Number(l.carrierId))).map((l) => String(l.carrierSn ?? ''))) });
+      throw new ApiError(ErrorCode.notFound, 'inventory.carriersNotFound', {
+        sns: snList(lines.filter((l) => !found.has(Number(l.carrierId))).map((l) => String(l.carrierSn ?? ''))),
+      });
     }
     const warehouseName = warehouseNamer(repo);
     await checkCarriers({ repo, header: doc, warehouseName, shipOrderOpen }, carriers);

@@ -37,7 +37,8 @@ export function installCounts(ctx: PluginServerContext, silentRows: SilentRows):
         const lines = repo('inventory-count-detail');
         for (const r of rows) await lines.create({ inventoryCountId: count.id, carrierId: r.id, lastSeenWarehouseId: r.lastSeenWarehouseId ?? null });
         // the sighting as it was when the task was made (engine-written, read-only for the counter)
-        for (const r of rows.filter((x) => x.lastSeenAt)) await lines.updateWhere({ lastSeenAt: new Date(r.lastSeenAt) }, { inventoryCountId: count.id, carrierId: r.id });
+        for (const r of rows.filter((x) => x.lastSeenAt))
+          await lines.updateWhere({ lastSeenAt: new Date(r.lastSeenAt) }, { inventoryCountId: count.id, carrierId: r.id });
         return repo('inventory-count').get(count.id);
       });
     },
@@ -50,14 +51,20 @@ export function installCounts(ctx: PluginServerContext, silentRows: SilentRows):
   async function closeTask(e: TransitionEvent, task: Row): Promise<void> {
     const title = String(task.countNo);
     const warehouseId = Number(task.warehouseId);
-    const lines = await e.repo('inventory-count-detail').rows({ inventoryCountId: task.id }, { attributes: ['id', 'carrierId', 'carrierSn', 'result', 'lastSeenWarehouseId'] });
+    const lines = await e
+      .repo('inventory-count-detail')
+      .rows({ inventoryCountId: task.id }, { attributes: ['id', 'carrierId', 'carrierSn', 'result', 'lastSeenWarehouseId'] });
     const pending = lines.filter((l) => Number(l.result) === Result.pending);
-    if (pending.length) throw new ApiError(ErrorCode.statusForbidden, 'inventory.countPending', { title, sns: snList(pending.map((l) => String(l.carrierSn))) });
+    if (pending.length)
+      throw new ApiError(ErrorCode.statusForbidden, 'inventory.countPending', { title, sns: snList(pending.map((l) => String(l.carrierSn))) });
     const moved = lines.filter((l) => Number(l.result) === Result.moved);
     const nowhere = moved.filter((l) => !l.lastSeenWarehouseId || Number(l.lastSeenWarehouseId) === warehouseId);
-    if (nowhere.length) throw new ApiError(ErrorCode.statusForbidden, 'inventory.countMovedNowhere', { title, sns: snList(nowhere.map((l) => String(l.carrierSn))) });
+    if (nowhere.length)
+      throw new ApiError(ErrorCode.statusForbidden, 'inventory.countMovedNowhere', { title, sns: snList(nowhere.map((l) => String(l.carrierSn))) });
     const adjust = async (type: number, target: number | null, carrierIds: number[]) => {
-      const doc = await e.repo('inventory-adjustment').create({ type, sourceWarehouseId: warehouseId, ...(target !== null ? { targetWarehouseId: target } : {}), remark: title });
+      const doc = await e
+        .repo('inventory-adjustment')
+        .create({ type, sourceWarehouseId: warehouseId, ...(target !== null ? { targetWarehouseId: target } : {}), remark: title });
       for (const carrierId of carrierIds) await e.repo('inventory-adjust-detail').create({ inventoryAdjustId: doc.id, carrierId });
       await e.run('inventory-adjustment', 'adjust', [Number(doc.id)], { adjustedTime: e.at.toISOString() });
     };

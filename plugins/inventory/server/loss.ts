@@ -22,13 +22,21 @@ export function installLoss(ctx: PluginServerContext): void {
   async function lossRows(q: ReportQuery<Params>): Promise<Row[]> {
     const { from, to } = q.params.time!;
     const closed = await ctx.repo('inventory-count', q.ctx).rows(
-      { status: Enums.inventoryCountStatus.closed, closedTime: { [Op.gte]: new Date(from), [Op.lte]: new Date(to) }, ...(q.params.warehouseId ? { warehouseId: q.params.warehouseId } : {}) },
+      {
+        status: Enums.inventoryCountStatus.closed,
+        closedTime: { [Op.gte]: new Date(from), [Op.lte]: new Date(to) },
+        ...(q.params.warehouseId ? { warehouseId: q.params.warehouseId } : {}),
+      },
       { attributes: ['id', 'warehouseId', 'closedTime'] },
     );
     if (!closed.length) return [];
     const countOf = new Map(closed.map((c) => [Number(c.id), c]));
     const lost = await ctx.repo('inventory-count-detail', q.ctx).rows(
-      { inventoryCountId: { [Op.in]: [...countOf.keys()] }, result: Enums.inventoryCountResult.lost, ...(q.params.carrierCodeId ? { carrierCodeId: q.params.carrierCodeId } : {}) },
+      {
+        inventoryCountId: { [Op.in]: [...countOf.keys()] },
+        result: Enums.inventoryCountResult.lost,
+        ...(q.params.carrierCodeId ? { carrierCodeId: q.params.carrierCodeId } : {}),
+      },
       { attributes: ['inventoryCountId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['inventoryCountId', 'carrierCodeId'] },
     );
     const cells = new Map<string, { month: string; warehouseId: number; carrierCodeId: number | null; lost: number }>();
@@ -36,7 +44,12 @@ export function installLoss(ctx: PluginServerContext): void {
       const c = countOf.get(Number(l.inventoryCountId))!;
       const month = monthOf(c.closedTime as string);
       const key = `${month}:${c.warehouseId}:${l.carrierCodeId ?? ''}`;
-      const cell = cells.get(key) ?? { month, warehouseId: Number(c.warehouseId), carrierCodeId: l.carrierCodeId === null || l.carrierCodeId === undefined ? null : Number(l.carrierCodeId), lost: 0 };
+      const cell = cells.get(key) ?? {
+        month,
+        warehouseId: Number(c.warehouseId),
+        carrierCodeId: l.carrierCodeId === null || l.carrierCodeId === undefined ? null : Number(l.carrierCodeId),
+        lost: 0,
+      };
       cell.lost += Number(l.n);
       cells.set(key, cell);
     }
@@ -56,13 +69,44 @@ export function installLoss(ctx: PluginServerContext): void {
       s.days.add(String(d.day));
       stock.set(key, s);
     }
-    const warehouses = new Map((await ctx.repo('warehouse', q.ctx).rows({ id: { [Op.in]: whIds } }, { attributes: ['id', 'code', 'name', 'locationId'] })).map((w) => [Number(w.id), w]));
-    const locIds = [...new Set([...warehouses.values()].map((w) => w.locationId).filter(Boolean).map(Number))];
-    const locations = new Map((locIds.length ? await ctx.repo('location', q.ctx).rows({ id: { [Op.in]: locIds } }, { attributes: ['id', 'supplierCustomerId'] }) : []).map((l) => [Number(l.id), l]));
-    const custIds = [...new Set([...locations.values()].map((l) => l.supplierCustomerId).filter(Boolean).map(Number))];
-    const customers = new Map((custIds.length ? await ctx.repo('supplier-customer', q.ctx).rows({ id: { [Op.in]: custIds } }, { attributes: ['id', 'name'] }) : []).map((c) => [Number(c.id), String(c.name)]));
+    const warehouses = new Map(
+      (await ctx.repo('warehouse', q.ctx).rows({ id: { [Op.in]: whIds } }, { attributes: ['id', 'code', 'name', 'locationId'] })).map((w) => [Number(w.id), w]),
+    );
+    const locIds = [
+      ...new Set(
+        [...warehouses.values()]
+          .map((w) => w.locationId)
+          .filter(Boolean)
+          .map(Number),
+      ),
+    ];
+    const locations = new Map(
+      (locIds.length ? await ctx.repo('location', q.ctx).rows({ id: { [Op.in]: locIds } }, { attributes: ['id', 'supplierCustomerId'] }) : []).map((l) => [
+        Number(l.id),
+        l,
+      ]),
+    );
+    const custIds = [
+      ...new Set(
+        [...locations.values()]
+          .map((l) => l.supplierCustomerId)
+          .filter(Boolean)
+          .map(Number),
+      ),
+    ];
+    const customers = new Map(
+      (custIds.length ? await ctx.repo('supplier-customer', q.ctx).rows({ id: { [Op.in]: custIds } }, { attributes: ['id', 'name'] }) : []).map((c) => [
+        Number(c.id),
+        String(c.name),
+      ]),
+    );
     const codeIds = [...new Set([...cells.values()].map((c) => c.carrierCodeId).filter((x): x is number => x !== null))];
-    const codes = new Map((codeIds.length ? await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code'] }) : []).map((c) => [Number(c.id), String(c.code)]));
+    const codes = new Map(
+      (codeIds.length ? await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code'] }) : []).map((c) => [
+        Number(c.id),
+        String(c.code),
+      ]),
+    );
     return [...cells.entries()]
       .map(([key, c]) => {
         const w = warehouses.get(c.warehouseId);

@@ -38,14 +38,31 @@ export function installSilent(ctx: PluginServerContext): SilentRows {
       [Op.or]: [{ beaconId: { [Op.ne]: null } }, { gpsId: { [Op.ne]: null } }],
       ...(q.params.carrierCodeId ? { carrierCodeId: q.params.carrierCodeId } : {}),
     };
-    const carriers = await ctx.repo('carrier', q.ctx).rows(where, { attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'beaconId', 'gpsId', 'inboundTime'], order: [['id', 'ASC']], limit: MAX_SCANNED });
+    const carriers = await ctx.repo('carrier', q.ctx).rows(where, {
+      attributes: ['id', 'sn', 'carrierCodeId', 'warehouseId', 'beaconId', 'gpsId', 'inboundTime'],
+      order: [['id', 'ASC']],
+      limit: MAX_SCANNED,
+    });
     if (!carriers.length) return [];
     const whIds = [...new Set(carriers.map((c) => Number(c.warehouseId)))];
-    const warehouses = new Map((await ctx.repo('warehouse', q.ctx).rows({ id: { [Op.in]: whIds } }, { attributes: ['id', 'code', 'name', 'idleCheckTime'] })).map((w) => [Number(w.id), w]));
-    const configs = new Map(
-      (await ctx.repo('carrier-code-warehouse', q.ctx).rows({ warehouseId: { [Op.in]: whIds } }, { attributes: ['warehouseId', 'carrierCodeId', 'idleCheckTime'] })).map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]),
+    const warehouses = new Map(
+      (await ctx.repo('warehouse', q.ctx).rows({ id: { [Op.in]: whIds } }, { attributes: ['id', 'code', 'name', 'idleCheckTime'] })).map((w) => [
+        Number(w.id),
+        w,
+      ]),
     );
-    const tolerance = (c: Row) => q.params.minutes ?? (Number(configs.get(`${c.warehouseId}:${c.carrierCodeId}`)?.idleCheckTime ?? 0) || Number(warehouses.get(Number(c.warehouseId))?.idleCheckTime ?? 0) || DEFAULT_MINUTES);
+    const configs = new Map(
+      (
+        await ctx
+          .repo('carrier-code-warehouse', q.ctx)
+          .rows({ warehouseId: { [Op.in]: whIds } }, { attributes: ['warehouseId', 'carrierCodeId', 'idleCheckTime'] })
+      ).map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]),
+    );
+    const tolerance = (c: Row) =>
+      q.params.minutes ??
+      (Number(configs.get(`${c.warehouseId}:${c.carrierCodeId}`)?.idleCheckTime ?? 0) ||
+        Number(warehouses.get(Number(c.warehouseId))?.idleCheckTime ?? 0) ||
+        DEFAULT_MINUTES);
     const silent: Array<{ c: Row; seen: number; gatewayMac: string | null; lng: number | null; lat: number | null; minutes: number }> = [];
     for (const c of carriers) {
       const beacon = c.beaconId ? telemetry?.positions.device('beacon', Number(c.beaconId)) : undefined;
@@ -54,24 +71,55 @@ export function installSilent(ctx: PluginServerContext): SilentRows {
       const minutes = tolerance(c);
       if (seen && seen >= now - minutes * 60_000) continue;
       const byGps = (gps?.lastSeen ?? 0) > (beacon?.lastSeen ?? 0);
-      silent.push({ c, seen, gatewayMac: byGps ? null : (beacon?.gatewayMac ?? null), lng: byGps ? (gps?.longitude ?? null) : null, lat: byGps ? (gps?.latitude ?? null) : null, minutes });
+      silent.push({
+        c,
+        seen,
+        gatewayMac: byGps ? null : (beacon?.gatewayMac ?? null),
+        lng: byGps ? (gps?.longitude ?? null) : null,
+        lat: byGps ? (gps?.latitude ?? null) : null,
+        minutes,
+      });
     }
     // where it was heard: the hearing gateway's warehouse (one read for all of them)
     const macs = [...new Set(silent.map((s) => s.gatewayMac).filter((m): m is string => !!m))];
     const gateways = new Map(
-      (macs.length ? await ctx.repo('device-slave-gateway', ctx.systemContext(q.ctx.orgId!, q.ctx.language)).rows({ mac: { [Op.in]: macs } }, { attributes: ['mac', 'name', 'warehouseId'] }) : []).map((g) => [String(g.mac), g]),
+      (macs.length
+        ? await ctx
+            .repo('device-slave-gateway', ctx.systemContext(q.ctx.orgId!, q.ctx.language))
+            .rows({ mac: { [Op.in]: macs } }, { attributes: ['mac', 'name', 'warehouseId'] })
+        : []
+      ).map((g) => [String(g.mac), g]),
     );
-    const codeIds = [...new Set(silent.map((s) => s.c.carrierCodeId).filter((x) => x !== null && x !== undefined).map(Number))];
-    const codes = new Map((codeIds.length ? await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code'] }) : []).map((c) => [Number(c.id), String(c.code)]));
+    const codeIds = [
+      ...new Set(
+        silent
+          .map((s) => s.c.carrierCodeId)
+          .filter((x) => x !== null && x !== undefined)
+          .map(Number),
+      ),
+    ];
+    const codes = new Map(
+      (codeIds.length ? await ctx.repo('carrier-code', q.ctx).rows({ id: { [Op.in]: codeIds } }, { attributes: ['id', 'code'] }) : []).map((c) => [
+        Number(c.id),
+        String(c.code),
+      ]),
+    );
     const gatewayWarehouses = [...new Set([...gateways.values()].map((g) => Number(g.warehouseId)).filter((x) => x && !warehouses.has(x)))];
     const names = new Map([...warehouses.values()].map((w) => [Number(w.id), String(w.name)]));
     if (gatewayWarehouses.length) {
-      for (const w of await ctx.repo('warehouse', ctx.systemContext(q.ctx.orgId!, q.ctx.language)).rows({ id: { [Op.in]: gatewayWarehouses } }, { attributes: ['id', 'name'] })) names.set(Number(w.id), String(w.name));
+      for (const w of await ctx
+        .repo('warehouse', ctx.systemContext(q.ctx.orgId!, q.ctx.language))
+        .rows({ id: { [Op.in]: gatewayWarehouses } }, { attributes: ['id', 'name'] }))
+        names.set(Number(w.id), String(w.name));
     }
     return silent
       .map(({ c, seen, gatewayMac, lng, lat, minutes }) => {
         const g = gatewayMac ? gateways.get(gatewayMac) : undefined;
-        const where = g ? (names.get(Number(g.warehouseId)) ?? String(g.name)) : lng !== null && lat !== null ? `${Number(lat).toFixed(5)}, ${Number(lng).toFixed(5)}` : null;
+        const where = g
+          ? (names.get(Number(g.warehouseId)) ?? String(g.name))
+          : lng !== null && lat !== null
+            ? `${Number(lat).toFixed(5)}, ${Number(lng).toFixed(5)}`
+            : null;
         const wh = warehouses.get(Number(c.warehouseId));
         return {
           id: Number(c.id),

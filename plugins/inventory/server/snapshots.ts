@@ -28,10 +28,12 @@ export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
     const zone = await ctx.zoneOf(call.orgId);
     const from = new Date(dayStart(day, zone));
     const to = new Date(dayStart(nextDay(day), zone));
-    const moves = await ctx.repo('carrier-inout', sys).rows(
-      { confirmTime: { [Op.gte]: from, [Op.lt]: to } },
-      { attributes: ['warehouseId', 'carrierCodeId', 'direction', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId', 'direction'] },
-    );
+    const moves = await ctx
+      .repo('carrier-inout', sys)
+      .rows(
+        { confirmTime: { [Op.gte]: from, [Op.lt]: to } },
+        { attributes: ['warehouseId', 'carrierCodeId', 'direction', [fn('COUNT', col('id')), 'n']], group: ['warehouseId', 'carrierCodeId', 'direction'] },
+      );
     const byKey = new Map<string, Row>();
     for (const r of rows) {
       byKey.set(r.key, {
@@ -86,7 +88,11 @@ export function snapshots(ctx: PluginServerContext, figures: FiguresReader) {
     for (const m of moves) {
       const where = { warehouseId: m.warehouseId, carrierCodeId: m.carrierCodeId, day: { [Op.gte]: first } };
       await repo.increment({ inStock: m.delta }, where, { transaction });
-      await repo.increment(m.direction === Enums.inoutDirection.inbound ? { inbound: Math.abs(m.delta) } : { outbound: Math.abs(m.delta) }, { ...where, day: first }, { transaction });
+      await repo.increment(
+        m.direction === Enums.inoutDirection.inbound ? { inbound: Math.abs(m.delta) } : { outbound: Math.abs(m.delta) },
+        { ...where, day: first },
+        { transaction },
+      );
     }
   }
 

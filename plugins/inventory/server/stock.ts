@@ -102,8 +102,7 @@ export async function transitOf(
 ): Promise<TransitCell[]> {
   const inTransit = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
   if (!inTransit.length) return [];
-  const ends =
-    narrow && whIds ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
+  const ends = narrow && whIds ? { [Op.or]: [{ shipperWarehouseId: { [Op.in]: whIds } }, { receiverWarehouseId: { [Op.in]: whIds } }] } : {};
   const orders = await ctx
     .repo('ship-order', call)
     .rows({ status: { [Op.in]: inTransit }, ...ends }, { attributes: ['id', 'shipperWarehouseId', 'receiverWarehouseId'], transaction });
@@ -119,10 +118,12 @@ export async function transitOf(
   };
   for (let i = 0; i < orders.length; i += 1000) {
     const ids = orders.slice(i, i + 1000).map((o) => Number(o.id));
-    const lines = await ctx.repo('ship-order-detail', call).rows(
-      { shipOrderId: { [Op.in]: ids }, status: Enums.shipOrderLineStatus.shipped, ...(codeWhere as object) },
-      { attributes: ['shipOrderId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['shipOrderId', 'carrierCodeId'], transaction },
-    );
+    const lines = await ctx
+      .repo('ship-order-detail', call)
+      .rows(
+        { shipOrderId: { [Op.in]: ids }, status: Enums.shipOrderLineStatus.shipped, ...(codeWhere as object) },
+        { attributes: ['shipOrderId', 'carrierCodeId', [fn('COUNT', col('id')), 'n']], group: ['shipOrderId', 'carrierCodeId'], transaction },
+      );
     for (const g of lines) {
       const o = orderOf.get(Number(g.shipOrderId))!;
       const count = Number(g.n);
@@ -150,7 +151,15 @@ export function maintainedStock(ctx: PluginServerContext) {
     };
     const carrier = table('carrier');
     const stock = table('inventory-stock');
-    return { carrier: carrier.t, stock: stock.t, c: carrier.f, s: stock.f, config: table('carrier-code-warehouse'), order: table('ship-order'), line: table('ship-order-detail') };
+    return {
+      carrier: carrier.t,
+      stock: stock.t,
+      c: carrier.f,
+      s: stock.f,
+      config: table('carrier-code-warehouse'),
+      order: table('ship-order'),
+      line: table('ship-order-detail'),
+    };
   };
 
   function triggerSql(): string[] {
@@ -175,7 +184,8 @@ export function maintainedStock(ctx: PluginServerContext) {
       return `UPDATE ${stock} SET ${s('inStock')} = ${s('inStock')} - 1, ${(Object.keys(f) as Array<keyof typeof f>).map((k) => `${s(k)} = ${s(k)} - ${f[k]}`).join(', ')}, ${s('aged')} = ${s('aged')} - ${aged(x)} WHERE ${key(x)}`;
     };
     const excluded = (k: string) => (sqlite ? `excluded.${s(k)}` : `VALUES(${s(k)})`);
-    const onConflict = (set: string) => (sqlite ? `ON CONFLICT (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')}) DO UPDATE SET ${set}` : `ON DUPLICATE KEY UPDATE ${set}`);
+    const onConflict = (set: string) =>
+      sqlite ? `ON CONFLICT (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')}) DO UPDATE SET ${set}` : `ON DUPLICATE KEY UPDATE ${set}`;
     /** a new cell row: every figure 0 but the given ones (a raw insert without timestamps must not fail on the NOT NULL audit columns) */
     const COUNTS = ['inStock', 'maintenance', 'empty', 'full', 'marked', 'aged', 'configured', 'inTransitIn', 'inTransitOut'];
     const cellRow = (org: string, w: string, code: string, values: Record<string, string>, stamp: string) =>
@@ -257,7 +267,8 @@ export function maintainedStock(ctx: PluginServerContext) {
         `CREATE TRIGGER ${TRIGGER}_order_upd_in AFTER UPDATE ON ${order.t} WHEN (${orderMoved}) AND ${travelling('NEW')} BEGIN ${body(orderAdd('NEW'))} END`,
       ];
     }
-    const each = (table: string, event: string, name: string, code: string) => `CREATE TRIGGER ${TRIGGER}_${name} AFTER ${event} ON ${table} FOR EACH ROW BEGIN ${code} END`;
+    const each = (table: string, event: string, name: string, code: string) =>
+      `CREATE TRIGGER ${TRIGGER}_${name} AFTER ${event} ON ${table} FOR EACH ROW BEGIN ${code} END`;
     const onlyIf = (cond: string, xs: string[]) => `IF ${cond} THEN ${body(xs)} END IF;`;
     return [
       each(carrier, 'INSERT', 'ins', onlyIf(standing('NEW'), [add('NEW')])),
@@ -265,12 +276,22 @@ export function maintainedStock(ctx: PluginServerContext) {
       each(carrier, 'UPDATE', 'upd', `IF ${carrierMoved} THEN ${onlyIf(standing('OLD'), [sub('OLD')])} ${onlyIf(standing('NEW'), [add('NEW')])} END IF;`),
       each(config.t, 'INSERT', 'cfg_ins', onlyIf(configured('NEW'), [configAdd('NEW')])),
       each(config.t, 'DELETE', 'cfg_del', onlyIf(configured('OLD'), [configSub('OLD')])),
-      each(config.t, 'UPDATE', 'cfg_upd', `IF ${configMoved} THEN ${onlyIf(configured('OLD'), [configSub('OLD')])} ${onlyIf(configured('NEW'), [configAdd('NEW')])} END IF;`),
+      each(
+        config.t,
+        'UPDATE',
+        'cfg_upd',
+        `IF ${configMoved} THEN ${onlyIf(configured('OLD'), [configSub('OLD')])} ${onlyIf(configured('NEW'), [configAdd('NEW')])} END IF;`,
+      ),
       each(line.t, 'INSERT', 'line_ins', onlyIf(shipped('NEW'), lineAdd('NEW'))),
       each(line.t, 'DELETE', 'line_del', onlyIf(shipped('OLD'), lineSub('OLD'))),
       each(line.t, 'UPDATE', 'line_upd', `IF ${lineMoved} THEN ${onlyIf(shipped('OLD'), lineSub('OLD'))} ${onlyIf(shipped('NEW'), lineAdd('NEW'))} END IF;`),
       each(order.t, 'DELETE', 'order_del', onlyIf(travelling('OLD'), orderSub('OLD'))),
-      each(order.t, 'UPDATE', 'order_upd', `IF ${orderMoved} THEN ${onlyIf(travelling('OLD'), orderSub('OLD'))} ${onlyIf(travelling('NEW'), orderAdd('NEW'))} END IF;`),
+      each(
+        order.t,
+        'UPDATE',
+        'order_upd',
+        `IF ${orderMoved} THEN ${onlyIf(travelling('OLD'), orderSub('OLD'))} ${onlyIf(travelling('NEW'), orderAdd('NEW'))} END IF;`,
+      ),
     ];
   }
 
@@ -360,7 +381,20 @@ export function maintainedStock(ctx: PluginServerContext) {
         if (!x) {
           const m = threshold(w, code);
           const agedBefore = m ? new Date(now.getTime() - m * 60_000) : null;
-          x = { warehouseId: w, codeKey: code, inStock: 0, maintenance: 0, empty: 0, full: 0, marked: 0, aged: 0, agedBefore, configured: 0, inTransitIn: 0, inTransitOut: 0 };
+          x = {
+            warehouseId: w,
+            codeKey: code,
+            inStock: 0,
+            maintenance: 0,
+            empty: 0,
+            full: 0,
+            marked: 0,
+            aged: 0,
+            agedBefore,
+            configured: 0,
+            inTransitIn: 0,
+            inTransitOut: 0,
+          };
           cells.set(k, x);
         }
         return x;
@@ -369,7 +403,14 @@ export function maintainedStock(ctx: PluginServerContext) {
         const w = Number(g.warehouseId);
         const code = Number(g.carrierCodeId ?? 0);
         const m = threshold(w, code);
-        Object.assign(cell(w, code), { inStock: g.n, maintenance: g.maintenance, empty: g.empty, full: g.full, marked: g.marked, aged: m ? g[`aged${minutes.indexOf(m)}`] : 0 });
+        Object.assign(cell(w, code), {
+          inStock: g.n,
+          maintenance: g.maintenance,
+          empty: g.empty,
+          full: g.full,
+          marked: g.marked,
+          aged: m ? g[`aged${minutes.indexOf(m)}`] : 0,
+        });
       }
       for (const [k, n] of configured) cell(Math.floor(k / 4_294_967_296), k % 4_294_967_296).configured = n;
       for (const x of await transitOf(ctx, sys, null, false, {}, transaction)) {

@@ -13,7 +13,18 @@
  *   /inventory/history         closed days per warehouse (or code)        export /inventory/history/export
  */
 import { Enums, statusGroup } from '@rti/metadata';
-import { ApiError, ErrorCode, repositoryPage, repositoryScan, timeRange, type PluginServerContext, type ReportColumn, type ReportQuery, type RowWindow, type TimeRange } from '@rti/server/plugin-api';
+import {
+  ApiError,
+  ErrorCode,
+  repositoryPage,
+  repositoryScan,
+  timeRange,
+  type PluginServerContext,
+  type ReportColumn,
+  type ReportQuery,
+  type RowWindow,
+  type TimeRange,
+} from '@rti/server/plugin-api';
 import { Op, col, fn, type WhereOptions } from 'sequelize';
 import { IN_STOCK } from './adjustment';
 import { IN_MAINTENANCE, OFF_BOOKS, figuresReader, levelOf, type CodeRow, type WarehouseRow } from './figures';
@@ -75,7 +86,14 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     title: `${K}.title.realtime`,
     calls: { list: '/inventory/realtime', export: '/inventory/real/detail/all/export' },
     parameters: [warehouseParam, codeParam],
-    columns: [...warehouseColumns, ...codeColumns, ...figureColumns('code'), { key: 'min', label: 'fields.minInventory', type: 'int', width: 10 }, { key: 'max', label: 'fields.maxInventory', type: 'int', width: 10 }, { key: 'level', label: `${K}.col.level`, width: 12 }],
+    columns: [
+      ...warehouseColumns,
+      ...codeColumns,
+      ...figureColumns('code'),
+      { key: 'min', label: 'fields.minInventory', type: 'int', width: 10 },
+      { key: 'max', label: 'fields.maxInventory', type: 'int', width: 10 },
+      { key: 'level', label: `${K}.col.level`, width: 12 },
+    ],
     rowKey: 'key',
     async rows(q, w) {
       // only the page's rows are decorated (labels, levels)
@@ -153,7 +171,10 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     const cond: Record<string, unknown> = { ...(where as Record<string, unknown>) };
     if (q.params.warehouseId) cond.warehouseId = q.params.warehouseId;
     if (q.params.carrierCodeId) cond.carrierCodeId = q.params.carrierCodeId;
-    const rows = await repo.rows(cond, { attributes: [...by, ...SUMMED.map((k) => [fn('SUM', col(repo.column(k))), k] as [ReturnType<typeof fn>, string])], group: by });
+    const rows = await repo.rows(cond, {
+      attributes: [...by, ...SUMMED.map((k) => [fn('SUM', col(repo.column(k))), k] as [ReturnType<typeof fn>, string])],
+      group: by,
+    });
     return new Map(rows.map((r) => [by.map((b) => String(r[b] ?? '')).join(':'), r]));
   }
 
@@ -183,7 +204,11 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
       // the idle check time of the code in the warehouse, else the warehouse's (one warehouse: its own; all: marked idle only)
       let minutes: number | null = null;
       if (q.params.warehouseId) {
-        const [cfg] = q.params.carrierCodeId ? await ctx.repo('carrier-code-warehouse', q.ctx).rows({ warehouseId: q.params.warehouseId, carrierCodeId: q.params.carrierCodeId }, { attributes: ['idleCheckTime'] }) : [];
+        const [cfg] = q.params.carrierCodeId
+          ? await ctx
+              .repo('carrier-code-warehouse', q.ctx)
+              .rows({ warehouseId: q.params.warehouseId, carrierCodeId: q.params.carrierCodeId }, { attributes: ['idleCheckTime'] })
+          : [];
         const [wh] = await ctx.repo('warehouse', q.ctx).rows({ id: q.params.warehouseId }, { attributes: ['idleCheckTime'] });
         minutes = Number(cfg?.idleCheckTime ?? wh?.idleCheckTime ?? 0) || null;
       }
@@ -193,7 +218,12 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     }
     return { [Op.and]: and };
   }
-  const detailParams = [warehouseParam, codeParam, { name: 'view', type: 'enum', label: `${K}.col.view`, enum: 'inventoryCarrierView' }, { name: 'sn', type: 'string', label: 'fields.sn', maxLength: 64 }] as const;
+  const detailParams = [
+    warehouseParam,
+    codeParam,
+    { name: 'view', type: 'enum', label: `${K}.col.view`, enum: 'inventoryCarrierView' },
+    { name: 'sn', type: 'string', label: 'fields.sn', maxLength: 64 },
+  ] as const;
   ctx.reports.define<Params, Row>({
     name: `${K}.real-detail`,
     title: `${K}.title.realDetail`,
@@ -227,14 +257,43 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     title: `${K}.title.detail`,
     calls: { list: '/inventory/detail', export: '/inventory/detail/export' },
     parameters: [warehouseParam, codeParam, { ...dayParam, required: true }],
-    columns: [{ key: 'day', label: 'fields.day', width: 12 }, { key: 'warehouseIdLabel', label: 'fields.warehouse', width: 18 }, { key: 'carrierCodeIdLabel', label: 'fields.carrierCode', width: 14 }, ...figureColumns(), { key: 'inbound', label: 'fields.inbound', type: 'int', width: 10 }, { key: 'outbound', label: 'fields.outbound', type: 'int', width: 10 }],
+    columns: [
+      { key: 'day', label: 'fields.day', width: 12 },
+      { key: 'warehouseIdLabel', label: 'fields.warehouse', width: 18 },
+      { key: 'carrierCodeIdLabel', label: 'fields.carrierCode', width: 14 },
+      ...figureColumns(),
+      { key: 'inbound', label: 'fields.inbound', type: 'int', width: 10 },
+      { key: 'outbound', label: 'fields.outbound', type: 'int', width: 10 },
+    ],
     rowKey: 'id',
     async rows(q, w) {
-      const p = await repositoryPage(ctx.repo('inventory-snapshot', q.ctx), { where: snapshotWhere(q), order: [['warehouseId', 'ASC'], ['carrierCodeId', 'ASC']], serialize: true }, w);
+      const p = await repositoryPage(
+        ctx.repo('inventory-snapshot', q.ctx),
+        {
+          where: snapshotWhere(q),
+          order: [
+            ['warehouseId', 'ASC'],
+            ['carrierCodeId', 'ASC'],
+          ],
+          serialize: true,
+        },
+        w,
+      );
       return { list: p.list.map((r) => ({ ...r, available: Number(r.inStock) - Number(r.maintenance) })), total: p.total };
     },
     async *scan(q) {
-      for await (const batch of repositoryScan(ctx.repo('inventory-snapshot', q.ctx), { where: snapshotWhere(q), order: [['warehouseId', 'ASC'], ['carrierCodeId', 'ASC']], serialize: true }, 500)) {
+      for await (const batch of repositoryScan(
+        ctx.repo('inventory-snapshot', q.ctx),
+        {
+          where: snapshotWhere(q),
+          order: [
+            ['warehouseId', 'ASC'],
+            ['carrierCodeId', 'ASC'],
+          ],
+          serialize: true,
+        },
+        500,
+      )) {
         yield batch.map((r) => ({ ...r, available: Number(r.inStock) - Number(r.maintenance) }));
       }
     },
@@ -305,7 +364,11 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
       const chosen = orders.list.filter((o) => !w || Number(o.shipperWarehouseId) === w || Number(o.receiverWarehouseId) === w);
       const byId = new Map(chosen.map((o) => [Number(o.id), o]));
       if (!byId.size) return;
-      const where = { shipOrderId: { [Op.in]: [...byId.keys()] }, status: Enums.shipOrderLineStatus.shipped, ...(q.params.carrierCodeId ? { carrierCodeId: q.params.carrierCodeId } : {}) };
+      const where = {
+        shipOrderId: { [Op.in]: [...byId.keys()] },
+        status: Enums.shipOrderLineStatus.shipped,
+        ...(q.params.carrierCodeId ? { carrierCodeId: q.params.carrierCodeId } : {}),
+      };
       for await (const batch of repositoryScan(ctx.repo('ship-order-detail', q.ctx), { where, order: [['shipOrderId', 'ASC']], serialize: true }, 500)) {
         yield batch.map((l) => {
           const o = byId.get(Number(l.shipOrderId))!;
@@ -321,7 +384,13 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     title: `${K}.title.history`,
     calls: { list: '/inventory/history', export: '/inventory/history/export' },
     parameters: [warehouseParam, codeParam, timeRange({ defaultDays: 30, maxDays: 366 })],
-    columns: [{ key: 'day', label: 'fields.day', width: 12 }, ...warehouseColumns, ...figureColumns(), { key: 'inbound', label: 'fields.inbound', type: 'int', width: 10 }, { key: 'outbound', label: 'fields.outbound', type: 'int', width: 10 }],
+    columns: [
+      { key: 'day', label: 'fields.day', width: 12 },
+      ...warehouseColumns,
+      ...figureColumns(),
+      { key: 'inbound', label: 'fields.inbound', type: 'int', width: 10 },
+      { key: 'outbound', label: 'fields.outbound', type: 'int', width: 10 },
+    ],
     rowKey: 'key',
     chart: { type: 'line', x: 'day', y: ['inStock', 'inbound', 'outbound'] },
     async rows(q, w) {
@@ -340,7 +409,14 @@ export function installViews(ctx: PluginServerContext): ReturnType<typeof snapsh
     for (const [key, s] of sums) {
       const wh = warehouses.get(String(s.warehouseId));
       if (!wh) continue;
-      out.push({ key, day: String(s.day).slice(0, 10), warehouseId: Number(s.warehouseId), warehouseCode: wh.code, warehouseName: wh.name, ...snapshotFigures(s) });
+      out.push({
+        key,
+        day: String(s.day).slice(0, 10),
+        warehouseId: Number(s.warehouseId),
+        warehouseCode: wh.code,
+        warehouseName: wh.name,
+        ...snapshotFigures(s),
+      });
     }
     return out.sort((a, b) => a.day.localeCompare(b.day) || String(a.warehouseCode).localeCompare(String(b.warehouseCode)));
   }

@@ -36,7 +36,8 @@ interface PermissionNode {
   children?: PermissionNode[];
 }
 /** the calls an inventory operator makes daily: adjustments and their lines, reading carriers and in/out rows, no deletes of master data */
-const DAILY = /^\/(inventory\/adjustment|inventory-adjust-detail|inventory)(\/|$)|^\/carrier(\/list)?$|^\/carrier-inout\/list$|^\/carrier-log\/list$|^\/ship-order(-detail)?(\/|$)/;
+const DAILY =
+  /^\/(inventory\/adjustment|inventory-adjust-detail|inventory)(\/|$)|^\/carrier(\/list)?$|^\/carrier-inout\/list$|^\/carrier-log\/list$|^\/ship-order(-detail)?(\/|$)/;
 function operatorCodes(tree: PermissionNode[]): string[] {
   const out: string[] = [];
   const walk = (n: PermissionNode) => {
@@ -64,20 +65,29 @@ beforeAll(async () => {
   shanghai = (await ok(ts.a, '/warehouse/create', { code: 'SH', name: 'Shanghai Hub' })).id;
   osaka = (await ok(ts.a, '/warehouse/create', { code: 'OS', name: 'Osaka' })).id;
   kobe = (await ok(ts.a, '/warehouse/create', { code: 'KB', name: 'Kobe' })).id;
-  const role = (await ok(ts.a, '/role/create', { name: 'Inventory operator', pcPermissions: operatorCodes(await ok(ts.a, '/permission/all', {})), pdaPermissions: [] })).id;
-  const operator = async (name: string, warehouseId: number) => ts.callerFor(await ts.addUser(ts.orgA, name, { warehouseIds: [warehouseId], roleIds: [role], realName: `${name} real` }), ts.orgA);
+  const role = (
+    await ok(ts.a, '/role/create', { name: 'Inventory operator', pcPermissions: operatorCodes(await ok(ts.a, '/permission/all', {})), pdaPermissions: [] })
+  ).id;
+  const operator = async (name: string, warehouseId: number) =>
+    ts.callerFor(await ts.addUser(ts.orgA, name, { warehouseIds: [warehouseId], roleIds: [role], realName: `${name} real` }), ts.orgA);
   clerk = await operator('inv-sh', shanghai);
   osakaOp = await operator('inv-os', osaka);
   kobeOp = await operator('inv-kb', kobe);
 }, 120_000);
 afterAll(() => ts?.close());
 
-const lines = async (caller: Caller, id: number) => (await ok(caller, '/inventory-adjust-detail/list', { inventoryAdjustId: id, page: 1, limit: 100 })).list as any[];
+const lines = async (caller: Caller, id: number) =>
+  (await ok(caller, '/inventory-adjust-detail/list', { inventoryAdjustId: id, page: 1, limit: 100 })).list as any[];
 
 describe('an out-and-in adjustment by the source warehouse operator', () => {
   it('goes from create to adjusted: carriers move, in/out rows and logs are written, the order is frozen', async () => {
     const [a, b, c] = await boxes(3, shanghai);
-    const doc = await ok(clerk, '/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: a.id }, { carrierId: b.id }] });
+    const doc = await ok(clerk, '/inventory/adjustment/save', {
+      type: T.outAndIn,
+      sourceWarehouseId: shanghai,
+      targetWarehouseId: osaka,
+      lines: [{ carrierId: a.id }, { carrierId: b.id }],
+    });
     expect(doc.adjustOrderNo).toMatch(/^IA\d{8}\d{4}$/);
     expect(doc).toMatchObject({ status: S.new, totalAmount: 2 });
     // batch add by serial, one unknown serial answered with its reason
@@ -101,7 +111,12 @@ describe('an out-and-in adjustment by the source warehouse operator', () => {
     expect((await lines(clerk, doc.id)).every((l) => l.status === L.adjusted)).toBe(true);
     for (const x of [a, b, c]) {
       const carrier = await ok(osakaOp, '/carrier', { id: x.id });
-      expect(carrier).toMatchObject({ warehouseId: osaka, transportStatus: Enums.transportStatus.inWarehouse, outboundWarehouseId: shanghai, inboundWarehouseId: osaka });
+      expect(carrier).toMatchObject({
+        warehouseId: osaka,
+        transportStatus: Enums.transportStatus.inWarehouse,
+        outboundWarehouseId: shanghai,
+        inboundWarehouseId: osaka,
+      });
     }
     const inout = (await ok(ts.a, '/carrier-inout/list', { carrierId: a.id, page: 1, limit: 10 })).list;
     expect(inout.map((r: any) => [r.direction, r.warehouseId, r.shipOrderNo]).sort()).toEqual(
@@ -155,7 +170,7 @@ describe('an out-and-in adjustment by the source warehouse operator', () => {
     expect(await ok(osakaOp, '/carrier', { id: a.id })).toMatchObject({ warehouseId: osaka, transportStatus: Enums.transportStatus.inWarehouse });
   });
 
-  it('a type needs its warehouses: refused in the caller\'s language, nothing written', async () => {
+  it("a type needs its warehouses: refused in the caller's language, nothing written", async () => {
     const before = (await ok(ts.a, '/inventory/adjustment/list', { page: 1, limit: 1 })).total;
     const r = await clerk.call('/inventory/adjustment/create', { type: T.outAndIn, sourceWarehouseId: shanghai }, { language: 'zh-CN' });
     expect(r.body.code).toBe(10001);
@@ -172,7 +187,12 @@ describe('lines refused per carrier, naming serials', () => {
     const [here, there, shipped] = await boxes(3, shanghai);
     await ok(ts.a, '/carrier/update', { id: there.id, warehouseId: osaka });
     await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: [{ carrierId: shipped.id }] });
-    const first = await ok(clerk, '/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: here.id }] });
+    const first = await ok(clerk, '/inventory/adjustment/save', {
+      type: T.outAndIn,
+      sourceWarehouseId: shanghai,
+      targetWarehouseId: osaka,
+      lines: [{ carrierId: here.id }],
+    });
     const doc = await ok(clerk, '/inventory/adjustment/create', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: kobe });
     for (const language of ['en-US', 'zh-CN', 'ja-JP']) {
       const r = await ts.a.call('/inventory-adjust-detail/batch/add', { inventoryAdjustId: doc.id, sns: [there.sn, shipped.sn, here.sn] }, { language });
@@ -192,7 +212,11 @@ describe('lines refused per carrier, naming serials', () => {
       if (language === 'zh-CN') expect(failed[0].message).toMatch(/[\u4e00-\u9fff]/);
     }
     // the one-page save refuses the whole document, naming the serial
-    const save = await clerk.call('/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: kobe, lines: [{ carrierId: shipped.id }] }, { language: 'ja-JP' });
+    const save = await clerk.call(
+      '/inventory/adjustment/save',
+      { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: kobe, lines: [{ carrierId: shipped.id }] },
+      { language: 'ja-JP' },
+    );
     expect(save.body.code).not.toBe(0);
     expect(save.body.message).toContain(shipped.sn);
     expect(await lines(ts.a, doc.id)).toEqual([]);
@@ -200,7 +224,12 @@ describe('lines refused per carrier, naming serials', () => {
 
   it('a step finding a carrier moved meanwhile refuses the whole order, moving nothing', async () => {
     const [a, b] = await boxes(2, shanghai);
-    const doc = await ok(clerk, '/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: a.id }, { carrierId: b.id }] });
+    const doc = await ok(clerk, '/inventory/adjustment/save', {
+      type: T.outAndIn,
+      sourceWarehouseId: shanghai,
+      targetWarehouseId: osaka,
+      lines: [{ carrierId: a.id }, { carrierId: b.id }],
+    });
     // b leaves Shanghai behind the order's back (a planner corrects the carrier)
     await ok(ts.a, '/carrier/update', { id: b.id, warehouseId: kobe });
     const r = await clerk.call('/inventory/adjustment/out-in', { id: doc.id }, { language: 'zh-CN' });
@@ -215,18 +244,34 @@ describe('lines refused per carrier, naming serials', () => {
 describe('races', () => {
   it('two adjusts of one order: exactly one wins', async () => {
     const [a] = await boxes(1, shanghai);
-    const doc = await ok(clerk, '/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: a.id }] });
-    const answers = await Promise.all([clerk.call('/inventory/adjustment/out-in', { id: doc.id }), osakaOp.call('/inventory/adjustment/out-in', { id: doc.id })]);
+    const doc = await ok(clerk, '/inventory/adjustment/save', {
+      type: T.outAndIn,
+      sourceWarehouseId: shanghai,
+      targetWarehouseId: osaka,
+      lines: [{ carrierId: a.id }],
+    });
+    const answers = await Promise.all([
+      clerk.call('/inventory/adjustment/out-in', { id: doc.id }),
+      osakaOp.call('/inventory/adjustment/out-in', { id: doc.id }),
+    ]);
     expect(answers.map((r) => r.body.code).sort()).toEqual([0, 10004]);
     expect((await ok(ts.a, '/carrier-inout/list', { carrierId: a.id, page: 1, limit: 10 })).total).toBe(2);
   });
 
   it('an adjust racing the release of a ship order holding the same carrier: exactly one moves it', async () => {
     const [a] = await boxes(1, shanghai);
-    const doc = await ok(clerk, '/inventory/adjustment/save', { type: T.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: a.id }] });
+    const doc = await ok(clerk, '/inventory/adjustment/save', {
+      type: T.outAndIn,
+      sourceWarehouseId: shanghai,
+      targetWarehouseId: osaka,
+      lines: [{ carrierId: a.id }],
+    });
     // the shipping clerk puts the carrier on a ship order after the adjustment took it
     const order = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: kobe, lines: [{ carrierId: a.id }] });
-    const [adjusted, released] = await Promise.all([clerk.call('/inventory/adjustment/out-in', { id: doc.id }), ts.a.call('/ship-order/release', { id: order.id })]);
+    const [adjusted, released] = await Promise.all([
+      clerk.call('/inventory/adjustment/out-in', { id: doc.id }),
+      ts.a.call('/ship-order/release', { id: order.id }),
+    ]);
     const wins = [adjusted.body.code, released.body.code].filter((c) => c === 0).length;
     expect(wins).toBe(1);
     const carrier = await ok(ts.a, '/carrier', { id: a.id });

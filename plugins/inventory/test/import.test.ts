@@ -94,7 +94,7 @@ describe('/inventory-adjust-detail/import', () => {
     expect((await ok(ts.a, '/carrier/list', { sn: good[0], page: 1, limit: 1 })).list[0].warehouseId).toBe(shanghai);
   });
 
-  it('rows for an adjusted order are refused naming it, in the caller\'s language', async () => {
+  it("rows for an adjusted order are refused naming it, in the caller's language", async () => {
     const done = await newAdjustment();
     await ok(ts.a, '/inventory-adjust-detail/batch/add', { inventoryAdjustId: done.id, sns: [await box(shanghai)] });
     await ok(ts.a, '/inventory/adjustment/out-in', { id: done.id });

@@ -54,7 +54,7 @@ describe('rebalancing suggestions', () => {
     expect(got.list[0]).toMatchObject({ carrierCodeId: codeId, daysLeft: 0, need: 3 });
   });
 
-  it('the page offers the row action in the reader\'s language; its body, filled from a listed row, makes the order', async () => {
+  it("the page offers the row action in the reader's language; its body, filled from a listed row, makes the order", async () => {
     const zh = await ts.a.call<any>('/report/definition', { name: 'inventory.suggestion' }, { language: 'zh-CN' });
     const [action] = zh.body.data.actions;
     expect(action).toMatchObject({ name: 'shipOrder', call: '/inventory/suggestion/ship-order', open: '/ship-order-manage/ship-order/detail/{id}' });
@@ -64,13 +64,17 @@ describe('rebalancing suggestions', () => {
     expect(body).toEqual({ carrierCodeId: codeId, fromWarehouseId: wh.A, toWarehouseId: wh.B, quantity: 1 });
   });
 
-  it('turns a suggestion into a draft ship order through the ship order\'s own writes', async () => {
+  it("turns a suggestion into a draft ship order through the ship order's own writes", async () => {
     const order = await ok(ts.a, '/inventory/suggestion/ship-order', { carrierCodeId: codeId, fromWarehouseId: wh.A, toWarehouseId: wh.B, quantity: 1 });
     expect(order).toMatchObject({ status: Enums.shipOrderStatus.new, shipperWarehouseId: wh.A, receiverWarehouseId: wh.B, totalAmount: 1 });
     expect(order.orderNo).toMatch(/^SO/);
     // the carrier on the draft is no longer free: asking for all of A's boxes is refused, nothing created
     const before = (await ok(ts.a, '/ship-order/list', { page: 1, limit: 1 })).total;
-    const r = await ts.a.call('/inventory/suggestion/ship-order', { carrierCodeId: codeId, fromWarehouseId: wh.A, toWarehouseId: wh.B, quantity: 8 }, { language: 'zh-CN' });
+    const r = await ts.a.call(
+      '/inventory/suggestion/ship-order',
+      { carrierCodeId: codeId, fromWarehouseId: wh.A, toWarehouseId: wh.B, quantity: 8 },
+      { language: 'zh-CN' },
+    );
     expect(r.body.code).toBe(10004);
     expect(r.body.message).toContain('7');
     expect(r.body.message).toMatch(/[\u4e00-\u9fff]/);
@@ -78,7 +82,9 @@ describe('rebalancing suggestions', () => {
   });
 
   it('a restricted operator gets suggestions within its warehouses only', async () => {
-    const role = (await ok(ts.a, '/role/create', { name: 'Planner B', pcPermissions: ['ApiInventorySuggestion', 'ApiInventorySuggestionShipOrder'], pdaPermissions: [] })).id;
+    const role = (
+      await ok(ts.a, '/role/create', { name: 'Planner B', pcPermissions: ['ApiInventorySuggestion', 'ApiInventorySuggestionShipOrder'], pdaPermissions: [] })
+    ).id;
     const opB = await ts.callerFor(await ts.addUser(ts.orgA, 'plan-b', { warehouseIds: [wh.B], roleIds: [role] }), ts.orgA);
     expect((await ok(opB, '/inventory/suggestion', { page: 1, limit: 20 })).total).toBe(0);
     // and cannot ship from a warehouse that is not its own

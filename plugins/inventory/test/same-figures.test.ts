@@ -45,6 +45,10 @@ it('the real-time inventory, the dashboard and the ship order form count the sam
   const realtime = await ok(ts.a, '/inventory/realtime', { warehouseId, page: 1, limit: 10 });
   const dashboard = await ok(ts.a, '/dashboard');
   const setup = await ok(ts.a, '/ship-order/setup', { shipperWarehouseId: warehouseId });
-  const figures = [realtime.list[0].inStock, dashboard.inventory.find((w: any) => w.id === warehouseId).count, setup.shipperWarehouses.find((w: any) => w.id === warehouseId).inStock];
+  const figures = [
+    realtime.list[0].inStock,
+    dashboard.inventory.find((w: any) => w.id === warehouseId).count,
+    setup.shipperWarehouses.find((w: any) => w.id === warehouseId).inStock,
+  ];
   expect(figures).toEqual([4, 4, 4]);
 });

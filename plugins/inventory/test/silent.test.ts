@@ -42,7 +42,10 @@ async function box(warehouseId: number): Promise<{ id: number; sn: string; mac: 
 
 /** beacons heard by a gateway at a time, through the real intake, then applied and flushed */
 async function heard(gatewayMac: string, macs: string[], time: number): Promise<void> {
-  const r = rt.ingest!.intake.handleMqtt(`rti/ORGA/gw/${gatewayMac}/scan`, Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })));
+  const r = rt.ingest!.intake.handleMqtt(
+    `rti/ORGA/gw/${gatewayMac}/scan`,
+    Buffer.from(JSON.stringify({ gatewayMac, time, readings: macs.map((mac) => ({ mac, rssi: -60, time })) })),
+  );
   if (r.status !== 'accepted') throw new Error(`scan refused: ${r.status}`);
   await rt.ingest!.pipeline.drained();
   await rt.flush();
@@ -60,8 +63,24 @@ beforeAll(async () => {
   // warehouse A tolerates 60 minutes of silence
   whA = (await ok(ts.a, '/warehouse/create', { code: 'WA', name: 'Warehouse A', idleCheckTime: 60 })).id;
   whB = (await ok(ts.a, '/warehouse/create', { code: 'WB', name: 'Warehouse B' })).id;
-  await ok(ts.a, '/device-slave-gateway/create', { sn: 'HALL-A', name: 'Hall A', mac: HALL_A, deviceModelId: modelId, warehouseId: whA, purpose: 10, useStatus: 20 });
-  await ok(ts.a, '/device-slave-gateway/create', { sn: 'HALL-B', name: 'Hall B', mac: HALL_B, deviceModelId: modelId, warehouseId: whB, purpose: 10, useStatus: 20 });
+  await ok(ts.a, '/device-slave-gateway/create', {
+    sn: 'HALL-A',
+    name: 'Hall A',
+    mac: HALL_A,
+    deviceModelId: modelId,
+    warehouseId: whA,
+    purpose: 10,
+    useStatus: 20,
+  });
+  await ok(ts.a, '/device-slave-gateway/create', {
+    sn: 'HALL-B',
+    name: 'Hall B',
+    mac: HALL_B,
+    deviceModelId: modelId,
+    warehouseId: whB,
+    purpose: 10,
+    useStatus: 20,
+  });
   await rt.refresh();
 });
 afterAll(async () => {
@@ -90,25 +109,33 @@ describe('/inventory/silent', () => {
   });
 
   it('a restricted operator of another warehouse sees none of them', async () => {
-    const role = (await ok(ts.a, '/role/create', { name: 'Silent reader', pcPermissions: ['ApiInventorySilent', 'ApiInventorySilentExport'], pdaPermissions: [] })).id;
+    const role = (
+      await ok(ts.a, '/role/create', { name: 'Silent reader', pcPermissions: ['ApiInventorySilent', 'ApiInventorySilentExport'], pdaPermissions: [] })
+    ).id;
     const other = await ts.callerFor(await ts.addUser(ts.orgA, 'silent-b', { warehouseIds: [whB], roleIds: [role] }), ts.orgA);
     const got = await ok(other, '/inventory/silent', { page: 1, limit: 50 });
     expect(got.list.every((r: any) => r.warehouseId === whB)).toBe(true);
     expect((await ok(other, '/inventory/silent', { warehouseId: whA, page: 1, limit: 50 })).total).toBe(0);
   });
 
-  it('a count task made from them, closed by the warehouse\'s operator: one moved where it was heard, one written off as lost', async () => {
-    const role = (await ok(ts.a, '/role/create', {
-      name: 'Counter',
-      pcPermissions: (await ok(ts.a, '/permission/all', {})).flatMap(function codes(n: any): string[] {
-        return [...(n.type === 30 && /^\/(inventory|inventory-count-detail)\//.test(n.path ?? '') ? [n.code] : []), ...(n.children ?? []).flatMap(codes)];
-      }),
-      pdaPermissions: [],
-    })).id;
+  it("a count task made from them, closed by the warehouse's operator: one moved where it was heard, one written off as lost", async () => {
+    const role = (
+      await ok(ts.a, '/role/create', {
+        name: 'Counter',
+        pcPermissions: (await ok(ts.a, '/permission/all', {})).flatMap(function codes(n: any): string[] {
+          return [...(n.type === 30 && /^\/(inventory|inventory-count-detail)\//.test(n.path ?? '') ? [n.code] : []), ...(n.children ?? []).flatMap(codes)];
+        }),
+        pdaPermissions: [],
+      })
+    ).id;
     const counter = await ts.callerFor(await ts.addUser(ts.orgA, 'counter-a', { warehouseIds: [whA], roleIds: [role] }), ts.orgA);
     // the silent page's row action makes it: the row's warehouse, then the task's page
     const [action] = (await ok(counter, '/report/definition', { name: 'inventory.silent' })).actions;
-    expect(action).toMatchObject({ call: '/inventory/count/from-silent', body: { warehouseId: '{warehouseId}' }, open: '/inventory-manage/inventory/count/detail/{id}' });
+    expect(action).toMatchObject({
+      call: '/inventory/count/from-silent',
+      body: { warehouseId: '{warehouseId}' },
+      open: '/inventory-manage/inventory/count/detail/{id}',
+    });
     const row = (await ok(counter, '/inventory/silent', { warehouseId: whA, minutes: 60, page: 1, limit: 1 })).list[0];
     expect(row.warehouseId).toBe(whA);
     const task = await ok(counter, '/inventory/count/from-silent', { warehouseId: row.warehouseId, minutes: 60 });
@@ -133,7 +160,12 @@ describe('/inventory/silent', () => {
     expect(await ok(ts.a, '/carrier', { id: lost.carrierId })).toMatchObject({ warehouseId: null, status: Enums.carrierStatus.lost });
     // both went through adjustment orders, adjusted, naming the task
     const adjustments = (await ok(ts.a, '/inventory/adjustment/list', { page: 1, limit: 10 })).list as any[];
-    expect(adjustments.filter((a) => a.remark === task.countNo).map((a) => [a.type, a.status]).sort()).toEqual(
+    expect(
+      adjustments
+        .filter((a) => a.remark === task.countNo)
+        .map((a) => [a.type, a.status])
+        .sort(),
+    ).toEqual(
       [
         [Enums.inventoryAdjustType.outAndIn, Enums.inventoryAdjustStatus.adjusted],
         [Enums.inventoryAdjustType.out, Enums.inventoryAdjustStatus.adjusted],
@@ -144,7 +176,9 @@ describe('/inventory/silent', () => {
     const loss = await ok(counter, '/inventory/loss', { page: 1, limit: 10 });
     const stockA = (await ok(ts.a, '/inventory/query', { warehouseId: whA, day: new Date().toISOString().slice(0, 10), page: 1, limit: 1 })).list[0].inStock;
     const month = new Date().toISOString().slice(0, 7);
-    expect(loss.list).toEqual([expect.objectContaining({ month, warehouseId: whA, lost: 1, averageStock: stockA, ratePercent: Math.round((1 / stockA) * 1000) / 10 })]);
+    expect(loss.list).toEqual([
+      expect.objectContaining({ month, warehouseId: whA, lost: 1, averageStock: stockA, ratePercent: Math.round((1 / stockA) * 1000) / 10 }),
+    ]);
     expect((await ok(ts.a, '/inventory/loss', { warehouseId: whB, page: 1, limit: 10 })).total).toBe(0);
   });
 });

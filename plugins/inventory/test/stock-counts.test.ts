@@ -95,7 +95,8 @@ async function realtime(caller: Caller = ts.a): Promise<Record<string, Record<st
  * answer groups the ship orders' lines and reads the configurations: the two must give the same rows and total.
  */
 async function sameCells(step: string): Promise<void> {
-  const view = (r: any) => [r.warehouseId, r.carrierCodeId, r.inStock, r.maintenance, r.empty, r.full, r.idle, r.inTransitIn, r.inTransitOut, r.min, r.max].join(' ');
+  const view = (r: any) =>
+    [r.warehouseId, r.carrierCodeId, r.inStock, r.maintenance, r.empty, r.full, r.idle, r.inTransitIn, r.inTransitOut, r.min, r.max].join(' ');
   const paged = await ok(ts.a, '/inventory/realtime', { page: 1, limit: 100 });
   const one: any[] = [];
   for (const w of (await ok(ts.a, '/warehouse/list', { page: 1, limit: 100 })).list)
@@ -234,22 +235,45 @@ describe('maintained counts equal the direct count after every write path', () =
     await exec(`DELETE FROM ${table('carrier')} WHERE ${column('carrier', 'sn')} = 'BULK-2'`);
     await same('raw SQL');
     // a code's configuration in a warehouse (the cell shows with nothing there): created, moved, deleted
-    const cfg = await ok(ts.a, '/carrier-code/warehouse/create', { carrierCodeId: pal, warehouseId: os, minInventory: 2, maxInventory: 20, outboundCheckTime: 60, idleCheckTime: 45 });
+    const cfg = await ok(ts.a, '/carrier-code/warehouse/create', {
+      carrierCodeId: pal,
+      warehouseId: os,
+      minInventory: 2,
+      maxInventory: 20,
+      outboundCheckTime: 60,
+      idleCheckTime: 45,
+    });
     await same('configuration created');
-    await ok(ts.a, '/carrier-code/warehouse/update', { id: cfg.id, warehouseId: sh, carrierCodeId: pal, minInventory: 2, maxInventory: 20, outboundCheckTime: 60, idleCheckTime: 45 });
+    await ok(ts.a, '/carrier-code/warehouse/update', {
+      id: cfg.id,
+      warehouseId: sh,
+      carrierCodeId: pal,
+      minInventory: 2,
+      maxInventory: 20,
+      outboundCheckTime: 60,
+      idleCheckTime: 45,
+    });
     await same('configuration moved');
     await ok(ts.a, '/carrier-code/warehouse/delete', { id: cfg.id });
     await same('configuration deleted');
     // an order in transit changed by hand-written SQL: its ends swapped, a shipped line deleted, then received
     const [first, second] = await carriers(2, pal, sh);
-    const trip = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: sh, receiverWarehouseId: os, lines: [{ carrierId: first }, { carrierId: second }] });
+    const trip = await ok(ts.a, '/ship-order/save', {
+      type: 2,
+      shipperWarehouseId: sh,
+      receiverWarehouseId: os,
+      lines: [{ carrierId: first }, { carrierId: second }],
+    });
     await ok(ts.a, '/ship-order/release', { id: trip.id });
     await same('released for raw SQL');
     const [ship, line] = [table('ship-order'), table('ship-order-detail')];
     const so = (a: string) => column('ship-order', a);
     await exec(`UPDATE ${ship} SET ${so('shipperWarehouseId')} = ?, ${so('receiverWarehouseId')} = ? WHERE id = ?`, [os, sh, trip.id]);
     await same('order in transit: ends swapped by SQL');
-    await exec(`DELETE FROM ${line} WHERE ${column('ship-order-detail', 'shipOrderId')} = ? AND ${column('ship-order-detail', 'carrierId')} = ?`, [trip.id, first]);
+    await exec(`DELETE FROM ${line} WHERE ${column('ship-order-detail', 'shipOrderId')} = ? AND ${column('ship-order-detail', 'carrierId')} = ?`, [
+      trip.id,
+      first,
+    ]);
     await same('shipped line deleted by SQL');
     await exec(`UPDATE ${ship} SET ${so('status')} = ? WHERE id = ?`, [Enums.shipOrderStatus.received, trip.id]);
     await same('order received by SQL');

@@ -54,7 +54,14 @@ beforeAll(async () => {
   palletId = (await ok(ts.a, '/carrier-code/create', { code: 'PAL', name: 'Pallet', projectId, type: 30, available: true })).id;
   shanghai = (await ok(ts.a, '/warehouse/create', { code: 'SH', name: 'Shanghai Hub', minInventory: 2, maxInventory: 6, theoryInventory: 8 })).id;
   osaka = (await ok(ts.a, '/warehouse/create', { code: 'OS', name: 'Osaka' })).id;
-  await ok(ts.a, '/carrier-code/warehouse/create', { carrierCodeId: boxId, warehouseId: osaka, minInventory: 3, maxInventory: 10, outboundCheckTime: 60, idleCheckTime: 600 });
+  await ok(ts.a, '/carrier-code/warehouse/create', {
+    carrierCodeId: boxId,
+    warehouseId: osaka,
+    minInventory: 3,
+    maxInventory: 10,
+    outboundCheckTime: 60,
+    idleCheckTime: 600,
+  });
   const [damaged, e1, e2, f1] = await carriers(5, boxId, shanghai);
   await ok(ts.a, '/carrier/status/update', { id: damaged, status: Enums.carrierStatus.damaged });
   // loading and transport status are read-only on the API (the ingest keeps them): the test plays the ingest
@@ -70,9 +77,22 @@ beforeAll(async () => {
   const scrapped = await carriers(1, boxId, shanghai);
   await ok(ts.a, '/carrier/status/update', { id: scrapped[0], status: Enums.carrierStatus.scrapped });
   const moving = await carriers(2, boxId, shanghai);
-  const order = await ok(ts.a, '/ship-order/save', { type: 2, shipperWarehouseId: shanghai, receiverWarehouseId: osaka, lines: moving.map((carrierId) => ({ carrierId })) });
+  const order = await ok(ts.a, '/ship-order/save', {
+    type: 2,
+    shipperWarehouseId: shanghai,
+    receiverWarehouseId: osaka,
+    lines: moving.map((carrierId) => ({ carrierId })),
+  });
   await ok(ts.a, '/ship-order/release', { id: order.id });
-  const role = (await ok(ts.a, '/role/create', { name: 'Planner', pcPermissions: (await ok(ts.a, '/permission/all', {})).flatMap(function codes(n: any): string[] { return [...(n.type === 30 && /^\/inventory/.test(n.path ?? '') ? [n.code] : []), ...(n.children ?? []).flatMap(codes)]; }), pdaPermissions: [] })).id;
+  const role = (
+    await ok(ts.a, '/role/create', {
+      name: 'Planner',
+      pcPermissions: (await ok(ts.a, '/permission/all', {})).flatMap(function codes(n: any): string[] {
+        return [...(n.type === 30 && /^\/inventory/.test(n.path ?? '') ? [n.code] : []), ...(n.children ?? []).flatMap(codes)];
+      }),
+      pdaPermissions: [],
+    })
+  ).id;
   shOp = await ts.callerFor(await ts.addUser(ts.orgA, 'plan-sh', { warehouseIds: [shanghai], roleIds: [role] }), ts.orgA);
   osOp = await ts.callerFor(await ts.addUser(ts.orgA, 'plan-os', { warehouseIds: [osaka], roleIds: [role] }), ts.orgA);
 }, 120_000);
@@ -103,7 +123,12 @@ describe('figures now', () => {
 
   it('in transit and under maintenance views', async () => {
     const tr = await ok(ts.a, '/inventory/transport', { page: 1, limit: 50 });
-    expect(tr.list.map((r: any) => [r.warehouseId, r.inTransitIn, r.inTransitOut]).sort()).toEqual([[osaka, 2, 0], [shanghai, 0, 2]].sort());
+    expect(tr.list.map((r: any) => [r.warehouseId, r.inTransitIn, r.inTransitOut]).sort()).toEqual(
+      [
+        [osaka, 2, 0],
+        [shanghai, 0, 2],
+      ].sort(),
+    );
     const mt = await ok(ts.a, '/inventory/maintain', { page: 1, limit: 50 });
     expect(mt.list.map((r: any) => [r.warehouseId, r.carrierCodeId, r.maintenance])).toEqual([[shanghai, boxId, 1]]);
   });
@@ -132,7 +157,7 @@ describe('warehouse scope', () => {
 });
 
 describe('closing snapshots and history', () => {
-  it('closing writes the day; history and the day\'s query read it, scoped', async () => {
+  it("closing writes the day; history and the day's query read it, scoped", async () => {
     const { day } = await ok(shOp, '/inventory/snapshot/close', {});
     const q = await ok(ts.a, '/inventory/query', { day, page: 1, limit: 50 });
     expect(q.list.find((r: any) => r.warehouseId === shanghai)).toMatchObject({ inStock: 8, inTransitOut: 2 });
@@ -142,10 +167,20 @@ describe('closing snapshots and history', () => {
     expect(hist.list.map((r: any) => [r.day, r.warehouseId, r.inStock])).toEqual([[day, osaka, 1]]);
     // an adjustment recorded after the fact (yesterday) corrects the snapshots it reaches into
     const [box] = (await ok(ts.a, '/inventory/real/detail', { warehouseId: shanghai, carrierCodeId: boxId, view: 'full', page: 1, limit: 1 })).list;
-    const adj = await ok(ts.a, '/inventory/adjustment/save', { type: Enums.inventoryAdjustType.outAndIn, sourceWarehouseId: shanghai, targetWarehouseId: osaka, lines: [{ carrierId: box.id }] });
+    const adj = await ok(ts.a, '/inventory/adjustment/save', {
+      type: Enums.inventoryAdjustType.outAndIn,
+      sourceWarehouseId: shanghai,
+      targetWarehouseId: osaka,
+      lines: [{ carrierId: box.id }],
+    });
     await ok(ts.a, '/inventory/adjustment/out-in', { id: adj.id, adjustedTime: new Date(Date.now() - 86_400_000).toISOString() });
     const after = await ok(ts.a, '/inventory/detail', { day, carrierCodeId: boxId, page: 1, limit: 50 });
-    expect(after.list.map((r: any) => [r.warehouseId, r.inStock]).sort()).toEqual([[osaka, 2], [shanghai, 5]].sort());
+    expect(after.list.map((r: any) => [r.warehouseId, r.inStock]).sort()).toEqual(
+      [
+        [osaka, 2],
+        [shanghai, 5],
+      ].sort(),
+    );
     // beyond the documented bound: refused, in the caller's language
     const far = await ts.a.call('/inventory/history', { time: [Date.now() - 400 * 86_400_000, Date.now()], page: 1, limit: 10 }, { language: 'zh-CN' });
     expect(far.body.code).toBe(10001);

@@ -43,10 +43,17 @@ export default function AssetHistory({ record }: ZoneProps) {
         dataSource={page?.list ?? []}
         pagination={{ current: n, pageSize: 10, total: page?.total ?? 0, onChange: setN, showSizeChanger: false }}
         scroll={{ x: 'max-content' }}
-        onRow={(r) => ({ onClick: () => navigate(`/maintenance/carrier-asset-maintenance-record/detail/${encodeURIComponent(String(r.id))}`), style: { cursor: 'pointer' } })}
+        onRow={(r) => ({
+          onClick: () => navigate(`/maintenance/carrier-asset-maintenance-record/detail/${encodeURIComponent(String(r.id))}`),
+          style: { cursor: 'pointer' },
+        })}
         columns={[
           { title: t('fields.recordNo'), dataIndex: 'recordNo' },
-          { title: t('fields.status'), dataIndex: 'status', render: (v) => <Tag color={STATUS_COLOR[Number(v)]}>{label('maintenanceStatus', MaintenanceStatusEnum, v)}</Tag> },
+          {
+            title: t('fields.status'),
+            dataIndex: 'status',
+            render: (v) => <Tag color={STATUS_COLOR[Number(v)]}>{label('maintenanceStatus', MaintenanceStatusEnum, v)}</Tag>,
+          },
           { title: t('fields.maintenanceType'), dataIndex: 'type', render: (v) => label('maintenanceType', MaintenanceTypeEnum, v) },
           { title: t('fields.applyTime'), dataIndex: 'applyTime', render: (v) => (v ? formatDateTime(v as string, 'datetime') : '-') },
           { title: t('fields.breakdownDescription'), dataIndex: 'breakdownDescription' },

@@ -9,7 +9,12 @@ export default defineConsolePlugin({
   id: 'maintenance',
   pages: [
     { id: 'maintenance-record-top', path: '/maintenance/maintenance-record-top', title: 'menu.maintenanceRecordTop', component: reportPage('maintenance.top') },
-    { id: 'maintenance-record-report', path: '/maintenance/maintenance-record-report', title: 'menu.maintenanceRecordReport', component: reportPage('maintenance.report') },
+    {
+      id: 'maintenance-record-report',
+      path: '/maintenance/maintenance-record-report',
+      title: 'menu.maintenanceRecordReport',
+      component: reportPage('maintenance.report'),
+    },
   ],
   zones: {
     'carrier-asset.list.toolbar': { component: () => import('./refresh-assets'), viewCode: 'ApiCarrierAssetRefresh' },

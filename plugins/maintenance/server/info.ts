@@ -20,7 +20,11 @@ export function registerInfo(ctx: PluginServerContext): void {
     const [history, total] = await Promise.all([
       records.rows(
         { carrierId: asset.carrierId ?? -1 },
-        { attributes: ['recordNo', 'type', 'status', 'pattern', 'breakdownDescription', 'applyTime', 'startTime', 'endTime', 'auditTime', 'strategy', 'hours'], order: [['id', 'DESC']], limit: HISTORY },
+        {
+          attributes: ['recordNo', 'type', 'status', 'pattern', 'breakdownDescription', 'applyTime', 'startTime', 'endTime', 'auditTime', 'strategy', 'hours'],
+          order: [['id', 'DESC']],
+          limit: HISTORY,
+        },
       ),
       records.count({ carrierId: asset.carrierId ?? -1 }),
     ]);

@@ -190,25 +190,23 @@ export function registerRecords(ctx: PluginServerContext): void {
   /** Audited: one more maintenance on the asset, last date the repair's end, next from the cycle. */
   async function countMaintenance(e: TransitionEvent): Promise<void> {
     const carrierIds = [...new Set(e.rows.map((r) => Number(r.carrierId)))];
-    const assets = await e
-      .repo(ASSET)
-      .rows(
-        { carrierId: { [Op.in]: carrierIds } },
-        {
-          attributes: [
-            'id',
-            'sn',
-            'carrierId',
-            'maintenanceCount',
-            'maintenanceStatus',
-            'lastMaintenanceDate',
-            'nextMaintenanceDate',
-            'maintainCycle',
-            'tripsAtLastMaintenance',
-          ],
-          lock: 'update',
-        },
-      );
+    const assets = await e.repo(ASSET).rows(
+      { carrierId: { [Op.in]: carrierIds } },
+      {
+        attributes: [
+          'id',
+          'sn',
+          'carrierId',
+          'maintenanceCount',
+          'maintenanceStatus',
+          'lastMaintenanceDate',
+          'nextMaintenanceDate',
+          'maintainCycle',
+          'tripsAtLastMaintenance',
+        ],
+        lock: 'update',
+      },
+    );
     // trips count again from here (maintenance due by use)
     const trips = new Map(
       (await e.repo('carrier').rows({ id: { [Op.in]: carrierIds } }, { attributes: ['id', 'cycleCount'] })).map((c) => [

@@ -66,7 +66,19 @@ export function registerReminders(ctx: PluginServerContext): void {
     ...live(p),
     nextMaintenanceDate: { [Op.gte]: addDays(today, p.daysFrom ?? 0), [Op.lte]: addDays(today, p.daysTo ?? 30) },
   });
-  const ATTRS = ['id', 'sn', 'name', 'areaId', 'placement', 'responsible', 'nextMaintenanceDate', 'carrierId', 'maintainTrips', 'warnTrips', 'tripsAtLastMaintenance'];
+  const ATTRS = [
+    'id',
+    'sn',
+    'name',
+    'areaId',
+    'placement',
+    'responsible',
+    'nextMaintenanceDate',
+    'carrierId',
+    'maintainTrips',
+    'warnTrips',
+    'tripsAtLastMaintenance',
+  ];
 
   /**
    * Assets due by use: a trip interval set, and the carrier's trips since the last maintenance
@@ -79,10 +91,17 @@ export function registerReminders(ctx: PluginServerContext): void {
     const out: Array<{ asset: Row; tripsLeft: number }> = [];
     let last = 0;
     for (;;) {
-      const chunk = await assets.rows({ ...live(q.params), maintainTrips: { [Op.gt]: 0 }, id: { [Op.gt]: last } }, { attributes: ATTRS, order: [['id', 'ASC']], limit: 5000 });
+      const chunk = await assets.rows(
+        { ...live(q.params), maintainTrips: { [Op.gt]: 0 }, id: { [Op.gt]: last } },
+        { attributes: ATTRS, order: [['id', 'ASC']], limit: 5000 },
+      );
       if (!chunk.length) break;
       last = Number(chunk[chunk.length - 1].id);
-      const counts = new Map((await carriers.rows({ id: { [Op.in]: chunk.map((a) => Number(a.carrierId)).filter((n) => n > 0) } }, { attributes: ['id', 'cycleCount'] })).map((c) => [Number(c.id), Number(c.cycleCount) || 0]));
+      const counts = new Map(
+        (await carriers.rows({ id: { [Op.in]: chunk.map((a) => Number(a.carrierId)).filter((n) => n > 0) } }, { attributes: ['id', 'cycleCount'] })).map(
+          (c) => [Number(c.id), Number(c.cycleCount) || 0],
+        ),
+      );
       for (const a of chunk) {
         const used = (counts.get(Number(a.carrierId)) ?? 0) - (Number(a.tripsAtLastMaintenance) || 0);
         const left = Number(a.maintainTrips) - used;
@@ -95,7 +114,13 @@ export function registerReminders(ctx: PluginServerContext): void {
   const dayNumber = (d: string) => Date.parse(`${d}T00:00:00Z`) / DAY_MS;
   async function due(q: ReportQuery<DueParams>, window?: { offset: number; limit: number }): Promise<{ list: DueRow[]; total: number }> {
     const today = q.params.today ?? dayOf(Date.now(), q.zone);
-    const byDate = await ctx.repo(ASSET, q.ctx).rows(dueWhere(q.params, today), { attributes: ATTRS, order: [['nextMaintenanceDate', 'ASC'], ['id', 'ASC']] });
+    const byDate = await ctx.repo(ASSET, q.ctx).rows(dueWhere(q.params, today), {
+      attributes: ATTRS,
+      order: [
+        ['nextMaintenanceDate', 'ASC'],
+        ['id', 'ASC'],
+      ],
+    });
     const byUse = new Map((await dueByUse(q)).map((u) => [Number(u.asset.id), u]));
     const merged = new Map<number, { asset: Row; tripsLeft: number | null }>();
     for (const a of byDate) merged.set(Number(a.id), { asset: a, tripsLeft: byUse.get(Number(a.id))?.tripsLeft ?? null });
@@ -106,7 +131,9 @@ export function registerReminders(ctx: PluginServerContext): void {
     const all = [...merged.values()].sort((x, y) => key(x) - key(y) || Number(x.asset.id) - Number(y.asset.id));
     const page = window ? all.slice(window.offset, window.offset + window.limit) : all;
     const areaIds = [...new Set(page.map((m) => Number(m.asset.areaId)).filter((n) => n > 0))];
-    const areas = new Map((await ctx.repo('dictionary', q.ctx).rows({ id: { [Op.in]: areaIds } }, { attributes: ['id', 'name'] })).map((d) => [Number(d.id), String(d.name)]));
+    const areas = new Map(
+      (await ctx.repo('dictionary', q.ctx).rows({ id: { [Op.in]: areaIds } }, { attributes: ['id', 'name'] })).map((d) => [Number(d.id), String(d.name)]),
+    );
     return { list: page.map((m) => toRow(m.asset, areas, today, m.tripsLeft)), total: all.length };
   }
 
@@ -115,7 +142,12 @@ export function registerReminders(ctx: PluginServerContext): void {
     title: `${K}.title`,
     calls: { list: '/carrier-asset/due/list', export: '/carrier-asset/due/export' },
     parameters: [
-      { name: 'areaId', type: 'ref', label: 'fields.assetArea', ref: { resource: 'dictionary', label: 'name', filter: { category: Enums.dictionaryCategory.area } } },
+      {
+        name: 'areaId',
+        type: 'ref',
+        label: 'fields.assetArea',
+        ref: { resource: 'dictionary', label: 'name', filter: { category: Enums.dictionaryCategory.area } },
+      },
       { name: 'daysFrom', type: 'int', label: `${K}.daysFrom`, min: -3650, max: 3650, default: 0 },
       { name: 'daysTo', type: 'int', label: `${K}.daysTo`, min: -3650, max: 3650, default: 30 },
       { name: 'today', type: 'date', label: 'fields.nextMaintenanceDate', hidden: true },
@@ -150,7 +182,12 @@ export function registerReminders(ctx: PluginServerContext): void {
         // not again within its frequency
         const last = r.lastSentAt ? new Date(r.lastSentAt as string).getTime() : null;
         if (last !== null && run.now.getTime() - last < Number(r.warnFrequency || 1) * DAY_MS - 60_000) continue;
-        const params: DueParams = { areaId: r.areaId ? Number(r.areaId) : undefined, daysFrom: Number(r.warnDayBegin ?? 0), daysTo: Number(r.warnDayEnd ?? 30), today };
+        const params: DueParams = {
+          areaId: r.areaId ? Number(r.areaId) : undefined,
+          daysFrom: Number(r.warnDayBegin ?? 0),
+          daysTo: Number(r.warnDayEnd ?? 30),
+          today,
+        };
         const { list: rows, total } = await due({ params, ctx: run.ctx, zone: run.timezone, language: run.language, t: run.t }, { offset: 0, limit: 1000 });
         if (!rows.length) continue;
         const lines = rows.map((a) =>
@@ -168,7 +205,15 @@ export function registerReminders(ctx: PluginServerContext): void {
       }
       if (!mailed || !widest) return { kind: 'empty', reason: run.t('maintenance.reminders.nothingDue') };
       const book = await ctx.reports.workbook('maintenance.due', { ...widest, today }, run.ctx, { zone: run.timezone });
-      return { kind: 'report', report: { title: book.title, text: run.t('maintenance.reminders.sent', { count: mailed, assets }), attachment: { filename: `${book.fileName}.xlsx`, content: book.content }, rows: book.rows } };
+      return {
+        kind: 'report',
+        report: {
+          title: book.title,
+          text: run.t('maintenance.reminders.sent', { count: mailed, assets }),
+          attachment: { filename: `${book.fileName}.xlsx`, content: book.content },
+          rows: book.rows,
+        },
+      };
     },
   });
 }

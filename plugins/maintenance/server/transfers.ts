@@ -11,7 +11,14 @@ import { ASSET, changesOf, empty, operatorOf, TRANSFER, writeAssetLog, type Row 
 
 const T = Enums.assetTransferStatus;
 /** asset field → the transfer's old / new field */
-const MOVED = { areaId: 'AreaId', departmentId: 'DepartmentId', placement: 'Placement', oaDepartment: 'OaDepartment', responsible: 'Responsible', employeeNo: 'EmployeeNo' } as const;
+const MOVED = {
+  areaId: 'AreaId',
+  departmentId: 'DepartmentId',
+  placement: 'Placement',
+  oaDepartment: 'OaDepartment',
+  responsible: 'Responsible',
+  employeeNo: 'EmployeeNo',
+} as const;
 const ASSET_FIELDS = Object.keys(MOVED) as Array<keyof typeof MOVED>;
 
 export function registerTransfers(ctx: PluginServerContext): void {
@@ -19,7 +26,8 @@ export function registerTransfers(ctx: PluginServerContext): void {
   async function transferable(call: RequestContext, assetId: number, transaction: Transaction, selfId: number | null): Promise<Row> {
     const [asset] = await ctx.repo(ASSET, call).rows({ id: assetId }, { attributes: ['id', 'sn', 'status', ...ASSET_FIELDS], transaction, lock: 'update' });
     if (!asset) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
-    if (Number(asset.status) === Enums.carrierAssetStatus.scrapped) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetScrapped', { sn: String(asset.sn) });
+    if (Number(asset.status) === Enums.carrierAssetStatus.scrapped)
+      throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetScrapped', { sn: String(asset.sn) });
     const where: Row = { carrierAssetId: assetId, status: T.transferredOut };
     if (selfId !== null) where.id = { [Op.ne]: selfId };
     const [other] = await ctx.repo(TRANSFER, call).rows(where, { attributes: ['transferNo'], transaction, limit: 1 });
@@ -44,12 +52,17 @@ export function registerTransfers(ctx: PluginServerContext): void {
     for (const t of e.rows) {
       const [asset] = await e.repo(ASSET).rows({ id: t.carrierAssetId }, { attributes: ['id', 'sn', 'status', ...ASSET_FIELDS], lock: 'update' });
       if (!asset) throw new ApiError(ErrorCode.notFound, 'server.errors.10002');
-      if (Number(asset.status) === Enums.carrierAssetStatus.scrapped) throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetScrapped', { sn: String(asset.sn) });
+      if (Number(asset.status) === Enums.carrierAssetStatus.scrapped)
+        throw new ApiError(ErrorCode.statusForbidden, 'maintenance.assetScrapped', { sn: String(asset.sn) });
       const values: Row = {};
       for (const f of ASSET_FIELDS) if (!empty(t[`new${MOVED[f]}`])) values[f] = t[`new${MOVED[f]}`];
       if (!Object.keys(values).length) continue;
       await e.repo(ASSET).updateWhere(values, { id: asset.id });
-      logs.push({ sn: String(asset.sn), action: Enums.operationLogAction.update, content: { step: 'transfer', transfer: t.transferNo, changes: changesOf(asset, { ...asset, ...values }, ASSET_FIELDS) } });
+      logs.push({
+        sn: String(asset.sn),
+        action: Enums.operationLogAction.update,
+        content: { step: 'transfer', transfer: t.transferNo, changes: changesOf(asset, { ...asset, ...values }, ASSET_FIELDS) },
+      });
     }
     await writeAssetLog(ctx, e.ctx, logs, e.transaction);
   });

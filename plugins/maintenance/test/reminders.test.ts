@@ -49,7 +49,16 @@ beforeAll(async () => {
   soon = (await rack('RACK-SOON', '2026-03-10T00:00:00Z', east)).sn;
   later = (await rack('RACK-LATER', '2026-05-01T00:00:00Z', east)).sn;
   await rack('RACK-WEST', '2026-03-12T00:00:00Z', west);
-  await ok(ts.a, '/task-mail-maintenance/create', { areaId: east, mailTo: 'yard@example.com', cc: 'lead@example.com', subject: 'Racks due for maintenance', text: 'Please plan these racks:', warnDayBegin: 0, warnDayEnd: 30, warnFrequency: 7 });
+  await ok(ts.a, '/task-mail-maintenance/create', {
+    areaId: east,
+    mailTo: 'yard@example.com',
+    cc: 'lead@example.com',
+    subject: 'Racks due for maintenance',
+    text: 'Please plan these racks:',
+    warnDayBegin: 0,
+    warnDayEnd: 30,
+    warnFrequency: 7,
+  });
 }, 120_000);
 afterAll(() => ts?.close());
 
@@ -90,7 +99,14 @@ describe('reminder mails (task 50)', () => {
   });
 
   it('a window with nothing due mails nothing', async () => {
-    await ok(ts.a, '/task-mail-maintenance/create', { areaId: west, mailTo: 'west@example.com', subject: 'West', warnDayBegin: 200, warnDayEnd: 300, warnFrequency: 1 });
+    await ok(ts.a, '/task-mail-maintenance/create', {
+      areaId: west,
+      mailTo: 'west@example.com',
+      subject: 'West',
+      warnDayBegin: 200,
+      warnDayEnd: 300,
+      warnFrequency: 1,
+    });
     const before = outbox().length;
     await run(NOW + 30 * 86_400_000);
     expect(outbox().filter((f) => fs.readFileSync(path.join(dir, 'outbox', f), 'utf8').includes('west@example.com'))).toHaveLength(0);
@@ -102,7 +118,10 @@ describe('maintenance due by use', () => {
   it('an asset is due after its trip interval, whichever comes first, and counts again after a maintenance', async () => {
     const a = await rack('RACK-TRIPS', '2026-05-20T00:00:00Z', east); // due by date 2026-08-18: far off
     await ok(ts.a, '/carrier-asset/update', { id: a.id, maintainTrips: 10, warnTrips: 2 });
-    const listed = async () => (await ok(ts.a, '/carrier-asset/due/list', { areaId: east, daysFrom: 0, daysTo: 30, today: '2026-06-01', page: 1, limit: 20 })).list.find((r: any) => r.sn === 'RACK-TRIPS');
+    const listed = async () =>
+      (await ok(ts.a, '/carrier-asset/due/list', { areaId: east, daysFrom: 0, daysTo: 30, today: '2026-06-01', page: 1, limit: 20 })).list.find(
+        (r: any) => r.sn === 'RACK-TRIPS',
+      );
     expect(await listed()).toBeUndefined();
     // seeded trips: the carrier's cycle count as receipts and gate passes keep it
     // eslint-disable-next-line rti/no-raw-models -- seeds the carrier's trip count, which only the movement code writes
@@ -114,9 +133,18 @@ describe('maintenance due by use', () => {
     expect(fs.readFileSync(path.join(dir, 'outbox', last), 'utf8')).toContain('RACK-TRIPS');
     // maintained and audited: trips count from 9 again
     const auditor = await ts.callerFor(await ts.addUser(ts.orgA, 'aud-trips'), ts.orgA);
-    const r = await ok(ts.a, '/carrier-asset-maintenance-record/create', { carrierId: a.carrierId, breakdownDescription: 'Scheduled upkeep', type: Enums.maintenanceType.upkeep });
+    const r = await ok(ts.a, '/carrier-asset-maintenance-record/create', {
+      carrierId: a.carrierId,
+      breakdownDescription: 'Scheduled upkeep',
+      type: Enums.maintenanceType.upkeep,
+    });
     await ok(ts.a, '/carrier-asset-maintenance-record/start', { id: r.id });
-    await ok(ts.a, '/carrier-asset-maintenance-record/complete', { id: r.id, rootCauseId: await dictionary(ts.a, Enums.dictionaryCategory.rootCause, 'Wear'), strategy: 'Upkeep', hours: 1 });
+    await ok(ts.a, '/carrier-asset-maintenance-record/complete', {
+      id: r.id,
+      rootCauseId: await dictionary(ts.a, Enums.dictionaryCategory.rootCause, 'Wear'),
+      strategy: 'Upkeep',
+      hours: 1,
+    });
     await ok(auditor, '/carrier-asset-maintenance-record/audit', { id: r.id });
     expect((await ok(ts.a, '/carrier-asset/get', { id: a.id })).tripsAtLastMaintenance).toBe(9);
     expect(await listed()).toBeUndefined();

@@ -46,7 +46,9 @@ let seq = 0;
 /** A carrier code managed as assets (maintenance cycle 90 days) and a warehouse. */
 export async function pool(caller: Caller, tag: string): Promise<Pool> {
   const projectId = (await ok(caller, '/project/create', { name: `Rack pool ${tag}` })).id;
-  const codeId = (await ok(caller, '/carrier-code/create', { code: `RK-${tag}`, name: `Rack ${tag}`, projectId, type: 10, available: true, maintainCycle: 90, warnCycle: 10 })).id;
+  const codeId = (
+    await ok(caller, '/carrier-code/create', { code: `RK-${tag}`, name: `Rack ${tag}`, projectId, type: 10, available: true, maintainCycle: 90, warnCycle: 10 })
+  ).id;
   const warehouseId = (await ok(caller, '/warehouse/create', { code: `W${tag}`, name: `Plant ${tag}` })).id;
   return { projectId, codeId, warehouseId };
 }

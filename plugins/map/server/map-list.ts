@@ -96,13 +96,11 @@ export async function mapList(
         fence: p.row.fenceVisibleInMap ? (p.radius ?? null) : null,
       });
     }
-    const routes = (await ctx
-      .repo('route', c)
-      .findAll({
-        attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'routeColor'],
-        where: { needDrawLine: true },
-        raw: true,
-      })) as unknown as Raw[];
+    const routes = (await ctx.repo('route', c).findAll({
+      attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'routeColor'],
+      where: { needDrawLine: true },
+      raw: true,
+    })) as unknown as Raw[];
     for (const r of routes) {
       const a = places.get(r.fromWarehouseId);
       const b = places.get(r.toWarehouseId);

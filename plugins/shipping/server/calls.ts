@@ -138,16 +138,14 @@ export function registerCalls(ctx: PluginServerContext): void {
       for (const o of newOrders)
         reserved.set(Number(o.shipperWarehouseId), (reserved.get(Number(o.shipperWarehouseId)) ?? 0) + (reservedBy.get(Number(o.id)) ?? 0));
 
-      const routes = await ctx
-        .repo('route', call)
-        .rows(
-          {},
-          {
-            attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'transportType', 'transportTime', 'distance'],
-            order: [['id', 'ASC']],
-            limit: 5000,
-          },
-        );
+      const routes = await ctx.repo('route', call).rows(
+        {},
+        {
+          attributes: ['id', 'routeName', 'fromWarehouseId', 'toWarehouseId', 'transportType', 'transportTime', 'distance'],
+          order: [['id', 'ASC']],
+          limit: 5000,
+        },
+      );
       const vessels = await ctx.repo('shipper', call).rows({}, { attributes: ['id', 'name', 'mmsi', 'imo'], order: [['name', 'ASC']], limit: 1000 });
 
       const usable = mine.filter((w) => w.available !== false && w.available !== 0);
@@ -220,13 +218,11 @@ export function registerCalls(ctx: PluginServerContext): void {
         .findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
       const openOrders = new Set(
         (
-          (await ctx
-            .repo('ship-order', call)
-            .findAll({
-              where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } },
-              attributes: ['id'],
-              raw: true,
-            })) as unknown as Row[]
+          (await ctx.repo('ship-order', call).findAll({
+            where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } },
+            attributes: ['id'],
+            raw: true,
+          })) as unknown as Row[]
         ).map((o) => Number(o.id)),
       );
       const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));

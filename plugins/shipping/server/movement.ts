@@ -272,20 +272,18 @@ async function noticeMissing(e: Event, order: Row, receipt: Row): Promise<void> 
     receipt: String(receipt.receiptNo),
     warehouse: String(order.receiverWarehouseIdLabel ?? order.receiverWarehouseId),
   };
-  await e
-    .repo('carrier-log')
-    .insertMany(
-      carriers.map((c) => ({
-        carrierId: c.id,
-        event: Enums.carrierLogEvent.transportStatusChange,
-        oldValue: String(c.transportStatus ?? ''),
-        newValue: String(Transport.abnormal),
-        operator: operatorOf(e),
-        time: e.at,
-        remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`,
-        remarkKey: { key: 'shipping.logs.missing', params },
-      })),
-    );
+  await e.repo('carrier-log').insertMany(
+    carriers.map((c) => ({
+      carrierId: c.id,
+      event: Enums.carrierLogEvent.transportStatusChange,
+      oldValue: String(c.transportStatus ?? ''),
+      newValue: String(Transport.abnormal),
+      operator: operatorOf(e),
+      time: e.at,
+      remark: `Missing on arrival at ${params.warehouse}: ship order ${params.order}, receipt ${params.receipt}`,
+      remarkKey: { key: 'shipping.logs.missing', params },
+    })),
+  );
 }
 
 /** In/out rows and carrier logs of one move: two multi-row INSERTs. */
@@ -295,40 +293,36 @@ async function writeTrail(e: Event, order: Row, carriers: Row[], lines: Row[], d
   // an arrival a gate reported first is taken over, not written twice (inout-rows.ts)
   const shipped = direction === Enums.inoutDirection.outbound;
   const taken = shipped ? new Set<number>() : await adoptDeviceRows({ repo: e.repo, order, now: e.at, direction, warehouseId, container }, ids(carriers));
-  await e
-    .repo('carrier-inout')
-    .insertMany(
-      carriers
-        .filter((c) => !taken.has(Number(c.id)))
-        .map((c) => ({
-          carrierId: c.id,
-          sn: c.sn,
-          name: c.name ?? null,
-          carrierCodeId: c.carrierCodeId ?? null,
-          direction,
-          warehouseId,
-          confirmTime: e.at,
-          ...trip(c),
-        })),
-    );
+  await e.repo('carrier-inout').insertMany(
+    carriers
+      .filter((c) => !taken.has(Number(c.id)))
+      .map((c) => ({
+        carrierId: c.id,
+        sn: c.sn,
+        name: c.name ?? null,
+        carrierCodeId: c.carrierCodeId ?? null,
+        direction,
+        warehouseId,
+        confirmTime: e.at,
+        ...trip(c),
+      })),
+  );
   // the remark as a key and values, rendered in the reader's language (metadata textFrom); the text for searches
   const remark = `${shipped ? 'Shipped' : 'Received'} with ship order ${order.orderNo}`;
   const remarkKey = { key: shipped ? 'shipping.logs.shipped' : 'shipping.logs.received', params: { order: String(order.orderNo) } };
   const operator = operatorOf(e);
-  await e
-    .repo('carrier-log')
-    .insertMany(
-      carriers.map((c) => ({
-        carrierId: c.id,
-        event: Enums.carrierLogEvent.transportStatusChange,
-        oldValue: String(c.transportStatus ?? ''),
-        newValue: String(to),
-        operator,
-        time: e.at,
-        remark,
-        remarkKey,
-      })),
-    );
+  await e.repo('carrier-log').insertMany(
+    carriers.map((c) => ({
+      carrierId: c.id,
+      event: Enums.carrierLogEvent.transportStatusChange,
+      oldValue: String(c.transportStatus ?? ''),
+      newValue: String(to),
+      operator,
+      time: e.at,
+      remark,
+      remarkKey,
+    })),
+  );
 }
 
 async function routeMinutes(e: Event, order: Row): Promise<number> {

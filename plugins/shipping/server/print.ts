@@ -108,11 +108,9 @@ export function writeDeliveryNote(out: Writable, order: Row, lines: Row[], o: Pr
       .fontSize(17)
       .fillColor(PDF_COLORS.ink)
       .text(o.t(`${P}.title`), left, top, { width: width - qrSize - 10 });
-    doc
-      .fontSize(12)
-      .text(container === null ? txt(order.orderNo) : `${txt(order.orderNo)} · ${o.t('fields.containerNo')} ${txt(containerName(container))}`, {
-        width: width - qrSize - 10,
-      });
+    doc.fontSize(12).text(container === null ? txt(order.orderNo) : `${txt(order.orderNo)} · ${o.t('fields.containerNo')} ${txt(containerName(container))}`, {
+      width: width - qrSize - 10,
+    });
     doc
       .fontSize(8)
       .fillColor(PDF_COLORS.muted)

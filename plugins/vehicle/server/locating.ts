@@ -29,14 +29,12 @@ async function matchingCarrierIds(ctx: PluginServerContext, call: RequestContext
   const [byCarrier, codes, beacons, trackers] = await Promise.all([
     ctx.repo('carrier', call).findAll({ attributes: ['id'], where: { [Op.or]: [{ sn: like }, { name: like }] }, limit: MAX_MATCHES, raw: true }),
     ctx.repo('carrier-code', call).findAll({ attributes: ['id'], where: { code: like }, limit: MAX_MATCHES, raw: true }),
-    ctx
-      .repo('device-beacon', call)
-      .findAll({
-        attributes: ['id'],
-        where: { [Op.or]: [{ sn: like }, { mac: like }, { mac: likeOf(canonicalMac(keyword) || keyword) }] },
-        limit: MAX_MATCHES,
-        raw: true,
-      }),
+    ctx.repo('device-beacon', call).findAll({
+      attributes: ['id'],
+      where: { [Op.or]: [{ sn: like }, { mac: like }, { mac: likeOf(canonicalMac(keyword) || keyword) }] },
+      limit: MAX_MATCHES,
+      raw: true,
+    }),
     ctx.repo('device-gps', call).findAll({ attributes: ['id'], where: { sn: like }, limit: MAX_MATCHES, raw: true }),
   ]);
   const or: Raw[] = [];
@@ -106,13 +104,11 @@ export async function locate(
     .repo('carrier-bind-detail', call)
     .findAll({ attributes: ['carrierId', 'carrierBindId'], where: { carrierId: { [Op.in]: ids } }, order: [['id', 'DESC']], raw: true })) as unknown as Raw[];
   const binds = details.length
-    ? ((await ctx
-        .repo('carrier-bind', call)
-        .findAll({
-          attributes: ['id', 'carrierId', 'status'],
-          where: { id: { [Op.in]: details.map((d) => d.carrierBindId) }, status: { [Op.ne]: BIND_CLOSED } },
-          raw: true,
-        })) as unknown as Raw[])
+    ? ((await ctx.repo('carrier-bind', call).findAll({
+        attributes: ['id', 'carrierId', 'status'],
+        where: { id: { [Op.in]: details.map((d) => d.carrierBindId) }, status: { [Op.ne]: BIND_CLOSED } },
+        raw: true,
+      })) as unknown as Raw[])
     : [];
   const mainOfBind = new Map(binds.map((b) => [Number(b.id), Number(b.carrierId)]));
   const mainOf = new Map<number, number>();

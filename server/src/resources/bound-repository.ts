@@ -40,7 +40,10 @@ export class BoundRepository {
    * `lock` reads the latest committed rows and locks them (MySQL/MariaDB: FOR UPDATE / LOCK IN
    * SHARE MODE; SQLite has one writer anyway): what a check or total must see under concurrency.
    */
-  async rows(where: WhereOptions = {}, opts: { attributes?: string[]; order?: Array<[string, 'ASC' | 'DESC']>; limit?: number; lock?: Lock } = {}): Promise<Row[]> {
+  async rows(
+    where: WhereOptions = {},
+    opts: { attributes?: string[]; order?: Array<[string, 'ASC' | 'DESC']>; limit?: number; lock?: Lock } = {},
+  ): Promise<Row[]> {
     const found = await this.model.findAll({
       where: this.where(where),
       attributes: opts.attributes,

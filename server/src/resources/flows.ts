@@ -10,7 +10,16 @@
  *   when declared, and every key that cannot be taken is answered with its reason — the good
  *   ones are recorded, so a receiver scans again and again, partially, until done.
  */
-import { fieldLabelKey, resourceApiPrefix, resourceLabelKey, rollUpFields, sourcePrefillPath, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata';
+import {
+  fieldLabelKey,
+  resourceApiPrefix,
+  resourceLabelKey,
+  rollUpFields,
+  sourcePrefillPath,
+  type ChildrenDef,
+  type FieldDef,
+  type ResourceDef,
+} from '@rti/metadata';
 import { Op, type Transaction } from 'sequelize';
 import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';

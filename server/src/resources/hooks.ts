@@ -107,7 +107,9 @@ export class HookRegistry {
     const key = `${phase} ${event.action} ${event.resource.name}`;
     let fns = this.matching.get(key);
     if (!fns) {
-      fns = this.hooks.filter((h) => h.phase === phase && h.action === event.action && (h.resource === '*' || h.resource === event.resource.name)).map((h) => h.fn);
+      fns = this.hooks
+        .filter((h) => h.phase === phase && h.action === event.action && (h.resource === '*' || h.resource === event.resource.name))
+        .map((h) => h.fn);
       this.matching.set(key, fns);
     }
     for (const fn of fns) await fn(event);

@@ -86,8 +86,13 @@ type Models = { link: ModelStatic<Model<LinkRow, LinkRow>>; hit: ModelStatic<Mod
 
 function models(sequelize: Sequelize): Models {
   const link = (sequelize.models[PUBLIC_LINK_TABLE] ??
-    sequelize.define(PUBLIC_LINK_TABLE, { ...linkColumns, createdAt: { type: DataTypes.DATE, field: 'created_at' } }, { tableName: PUBLIC_LINK_TABLE, timestamps: true, updatedAt: false, createdAt: 'createdAt' })) as Models['link'];
-  const hit = (sequelize.models[PUBLIC_HIT_TABLE] ?? sequelize.define(PUBLIC_HIT_TABLE, hitColumns, { tableName: PUBLIC_HIT_TABLE, timestamps: false })) as Models['hit'];
+    sequelize.define(
+      PUBLIC_LINK_TABLE,
+      { ...linkColumns, createdAt: { type: DataTypes.DATE, field: 'created_at' } },
+      { tableName: PUBLIC_LINK_TABLE, timestamps: true, updatedAt: false, createdAt: 'createdAt' },
+    )) as Models['link'];
+  const hit = (sequelize.models[PUBLIC_HIT_TABLE] ??
+    sequelize.define(PUBLIC_HIT_TABLE, hitColumns, { tableName: PUBLIC_HIT_TABLE, timestamps: false })) as Models['hit'];
   return { link, hit };
 }
 

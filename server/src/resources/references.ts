@@ -129,7 +129,11 @@ export async function settleReferences(input: SettleInput): Promise<void> {
 
   for (const ref of refs.filter((r) => r.onDelete === 'cascade')) {
     const found = await pointing(input, ref, ids);
-    if (found.length) await input.cascade(ref.from, found.map((r) => r.id));
+    if (found.length)
+      await input.cascade(
+        ref.from,
+        found.map((r) => r.id),
+      );
   }
   for (const ref of refs.filter((r) => r.onDelete === 'clear')) await clear(input, ref, ids);
 
@@ -169,7 +173,11 @@ export async function settleReferences(input: SettleInput): Promise<void> {
     }
     return { $t: 'server.references.item', params: { count: u.count, what } };
   });
-  throw new ApiError(ErrorCode.statusForbidden, 'server.references.inUse', { resource: tKey(resource.label ?? `resources.${resource.name}`), title, uses: items });
+  throw new ApiError(ErrorCode.statusForbidden, 'server.references.inUse', {
+    resource: tKey(resource.label ?? `resources.${resource.name}`),
+    title,
+    uses: items,
+  });
 }
 
 /**
@@ -182,7 +190,8 @@ function whereOf(input: SettleInput, ref: Reference, ids: number[]): WhereOption
   const fromOrg = orgFieldOf(ref.from);
   const targetOrg = orgFieldOf(input.resource);
   const ownership = targetOrg === 'id' && ref.field === fromOrg;
-  if (!ownership && !ref.many && fromOrg && fromOrg !== 'id' && targetOrg && targetOrg !== 'id' && input.ctx.orgId !== null) and.push({ [fromOrg]: input.ctx.orgId });
+  if (!ownership && !ref.many && fromOrg && fromOrg !== 'id' && targetOrg && targetOrg !== 'id' && input.ctx.orgId !== null)
+    and.push({ [fromOrg]: input.ctx.orgId });
   // rows of the same resource deleted in the same call do not hold the others back
   if (ref.from.name === input.resource.name) and.push({ id: { [Op.notIn]: ids } });
   if (!ref.many) and.push({ [ref.field]: { [Op.in]: ids } });
@@ -206,11 +215,14 @@ function idsIn(v: unknown): number[] {
 /** Rows pointing at any of `ids`: id and the pointer column (refs confirmed in JS after the LIKE prefilter). */
 async function pointing(input: SettleInput, ref: Reference, ids: number[]): Promise<Array<{ id: number; value: unknown }>> {
   const model = input.db.models[ref.from.name];
-  const rows = (await model.findAll({ attributes: ['id', ref.field], where: { [Op.and]: whereOf(input, ref, ids) }, transaction: input.transaction, raw: true })) as unknown as Array<Record<string, unknown>>;
+  const rows = (await model.findAll({
+    attributes: ['id', ref.field],
+    where: { [Op.and]: whereOf(input, ref, ids) },
+    transaction: input.transaction,
+    raw: true,
+  })) as unknown as Array<Record<string, unknown>>;
   const wanted = new Set(ids);
-  return rows
-    .filter((r) => (ref.many ? idsIn(r[ref.field]).some((id) => wanted.has(id)) : true))
-    .map((r) => ({ id: Number(r.id), value: r[ref.field] }));
+  return rows.filter((r) => (ref.many ? idsIn(r[ref.field]).some((id) => wanted.has(id)) : true)).map((r) => ({ id: Number(r.id), value: r[ref.field] }));
 }
 
 /** Pointers per target id: one grouped COUNT for a single-id column, one read for a JSON array. */
@@ -225,7 +237,10 @@ async function countPointing(input: SettleInput, ref: Reference, ids: number[]):
   const attr = model.getAttributes()[ref.field];
   const column = (attr?.field as string | undefined) ?? ref.field;
   const rows = (await model.findAll({
-    attributes: [[col(column), 'target'], [fn('COUNT', col('id')), 'n']],
+    attributes: [
+      [col(column), 'target'],
+      [fn('COUNT', col('id')), 'n'],
+    ],
     where: { [Op.and]: whereOf(input, ref, ids) },
     group: [col(column)],
     transaction: input.transaction,
@@ -245,7 +260,10 @@ async function clear(input: SettleInput, ref: Reference, ids: number[]): Promise
   for (const r of await pointing(input, ref, ids)) {
     // through the instance, so the column's JSON setter writes the array
     const instance = await model.findByPk(r.id, { transaction: input.transaction });
-    instance?.set(ref.field, idsIn(r.value).filter((id) => !gone.has(id)));
+    instance?.set(
+      ref.field,
+      idsIn(r.value).filter((id) => !gone.has(id)),
+    );
     await instance?.save({ transaction: input.transaction, hooks: false });
   }
 }

@@ -47,7 +47,15 @@ export function deriveHeaderScopes(metadata: Metadata): void {
       const target = ref ? metadata.resources[ref.resource] : undefined;
       if (!g || !lines || !target || !warehouseFieldsOf(header).length) continue;
       const list = scopeGrants.get(target) ?? [];
-      list.push({ header, lines, foreignKey: child.foreignKey, field: g.field, statusField: header.statusField ?? 'status', statuses: g.while as Array<string | number>, lineWhere: g.lines ?? {} });
+      list.push({
+        header,
+        lines,
+        foreignKey: child.foreignKey,
+        field: g.field,
+        statusField: header.statusField ?? 'status',
+        statuses: g.while as Array<string | number>,
+        lineWhere: g.lines ?? {},
+      });
       scopeGrants.set(target, list);
     }
   }
@@ -84,7 +92,11 @@ function headerScopeWhere(scope: HeaderScope, ctx: RequestContext, warehouses: r
   const conditions: string[] = [];
   if (orgField && orgField !== 'id') conditions.push(ctx.orgId === null ? '1 = 0' : `${col(orgField)} = ${Number(ctx.orgId)}`);
   const list = ids.join(', ');
-  conditions.push(`(${warehouseFieldsOf(scope.header).map((f) => `${col(f)} IN (${list})`).join(' OR ')})`);
+  conditions.push(
+    `(${warehouseFieldsOf(scope.header)
+      .map((f) => `${col(f)} IN (${list})`)
+      .join(' OR ')})`,
+  );
   const key = snakeCase(scope.foreignKey);
   const table = q(tableName(scope.header));
   if (scope.header.fields.some((f) => snakeCase(f.name) === key)) {
@@ -108,7 +120,9 @@ function grantWhere(g: ScopeGrant, ctx: RequestContext, warehouses: readonly num
   const conditions = [
     ...(orgField && orgField !== 'id' ? [`${h(orgField)} = ${Number(ctx.orgId)}`] : []),
     `${h(g.statusField)} IN (${g.statuses.map(literalOf).join(', ')})`,
-    `(${warehouseFieldsOf(g.header).map((f) => `${h(f)} IN (${ids.join(', ')})`).join(' OR ')})`,
+    `(${warehouseFieldsOf(g.header)
+      .map((f) => `${h(f)} IN (${ids.join(', ')})`)
+      .join(' OR ')})`,
     ...Object.entries(g.lineWhere).map(([f, vs]) => `${q('l')}.${q(snakeCase(f))} IN (${vs.map(literalOf).join(', ')})`),
   ];
   const sql = `SELECT ${q('l')}.${q(snakeCase(g.field))} FROM ${q(tableName(g.lines))} AS ${q('l')} JOIN ${q(tableName(g.header))} AS ${q('h')} ON ${q('h')}.${q('id')} = ${q('l')}.${q(snakeCase(g.foreignKey))} WHERE ${conditions.join(' AND ')}`;

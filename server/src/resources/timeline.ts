@@ -75,7 +75,10 @@ export async function readTimeline(deps: TimelineDeps, res: ResourceDef, body: R
   if (res.logObject !== undefined && res.logObject !== null) which.push({ resource: null, object: res.logObject });
   const rows = (await log.findAll({
     where: { [Op.and]: [orgId === null ? {} : { orgId }, { objectId: id }, { action: [CREATE, UPDATE] }, { [Op.or]: which }] },
-    order: [['time', 'DESC'], ['id', 'DESC']],
+    order: [
+      ['time', 'DESC'],
+      ['id', 'DESC'],
+    ],
     limit: TIMELINE_MAX * 4,
     raw: true,
   })) as unknown as Array<Record<string, unknown>>;
@@ -90,7 +93,9 @@ export async function readTimeline(deps: TimelineDeps, res: ResourceDef, body: R
   const userIds = [...new Set(rows.map((r) => Number(r.createdBy)).filter((v) => v > 0))];
   const names = new Map<number, string>();
   if (userIds.length && deps.db.models.user) {
-    for (const u of (await deps.db.models.user.findAll({ where: { id: userIds }, attributes: ['id', 'realName'], raw: true })) as unknown as Array<Record<string, unknown>>) {
+    for (const u of (await deps.db.models.user.findAll({ where: { id: userIds }, attributes: ['id', 'realName'], raw: true })) as unknown as Array<
+      Record<string, unknown>
+    >) {
       if (u.realName) names.set(Number(u.id), String(u.realName));
     }
   }
@@ -102,7 +107,14 @@ export async function readTimeline(deps: TimelineDeps, res: ResourceDef, body: R
     const who = names.get(Number(r.createdBy)) ?? String(r.operator ?? 'system');
     const at = new Date(r.time as string | Date).toISOString();
     if (Number(r.action) === CREATE) {
-      out.push({ at, user: who, step: 'create', label: t(lang, 'server.transitions.timelineCreated'), from: null, to: enumText(t, lang, meta, defaultStatus, content?.[defaultStatus?.name ?? '']) });
+      out.push({
+        at,
+        user: who,
+        step: 'create',
+        label: t(lang, 'server.transitions.timelineCreated'),
+        from: null,
+        to: enumText(t, lang, meta, defaultStatus, content?.[defaultStatus?.name ?? '']),
+      });
       continue;
     }
     const step = typeof r.step === 'string' && r.step ? steps.get(r.step) : undefined;
@@ -110,7 +122,14 @@ export async function readTimeline(deps: TimelineDeps, res: ResourceDef, body: R
     const f = statusField(step.field);
     const change = content?.[step.field];
     const [before, after] = Array.isArray(change) ? change : [null, step.to ?? null];
-    const entry: TimelineEntry = { at, user: who, step: step.name, label: t(lang, transitionLabelKey(step)), from: enumText(t, lang, meta, f, before), to: enumText(t, lang, meta, f, after) };
+    const entry: TimelineEntry = {
+      at,
+      user: who,
+      step: step.name,
+      label: t(lang, transitionLabelKey(step)),
+      from: enumText(t, lang, meta, f, before),
+      to: enumText(t, lang, meta, f, after),
+    };
     const cause = parse(r.cause);
     if (cause && typeof cause.resource === 'string' && typeof cause.step === 'string') entry.cause = await causeOf(deps, cause, ctx);
     out.push(entry);
@@ -131,7 +150,11 @@ async function causeOf(deps: TimelineDeps, cause: Record<string, unknown>, ctx: 
   let titles: string[] = [];
   const model = deps.db.models[res.name];
   if (model && ids.length) {
-    const rows = (await model.findAll({ where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids.slice(0, 5) } }] }, attributes: ['id', res.titleField], raw: true })) as unknown as Array<Record<string, unknown>>;
+    const rows = (await model.findAll({
+      where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids.slice(0, 5) } }] },
+      attributes: ['id', res.titleField],
+      raw: true,
+    })) as unknown as Array<Record<string, unknown>>;
     titles = rows.map((x) => (x[res.titleField] === null || x[res.titleField] === undefined ? `#${x.id}` : String(x[res.titleField])));
     if (ids.length > 5 && titles.length) titles.push('…');
   }
@@ -139,7 +162,9 @@ async function causeOf(deps: TimelineDeps, cause: Record<string, unknown>, ctx: 
     step: step ? t(lang, transitionLabelKey(step)) : stepName,
     resource: t(lang, resourceLabelKey(res)),
     title: titles.join(', '),
-  }).replace(/\s+/g, ' ').trim();
+  })
+    .replace(/\s+/g, ' ')
+    .trim();
   return { resource, step: stepName, ids: titles.length ? ids : [], label };
 }
 

@@ -211,11 +211,26 @@ function prepareStep(deps: TransitionDeps, res: ResourceDef, step: ResolvedTrans
   }
   if (to === undefined) throw new Error(`${res.name}: step ${step.name} has no target status`);
   // Statuses the rows may be in for this target; undefined = any.
-  return { ids, many, input, written, given, target: to, fromAllowed: startStatuses(step, to), ...(headerId === undefined ? {} : { within: { [fk!]: headerId } }) };
+  return {
+    ids,
+    many,
+    input,
+    written,
+    given,
+    target: to,
+    fromAllowed: startStatuses(step, to),
+    ...(headerId === undefined ? {} : { within: { [fk!]: headerId } }),
+  };
 }
 
 /** Runs one step for the caller. Answers the row (`id`) or the rows (`ids`). */
-export async function runTransition(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, body: Record<string, unknown>, ctx: RequestContext): Promise<Row | Row[]> {
+export async function runTransition(
+  deps: TransitionDeps,
+  res: ResourceDef,
+  step: ResolvedTransition,
+  body: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<Row | Row[]> {
   const prepared = prepareStep(deps, res, step, body);
   try {
     const rows = await retryingTransaction(deps.host.db.sequelize, (transaction) => runStepIn(deps, res, step, prepared, ctx, transaction));
@@ -250,7 +265,15 @@ export function runStepFromCode(
 }
 
 /** The step inside an open transaction; a step over document lines rolls each header up once. */
-function runStepIn(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, p: PreparedStep, ctx: RequestContext, transaction: Transaction, cause?: StepCause): Promise<Row[]> {
+function runStepIn(
+  deps: TransitionDeps,
+  res: ResourceDef,
+  step: ResolvedTransition,
+  p: PreparedStep,
+  ctx: RequestContext,
+  transaction: Transaction,
+  cause?: StepCause,
+): Promise<Row[]> {
   const parent = parentOf(deps.host.metadata, res.name);
   if (!deps.documents || !parent) return runStepRows(deps, res, step, p, ctx, transaction, cause);
   const fk = parent.child.foreignKey;
@@ -267,7 +290,15 @@ function runStepIn(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransit
 }
 
 /** The step inside an open transaction: read, check, move, hooks, after-update hooks. */
-async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: ResolvedTransition, p: PreparedStep, ctx: RequestContext, transaction: Transaction, cause?: StepCause): Promise<Row[]> {
+async function runStepRows(
+  deps: TransitionDeps,
+  res: ResourceDef,
+  step: ResolvedTransition,
+  p: PreparedStep,
+  ctx: RequestContext,
+  transaction: Transaction,
+  cause?: StepCause,
+): Promise<Row[]> {
   const { host } = deps;
   const enums = host.metadata.enums;
   const statusField = res.fields.find((f) => f.name === step.field)!;
@@ -277,13 +308,18 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   const byId = (rows: RowView[]) => new Map(rows.map((r) => [Number(r.get('id')), r]));
   // `latest` reads the committed rows (MySQL's plain reads see the transaction's snapshot)
   const inScope = (latest = false) =>
-    findRowViews(model, { where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(within ? [within] : [])] }, transaction, ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}) });
+    findRowViews(model, {
+      where: { [Op.and]: [scopeWhere(res, ctx), { id: { [Op.in]: ids } }, ...(within ? [within] : [])] },
+      transaction,
+      ...(latest && host.db.dialect === 'mysql' ? { lock: transaction.LOCK.SHARE } : {}),
+    });
 
   const found = byId(await inScope());
   // All or nothing: one id out of scope refuses the whole call, without saying which exist.
   if (found.size !== ids.length) throw notFound();
   const ordered = ids.map((id) => found.get(id)!);
-  for (const row of ordered) if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
+  for (const row of ordered)
+    if (fromAllowed && !fromAllowed.some((v) => same(v, row.get(step.field)))) throw wrongStatus(res, enums, step, statusField, row, target, fromAllowed);
   if (step.while) await checkHeaders(deps, res, step, ordered, ctx, transaction);
   await checkGuard(deps, res, step, ordered, ctx);
   const plain = (rows: RowView[]) => rows.map((r) => r.get({ plain: true }));
@@ -346,9 +382,25 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
   const self: StepCause = { resource: res.name, step: step.name, ids };
   // the hooks still see what the moved lines granted before the step (scope through an open document)
   const hookCtx = linesGranting(host.metadata, res, before, ctx);
-  const run = (resource: string, stepName: string, runIds: number[], body?: Record<string, unknown>) => runStepFromCode(deps, hookCtx, transaction, resource, stepName, runIds, body, self);
+  const run = (resource: string, stepName: string, runIds: number[], body?: Record<string, unknown>) =>
+    runStepFromCode(deps, hookCtx, transaction, resource, stepName, runIds, body, self);
   const repo = boundRepos(host, hookCtx, transaction);
-  await deps.registry.run({ resource: res, step, ctx: hookCtx, transaction, ids, previous, rows, to: target, input: p.input, at, repo, afterCommit, run, cause });
+  await deps.registry.run({
+    resource: res,
+    step,
+    ctx: hookCtx,
+    transaction,
+    ids,
+    previous,
+    rows,
+    to: target,
+    input: p.input,
+    at,
+    repo,
+    afterCommit,
+    run,
+    cause,
+  });
   // A line step moving its header: the header's step runs for headers still in its `from`.
   if (step.header) await moveHeaders(deps, res, step, rows, ctx, transaction, at);
   // What the hooks wrote to the rows themselves shows in the answer (read once more; labels read
@@ -378,7 +430,15 @@ async function runStepRows(deps: TransitionDeps, res: ResourceDef, step: Resolve
     final = refMoved ? await scoped.serialize(plain(finalRows), transaction) : await labelled(finalRows);
   }
   for (let i = 0; i < final.length; i++) {
-    await host.hooks.run('after', { action: 'update', resource: res, ctx, transaction, row: final[i], previous: previous[i], step: { name: step.name, cause } });
+    await host.hooks.run('after', {
+      action: 'update',
+      resource: res,
+      ctx,
+      transaction,
+      row: final[i],
+      previous: previous[i],
+      step: { name: step.name, cause },
+    });
   }
   return final;
 }
@@ -422,18 +482,31 @@ function fieldsWrittenSince(model: ModelStatic<Model>, transaction: Transaction,
 }
 
 /** Runs the header step `stepName` for the headers of these lines that are in its `from` statuses. */
-async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep: ResolvedTransition, lines: Row[], ctx: RequestContext, transaction: Transaction, at: Date): Promise<void> {
+async function moveHeaders(
+  deps: TransitionDeps,
+  lineRes: ResourceDef,
+  lineStep: ResolvedTransition,
+  lines: Row[],
+  ctx: RequestContext,
+  transaction: Transaction,
+  at: Date,
+): Promise<void> {
   const stepName = lineStep.header!;
   const found = parentOf(deps.host.metadata, lineRes.name);
   const step = found ? resourceTransitions(found.header).find((t) => t.name === stepName) : undefined;
   if (!found || !step) return;
   const { header: parent, child } = found;
   const headerIds = [...new Set(lines.map((l) => Number(l[child.foreignKey])))];
-  const headers = await deps.host.db.models[parent.name].findAll({ where: { [Op.and]: [scopeWhere(parent, ctx), { id: { [Op.in]: headerIds } }] }, attributes: ['id', step.field], transaction });
+  const headers = await deps.host.db.models[parent.name].findAll({
+    where: { [Op.and]: [scopeWhere(parent, ctx), { id: { [Op.in]: headerIds } }] },
+    attributes: ['id', step.field],
+    transaction,
+  });
   const due = headers.filter((h) => !step.from || step.from.some((v) => same(v, h.get(step.field)))).map((h) => Number(h.get('id')));
   if (!due.length) return;
   // the header's stamp time, when the step takes one as input, is the line step's
-  const stampInput = step.stamp?.time && transitionInputs(parent, step).some((i) => i.field.name === step.stamp!.time) ? { [step.stamp.time]: at.toISOString() } : {};
+  const stampInput =
+    step.stamp?.time && transitionInputs(parent, step).some((i) => i.field.name === step.stamp!.time) ? { [step.stamp.time]: at.toISOString() } : {};
   await runStepIn(deps, parent, step, prepareStep(deps, parent, step, { ids: due, ...stampInput }), ctx, transaction, {
     resource: lineRes.name,
     step: lineStep.name,
@@ -445,7 +518,14 @@ async function moveHeaders(deps: TransitionDeps, lineRes: ResourceDef, lineStep:
  * A line step's `while`: the headers of its lines, locked (a release and a line step of one
  * document take turns), must be in the declared statuses; else 10004 naming the header.
  */
-async function checkHeaders(deps: TransitionDeps, lineRes: ResourceDef, step: ResolvedTransition, lines: RowView[], ctx: RequestContext, transaction: Transaction): Promise<void> {
+async function checkHeaders(
+  deps: TransitionDeps,
+  lineRes: ResourceDef,
+  step: ResolvedTransition,
+  lines: RowView[],
+  ctx: RequestContext,
+  transaction: Transaction,
+): Promise<void> {
   const found = parentOf(deps.host.metadata, lineRes.name);
   if (!found) return;
   const { header, child } = found;
@@ -453,7 +533,11 @@ async function checkHeaders(deps: TransitionDeps, lineRes: ResourceDef, step: Re
   const wanted = step.while as Array<string | number>;
   const ids = [...new Set(lines.map((l) => Number(l.get(child.foreignKey))))];
   const lock = deps.host.db.dialect === 'mysql' ? { lock: transaction.LOCK.UPDATE } : {};
-  const headers = await deps.host.db.models[header.name].findAll({ where: { [Op.and]: [scopeWhere(header, ctx), { id: { [Op.in]: ids } }] }, transaction, ...lock });
+  const headers = await deps.host.db.models[header.name].findAll({
+    where: { [Op.and]: [scopeWhere(header, ctx), { id: { [Op.in]: ids } }] },
+    transaction,
+    ...lock,
+  });
   const row = headers.find((h) => !wanted.some((v) => same(v, h.get(field))));
   if (!row) return;
   const f = header.fields.find((x) => x.name === field)!;
@@ -525,10 +609,22 @@ const enumLabel = (f: FieldDef, v: unknown, enums: Enums) => {
 };
 
 /** 10004 naming the row, the step, its current status and the status(es) the step needs. */
-function wrongStatus(res: ResourceDef, enums: Enums, step: ResolvedTransition, f: FieldDef, row: RowView | Model, to: string | number, wanted: Array<string | number>): ApiError {
+function wrongStatus(
+  res: ResourceDef,
+  enums: Enums,
+  step: ResolvedTransition,
+  f: FieldDef,
+  row: RowView | Model,
+  to: string | number,
+  wanted: Array<string | number>,
+): ApiError {
   const current = row.get(step.field);
   if (step.name === STATUS_UPDATE_STEP) {
-    return new ApiError(ErrorCode.statusForbidden, 'server.validation.transition', { field: fieldParam(f), from: enumLabel(f, current, enums), to: enumLabel(f, to, enums) });
+    return new ApiError(ErrorCode.statusForbidden, 'server.validation.transition', {
+      field: fieldParam(f),
+      from: enumLabel(f, current, enums),
+      to: enumLabel(f, to, enums),
+    });
   }
   const title = row.get(res.titleField);
   return new ApiError(ErrorCode.statusForbidden, 'server.transitions.wrongStatus', {
@@ -546,7 +642,13 @@ function wrongStatus(res: ResourceDef, enums: Enums, step: ResolvedTransition, f
  * reaching it runs as its own call would (inputs, wrong-status refusal, hooks). A target no
  * step of the call reaches is refused like a value outside the field's enumeration.
  */
-export function runStatusCall(deps: TransitionDeps, res: ResourceDef, steps: ResolvedTransition[], body: Record<string, unknown>, ctx: RequestContext): Promise<Row | Row[]> {
+export function runStatusCall(
+  deps: TransitionDeps,
+  res: ResourceDef,
+  steps: ResolvedTransition[],
+  body: Record<string, unknown>,
+  ctx: RequestContext,
+): Promise<Row | Row[]> {
   const field = res.fields.find((f) => f.name === steps[0].field);
   if (!field) throw new Error(`${res.name}: step ${steps[0].name} moves unknown field ${steps[0].field}`);
   const raw = body[field.name];
@@ -560,11 +662,13 @@ export function runStatusCall(deps: TransitionDeps, res: ResourceDef, steps: Res
 /** One call per step of a resource (the status call included), and each shared status call. */
 export function transitionCalls(res: ResourceDef, deps: TransitionDeps): CallDef[] {
   // a step declared `call: false` is run by code only (`event.run`)
-  const own: CallDef[] = resourceTransitions(res).filter((step) => step.call !== false).map((step) => ({
-    path: step.path,
-    resource: res.name,
-    handler: ({ body, ctx }) => runTransition(deps, res, step, body, ctx),
-  }));
+  const own: CallDef[] = resourceTransitions(res)
+    .filter((step) => step.call !== false)
+    .map((step) => ({
+      path: step.path,
+      resource: res.name,
+      handler: ({ body, ctx }) => runTransition(deps, res, step, body, ctx),
+    }));
   const shared: CallDef[] = [...statusCalls(res)].map(([path, steps]) => ({
     path,
     resource: res.name,

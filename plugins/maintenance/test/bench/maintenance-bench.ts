@@ -41,7 +41,8 @@ async function main() {
   try {
     const project = (await ok('/project/create', { name: 'Bench' })).id;
     const codes: number[] = [];
-    for (let i = 0; i < 20; i++) codes.push((await ok('/carrier-code/create', { code: `RK-${i}`, name: `Rack ${i}`, projectId: project, type: 10, maintainCycle: 90 })).id);
+    for (let i = 0; i < 20; i++)
+      codes.push((await ok('/carrier-code/create', { code: `RK-${i}`, name: `Rack ${i}`, projectId: project, type: 10, maintainCycle: 90 })).id);
     const now = Date.now();
     const stamp = new Date();
     // carriers by bulk insert (the fixture is not what is measured)
@@ -63,7 +64,10 @@ async function main() {
       await models.carrier.bulkCreate(rows, { hooks: false, validate: false });
       made += rows.length;
     }
-    const carrierIds = ((await sequelize.query('SELECT id, carrier_code_id AS c FROM carrier ORDER BY id LIMIT 20000', { type: QueryTypes.SELECT })) as Array<{ id: number; c: number }>);
+    const carrierIds = (await sequelize.query('SELECT id, carrier_code_id AS c FROM carrier ORDER BY id LIMIT 20000', { type: QueryTypes.SELECT })) as Array<{
+      id: number;
+      c: number;
+    }>;
     let written = 0;
     while (written < RECORDS) {
       const rows = Array.from({ length: Math.min(CHUNK * 5, RECORDS - written) }, (_, i) => {
@@ -100,10 +104,13 @@ async function main() {
       const [call] = await timed(() => ok('/carrier-asset-maintenance-record/top', { startTime: from, endTime: to }));
       const [floor] = await timed(async () => {
         for (const g of ['carrier_id', 'carrier_code_id']) {
-          await sequelize.query(`SELECT ${g}, COUNT(id) AS n FROM ${T} WHERE org_id = ? AND type = 3 AND status <> 5 AND apply_time >= ? AND apply_time <= ? GROUP BY ${g}`, {
-            replacements: [ts.orgA, new Date(from), new Date(to)],
-            type: QueryTypes.SELECT,
-          });
+          await sequelize.query(
+            `SELECT ${g}, COUNT(id) AS n FROM ${T} WHERE org_id = ? AND type = 3 AND status <> 5 AND apply_time >= ? AND apply_time <= ? GROUP BY ${g}`,
+            {
+              replacements: [ts.orgA, new Date(from), new Date(to)],
+              type: QueryTypes.SELECT,
+            },
+          );
         }
       });
       console.log(`top ${days} days      ${ms(call)}  floor ${ms(floor)}  ×${(call / floor).toFixed(1)}`);
@@ -114,10 +121,13 @@ async function main() {
       const [call] = await timed(() => ok('/carrier-asset-maintenance-record/report', { startTime: from, endTime: to }));
       const month = sequelize.getDialect() === 'sqlite' ? 'substr(apply_time, 1, 7)' : "DATE_FORMAT(apply_time, '%Y-%m')";
       const [floor] = await timed(() =>
-        sequelize.query(`SELECT ${month} AS k, COUNT(id), SUM(hours), SUM(cost), SUM(CASE WHEN status = 4 THEN 1 ELSE 0 END), SUM(CASE WHEN status = 5 THEN 1 ELSE 0 END) FROM ${T} WHERE org_id = ? AND apply_time >= ? AND apply_time <= ? GROUP BY k`, {
-          replacements: [ts.orgA, new Date(from), new Date(to)],
-          type: QueryTypes.SELECT,
-        }),
+        sequelize.query(
+          `SELECT ${month} AS k, COUNT(id), SUM(hours), SUM(cost), SUM(CASE WHEN status = 4 THEN 1 ELSE 0 END), SUM(CASE WHEN status = 5 THEN 1 ELSE 0 END) FROM ${T} WHERE org_id = ? AND apply_time >= ? AND apply_time <= ? GROUP BY k`,
+          {
+            replacements: [ts.orgA, new Date(from), new Date(to)],
+            type: QueryTypes.SELECT,
+          },
+        ),
       );
       console.log(`report 365 days    ${ms(call)}  floor ${ms(floor)}  ×${(call / floor).toFixed(1)}`);
     }
