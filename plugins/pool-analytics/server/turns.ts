@@ -19,7 +19,15 @@
  *   or per carrier code (the code of the rows).
  */
 import { Enums } from '@rti/metadata';
-import { DAY_MS, timeRange, type PluginServerContext, type ScopedRepository, type ReportQuery, type RequestContext, type TimeRange } from '@rti/server/plugin-api';
+import {
+  DAY_MS,
+  timeRange,
+  type PluginServerContext,
+  type ScopedRepository,
+  type ReportQuery,
+  type RequestContext,
+  type TimeRange,
+} from '@rti/server/plugin-api';
 import { IN_STOCK, OFF_BOOKS } from '@rti/plugin-inventory/figures';
 import { Op, col, fn, literal, where, type WhereOptions } from 'sequelize';
 import {
@@ -231,7 +239,13 @@ export async function distinctCarriers(
   const narrow = { ...(p.warehouseId ? { warehouseId: p.warehouseId } : {}), ...(p.carrierCodeId ? { carrierCodeId: p.carrierCodeId } : {}) };
   const found = await repo.rows(
     { ...narrow, ...periodWhere(ctx, repo, p) },
-    { attributes: [[key, 'g'], [fn('COUNT', fn('DISTINCT', col(repo.column('carrierId')))), 'n']], group: ['g'] },
+    {
+      attributes: [
+        [key, 'g'],
+        [fn('COUNT', fn('DISTINCT', col(repo.column('carrierId')))), 'n'],
+      ],
+      group: ['g'],
+    },
   );
   return new Map(found.map((r) => [String(r.g ?? ''), Number(r.n)]));
 }
