@@ -74,6 +74,9 @@ describe('scan panel logic', () => {
 
   it('reads keys one per line or separated, and names the line resource’s scan call', () => {
     expect(parseKeys(' A-1\nA-2, A-3；A-4  ')).toEqual(['A-1', 'A-2', 'A-3', 'A-4']);
+    // repeats are kept for the server to refuse by name (a double scan is not merged silently)
+    expect(parseKeys('C-1\r\nC-2\n\n C-3 ,C-4;C-5\tC-1，C-6')).toEqual(['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-1', 'C-6']);
+    expect(parseKeys('  \n ')).toEqual([]);
     expect(scanPath(lines)).toBe('/doc-line/scan');
     expect(scanPath({ name: 'doc-line', apiPath: '/doc/lines' })).toBe('/doc/lines/scan');
   });

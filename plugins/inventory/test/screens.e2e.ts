@@ -144,6 +144,16 @@ describe('inventory screens as a warehouse-restricted planner', () => {
 
     await page.goto(`${ts.url}${ROUTE}/detail/${order.id}`);
     await page.getByTestId('meta-show').getByText(order.adjustOrderNo).first().waitFor({ timeout: 60000 });
+    // the generated "Add by serial" of the lines (children `batch`): a carrier outside the planner's
+    // warehouses and an unknown serial are refused by name with their reasons, nothing added
+    await page.getByTestId('batch-add-open').click();
+    await page.getByTestId('batch-add-keys').fill('BX-011\nNOPE-9');
+    await page.getByTestId('batch-add-submit').click();
+    const refused = page.getByTestId('batch-add-refused');
+    for (const s of ['BX-011', 'NOPE-9']) await refused.getByText(s, { exact: true }).waitFor(WAIT);
+    expect(await refused.locator('tr.ant-table-row').count()).toBe(2);
+    expect(await page.getByTestId('batch-add-keys').inputValue()).toBe('BX-011\nNOPE-9');
+    expect((await ok(planner, '/inventory/adjustment', { id: order.id })).totalAmount).toBe(1);
     await page.getByTestId('meta-step-adjust').click();
     await page.getByTestId('meta-step-count').waitFor(WAIT);
     await page.getByTestId('meta-step-ok').click();

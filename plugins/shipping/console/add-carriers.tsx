@@ -1,9 +1,9 @@
 /**
  * "Add carriers" (SPEC §2 `/ship-order-manage/ship-order/add-carrier?id=`), opened from a new
- * ship order's detail page: by scanned or typed serials, by picking
- * carriers standing in the shipper warehouse (selection kept across pages), or through the
- * generic shipping-list import. Every way ends in the server's line rules; refused rows are
- * listed with their SPEC §8 reason, and the document's lines and totals reload.
+ * ship order's detail page: by picking carriers standing in the shipper warehouse (selection
+ * kept across pages), or through the generic shipping-list import. Serials typed or scanned are
+ * the generated detail page's "Add by serial" (children `batch`). Every way ends in the server's
+ * line rules; refused rows are listed with their SPEC §8 reason, and the lines and totals reload.
  */
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { useNavigate } from 'react-router';
 import { Alert, App, Button, Input, Space, Table, Tabs, Typography } from 'antd';
 import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
 import { loadImportDialog, request, useMetadata, type RowActionProps } from '@rti/console/plugin-api';
-import { parseSerials, type BatchAddAnswer } from './serials';
+import type { BatchAddAnswer } from './serials';
 import { ADD_CARRIER_PATH, linesOpen } from './order-page';
 
 type Row = Record<string, unknown>;
@@ -31,17 +31,16 @@ export default function AddCarriers({ record }: RowActionProps) {
   );
 }
 
-/** Scanned/typed serials, the warehouse picker and the import, for one new order. */
+/** The warehouse picker and the import, for one new order. */
 export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const invalidate = useInvalidate();
   const { resources } = useMetadata();
   const shipOrderId = Number(record.id);
-  const [tab, setTab] = useState('serials');
+  const [tab, setTab] = useState('picker');
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<BatchAddAnswer>();
-  const [text, setText] = useState('');
   const [containerNo, setContainerNo] = useState('');
   const [ImportDialog, setImportDialog] = useState<ComponentType<{ resource: never; onClose: () => void; onFinished?: () => void }>>();
 
@@ -74,14 +73,6 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
     }
   };
 
-  const serials = useMemo(() => parseSerials(text), [text]);
-  const addSerials = async () => {
-    if (!serials.length) return void message.warning(t('shipping.nothingToAdd'));
-    const a = await add({ sns: serials });
-    // keep only the refused serials in the box, to fix and send again
-    if (a) setText(a.failed.map((f) => f.sn).join('\n'));
-  };
-
   const openImport = async () => {
     const C = await loadImportDialog();
     setImportDialog(() => C as never);
@@ -100,7 +91,7 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
 
   return (
     <div data-testid="ship-add-dialog">
-      {/* the container the added carriers are packed in, for serials and picker alike */}
+      {/* the container the picked carriers are packed in */}
       {tab !== 'import' && container}
       <Tabs
         activeKey={tab}
@@ -109,29 +100,6 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
           setAnswer(undefined);
         }}
         items={[
-          {
-            key: 'serials',
-            label: <span data-testid="ship-add-tab-serials">{t('shipping.bySerial')}</span>,
-            children: (
-              <Space direction="vertical" style={{ width: '100%' }}>
-                <Typography.Text type="secondary">{t('shipping.serialsHint')}</Typography.Text>
-                <Input.TextArea
-                  autoFocus
-                  rows={6}
-                  value={text}
-                  onChange={(e) => setText(e.target.value)}
-                  placeholder={t('shipping.serialsPlaceholder')}
-                  data-testid="ship-add-serials"
-                />
-                <Space wrap>
-                  <Typography.Text type="secondary">{t('shipping.serialCount', { count: serials.length })}</Typography.Text>
-                  <Button type="primary" loading={busy} disabled={!serials.length} onClick={() => void addSerials()} data-testid="ship-add-serials-submit">
-                    {t('shipping.add')}
-                  </Button>
-                </Space>
-              </Space>
-            ),
-          },
           {
             key: 'picker',
             label: <span data-testid="ship-add-tab-picker">{t('shipping.byPicker')}</span>,

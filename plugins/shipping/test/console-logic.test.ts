@@ -1,6 +1,5 @@
-/** Pure logic of the shipping console: serial parsing and the monitor's position and times. */
+/** Pure logic of the shipping console: the monitor's position and times. */
 import { describe, expect, it } from 'vitest';
-import { parseSerials } from '../console/serials';
 import { boundsOf, fixText, hoursLeft, LATE, LATE_COLOR, markerStatus, orderPosition, progress, type MapOrder } from '../console/monitor-logic';
 import { ShipOrderStatusEnum } from '@rti/metadata/browser';
 import { loadMetadata } from '@rti/metadata';
@@ -16,13 +15,6 @@ const base = (o: Partial<MapOrder> = {}): MapOrder => ({
   from: { id: 1, name: 'Shanghai', longitude: 120, latitude: 30 },
   to: { id: 2, name: 'Osaka', longitude: 130, latitude: 40 },
   ...o,
-});
-
-describe('parseSerials', () => {
-  it('splits scans and typed lists, keeps repeats for the server to refuse', () => {
-    expect(parseSerials('C-1\r\nC-2\n\n C-3 ,C-4;C-5\tC-1，C-6')).toEqual(['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-1', 'C-6']);
-    expect(parseSerials('  \n ')).toEqual([]);
-  });
 });
 
 describe('monitor logic', () => {

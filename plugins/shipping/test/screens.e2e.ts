@@ -104,7 +104,7 @@ describe('ship order screens', () => {
     expect((Date.parse(saved.eta) - Date.parse(saved.etd)) / 60_000).toBe(600);
   });
 
-  it('adds carriers by the warehouse picker across pages, by typed serials and by import', async () => {
+  it('adds carriers by the warehouse picker across pages, by typed serials on the detail page and by import', async () => {
     await page.goto(`${ts.url}${ROUTE}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
     // the detail page's button opens the order's Add carriers screen (SPEC §2 route)
@@ -128,17 +128,22 @@ describe('ship order screens', () => {
     await page.locator('.ant-message').getByText('5 carriers added').waitFor({ timeout: 20000 });
     expect((await order()).totalAmount).toBe(6);
 
-    await page.getByTestId('ship-add-tab-serials').click();
-    await page.getByTestId('ship-add-serials').fill(`${sn(5)}\n${sn(6)}\nNOPE-1`);
-    await page.getByTestId('ship-add-container').fill('CT-1');
-    await page.getByTestId('ship-add-serials-submit').click();
-    await page.locator('.ant-message').getByText('2 carriers added').waitFor({ timeout: 20000 });
-    const refused = page.getByTestId('ship-add-refused');
+    // by typed serials: the generated detail page's "Add by serial" (lines' `batch`), a container for all
+    await page.getByTestId('ship-order-back').click();
+    await page.getByTestId('batch-add-open').click();
+    await page.getByTestId('batch-add-keys').fill(`${sn(5)}\n${sn(6)}\nNOPE-1`);
+    await page.getByTestId('batch-add-value-containerNo').locator('input').fill('CT-1');
+    await page.getByTestId('batch-add-submit').click();
+    await page.locator('.ant-message').getByText('2 lines added').waitFor({ timeout: 20000 });
+    const refused = page.getByTestId('batch-add-refused');
     await refused.getByText('NOPE-1').waitFor();
     expect(await refused.locator('tr.ant-table-row').count()).toBe(1);
     // only the refused serial stays in the box
-    expect(await page.getByTestId('ship-add-serials').inputValue()).toBe('NOPE-1');
+    expect(await page.getByTestId('batch-add-keys').inputValue()).toBe('NOPE-1');
+    expect((await order()).totalAmount).toBe(8);
     await cb.shot('ship-order-add-carriers');
+    await page.getByTestId('ship-add-carriers').click();
+    await page.getByTestId('ship-add-carrier-page').getByText(orderNo).first().waitFor({ timeout: 20000 });
 
     // by import: the template's columns, one good row pair and an unknown serial
     const res = await ts.request('/ship-order-detail/import/template', {}, { token: ts.a.token, orgId: ts.a.orgId });
@@ -204,9 +209,10 @@ describe('ship order screens', () => {
     expect(c.transportStatus).not.toBe(10);
     expect((await order()).dueAt).toBeTruthy();
     // the order's screens opened directly (a bookmark, a restored tab) say why nothing can change
+    expect(await page.getByTestId('batch-add-open').count()).toBe(0);
     await page.goto(`${ts.url}${ROUTE}/add-carrier?id=${orderId}`);
     await page.getByTestId('ship-order-not-now').waitFor({ timeout: 30000 });
-    expect(await page.getByTestId('ship-add-serials').count()).toBe(0);
+    expect(await page.getByTestId('ship-picker-table').count()).toBe(0);
   });
 
   it('shows the order on the ship-order monitor, the late one highlighted', async () => {

@@ -15,6 +15,7 @@ import { renderFieldValue } from './field-renderer';
 import { NavButton } from './row-actions';
 import { Zone, useZone } from './zone';
 import { LineStepButtons, useLineSteps } from './line-steps';
+import { BatchAdd } from './batch-add';
 import { zoneName } from '../../lib/zones';
 import type { LinesZoneProps } from '../../plugin-contract';
 
@@ -238,6 +239,12 @@ export const DocumentLinesView: FC<{
         )
       }
     >
+      {/* lines added by typed, scanned or pasted keys while they may change (children `batch`) */}
+      {def.batch && !frozen && (
+        <div style={{ marginBottom: 12 }}>
+          <BatchAdd def={def} lines={child} headerId={parentId} onAdded={refresh} />
+        </div>
+      )}
       {steps.length > 0 && (
         <Space wrap style={{ marginBottom: 12 }}>
           <LineStepButtons steps={steps} selectedIds={selected as Array<number | string>} clearSelection={clearSelection} refresh={refresh} />
