@@ -447,14 +447,18 @@ async function seedReference(bw: BulkWriter, org: DemoOrg, orgIndex: number, org
       })),
     )
   ).ids;
+  const customers = partners.filter((p) => p.type === 20);
   const locations = (
     await up(
       'location',
       ['name'],
       [
-        ...sites.map((s) => ({
+        ...sites.map((s, w) => ({
           name: `${s.name} site`,
           type: 0,
+          // a VMI warehouse stands at a customer's: its site is the customer's, so the pool
+          // analytics' partner balances and statements hold the carriers there
+          ...(w % 5 === 4 ? { supplierCustomerId: partnerIds.get(customers[Math.floor(w / 5) % customers.length].name) } : {}),
           address: `${s.shortName}, ${CITIES[s.cityKey].name}`,
           longitude: s.longitude,
           latitude: s.latitude,

@@ -1,7 +1,8 @@
 /**
  * The pool analytics demo: on a freshly seeded server with the pool analytics plugin every
  * partner of the demo organisation has its agreed free period (customers 21 days, suppliers 10,
- * packaging services 30), the balances read them, and a second seeding adds nothing.
+ * packaging services 30), a customer owns each VMI warehouse's site so its balance holds carriers,
+ * and a second seeding adds nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type RtiServer } from '@rti/server';
@@ -45,7 +46,14 @@ describe('pool analytics demo', () => {
     expect(partners.length).toBeGreaterThan(0);
     expect(terms).toHaveLength(partners.length);
     for (const p of partners) expect(terms.find((t) => t.supplierCustomerId === p.id)?.freeDays).toBe(DEMO_FREE_DAYS[p.type]);
-    expect(await call('/pool-analytics/partner-balance/list', { page: 1, limit: 10 })).toHaveProperty('total');
+  });
+
+  it('a customer holds the carriers at its VMI warehouse: the balances show something on first start', async () => {
+    const balances = await call('/pool-analytics/partner-balance/list', { page: 1, limit: 10 });
+    expect(balances.total).toBeGreaterThan(0);
+    const held = (balances.list as any[]).filter((b) => b.held > 0);
+    expect(held.length).toBeGreaterThan(0);
+    for (const b of held) expect(b).toMatchObject({ type: 20, warehouses: 1, freeDays: 21 });
   });
 
   it('adds nothing when seeded again', async () => {
