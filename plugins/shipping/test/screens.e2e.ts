@@ -142,6 +142,21 @@ describe('ship order screens', () => {
     expect(await page.getByTestId('batch-add-keys').inputValue()).toBe('NOPE-1');
     expect((await order()).totalAmount).toBe(8);
     await cb.shot('ship-order-add-carriers');
+    // the declared batch values on ticked lines (`batch/update`): a remark for the two just added
+    const detailLines = page.getByTestId('document-lines-ship-order-detail');
+    const lineOf = (s: string) => detailLines.locator('tr.ant-table-row').filter({ has: page.getByText(s, { exact: true }) });
+    for (const s of [sn(5), sn(6)]) await lineOf(s).locator('.ant-checkbox-input').check();
+    await page.getByTestId('batch-set-open').click();
+    await page.getByTestId('batch-set-value-remark').locator('input, textarea').first().fill('Handle with care');
+    await page.getByTestId('batch-set-ok').click();
+    await page.locator('.ant-message').getByText('2 lines updated').waitFor({ timeout: 20000 });
+    const remarks = (await ok(ts.a, '/ship-order-detail/list', { shipOrderId: orderId, page: 1, limit: 50 })).list as any[];
+    expect(
+      remarks
+        .filter((l) => l.remark === 'Handle with care')
+        .map((l) => l.carrierSn)
+        .sort(),
+    ).toEqual([sn(5), sn(6)]);
     await page.getByTestId('ship-add-carriers').click();
     await page.getByTestId('ship-add-carrier-page').getByText(orderNo).first().waitFor({ timeout: 20000 });
 

@@ -7,7 +7,7 @@
  * carriers this way; the document's own rules decide, in one place on the server.
  */
 import { useMemo, useState, type FC } from 'react';
-import { Alert, App, Button, Card, Input, Space, Table, Typography } from 'antd';
+import { Alert, App, Button, Card, Input, Modal, Space, Table, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { fieldLabelKey, resourceApiPrefix, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { request } from '../../providers/http-client';
@@ -115,5 +115,72 @@ export const BatchAdd: FC<{ def: ChildrenDef; lines: ResourceDef; headerId: unkn
         )}
       </Space>
     </Card>
+  );
+};
+
+/**
+ * The declared `batch.values` set on the ticked lines in one call (`<line prefix>/batch/update`,
+ * all or none through the document's rules): a container number, a remark, a count result.
+ */
+export const BatchSet: FC<{ def: ChildrenDef; lines: ResourceDef; selectedIds: Array<number | string>; clearSelection: () => void; refresh: () => void }> = ({
+  def,
+  lines,
+  selectedIds,
+  clearSelection,
+  refresh,
+}) => {
+  const { t } = useMetaT();
+  const { message } = App.useApp();
+  const path = `${resourceApiPrefix(lines)}/batch/update`;
+  const [open, setOpen] = useState(false);
+  const [values, setValues] = useState<Record<string, unknown>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+  const fields = (def.batch?.values ?? []).map((n) => lines.fields.find((f) => f.name === n)).filter((f): f is FieldDef => Boolean(f));
+  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+
+  const apply = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const a = await request<{ updated: number }>(path, { ids: selectedIds.map(Number), ...given });
+      void message.success(t('meta.batchUpdated', { count: a.updated }));
+      setOpen(false);
+      setValues({});
+      clearSelection();
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+      refresh();
+    }
+  };
+
+  return (
+    <>
+      <Button disabled={!selectedIds.length} onClick={() => setOpen(true)} data-testid="batch-set-open">
+        {t('meta.batchSetSelected', { count: selectedIds.length })}
+      </Button>
+      <Modal
+        open={open}
+        title={t('meta.batchSetSelected', { count: selectedIds.length })}
+        onCancel={() => setOpen(false)}
+        onOk={() => void apply()}
+        okText={t('meta.save')}
+        cancelText={t('meta.cancel')}
+        okButtonProps={{ loading: busy, disabled: !Object.keys(given).length, 'data-testid': 'batch-set-ok' } as never}
+        destroyOnHidden
+      >
+        <Space direction="vertical" style={{ width: '100%' }} data-testid="batch-set">
+          {fields.map((f) => (
+            <div key={f.name} data-testid={`batch-set-value-${f.name}`}>
+              <Typography.Text type="secondary">{t(fieldLabelKey(f))}</Typography.Text>
+              <FieldInput field={f} resource={lines.name} value={values[f.name]} onChange={(v) => setValues((s) => ({ ...s, [f.name]: v }))} />
+            </div>
+          ))}
+          {error && <Alert type="error" showIcon message={error} data-testid="batch-set-error" />}
+        </Space>
+      </Modal>
+    </>
   );
 };

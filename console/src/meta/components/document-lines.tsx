@@ -3,7 +3,7 @@ import { useTable } from '@refinedev/antd';
 import type { BaseKey, BaseRecord } from '@refinedev/core';
 import { Alert, Button, Card, Space, Table, Typography, type TableColumnType } from 'antd';
 import { useCallback, useMemo, useState, type FC, type Key, type ReactNode } from 'react';
-import { resourceLabelKey, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
+import { resourceApiPrefix, resourceLabelKey, type ChildrenDef, type FieldDef, type ResourceDef } from '@rti/metadata/browser';
 import { columnSpecs } from '../lib/columns';
 import { duplicateLines, emptyLine, rollUpPreview, type EditorLine } from '../lib/document-lines';
 import { knownRefLabels } from './ref-select';
@@ -15,7 +15,8 @@ import { renderFieldValue } from './field-renderer';
 import { NavButton } from './row-actions';
 import { Zone, useZone } from './zone';
 import { LineStepButtons, useLineSteps } from './line-steps';
-import { BatchAdd } from './batch-add';
+import { BatchAdd, BatchSet } from './batch-add';
+import { useCan } from '../../components/guard/guarded';
 import { zoneName } from '../../lib/zones';
 import type { LinesZoneProps } from '../../plugin-contract';
 
@@ -220,7 +221,10 @@ export const DocumentLinesView: FC<{
   const clearSelection = useCallback(() => setSelected([]), []);
   // the lines' own steps (a receipt's "Receive") on the ticked lines, while the header is open
   const steps = useLineSteps(parent, header, child);
-  const ticking = toolbar.length > 0 || steps.length > 0;
+  // the declared batch values set on ticked lines while they may change
+  const canSet = useCan({ call: `${resourceApiPrefix(child)}/batch/update` });
+  const setting = Boolean(def.batch?.values?.length) && !frozen && canSet;
+  const ticking = toolbar.length > 0 || steps.length > 0 || setting;
   return (
     <LinesCard
       parent={parent}
@@ -245,9 +249,12 @@ export const DocumentLinesView: FC<{
           <BatchAdd def={def} lines={child} headerId={parentId} onAdded={refresh} />
         </div>
       )}
-      {steps.length > 0 && (
+      {(steps.length > 0 || setting) && (
         <Space wrap style={{ marginBottom: 12 }}>
-          <LineStepButtons steps={steps} selectedIds={selected as Array<number | string>} clearSelection={clearSelection} refresh={refresh} />
+          {steps.length > 0 && (
+            <LineStepButtons steps={steps} selectedIds={selected as Array<number | string>} clearSelection={clearSelection} refresh={refresh} />
+          )}
+          {setting && <BatchSet def={def} lines={child} selectedIds={selected as Array<number | string>} clearSelection={clearSelection} refresh={refresh} />}
         </Space>
       )}
       <Zone
