@@ -49,11 +49,15 @@ export const ScanPanel: FC<{ header: ResourceDef; child: ChildrenDef; record: Re
   const keyField = lines.fields.find((f) => f.name === scan.key);
   const containerField = scan.container ? lines.fields.find((f) => f.name === scan.container) : undefined;
   const doneStatus = step?.to;
-  const statusLabel = (value: unknown) => {
-    const field = lines.fields.find((f) => f.name === (step?.field ?? lines.statusField ?? 'status'));
-    const e = field?.enum ? enums[field.enum]?.find((v) => String(v.value) === String(value)) : undefined;
-    return e ? t(e.label) : String(value ?? '');
-  };
+  const statusField = step?.field ?? lines.statusField ?? 'status';
+  const statusEnum = lines.fields.find((f) => f.name === statusField)?.enum;
+  const statusLabel = useCallback(
+    (value: unknown) => {
+      const e = statusEnum ? enums[statusEnum]?.find((v) => String(v.value) === String(value)) : undefined;
+      return e ? t(e.label) : String(value ?? '');
+    },
+    [statusEnum, enums, t],
+  );
 
   const [keyText, setKeyText] = useState('');
   const [container, setContainer] = useState('');
@@ -80,8 +84,7 @@ export const ScanPanel: FC<{ header: ResourceDef; child: ChildrenDef; record: Re
       ]
         .filter(Boolean)
         .join(' · '),
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- statusLabel reads enums and t, both in the list
-    [t, enums, doneStatus, scan.extra],
+    [t, statusLabel, doneStatus, scan.extra],
   );
 
   const flush = useCallback(async () => {
