@@ -27,12 +27,17 @@ const activeTab = () =>
 
 async function open(path: string): Promise<void> {
   await page.goto(`${baseUrl()}${path}`);
-  await page.locator(`[data-testid="tab:${path}"]`).waitFor();
+  // the tab exists and is the current one: a tab action then acts on it, not on the previous page
+  await page.locator(`[data-testid="tab:${path}"][data-active=true]`).waitFor();
 }
 
 async function tabAction(action: string): Promise<void> {
   await page.getByTestId('tabs-actions').click();
-  await page.getByTestId(`tab-action-${action}`).click();
+  const item = page.getByTestId(`tab-action-${action}`);
+  await item.waitFor();
+  await item.click();
+  // the menu closes once the action ran (on a loaded machine a click during its opening can miss)
+  await item.waitFor({ state: 'hidden' });
 }
 
 test('keeps opened pages as tabs and applies every tab action', async () => {
