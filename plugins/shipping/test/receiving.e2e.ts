@@ -87,7 +87,12 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     const lines = page.getByTestId('document-lines-ship-order-detail');
     await lines.getByText('Pending').first().waitFor(WAIT);
     await page.getByTestId('meta-step-release').click();
+    // the confirmation is up before OK (a click while it opens can miss); done, or refused with its text
+    await page.getByTestId('meta-step-warning').waitFor(WAIT);
     await page.getByTestId('meta-step-ok').click();
+    const refused = page.locator('.ant-message-error');
+    await Promise.race([page.getByTestId('meta-step-warning').waitFor({ state: 'hidden', timeout: 90000 }), refused.waitFor({ timeout: 90000 })]);
+    if (await refused.isVisible()) throw new Error(`release refused: ${await refused.innerText()}`);
     await expect.poll(async () => (await ok(clerk, '/ship-order', { id: orderId })).status, WAIT).toBe(2);
     await expect.poll(() => lines.getByText('Shipped', { exact: true }).count(), WAIT).toBe(6);
     expect(await lines.getByText('Pending', { exact: true }).count()).toBe(0);
