@@ -6,41 +6,19 @@
  */
 import { Enums } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type RtiServer } from '@rti/server';
-import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
+import { seededDemo, type SeededDemo } from './support/seeded-demo';
 import { SCALES, seedServer } from '../src/index';
 import { REPAIR_PLANS } from '../src/seed-maintenance';
 
 const M = Enums.maintenanceStatus;
-let db: TestDatabase;
-let server: RtiServer;
-let url: string;
-let token: string;
-
-const call = async (path: string, body: unknown = {}) => {
-  const res = await fetch(url + '/api' + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token }, body: JSON.stringify(body) });
-  const got = (await res.json()) as { code: number; message: string; data: any };
-  if (got.code !== 0) throw new Error(`${path}: ${got.code} ${got.message}`);
-  return got.data;
-};
+let demo: SeededDemo;
 const R = '/carrier-asset-maintenance-record';
+const call = (path: string, body: unknown = {}) => demo.ok(path, body);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'maintenance'], logError: () => undefined });
-  ({ url } = await server.listen(0));
-  await seedServer(server, { scale: SCALES.small });
-  const res = await fetch(url + '/api/account/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }),
-  });
-  token = ((await res.json()) as { data: { token: string } }).data.token;
+  demo = await seededDemo(['shipping', 'maintenance']);
 }, 240_000);
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => demo?.close());
 
 describe('maintenance demo', () => {
   it('has assets, repairs in every status with pictures, transfers and reminders', async () => {
@@ -84,7 +62,7 @@ describe('maintenance demo', () => {
   it('adds nothing when seeded again', async () => {
     const before = (await call(`${R}/list`, { page: 1, limit: 1 })).total;
     const assets = (await call('/carrier-asset/list', { page: 1, limit: 1 })).total;
-    await seedServer(server, { scale: SCALES.small });
+    await seedServer(demo.server, { scale: SCALES.small });
     expect((await call(`${R}/list`, { page: 1, limit: 1 })).total).toBe(before);
     expect((await call('/carrier-asset/list', { page: 1, limit: 1 })).total).toBe(assets);
     expect((await call('/carrier-asset-transfer/list', { page: 1, limit: 1 })).total).toBe(2);

@@ -5,39 +5,17 @@
  * and a second seeding adds nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type RtiServer } from '@rti/server';
-import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
+import { seededDemo, type SeededDemo } from './support/seeded-demo';
 import { SCALES, seedServer } from '../src/index';
 import { DEMO_FREE_DAYS } from '../src/seed-pool';
 
-let db: TestDatabase;
-let server: RtiServer;
-let url: string;
-let token: string;
-
-const call = async (path: string, body: unknown = {}) => {
-  const res = await fetch(url + '/api' + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token }, body: JSON.stringify(body) });
-  const got = (await res.json()) as { code: number; message: string; data: any };
-  if (got.code !== 0) throw new Error(`${path}: ${got.code} ${got.message}`);
-  return got.data;
-};
+let demo: SeededDemo;
+const call = (path: string, body: unknown = {}) => demo.ok(path, body);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'inventory', 'pool-analytics'], logError: () => undefined });
-  ({ url } = await server.listen(0));
-  await seedServer(server, { scale: SCALES.small });
-  const res = await fetch(url + '/api/account/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }),
-  });
-  token = ((await res.json()) as { data: { token: string } }).data.token;
+  demo = await seededDemo(['shipping', 'inventory', 'pool-analytics']);
 }, 240_000);
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => demo?.close());
 
 describe('pool analytics demo', () => {
   it('every partner has its agreed free period by type', async () => {
@@ -58,7 +36,7 @@ describe('pool analytics demo', () => {
 
   it('adds nothing when seeded again', async () => {
     const before = (await call('/pool-partner-terms/list', { page: 1, limit: 1 })).total;
-    await seedServer(server, { scale: SCALES.small });
+    await seedServer(demo.server, { scale: SCALES.small });
     expect((await call('/pool-partner-terms/list', { page: 1, limit: 1 })).total).toBe(before);
   });
 });

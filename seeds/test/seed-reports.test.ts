@@ -5,38 +5,18 @@
  * adds no history.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type RtiServer } from '@rti/server';
-import { createTestDatabase, type TestDatabase } from '../../server/test/support/test-database';
+import { seededDemo, type SeededDemo } from './support/seeded-demo';
 import { SCALES, seedServer } from '../src/index';
 import { DEMO_CUSTOMER_REPORT } from '../src/seed-demo';
 import { REPORT_HISTORY_DAYS } from '../src/seed-reports';
 
-let db: TestDatabase;
-let server: RtiServer;
-let url: string;
-let token: string;
-
-const call = async (path: string, body: unknown = {}) => {
-  const res = await fetch(url + '/api' + path, { method: 'POST', headers: { 'Content-Type': 'application/json', Token: token }, body: JSON.stringify(body) });
-  return (await res.json()) as { code: number; message: string; data: any };
-};
+let demo: SeededDemo;
+const call = (path: string, body: unknown = {}) => demo.raw(path, body);
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await createServer({ databaseUrl: db.url, plugins: ['shipping', 'inventory', 'reports', DEMO_CUSTOMER_REPORT], logError: () => undefined });
-  ({ url } = await server.listen(0));
-  await seedServer(server, { scale: SCALES.small });
-  const res = await fetch(url + '/api/account/login', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: 'Admin@12345', entryCode: 'demo' }),
-  });
-  token = ((await res.json()) as { data: { token: string } }).data.token;
+  demo = await seededDemo(['shipping', 'inventory', 'reports', DEMO_CUSTOMER_REPORT]);
 }, 180_000);
-afterAll(async () => {
-  await server?.close();
-  await db?.drop();
-});
+afterAll(() => demo?.close());
 
 describe('report history of the demo', () => {
   it('shows every report with rows on first start', async () => {
@@ -63,15 +43,15 @@ describe('report history of the demo', () => {
     expect(rows.data.list.reduce((s: number, r: any) => s + r.inStock, 0)).toBeGreaterThan(0);
     const menu = await call('/permission/list');
     expect(menu.data.permissions).toContain(`/report/${DEMO_CUSTOMER_REPORT}/list`);
-    const acme = Number((await server.db.models.organization.findOne({ where: { entryCode: 'acme' } }))!.get('id'));
+    const acme = Number((await demo.server.db.models.organization.findOne({ where: { entryCode: 'acme' } }))!.get('id'));
     // signed in without an entry code: the platform administrator may act in either organisation
-    const login = await fetch(url + '/api/account/login', {
+    const login = await fetch(demo.url + '/api/account/login', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ username: 'admin', password: 'Admin@12345' }),
     });
     const anywhere = ((await login.json()) as { data: { token: string } }).data.token;
-    const other = await fetch(url + '/api' + `/${DEMO_CUSTOMER_REPORT}/list`, {
+    const other = await fetch(demo.url + '/api' + `/${DEMO_CUSTOMER_REPORT}/list`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Token: anywhere, OrgId: String(acme) },
       body: '{}',
@@ -91,9 +71,10 @@ describe('report history of the demo', () => {
   });
 
   it('adds no history on a second run', async () => {
-    const count = () => Promise.all(['inventory-snapshot', 'carrier-code-warehouse', 'inventory-adjustment'].map((m) => server.db.sequelize.models[m].count()));
+    const count = () =>
+      Promise.all(['inventory-snapshot', 'carrier-code-warehouse', 'inventory-adjustment'].map((m) => demo.server.db.sequelize.models[m].count()));
     const before = await count();
-    await seedServer(server, { scale: SCALES.small });
+    await seedServer(demo.server, { scale: SCALES.small });
     expect(await count()).toEqual(before);
   }, 120_000);
 });
