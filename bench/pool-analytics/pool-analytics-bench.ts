@@ -10,12 +10,12 @@
  *
  *   node bench/pool-analytics/run.mjs [--warehouses=500] [--codes=50] [--carriers=200000] [--trips=5] [--calls=3]
  */
-import { tmpdir } from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { QueryTypes } from 'sequelize';
 import { createServer } from '../../server/src/index';
+import { syncSchema } from '../../server/src/db/schema-sync';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
-import { sqlNames } from '../lib/sql';
+import { columnsOf } from '../lib/sql';
+import { DONE_TABLE, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const WAREHOUSES = arg('warehouses', 500);
@@ -26,87 +26,115 @@ const CALLS = arg('calls', 3);
 const DAY = 86_400_000;
 const PLANTS = Math.max(1, Math.floor(WAREHOUSES / 5));
 const PARTNERS = Math.ceil(WAREHOUSES / 10);
+const ORG_CODE = 'BENCHPOOL';
+const SIZE = `${CARRIERS}-${WAREHOUSES}-${CODES}-${TRIPS}`;
 
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'rti-pool-bench-'));
-  const file = join(dir, 'bench.sqlite');
-  const server = await createServer({
-    databaseUrl: `sqlite:${file}`,
+const boot = (databaseUrl: string) =>
+  createServer({
+    databaseUrl,
     plugins: ['shipping', 'inventory', 'pool-analytics'],
     logError: (...a: unknown[]) => console.error(...a.map((x) => (x instanceof Error ? x.message : x))),
   });
+
+/** Builds the pool by bulk SQL, secondary indexes dropped for the load and rebuilt by the server's schema step (not measured). */
+async function build(databaseUrl: string): Promise<void> {
+  const t0 = performance.now();
+  const server = await boot(databaseUrl);
+  try {
+    const models = server.db.models;
+    const seq = server.db.sequelize;
+    const dialect = server.db.dialect as Dialect;
+    const d = dialectSql(dialect);
+    const exec = (sql: string) => seq.query(sql).catch((err: Error) => Promise.reject(Object.assign(err, { sql: sql.slice(0, 400) })));
+    const codes = server.listPermissionCodes();
+    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench pool', entryCode: 'benchpool', pcPermissions: codes })).get('id'));
+    const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
+    await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
+    const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
+    const T = Object.fromEntries(
+      ['supplier-customer', 'location', 'warehouse', 'carrier-code', 'carrier', 'carrier-inout'].map((r) => [r, columnsOf(server, r)]),
+    );
+    if (dialect === 'sqlite') for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'cache_size = -262144']) await exec(`PRAGMA ${pragma}`);
+    else await exec('SET unique_checks = 0');
+    const qi = seq.getQueryInterface();
+    for (const r of ['carrier', 'carrier-inout']) {
+      for (const ix of (await qi.showIndex(T[r].name)) as Array<{ name: string; unique: boolean; primary: boolean }>) {
+        if (ix.unique || ix.primary || ix.name === 'PRIMARY') continue;
+        await qi.removeIndex(T[r].name, ix.name);
+      }
+    }
+    const base = new Date().toISOString();
+    const now = d.at(new Date());
+    const rows = (count: number, fn: (i: number) => string) => Array.from({ length: count }, (_, i) => fn(i + 1)).join(',');
+    await exec(
+      `INSERT INTO ${T['supplier-customer'].table} (id, ${T['supplier-customer'].list(['orgId', 'type', 'entCode', 'name', 'available', 'createdAt', 'updatedAt'])}) VALUES ${rows(PARTNERS, (j) => `(${j}, ${org}, ${j <= Math.ceil(PLANTS / 10) ? 10 : 20}, 'P${j}', 'Partner ${j}', 1, ${now}, ${now})`)}`,
+    );
+    await exec(
+      `INSERT INTO ${T.location.table} (id, ${T.location.list(['orgId', 'supplierCustomerId', 'name', 'type', 'longitude', 'latitude', 'fenceRadius', 'createdAt', 'updatedAt'])}) VALUES ${rows(WAREHOUSES, (i) => `(${i}, ${org}, ${Math.ceil(i / 10)}, 'Site ${i}', ${i <= PLANTS ? 10 : 20}, 120, 30, 200, ${now}, ${now})`)}`,
+    );
+    await exec(
+      `INSERT INTO ${T.warehouse.table} (id, ${T.warehouse.list(['orgId', 'code', 'name', 'locationId', 'createdAt', 'updatedAt'])}) VALUES ${rows(WAREHOUSES, (i) => `(${i}, ${org}, 'WH-${i}', 'Warehouse ${i}', ${i}, ${now}, ${now})`)}`,
+    );
+    await exec(
+      `INSERT INTO ${T['carrier-code'].table} (id, ${T['carrier-code'].list(['orgId', 'projectId', 'code', 'name', 'type', 'available', 'createdAt', 'updatedAt'])}) VALUES ${rows(CODES, (i) => `(${i}, ${org}, ${project}, 'CC-${i}', 'Code ${i}', 10, 1, ${now}, ${now})`)}`,
+    );
+    // carriers: each back at its plant after its last loop
+    let s = d.seq(1, CARRIERS);
+    await exec(
+      `INSERT INTO ${T.carrier.table} (id, ${T.carrier.list(['orgId', 'sn', 'name', 'carrierCodeId', 'projectId', 'type', 'warehouseId', 'status', 'loadingStatus', 'transportStatus', 'inboundTime', 'createdAt', 'updatedAt'])})
+       ${s.with}SELECT n, ${org}, ${d.cat(`'C'`, d.pad('n', 8))}, ${d.cat(`'Carrier '`, 'n')}, 1 + n % ${CODES}, ${project}, 10, 1 + n % ${PLANTS}, 10, 10, 1,
+       ${d.secondsBefore(base, `(1 + n % 20) * 86400`)}, ${now}, ${now} FROM ${s.from}`,
+    );
+    // in/out rows: loop t of carrier k starts (365 - 20 - t × 64) days ago plus k % 240 hours: out plant, in customer +1 d,
+    // out customer +cycle/2, in plant +cycle − 1 d, cycle 10 + k % 20 days
+    const legs = [
+      ['20', `1 + n % ${PLANTS}`, '0'],
+      ['10', `${PLANTS + 1} + n % ${WAREHOUSES - PLANTS}`, '24'],
+      ['20', `${PLANTS + 1} + n % ${WAREHOUSES - PLANTS}`, '(10 + n % 20) * 12'],
+      ['10', `1 + n % ${PLANTS}`, '(9 + n % 20) * 24'],
+    ];
+    for (let t = 0; t < TRIPS; t++) {
+      for (const [direction, wh, hours] of legs) {
+        s = d.seq(1, CARRIERS);
+        await exec(
+          `INSERT INTO ${T['carrier-inout'].table} (${T['carrier-inout'].list(['orgId', 'carrierId', 'sn', 'carrierCodeId', 'direction', 'warehouseId', 'confirmTime', 'createdAt', 'updatedAt'])})
+           ${s.with}SELECT ${org}, n, ${d.cat(`'C'`, d.pad('n', 8))}, 1 + n % ${CODES}, ${direction}, ${wh},
+           ${d.secondsBefore(base, `${345 - t * 64} * 86400 - (n % 240 + ${hours}) * 3600`)}, ${now}, ${now} FROM ${s.from}`,
+        );
+      }
+    }
+    const loaded = performance.now();
+    await syncSchema(seq, models, server.metadata, () => undefined);
+    if (dialect === 'sqlite') {
+      await exec('ANALYZE');
+      await exec('PRAGMA journal_mode = WAL');
+    } else {
+      await exec(
+        `ANALYZE TABLE ${Object.values(T)
+          .map((t) => t.table)
+          .join(', ')}`,
+      );
+      await exec(`CREATE TABLE ${qi.quoteIdentifier(DONE_TABLE)} (id INT)`);
+    }
+    console.log(
+      `built: ${WAREHOUSES} warehouses (${PLANTS} plants), ${PARTNERS} partners, ${CODES} codes, ${CARRIERS.toLocaleString('en')} carriers, ${(CARRIERS * TRIPS * 4).toLocaleString('en')} in/out rows on ${dialect}; rows ${((loaded - t0) / 1000).toFixed(0)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
+    );
+  } finally {
+    await server.close();
+  }
+}
+
+async function main() {
+  const source = await cachedDatabase('pool-analytics', SIZE, build);
+  const server = await boot(source.url);
   const { url } = await server.listen(0);
   try {
     const models = server.db.models;
     const seq = server.db.sequelize;
-    const codes = server.listPermissionCodes();
-    const org = Number((await models.organization.create({ code: 'BENCHPOOL', name: 'Bench pool', entryCode: 'benchpool', pcPermissions: codes })).get('id'));
-    const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
-    const userId = Number(
-      (await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] })).get('id'),
-    );
-    const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
-    const n = sqlNames(seq);
-    const t0 = performance.now();
-    const now = new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00');
-    const rows = (count: number, fn: (i: number) => string) => Array.from({ length: count }, (_, i) => fn(i + 1)).join(',');
-    await seq.query(
-      `INSERT INTO ${n.table('supplier-customer')} (id, ${n.cols('supplier-customer', ['orgId', 'type', 'entCode', 'name', 'available', 'createdAt', 'updatedAt'])}) VALUES ${rows(PARTNERS, (j) => `(${j}, ${org}, ${j <= Math.ceil(PLANTS / 10) ? 10 : 20}, 'P${j}', 'Partner ${j}', 1, '${now}', '${now}')`)}`,
-    );
-    await seq.query(
-      `INSERT INTO ${n.table('location')} (id, ${n.cols('location', ['orgId', 'supplierCustomerId', 'name', 'type', 'longitude', 'latitude', 'fenceRadius', 'createdAt', 'updatedAt'])}) VALUES ${rows(WAREHOUSES, (i) => `(${i}, ${org}, ${Math.ceil(i / 10)}, 'Site ${i}', ${i <= PLANTS ? 10 : 20}, 120, 30, 200, '${now}', '${now}')`)}`,
-    );
-    await seq.query(
-      `INSERT INTO ${n.table('warehouse')} (id, ${n.cols('warehouse', ['orgId', 'code', 'name', 'locationId', 'createdAt', 'updatedAt'])}) VALUES ${rows(WAREHOUSES, (i) => `(${i}, ${org}, 'WH-${i}', 'Warehouse ${i}', ${i}, '${now}', '${now}')`)}`,
-    );
-    await seq.query(
-      `INSERT INTO ${n.table('carrier-code')} (id, ${n.cols('carrier-code', ['orgId', 'projectId', 'code', 'name', 'type', 'available', 'createdAt', 'updatedAt'])}) VALUES ${rows(CODES, (i) => `(${i}, ${org}, ${project}, 'CC-${i}', 'Code ${i}', 10, 1, '${now}', '${now}')`)}`,
-    );
-    // carriers: each back at its plant after its last loop
-    const carrier = n.cols('carrier', [
-      'orgId',
-      'sn',
-      'name',
-      'carrierCodeId',
-      'projectId',
-      'type',
-      'warehouseId',
-      'status',
-      'loadingStatus',
-      'transportStatus',
-      'inboundTime',
-      'createdAt',
-      'updatedAt',
-    ]);
-    await seq.query(
-      `WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < ${CARRIERS})
-       INSERT INTO ${n.table('carrier')} (id, ${carrier}) SELECT k, ${org}, 'C' || printf('%08d', k), 'Carrier ' || k, 1 + k % ${CODES}, ${project}, 10, 1 + k % ${PLANTS}, 10, 10, 1,
-       strftime('%Y-%m-%d %H:%M:%f +00:00', 'now', '-' || (1 + k % 20) || ' days'), '${now}', '${now}' FROM s`,
-    );
-    // in/out rows: loop t of carrier k starts (365 - 20 - t × 64) days ago plus k % 240 hours: out plant, in customer +1 d,
-    // out customer +cycle/2, in plant +cycle − 1 d, cycle 10 + k % 20 days
-    const io = n.cols('carrier-inout', ['orgId', 'carrierId', 'sn', 'carrierCodeId', 'direction', 'warehouseId', 'confirmTime', 'createdAt', 'updatedAt']);
-    const legs = [
-      ['20', `1 + k % ${PLANTS}`, '0'],
-      ['10', `${PLANTS + 1} + k % ${WAREHOUSES - PLANTS}`, '24'],
-      ['20', `${PLANTS + 1} + k % ${WAREHOUSES - PLANTS}`, '(10 + k % 20) * 12'],
-      ['10', `1 + k % ${PLANTS}`, '(9 + k % 20) * 24'],
-    ];
-    for (let t = 0; t < TRIPS; t++) {
-      for (const [direction, wh, hours] of legs) {
-        await seq.query(
-          `WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < ${CARRIERS})
-           INSERT INTO ${n.table('carrier-inout')} (${io}) SELECT ${org}, k, 'C' || printf('%08d', k), 1 + k % ${CODES}, ${direction}, ${wh},
-           strftime('%Y-%m-%d %H:%M:%f +00:00', 'now', '-${345 - t * 64} days', '+' || (k % 240 + ${hours}) || ' hours'), '${now}', '${now}' FROM s`,
-        );
-      }
-    }
-    await seq.query('ANALYZE');
-    const inout = CARRIERS * TRIPS * 4;
-    console.log(
-      `fixture: ${WAREHOUSES} warehouses (${PLANTS} plants), ${PARTNERS} partners, ${CODES} codes, ${CARRIERS.toLocaleString('en')} carriers, ${inout.toLocaleString('en')} in/out rows (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-    );
-
+    const dialect = server.db.dialect as Dialect;
+    const dl = dialectSql(dialect);
+    const org = Number((await models.organization.findOne({ where: { code: ORG_CODE } }))!.get('id'));
+    const userId = Number((await models.user.findOne({ where: { orgId: org, name: 'bench.admin' } }))!.get('id'));
     const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
     type Answer = { total: number; list: Array<Record<string, number | string | null>> };
     const post = (path: string, body: Record<string, unknown>) =>
@@ -120,15 +148,18 @@ async function main() {
       if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
       return json.data;
     };
-    const raw = await openSqlite(file);
-    const io_ = (a: string) => n.col('carrier-inout', a);
-    const T = n.table('carrier-inout');
+    // the floor: SQLite read directly through sqlite3 on the same file, MariaDB through the server's own pool
+    const raw = source.file ? await openSqlite(source.file) : null;
+    const select = (sql: string) => (raw ? sqliteAll(raw, sql) : seq.query(sql, { type: QueryTypes.SELECT }));
+    const IO = columnsOf(server, 'carrier-inout');
+    const io_ = IO.c;
+    const T = IO.table;
     const from = Date.now() - 365 * DAY;
     const to = Date.now();
     const year = [new Date(from).toISOString(), new Date(to).toISOString()];
-    // the stored datetime text ('YYYY-MM-DD HH:MM:SS.SSS +00:00'); the end bound unindexed as the plugin writes it
-    const stored = (t: number) => `'${new Date(t).toISOString().replace('T', ' ').replace('Z', ' +00:00')}'`;
-    const e = `(julianday(${io_('confirmTime')}) - 2440587.5)`;
+    // the stored datetime (SQLite's text 'YYYY-MM-DD HH:MM:SS.SSS +00:00'); on SQLite the end bound unindexed as the plugin writes it
+    const stored = (t: number) => dl.at(new Date(t));
+    const e = dl.epochDays(io_('confirmTime'));
     const dir = io_('direction');
     /*
      * The turns' answer in SQL alone (README "Definitions"): per (warehouse, carrier) the period's
@@ -140,17 +171,17 @@ async function main() {
     const cells = `SELECT w, c, code, nIn, nOut,
         s + (CASE WHEN nIn > 0 AND (maxOut IS NULL OR maxIn > maxOut) THEN ${to / DAY} ELSE 0 END) - (CASE WHEN nOut > 0 AND (minIn IS NULL OR minOut < minIn) THEN ${from / DAY} ELSE 0 END) AS held,
         nIn + (CASE WHEN nOut > 0 AND (minIn IS NULL OR minOut < minIn) THEN 1 ELSE 0 END) AS visits,
-        MAX(nOut - 1, 0) AS cycles, CASE WHEN nOut > 1 THEN maxOut - minOut ELSE 0 END AS span
+        CASE WHEN nOut > 1 THEN nOut - 1 ELSE 0 END AS cycles, CASE WHEN nOut > 1 THEN maxOut - minOut ELSE 0 END AS span
       FROM (SELECT ${io_('warehouseId')} AS w, ${io_('carrierId')} AS c, MAX(${io_('carrierCodeId')}) AS code,
           SUM(CASE WHEN ${dir} = 10 THEN 1 ELSE 0 END) AS nIn, SUM(CASE WHEN ${dir} = 20 THEN 1 ELSE 0 END) AS nOut,
           SUM(CASE WHEN ${dir} = 20 THEN ${e} ELSE -${e} END) AS s,
           MIN(CASE WHEN ${dir} = 10 THEN ${e} END) AS minIn, MAX(CASE WHEN ${dir} = 10 THEN ${e} END) AS maxIn,
           MIN(CASE WHEN ${dir} = 20 THEN ${e} END) AS minOut, MAX(CASE WHEN ${dir} = 20 THEN ${e} END) AS maxOut
-        FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('confirmTime')} >= ${stored(from)} AND +${io_('confirmTime')} <= ${stored(to)}
-        GROUP BY ${io_('warehouseId')}, ${io_('carrierId')})`;
+        FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('confirmTime')} >= ${stored(from)} AND ${dl.sqlite ? '+' : ''}${io_('confirmTime')} <= ${stored(to)}
+        GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}) AS g`;
     const figures = (key: string, carriers: string) =>
-      `SELECT ${key} AS key, ${carriers} AS carriers, SUM(nIn) AS arrivals, SUM(nOut) AS departures, SUM(cycles) AS cycles, SUM(span) / NULLIF(SUM(cycles), 0) AS cycleDays,
-        SUM(visits) AS visits, SUM(held) AS carrierDays FROM (${cells}) GROUP BY ${key}`;
+      `SELECT ${key} AS grp, ${carriers} AS carriers, SUM(nIn) AS arrivals, SUM(nOut) AS departures, SUM(cycles) AS cycles, SUM(span) / NULLIF(SUM(cycles), 0) AS cycleDays,
+        SUM(visits) AS visits, SUM(held) AS carrierDays FROM (${cells}) AS cells GROUP BY ${key}`;
     const perWarehouse = figures('w', 'COUNT(*)');
     const perCode = figures('code', 'COUNT(DISTINCT c)');
     // the statement of partner 1 (plants 1–10) for the last full month
@@ -186,7 +217,7 @@ async function main() {
     /** the call's rows against the floor's: the same groups and figures (to the call's 2 decimals) */
     const check = (c: Case, answer: Answer, floorRows: unknown[][]): string | void => {
       if (c.floor !== perWarehouse && c.floor !== perCode) return;
-      const rows = new Map((floorRows[0] as Array<Record<string, number>>).map((r) => [String(r.key), r]));
+      const rows = new Map((floorRows[0] as Array<Record<string, number>>).map((r) => [String(r.grp), r]));
       const keyOf = (r: Record<string, unknown>) => String(c.path.includes('pool-size') ? r.carrierCodeId : r.key);
       const fields = c.path.includes('pool-size') ? ['cycleDays'] : ['carriers', 'arrivals', 'departures', 'cycles', 'cycleDays', 'visits', 'carrierDays'];
       const wrong: string[] = [];
@@ -200,21 +231,32 @@ async function main() {
       return `same answer (${answer.list.length} rows × ${fields.length} figures)`;
     };
     // which index the year's grouped read takes (the covering (org, warehouse, carrier, time, direction, code) one: no table reads, no sort)
-    const plan = await sqliteAll<{ detail: string }>(raw, `EXPLAIN QUERY PLAN ${perWarehouse}`);
-    console.log(`plan of the year's grouped read: ${plan.map((p) => p.detail).join('; ')}`);
-    console.log(`\npool analytics on SQLite, ${CALLS} calls each (+1 warm-up), ${loadLine()}`);
-    await runCases({ cases, calls: CALLS, floorCalls: Math.min(CALLS, 2), call, floor: (sql) => sqliteAll(raw, sql), check });
+    const plan = (await select(`${dl.sqlite ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${perWarehouse}`)) as Array<Record<string, unknown>>;
+    console.log(
+      `plan of the year's grouped read: ${plan.map((p) => (dl.sqlite ? p.detail : `${p.table} ${p.type} key ${p.key} rows ${p.rows} ${p.Extra ?? ''}`)).join('; ')}`,
+    );
+    console.log(
+      `\npool analytics on ${source.label}: ${CARRIERS.toLocaleString('en')} carriers, ${WAREHOUSES} warehouses, ${(CARRIERS * TRIPS * 4).toLocaleString('en')} in/out rows; ${CALLS} calls each (+1 warm-up), ${loadLine()}`,
+    );
+    const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
+    await runCases({
+      cases: cases.filter((c) => !only || c.label.includes(only) || c.path.includes(only)),
+      calls: CALLS,
+      floorCalls: Math.min(CALLS, 2),
+      call,
+      floor: select,
+      check,
+    });
     console.log(`after the calls: ${loadLine()}`);
     // an export streamed: every partner's statement of the month (the visits beyond the free period on the second sheet)
     const x = await streamedRss(post('/pool-analytics/partner-statement/export', { month }));
     console.log(
       `\nexport /pool-analytics/partner-statement/export, every partner, ${month}: ${(x.bytes / 1e6).toFixed(1)} MB in ${x.seconds.toFixed(1)} s; RSS ${(x.rss0 / 1e6).toFixed(0)} → peak ${(x.peak / 1e6).toFixed(0)} MB (+${((x.peak - x.rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
     );
-    await sqliteClose(raw);
+    if (raw) await sqliteClose(raw);
   } finally {
     await server.close();
-    if (process.env.BENCH_KEEP === '1') console.log(`kept ${file}`);
-    else rmSync(dir, { recursive: true, force: true });
+    await source.stop?.();
   }
 }
 
