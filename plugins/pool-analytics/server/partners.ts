@@ -26,23 +26,7 @@ import { PDF_COLORS, openPdf, pdfTable } from '@rti/server/pdf';
 import { IN_STOCK, OFF_BOOKS } from '@rti/plugin-inventory/figures';
 import { Op, col, fn, literal } from 'sequelize';
 import type { Writable } from 'node:stream';
-import {
-  K,
-  MAX_DAYS,
-  codesOf,
-  epochDays,
-  once,
-  page,
-  partnerParam,
-  partnersOf,
-  round,
-  toDays,
-  warehousesOf,
-  when,
-  type Partner,
-  type Row,
-  type Warehouse,
-} from './shared';
+import { K, MAX_DAYS, codesOf, once, page, partnerParam, partnersOf, round, toDays, warehousesOf, type Partner, type Row, type Warehouse } from './shared';
 
 const IN = Enums.inoutDirection.inbound;
 const OUT = Enums.inoutDirection.outbound;
@@ -93,7 +77,7 @@ export async function balanceRows(ctx: PluginServerContext, call: RequestContext
       });
   }
   const carriers = ctx.repo('carrier', call);
-  const t = epochDays(ctx, carriers, 'inboundTime');
+  const t = carriers.epochDays('inboundTime');
   const nowDays = toDays(now);
   // one grouped read per distinct free period (a handful), each carrier's days beyond it summed in SQL
   const byFree = new Map<number, Warehouse[]>();
@@ -247,7 +231,7 @@ const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math
 /** Visits overlapping [from, to) at the given warehouses: open at `from` (last row before it an arrival) and those of the month's rows. */
 export async function visitsOf(ctx: PluginServerContext, call: RequestContext, whIds: number[], from: number, to: number): Promise<Visit[]> {
   const repo = ctx.repo('carrier-inout', call);
-  const t = epochDays(ctx, repo, 'confirmTime');
+  const t = repo.epochDays('confirmTime');
   const visits: Visit[] = [];
   const open = new Map<string, Visit>();
   for (let i = 0; i < whIds.length; i += 1000) {
@@ -259,8 +243,8 @@ export async function visitsOf(ctx: PluginServerContext, call: RequestContext, w
           'warehouseId',
           'carrierId',
           [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
-          [when(ctx, repo, 'MAX', 'direction', IN, t), 'lastIn'],
-          [when(ctx, repo, 'MAX', 'direction', OUT, t), 'lastOut'],
+          [repo.aggregateWhen('MAX', 'direction', IN, t), 'lastIn'],
+          [repo.aggregateWhen('MAX', 'direction', OUT, t), 'lastOut'],
         ],
         group: ['warehouseId', 'carrierId'],
       },

@@ -1,11 +1,11 @@
 /**
- * What the pool analytics share: times as epoch days in SQL (the one dialect switch), the
- * warehouses with their partner (the supplier/customer owning the warehouse's location) and the
- * partners' free periods (resource pool-partner-terms, else DEFAULT_FREE_DAYS). Every read goes
- * through the caller's scoped repository.
+ * What the pool analytics share: the warehouses with their partner (the supplier/customer
+ * owning the warehouse's location) and the partners' free periods (resource pool-partner-terms,
+ * else DEFAULT_FREE_DAYS). Every read goes through the caller's scoped repository, which also
+ * owns the SQL dialect (epoch days, conditional aggregates, the period's range).
  */
-import { DAY_MS, type PluginServerContext, type RequestContext, type RowWindow, type ScopedRepository } from '@rti/server/plugin-api';
-import { Op, literal } from 'sequelize';
+import { DAY_MS, type PluginServerContext, type RequestContext, type RowWindow } from '@rti/server/plugin-api';
+import { Op } from 'sequelize';
 
 export type Row = Record<string, any>;
 export const K = 'pool-analytics';
@@ -26,28 +26,6 @@ export async function* once<R>(rows: Promise<R[]>, size = 500): AsyncGenerator<R
 }
 export const round = (n: number, d = 2) => Math.round(n * 10 ** d) / 10 ** d;
 export const toDays = (ms: number) => ms / DAY_MS;
-
-/** SQL of a datetime field as epoch days (fractional), for sums and minima in one grouped read. */
-export function epochDays(ctx: PluginServerContext, repo: ScopedRepository, field: string): string {
-  return epochOf(ctx, ctx.db.getQueryInterface().quoteIdentifier(repo.column(field)));
-}
-/** SQL of a datetime expression (a column, an aggregate of one) as epoch days (fractional). */
-export function epochOf(ctx: PluginServerContext, sql: string): string {
-  return ctx.db.getDialect() === 'sqlite' ? `(julianday(${sql}) - 2440587.5)` : `(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', ${sql}) / 86400000000.0)`;
-}
-
-/** `SUM|MIN|MAX(CASE WHEN <column> = value THEN expr END)` as a grouped read's attribute. */
-export function when(
-  ctx: PluginServerContext,
-  repo: ScopedRepository,
-  agg: 'SUM' | 'MIN' | 'MAX',
-  field: string,
-  value: number,
-  expr: string,
-): ReturnType<typeof literal> {
-  const c = ctx.db.getQueryInterface().quoteIdentifier(repo.column(field));
-  return literal(`${agg}(CASE WHEN ${c} = ${Number(value)} THEN ${expr} END)`);
-}
 
 export interface Warehouse {
   id: number;

@@ -29,25 +29,8 @@ import {
   type TimeRange,
 } from '@rti/server/plugin-api';
 import { IN_STOCK, OFF_BOOKS } from '@rti/plugin-inventory/figures';
-import { Op, col, fn, literal, where, type WhereOptions } from 'sequelize';
-import {
-  K,
-  MAX_DAYS,
-  codeParam,
-  codesOf,
-  epochDays,
-  epochOf,
-  once,
-  page,
-  partnersOf,
-  round,
-  toDays,
-  warehouseParam,
-  warehousesOf,
-  when,
-  type Row,
-  type Warehouse,
-} from './shared';
+import { Op, col, fn, literal, type WhereOptions } from 'sequelize';
+import { K, MAX_DAYS, codeParam, codesOf, once, page, partnersOf, round, toDays, warehouseParam, warehousesOf, type Row, type Warehouse } from './shared';
 
 const IN = Enums.inoutDirection.inbound;
 const OUT = Enums.inoutDirection.outbound;
@@ -84,22 +67,16 @@ const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 /**
  * The period's in/out rows as a where. A period's reads group per (warehouse, carrier): the
  * covering index (org, warehouse, carrier, time, direction, code) of carrier-inout serves them
- * without a table read or a sort. SQLite without range statistics takes a range bounded on both
- * sides for a narrow one and would read a year's rows from the time index, a table lookup each,
- * and sort them (a year of 4,000,000 rows: 20 s against 3); its end bound is therefore written
- * so that no index takes it (`+column`, evaluated per row of the covering index). MariaDB gets
- * the plain range.
+ * without a table read or a sort; the repository's timeRange keeps SQLite off the time index.
  */
-export function periodWhere(ctx: PluginServerContext, repo: ScopedRepository, p: { from: number; to: number }, field = 'confirmTime'): WhereOptions {
-  if (ctx.db.getDialect() !== 'sqlite') return { [field]: { [Op.gte]: new Date(p.from), [Op.lte]: new Date(p.to) } };
-  const c = ctx.db.getQueryInterface().quoteIdentifier(repo.column(field));
-  return { [Op.and]: [{ [field]: { [Op.gte]: new Date(p.from) } }, where(literal(`+${c}`), Op.lte, new Date(p.to))] };
+export function periodWhere(repo: ScopedRepository, p: { from: number; to: number }, field = 'confirmTime'): WhereOptions {
+  return repo.timeRange(field, p.from, p.to);
 }
 
 /** The cells of the period (see the file's comment), for the caller's warehouses. */
 export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p: Period, whs: Map<number, Warehouse>): Promise<Cell[]> {
   const repo = ctx.repo('carrier-inout', call);
-  const t = epochDays(ctx, repo, 'confirmTime');
+  const t = repo.epochDays('confirmTime');
   const F = toDays(p.from);
   const T = toDays(p.to);
   const D = T - F;
@@ -108,7 +85,7 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
   // window sums run over the grouped rows and DISTINCT keeps one row per (warehouse, code), so
   // a year at pool scale answers 25,000 rows instead of 400,000 (their transfer to JS was most
   // of the call). A cell stands for the carriers it counts (`carriers`, no `carrierId`).
-  const q = (field: string) => ctx.db.getQueryInterface().quoteIdentifier(repo.column(field));
+  const q = (field: string) => repo.quoted(field);
   const [dir, time, wh, code] = [q('direction'), q('confirmTime'), q('warehouseId'), q('carrierCodeId')];
   const first = (d: number) => `MIN(CASE WHEN ${dir} = ${Number(d)} THEN ${time} END)`;
   const last = (d: number) => `MAX(CASE WHEN ${dir} = ${Number(d)} THEN ${time} END)`;
@@ -121,7 +98,7 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
   const held = `(COALESCE(SUM(CASE ${dir} WHEN ${Number(OUT)} THEN ${t} WHEN ${Number(IN)} THEN -${t} END), 0) + ${atEnd} * ${Number(T)} - ${atStart} * ${Number(F)})`;
   const over = (expr: string) => literal(`SUM(${expr}) OVER (PARTITION BY ${wh}, MAX(${code}))`);
   const found = await repo.rows(
-    { ...narrow, ...periodWhere(ctx, repo, p) },
+    { ...narrow, ...periodWhere(repo, p) },
     {
       attributes: [
         [literal(`DISTINCT ${wh}`), 'warehouseId'],
@@ -132,7 +109,7 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
         [over(`${nIn} + ${atStart}`), 'visits'],
         [over(held), 'held'],
         [over(`CASE WHEN ${nOut} > 1 THEN ${nOut} - 1 ELSE 0 END`), 'cycles'],
-        [over(`CASE WHEN ${nOut} > 1 THEN ${epochOf(ctx, last(OUT))} - ${epochOf(ctx, first(OUT))} ELSE 0 END`), 'span'],
+        [over(`CASE WHEN ${nOut} > 1 THEN ${repo.epochDaysOf(last(OUT))} - ${repo.epochDaysOf(first(OUT))} ELSE 0 END`), 'span'],
       ],
       group: [col(repo.column('warehouseId')), col(repo.column('carrierId'))],
     },
@@ -191,8 +168,8 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
           'warehouseId',
           'carrierId',
           [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
-          [when(ctx, repo, 'MIN', 'direction', IN, t), 'minIn'],
-          [when(ctx, repo, 'MIN', 'direction', OUT, t), 'minOut'],
+          [repo.aggregateWhen('MIN', 'direction', IN, t), 'minIn'],
+          [repo.aggregateWhen('MIN', 'direction', OUT, t), 'minOut'],
         ],
         group: ['warehouseId', 'carrierId'],
       },
@@ -207,7 +184,7 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
     const ids = [...new Set(gone.map((r) => Number(r.carrierId)))];
     for (let i = 0; i < ids.length; i += 1000) {
       const had = await repo.rows(
-        { ...narrow, ...periodWhere(ctx, repo, p), carrierId: { [Op.in]: ids.slice(i, i + 1000) } },
+        { ...narrow, ...periodWhere(repo, p), carrierId: { [Op.in]: ids.slice(i, i + 1000) } },
         { attributes: ['warehouseId', 'carrierId'], group: ['warehouseId', 'carrierId'] },
       );
       for (const h of had) seen.add(`${h.warehouseId}:${h.carrierId}`);
@@ -230,15 +207,17 @@ export async function distinctCarriers(
   whs: Map<number, Warehouse>,
 ): Promise<Map<string, number>> {
   const repo = ctx.repo('carrier-inout', call);
-  const wh = ctx.db.getQueryInterface().quoteIdentifier(repo.column('warehouseId'));
   const owned = [...whs.values()].filter((w) => w.partnerId !== null);
   const key =
     by === BY.partner
-      ? literal(owned.length ? `CASE ${wh} ${owned.map((w) => `WHEN ${Number(w.id)} THEN ${Number(w.partnerId)}`).join(' ')} END` : 'NULL')
+      ? repo.caseOf(
+          'warehouseId',
+          owned.map((w) => [Number(w.id), Number(w.partnerId)] as const),
+        )
       : col(repo.column('carrierCodeId'));
   const narrow = { ...(p.warehouseId ? { warehouseId: p.warehouseId } : {}), ...(p.carrierCodeId ? { carrierCodeId: p.carrierCodeId } : {}) };
   const found = await repo.rows(
-    { ...narrow, ...periodWhere(ctx, repo, p) },
+    { ...narrow, ...periodWhere(repo, p) },
     {
       attributes: [
         [key, 'g'],
