@@ -456,22 +456,31 @@ async function main() {
       const n = c.calls ?? CALLS;
       const xs: number[] = [];
       const fs: number[] = [];
-      let statements = 0;
+      const counts: number[] = [];
+      const floor = async (i: number) => {
+        if (!c.floor) return;
+        const t = performance.now();
+        for (const sql of c.floor(i)) await select(sql);
+        if (i) fs.push(performance.now() - t);
+      };
       for (let i = 0; i <= n; i++) {
-        // the first measured call also counts its SQL statements (the counter's cost is a callback per statement)
+        // the call and its floor take turns going first: the second reads what the first brought into the page cache
+        // (a cold cache otherwise charged to the call alone — 589 ms against a warm floor of 18 ms in one run)
+        if (i % 2) await floor(i);
+        // every measured call counts its SQL statements (the counter's cost is a callback per statement)
         const counted = await countStatements(sequelize, () => call(c.path, c.body(i)));
-        if (i === 1) statements = counted.statements;
+        if (i) counts.push(counted.statements);
         if (i) xs.push(counted.value.ms);
-        if (c.floor) {
-          const t = performance.now();
-          for (const sql of c.floor(i)) await select(sql);
-          if (i) fs.push(performance.now() - t);
-        }
+        if (!(i % 2)) await floor(i);
       }
+      // the call's own statements are the fewest; a call that comes due for the shared periodic reads (the
+      // policy version poll, the organisation's zone after 30 s, the session's user) shows a range, e.g. 4–8
+      const [few, most] = [Math.min(...counts), Math.max(...counts)];
+      const statements = few === most ? String(few) : `${few}–${most}`;
       const p95 = percentile(xs, 95);
       const fl = fs.length ? percentile(fs, 95) : NaN;
       console.log(
-        `${c.label.padEnd(36)} ${f(percentile(xs, 50))} ${f(p95)}     ${Number.isNaN(fl) ? '        -' : f(percentile(fs, 50)).padStart(9)} ${Number.isNaN(fl) ? '      -' : f(fl)}  ${Number.isNaN(fl) ? '        -' : `${(p95 / Math.max(fl, 0.1)).toFixed(1)}×`.padStart(9)}  ${String(statements).padStart(5)}  ${p95 < c.bound ? 'ok' : 'OVER'} < ${c.bound} ms`,
+        `${c.label.padEnd(36)} ${f(percentile(xs, 50))} ${f(p95)}     ${Number.isNaN(fl) ? '        -' : f(percentile(fs, 50)).padStart(9)} ${Number.isNaN(fl) ? '      -' : f(fl)}  ${Number.isNaN(fl) ? '        -' : `${(p95 / Math.max(fl, 0.1)).toFixed(1)}×`.padStart(9)}  ${statements.padStart(5)}  ${p95 < c.bound ? 'ok' : 'OVER'} < ${c.bound} ms`,
       );
     }
     // exports, streamed: RSS growth while the file is read (server and client in one process)
