@@ -67,8 +67,6 @@ const periodOf = (run: ScheduledRun, p: { time: { from: number; to: number } }) 
 const dictionaryRef = (category: number) => ({ resource: 'dictionary', label: 'name', filter: { category } });
 
 export function registerReports(ctx: PluginServerContext): void {
-  const mysql = ctx.database.dialect !== 'sqlite';
-
   const topWhere = (p: TopParams): WhereOptions => {
     const w: Row = {
       type: Enums.maintenanceType.repair,
@@ -171,10 +169,9 @@ export function registerReports(ctx: PluginServerContext): void {
 
   async function figures(q: ReportQuery<DataParams>, by: 'month' | 'areaId' | 'departmentId' | 'categoryId' | 'rootCauseId'): Promise<DataRow[]> {
     const repo = ctx.repo(RECORD, q.ctx);
-    const applyTime = col(repo.column('applyTime'));
-    const key = by === 'month' ? (mysql ? fn('DATE_FORMAT', applyTime, '%Y-%m') : fn('substr', applyTime, 1, 7)) : col(repo.column(by));
+    const key = by === 'month' ? repo.calendarKey('applyTime', 'month') : col(repo.column(by));
     // one scan: counts per status as SUM(CASE …) beside the totals
-    const status = ctx.db.getQueryInterface().quoteIdentifier(repo.column('status'));
+    const status = repo.quoted('status');
     const countOf = (s: number) => fn('SUM', literal(`CASE WHEN ${status} = ${Number(s)} THEN 1 ELSE 0 END`));
     const rows = await repo.rows(dataWhere(q.params), {
       attributes: [

@@ -223,12 +223,7 @@ export function installDeviceBinding(ctx: PluginServerContext): void {
         if (!pairs.length) continue;
         const devices = orgRepo(ctx, kind.resource, e.ctx);
         // One UPDATE … SET carrier_id = CASE id WHEN … for the chunk (ids are integers).
-        const cases = pairs.map(([device, carrier]) => `WHEN ${device} THEN ${carrier}`).join(' ');
-        await devices.updateWhere(
-          { carrierId: ctx.db.literal(`CASE id ${cases} END`) },
-          { id: { [Op.in]: pairs.map((p) => p[0]) } },
-          { transaction: e.transaction },
-        );
+        await devices.updateWhere({ carrierId: devices.caseOf('id', pairs) }, { id: { [Op.in]: pairs.map((p) => p[0]) } }, { transaction: e.transaction });
         for (const [device, carrier] of pairs) carrierLogs.push({ carrierId: carrier, event: kind.bind, [kind.field]: device });
         await appendLogs(
           ctx,

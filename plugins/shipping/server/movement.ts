@@ -16,7 +16,7 @@
  * than it expects and is refused whole.
  */
 import { Enums } from '@rti/metadata';
-import { ApiError, ErrorCode, tKey, type PluginServerContext, type TransitionEvent } from '@rti/server/plugin-api';
+import { ApiError, ErrorCode, tKey, type PluginServerContext, type ScopedRepository, type TransitionEvent } from '@rti/server/plugin-api';
 import { Op, literal } from 'sequelize';
 import { adoptDeviceRows } from './inout-rows';
 import { followInTelemetry } from './telemetry-agreement';
@@ -32,7 +32,6 @@ export const IN_STOCK: number[] = [Transport.unknown, Transport.inWarehouse, Tra
 const MOVING: number[] = [Transport.inTransit, Transport.abnormal];
 /** Serials named in a refusal at most (the rest are counted). */
 const NAMED = 10;
-const DAY_MS = 86_400_000;
 const ids = (rows: Row[], field = 'id') => rows.map((r) => Number(r[field]));
 
 /** The `ship` line step's inputs at a time: stamped then, departure confirmed by hand until a gate pass confirms it (telemetry-agreement.ts). */
@@ -54,7 +53,6 @@ export function groupBy(rows: Row[], field: string): Map<number, Row[]> {
 }
 
 export function installMovement(ctx: PluginServerContext): void {
-  const dialect = ctx.database.dialect;
   // After the commit the telemetry engine re-reads the carriers moved, so its warehouse and
   // transport state agree with the documents and the gate pass still to come confirms the move.
   const follow = (e: TransitionEvent, direction: 'out' | 'in') =>
@@ -66,11 +64,11 @@ export function installMovement(ctx: PluginServerContext): void {
     follow(e, 'out');
   });
   ctx.transitions.on('ship-order-detail', 'receive', async (e) => {
-    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await arrive(e, await orderOf(e, orderId), lines, false, dialect);
+    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await arrive(e, await orderOf(e, orderId), lines, false);
     follow(e, 'in');
   });
   ctx.transitions.on('ship-order-detail', 'receiveExtra', async (e) => {
-    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await arrive(e, await orderOf(e, orderId), lines, true, dialect);
+    for (const [orderId, lines] of groupBy(e.rows, 'shipOrderId')) await arrive(e, await orderOf(e, orderId), lines, true);
     follow(e, 'in');
   });
 
@@ -207,7 +205,7 @@ async function shipCarriers(e: Event, order: Row, lines: Row[]): Promise<void> {
 }
 
 /** The `receive` / `receiveExtra` line steps' effect: the lines' carriers come in at the receiver. */
-async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialect: string): Promise<void> {
+async function arrive(e: Event, order: Row, lines: Row[], extra: boolean): Promise<void> {
   const receiver = Number(order.receiverWarehouseId);
   const carrierIds = ids(lines, 'carrierId');
   const carriers = await e
@@ -233,7 +231,8 @@ async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialec
     });
   if (wrong.length)
     throw new ApiError(ErrorCode.statusForbidden, 'shipping.notInTransit', { sns: snList(wrong.map((c) => String(c.sn))), title: String(order.orderNo) });
-  const moved = await e.repo('carrier').updateWhere(
+  const carrierRepo = e.repo('carrier');
+  const moved = await carrierRepo.updateWhere(
     {
       warehouseId: receiver,
       transportStatus: Transport.inWarehouse,
@@ -241,7 +240,7 @@ async function arrive(e: Event, order: Row, lines: Row[], extra: boolean, dialec
       inboundTime: e.at,
       cycleCount: literal('COALESCE(cycle_count, 0) + 1'),
       // days since the carrier last came in somewhere: one full turn of the loop
-      turnoverDays: literal(turnoverExpr(dialect, e.at)),
+      turnoverDays: literal(turnoverExpr(carrierRepo, e.at)),
     },
     { id: { [Op.in]: carrierIds }, ...(extra ? {} : { [Op.or]: [{ transportStatus: { [Op.in]: MOVING } }, { warehouseId: receiver }] }) },
   );
@@ -331,13 +330,9 @@ async function routeMinutes(e: Event, order: Row): Promise<number> {
   return Number(route?.transportTime ?? 0) || 0;
 }
 
-function turnoverExpr(dialect: string, now: Date): string {
-  const ms = now.getTime();
-  if (dialect === 'sqlite') {
-    // inbound_time is stored as text 'YYYY-MM-DD HH:MM:SS.SSS +00:00'
-    return `CASE WHEN inbound_time IS NULL THEN turnover_days ELSE ROUND((${ms / DAY_MS + 2440587.5} - julianday(substr(inbound_time, 1, 23))), 2) END`;
-  }
-  return `CASE WHEN inbound_time IS NULL THEN turnover_days ELSE ROUND(TIMESTAMPDIFF(SECOND, inbound_time, FROM_UNIXTIME(${Math.floor(ms / 1000)})) / 86400, 2) END`;
+function turnoverExpr(carriers: Pick<ScopedRepository, 'quoted' | 'daysSince'>, now: Date): string {
+  const inbound = carriers.quoted('inboundTime');
+  return `CASE WHEN ${inbound} IS NULL THEN ${carriers.quoted('turnoverDays')} ELSE ROUND(${carriers.daysSince('inboundTime', now)}, 2) END`;
 }
 
 /** SPEC §8 reason 80 (`importCode`: an import row, a scan or batch/add reports it): carriers not in the warehouse the document moves them from/to. */

@@ -56,6 +56,21 @@ export class BoundRepository {
     return found as unknown as Row[];
   }
 
+  /** The field's column quoted for the dialect (see ScopedRepository.quoted). */
+  quoted(field: string): string {
+    return this.scoped.quoted(field);
+  }
+
+  /** SQL of the fractional days from a datetime field's value until `at` (see ScopedRepository.daysSince). */
+  daysSince(field: string, at: Date): string {
+    return this.scoped.daysSince(field, at);
+  }
+
+  /** `CASE <column> WHEN k THEN v … END` over integer pairs, e.g. as an updateWhere value (see ScopedRepository.caseOf). */
+  caseOf(field: string, pairs: Iterable<readonly [number, number]>): ReturnType<ScopedRepository['caseOf']> {
+    return this.scoped.caseOf(field, pairs);
+  }
+
   /** Sequelize's lock option, on the dialects that take one. */
   lockOf(lock: Lock | undefined): LOCK | undefined {
     if (!lock || this.host.db.dialect !== 'mysql') return undefined;
