@@ -5,10 +5,17 @@
  * plant (the first fifth of the warehouses, owned by supplier partners) and a customer warehouse
  * (owned by customer partners, ten warehouses each): 4 in/out rows a loop. Over real HTTP as the
  * organisation's administrator, each call beside its raw-SQL floor (the SELECT computing the same
- * answer, run directly through sqlite3 on the same file; the turns' figures are compared with the
- * call's, a difference stops the bench) and the ratio; an export's RSS growth is printed.
+ * answer: on SQLite run directly through sqlite3 on the same file, on MariaDB through the server's
+ * pool; the turns' figures are compared with the call's, a difference stops the bench) and the
+ * ratio; an export's RSS growth is printed.
+ *
+ * The data is written once by bulk SQL (bench/lib/source.ts): SQLite into a file cached under
+ * <tmpdir>/rti-bench/ (RTI_BENCH_DIR moves it), MariaDB/MySQL (TEST_MYSQL_URL, or `--mariadb` for
+ * a throwaway server) into a database named by the size; `--fresh` rebuilds. The in/out times are
+ * relative to the build, so a cache some weeks old loses its first loops from the year.
  *
  *   node bench/pool-analytics/run.mjs [--warehouses=500] [--codes=50] [--carriers=200000] [--trips=5] [--calls=3]
+ *                                     [--only=<label or path part>] [--fresh] [--mariadb]
  */
 import { QueryTypes } from 'sequelize';
 import { createServer } from '../../server/src/index';

@@ -5,17 +5,20 @@
  * `--days` days plus `--carriers` carriers for the idle reports (in/out rows are not read by any
  * of these reports: they are in the snapshots' inbound/outbound). Over real HTTP as the
  * organisation's administrator, each call next to its raw-SQL floor (the grouped SELECT the
- * answer needs, run directly through sqlite3 on the same file) and the ratio; the export's RSS
- * growth is printed.
+ * answer needs; on SQLite run directly through sqlite3 on the same file, on MariaDB through the
+ * server's pool) and the ratio; the export's RSS growth is printed. The data is written once and
+ * kept like the other pool-scale benches' (bench/lib/source.ts: RTI_BENCH_DIR, TEST_MYSQL_URL or
+ * `--mariadb`, `--fresh`).
  *
  *   node bench/reports/run.mjs [--warehouses=500] [--codes=50] [--days=100] [--carriers=200000] [--calls=5]
+ *                              [--only=<label part>] [--fresh] [--mariadb]
  */
-import { tmpdir } from 'node:os';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { QueryTypes } from 'sequelize';
 import { createServer } from '../../server/src/index';
+import { syncSchema } from '../../server/src/db/schema-sync';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
-import { sqlNames } from '../lib/sql';
+import { columnsOf } from '../lib/sql';
+import { DONE_TABLE, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const WAREHOUSES = arg('warehouses', 500);
@@ -24,41 +27,54 @@ const DAYS = arg('days', 100);
 const CARRIERS = arg('carriers', 200_000);
 const CALLS = arg('calls', 5);
 const DAY = 86_400_000;
+const ORG_CODE = 'BENCHREP';
+const SIZE = `${WAREHOUSES}-${CODES}-${DAYS}-${CARRIERS}`;
 
 const dayString = (t: number) => new Date(t).toISOString().slice(0, 10);
 
-async function main() {
-  const dir = mkdtempSync(join(tmpdir(), 'rti-reports-bench-'));
-  const file = join(dir, 'bench.sqlite');
-  const server = await createServer({
-    databaseUrl: `sqlite:${file}`,
+const boot = (databaseUrl: string) =>
+  createServer({
+    databaseUrl,
     plugins: ['shipping', 'inventory', 'reports'],
     logError: (...a: unknown[]) => console.error(...a.map((x) => (x instanceof Error ? x.message : x))),
   });
-  const { url } = await server.listen(0);
+
+/** Builds the snapshots and carriers by bulk SQL, secondary indexes dropped for the load and rebuilt by the schema step (not measured). */
+async function build(databaseUrl: string): Promise<void> {
+  const t0 = performance.now();
+  const server = await boot(databaseUrl);
   try {
     const models = server.db.models;
     const seq = server.db.sequelize;
+    const dialect = server.db.dialect as Dialect;
+    const d = dialectSql(dialect);
+    const exec = (sql: string) => seq.query(sql).catch((err: Error) => Promise.reject(Object.assign(err, { sql: sql.slice(0, 400) })));
     const codes = server.listPermissionCodes();
-    const org = Number((await models.organization.create({ code: 'BENCHREP', name: 'Bench reports', entryCode: 'benchrep', pcPermissions: codes })).get('id'));
+    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench reports', entryCode: 'benchrep', pcPermissions: codes })).get('id'));
     const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
-    const userId = Number(
-      (await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] })).get('id'),
-    );
+    await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
     const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
-    const n = sqlNames(seq);
-    const t0 = performance.now();
-    // warehouses, codes, per-warehouse idle check times, snapshots and carriers by bulk SQL
-    // SQLite keeps Sequelize's own datetime text
-    const now = new Date().toISOString().replace('T', ' ').replace('Z', ' +00:00');
+    const T = Object.fromEntries(['warehouse', 'carrier-code', 'inventory-snapshot', 'carrier'].map((r) => [r, columnsOf(server, r)]));
+    if (dialect === 'sqlite') for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'cache_size = -262144']) await exec(`PRAGMA ${pragma}`);
+    else await exec('SET unique_checks = 0');
+    const qi = seq.getQueryInterface();
+    for (const r of ['carrier', 'inventory-snapshot']) {
+      for (const ix of (await qi.showIndex(T[r].name)) as Array<{ name: string; unique: boolean; primary: boolean }>) {
+        if (ix.unique || ix.primary || ix.name === 'PRIMARY') continue;
+        await qi.removeIndex(T[r].name, ix.name);
+      }
+    }
+    const base = new Date().toISOString();
+    const now = d.at(new Date());
     const rows = (count: number, fn: (i: number) => string) => Array.from({ length: count }, (_, i) => fn(i + 1)).join(',');
-    await seq.query(
-      `INSERT INTO ${n.table('warehouse')} (id, ${n.cols('warehouse', ['orgId', 'code', 'name', 'minInventory', 'maxInventory', 'theoryInventory', 'idleCheckTime', 'createdAt', 'updatedAt'])}) VALUES ${rows(WAREHOUSES, (i) => `(${i}, ${org}, 'WH-${i}', 'Warehouse ${i}', 500, 3000, 2000, ${1440 * (1 + (i % 7))}, '${now}', '${now}')`)}`,
+    await exec(
+      `INSERT INTO ${T.warehouse.table} (id, ${T.warehouse.list(['orgId', 'code', 'name', 'minInventory', 'maxInventory', 'theoryInventory', 'idleCheckTime', 'createdAt', 'updatedAt'])}) VALUES ${rows(WAREHOUSES, (i) => `(${i}, ${org}, 'WH-${i}', 'Warehouse ${i}', 500, 3000, 2000, ${1440 * (1 + (i % 7))}, ${now}, ${now})`)}`,
     );
-    await seq.query(
-      `INSERT INTO ${n.table('carrier-code')} (id, ${n.cols('carrier-code', ['orgId', 'projectId', 'code', 'name', 'type', 'available', 'createdAt', 'updatedAt'])}) VALUES ${rows(CODES, (i) => `(${i}, ${org}, ${project}, 'CC-${i}', 'Code ${i}', 10, 1, '${now}', '${now}')`)}`,
+    await exec(
+      `INSERT INTO ${T['carrier-code'].table} (id, ${T['carrier-code'].list(['orgId', 'projectId', 'code', 'name', 'type', 'available', 'createdAt', 'updatedAt'])}) VALUES ${rows(CODES, (i) => `(${i}, ${org}, ${project}, 'CC-${i}', 'Code ${i}', 10, 1, ${now}, ${now})`)}`,
     );
-    const snap = n.cols('inventory-snapshot', [
+    // a day's snapshots: every warehouse × code
+    const snap = T['inventory-snapshot'].list([
       'orgId',
       'day',
       'warehouseId',
@@ -76,38 +92,52 @@ async function main() {
       'updatedAt',
     ]);
     const today = Date.parse(`${dayString(Date.now())}T00:00:00Z`);
-    for (let d = 1; d <= DAYS; d++) {
-      const day = dayString(today - d * DAY);
-      await seq.query(
-        `WITH RECURSIVE w(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM w WHERE i < ${WAREHOUSES}), c(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM c WHERE j < ${CODES})
-         INSERT INTO ${n.table('inventory-snapshot')} (${snap}) SELECT ${org}, '${day}', i, j, 20 + ((i * 7 + j * 13 + ${d}) % 40), (i + j) % 3, (i * j + ${d}) % 5, 5, 5, (i + ${d}) % 4, (j + ${d}) % 4, (i + j + ${d}) % 6, (i * 3 + j + ${d}) % 6, '${now}', '${now}' FROM w, c`,
+    const per = WAREHOUSES * CODES;
+    for (let dd = 1; dd <= DAYS; dd++) {
+      const day = dayString(today - dd * DAY);
+      const s = d.seq(0, per - 1);
+      await exec(
+        `INSERT INTO ${T['inventory-snapshot'].table} (${snap}) SELECT ${org}, '${day}', i, j, 20 + ((i * 7 + j * 13 + ${dd}) % 40), (i + j) % 3, (i * j + ${dd}) % 5, 5, 5, (i + ${dd}) % 4, (j + ${dd}) % 4, (i + j + ${dd}) % 6, (i * 3 + j + ${dd}) % 6, ${now}, ${now}
+         FROM (${s.with}SELECT 1 + (n - n % ${CODES}) / ${CODES} AS i, 1 + n % ${CODES} AS j FROM ${s.from}) AS x`,
       );
     }
-    const carrier = n.cols('carrier', [
-      'orgId',
-      'sn',
-      'name',
-      'carrierCodeId',
-      'projectId',
-      'type',
-      'warehouseId',
-      'status',
-      'loadingStatus',
-      'transportStatus',
-      'inboundTime',
-      'createdAt',
-      'updatedAt',
-    ]);
-    await seq.query(
-      `WITH RECURSIVE s(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM s WHERE k < ${CARRIERS})
-       INSERT INTO ${n.table('carrier')} (${carrier}) SELECT ${org}, 'C' || printf('%08d', k), 'Carrier ' || k, 1 + k % ${CODES}, ${project}, 10, 1 + k % ${WAREHOUSES}, 10, 10, CASE WHEN k % 50 = 0 THEN 30 ELSE 10 END,
-       strftime('%Y-%m-%d %H:%M:%f +00:00', 'now', '-' || (k % 30) || ' days'), '${now}', '${now}' FROM s`,
+    const s = d.seq(1, CARRIERS);
+    await exec(
+      `INSERT INTO ${T.carrier.table} (${T.carrier.list(['orgId', 'sn', 'name', 'carrierCodeId', 'projectId', 'type', 'warehouseId', 'status', 'loadingStatus', 'transportStatus', 'inboundTime', 'createdAt', 'updatedAt'])})
+       ${s.with}SELECT ${org}, ${d.cat(`'C'`, d.pad('n', 8))}, ${d.cat(`'Carrier '`, 'n')}, 1 + n % ${CODES}, ${project}, 10, 1 + n % ${WAREHOUSES}, 10, 10, CASE WHEN n % 50 = 0 THEN 30 ELSE 10 END,
+       ${d.secondsBefore(base, `(n % 30) * 86400`)}, ${now}, ${now} FROM ${s.from}`,
     );
-    await seq.query('ANALYZE');
+    const loaded = performance.now();
+    await syncSchema(seq, models, server.metadata, () => undefined);
+    if (dialect === 'sqlite') {
+      await exec('ANALYZE');
+      await exec('PRAGMA journal_mode = WAL');
+    } else {
+      await exec(
+        `ANALYZE TABLE ${Object.values(T)
+          .map((t) => t.table)
+          .join(', ')}`,
+      );
+      await exec(`CREATE TABLE ${qi.quoteIdentifier(DONE_TABLE)} (id INT)`);
+    }
     console.log(
-      `fixture: ${WAREHOUSES} warehouses × ${CODES} codes × ${DAYS} days = ${(WAREHOUSES * CODES * DAYS).toLocaleString('en')} snapshot rows, ${CARRIERS.toLocaleString('en')} carriers (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+      `built: ${WAREHOUSES} warehouses × ${CODES} codes × ${DAYS} days = ${(per * DAYS).toLocaleString('en')} snapshot rows, ${CARRIERS.toLocaleString('en')} carriers on ${dialect}; rows ${((loaded - t0) / 1000).toFixed(0)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
     );
+  } finally {
+    await server.close();
+  }
+}
 
+async function main() {
+  const source = await cachedDatabase('reports', SIZE, build);
+  const server = await boot(source.url);
+  const { url } = await server.listen(0);
+  try {
+    const models = server.db.models;
+    const seq = server.db.sequelize;
+    const org = Number((await models.organization.findOne({ where: { code: ORG_CODE } }))!.get('id'));
+    const userId = Number((await models.user.findOne({ where: { orgId: org, name: 'bench.admin' } }))!.get('id'));
+    const today = Date.parse(`${dayString(Date.now())}T00:00:00Z`);
     const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
     const post = (path: string, body: Record<string, unknown>) =>
       fetch(`${url}/api${path}`, {
@@ -120,9 +150,12 @@ async function main() {
       if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
       return json.data;
     };
-    const raw = await openSqlite(file);
-    const s = (attr: string) => n.col('inventory-snapshot', attr);
-    const T = n.table('inventory-snapshot');
+    // the floor: SQLite read directly through sqlite3 on the same file, MariaDB through the server's own pool
+    const raw = source.file ? await openSqlite(source.file) : null;
+    const select = (sql: string) => (raw ? sqliteAll(raw, sql) : seq.query(sql, { type: QueryTypes.SELECT }));
+    const S = columnsOf(server, 'inventory-snapshot');
+    const s = S.c;
+    const T = S.table;
     const d1 = dayString(today - DAY);
     const d7 = dayString(today - 7 * DAY);
     const d31 = dayString(today - 31 * DAY);
@@ -165,17 +198,21 @@ async function main() {
       { label: 'idle per warehouse and code', path: '/idle/carrier-code/list', body: { page: 1, limit: 100 } },
       { label: 'idle carriers, first page', path: '/idle/carrier/list', body: { page: 1, limit: 100 } },
     ];
-    console.log(`\nreports on SQLite, ${CALLS} calls each (+1 warm-up), ${loadLine()}`);
-    await runCases({ cases, calls: CALLS, floorCalls: CALLS, call, floor: (sql) => sqliteAll(raw, sql), width: 34 });
+    console.log(
+      `\nreports on ${source.label}: ${WAREHOUSES} warehouses × ${CODES} codes × ${DAYS} days = ${(WAREHOUSES * CODES * DAYS).toLocaleString('en')} snapshot rows, ${CARRIERS.toLocaleString('en')} carriers; ${CALLS} calls each (+1 warm-up), ${loadLine()}`,
+    );
+    const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1];
+    await runCases({ cases: cases.filter((c) => !only || c.label.includes(only)), calls: CALLS, floorCalls: CALLS, call, floor: select, width: 34 });
+    console.log(`after the calls: ${loadLine()}`);
     // an export streamed: the 7-day batch (every warehouse and code: WAREHOUSES × CODES × 7 rows)
     const x = await streamedRss(post('/inventory-report/batch/export', { time: [`${d7}T00:00:00Z`, `${d1}T23:59:59Z`] }));
     console.log(
       `\nexport /inventory-report/batch/export, 7 days: ${(WAREHOUSES * CODES * 7).toLocaleString('en')} rows, ${(x.bytes / 1e6).toFixed(1)} MB in ${x.seconds.toFixed(1)} s; RSS ${(x.rss0 / 1e6).toFixed(0)} → peak ${(x.peak / 1e6).toFixed(0)} MB (+${((x.peak - x.rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
     );
-    await sqliteClose(raw);
+    if (raw) await sqliteClose(raw);
   } finally {
     await server.close();
-    rmSync(dir, { recursive: true, force: true });
+    await source.stop?.();
   }
 }
 

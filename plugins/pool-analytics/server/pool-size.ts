@@ -14,7 +14,7 @@ import { Enums } from '@rti/metadata';
 import { timeRange, type PluginServerContext, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
 import { OFF_BOOKS } from '@rti/plugin-inventory/figures';
 import { Op, col, fn } from 'sequelize';
-import { cellsOf, figuresOf, type Cell } from './turns';
+import { cellsOf, codesInPeriod, figuresOf, type Cell } from './turns';
 import { K, MAX_DAYS, codeParam, codesOf, once, page, partnersOf, round, toDays, warehousesOf } from './shared';
 
 interface Params {
@@ -67,7 +67,9 @@ export async function sizeRows(ctx: PluginServerContext, q: ReportQuery<Params>)
     const p = whs.get(w)?.partnerId;
     return p === null || p === undefined || partners.get(p)?.type !== Enums.supplierCustomerType.customer;
   };
-  const cells = whs.size ? await cellsOf(ctx, q.ctx, { from: time.from, to: time.to, carrierCodeId }, whs) : [];
+  // each carrier's figures under its latest code in the period (turns.ts codesInPeriod)
+  const period = { from: time.from, to: time.to, carrierCodeId };
+  const cells = whs.size ? await cellsOf(ctx, q.ctx, period, whs, (await codesInPeriod(ctx, q.ctx, period)).recoded) : [];
   const byCode = new Map<number, Cell[]>();
   for (const c of cells) {
     if (c.carrierCodeId === null) continue;

@@ -16,7 +16,9 @@
  *   departure over departures − 1. **Cycle time** = Σ spans ÷ Σ cycles; **turns per year** =
  *   365 ÷ cycle time.
  * - Grouped per warehouse, per partner (the supplier/customer owning the warehouse's location)
- *   or per carrier code (the code of the rows).
+ *   or per carrier code. Per code, a carrier's rows of the period all count under ONE code: the
+ *   code of its latest in/out row in the period (a carrier re-coded or relabelled in the period
+ *   counts under its new code, once — not under both).
  */
 import { Enums } from '@rti/metadata';
 import {
@@ -73,8 +75,19 @@ export function periodWhere(repo: ScopedRepository, p: { from: number; to: numbe
   return repo.timeRange(field, p.from, p.to);
 }
 
-/** The cells of the period (see the file's comment), for the caller's warehouses. */
-export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p: Period, whs: Map<number, Warehouse>): Promise<Cell[]> {
+/**
+ * The cells of the period (see the file's comment), for the caller's warehouses. With
+ * `recoded` (codesInPeriod's: carriers whose rows carry more than one code) the cells are per
+ * (warehouse, the carrier's code in the period): a re-coded carrier's figures move from the code
+ * the grouped read put them under to its latest code.
+ */
+export async function cellsOf(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  p: Period,
+  whs: Map<number, Warehouse>,
+  recoded?: Map<number, Recoded>,
+): Promise<Cell[]> {
   const repo = ctx.repo('carrier-inout', call);
   const t = repo.epochDays('confirmTime');
   const F = toDays(p.from);
@@ -96,6 +109,15 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
   const atEnd = `(CASE WHEN ${last(IN)} IS NOT NULL AND (${last(OUT)} IS NULL OR ${last(IN)} > ${last(OUT)}) THEN 1 ELSE 0 END)`;
   // Σ departures − Σ arrivals, + the end for one still there, − the start for one there at the start
   const held = `(COALESCE(SUM(CASE ${dir} WHEN ${Number(OUT)} THEN ${t} WHEN ${Number(IN)} THEN -${t} END), 0) + ${atEnd} * ${Number(T)} - ${atStart} * ${Number(F)})`;
+  // one (warehouse, carrier) group's figures
+  const figure: Array<[string, string]> = [
+    ['arrivals', nIn],
+    ['departures', nOut],
+    ['visits', `${nIn} + ${atStart}`],
+    ['held', held],
+    ['cycles', `CASE WHEN ${nOut} > 1 THEN ${nOut} - 1 ELSE 0 END`],
+    ['span', `CASE WHEN ${nOut} > 1 THEN ${repo.epochDaysOf(last(OUT))} - ${repo.epochDaysOf(first(OUT))} ELSE 0 END`],
+  ];
   const over = (expr: string) => literal(`SUM(${expr}) OVER (PARTITION BY ${wh}, MAX(${code}))`);
   const found = await repo.rows(
     { ...narrow, ...periodWhere(repo, p) },
@@ -104,12 +126,7 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
         [literal(`DISTINCT ${wh}`), 'warehouseId'],
         [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
         [over('1'), 'carriers'],
-        [over(nIn), 'arrivals'],
-        [over(nOut), 'departures'],
-        [over(`${nIn} + ${atStart}`), 'visits'],
-        [over(held), 'held'],
-        [over(`CASE WHEN ${nOut} > 1 THEN ${nOut} - 1 ELSE 0 END`), 'cycles'],
-        [over(`CASE WHEN ${nOut} > 1 THEN ${repo.epochDaysOf(last(OUT))} - ${repo.epochDaysOf(first(OUT))} ELSE 0 END`), 'span'],
+        ...figure.map(([k, expr]) => [over(expr), k] as [ReturnType<typeof literal>, string]),
       ],
       group: [col(repo.column('warehouseId')), col(repo.column('carrierId'))],
     },
@@ -131,6 +148,57 @@ export async function cellsOf(ctx: PluginServerContext, call: RequestContext, p:
       span: Number(r.span),
       fromRows: true,
     });
+  }
+  if (recoded?.size) {
+    // the re-coded carriers' (warehouse, carrier) groups read again (a few): taken out of the
+    // (warehouse, code) the read above summed them under, put under (warehouse, latest code)
+    const summed = new Map(cells.map((c) => [`${c.warehouseId}:${c.carrierCodeId}`, c]));
+    const move = (r: Row, to: number | null, sign: 1 | -1) => {
+      const w = Number(r.warehouseId);
+      if (!whs.has(w)) return;
+      let c = summed.get(`${w}:${to}`);
+      if (!c) {
+        c = {
+          warehouseId: w,
+          carrierId: null,
+          carrierCodeId: to,
+          carriers: 0,
+          arrivals: 0,
+          departures: 0,
+          visits: 0,
+          held: 0,
+          cycles: 0,
+          span: 0,
+          fromRows: true,
+        };
+        summed.set(`${w}:${to}`, c);
+        cells.push(c);
+      }
+      c.carriers += sign;
+      for (const k of ['arrivals', 'departures', 'visits', 'held', 'cycles', 'span'] as const) c[k] += sign * Number(r[k]);
+    };
+    const attributes: Array<string | [ReturnType<typeof fn | typeof literal>, string]> = [
+      'warehouseId',
+      'carrierId',
+      [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
+      ...figure.map(([k, expr]) => [literal(expr), k] as [ReturnType<typeof literal>, string]),
+    ];
+    const ids = [...recoded.keys()];
+    const anyCode = p.warehouseId ? { warehouseId: p.warehouseId } : {};
+    for (let i = 0; i < ids.length; i += 1000) {
+      const these = { carrierId: { [Op.in]: ids.slice(i, i + 1000) } };
+      const counted = await repo.rows({ ...narrow, ...periodWhere(repo, p), ...these }, { attributes, group: ['warehouseId', 'carrierId'] });
+      // narrowed to a code: the carriers whose latest code it is count all their rows of the period
+      const wanted = p.carrierCodeId
+        ? await repo.rows({ ...anyCode, ...periodWhere(repo, p), ...these }, { attributes, group: ['warehouseId', 'carrierId'] })
+        : counted;
+      for (const r of counted) move(r, n(r.code), -1);
+      for (const r of wanted) {
+        const latest = recoded.get(Number(r.carrierId))!.latest;
+        if (!p.carrierCodeId || latest === p.carrierCodeId) move(r, latest, 1);
+      }
+    }
+    for (let i = cells.length - 1; i >= 0; i--) if (cells[i].fromRows && cells[i].carriers <= 0) cells.splice(i, 1);
   }
   const whole = (w: number, code: number | null, count: number, carrierId: number | null = null) =>
     cells.push({
@@ -229,6 +297,57 @@ export async function distinctCarriers(
   return new Map(found.map((r) => [String(r.g ?? ''), Number(r.n)]));
 }
 
+/** A carrier whose in/out rows in the period carry more than one code: it counts under its latest row's code. */
+export interface Recoded {
+  codes: Array<number | null>;
+  latest: number | null;
+}
+
+/**
+ * Carriers with in/out rows in the period per carrier code — each once, under the code of its
+ * latest row in the period (a carrier re-coded in the period is not counted under both) — and
+ * the re-coded carriers. One grouped read per (code, carrier), served in order by the index
+ * (org, code, carrier, time): a window over the carrier marks those with more than one code and
+ * DISTINCT keeps one row per code plus one per (code, re-coded carrier). Not narrowed to a code
+ * (a carrier's other codes decide where it counts).
+ */
+export async function codesInPeriod(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  p: Period,
+): Promise<{ carriers: Map<string, number>; recoded: Map<number, Recoded> }> {
+  const repo = ctx.repo('carrier-inout', call);
+  const [code, carrier] = [repo.quoted('carrierCodeId'), repo.quoted('carrierId')];
+  const many = `COUNT(*) OVER (PARTITION BY ${carrier}) > 1`;
+  const found = await repo.rows(
+    { ...(p.warehouseId ? { warehouseId: p.warehouseId } : {}), ...periodWhere(repo, p) },
+    {
+      attributes: [
+        [literal(`DISTINCT ${code}`), 'code'],
+        [literal(`COUNT(*) OVER (PARTITION BY ${code})`), 'n'],
+        [literal(`CASE WHEN ${many} THEN ${carrier} END`), 'carrierId'],
+        [literal(`CASE WHEN ${many} THEN ${repo.epochDaysOf(`MAX(${repo.quoted('confirmTime')})`)} END`), 'last'],
+      ],
+      group: [col(repo.column('carrierCodeId')), col(repo.column('carrierId'))],
+    },
+  );
+  const carriers = new Map<string, number>();
+  const recoded = new Map<number, Recoded & { at: number }>();
+  for (const r of found) {
+    const c = n(r.code);
+    carriers.set(String(c ?? ''), Number(r.n));
+    if (r.carrierId === null || r.carrierId === undefined) continue;
+    const at = Number(r.last);
+    const x = recoded.get(Number(r.carrierId)) ?? { codes: [], latest: c, at: -Infinity };
+    x.codes.push(c);
+    // the latest row's code; rows at the same instant under two codes: the higher code
+    if (at > x.at || (at === x.at && (c ?? 0) > (x.latest ?? 0))) Object.assign(x, { latest: c, at });
+    recoded.set(Number(r.carrierId), x);
+  }
+  for (const x of recoded.values()) for (const c of x.codes) if (c !== x.latest) carriers.set(String(c ?? ''), (carriers.get(String(c ?? '')) ?? 0) - 1);
+  return { carriers, recoded };
+}
+
 export interface Figures {
   carriers: number;
   arrivals: number;
@@ -289,7 +408,10 @@ export async function turnsRows(ctx: PluginServerContext, q: ReportQuery<Params>
   const { time, by, warehouseId, carrierCodeId } = q.params;
   const whs = await warehousesOf(ctx, q.ctx, { warehouseId });
   if (!whs.size) return [];
-  const cells = await cellsOf(ctx, q.ctx, { from: time.from, to: time.to, warehouseId, carrierCodeId }, whs);
+  const period = { from: time.from, to: time.to, warehouseId, carrierCodeId };
+  // per code: each carrier under its latest code in the period (codesInPeriod)
+  const perCode = by === BY.carrierCode ? await codesInPeriod(ctx, q.ctx, period) : null;
+  const cells = await cellsOf(ctx, q.ctx, period, whs, perCode?.recoded);
   const groups = new Map<string, Cell[]>();
   const keyOf = (c: Cell): string => {
     if (by === BY.partner) return String(whs.get(c.warehouseId)?.partnerId ?? '');
@@ -313,7 +435,7 @@ export async function turnsRows(ctx: PluginServerContext, q: ReportQuery<Params>
     label = (k) => codes.get(Number(k)) ?? { code: '', name: none };
   } else label = (k) => ({ code: whs.get(Number(k))?.code ?? '', name: whs.get(Number(k))?.name ?? none });
   // per partner or code a carrier counts once however many of the group's warehouses it visited
-  const distinct = by === BY.warehouse ? null : await distinctCarriers(ctx, q.ctx, { from: time.from, to: time.to, warehouseId, carrierCodeId }, by, whs);
+  const distinct = by === BY.partner ? await distinctCarriers(ctx, q.ctx, period, by, whs) : (perCode?.carriers ?? null);
   const figures = (k: string, cs: Cell[]) => {
     const f = figuresOf(cs);
     if (distinct) f.carriers += (distinct.get(k) ?? 0) - cs.reduce((s, c) => s + (c.fromRows ? c.carriers : 0), 0);
