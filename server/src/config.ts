@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storageConfigFromEnv, type StorageConfig } from './files/storage';
+import { renderConfigFromEnv, type RenderConfig } from './render/console-png';
 
 /** Repository root (server/src/../..). */
 export const repoRoot: string = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,6 +55,8 @@ export interface ServerConfig {
    * set it behind a proxy; empty = the origin the printing caller used.
    */
   publicUrl: string;
+  /** console pages drawn to PNG for mails: the console's origin, the browser, the wait (render/console-png.ts) */
+  render: RenderConfig;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     importStaleMs: positive(env, 'IMPORT_STALE_MS', 60_000),
     // SHIPPING_PUBLIC_URL: the name before public links were the platform's
     publicUrl: origin(env.PUBLIC_URL || env.SHIPPING_PUBLIC_URL || ''),
+    render: renderConfigFromEnv(env),
   };
 }
 

@@ -38,6 +38,7 @@ import { jobLease } from './plugins/job-lease';
 import { PublicLinks, publicLinkCalls, type PublicLinkService } from './resources/public-links';
 import { labelsCall } from './i18n/labels-call';
 import { ReportRegistry } from './reports/registry';
+import { createConsoleRenderer } from './render/console-png';
 import { resourceCalls } from './resources/calls';
 import { HookRegistry } from './resources/hooks';
 import { organisationsWith, repositoryFactory, type ScopedRepository } from './resources/repository';
@@ -234,6 +235,22 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const storage = createStorage(config.storage, config.dataDir);
   for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts, storage, instanceId: config.instanceId })) calls.add(def);
   const reports = new ReportRegistry({ calls, metadata, t, zoneOf });
+  // console pages drawn to PNG for mails: this instance's own console, a render session of the user they are drawn for
+  const renderer = createConsoleRenderer({
+    config: config.render,
+    consoleDist: config.consoleDist,
+    ownUrl: () => {
+      const a = http?.address();
+      return a && typeof a === 'object' ? `http://127.0.0.1:${a.port}` : '';
+    },
+    user: async (id) => {
+      const u = await access.directory.userById(id);
+      return u && !u.locked ? u : null;
+    },
+    entryCode: async (orgId) => (await access.directory.org(orgId))?.entryCode ?? null,
+    createSession: (s) => access.sessions.create(s),
+    revokeSession: (id) => access.sessions.revoke(id),
+  });
   const audit = installAudit({ db, metadata, calls, hooks, log: logError });
 
   // plugins' HTTP surfaces over the same calls (ctx.http): mounted by createApp, calls run by the invoker
@@ -288,6 +305,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     metadata,
     config,
     storage,
+    render: renderer,
     log: (message, err) => logError(`[plugin ${id}] ${message}`, err),
   });
   const wanted = opts.plugins ?? true;

@@ -38,6 +38,7 @@ import type { Zone } from './reports/time';
 import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
 import type { MailService } from './mail/types';
+import type { ConsoleRenderer } from './render/console-png';
 
 export type { CallDef, CallInput, CallerScope, RequestContext, Language } from './http/types';
 export type { CallInvoker, InvokeOptions } from './http/dispatcher';
@@ -89,6 +90,7 @@ export type {
   ScheduledRun,
   TaskOutcome,
   TaskType,
+  MailFile,
   TimeRangeParameter,
   TimeRange,
 } from './reports/types';
@@ -111,6 +113,7 @@ export {
 export { repositoryPage, repositoryScan, type RepositoryQuery } from './reports/sources';
 export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
 export type { MailService, OutgoingMail, SentMail } from './mail/types';
+export type { ConsoleRenderer, RenderAnswer, RenderFailure, RenderPage, RenderRequest } from './render/console-png';
 
 /**
  * What plugins offer each other, by service id. A providing plugin declares the id in
@@ -277,6 +280,8 @@ export interface PluginServerContext {
   config: ServerConfig;
   /** where files are stored for every instance to read (the data folder or S3; keys from objectKey) */
   storage: ObjectStorage;
+  /** console pages drawn to PNG (headless chromium, a render session of the given user; render/console-png.ts) */
+  render: ConsoleRenderer;
   log(message: string, err?: unknown): void;
 }
 

@@ -46,6 +46,7 @@ import {
   yesterday,
   type Row,
 } from './shared';
+import { weeklyPictures } from './weekly-pictures';
 
 interface Params {
   day?: string;
@@ -371,6 +372,8 @@ export function defineInventoryReports(ctx: PluginServerContext): void {
           above: r.counts.above ?? 0,
         }),
       empty: (run) => run.t(`${K}.daily.empty`),
+      // the weekly screenshot map and marker pages as PNGs beside the workbook (weekly-pictures.ts)
+      extras: weeklyPictures(ctx),
     },
   });
 

@@ -27,7 +27,7 @@ export interface RunRecord {
   startedAt: string;
   finishedAt: string | null;
   status: RunStatus;
-  /** failed: the error; empty/skipped: why nothing was sent */
+  /** failed: the error; empty/skipped: why nothing was sent; succeeded: what the mail could not carry (else null) */
   error: string | null;
   /** the mail's Message-ID (SMTP or file outbox) */
   messageId: string | null;
@@ -129,9 +129,11 @@ export function createRunner(deps: RunnerDeps) {
       // no subject on the row: the task name (else the report's title)
       subject: task.subject?.trim() || title || report.title || '',
       text: [task.text?.trim(), report.text, t('scheduler.text.footer', { id: task.id })].filter(Boolean).join('\n\n'),
-      attachments: [{ filename: attachment, content: report.attachment.content, contentType: XLSX_TYPE }],
+      attachments: [{ filename: attachment, content: report.attachment.content, contentType: XLSX_TYPE }, ...(report.also ?? [])],
     });
-    return { status: 'succeeded', messageId: sent.messageId, outboxFile: sent.file, recipients: to.join(','), attachment, rowCount: report.rows };
+    // sent without something it should carry (a picture not drawn): the reason stays on the run's record
+    const left = report.notes?.length ? { error: report.notes.join('\n') } : {};
+    return { status: 'succeeded', messageId: sent.messageId, outboxFile: sent.file, recipients: to.join(','), attachment, rowCount: report.rows, ...left };
   }
 
   /**

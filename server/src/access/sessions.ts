@@ -19,6 +19,8 @@ export interface NewSession {
   ip?: string;
   userAgent?: string;
   language?: string;
+  /** shorter than a login's day (a render session of the server's own) */
+  ttlMs?: number;
 }
 
 export class SessionStore {
@@ -32,7 +34,7 @@ export class SessionStore {
     const token = newToken();
     const id = hashToken(token);
     const now = new Date();
-    const expiresAt = new Date(now.getTime() + this.ttlMs);
+    const expiresAt = new Date(now.getTime() + (s.ttlMs ?? this.ttlMs));
     await this.tables.session.create({
       id,
       userId: s.userId,

@@ -370,13 +370,17 @@ export class ReportRegistry {
         }),
     );
     if (!wb.rows) return { kind: 'empty', reason: s.empty?.(run, wb.params as never) ?? run.t('server.report.empty', { title: wb.title }) };
+    const extras = s.extras ? await s.extras(run, wb.params as never) : { files: [], notes: [] };
+    const summary = s.summary?.(run, { rows: wb.rows, params: wb.params as never, counts }) ?? '';
     return {
       kind: 'report',
       report: {
         title: wb.title,
-        text: s.summary?.(run, { rows: wb.rows, params: wb.params as never, counts }) ?? '',
+        text: [summary, ...extras.notes].filter(Boolean).join('\n'),
         attachment: { filename: wb.fileName, content: wb.content },
         rows: wb.rows,
+        ...(extras.files.length ? { also: extras.files } : {}),
+        ...(extras.notes.length ? { notes: extras.notes } : {}),
       },
     };
   }

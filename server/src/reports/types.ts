@@ -116,7 +116,19 @@ export interface ScheduledRun {
  * mail is sent); skipped: no data source here (reason says why).
  */
 export type TaskOutcome =
-  | { kind: 'report'; report: { title?: string; text: string; attachment: { filename: string; content: Buffer }; rows: number } }
+  | {
+      kind: 'report';
+      report: {
+        title?: string;
+        text: string;
+        attachment: { filename: string; content: Buffer };
+        rows: number;
+        /** files mailed beside the workbook (ReportSchedule.extras) */
+        also?: MailFile[];
+        /** what the mail could not carry, one line each: in its text and on the run's record */
+        notes?: string[];
+      };
+    }
   | { kind: 'empty'; reason: string }
   | { kind: 'skipped'; reason: string };
 
@@ -130,6 +142,13 @@ export interface TaskType {
   /** the report it mails, when it comes from a report's `schedule` */
   report?: string;
   run(run: ScheduledRun): Promise<TaskOutcome>;
+}
+
+/** a file mailed beside a report's workbook */
+export interface MailFile {
+  filename: string;
+  content: Buffer;
+  contentType: string;
 }
 
 export interface ReportSchedule<P> {
@@ -147,6 +166,11 @@ export interface ReportSchedule<P> {
   skip?(run: ScheduledRun): string | undefined;
   /** attachment name (default: the export's) */
   fileName?(run: ScheduledRun, params: P): string;
+  /**
+   * Files mailed beside the workbook (e.g. pictures of console pages, ctx.render), made once the
+   * workbook has rows; `notes`: what could not be made, one line each (the mail still goes).
+   */
+  extras?(run: ScheduledRun, params: P): Promise<{ files: MailFile[]; notes: string[] }>;
 }
 
 /**
