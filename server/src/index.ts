@@ -32,6 +32,7 @@ import { loadTranslator, type TFunction, type Translator } from './i18n';
 import { installImports, type ImportEngine } from './import';
 import type { PluginDefinition, PluginServerContext, PluginServices } from './plugin-api';
 import { discoverPlugins, loadPlugins, type ServiceRegistry } from './plugins/host';
+import { pluginSchema } from './plugins/schema';
 import { grantNewCodes, switchCalls } from './access/plugin-codes';
 import { JobRunner } from './plugins/jobs';
 import { jobLease } from './plugins/job-lease';
@@ -299,6 +300,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     t,
     db: db.sequelize,
     database: db,
+    schema: pluginSchema(id, db),
     addMigration: (m) => db.addMigration({ ...m, name: m.name.startsWith(`${id}-`) ? m.name : `${id}-${m.name}` }),
     onReady: (fn) => void ready.push(fn),
     onClose: (fn) => void closing.push(fn),

@@ -39,6 +39,7 @@ import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
 import type { MailService } from './mail/types';
 import type { ConsoleRenderer } from './render/console-png';
+import type { PluginSchema } from './plugins/schema';
 
 export type { CallDef, CallInput, CallerScope, RequestContext, Language } from './http/types';
 export type { CallInvoker, InvokeOptions } from './http/dispatcher';
@@ -114,6 +115,7 @@ export { repositoryPage, repositoryScan, type RepositoryQuery } from './reports/
 export type { AuthStrategy, StrategyIdentity } from './access/auth-strategies';
 export type { MailService, OutgoingMail, SentMail } from './mail/types';
 export type { ConsoleRenderer, RenderAnswer, RenderFailure, RenderPage, RenderRequest } from './render/console-png';
+export type { PluginSchema, SchemaObject } from './plugins/schema';
 
 /**
  * What plugins offer each other, by service id. A providing plugin declares the id in
@@ -263,13 +265,20 @@ export interface PluginServerContext {
   organisationsWith(resource: string, where?: WhereOptions): Promise<number[]>;
   t: TFunction;
   /**
-   * The Sequelize instance, for the plugin's own tables and migrations only: resource rows and
-   * aggregates over them (counts, sums, grouped counts, computed columns) go through repo(),
-   * which applies the caller's scope and owns the dialects (docs/PLUGINS.md "Scope").
+   * The Sequelize instance, for the plugin's own tables and migrations only, and only for a
+   * plugin declaring `ownTables` (without it, reading `db` throws, naming the plugin): resource
+   * rows and aggregates over them (counts, sums, grouped counts, computed columns) go through
+   * repo(), which applies the caller's scope and owns the dialects (its SQL fragments: quoted,
+   * epochDays, daysSince, timeRange, caseOf, aggregateWhen, calendarKey; docs/PLUGINS.md "Scope").
    */
   db: Sequelize;
-  /** the server's database (own tables only, as `db`) */
+  /** the server's database (own tables only, as `db`; only with `ownTables`) */
   database: Database;
+  /**
+   * Triggers and indexes a plugin declares over core tables (a maintained count), installed and
+   * replaced by the platform; table and column names for their DDL (plugins/schema.ts).
+   */
+  schema: PluginSchema;
   /** registers a hand-written migration for the plugin's own tables (run before start) */
   addMigration(m: Migration): void;
   /** runs once after migrations, before the server listens */
@@ -296,6 +305,12 @@ export interface PluginDefinition {
   provides?: readonly ServiceId[];
   /** off in every organisation until an administrator switches it on (a customer's report; docs/ACCESS.md) */
   perOrganisation?: boolean;
+  /**
+   * Why the plugin needs the raw database handle (ctx.db, ctx.database): tables of its own
+   * (runs, tokens, queues, states) or a platform-wide figure by design. Without it the handle
+   * is absent and reading it throws; every other plugin reads through ctx.repo() and ctx.schema.
+   */
+  ownTables?: string;
   server?(ctx: PluginServerContext): Promise<void> | void;
 }
 

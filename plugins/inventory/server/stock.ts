@@ -36,8 +36,10 @@ const Loading = Enums.loadingStatus;
 // with the interval (the arrivals of at most one hour per idle check time: a few thousand index entries at pool scale)
 export const REBUILD_EVERY_MS = 60 * 60_000;
 const SLOW_REBUILD_MS = 1000;
+/** the platform's name of the triggers' set (ctx.schema): installed on a server, the counts are kept */
+const SET = 'inventory_stock';
 /** trigger names carry the version of their SQL: a changed definition replaces the old triggers */
-const TRIGGER = 'inventory_stock_v3';
+const TRIGGER = `${SET}_v3`;
 const CARRIER_INDEX = 'inventory_carrier_inbound';
 const CELL_INDEX = 'inventory_stock_cell';
 /** standing carriers not marked idle (the ones idle by time counts) */
@@ -134,20 +136,14 @@ export async function transitOf(
   return [...out.values()];
 }
 
-/** databases (one per server; tests run several in a process) whose triggers keep the counts */
-const ACTIVE = new WeakSet<object>();
-
 export function maintainedStock(ctx: PluginServerContext) {
-  const dialect = ctx.db.getDialect();
-  const sqlite = dialect === 'sqlite';
-  const q = (id: string) => ctx.db.getQueryInterface().quoteIdentifier(id);
+  const sqlite = ctx.schema.dialect === 'sqlite';
   const TRANSIT_STATUSES = ctx.metadata.resources['ship-order'] ? statusGroup(ctx.metadata.resources['ship-order'], 'inTransit').map(Number) : [];
-  // table and column names for the triggers' DDL only: no row is read or written through these models
+  // table and column names for the triggers' DDL only (the platform's schema service): no row is read or written through them
   const names = () => {
     const table = (resource: string) => {
-      // eslint-disable-next-line rti/no-raw-models -- names for DDL, see above
-      const m = ctx.db.models[resource];
-      return { t: q(String(m.getTableName())), f: (a: string) => q(m.getAttributes()[a].field!) };
+      const t = ctx.schema.table(resource);
+      return { t: t.name, f: t.column };
     };
     const carrier = table('carrier');
     const stock = table('inventory-stock');
@@ -295,33 +291,20 @@ export function maintainedStock(ctx: PluginServerContext) {
     ];
   }
 
-  async function triggersPresent(): Promise<string[]> {
-    const [rows] = (await ctx.db.query(
-      sqlite
-        ? `SELECT name AS n FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'inventory_stock_%'`
-        : `SELECT TRIGGER_NAME AS n FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = DATABASE() AND TRIGGER_NAME LIKE 'inventory_stock_%'`,
-    )) as [Array<{ n: string }>, unknown];
-    return rows.map((r) => String(r.n));
-  }
-
-  /** creates what is missing (indexes, triggers); answers whether the counts must be rebuilt */
+  /** creates what is missing (indexes, triggers) through the platform's schema service; answers whether the counts must be rebuilt */
   async function ensure(): Promise<boolean> {
     const { carrier, stock, c, s } = names();
-    const ifNot = 'IF NOT EXISTS ';
-    // the key the triggers' upsert lands on
-    await ctx.db.query(`CREATE UNIQUE INDEX ${ifNot}${CELL_INDEX} ON ${stock} (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')})`);
-    // the readers' window of recent arrivals (idle by time since the last rebuild), read from the index alone
-    await ctx.db.query(
-      `CREATE INDEX ${ifNot}${CARRIER_INDEX} ON ${carrier} (${['orgId', 'inboundTime', 'warehouseId', 'carrierCodeId', 'transportStatus', 'status'].map(c).join(', ')})`,
-    );
-    const sql = triggerSql();
-    const want = sql.map((x) => /CREATE TRIGGER (\w+)/.exec(x)![1]);
-    const have = await triggersPresent();
-    if (want.every((n) => have.includes(n)) && have.length === want.length) return false;
-    // a partial or older set: replace all of them (the rebuild that follows makes the counts whole)
-    for (const n of have) await ctx.db.query(`DROP TRIGGER IF EXISTS ${n}`);
-    for (const x of sql) await ctx.db.query(x);
-    return true;
+    return ctx.schema.ensure(SET, [
+      // the key the triggers' upsert lands on
+      { kind: 'index', sql: `CREATE UNIQUE INDEX IF NOT EXISTS ${CELL_INDEX} ON ${stock} (${s('orgId')}, ${s('warehouseId')}, ${s('codeKey')})` },
+      // the readers' window of recent arrivals (idle by time since the last rebuild), read from the index alone
+      {
+        kind: 'index',
+        sql: `CREATE INDEX IF NOT EXISTS ${CARRIER_INDEX} ON ${carrier} (${['orgId', 'inboundTime', 'warehouseId', 'carrierCodeId', 'transportStatus', 'status'].map(c).join(', ')})`,
+      },
+      // a partial or older set is replaced whole (the rebuild that follows makes the counts whole)
+      ...triggerSql().map((sql) => ({ kind: 'trigger' as const, sql })),
+    ]);
   }
 
   /** the idle check time of each cell (the code's in that warehouse, else the warehouse's), the distinct ones, the configurations per cell */
@@ -570,7 +553,6 @@ export function maintainedStock(ctx: PluginServerContext) {
         // every start recounts (a crash between creating the triggers and the first rebuild, rows the triggers created
         // without agedBefore): seconds at 1,000,000 carriers, and the job keeps it up after
         await rebuildAll(created ? 'triggers created' : 'start');
-        ACTIVE.add(ctx.db);
       } catch (err) {
         ctx.log('[inventory] maintained stock counts unavailable (triggers could not be created); the figures group the carriers instead', err);
       }
@@ -579,13 +561,13 @@ export function maintainedStock(ctx: PluginServerContext) {
       'inventory-stock-rebuild',
       REBUILD_EVERY_MS,
       async () => {
-        if (ACTIVE.has(ctx.db)) await rebuildAll('job');
+        if (ctx.schema.installed(SET)) await rebuildAll('job');
       },
       { once: true },
     );
   }
 
-  return { install, read, rebuild, cellsPerWarehouse, transitAt, isActive: () => ACTIVE.has(ctx.db) };
+  return { install, read, rebuild, cellsPerWarehouse, transitAt, isActive: () => ctx.schema.installed(SET) };
 }
 
 export type MaintainedStock = ReturnType<typeof maintainedStock>;

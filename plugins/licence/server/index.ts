@@ -65,6 +65,7 @@ function problemOf(doc: SignedLicence, now = new Date()): Problem | null {
 
 export default definePlugin({
   id: 'licence',
+  ownTables: 'its licence table, and platform-wide counts of carriers and devices against the licence (every organisation by design)',
   server(ctx: PluginServerContext) {
     ctx.addMigration({
       name: '2026-11-22-licence',

@@ -46,6 +46,7 @@ export function eventCatalogue(ctx: Pick<PluginServerContext, 'metadata'>): Arra
 
 export default definePlugin({
   id: 'open-api',
+  ownTables: 'its organisation and named API tokens and the webhook delivery queue',
   optionalDependsOn: ['telemetry'],
   server(ctx) {
     ctx.addMigration({

@@ -168,4 +168,9 @@ function install(ctx: PluginServerContext): void {
   installRunCalls(ctx, runs, runner);
 }
 
-export default definePlugin({ id: 'scheduler', provides: ['mail'], server: install });
+export default definePlugin({
+  id: 'scheduler',
+  provides: ['mail'],
+  ownTables: 'its scheduled runs, their leases and the mail outbox',
+  server: install,
+});

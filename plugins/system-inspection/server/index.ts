@@ -122,6 +122,7 @@ export function installInspection(ctx: PluginServerContext, sampler: HostSampler
 
 export default definePlugin({
   id: 'system-inspection',
+  ownTables: "the database's size and table statistics for the platform's inspection report (no resource rows)",
   server(ctx) {
     const sampler = new HostSampler();
     installInspection(ctx, sampler);

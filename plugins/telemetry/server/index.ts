@@ -17,6 +17,8 @@ import { stateMigration } from './state-table';
 
 export default definePlugin({
   id: 'telemetry',
+  ownTables:
+    'its device state tables and GPS configuration requests; the ingest engine writes device and carrier state for every organisation (platform-wide by design)',
   provides: ['telemetry'],
   server(ctx) {
     ctx.addMigration(stateMigration);

@@ -41,4 +41,10 @@ function install(ctx: PluginServerContext): void {
   ctx.addCall({ path: '/map/history/screen/shot', handler: ({ body, ctx: call }) => screenShot(ctx, db, call, body) });
 }
 
-export default definePlugin({ id: 'vehicle', dependsOn: ['telemetry', 'map'], server: install });
+export default definePlugin({
+  id: 'vehicle',
+  dependsOn: ['telemetry', 'map'],
+  // its readers take the server's database as an argument they do not use (rows through ctx.repo): to be dropped
+  ownTables: 'passes the server database to its readers (unused by them)',
+  server: install,
+});

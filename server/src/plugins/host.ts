@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PluginDefinition, PluginServerContext, PluginServices } from '../plugin-api';
+import { guardRawHandle } from './raw-handle';
 
 export interface DiscoveredPlugin {
   id: string;
@@ -34,6 +35,8 @@ async function importPlugin(p: DiscoveredPlugin): Promise<PluginDefinition> {
   if (!def || typeof def !== 'object' || typeof def.id !== 'string')
     throw new Error(`plugin "${p.id}": ${p.entry} must export default definePlugin({ id, server })`);
   if (def.id !== p.id) throw new Error(`plugin "${p.id}": its id "${def.id}" must equal the folder name`);
+  if (def.ownTables !== undefined && (typeof def.ownTables !== 'string' || !def.ownTables.trim()))
+    throw new Error(`plugin "${p.id}": ownTables is the reason the plugin needs the raw database handle (a non-empty text)`);
   return def;
 }
 
@@ -129,7 +132,8 @@ export async function loadPlugins(
   services?.(registry);
   for (const def of ordered) {
     try {
-      await def.server?.(contextFor(def, registry));
+      // the raw handle (ctx.db, ctx.database) only for a plugin declaring ownTables (raw-handle.ts)
+      await def.server?.(guardRawHandle(def, contextFor(def, registry)));
     } catch (err) {
       throw new Error(`plugin "${def.id}" failed to start: ${(err as Error).message}`, { cause: err });
     }

@@ -6,6 +6,7 @@ import { definePlugin } from '../../../../../src/plugin-api';
 
 export default definePlugin({
   id: 'uses',
+  ownTables: 'its uses_model_notes table',
   server(ctx) {
     ctx.addMigration({
       name: 'model-notes',

@@ -9,6 +9,7 @@ let ticks = 0;
 
 export default definePlugin({
   id: 'sample',
+  ownTables: 'its sample_things table',
   server(ctx) {
     ctx.addMigration({
       name: 'things-table',
