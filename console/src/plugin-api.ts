@@ -7,12 +7,39 @@
  * header widgets. Page components are dynamic imports so each page is its own chunk.
  */
 import { createElement } from 'react';
-import type { ConsolePlugin, LazyComponent } from './plugin-contract';
+import type { ConsolePlugin, LazyComponent, RowActionProps } from './plugin-contract';
 
 export type * from './plugin-contract';
 
+/** The plugin as the host reads it: each declared record page becomes a page and, with `button`, a detail-page action. */
 export function defineConsolePlugin(plugin: ConsolePlugin): ConsolePlugin {
-  return plugin;
+  const records = plugin.recordPages ?? [];
+  if (!records.length) return plugin;
+  const screen = () => import('./meta/pages/record-page');
+  return {
+    ...plugin,
+    pages: [
+      ...(plugin.pages ?? []),
+      ...records.map((def) => ({
+        id: def.id,
+        path: def.path,
+        title: def.title,
+        component: () => screen().then((m) => ({ default: () => createElement(m.RecordScreen, { def }) })),
+      })),
+    ],
+    rowActions: [
+      ...(plugin.rowActions ?? []),
+      ...records
+        .filter((def) => def.button)
+        .map((def) => ({
+          id: `record-page-${def.id}`,
+          resources: [def.resource],
+          where: ['detail' as const],
+          viewCode: def.button!.viewCode,
+          component: () => screen().then((m) => ({ default: (p: RowActionProps) => createElement(m.RecordPageButton, { ...p, def }) })),
+        })),
+    ],
+  };
 }
 
 export { menuBadges } from './lib/menu-badges';

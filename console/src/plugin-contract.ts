@@ -181,9 +181,47 @@ export interface ZoneMap {
 /** A menu entry added by a plugin to an existing menu.json group (by key). */
 export type PluginMenuItem = MenuItem & { group: string };
 
+/** What a record page's panel receives: the record as read for the page, and `refresh()` to read it again. */
+export interface RecordPanelProps {
+  resource: ResourceDef;
+  record: Record<string, unknown>;
+  refresh: () => void;
+}
+
+/**
+ * A screen of one record at its own route, opened with `?id=` (SPEC's "add carrier",
+ * "containerize" of a ship order): the record's name, the header `fields`, a way back to its
+ * detail page, and the panel — the document's generated lines (ticked lines, "Set for
+ * selected", no adding: `'lines'`) or a plugin component. With `whileLinesOpen` the panel shows
+ * only while the lines may change (the first child's `editableWhen`), otherwise a note why not.
+ * `button` puts a link to it on the record's detail page while the panel applies.
+ */
+export interface RecordPage {
+  id: string;
+  /** the page's route (SPEC §2) */
+  path: string;
+  /** the tab's and menu's title key */
+  title: string;
+  /** the card's title key, `{{name}}` being the record's title (default `title`) */
+  heading?: string;
+  resource: string;
+  fields: string[];
+  whileLinesOpen?: boolean;
+  panel: 'lines' | LazyComponent<RecordPanelProps>;
+  button?: { label: string; viewCode?: string };
+}
+
+/** `POST <line prefix>/batch/add`: lines added, and the refused rows with their reasons. */
+export interface BatchAddAnswer {
+  added: number;
+  failed: Array<{ row: number; sn: string; reason?: number; code: number; message: string }>;
+}
+
 export interface ConsolePlugin {
   id: string;
   pages?: ConsolePage[];
+  /** screens of one record (`?id=`), declared rather than written: see RecordPage */
+  recordPages?: RecordPage[];
   menu?: PluginMenuItem[];
   paletteActions?: PaletteAction[];
   /** replace generated screens of one resource: `{ carrier: { show: () => import('./carrier-show') } }` */

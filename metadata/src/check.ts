@@ -139,6 +139,7 @@ export function checkMetadata(meta: Metadata, files: Record<string, string>, bro
       checkRules(c);
       checkChildren(c);
       checkNumber(c);
+      checkPrint(c);
       checkTransitions(c);
       checkSharedStatusCalls(c);
       checkFormDefaults(c);
@@ -465,6 +466,31 @@ function checkNumber({ res, at, byName }: ResourceCheck): void {
     const problem = numberPatternProblem(res.number.pattern);
     if (problem) at('/number/pattern', problem);
   }
+}
+
+/** print: header fields, a child to print as lines, its columns, group field and roll-ups. */
+function checkPrint({ res, resources, at, needField, byName }: ResourceCheck): void {
+  if (!res.print) return;
+  res.print.fields.forEach((f, i) => needField(`/print/fields/${i}`, f, 'printed field'));
+  const { lines } = res.print;
+  const child = lines.resource ? res.children?.find((c) => c.resource === lines.resource) : res.children?.[0];
+  if (!child) {
+    at('/print/lines', lines.resource ? `"${lines.resource}" is not a child of ${res.name}` : `${res.name} has no children to print`);
+    return;
+  }
+  const childRes = resources[child.resource];
+  if (!childRes) return; // reported under children
+  const names = fieldNames(childRes);
+  const line = (p: string, f: string) => {
+    if (!names.has(f)) at(p, `"${f}" is not a field of ${childRes.name}`);
+  };
+  lines.fields.forEach((f, i) => line(`/print/lines/fields/${i}`, f));
+  if (lines.groupBy) line('/print/lines/groupBy', lines.groupBy);
+  if (lines.perGroup && !lines.groupBy) at('/print/lines/perGroup', 'a per-group print needs groupBy');
+  if (lines.perGroup && (byName.has(lines.perGroup) || lines.perGroup === lines.groupBy)) at('/print/lines/perGroup', `"${lines.perGroup}" is a field name`);
+  lines.rollUps?.forEach((r, i) => {
+    if (!child.rollUps?.some((u) => u.field === r)) at(`/print/lines/rollUps/${i}`, `"${r}" is not a roll-up of ${childRes.name} on ${res.name}`);
+  });
 }
 
 /** transitions: each step's name and call, field, statuses, inputs, stamps and guard. */

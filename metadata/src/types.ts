@@ -279,6 +279,39 @@ export interface SourceDef {
 }
 
 /**
+ * A printed document (`<prefix>/print { id, <groupBy>?, <perGroup>? }` → PDF): the header's
+ * `fields` as label/value pairs, the QR code of its public page when the resource declares
+ * `publicLink`, then its lines (the first child, or `child`) as a table — grouped by `groupBy`
+ * with a summary of the child's `rollUps` per group, the whole document, one group, or one
+ * page run per group — and signature lines. Values print as exports show them (enum labels,
+ * reference titles, times in the organisation's zone). The console offers "Print" on the
+ * detail page to users holding the call.
+ */
+export interface PrintDef {
+  /** the printed title (a label key): "Delivery note / packing manifest" */
+  title: string;
+  /** header fields printed as label/value pairs, in order */
+  fields: string[];
+  /** the printed lines: child resource (default the first child) and its columns */
+  lines: {
+    resource?: string;
+    fields: string[];
+    /** a line field grouping the lines (a container number); the call takes it to print one group */
+    groupBy?: string;
+    /** the call's flag printing one page run per group ("perContainer") */
+    perGroup?: string;
+    /** header roll-up fields summed per group in the summary table (their `where` applies) */
+    rollUps?: string[];
+    /** the lines' heading (a label key; default the child resource's label) */
+    title?: string;
+  };
+  /** signature lines at the end (label keys) */
+  signatures?: string[];
+  /** the hint under the QR code (a label key) */
+  scanHint?: string;
+}
+
+/**
  * The public one-record link: an unguessable token per record (never an id) that opens `page`
  * without signing in — what a driver or a worker scanning the code on a document or a rack
  * sees. The platform keeps the tokens, answers `page` as a public call ({ token } → what the
@@ -504,6 +537,8 @@ export interface ResourceDef {
   source?: SourceDef;
   /** a page anyone holding the record's printed code may open without signing in (see PublicLinkDef) */
   publicLink?: PublicLinkDef;
+  /** a printed form of the record and its lines (see PrintDef) */
+  print?: PrintDef;
   /** document number generated per organisation (see DocumentNumberDef) */
   number?: DocumentNumberDef;
   /** permission code overrides; default derived from the route and API paths */

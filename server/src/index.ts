@@ -37,6 +37,7 @@ import { grantNewCodes, switchCalls } from './access/plugin-codes';
 import { JobRunner } from './plugins/jobs';
 import { jobLease } from './plugins/job-lease';
 import { PublicLinks, publicLinkCalls, type PublicLinkService } from './resources/public-links';
+import { printCalls } from './resources/print';
 import { labelsCall } from './i18n/labels-call';
 import { ReportRegistry } from './reports/registry';
 import { createConsoleRenderer } from './render/console-png';
@@ -165,6 +166,8 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     publicUrl: config.publicUrl,
   });
   for (const def of links.calls) calls.add(withDeclaredInput(def, () => metadata.enums));
+  // printed documents (metadata print), with the public link's QR code
+  for (const def of printCalls({ metadata, t, repo, zoneOf, links: links.service })) calls.add(withDeclaredInput(def, () => metadata.enums));
   jobs.every('public-links:sweep', 10 * 60_000, () => publicLinks.sweep().then(() => undefined), { once: true });
   const overlays = installOverlays({ db, metadata, translator, calls, jobs, log: logError });
   // merged with administrators' overlays; `texts` carries the overlay labels per language

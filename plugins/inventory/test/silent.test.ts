@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { telemetryRuntime, type TelemetryRuntime } from '@rti/plugin-telemetry/testing';
 import { Enums } from '@rti/metadata';
+import { pdfText } from '@rti/server/pdf-text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
 
@@ -143,6 +144,12 @@ describe('/inventory/silent', () => {
     const lines = (await ok(counter, '/inventory-count-detail/list', { inventoryCountId: task.id, page: 1, limit: 50 })).list as any[];
     expect(lines.length).toBe(task.totalAmount);
     expect(lines.length).toBeGreaterThanOrEqual(2);
+    // the count sheet the counter walks the warehouse with (the platform's `print`), in Chinese
+    const sheet = await counter.fetch('/inventory/count/print', { id: task.id }, { language: 'zh-CN' });
+    expect(sheet.headers.get('content-type')).toBe('application/pdf');
+    const text = pdfText(Buffer.from(await sheet.arrayBuffer()));
+    expect(text).toContain('盘点表');
+    for (const l of lines) expect(text).toContain(l.carrierSn);
     // not every carrier has a result yet: refused naming them, in Japanese
     const early = await counter.call('/inventory/count/close', { id: task.id }, { language: 'ja-JP' });
     expect(early.body.code).toBe(10004);

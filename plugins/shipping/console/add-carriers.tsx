@@ -1,6 +1,6 @@
 /**
- * "Add carriers" (SPEC §2 `/ship-order-manage/ship-order/add-carrier?id=`), opened from a new
- * ship order's detail page: by picking carriers standing in the shipper warehouse (selection
+ * The panel of "Add carriers" (SPEC §2 `/ship-order-manage/ship-order/add-carrier?id=`, a declared
+ * record page opened from a new ship order's detail page): by picking carriers standing in the shipper warehouse (selection
  * kept across pages), or through the generic shipping-list import. Serials typed or scanned are
  * the generated detail page's "Add by serial" (children `batch`). Every way ends in the server's
  * line rules; refused rows are listed with their SPEC §8 reason, and the lines and totals reload.
@@ -8,31 +8,16 @@
 import { useCallback, useEffect, useMemo, useState, type ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useInvalidate } from '@refinedev/core';
-import { useNavigate } from 'react-router';
 import { Alert, App, Button, Input, Space, Table, Tabs, Typography } from 'antd';
-import { ImportOutlined, PlusOutlined } from '@ant-design/icons';
-import { loadImportDialog, request, useMetadata, type RowActionProps } from '@rti/console/plugin-api';
-import type { BatchAddAnswer } from './serials';
-import { ADD_CARRIER_PATH, linesOpen } from './order-page';
+import { ImportOutlined } from '@ant-design/icons';
+import { loadImportDialog, request, useMetadata, type BatchAddAnswer, type RecordPanelProps } from '@rti/console/plugin-api';
 
 type Row = Record<string, unknown>;
 /** SPEC §9: a picker shows 20 rows a page */
 const PAGE_SIZE = 20;
 
-/** The detail page's button: opens the Add carriers screen of this order (SPEC §2 route). */
-export default function AddCarriers({ record }: RowActionProps) {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
-  if (!linesOpen(record)) return null;
-  return (
-    <Button type="primary" icon={<PlusOutlined />} onClick={() => void navigate(`${ADD_CARRIER_PATH}?id=${String(record.id)}`)} data-testid="ship-add-carriers">
-      {t('shipping.addCarriers')}
-    </Button>
-  );
-}
-
 /** The warehouse picker and the import, for one new order. */
-export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged: () => void }) {
+export default function AddCarriersPanel({ record, refresh: reread }: RecordPanelProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const invalidate = useInvalidate();
@@ -48,8 +33,8 @@ export function AddCarriersPanel({ record, onChanged }: { record: Row; onChanged
     // the order's lines and total: the detail page shows them fresh when the user goes back
     void invalidate({ resource: 'ship-order-detail', invalidates: ['list'] });
     void invalidate({ resource: 'ship-order', invalidates: ['list', 'detail'], id: shipOrderId });
-    onChanged();
-  }, [invalidate, onChanged, shipOrderId]);
+    reread();
+  }, [invalidate, reread, shipOrderId]);
 
   const add = async (body: { sns?: string[]; carrierIds?: number[] }): Promise<BatchAddAnswer | undefined> => {
     setBusy(true);

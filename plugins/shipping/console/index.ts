@@ -1,48 +1,47 @@
 import { defineConsolePlugin, reportPage } from '@rti/console/plugin-api';
 
 /**
- * Shipping's console half: the "Add carriers" (serials, warehouse picker, import) and
- * "Containerize" screens of a ship order, opened by buttons on its detail page — beside the
- * generated document, not replacements of it — and the ship-order monitor map (SPEC §2 home
- * group). Each is its own lazy chunk.
+ * Shipping's console half: the ship order's "Add carriers" and "Containerize" screens (declared
+ * record pages beside the generated document, opened from its detail page), the ship-order
+ * monitor map (SPEC §2 home group) and the trucks report. Each is its own lazy chunk.
  */
+
+/** what the order's screens show above their panel */
+const FRAME = ['status', 'shipperWarehouseId', 'receiverWarehouseId', 'totalAmount'];
+
 export default defineConsolePlugin({
   id: 'shipping',
   pages: [
     { id: 'ship-order-monitor', path: '/ship-order/monitor', title: 'menu.shipOrderMonitor', component: () => import('./monitor-page') },
-    // the ship order's own screens (SPEC §2), opened from its detail page for `?id=`
-    {
-      id: 'ship-order-add-carrier',
-      path: '/ship-order-manage/ship-order/add-carrier',
-      title: 'menu.shipOrderAddCarrier',
-      component: () => import('./add-carrier-page'),
-    },
-    {
-      id: 'ship-order-containerize',
-      path: '/ship-order-manage/ship-order/containerize',
-      title: 'menu.shipOrderContainerize',
-      component: () => import('./containerize-page'),
-    },
     // trucks: the generated page of the server's report definition, and one shipment's detail
     { id: 'truck', path: '/report/truck', title: 'menu.truck', component: reportPage('shipping.trucks') },
     { id: 'truck-detail', path: '/report/truck/detail', title: 'menu.truckDetail', component: () => import('./truck-detail') },
   ],
-  rowActions: [
+  // the ship order's own screens (SPEC §2), opened from its detail page while its lines may change
+  recordPages: [
     {
-      id: 'shipping-add-carriers',
-      resources: ['ship-order'],
-      where: ['detail'],
-      viewCode: 'ApiShipOrderDetailBatchAdd',
-      component: () => import('./add-carriers'),
+      id: 'ship-order-add-carrier',
+      path: '/ship-order-manage/ship-order/add-carrier',
+      title: 'menu.shipOrderAddCarrier',
+      heading: 'shipping.addCarriersTitle',
+      resource: 'ship-order',
+      fields: FRAME,
+      whileLinesOpen: true,
+      panel: () => import('./add-carriers'),
+      button: { label: 'shipping.addCarriers', viewCode: 'ApiShipOrderDetailBatchAdd' },
     },
     {
-      id: 'shipping-containerize',
-      resources: ['ship-order'],
-      where: ['detail'],
-      viewCode: 'ApiShipOrderDetailBatchUpdate',
-      component: () => import('./containerize'),
+      // the generated lines, ticked and packed with "Set for selected" (a container number)
+      id: 'ship-order-containerize',
+      path: '/ship-order-manage/ship-order/containerize',
+      title: 'menu.shipOrderContainerize',
+      heading: 'shipping.containerizeTitle',
+      resource: 'ship-order',
+      fields: FRAME,
+      whileLinesOpen: true,
+      panel: 'lines',
+      button: { label: 'shipping.containerize', viewCode: 'ApiShipOrderDetailBatchUpdate' },
     },
-    { id: 'ship-order-print', resources: ['ship-order'], where: ['detail'], viewCode: 'ApiShipOrderPrint', component: () => import('./print-action') },
   ],
   // receiving a receipt is the platform's: its scan panel and line step buttons, from the receipt
   // lines' `scan` and `transitions` metadata

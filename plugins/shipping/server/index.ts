@@ -13,7 +13,6 @@ import { shippingListImport } from './import';
 import { registerLineCalls } from './line-calls';
 import { registerMapCalls } from './map-calls';
 import { registerInfo } from './info';
-import { registerPrint } from './print';
 import { registerShipPlan } from './ship-plan';
 import { registerTrucks } from './trucks';
 import { installMaritime } from './maritime';
@@ -86,10 +85,9 @@ export default definePlugin({
     registerLineCalls(ctx);
     registerMapCalls(ctx);
     registerShipPlan(ctx);
-    // trucks report, the public order page and the printed delivery note with its code
+    // trucks report and the public order page (the printed delivery note is the metadata's `print`)
     registerTrucks(ctx);
     registerInfo(ctx);
-    registerPrint(ctx);
     // gate passes confirm the shipping lists; the transport clock; vessels (maritime)
     installTelemetryAgreement(ctx);
     installTransportClock(ctx);

@@ -10,6 +10,7 @@
  * the screens and calls of their day, no deletes) and one warehouse each; setup shared with the
  * other shipping browser tests (support/browser.ts). Screenshots go to test-output/screenshots/.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { narrowOperator, type ConsoleBrowser } from '../../../server/test/support/console-browser';
@@ -47,7 +48,7 @@ beforeAll(async () => {
   // day, no deletes, nothing of master data or System) and is restricted to one warehouse.
   clerk = await narrowOperator(ts, 'clerk.sh', {
     screens: [ORDER, `${ORDER}/detail`],
-    calls: /^\/ship-order(\/(list|save|timeline|release))?$|^\/ship-order-detail\/list$|^\/carrier(\/list)?$/,
+    calls: /^\/ship-order(\/(list|save|timeline|release|print))?$|^\/ship-order-detail\/list$|^\/carrier(\/list)?$/,
     warehouseIds: [shanghai],
   });
   receiver = await narrowOperator(ts, 'receiver.os', {
@@ -96,6 +97,20 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await expect.poll(async () => (await ok(clerk, '/ship-order', { id: orderId })).status, WAIT).toBe(2);
     await expect.poll(() => lines.getByText('Shipped', { exact: true }).count(), WAIT).toBe(6);
     expect(await lines.getByText('Pending', { exact: true }).count()).toBe(0);
+  });
+
+  it('the clerk prints the delivery note from the detail page: one manifest per container', async () => {
+    // the platform's Print (metadata `print`), not a page of the plugin; the receiver holds no print call
+    expect(await page.getByTestId('meta-print').count()).toBe(1);
+    await page.getByTestId('meta-print').click();
+    await page.getByText('One section per Container no.').click();
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.getByTestId('meta-print-ok').click()]);
+    expect(download.suggestedFilename()).toBe(`${orderNo}.pdf`);
+    const pdf = await readFile((await download.path())!);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // a page run per container: CT-1 and the lines without one
+    expect((pdf.toString('latin1').match(/\/Type \/Page\b(?!s)/g) ?? []).length).toBe(2);
+    expect((await receiver.call('/ship-order/print', { id: orderId })).body.code).toBe(10005);
   });
 
   it('the receiver sees the inbound order and creates its receipt, prefilled from the order', async () => {

@@ -108,9 +108,9 @@ describe('ship order screens', () => {
     await page.goto(`${ts.url}${ROUTE}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
     // the detail page's button opens the order's Add carriers screen (SPEC §2 route)
-    await page.getByTestId('ship-add-carriers').click();
+    await page.getByTestId('record-page-open-ship-order-add-carrier').click();
     await page.waitForURL((u) => u.pathname === `${ROUTE}/add-carrier` && u.searchParams.get('id') === String(orderId), { timeout: 20000 });
-    await page.getByTestId('ship-add-carrier-page').getByText(orderNo).first().waitFor({ timeout: 20000 });
+    await page.getByTestId('record-page-ship-order-add-carrier').getByText(orderNo).first().waitFor({ timeout: 20000 });
     await page.getByTestId('ship-add-tab-picker').click();
     const table = page.getByTestId('ship-picker-table');
     // C-001 is on this order and C-030 on the late one: 28 free carriers, page 1 starts at C-002
@@ -129,7 +129,7 @@ describe('ship order screens', () => {
     expect((await order()).totalAmount).toBe(6);
 
     // by typed serials: the generated detail page's "Add by serial" (lines' `batch`), a container for all
-    await page.getByTestId('ship-order-back').click();
+    await page.getByTestId('record-page-back').click();
     await page.getByTestId('batch-add-open').click();
     await page.getByTestId('batch-add-keys').fill(`${sn(5)}\n${sn(6)}\nNOPE-1`);
     await page.getByTestId('batch-add-value-containerNo').locator('input').fill('CT-1');
@@ -157,8 +157,8 @@ describe('ship order screens', () => {
         .map((l) => l.carrierSn)
         .sort(),
     ).toEqual([sn(5), sn(6)]);
-    await page.getByTestId('ship-add-carriers').click();
-    await page.getByTestId('ship-add-carrier-page').getByText(orderNo).first().waitFor({ timeout: 20000 });
+    await page.getByTestId('record-page-open-ship-order-add-carrier').click();
+    await page.getByTestId('record-page-ship-order-add-carrier').getByText(orderNo).first().waitFor({ timeout: 20000 });
 
     // by import: the template's columns, one good row pair and an unknown serial
     const res = await ts.request('/ship-order-detail/import/template', {}, { token: ts.a.token, orgId: ts.a.orgId });
@@ -184,8 +184,8 @@ describe('ship order screens', () => {
     await page.getByTestId('meta-import-dialog').waitFor({ state: 'detached' });
 
     // the screen's own total follows, then back to the order
-    await expect.poll(() => page.getByTestId('ship-order-total').innerText(), { timeout: 20000 }).toBe('10');
-    await page.getByTestId('ship-order-back').click();
+    await expect.poll(() => page.getByTestId('record-page-field-totalAmount').innerText(), { timeout: 20000 }).toBe('10');
+    await page.getByTestId('record-page-back').click();
     await page.getByTestId('ship-add-import').waitFor({ state: 'detached' });
     expect((await order()).totalAmount).toBe(10);
     // the detail's lines and total follow without a reload
@@ -193,22 +193,35 @@ describe('ship order screens', () => {
   });
 
   it('containerizes lines', async () => {
-    await page.getByTestId('ship-containerize').click();
+    // SPEC's containerize screen is a declared record page: the order's generated lines, ticked and packed with "Set for selected"
+    await page.getByTestId('record-page-open-ship-order-containerize').click();
     await page.waitForURL((u) => u.pathname === `${ROUTE}/containerize` && u.searchParams.get('id') === String(orderId), { timeout: 20000 });
-    const dialog = page.getByTestId('ship-containerize-page');
+    const dialog = page.getByTestId('record-page-ship-order-containerize');
     await dialog.getByText(sn(2), { exact: true }).waitFor({ timeout: 20000 });
+    // packing, not adding: no "Add by serial" here
+    expect(await dialog.getByTestId('batch-add-open').count()).toBe(0);
     for (const s of [sn(2), sn(3)])
       await dialog
         .locator('tr.ant-table-row')
         .filter({ has: page.getByText(s, { exact: true }) })
         .locator('.ant-checkbox-input')
         .check();
-    await page.getByTestId('ship-containerize-no').fill('CT-2');
-    await page.getByTestId('ship-containerize-submit').click();
-    await page.getByTestId('ship-container:CT-2').waitFor({ timeout: 20000 });
-    expect(await page.getByTestId('ship-container:CT-2').innerText()).toContain('2');
-    await page.getByTestId('ship-order-back').click();
-    await page.getByTestId('ship-containerize-no').waitFor({ state: 'detached' });
+    await dialog.getByTestId('batch-set-open').click();
+    await page.getByTestId('batch-set-value-containerNo').locator('input').first().fill('CT-2');
+    await page.getByTestId('batch-set-ok').click();
+    await page.locator('.ant-message').getByText('2 lines updated').waitFor({ timeout: 20000 });
+    await expect
+      .poll(
+        () =>
+          dialog
+            .locator('tr.ant-table-row')
+            .filter({ has: page.getByText('CT-2', { exact: true }) })
+            .count(),
+        { timeout: 20000 },
+      )
+      .toBe(2);
+    await page.getByTestId('record-page-back').click();
+    await page.getByTestId('record-page-ship-order-containerize').waitFor({ state: 'detached' });
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 20000 });
     const containers = await ok(ts.a, '/ship-order-detail/getcontainers', { shipOrderId: orderId });
     expect(containers.find((c: any) => c.containerNo === 'CT-2')?.total).toBe(2);
@@ -219,14 +232,14 @@ describe('ship order screens', () => {
     await runStep('release');
     await expect.poll(async () => (await order()).status, { timeout: 20000 }).toBe(2);
     // lines are frozen now: no more adding
-    await page.getByTestId('ship-add-carriers').waitFor({ state: 'detached', timeout: 20000 });
+    await page.getByTestId('record-page-open-ship-order-add-carrier').waitFor({ state: 'detached', timeout: 20000 });
     const c = (await ok(ts.a, '/carrier/list', { sn: sn(2), page: 1, limit: 1 })).list[0];
     expect(c.transportStatus).not.toBe(10);
     expect((await order()).dueAt).toBeTruthy();
     // the order's screens opened directly (a bookmark, a restored tab) say why nothing can change
     expect(await page.getByTestId('batch-add-open').count()).toBe(0);
     await page.goto(`${ts.url}${ROUTE}/add-carrier?id=${orderId}`);
-    await page.getByTestId('ship-order-not-now').waitFor({ timeout: 30000 });
+    await page.getByTestId('record-page-not-now').waitFor({ timeout: 30000 });
     expect(await page.getByTestId('ship-picker-table').count()).toBe(0);
   });
 

@@ -25,7 +25,8 @@ export function exportFields(res: ResourceDef): FieldDef[] {
 /** YYYY-MM-DD HH:mm:ss in a zone: the organisation's, which its imports read wall-clock times in, so an exported file imports back unchanged. */
 export const formatDateTime = (iso: string, zone: string = 'UTC'): string => formatTime(iso, zone);
 
-function cellValue(f: FieldDef, row: Row, meta: Metadata, t: (key: string) => string, zone: string): string | number | null {
+/** A field's value as exports and prints show it: enum labels, reference titles, times in `zone`. */
+export function cellValue(f: FieldDef, row: Row, meta: Metadata, t: (key: string) => string, zone: string): string | number | null {
   const v = row[f.name];
   if (v === null || v === undefined) return null;
   const enumLabel = (x: unknown) => {

@@ -17,11 +17,8 @@ import { useMetadata } from '../../providers/metadata-context';
 import { parseKeys } from '../lib/scan';
 import { FieldInput } from './field-input';
 
-/** `POST <line prefix>/batch/add`: lines added, and the refused rows with their reasons. */
-export interface BatchAddAnswer {
-  added: number;
-  failed: Array<{ row: number; sn: string; reason?: number; code: number; message: string }>;
-}
+import type { BatchAddAnswer } from '../../plugin-contract';
+export type { BatchAddAnswer };
 
 export const batchAddPath = (lines: Pick<ResourceDef, 'name' | 'apiPath'>): string => `${resourceApiPrefix(lines)}/batch/add`;
 

@@ -185,7 +185,9 @@ export const DocumentLinesView: FC<{
   editTo?: string;
   /** reads the header (and so this table) again, after a zone's action */
   onChanged?: () => void;
-}> = ({ parent, def, child, parentId, header, frozen, editTo, onChanged }) => {
+  /** offer "Add by …" (children `batch`) while the lines may change; a record page packing them says no */
+  adding?: boolean;
+}> = ({ parent, def, child, parentId, header, frozen, editTo, onChanged, adding = true }) => {
   const { t, fieldLabel } = useMetaT();
   const enums = useEnums();
   const scope = useMemo(() => [{ field: def.foreignKey, operator: 'eq' as const, value: parentId }], [def.foreignKey, parentId]);
@@ -244,7 +246,7 @@ export const DocumentLinesView: FC<{
       }
     >
       {/* lines added by typed, scanned or pasted keys while they may change (children `batch`) */}
-      {def.batch && !frozen && (
+      {def.batch && !frozen && adding && (
         <div style={{ marginBottom: 12 }}>
           <BatchAdd def={def} lines={child} headerId={parentId} onAdded={refresh} />
         </div>

@@ -19,6 +19,7 @@ import { useTransitions } from '../hooks/use-transitions';
 import { ChildrenSections } from '../components/children-section';
 import { DetailTimeline } from '../components/record-timeline';
 import { PublicLinkButton } from '../components/public-link';
+import { PrintButton } from '../components/print-button';
 import { deleteQuestion, recordName } from '../lib/record-name';
 import { useRowActions } from '../hooks/use-row-actions';
 import { Zone, useZone } from '../components/zone';
@@ -94,6 +95,7 @@ export const MetaShow: FC<{ resource: ResourceDef }> = ({ resource }) => {
       {access.status && record && <StatusAction resource={resource} record={record} onChanged={refresh} size="middle" />}
       {record && steps.length > 0 && <TransitionButtons resource={resource} record={record} steps={steps} onChanged={refresh} size="middle" />}
       {record && id !== undefined && <PublicLinkButton resource={resource} id={id} title={recordName(resource, record)} />}
+      {record && id !== undefined && <PrintButton resource={resource} id={id} title={recordName(resource, record)} />}
       {record &&
         extra.map(({ id: key, Component }) => (
           <Suspense key={key} fallback={null}>
