@@ -47,8 +47,8 @@ beforeAll(async () => {
   // Least privilege: each operator holds a narrow shipping role (the screens and calls of their
   // day, no deletes, nothing of master data or System) and is restricted to one warehouse.
   clerk = await narrowOperator(ts, 'clerk.sh', {
-    screens: [ORDER, `${ORDER}/detail`],
-    calls: /^\/ship-order(\/(list|save|timeline|release|print))?$|^\/ship-order-detail\/list$|^\/carrier(\/list)?$/,
+    screens: [ORDER, `${ORDER}/detail`, `${ORDER}/containerize`],
+    calls: /^\/ship-order(\/(list|save|timeline|release|print))?$|^\/ship-order-detail\/(list|batch\/update)$|^\/carrier(\/list)?$/,
     warehouseIds: [shanghai],
   });
   receiver = await narrowOperator(ts, 'receiver.os', {
@@ -85,6 +85,30 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await signInAs(page, ts, clerk);
     await page.goto(`${ts.url}${ORDER}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
+    // packing first, as the restricted clerk: the two loose carriers into CT-2 on the order's containerize screen (Set for selected)
+    await page.getByTestId('record-page-open-ship-order-containerize').click();
+    const packing = page.getByTestId('record-page-ship-order-containerize');
+    for (const s of [sn(5), sn(6)])
+      await packing
+        .locator('tr.ant-table-row')
+        .filter({ has: page.getByText(s, { exact: true }) })
+        .locator('.ant-checkbox-input')
+        .check(WAIT);
+    await packing.getByTestId('batch-set-open').click();
+    await page.getByTestId('batch-set-value-containerNo').locator('input').first().fill('CT-2');
+    await page.getByTestId('batch-set-ok').click();
+    await expect
+      .poll(
+        () =>
+          packing
+            .locator('tr.ant-table-row')
+            .filter({ has: page.getByText('CT-2', { exact: true }) })
+            .count(),
+        WAIT,
+      )
+      .toBe(2);
+    await page.getByTestId('record-page-back').click();
+    await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
     const lines = page.getByTestId('document-lines-ship-order-detail');
     await lines.getByText('Pending').first().waitFor(WAIT);
     await page.getByTestId('meta-step-release').click();
@@ -108,8 +132,8 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     expect(download.suggestedFilename()).toBe(`${orderNo}.pdf`);
     const pdf = await readFile((await download.path())!);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
-    // a page run per container: CT-1 and the lines without one
-    expect((pdf.toString('latin1').match(/\/Type \/Page\b(?!s)/g) ?? []).length).toBe(2);
+    // a page run per container: CT-1, CT-2 and the two lines without one
+    expect((pdf.toString('latin1').match(/\/Type \/Page\b(?!s)/g) ?? []).length).toBe(3);
     expect((await receiver.call('/ship-order/print', { id: orderId })).body.code).toBe(10005);
   });
 
