@@ -200,6 +200,54 @@ const noRawModels = {
   },
 };
 
+/** whether a plugin's definition declares `ownTables` (the raw handle's reason), read from its server/index.ts */
+const ownTablesOf = new Map();
+const declaresOwnTables = (id) => {
+  if (!ownTablesOf.has(id)) {
+    const entry = join(root, 'plugins', id, 'server', 'index.ts');
+    ownTablesOf.set(id, existsSync(entry) && /\bownTables\s*:/.test(readFileSync(entry, 'utf8')));
+  }
+  return ownTablesOf.get(id);
+};
+
+/**
+ * The raw database handle (`ctx.db`, `ctx.database`) only in a plugin declaring
+ * `definePlugin({ ownTables: '<why>' })`: every other plugin reaches resource rows, counts and
+ * computed columns through ctx.repo() (its SQL fragments own the dialect) and triggers or indexes
+ * over core tables through ctx.schema (docs/PLUGINS.md "Scope"). The server refuses the handle at
+ * run time too; server/test/plugin-raw-handle.test.ts reads every plugin's source.
+ */
+const noRawHandle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'the raw database handle only in plugins declaring ownTables' },
+    schema: [],
+    messages: {
+      handle:
+        '\'{{text}}\': plugin "{{id}}" does not declare ownTables, so it has no raw database handle: use ctx.repo() and its SQL fragments, or ctx.schema (docs/PLUGINS.md "Scope")',
+    },
+  },
+  create(context) {
+    const m = /[\\/]plugins[\\/]([^\\/]+)[\\/]server[\\/]/.exec(context.filename);
+    if (!m || declaresOwnTables(m[1])) return {};
+    const holders = new Set(['ctx', 'context', 'plugin']);
+    const handles = new Set(['db', 'database']);
+    const report = (node, text) => context.report({ node, messageId: 'handle', data: { text, id: m[1] } });
+    return {
+      MemberExpression(node) {
+        if (!node.computed && node.object.type === 'Identifier' && holders.has(node.object.name) && handles.has(node.property.name))
+          report(node, `${node.object.name}.${node.property.name}`);
+      },
+      VariableDeclarator(node) {
+        if (node.id.type !== 'ObjectPattern' || node.init?.type !== 'Identifier' || !holders.has(node.init.name)) return;
+        for (const p of node.id.properties)
+          if (p.type === 'Property' && !p.computed && p.key.type === 'Identifier' && handles.has(p.key.name))
+            report(p, `{ ${p.key.name} } = ${node.init.name}`);
+      },
+    };
+  },
+};
+
 export default [
   {
     ignores: ['**/node_modules/**', '**/dist/**', 'test-output/**', 'data/**', '**/*.d.ts', 'console/public/**'],
@@ -212,7 +260,7 @@ export default [
     },
     linterOptions: { reportUnusedDisableDirectives: 'off' },
     plugins: {
-      rti: { rules: { boundaries, 'no-enum-literals': noEnumLiterals, 'no-raw-models': noRawModels } },
+      rti: { rules: { boundaries, 'no-enum-literals': noEnumLiterals, 'no-raw-models': noRawModels, 'no-raw-handle': noRawHandle } },
       '@stylistic': stylistic,
       // declared for every file so a disable comment naming one of their rules is understood
       // anywhere; the blocks below turn the rules on where they apply
@@ -300,6 +348,6 @@ export default [
   {
     files: ['plugins/**/*.{ts,tsx}', 'common/**/*.{ts,tsx}'],
     ignores: ['**/test/**', '**/*.test.ts', '**/*.e2e.ts'],
-    rules: { 'rti/no-enum-literals': 'error', 'rti/no-raw-models': 'error' },
+    rules: { 'rti/no-enum-literals': 'error', 'rti/no-raw-models': 'error', 'rti/no-raw-handle': 'error' },
   },
 ];
