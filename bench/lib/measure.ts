@@ -52,26 +52,29 @@ export async function runCases<A>(opts: {
   floor: (sql: string) => Promise<unknown[]>;
   check?: (c: Case, answer: A, floorRows: unknown[][]) => string | void;
   width?: number;
+  /** unmeasured calls before the measured ones (1; 0 where one call takes minutes) */
+  warmup?: number;
 }): Promise<void> {
+  const warm = opts.warmup ?? 1;
   const w = opts.width ?? 40;
   console.log(`${'call'.padEnd(w)} ${'p50'.padStart(6)} ${'p95'.padStart(6)} ms   floor ms  ratio  bound`);
   for (const c of opts.cases) {
     const xs: number[] = [];
     let answer!: A;
-    for (let i = 0; i <= opts.calls; i++) {
+    for (let i = 1 - warm; i <= opts.calls; i++) {
       const t = performance.now();
       answer = await opts.call(c);
-      if (i) xs.push(performance.now() - t);
+      if (i > 0) xs.push(performance.now() - t);
     }
     let fl = NaN;
     let floorRows: unknown[][] = [];
     if (c.floor) {
       const fs: number[] = [];
-      for (let i = 0; i <= opts.floorCalls; i++) {
+      for (let i = 1 - warm; i <= opts.floorCalls; i++) {
         const t = performance.now();
         floorRows = [];
         for (const sql of ([] as string[]).concat(c.floor)) floorRows.push(await opts.floor(sql));
-        if (i) fs.push(performance.now() - t);
+        if (i > 0) fs.push(performance.now() - t);
       }
       fl = percentile(fs, 50);
     }

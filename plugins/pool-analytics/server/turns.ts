@@ -308,8 +308,9 @@ export interface Recoded {
  * latest row in the period (a carrier re-coded in the period is not counted under both) — and
  * the re-coded carriers. One grouped read per (code, carrier), served in order by the index
  * (org, code, carrier, time): a window over the carrier marks those with more than one code and
- * DISTINCT keeps one row per code plus one per (code, re-coded carrier). Not narrowed to a code
- * (a carrier's other codes decide where it counts).
+ * DISTINCT keeps one row per code plus one per (code, re-coded carrier); their latest row's code
+ * is read apart, for those few only. Not narrowed to a code (a carrier's other codes decide where
+ * it counts).
  */
 export async function codesInPeriod(
   ctx: PluginServerContext,
@@ -318,31 +319,50 @@ export async function codesInPeriod(
 ): Promise<{ carriers: Map<string, number>; recoded: Map<number, Recoded> }> {
   const repo = ctx.repo('carrier-inout', call);
   const [code, carrier] = [repo.quoted('carrierCodeId'), repo.quoted('carrierId')];
-  const many = `COUNT(*) OVER (PARTITION BY ${carrier}) > 1`;
   const found = await repo.rows(
     { ...(p.warehouseId ? { warehouseId: p.warehouseId } : {}), ...periodWhere(repo, p) },
     {
       attributes: [
         [literal(`DISTINCT ${code}`), 'code'],
         [literal(`COUNT(*) OVER (PARTITION BY ${code})`), 'n'],
-        [literal(`CASE WHEN ${many} THEN ${carrier} END`), 'carrierId'],
-        [literal(`CASE WHEN ${many} THEN ${repo.epochDaysOf(`MAX(${repo.quoted('confirmTime')})`)} END`), 'last'],
+        [literal(`CASE WHEN COUNT(*) OVER (PARTITION BY ${carrier}) > 1 THEN ${carrier} END`), 'carrierId'],
       ],
       group: [col(repo.column('carrierCodeId')), col(repo.column('carrierId'))],
     },
   );
   const carriers = new Map<string, number>();
-  const recoded = new Map<number, Recoded & { at: number }>();
+  const codes = new Map<number, Array<number | null>>();
   for (const r of found) {
     const c = n(r.code);
     carriers.set(String(c ?? ''), Number(r.n));
     if (r.carrierId === null || r.carrierId === undefined) continue;
-    const at = Number(r.last);
-    const x = recoded.get(Number(r.carrierId)) ?? { codes: [], latest: c, at: -Infinity };
-    x.codes.push(c);
-    // the latest row's code; rows at the same instant under two codes: the higher code
-    if (at > x.at || (at === x.at && (c ?? 0) > (x.latest ?? 0))) Object.assign(x, { latest: c, at });
-    recoded.set(Number(r.carrierId), x);
+    const list = codes.get(Number(r.carrierId));
+    if (list) list.push(c);
+    else codes.set(Number(r.carrierId), [c]);
+  }
+  // the re-coded carriers' latest row per code (a few carriers: their last times read apart, not for every carrier above)
+  const recoded = new Map<number, Recoded>();
+  const ids = [...codes.keys()];
+  for (let i = 0; i < ids.length; i += 1000) {
+    const last = await repo.rows(
+      { ...(p.warehouseId ? { warehouseId: p.warehouseId } : {}), ...periodWhere(repo, p), carrierId: { [Op.in]: ids.slice(i, i + 1000) } },
+      {
+        attributes: ['carrierId', 'carrierCodeId', [literal(repo.epochDaysOf(`MAX(${repo.quoted('confirmTime')})`)), 'last']],
+        group: ['carrierId', 'carrierCodeId'],
+      },
+    );
+    const at = new Map<number, number>();
+    for (const r of last) {
+      const id = Number(r.carrierId);
+      const c = n(r.carrierCodeId);
+      const t = Number(r.last);
+      const x = recoded.get(id);
+      // the latest row's code; rows at the same instant under two codes: the higher code
+      if (!x) recoded.set(id, { codes: codes.get(id)!, latest: c });
+      else if (t > at.get(id)! || (t === at.get(id) && (c ?? 0) > (x.latest ?? 0))) x.latest = c;
+      else continue;
+      at.set(id, t);
+    }
   }
   for (const x of recoded.values()) for (const c of x.codes) if (c !== x.latest) carriers.set(String(c ?? ''), (carriers.get(String(c ?? '')) ?? 0) - 1);
   return { carriers, recoded };
