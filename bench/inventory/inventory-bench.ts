@@ -351,7 +351,8 @@ async function main() {
     // a list page from them (paged at the source): the cells per warehouse (standing, configured or in transit: counts kept
     // on the same rows), then the page's first two warehouses (50 codes each: the page of 100) read whole
     const maintainedFloor = () => {
-      const page = `(SELECT id FROM ${W.table} WHERE ${W.c('orgId')} = ${org} ORDER BY ${W.c('code')} LIMIT 2)`;
+      // a derived table around the LIMIT: MariaDB refuses LIMIT inside an IN subquery
+      const page = `(SELECT id FROM (SELECT id FROM ${W.table} WHERE ${W.c('orgId')} = ${org} ORDER BY ${W.c('code')} LIMIT 2) AS page)`;
       return [
         figuresFloor()[0],
         `SELECT ${K.c('warehouseId')}, COUNT(*) FROM ${K.table} WHERE ${K.c('orgId')} = ${org} AND (${['inStock', 'configured', 'inTransitIn', 'inTransitOut'].map((a) => `${K.c(a)} > 0`).join(' OR ')}) GROUP BY ${K.c('warehouseId')}`,
