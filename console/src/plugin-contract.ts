@@ -191,8 +191,8 @@ export interface RecordPanelProps {
 /**
  * A screen of one record at its own route, opened with `?id=` (SPEC's "add carrier",
  * "containerize" of a ship order): the record's name, the header `fields`, a way back to its
- * detail page, and the panel — the document's generated lines (ticked lines, "Set for
- * selected", no adding: `'lines'`) or a plugin component. With `whileLinesOpen` the panel shows
+ * detail page, and the panel — the document's generated lines (`'lines'`: ticked lines, "Set
+ * for selected", and with `adding` "Add by …", its picker and the import) or a plugin component. With `whileLinesOpen` the panel shows
  * only while the lines may change (the first child's `editableWhen`), otherwise a note why not.
  * `button` puts a link to it on the record's detail page while the panel applies.
  */
@@ -208,6 +208,8 @@ export interface RecordPage {
   fields: string[];
   whileLinesOpen?: boolean;
   panel: 'lines' | LazyComponent<RecordPanelProps>;
+  /** with `panel: 'lines'`: offer adding lines too ("Add by …" with its picker, the lines' import) */
+  adding?: boolean;
   button?: { label: string; viewCode?: string };
 }
 

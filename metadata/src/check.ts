@@ -445,6 +445,21 @@ function checkChildren({ res, resources, broken, at, needField, byName, enumValu
         } else if (r.of !== undefined) at(`${rp}/of`, 'a count roll-up counts lines; "of" applies to sums');
       });
     }
+    const cand = ch.batch?.candidates;
+    const targetName = child && ch.batch && child.fields.find((f) => f.name === ch.batch!.by.field)?.ref?.resource;
+    const target = targetName ? resources[targetName] : undefined;
+    if (cand && target) {
+      const cp = `/children/${i}/batch/candidates`;
+      const targetNames = fieldNames(target);
+      if (cand.filter && !target.filters?.[cand.filter]) at(`${cp}/filter`, `${target.name} declares no filter "${cand.filter}"`);
+      if (cand.match) {
+        needField(`${cp}/match/header`, cand.match.header, 'candidates match');
+        if (!targetNames.has(cand.match.target)) at(`${cp}/match/target`, `"${cand.match.target}" is not a field of ${target.name}`);
+      }
+      [...(cand.narrow ?? []), ...(cand.columns ?? [])].forEach((f) => {
+        if (!targetNames.has(f)) at(cp, `"${f}" is not a field of ${target.name}`);
+      });
+    }
     if (ch.editableWhen) {
       const ep = `/children/${i}/editableWhen`;
       needField(`${ep}/field`, ch.editableWhen.field, 'editableWhen field');

@@ -220,7 +220,7 @@ export interface ChildrenDef {
    * line fields one batch sets on every line it adds or on the chosen lines. Each row is
    * answered with its reason from the line resource's import codes (`import.codes`).
    */
-  batch?: { by: { field: string; key: string }; keys?: string; ids?: string; values?: string[] };
+  batch?: { by: { field: string; key: string }; keys?: string; ids?: string; values?: string[]; candidates?: BatchCandidatesDef };
   /**
    * Lines received by scanning a key (`<line prefix>/scan`): `key` is the line field matched
    * against what was scanned, `step` the line step run on the matched lines; `container` a
@@ -234,6 +234,26 @@ export interface ChildrenDef {
     extra?: string | number;
     by?: { field: string; key: string };
   };
+}
+
+/**
+ * What a document's lines may be picked from (children `batch.candidates`):
+ * `<line prefix>/batch/candidates { <fk>, page, limit, <by.key>?, <narrow>? }` answers rows of
+ * the target resource (the `by.field` reference's) in the caller's scope, matching the target's
+ * declared `filter`, whose `match.target` equals the header's `match.header`, and free of every
+ * document holding them under the children's `exclusive` (and of this document) — the carriers
+ * standing in the order's shipper warehouse on no open order. The detail page's "Add by …"
+ * offers them in a "Pick" tab, paged by the server, the ticks kept across pages.
+ */
+export interface BatchCandidatesDef {
+  /** a declared filter of the target resource (its `filters`): "inStock" */
+  filter?: string;
+  /** the target's field that equals the header's field */
+  match?: { header: string; target: string };
+  /** target ref fields the picker may narrow by (equality) */
+  narrow?: string[];
+  /** target fields shown beside the key */
+  columns?: string[];
 }
 
 /** A header field kept equal to an aggregate of its lines: `count` of lines or `sum` of a line field. */

@@ -212,3 +212,22 @@ describe('declared filters', () => {
     );
   });
 });
+
+describe("a document's picker (children batch.candidates) names what exists", () => {
+  it('an unknown filter, header field, target field or narrowing field is a fault', () => {
+    const dir = scratchCopy();
+    const BIND = 'resources/carrier/carrier-bind.json';
+    edit(dir, BIND, (r) => {
+      r.children[0].batch = {
+        by: { field: 'carrierId', key: 'sn' },
+        candidates: { filter: 'nope', match: { header: 'ghost', target: 'alsoGhost' }, narrow: ['noField'] },
+      };
+    });
+    const faults = faultsOf(() => loadMetadata(dir)).filter((f) => f.file === BIND);
+    const at = (pointer: string) => faults.filter((f) => f.pointer === pointer).map((f) => f.problem);
+    expect(at('/children/0/batch/candidates/filter')).toEqual([expect.stringContaining('declares no filter "nope"')]);
+    expect(at('/children/0/batch/candidates/match/header')).toEqual([expect.stringContaining('"ghost"')]);
+    expect(at('/children/0/batch/candidates/match/target')).toEqual([expect.stringContaining('"alsoGhost"')]);
+    expect(at('/children/0/batch/candidates')).toEqual([expect.stringContaining('"noField"')]);
+  });
+});

@@ -155,7 +155,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   // documents made from documents (source, prefill) and lines received by scanning
   const flows = new FlowEngine(resourceHost, documents, stepDeps);
   flows.install(hooks);
-  for (const def of flows.calls()) calls.add(def);
+  for (const def of flows.calls()) calls.add(withDeclaredInput(def, () => metadata.enums));
   // public one-record links (metadata publicLink): tokens, throttle and calls; plugins give the page's reader
   const publicLinks = new PublicLinks(db.sequelize);
   const links = publicLinkCalls({
@@ -291,7 +291,11 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
           runStepFromCode(stepDeps, call, transaction, r, step, ids, input, cause),
         ),
       ),
-    documents: { onLines: (r, fn) => documents.onLines(r, fn), scan: (r, body, call) => flows.scanLines(r, body, call) },
+    documents: {
+      onLines: (r, fn) => documents.onLines(r, fn),
+      scan: (r, body, call) => flows.scanLines(r, body, call),
+      candidates: (r, q, call) => flows.candidatesOf(r, q, call),
+    },
     publicLinks: links.service,
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },

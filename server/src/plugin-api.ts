@@ -217,6 +217,15 @@ export interface PluginServerContext {
      * `scan`): for SPEC's own names of the same act (`batchcreatebycarrier`, …).
      */
     scan(lineResource: string, body: Record<string, unknown>, ctx: RequestContext): Promise<ScanResult>;
+    /**
+     * What a document's lines may still take (children `batch.candidates`), as
+     * `<line prefix>/batch/candidates` answers it: for SPEC's own name of the same picker.
+     */
+    candidates(
+      lineResource: string,
+      q: { headerId: number; search?: string; narrow?: Record<string, unknown>; offset: number; limit: number },
+      ctx: RequestContext,
+    ): Promise<{ list: Array<Record<string, unknown>>; total: number }>;
   };
   /**
    * Public one-record links of resources declaring `publicLink`: the plugin gives what the page

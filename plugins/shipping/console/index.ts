@@ -27,7 +27,9 @@ export default defineConsolePlugin({
       resource: 'ship-order',
       fields: FRAME,
       whileLinesOpen: true,
-      panel: () => import('./add-carriers'),
+      // the generated lines with "Add by serial", its picker of carriers in the shipper warehouse, and the shipping-list import
+      panel: 'lines',
+      adding: true,
       button: { label: 'shipping.addCarriers', viewCode: 'ApiShipOrderDetailBatchAdd' },
     },
     {

@@ -202,38 +202,14 @@ export function registerCalls(ctx: PluginServerContext): void {
     },
   });
 
-  /**
-   * The carrier picker of an order: carriers standing in its shipper warehouse that are not on
-   * an open order, paged `{ shipOrderId, sn?, carrierCodeId?, page, limit }`.
-   */
+  /** SPEC's name of an order's carrier picker: the lines' declared candidates (children `batch.candidates`), `{ shipOrderId, sn?, carrierCodeId?, page, limit }`. */
   ctx.addCall({
     path: '/ship-order/all/carrier',
     resource: 'ship-order',
     input: { ...ORDER, sn: { type: 'string', maxLength: 64 }, carrierCodeId: { type: 'ref' } },
     paging: true,
-    async handler({ input: { shipOrderId, sn, carrierCodeId, offset, limit }, ctx: call }) {
-      const [order] = await ctx.repo('ship-order', call).serialize([await ctx.repo('ship-order', call).find(shipOrderId)]);
-      const busyLines = (await ctx
-        .repo('ship-order-detail', call)
-        .findAll({ where: { status: { [Op.in]: [Line.pending, Line.shipped] } }, attributes: ['carrierId', 'shipOrderId'], raw: true })) as unknown as Row[];
-      const openOrders = new Set(
-        (
-          (await ctx.repo('ship-order', call).findAll({
-            where: { id: { [Op.in]: [...new Set(busyLines.map((l) => Number(l.shipOrderId)))] }, status: { [Op.in]: orderGroup('open') } },
-            attributes: ['id'],
-            raw: true,
-          })) as unknown as Row[]
-        ).map((o) => Number(o.id)),
-      );
-      const busy = busyLines.filter((l) => openOrders.has(Number(l.shipOrderId))).map((l) => Number(l.carrierId));
-      const filters: Row = { [Op.and]: [stock()], warehouseId: order.shipperWarehouseId, ...(busy.length ? { id: { [Op.notIn]: busy } } : {}) };
-      if (sn?.trim()) filters.sn = { [Op.like]: `%${sn.trim().replace(/[%_\\]/g, '')}%` };
-      if (carrierCodeId !== undefined) filters.carrierCodeId = carrierCodeId;
-      const repo = ctx.repo('carrier', call);
-      const total = await repo.count(filters);
-      const list = await repo.serialize(await repo.findAll({ where: filters, order: [['sn', 'ASC']], offset, limit }));
-      return { list, total };
-    },
+    handler: ({ input: { shipOrderId, sn, carrierCodeId, offset, limit }, ctx: call }) =>
+      ctx.documents.candidates('ship-order-detail', { headerId: shipOrderId, search: sn, narrow: { carrierCodeId }, offset, limit }, call),
   });
 
   /** Orders a receipt can be made for: released or delivered. */

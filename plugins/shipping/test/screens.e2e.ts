@@ -111,8 +111,11 @@ describe('ship order screens', () => {
     await page.getByTestId('record-page-open-ship-order-add-carrier').click();
     await page.waitForURL((u) => u.pathname === `${ROUTE}/add-carrier` && u.searchParams.get('id') === String(orderId), { timeout: 20000 });
     await page.getByTestId('record-page-ship-order-add-carrier').getByText(orderNo).first().waitFor({ timeout: 20000 });
-    await page.getByTestId('ship-add-tab-picker').click();
-    const table = page.getByTestId('ship-picker-table');
+    // the generated lines' "Add by serial" with its picker (children batch.candidates): carriers in the shipper warehouse on no open order
+    const screen = page.getByTestId('record-page-ship-order-add-carrier');
+    await screen.getByTestId('batch-add-open').click();
+    await screen.getByTestId('batch-add-tab-pick').click();
+    const table = screen.getByTestId('batch-pick-table');
     // C-001 is on this order and C-030 on the late one: 28 free carriers, page 1 starts at C-002
     await table.getByText(sn(2), { exact: true }).waitFor({ timeout: 20000 });
     expect(await table.getByText(sn(1), { exact: true }).count()).toBe(0);
@@ -123,9 +126,12 @@ describe('ship order screens', () => {
     await table.getByText(sn(22), { exact: true }).waitFor();
     expect(await table.locator('tr.ant-table-row').count()).toBe(8);
     for (const s of [sn(22), sn(23)]) await rowOf(s).locator('.ant-checkbox-input').check();
-    await expect.poll(() => page.getByTestId('ship-picker-selected').innerText()).toContain('5');
-    await page.getByTestId('ship-picker-submit').click();
-    await page.locator('.ant-message').getByText('5 carriers added').waitFor({ timeout: 20000 });
+    await expect.poll(() => screen.getByTestId('batch-pick-selected').innerText()).toContain('5');
+    await screen.getByTestId('batch-pick-submit').click();
+    await page.locator('.ant-message').getByText('5 lines added').waitFor({ timeout: 20000 });
+    // the picked carriers leave the picker
+    await table.getByText(sn(5), { exact: true }).waitFor({ timeout: 20000 });
+    expect(await table.getByText(sn(2), { exact: true }).count()).toBe(0);
     expect((await order()).totalAmount).toBe(6);
 
     // by typed serials: the generated detail page's "Add by serial" (lines' `batch`), a container for all
@@ -170,8 +176,7 @@ describe('ship order screens', () => {
       [orderNo, sn(8), null, null, null, null],
       [orderNo, 'NOPE-2', null, null, null, null],
     ]);
-    await page.getByTestId('ship-add-tab-import').click();
-    await page.getByTestId('ship-add-import').click();
+    await page.getByTestId('record-page-ship-order-add-carrier').getByTestId('meta-import').click();
     await page
       .getByTestId('meta-import-dialog')
       .locator('input[type=file]')
@@ -186,7 +191,7 @@ describe('ship order screens', () => {
     // the screen's own total follows, then back to the order
     await expect.poll(() => page.getByTestId('record-page-field-totalAmount').innerText(), { timeout: 20000 }).toBe('10');
     await page.getByTestId('record-page-back').click();
-    await page.getByTestId('ship-add-import').waitFor({ state: 'detached' });
+    await page.getByTestId('record-page-ship-order-add-carrier').waitFor({ state: 'detached' });
     expect((await order()).totalAmount).toBe(10);
     // the detail's lines and total follow without a reload
     await page.getByTestId('meta-show').getByText('10', { exact: true }).first().waitFor({ timeout: 20000 });
@@ -240,7 +245,7 @@ describe('ship order screens', () => {
     expect(await page.getByTestId('batch-add-open').count()).toBe(0);
     await page.goto(`${ts.url}${ROUTE}/add-carrier?id=${orderId}`);
     await page.getByTestId('record-page-not-now').waitFor({ timeout: 30000 });
-    expect(await page.getByTestId('ship-picker-table').count()).toBe(0);
+    expect(await page.getByTestId('batch-add-open').count()).toBe(0);
   });
 
   it('shows the order on the ship-order monitor, the late one highlighted', async () => {

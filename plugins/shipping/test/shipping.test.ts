@@ -493,6 +493,30 @@ describe('extra calls', () => {
     await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: doc.id, carrierIds: boxes.map((b) => b.id) });
     const after = await ok(ts.a, '/ship-order/all/carrier', { shipOrderId: doc.id, page: 1, limit: 100 });
     expect(after.list.map((c: any) => c.id)).not.toContain(boxes[0].id);
+    // the declared candidates (children batch.candidates): another new order from Shanghai is not
+    // offered what sits on this open one; carriers in Osaka are not offered; search and narrow
+    const [loose] = await carriers(1, shanghai);
+    const [away] = await carriers(1, osaka);
+    const other = await newOrder([]);
+    const offered = await ok(ts.a, '/ship-order-detail/batch/candidates', { shipOrderId: other.id, page: 1, limit: 100 });
+    const ids = offered.list.map((c: any) => c.id);
+    expect(ids).toContain(loose.id);
+    for (const b of [...boxes, away]) expect(ids).not.toContain(b.id);
+    expect(offered.total).toBe(ids.length);
+    const found = await ok(ts.a, '/ship-order-detail/batch/candidates', { shipOrderId: other.id, sn: loose.sn, page: 1, limit: 10 });
+    expect(found.list.map((c: any) => c.sn)).toEqual([loose.sn]);
+    expect((await ok(ts.a, '/ship-order-detail/batch/candidates', { shipOrderId: other.id, carrierCodeId: 999999, page: 1, limit: 10 })).total).toBe(0);
+    // the SPEC name answers the same rows
+    expect((await ok(ts.a, '/ship-order/all/carrier', { shipOrderId: other.id, page: 1, limit: 100 })).list.map((c: any) => c.id)).toEqual(ids);
+    // another organisation's order is not found; paging and ids out of range are refused, not a 500
+    expect((await ts.b.call('/ship-order-detail/batch/candidates', { shipOrderId: other.id, page: 1, limit: 10 })).body.code).toBe(10002);
+    for (const bad of [{ page: 1e300, limit: 10 }, { page: 2.5, limit: 10 }, { page: 1, limit: -1 }, { shipOrderId: 'x' }])
+      expect((await ts.a.call('/ship-order-detail/batch/candidates', { shipOrderId: other.id, ...bad })).body.code).toBe(10001);
+    // once the other order is deleted its carriers are free again for this one
+    await ok(ts.a, '/ship-order-detail/batch/add', { shipOrderId: other.id, carrierIds: [loose.id] });
+    expect((await ok(ts.a, '/ship-order/all/carrier', { shipOrderId: doc.id, page: 1, limit: 100 })).list.map((c: any) => c.id)).not.toContain(loose.id);
+    await ok(ts.a, '/ship-order/delete', { ids: [other.id] });
+    expect((await ok(ts.a, '/ship-order/all/carrier', { shipOrderId: doc.id, page: 1, limit: 100 })).list.map((c: any) => c.id)).toContain(loose.id);
     const lines = await ok(ts.a, '/ship-order-detail/list', { shipOrderId: doc.id, page: 1, limit: 10 });
     await ok(ts.a, '/ship-order-detail/batch/update', { ids: lines.list.slice(0, 2).map((l: any) => l.id), containerNo: 'CONT-1' });
     const containers = await ok(ts.a, '/ship-order-detail/getcontainers', { shipOrderId: doc.id });

@@ -20,7 +20,7 @@ import {
   type FieldDef,
   type ResourceDef,
 } from '@rti/metadata';
-import { Op, type Transaction } from 'sequelize';
+import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { retryingTransaction } from '../db/retry';
 import { ApiError, ErrorCode } from '../http/api-error';
 import { readId, readIds } from '../http/params';
@@ -33,6 +33,8 @@ import type { HookRegistry } from './hooks';
 import { ScopedRepository, type ResourceHost } from './repository';
 import type { Row } from './serialize';
 import { readSource } from './source';
+import { declaredFilter } from './filters';
+import { notHeldWhere } from './scope';
 import { boundRepos, runStepFromCode, type TransitionDeps } from './transitions';
 
 /** keys one scan call may carry (a scanner's batch, a pasted list) */
@@ -293,6 +295,15 @@ export class FlowEngine {
     throw new Error(`documents.scan: "${lineResource}" declares no scan`);
   }
 
+  /** `candidates` by the line resource's name, for a plugin call answering under SPEC's own path. */
+  candidatesOf(lineResource: string, q: Parameters<FlowEngine['candidates']>[2], ctx: RequestContext): Promise<{ list: Row[]; total: number }> {
+    for (const res of Object.values(this.meta.resources)) {
+      const child = res.children?.find((c) => c.resource === lineResource && c.batch?.candidates);
+      if (child) return this.candidates(res, child, q, ctx);
+    }
+    throw new Error(`documents.candidates: "${lineResource}" declares no batch candidates`);
+  }
+
   /** Runs the step over the items; on a refusal, one by one in savepoints. Answers the ids done. */
   private async stepInBatches(
     resource: string,
@@ -492,6 +503,50 @@ export class FlowEngine {
     });
   }
 
+  /**
+   * `<line prefix>/batch/candidates` (children `batch.candidates`): rows of the target resource a
+   * line may still take, in the caller's scope, paged by the key (see BatchCandidatesDef).
+   */
+  async candidates(
+    parent: ResourceDef,
+    child: ChildrenDef,
+    q: { headerId: number; search?: string; narrow?: Record<string, unknown>; offset: number; limit: number },
+    ctx: RequestContext,
+  ): Promise<{ list: Row[]; total: number }> {
+    const spec = child.batch!;
+    const cand = spec.candidates ?? {};
+    const lineRes = this.meta.resources[child.resource];
+    const target = this.meta.resources[lineRes.fields.find((f) => f.name === spec.by.field)!.ref!.resource];
+    // the header in the caller's scope (10002 otherwise), for its matched field
+    const header = await new ScopedRepository(this.host, parent, ctx).find(q.headerId);
+    const and: WhereOptions[] = [];
+    if (cand.filter) and.push(declaredFilter(this.meta, target.name, cand.filter));
+    if (cand.match) and.push({ [cand.match.target]: header.get(cand.match.header) ?? null });
+    if (ctx.orgId !== null)
+      and.push(
+        notHeldWhere({
+          header: parent,
+          lines: lineRes,
+          foreignKey: child.foreignKey,
+          key: spec.by.field,
+          statuses: child.exclusive ? (child.exclusive.while as Array<string | number>) : [],
+          lineWhere: child.exclusive?.lines ?? {},
+          orgId: ctx.orgId,
+          also: q.headerId,
+        }),
+      );
+    for (const [f, v] of Object.entries(q.narrow ?? {})) if (v !== undefined && v !== null) and.push({ [f]: v });
+    const search = q.search?.trim().replace(/[%_\\]/g, '');
+    if (search) and.push({ [spec.by.key]: { [Op.like]: `%${search}%` } });
+    const targets = new ScopedRepository(this.host, target, ctx);
+    const where = { [Op.and]: and };
+    const [total, rows] = await Promise.all([
+      targets.count(where),
+      targets.findAll({ where, order: [[spec.by.key, 'ASC']], offset: q.offset, limit: q.limit }),
+    ]);
+    return { list: await targets.serialize(rows), total };
+  }
+
   /** The flows' calls: each source's prefill, each scanned line resource's scan, batch add and update. */
   calls(): CallDef[] {
     const out: CallDef[] = [];
@@ -504,6 +559,30 @@ export class FlowEngine {
         if (child.batch) {
           out.push({ path: `${prefix}/batch/add`, resource: lineRes.name, handler: ({ body, ctx }) => this.batchAdd(res, child, body, ctx) });
           out.push({ path: `${prefix}/batch/update`, resource: lineRes.name, handler: ({ body, ctx }) => this.batchUpdate(child, body, ctx) });
+          if (child.batch.candidates)
+            out.push({
+              path: `${prefix}/batch/candidates`,
+              resource: lineRes.name,
+              input: {
+                [child.foreignKey]: { type: 'ref', required: true },
+                [child.batch.by.key]: { type: 'string', maxLength: 64 },
+                ...Object.fromEntries((child.batch.candidates.narrow ?? []).map((f) => [f, { type: 'ref' }])),
+              },
+              paging: true,
+              handler: ({ input = {}, ctx }) =>
+                this.candidates(
+                  res,
+                  child,
+                  {
+                    headerId: input[child.foreignKey] as number,
+                    search: input[child.batch!.by.key] as string | undefined,
+                    narrow: Object.fromEntries((child.batch!.candidates!.narrow ?? []).map((f) => [f, input[f]])),
+                    offset: input.offset as number,
+                    limit: input.limit as number,
+                  },
+                  ctx,
+                ),
+            });
         }
       }
     }

@@ -212,3 +212,37 @@ export function refScopeWhere(res: ResourceDef, field: string, target: ResourceD
   const fields = warehouseFieldsOf(res);
   return scopeWhere(target, ctx, { warehouse: !(fields.length > 1 && fields.includes(field)) });
 }
+
+/**
+ * `id NOT IN (SELECT l.<key> FROM lines l JOIN header h … WHERE h in the organisation and (in
+ * `statuses` or h is `also`))`: rows on no document holding them (children `exclusive`, all
+ * warehouses of the organisation: a carrier on another warehouse's open order is taken) nor on
+ * the document `also` — what a picker offers. One uncorrelated subquery per statement.
+ */
+export function notHeldWhere(o: {
+  header: ResourceDef;
+  lines: ResourceDef;
+  foreignKey: string;
+  key: string;
+  statuses: Array<string | number>;
+  lineWhere: Record<string, Array<string | number>>;
+  orgId: number;
+  also?: number;
+}): WhereOptions {
+  const q = (name: string) => `\`${name}\``;
+  const h = (field: string) => `${q('h')}.${q(field === 'id' ? 'id' : snakeCase(field))}`;
+  const l = (field: string) => `${q('l')}.${q(snakeCase(field))}`;
+  const literalOf = (v: string | number) => (typeof v === 'number' ? String(v) : `'${String(v).replace(/'/g, "''")}'`);
+  const orgField = orgFieldOf(o.header);
+  const held = [
+    `${h(o.header.statusField ?? 'status')} IN (${o.statuses.map(literalOf).join(', ')})`,
+    ...Object.entries(o.lineWhere).map(([f, vs]) => `${l(f)} IN (${vs.map(literalOf).join(', ')})`),
+  ].join(' AND ');
+  const conditions = [
+    ...(orgField && orgField !== 'id' ? [`${h(orgField)} = ${Number(o.orgId)}`] : []),
+    `${l(o.key)} IS NOT NULL`,
+    o.also === undefined ? `(${held})` : `((${held}) OR ${h('id')} = ${Number(o.also)})`,
+  ];
+  const sql = `SELECT ${l(o.key)} FROM ${q(tableName(o.lines))} AS ${q('l')} JOIN ${q(tableName(o.header))} AS ${q('h')} ON ${h('id')} = ${l(o.foreignKey)} WHERE ${conditions.join(' AND ')}`;
+  return { id: { [Op.notIn]: literal(`(${sql})`) } };
+}

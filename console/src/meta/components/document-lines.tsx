@@ -16,6 +16,8 @@ import { NavButton } from './row-actions';
 import { Zone, useZone } from './zone';
 import { LineStepButtons, useLineSteps } from './line-steps';
 import { BatchAdd, BatchSet } from './batch-add';
+import { ImportButton } from './import-dialog';
+import { useResourceAccess } from '../hooks/use-resource-access';
 import { useCan } from '../../components/guard/guarded';
 import { zoneName } from '../../lib/zones';
 import type { LinesZoneProps } from '../../plugin-contract';
@@ -225,6 +227,7 @@ export const DocumentLinesView: FC<{
   const steps = useLineSteps(parent, header, child);
   // the declared batch values set on ticked lines while they may change
   const canSet = useCan({ call: `${resourceApiPrefix(child)}/batch/update` });
+  const access = useResourceAccess(child);
   const setting = Boolean(def.batch?.values?.length) && !frozen && canSet;
   const ticking = toolbar.length > 0 || steps.length > 0 || setting;
   return (
@@ -249,6 +252,12 @@ export const DocumentLinesView: FC<{
       {def.batch && !frozen && adding && (
         <div style={{ marginBottom: 12 }}>
           <BatchAdd def={def} lines={child} headerId={parentId} onAdded={refresh} />
+        </div>
+      )}
+      {/* lines from a file (the line resource's import: a shipping list), each row answered with its reason */}
+      {!frozen && adding && child.import && access.import && (
+        <div style={{ marginBottom: 12 }}>
+          <ImportButton resource={child} onFinished={refresh} />
         </div>
       )}
       {(steps.length > 0 || setting) && (

@@ -117,7 +117,18 @@ export const RecordScreen: FC<{ def: RecordPage }> = ({ def }) => {
         </Suspense>
       ) : (
         child &&
-        lines && <DocumentLinesView parent={res} def={child} child={lines} parentId={id} header={record} frozen={false} adding={false} onChanged={refresh} />
+        lines && (
+          <DocumentLinesView
+            parent={res}
+            def={child}
+            child={lines}
+            parentId={id}
+            header={record}
+            frozen={false}
+            adding={def.adding ?? false}
+            onChanged={refresh}
+          />
+        )
       )}
     </Card>
   );
