@@ -289,6 +289,26 @@ describe.each(withCalls.map((r) => [r.name, r] as const))('tenancy of %s', (name
           expect((await ts.a.call(call.path, { ids: [b.id], [value]: 'A-WAS-HERE' })).body.code, call.path).toBe(10002);
           break;
         }
+        case 'batch/candidates': {
+          // what B's document may take is B's business; A's picker offers none of B's rows
+          const parent = parentOf(metadata, res.name)!;
+          const fk = parent.child.foreignKey;
+          expect((await ts.a.call(call.path, { [fk]: rows.b[parent.header.name].id, page: 1, limit: 100 })).body.code, call.path).toBe(10002);
+          const own = await ts.a.call(call.path, { [fk]: rows.a[parent.header.name].id, page: 1, limit: 100 });
+          expect(own.body.code, own.body.message).toBe(0);
+          const target = res.fields.find((f) => f.name === parent.child.batch!.by.field)!.ref!.resource;
+          expect((own.body.data.list as Row[]).map((r) => r.id)).not.toContain(rows.b[target]?.id);
+          for (const r of own.body.data.list as Row[]) if (r.orgId !== undefined) expect(r.orgId).toBe(ts.orgA);
+          break;
+        }
+        case 'print': {
+          // B's document prints for B only; A's own comes back as a PDF
+          expect((await ts.a.call(call.path, { id: b.id })).body.code, call.path).toBe(10002);
+          const pdf = await ts.a.fetch(call.path, { id: a.id });
+          expect(pdf.headers.get('content-type'), call.path).toBe('application/pdf');
+          await pdf.arrayBuffer();
+          break;
+        }
         case 'timeline':
           // who ran which step when: only of a row in the caller's scope, like base
           expect((await ts.a.call(call.path, { id: a.id })).body.code, call.path).toBe(0);
