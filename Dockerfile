@@ -1,6 +1,8 @@
 # One image for API servers and ingest workers (see docker-compose.yml).
 FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ libsqlite3-dev && rm -rf /var/lib/apt/lists/*
+# chromium and the CJK fonts: the weekly mail's maps are console pages the API draws to PNG
+# (server/src/render/console-png.ts, RENDER_BROWSER default /usr/bin/chromium), in three languages
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ libsqlite3-dev chromium fonts-noto-cjk && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY . .
 # without a reachable prebuilt binary sqlite3 links the image's libsqlite3 (as .ci/run does)
