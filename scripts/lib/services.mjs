@@ -114,7 +114,8 @@ export async function startMariadb({ database = 'rti_test' } = {}) {
       '--user=root',
       '--skip-grant-tables',
       '--skip-log-bin',
-      '--innodb-buffer-pool-size=128M',
+      // tests: small; a pool-scale bench sizes it to its data (RTI_MARIADB_POOL=6G), as production does
+      `--innodb-buffer-pool-size=${process.env.RTI_MARIADB_POOL ?? '128M'}`,
       '--innodb-flush-log-at-trx-commit=2',
       `--pid-file=${join(dir, 'pid')}`,
     ],
