@@ -25,17 +25,14 @@
  *                                [--days=365] [--thresholds=10] [--calls=10] [--fresh] [--mariadb]
  *   TEST_MYSQL_URL=mysql://root@127.0.0.1:3306/x node bench/inventory/run.mjs
  */
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import mysql from 'mysql2/promise';
+import { cpus, loadavg } from 'node:os';
 import { QueryTypes } from 'sequelize';
 import { createServer } from '../../server/src/index';
 import { syncSchema } from '../../server/src/db/schema-sync';
 import { columnsOf, countStatements } from '../lib/sql';
+import { DONE_TABLE, cachedDatabase, flag } from '../lib/source';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
-const flag = (name: string) => process.argv.includes(`--${name}`);
 const CARRIERS = arg('carriers', 1_000_000);
 const WAREHOUSES = arg('warehouses', 500);
 const CODES = arg('codes', 50);
@@ -44,9 +41,7 @@ const DAYS = arg('days', 365);
 /** distinct idle check times over the per-warehouse code configurations */
 const THRESHOLDS = arg('thresholds', 10);
 const CALLS = arg('calls', 10);
-const CACHE_DIR = process.env.RTI_BENCH_DIR ?? join(tmpdir(), 'rti-bench');
 const ORG_CODE = 'BENCHINV';
-const DONE_TABLE = 'bench_complete';
 /** one carrier in 25 is on the road, 20 to a ship order in transit */
 const IN_TRANSIT_EVERY = 25;
 const PER_ORDER = 20;
@@ -230,53 +225,8 @@ async function build(databaseUrl: string): Promise<void> {
   }
 }
 
-/** Where the data lives: a cached SQLite file, or a database named by the size on the MariaDB/MySQL server. */
-async function dataSource(): Promise<{ url: string; label: string; stop?: () => Promise<void> }> {
-  let server = process.env.TEST_MYSQL_URL;
-  let stop: (() => Promise<void>) | undefined;
-  if (!server && flag('mariadb')) {
-    const services = '../../scripts/lib/services.mjs';
-    const { startMariadb } = (await import(services)) as { startMariadb(): Promise<{ url: string; stop(): Promise<void> }> };
-    const m = await startMariadb();
-    server = m.url;
-    stop = m.stop;
-  }
-  if (server) {
-    const b = new URL(server.replace(/^mariadb:/, 'mysql:'));
-    const name = `rti_bench_inv_${SIZE.replace(/-/g, '_')}`;
-    const admin = await mysql.createConnection({
-      host: b.hostname,
-      port: Number(b.port || 3306),
-      user: decodeURIComponent(b.username) || 'root',
-      password: decodeURIComponent(b.password) || undefined,
-    });
-    const [done] = (await admin.query(`SELECT 1 FROM information_schema.tables WHERE table_schema = ? AND table_name = ?`, [name, DONE_TABLE])) as unknown as [
-      unknown[],
-    ];
-    const url = new URL(b.href);
-    url.pathname = `/${name}`;
-    if (flag('fresh') || !done.length) {
-      await admin.query(`DROP DATABASE IF EXISTS \`${name}\``);
-      await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
-      await admin.end();
-      await build(url.href);
-    } else {
-      await admin.end();
-      console.log(`data: database ${name} (kept; --fresh rebuilds)`);
-    }
-    return { url: url.href, label: 'MariaDB/MySQL', stop };
-  }
-  mkdirSync(CACHE_DIR, { recursive: true });
-  const file = join(CACHE_DIR, `inventory-${SIZE}.sqlite`);
-  if (flag('fresh') || !existsSync(file)) {
-    const partial = `${file}.partial`;
-    for (const x of [partial, `${partial}-wal`, `${partial}-shm`]) rmSync(x, { force: true });
-    await build(`sqlite:${partial}`);
-    renameSync(partial, file);
-    console.log(`data: ${file}, ${(statSync(file).size / 2 ** 30).toFixed(2)} GB`);
-  } else console.log(`data: ${file} (cached; --fresh rebuilds)`);
-  return { url: `sqlite:${file}`, label: 'SQLite' };
-}
+/** Where the data lives: a cached SQLite file, or a database named by the size on the MariaDB/MySQL server (bench/lib/source.ts). */
+const dataSource = () => cachedDatabase('inventory', SIZE, build);
 
 interface Case {
   label: string;
