@@ -28,9 +28,8 @@
 import { cpus, loadavg } from 'node:os';
 import { QueryTypes } from 'sequelize';
 import { createServer } from '../../server/src/index';
-import { syncSchema } from '../../server/src/db/schema-sync';
 import { columnsOf, countStatements } from '../lib/sql';
-import { DONE_TABLE, cachedDatabase, flag } from '../lib/source';
+import { finishLoad, cachedDatabase, flag } from '../lib/source';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const CARRIERS = arg('carriers', 1_000_000);
@@ -205,18 +204,12 @@ async function build(databaseUrl: string): Promise<void> {
       );
     }
     const loaded = performance.now();
-    await syncSchema(sequelize, models, server.metadata, () => undefined);
-    if (dialect === 'sqlite') {
-      await exec('ANALYZE');
-      await exec('PRAGMA journal_mode = WAL');
-    } else {
-      await exec(
-        `ANALYZE TABLE ${Object.values(T)
-          .map((t) => t.table)
-          .join(', ')}`,
-      );
-      await exec(`CREATE TABLE ${qi.quoteIdentifier(DONE_TABLE)} (id INT)`);
-    }
+    await finishLoad(
+      sequelize,
+      models,
+      server.metadata,
+      Object.values(T).map((t) => t.table),
+    );
     console.log(
       `built: ${CARRIERS.toLocaleString('en')} carriers, ${INOUTS.toLocaleString('en')} in/out rows, ${(DAYS * WAREHOUSES * CODES).toLocaleString('en')} snapshot rows on ${dialect}; rows ${((loaded - started) / 1000).toFixed(0)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
     );

@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
+import type { Sequelize } from 'sequelize';
+import type { Metadata } from '@rti/metadata';
+import { syncSchema } from '../../server/src/db/schema-sync';
 
 export const CACHE_DIR = process.env.RTI_BENCH_DIR ?? join(tmpdir(), 'rti-bench');
 /** the table written last on MariaDB/MySQL: the database is complete */
@@ -95,4 +98,20 @@ export async function cachedDatabase(
     console.log(`data: ${file}, ${(statSync(file).size / 2 ** 30).toFixed(2)} GB`);
   } else console.log(`data: ${file} (cached; --fresh rebuilds)`);
   return { url: `sqlite:${file}`, label: 'SQLite', file };
+}
+
+/**
+ * After a bulk load: the server's own schema step (the secondary indexes dropped for the load),
+ * the planner's statistics, and on MariaDB/MySQL the table that marks the database complete.
+ */
+export async function finishLoad(sequelize: Sequelize, models: Parameters<typeof syncSchema>[1], metadata: Metadata, tables: string[]): Promise<void> {
+  const exec = (sql: string) => sequelize.query(sql);
+  await syncSchema(sequelize, models, metadata, () => undefined);
+  if (sequelize.getDialect() === 'sqlite') {
+    await exec('ANALYZE');
+    await exec('PRAGMA journal_mode = WAL');
+  } else {
+    await exec(`ANALYZE TABLE ${tables.join(', ')}`);
+    await exec(`CREATE TABLE ${sequelize.getQueryInterface().quoteIdentifier(DONE_TABLE)} (id INT)`);
+  }
 }

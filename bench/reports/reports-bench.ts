@@ -15,10 +15,9 @@
  */
 import { QueryTypes } from 'sequelize';
 import { createServer } from '../../server/src/index';
-import { syncSchema } from '../../server/src/db/schema-sync';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
 import { columnsOf } from '../lib/sql';
-import { DONE_TABLE, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
+import { finishLoad, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const WAREHOUSES = arg('warehouses', 500);
@@ -108,18 +107,12 @@ async function build(databaseUrl: string): Promise<void> {
        ${d.secondsBefore(base, `(n % 30) * 86400`)}, ${now}, ${now} FROM ${s.from}`,
     );
     const loaded = performance.now();
-    await syncSchema(seq, models, server.metadata, () => undefined);
-    if (dialect === 'sqlite') {
-      await exec('ANALYZE');
-      await exec('PRAGMA journal_mode = WAL');
-    } else {
-      await exec(
-        `ANALYZE TABLE ${Object.values(T)
-          .map((t) => t.table)
-          .join(', ')}`,
-      );
-      await exec(`CREATE TABLE ${qi.quoteIdentifier(DONE_TABLE)} (id INT)`);
-    }
+    await finishLoad(
+      seq,
+      models,
+      server.metadata,
+      Object.values(T).map((t) => t.table),
+    );
     console.log(
       `built: ${WAREHOUSES} warehouses × ${CODES} codes × ${DAYS} days = ${(per * DAYS).toLocaleString('en')} snapshot rows, ${CARRIERS.toLocaleString('en')} carriers on ${dialect}; rows ${((loaded - t0) / 1000).toFixed(0)} s, indexes + statistics ${((performance.now() - loaded) / 1000).toFixed(0)} s`,
     );

@@ -22,8 +22,8 @@ import path from 'node:path';
 import type { Language } from '../http/types';
 
 /** the flags headless Debian chromium needs on a server (no sandbox user namespace, no GPU, offline) */
+// (headless itself is playwright's default launch; the browser tests launch with this same list)
 export const RENDER_BROWSER_ARGS = [
-  '--headless',
   '--no-sandbox',
   '--disable-gpu',
   '--disable-dev-shm-usage',

@@ -7,20 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Caller, TestServer } from './test-server';
+import { RENDER_BROWSER_ARGS } from '../../src/render/console-png';
 
 const root = path.resolve(__dirname, '../../..');
 export const SCREENSHOTS = path.join(root, 'test-output/screenshots');
-/** The flags headless Debian chromium needs here (SwiftShader WebGL, no sandbox, offline). */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-dev-shm-usage',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
+/** The flags headless Debian chromium needs here (SwiftShader WebGL, no sandbox, offline): the server's own renderer's. */
+export const CHROMIUM_ARGS = RENDER_BROWSER_ARGS;
 
 export function assertConsoleBuilt(): void {
   const dist = process.env.CONSOLE_DIST ?? path.join(root, 'console/dist');
