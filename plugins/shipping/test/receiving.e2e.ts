@@ -47,8 +47,8 @@ beforeAll(async () => {
   // Least privilege: each operator holds a narrow shipping role (the screens and calls of their
   // day, no deletes, nothing of master data or System) and is restricted to one warehouse.
   clerk = await narrowOperator(ts, 'clerk.sh', {
-    screens: [ORDER, `${ORDER}/detail`, `${ORDER}/containerize`],
-    calls: /^\/ship-order(\/(list|save|timeline|release|print))?$|^\/ship-order-detail\/(list|batch\/update)$|^\/carrier(\/list)?$/,
+    screens: [ORDER, `${ORDER}/detail`, `${ORDER}/containerize`, `${ORDER}/add-carrier`],
+    calls: /^\/ship-order(\/(list|save|timeline|release|print))?$|^\/ship-order-detail\/(list|batch\/(add|update|candidates))$|^\/carrier(\/list)?$/,
     warehouseIds: [shanghai],
   });
   receiver = await narrowOperator(ts, 'receiver.os', {
@@ -67,6 +67,10 @@ beforeAll(async () => {
     lines: ids.map((carrierId, i) => ({ carrierId, ...(i === 2 || i === 3 ? { containerNo: 'CT-1' } : {}) })),
   });
   orderId = saved.id;
+  // one more carrier standing free in Shanghai, one in Osaka: what the clerk's picker may and may not offer
+  const codeId = (await ok(ts.a, '/carrier/list', { sn: sn(1), page: 1, limit: 1 })).list[0].carrierCodeId;
+  await ok(ts.a, '/carrier/create', { sn: sn(7), carrierCodeId: codeId, warehouseId: shanghai, status: 10 });
+  await ok(ts.a, '/carrier/create', { sn: sn(8), carrierCodeId: codeId, warehouseId: osaka, status: 10 });
   orderNo = (await ok(clerk, '/ship-order', { id: orderId })).orderNo;
   cb = await browse(ts, clerk);
   page = cb.page;
@@ -85,6 +89,22 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     await signInAs(page, ts, clerk);
     await page.goto(`${ts.url}${ORDER}/detail/${orderId}`);
     await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
+    // the Add carriers screen on a phone: the picker offers the free Shanghai carrier only — not Osaka's, not the order's own
+    await page.setViewportSize({ width: 375, height: 812 });
+    try {
+      await page.getByTestId('record-page-open-ship-order-add-carrier').click();
+      const adding = page.getByTestId('record-page-ship-order-add-carrier');
+      await adding.getByTestId('batch-add-open').click();
+      await adding.getByTestId('batch-add-tab-pick').click();
+      const offered = adding.getByTestId('batch-pick-table');
+      await offered.getByText(sn(7), { exact: true }).waitFor(WAIT);
+      expect(await offered.locator('tr.ant-table-row').count()).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.getByTestId('record-page-back').click();
+      await page.getByTestId('meta-show').getByText(orderNo).waitFor({ timeout: 60000 });
+    } finally {
+      await page.setViewportSize({ width: 1600, height: 1000 });
+    }
     // packing first, as the restricted clerk: the two loose carriers into CT-2 on the order's containerize screen (Set for selected)
     await page.getByTestId('record-page-open-ship-order-containerize').click();
     const packing = page.getByTestId('record-page-ship-order-containerize');
@@ -284,5 +304,13 @@ describe('receiving what was shipped, as warehouse-restricted operators', () => 
     for (const label of ['待收', '已收', '缺失', '多收']) await panel.getByText(label, { exact: true }).waitFor(WAIT);
     await lineRow(sn(5)).getByText('缺失', { exact: true }).waitFor(WAIT);
     await cb.shot('receipt-closed-zh');
+    // the clerk's containerize screen of the received order, in Chinese: why nothing can change now
+    await signInAs(page, ts, clerk, 'zh-CN');
+    await page.goto(`${ts.url}${ORDER}/containerize?id=${orderId}`);
+    const note = page.getByTestId('record-page-not-now');
+    await note.waitFor({ timeout: 60000 });
+    expect(await note.innerText()).toContain(orderNo);
+    expect(await note.innerText()).toContain('明细已不能修改');
+    expect(await page.getByTestId('batch-set-open').count()).toBe(0);
   });
 });
