@@ -36,6 +36,7 @@ import { pluginSchema } from './plugins/schema';
 import { grantNewCodes, switchCalls } from './access/plugin-codes';
 import { JobRunner } from './plugins/jobs';
 import { jobLease } from './plugins/job-lease';
+import { ROLLUP_EVERY_MS, RollupRegistry } from './reports/rollups';
 import { PublicLinks, publicLinkCalls, type PublicLinkService } from './resources/public-links';
 import { printCalls } from './resources/print';
 import { labelsCall } from './i18n/labels-call';
@@ -239,6 +240,16 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   const storage = createStorage(config.storage, config.dataDir);
   for (const def of fileCalls({ dataDir: config.dataDir, t, timeouts: uploadTimeouts, storage, instanceId: config.instanceId })) calls.add(def);
   const reports = new ReportRegistry({ calls, metadata, t, zoneOf });
+  // figures kept ahead of the read (ctx.rollups): caught up by reads and by a job once per cluster
+  const rollups = new RollupRegistry({
+    sequelize: db.sequelize,
+    repo,
+    systemContext,
+    zoneOf,
+    organisationsWith: (resource) => organisationsWith(db, metadata, resource),
+    hooks,
+    resources: () => metadata.resources,
+  });
   // console pages drawn to PNG for mails: this instance's own console, a render session of the user they are drawn for
   const renderer = createConsoleRenderer({
     config: config.render,
@@ -300,6 +311,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     references: { declare: (ref) => references.declare(ref) },
     imports: { validator: (r, fn) => imports.validators.add(r, fn) },
     jobs: { every: (name, ms, fn, opts) => jobs.every(`${id}:${name}`, ms, fn, opts) },
+    rollups: { define: (def) => rollups.define(def, id) },
     repo,
     systemContext,
     zoneOf,
@@ -323,6 +335,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
   try {
     plugins = wanted === false ? [] : await loadPlugins(found, contextFor, (r) => (services = r));
     await db.migrate();
+    if (rollups.names().length) jobs.every('rollups', ROLLUP_EVERY_MS, (run) => rollups.catchUpAll(run.signal), { once: true });
     // codes of a plugin installed since the last start reach organisations and their administrators
     const granted = await grantNewCodes(db.sequelize, access.catalogue());
     if (granted.orgIds.length) await access.policies.changed(granted.orgIds);

@@ -34,6 +34,7 @@ export type RunStep = (
 ) => Promise<Array<Record<string, any>>>;
 import type { ReportWorkbook } from './reports/registry';
 import type { ReportDef, TaskType } from './reports/types';
+import type { Rollup, RollupDef } from './reports/rollups';
 import type { Zone } from './reports/time';
 import type { DeclaredReference } from './resources/references';
 import type { AuthStrategy } from './access/auth-strategies';
@@ -61,6 +62,7 @@ export type { ScopedRepository, ListResult, NumericRange, ReadOptions, ScopedFin
 export type { TransitionEvent, TransitionFn, StepCause } from './resources/transitions';
 export type { ScanResult } from './resources/flows';
 export type { PublicLinkService, PublicReader } from './resources/public-links';
+export type { Rollup, RollupAnswer, RollupDef, RollupRead } from './reports/rollups';
 /** a public page's lookups per client address and minute unless its publicLink says otherwise */
 export { PUBLIC_RATE } from './resources/public-links';
 export type { LinesEvent, LinesFn } from './resources/documents';
@@ -256,6 +258,14 @@ export interface PluginServerContext {
      * the database, claimed by a conditional UPDATE); without it every instance runs it.
      */
     every(name: string, intervalMs: number, fn: JobFn, opts?: JobOptions): () => void;
+  };
+  rollups: {
+    /**
+     * Sums of a history resource's rows per keys, kept ahead of the read per day and month of the
+     * organisation in a store resource of the plugin (reports/rollups.ts): a year read in
+     * month rows instead of history rows.
+     */
+    define(def: RollupDef): Rollup;
   };
   /** the scoped repository of a resource for a caller (the only path to resource rows) */
   repo(resource: string, ctx: RequestContext): ScopedRepository;

@@ -5,17 +5,17 @@
  * - demand: carriers of the code sent out per day from the pool's issue points — the warehouses
  *   not owned by a customer (own, supplier's, packaging supplier's) — over the period;
  * - cycle time: the code's cycle time of the turns report (consecutive departures of a carrier
- *   from the same warehouse), same period;
+ *   from the same warehouse), same period — both from the flows the platform keeps (turns.ts);
  * - loss rate: carriers of the code written off as lost by inventory counts closed in the period,
  *   per carrier sent out (a share of each trip), unless the caller gives one (`lossRate`, %);
  * - owned: carriers of the code on the books (not scrapped or lost), wherever they are.
  */
 import { Enums } from '@rti/metadata';
-import { timeRange, type PluginServerContext, type ReportQuery, type TimeRange } from '@rti/server/plugin-api';
+import { DAY_MS, timeRange, type PluginServerContext, type ReportQuery, type Rollup, type TimeRange } from '@rti/server/plugin-api';
 import { OFF_BOOKS } from '@rti/plugin-inventory/figures';
 import { Op, col, fn } from 'sequelize';
-import { cellsOf, codesInPeriod, figuresOf, type Cell } from './turns';
-import { K, MAX_DAYS, codeParam, codesOf, once, page, partnersOf, round, toDays, warehousesOf } from './shared';
+import { figuresOf } from './turns';
+import { K, MAX_DAYS, codeParam, codesOf, once, page, partnersOf, round, warehousesOf } from './shared';
 
 interface Params {
   time: TimeRange;
@@ -58,24 +58,25 @@ async function lostByCode(ctx: PluginServerContext, q: ReportQuery<Params>): Pro
   return out;
 }
 
-export async function sizeRows(ctx: PluginServerContext, q: ReportQuery<Params>): Promise<SizeRow[]> {
+export async function sizeRows(ctx: PluginServerContext, flows: Rollup, q: ReportQuery<Params>): Promise<SizeRow[]> {
   const { time, carrierCodeId } = q.params;
-  const days = Math.max(toDays(time.to) - toDays(time.from), 1 / 24);
   const whs = await warehousesOf(ctx, q.ctx);
   const partners = await partnersOf(ctx, q.ctx, [...new Set([...whs.values()].map((w) => w.partnerId).filter((p): p is number => p !== null))]);
   const issue = (w: number) => {
     const p = whs.get(w)?.partnerId;
     return p === null || p === undefined || partners.get(p)?.type !== Enums.supplierCustomerType.customer;
   };
-  // each carrier's figures under its latest code in the period (turns.ts codesInPeriod)
-  const period = { from: time.from, to: time.to, carrierCodeId };
-  const cells = whs.size ? await cellsOf(ctx, q.ctx, period, whs, (await codesInPeriod(ctx, q.ctx, period)).recoded) : [];
-  const byCode = new Map<number, Cell[]>();
-  for (const c of cells) {
-    if (c.carrierCodeId === null) continue;
-    const list = byCode.get(c.carrierCodeId);
-    if (list) list.push(c);
-    else byCode.set(c.carrierCodeId, [c]);
+  const read = whs.size
+    ? await flows.read(q.ctx, { from: time.from, to: time.to, by: ['warehouseId', 'carrierCodeId'], where: carrierCodeId ? { carrierCodeId } : {} })
+    : null;
+  // the organisation's whole days the flows cover
+  const days = read ? Math.round((Date.parse(read.lastDay) - Date.parse(read.firstDay)) / DAY_MS) + 1 : 1;
+  const byCode = new Map<number, NonNullable<typeof read>['rows']>();
+  for (const r of read?.rows ?? []) {
+    if (r.carrierCodeId === null || !whs.has(Number(r.warehouseId))) continue;
+    const list = byCode.get(Number(r.carrierCodeId));
+    if (list) list.push(r);
+    else byCode.set(Number(r.carrierCodeId), [r]);
   }
   const owned = await ctx
     .repo('carrier', q.ctx)
@@ -88,7 +89,7 @@ export async function sizeRows(ctx: PluginServerContext, q: ReportQuery<Params>)
     .map((id) => {
       const cs = byCode.get(id) ?? [];
       const f = figuresOf(cs);
-      const sent = cs.filter((c) => issue(c.warehouseId)).reduce((s, c) => s + c.departures, 0);
+      const sent = cs.filter((c) => issue(Number(c.warehouseId))).reduce((s, c) => s + Number(c.departures ?? 0), 0);
       const lostN = lost.get(id) ?? 0;
       const rate = q.params.lossRate !== undefined ? q.params.lossRate / 100 : sent ? Math.min(lostN / sent, 0.99) : 0;
       const demand = sent / days;
@@ -113,7 +114,7 @@ export async function sizeRows(ctx: PluginServerContext, q: ReportQuery<Params>)
     .sort((a, b) => a.code.localeCompare(b.code));
 }
 
-export function definePoolSize(ctx: PluginServerContext): void {
+export function definePoolSize(ctx: PluginServerContext, flows: Rollup): void {
   const C = `${K}.col`;
   ctx.reports.define<Params, SizeRow>({
     name: 'pool-analytics.pool-size',
@@ -140,8 +141,8 @@ export function definePoolSize(ctx: PluginServerContext): void {
     rowKey: 'carrierCodeId',
     chart: { type: 'bar', x: 'code', y: ['owned', 'required'] },
     async rows(q, w) {
-      return page(await sizeRows(ctx, q), w);
+      return page(await sizeRows(ctx, flows, q), w);
     },
-    scan: (q) => once(sizeRows(ctx, q)),
+    scan: (q) => once(sizeRows(ctx, flows, q)),
   });
 }

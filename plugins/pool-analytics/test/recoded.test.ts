@@ -1,8 +1,7 @@
 /**
- * A carrier re-coded in the period counts under ONE code — the code of its latest in/out row in
- * the period — in the turns per carrier code and in the pool-size check, not under both (the
- * grouped read put it under the highest code id of its rows, and the carriers per code counted
- * it under every code it carried). Figures computed by hand below.
+ * A carrier re-coded in the period: each of its events counts under the code on its in/out row —
+ * a cycle or visit ending after the relabel under the new code, those before under the old —
+ * never under both (the turns per carrier code and the pool-size check). Figures by hand below.
  */
 import { DAY_MS } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
@@ -30,14 +29,16 @@ async function ok<T = any>(caller: Caller, path: string, body: unknown = {}): Pr
  *   R  CRATE: out W1 1 · in W2 3 · out W2 8 · in W1 10 — relabelled BIN at W1 — BIN: out W1 21 · in W2 23 · out W2 28 · in W1 30 (still there)
  *   S  CRATE: out W1 2 · in W2 4 · out W2 14 · in W1 16 · out W1 32 · in W2 34 (still there)
  *
- * R's latest row (day 30) is BIN: all of R counts under BIN.
- *   R at W1: there at the start 0→1, 10→21, 30→60 = 42 held, 3 visits, departures 1, 21 → 1 cycle of 20
- *   R at W2: 3→8, 23→28 = 10 held, 2 visits, departures 8, 28 → 1 cycle of 20
- *   BIN: 1 carrier, 4 arrivals, 4 departures, 2 cycles of 20 d (turns 18.25), 5 visits, 52 carrier-days, dwell 10.4
- *   S at W1: 0→2, 16→32 = 18 held, 2 visits, departures 2, 32 → 1 cycle of 30
- *   S at W2: 4→14, 34→60 = 36 held, 2 visits, 1 departure
- *   CRATE: 1 carrier, 3 arrivals, 3 departures, 1 cycle of 30 d (turns 12.17), 4 visits, 54 carrier-days, dwell 13.5
- * Before the fix: R's rows at both warehouses under CRATE (the higher id), and R counted under BIN and CRATE.
+ * A departure ends a visit when the carrier's previous row at that warehouse is an arrival (days
+ * held: since it), and a cycle when the carrier left that warehouse before (days: since then).
+ *   R out W1 21 (BIN): visit since 10 = 11 d, cycle since 1 = 20 d; R out W2 8 (CRATE): visit 5 d;
+ *   R out W2 28 (BIN): visit since 23 = 5 d, cycle since 8 = 20 d; S out W2 14: visit 10 d;
+ *   S out W1 32: visit since 16 = 16 d, cycle since 2 = 30 d; R out W1 1 and S out W1 2: neither.
+ *   BIN: arrivals 2 (R 23, 30), departures 2, visits 2 of 16 d (dwell 8), 2 cycles of 20 d (turns 18.25)
+ *   CRATE: arrivals 5, departures 5, visits 3 of 31 d (dwell 10.33), 1 cycle of 30 d (turns 12.17)
+ *   W1: arrivals 3, departures 4, visits 2 of 27 d (13.5), cycles 20 + 30 → 25
+ *   W2: arrivals 4, departures 3, visits 3 of 20 d (6.67), 1 cycle of 20
+ * Grouped by the carrier's code today (BIN for R), R's CRATE events would move to BIN.
  */
 beforeAll(async () => {
   ts = await startTestServer({ plugins: ['shipping', 'inventory', 'pool-analytics'] });
@@ -84,52 +85,29 @@ beforeAll(async () => {
 });
 afterAll(() => ts?.close());
 
-const BIN = {
-  code: 'BIN',
-  carriers: 1,
-  arrivals: 4,
-  departures: 4,
-  cycles: 2,
-  cycleDays: 20,
-  turnsPerYear: 18.25,
-  visits: 5,
-  carrierDays: 52,
-  dwellDays: 10.4,
-};
-const CRATE = {
-  code: 'CRATE',
-  carriers: 1,
-  arrivals: 3,
-  departures: 3,
-  cycles: 1,
-  cycleDays: 30,
-  turnsPerYear: 12.17,
-  visits: 4,
-  carrierDays: 54,
-  dwellDays: 13.5,
-};
+const BIN = { code: 'BIN', arrivals: 2, departures: 2, cycles: 2, cycleDays: 20, turnsPerYear: 18.25, visits: 2, carrierDays: 16, dwellDays: 8 };
+const CRATE = { code: 'CRATE', arrivals: 5, departures: 5, cycles: 1, cycleDays: 30, turnsPerYear: 12.17, visits: 3, carrierDays: 31, dwellDays: 10.33 };
 
 describe('a carrier re-coded in the period', () => {
-  it('counts once, under the code of its latest row, per carrier code', async () => {
+  it('per carrier code: each event under the code on its row', async () => {
     const { list } = await ok(ts.a, '/pool-analytics/turns/list', BY_CODE);
     expect(list).toEqual([expect.objectContaining(BIN), expect.objectContaining(CRATE)]);
   });
 
-  it('narrowed to a code: all of its period under its latest code, none under the earlier one', async () => {
+  it("narrowed to a code: that code's events only", async () => {
     expect((await ok(ts.a, '/pool-analytics/turns/list', { ...BY_CODE, carrierCodeId: id.BIN })).list).toEqual([expect.objectContaining(BIN)]);
     expect((await ok(ts.a, '/pool-analytics/turns/list', { ...BY_CODE, carrierCodeId: id.CRATE })).list).toEqual([expect.objectContaining(CRATE)]);
   });
 
-  it('per warehouse nothing changes: each carrier once per warehouse', async () => {
+  it('per warehouse the code plays no part', async () => {
     const { list } = await ok(ts.a, '/pool-analytics/turns/list', PERIOD);
-    // W1: R 42 + S 18 held over 3 + 2 visits; W2: R 10 + S 36 over 2 + 2
     expect(list).toEqual([
-      expect.objectContaining({ code: 'W1', carriers: 2, arrivals: 3, departures: 4, cycles: 2, cycleDays: 25, visits: 5, carrierDays: 60, dwellDays: 12 }),
-      expect.objectContaining({ code: 'W2', carriers: 2, arrivals: 4, departures: 3, cycles: 1, cycleDays: 20, visits: 4, carrierDays: 46, dwellDays: 11.5 }),
+      expect.objectContaining({ code: 'W1', arrivals: 3, departures: 4, cycles: 2, cycleDays: 25, visits: 2, carrierDays: 27, dwellDays: 13.5 }),
+      expect.objectContaining({ code: 'W2', arrivals: 4, departures: 3, cycles: 1, cycleDays: 20, visits: 3, carrierDays: 20, dwellDays: 6.67 }),
     ]);
   });
 
-  it('the pool-size check takes its cycle under its latest code', async () => {
+  it("the pool-size check takes each code's cycles", async () => {
     const { list } = await ok(ts.a, '/pool-analytics/pool-size/list', PERIOD);
     expect(list).toEqual([
       expect.objectContaining({ code: 'BIN', owned: 1, cycleDays: 20 }),

@@ -418,6 +418,63 @@ export class ScopedRepository {
   }
 
   /**
+   * SQL of `field` on the row before this one in its sequence — the latest row of the same
+   * organisation with equal `partition` fields and `when` values, strictly earlier by `time` —
+   * as a per-row column of groupedOver (a correlated subquery that an index on (organisation,
+   * …partition, time) answers with one seek): what a row's figure needs from the row before it
+   * (the arrival a departure ends, the previous departure).
+   */
+  previous(partition: string[], time: string, when: Record<string, number> = {}, field = time): string {
+    const model = this[MODEL];
+    const qi = this.host.db.sequelize.getQueryInterface();
+    const outer = qi.quoteIdentifier(model.name);
+    const c = (f: string) => qi.quoteIdentifier(this.attribute(f, 'previous'));
+    const org = orgFieldOf(this.resource);
+    const same = [...(org && org !== 'id' ? [org] : []), ...partition].map((f) => `p.${c(f)} = ${outer}.${c(f)}`);
+    const values = Object.entries(when).map(([f, v]) => {
+      if (!Number.isFinite(Number(v))) throw new Error(`${this.resource.name}.${f}: previous when ${v}`);
+      return `p.${c(f)} = ${Number(v)}`;
+    });
+    const table = qi.quoteIdentifier(model.getTableName() as string);
+    return `(SELECT p.${c(field)} FROM ${table} p WHERE ${[...same, ...values, `p.${c(time)} < ${outer}.${c(time)}`].join(' AND ')} ORDER BY p.${c(time)} DESC LIMIT 1)`;
+  }
+
+  /**
+   * Grouped sums over per-row computed columns, in one statement: `SELECT group, sums FROM
+   * (SELECT group fields, columns FROM rows in scope matching where) GROUP BY group`. The inner
+   * rows are materialised (not merged into the outer query), so a per-row column (previous(),
+   * epochDays()) is computed once per row however many sums read it. `columns` and `sums` are
+   * SQL; sums name the columns and group fields bare.
+   */
+  async groupedOver(
+    where: WhereOptions,
+    columns: Record<string, string>,
+    group: string[],
+    sums: Record<string, string>,
+    options: WriteOptions = {},
+  ): Promise<Row[]> {
+    const model = this[MODEL];
+    const sequelize = this.host.db.sequelize;
+    const qi = sequelize.getQueryInterface();
+    const name = (n: string) => {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) throw new Error(`${this.resource.name}: column name "${n}"`);
+      return qi.quoteIdentifier(n);
+    };
+    for (const f of group) this.attribute(f, 'a group');
+    type Generator = { selectQuery(table: unknown, options: unknown, model: unknown): string };
+    const qg = (qi as unknown as { queryGenerator: Generator }).queryGenerator;
+    const mapNames = (Utils as unknown as { mapOptionFieldNames(o: object, m: unknown): object }).mapOptionFieldNames;
+    const attributes = [...group, ...Object.entries(columns).map(([n, sql]) => [literal(sql), n] as [ReturnType<typeof literal>, string])];
+    const inner = qg.selectQuery(model.getTableName(), { ...mapNames({ attributes, where: this.where(where) }, model), model }, model).replace(/;\s*$/, '');
+    // OFFSET 0 (SQLite) and a LIMIT (MariaDB) keep the derived table from being merged into the grouping
+    const materialised = this.isSqlite ? `${inner} LIMIT -1 OFFSET 0` : `${inner} LIMIT 18446744073709551615`;
+    const keys = group.map(name);
+    const select = [...keys, ...Object.entries(sums).map(([n, sql]) => `${sql} AS ${name(n)}`)].join(', ');
+    const sql = `SELECT ${select} FROM (${materialised}) x${keys.length ? ` GROUP BY ${keys.join(', ')}` : ''}`;
+    return sequelize.query(sql, { type: QueryTypes.SELECT, raw: true, transaction: options.transaction }) as Promise<Row[]>;
+  }
+
+  /**
    * One UPDATE over the rows in scope, without per-row hooks or validation (code-built values:
    * the caller owns them); answers how many rows matched. The organisation of a row never
    * changes, and a restricted caller cannot move rows out of its warehouses.
