@@ -95,6 +95,8 @@ export interface RtiServer {
   audit: Audit;
   /** report definitions of the plugins (calls, workbooks, scheduler task types) */
   reports: ReportRegistry;
+  /** figures kept ahead of the read (ctx.rollups): catch-ups for jobs, benches and tests */
+  rollups: RollupRegistry;
   /** loaded plugins, in load order (dependencies first) */
   plugins: PluginDefinition[];
   /** a loaded plugin's service (tests, seeds, benches); undefined when its plugin is not loaded */
@@ -393,6 +395,7 @@ export async function createServer(opts: CreateServerOptions = {}): Promise<RtiS
     storage,
     audit,
     reports,
+    rollups,
     plugins,
     service: (id) => services?.get(id),
     repo,

@@ -83,6 +83,8 @@ export interface Rollup {
   read(call: RequestContext, q: RollupRead): Promise<RollupAnswer>;
   /** brings the organisation's store up to its history (what a read does first) */
   catchUp(orgId: number): Promise<{ days: number; rows: number }>;
+  /** recomputes the organisation's days firstDay..lastDay ('YYYY-MM-DD') from the history: a repair after writes outside the calls (bulk SQL) */
+  recompute(orgId: number, firstDay: string, lastDay: string): Promise<number>;
 }
 
 interface StateRow {
@@ -175,7 +177,27 @@ export class RollupRegistry {
       await this.later(def, orgId, zone, [row], Number.MAX_SAFE_INTEGER, dirty, e.transaction);
       await this.recompute(def, orgId, zone, dirty, e.transaction);
     });
-    return { read: (call, q) => this.read(def, call, q), catchUp: (orgId) => this.catchUp(def, orgId) };
+    return this.handle(def);
+  }
+
+  /** a defined roll-up by name (benches, tests) */
+  get(name: string): Rollup | undefined {
+    const def = this.defs.get(name);
+    return def && this.handle(def);
+  }
+
+  private handle(def: RollupDef): Rollup {
+    return {
+      read: (call, q) => this.read(def, call, q),
+      catchUp: (orgId) => this.catchUp(def, orgId),
+      recompute: async (orgId, firstDay, lastDay) => {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(firstDay) || !/^\d{4}-\d{2}-\d{2}$/.test(lastDay))
+          throw new Error(`roll-up "${def.name}": days ${firstDay}..${lastDay}`);
+        const dirty = new Map<string, Set<unknown> | 'all'>();
+        for (let d = firstDay; d <= lastDay; d = nextDay(d)) dirty.set(d, 'all');
+        return this.recompute(def, orgId, await this.host.zoneOf(orgId), dirty);
+      },
+    };
   }
 
   /** every roll-up of every organisation with history (the once-per-cluster job) */
