@@ -142,4 +142,62 @@ describe('SQL fragments of the scoped repository', () => {
     expect(found.map((r) => [String(r.day), String(r.month)])).toEqual([['2026-04-20', '2026-04']]);
     expect(() => repo.calendarKey('nope', 'day')).toThrow(/no field "nope"/);
   });
+
+  it('previous + groupedOver: each row with the row before it in its sequence, summed per group in one statement; the other organisation never the row before', async () => {
+    const IN = 10;
+    const OUT = 20;
+    const at = (d: number) => new Date(T1.getTime() + d * DAY);
+    // a carrier of its own (no fixture row before) at warehouse 1: out 0, in 2, out 5, in 9, out 12; at warehouse 2: in 1, out 4.
+    // B: rows between them in its own organisation with the same ids
+    const rowsOf = (list: Array<[number, number, number]>) =>
+      list.map(([w, d, t]) => ({ carrierId: 990_001, sn: 'SQL-PREV', warehouseId: w, direction: d, confirmTime: at(t) }));
+    await ts.server.repo('carrier-inout', ctxA).insertMany(
+      rowsOf([
+        [1, OUT, 0],
+        [1, IN, 2],
+        [1, OUT, 5],
+        [1, IN, 9],
+        [1, OUT, 12],
+        [2, IN, 1],
+        [2, OUT, 4],
+      ]),
+    );
+    await ts.server.repo('carrier-inout', ctxB).insertMany(
+      rowsOf([
+        [1, IN, 11],
+        [1, OUT, 3],
+      ]),
+    );
+    const repo = ts.server.repo('carrier-inout', ctxA);
+    const before = (d: number) => repo.epochDaysOf(repo.previous(['warehouseId', 'carrierId'], 'confirmTime', { direction: d }));
+    const dir = repo.quoted('direction');
+    const got = await repo.groupedOver(
+      { sn: 'SQL-PREV' },
+      {
+        d: dir,
+        t: repo.epochDays('confirmTime'),
+        pin: `CASE WHEN ${dir} = ${OUT} THEN ${before(IN)} END`,
+        pout: `CASE WHEN ${dir} = ${OUT} THEN ${before(OUT)} END`,
+      },
+      ['warehouseId'],
+      {
+        n: 'COUNT(*)',
+        visits: 'SUM(CASE WHEN pin IS NOT NULL AND (pout IS NULL OR pin > pout) THEN 1 ELSE 0 END)',
+        held: 'SUM(CASE WHEN pin IS NOT NULL AND (pout IS NULL OR pin > pout) THEN t - pin ELSE 0 END)',
+        cycles: 'SUM(CASE WHEN pout IS NOT NULL THEN 1 ELSE 0 END)',
+        cycleDays: 'SUM(CASE WHEN pout IS NOT NULL THEN t - pout ELSE 0 END)',
+      },
+    );
+    const byWarehouse = Object.fromEntries(got.map((r) => [Number(r.warehouseId), r]));
+    // warehouse 1: visits 2→5 and 9→12 (3 + 3 days), cycles 0→5 and 5→12 (5 + 7); B's arrival on day 11 would end a visit of 1 day at 12
+    expect(Number(byWarehouse[1].n)).toBe(5);
+    expect(Number(byWarehouse[1].visits)).toBe(2);
+    expect(Number(byWarehouse[1].held)).toBeCloseTo(6, 4);
+    expect(Number(byWarehouse[1].cycles)).toBe(2);
+    expect(Number(byWarehouse[1].cycleDays)).toBeCloseTo(12, 4);
+    // warehouse 2: one visit 1→4, no cycle
+    expect([Number(byWarehouse[2].visits), Number(byWarehouse[2].held), Number(byWarehouse[2].cycles)]).toEqual([1, 3, 0]);
+    await expect(repo.groupedOver({}, { 'x; DROP': '1' }, [], { n: 'COUNT(*)' })).rejects.toThrow(/column name/);
+    expect(() => repo.previous(['nope'], 'confirmTime')).toThrow(/no field "nope"/);
+  });
 });

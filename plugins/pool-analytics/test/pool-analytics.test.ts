@@ -195,6 +195,33 @@ describe('cycle time, turns and dwell', () => {
     expect(String(book.worksheets[0].getRow(1).getCell(6).value)).toBe('Cycle time (days)');
   });
 
+  it("cuts days in the organisation's time zone, and recomputes them when it changes", async () => {
+    // an arrival at the hub at 2026-02-27 20:00 UTC: 27 February in UTC, 28 February in Tokyo (+9)
+    // eslint-disable-next-line rti/no-raw-models -- the test writes what a gate pass would
+    await ts.server.db.models['carrier-inout'].create({
+      orgId: ts.orgA,
+      carrierId: c.C3,
+      sn: 'C3',
+      carrierCodeId: box,
+      direction: Enums.inoutDirection.inbound,
+      warehouseId: wh,
+      confirmTime: new Date(Date.UTC(2026, 1, 27, 20)),
+    });
+    // 28 February of the organisation: from its first to its last instant
+    const feb28 = (zone: number) => ({ time: [Date.UTC(2026, 1, 28) - zone * 3_600_000, Date.UTC(2026, 2, 1) - zone * 3_600_000 - 1], warehouseId: wh });
+    expect((await ok(ts.a, '/pool-analytics/turns/list', feb28(0))).list).toEqual([]);
+    await ok(ts.a, '/organization/update', { id: ts.orgA, timeZone: 'Asia/Tokyo' });
+    try {
+      expect((await ok(ts.a, '/pool-analytics/turns/list', feb28(9))).list).toEqual([expect.objectContaining({ name: 'Hub', arrivals: 1 })]);
+    } finally {
+      await ok(ts.a, '/organization/update', { id: ts.orgA, timeZone: 'UTC' });
+    }
+    expect((await ok(ts.a, '/pool-analytics/turns/list', feb28(0))).list).toEqual([]);
+    expect((await ok(ts.a, '/pool-analytics/turns/list', { ...feb28(0), time: [Date.UTC(2026, 1, 27), Date.UTC(2026, 1, 27, 12)] })).list).toEqual([
+      expect.objectContaining({ name: 'Hub', arrivals: 1 }),
+    ]);
+  });
+
   it('another organisation sees none of it', async () => {
     const { list } = await ok(ts.b, '/pool-analytics/turns/list', PERIOD);
     expect(list).toEqual([expect.objectContaining({ name: 'B plant', departures: 2, cycles: 1, cycleDays: 10 })]);

@@ -143,11 +143,12 @@ export class RollupRegistry {
         { tableName: ROLLUP_STATE_TABLE, timestamps: false },
       );
     // another zone cuts other days: everything is recomputed at the next catch-up
-    host.hooks.after('update', 'organization', (e) => {
+    host.hooks.after('update', 'organization', async (e) => {
       const id = Number(e.row?.id ?? e.previous?.id);
       const zone = (r: unknown) => (r as Record<string, unknown> | undefined)?.timeZone;
       if (!Number.isFinite(id) || zone(e.row) === zone(e.previous)) return;
-      e.transaction?.afterCommit(() => void this.state.destroy({ where: { orgId: id } }));
+      // in the change's transaction: a read right after the change already recomputes
+      await this.state.destroy({ where: { orgId: id }, transaction: e.transaction });
     });
   }
 
@@ -228,6 +229,8 @@ export class RollupRegistry {
     const upTo = Number(top?.id ?? 0);
     if (upTo <= mark) return { days: 0, rows: 0 };
     const zone = await this.host.zoneOf(orgId);
+    // never caught up (a first start, another time zone since): no day row of before may stay
+    if (!state) await this.host.repo(def.store, sys).deleteWhere({});
     const pendingWhere = { ...(def.where ?? {}), id: { [Op.gt]: mark, [Op.lte]: upTo } };
     const pending = await src.count(pendingWhere);
     const dirty = new Map<string, Set<unknown> | 'all'>();

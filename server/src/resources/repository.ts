@@ -461,6 +461,7 @@ export class ScopedRepository {
       return qi.quoteIdentifier(n);
     };
     for (const f of group) this.attribute(f, 'a group');
+    for (const n of Object.keys(columns)) name(n);
     type Generator = { selectQuery(table: unknown, options: unknown, model: unknown): string };
     const qg = (qi as unknown as { queryGenerator: Generator }).queryGenerator;
     const mapNames = (Utils as unknown as { mapOptionFieldNames(o: object, m: unknown): object }).mapOptionFieldNames;
