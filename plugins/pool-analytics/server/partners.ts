@@ -182,6 +182,8 @@ export interface Visit {
   carrierCodeId: number | null;
   start: number;
   end: number | null;
+  /** the in/out row of the arrival of a visit received in the month; null for one open at its start */
+  rowId: number | null;
 }
 export interface StatementLine {
   partner: string;
@@ -228,133 +230,202 @@ export function monthRange(month: string | undefined, now = Date.now(), zone: Zo
 
 const overlap = (a: number, b: number, c: number, d: number) => Math.max(0, Math.min(b, d) - Math.max(a, c));
 
-/** Visits overlapping [from, to) at the given warehouses: open at `from` (last row before it an arrival) and those of the month's rows. */
-export async function visitsOf(ctx: PluginServerContext, call: RequestContext, whIds: number[], from: number, to: number): Promise<Visit[]> {
+/**
+ * (warehouse, carrier) groups one read of a statement answers at most: the statement holds one
+ * chunk's visits at a time (a warehouse, or a carrier range of a large one), never the pool's.
+ */
+export const STATEMENT_CHUNK = 20_000;
+
+/**
+ * Visits overlapping [from, to) at the given warehouses, one chunk at a time: per warehouse, in
+ * carrier order, `chunk` (warehouse, carrier) groups of the rows before the month — each answering
+ * only the visit open at the month's start (its last row before the month an arrival: the time
+ * of that arrival, else null) — then the month's rows of the same carriers, in carrier and time
+ * order. Both reads run through the covering index (org, warehouse, carrier, time, direction,
+ * code): no table read, no sort, the month's end bound unindexed on SQLite (timeRange).
+ * `rowId` is the arriving row of a visit received in the month (null: open at the start).
+ */
+export async function* visitsOf(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  whIds: number[],
+  from: number,
+  to: number,
+  chunk = STATEMENT_CHUNK,
+): AsyncGenerator<Visit[]> {
   const repo = ctx.repo('carrier-inout', call);
-  const t = repo.epochDays('confirmTime');
-  const visits: Visit[] = [];
-  const open = new Map<string, Visit>();
-  for (let i = 0; i < whIds.length; i += 1000) {
-    const ids = whIds.slice(i, i + 1000);
-    const before = await repo.rows(
-      { warehouseId: { [Op.in]: ids }, confirmTime: { [Op.lt]: new Date(from) } },
+  const time = repo.quoted('confirmTime');
+  const dir = repo.quoted('direction');
+  // the last row is an arrival when no departure is as late (a row is one or the other): its time then is the visit's start
+  const lastRow = `MAX(${time})`;
+  const lastOut = `MAX(CASE WHEN ${dir} = ${OUT} THEN ${time} END)`;
+  const opened = literal(`CASE WHEN ${lastOut} IS NULL OR ${lastOut} < ${lastRow} THEN ${repo.epochDaysOf(lastRow)} END`);
+  const month = repo.timeRange('confirmTime', from, to - 1);
+  const before = (wh: number, after: number) =>
+    repo.rows(
+      { warehouseId: wh, carrierId: { [Op.gt]: after }, confirmTime: { [Op.lt]: new Date(from) } },
       {
-        attributes: [
-          'warehouseId',
-          'carrierId',
-          [fn('MAX', col(repo.column('carrierCodeId'))), 'code'],
-          [repo.aggregateWhen('MAX', 'direction', IN, t), 'lastIn'],
-          [repo.aggregateWhen('MAX', 'direction', OUT, t), 'lastOut'],
-        ],
-        group: ['warehouseId', 'carrierId'],
+        attributes: ['carrierId', [fn('MAX', col(repo.column('carrierCodeId'))), 'code'], [opened, 'lastIn']],
+        group: ['carrierId'],
+        order: [['carrierId', 'ASC']],
+        limit: chunk,
       },
     );
-    for (const b of before) {
-      if (b.lastIn === null || b.lastIn === undefined || (b.lastOut !== null && b.lastOut !== undefined && Number(b.lastOut) >= Number(b.lastIn))) continue;
+  // the month's rows straight from the driver (a busy month: 10 rows a carrier, Sequelize's per-row handling was most of the read)
+  const moves = (wh: number, after: number, last: number | undefined) =>
+    repo.driverRows(
+      ['id', 'carrierId', 'carrierCodeId', 'direction', 'confirmTime'],
+      { warehouseId: wh, carrierId: last === undefined ? { [Op.gt]: after } : { [Op.gt]: after, [Op.lte]: last }, ...month },
+      [
+        ['carrierId', 'ASC'],
+        ['confirmTime', 'ASC'],
+        ['id', 'ASC'],
+      ],
+    );
+  // the next chunk's reads are asked for before this chunk's visits are built: the database reads while the server computes
+  type Read = { wh: number; after: number; groups: Promise<Row[]> };
+  const read = (wh: number, after: number): Read => ({ wh, after, groups: before(wh, after) });
+  let i = 0;
+  let next: Read | undefined = whIds.length ? read(whIds[0], 0) : undefined;
+  while (next) {
+    const { wh, after } = next;
+    const groups = await next.groups;
+    const last = groups.length >= chunk ? Number(groups[groups.length - 1].carrierId) : undefined;
+    const monthRows = moves(wh, after, last);
+    next = last !== undefined ? read(wh, last) : ++i < whIds.length ? read(whIds[i], 0) : undefined;
+    next?.groups.catch(() => undefined); // awaited on the next turn; a failure of this chunk must not leave it unhandled
+    const rows = await monthRows;
+    const visits: Visit[] = [];
+    const open = new Map<number, Visit>();
+    for (const g of groups) {
+      if (g.lastIn === null || g.lastIn === undefined) continue;
       const v: Visit = {
-        warehouseId: Number(b.warehouseId),
-        carrierId: Number(b.carrierId),
-        carrierCodeId: b.code === null ? null : Number(b.code),
-        start: Number(b.lastIn) * DAY_MS,
+        warehouseId: wh,
+        carrierId: Number(g.carrierId),
+        carrierCodeId: g.code === null ? null : Number(g.code),
+        start: Number(g.lastIn) * DAY_MS,
         end: null,
+        rowId: null,
       };
       visits.push(v);
-      open.set(`${v.warehouseId}:${v.carrierId}`, v);
+      open.set(v.carrierId, v);
     }
-    const moves = await repo.rows(
-      { warehouseId: { [Op.in]: ids }, confirmTime: { [Op.gte]: new Date(from), [Op.lt]: new Date(to) } },
-      {
-        attributes: ['warehouseId', 'carrierId', 'carrierCodeId', 'direction', 'confirmTime'],
-        order: [
-          ['confirmTime', 'ASC'],
-          ['id', 'ASC'],
-        ],
-      },
-    );
-    for (const m of moves) {
-      const k = `${m.warehouseId}:${m.carrierId}`;
+    for (const m of rows) {
+      const carrier = Number(m.carrierId);
       const at = new Date(m.confirmTime as string).getTime();
-      const cur = open.get(k);
+      const cur = open.get(carrier);
       if (Number(m.direction) === IN) {
         if (cur) continue; // a second arrival without a departure: the visit goes on
         const v: Visit = {
-          warehouseId: Number(m.warehouseId),
-          carrierId: Number(m.carrierId),
+          warehouseId: wh,
+          carrierId: carrier,
           carrierCodeId: m.carrierCodeId === null ? null : Number(m.carrierCodeId),
           start: at,
           end: null,
+          rowId: Number(m.id),
         };
         visits.push(v);
-        open.set(k, v);
+        open.set(carrier, v);
       } else if (cur) {
         cur.end = at;
-        open.delete(k);
+        open.delete(carrier);
       }
     }
+    yield visits;
   }
-  return visits;
 }
 
-export async function statementRows(ctx: PluginServerContext, call: RequestContext, p: StatementParams, now = Date.now()): Promise<StatementRow[]> {
+interface Line {
+  row: StatementRow;
+  v: Visit;
+  held: number;
+  excess: number;
+}
+/**
+ * Longest beyond the free period first; equal ones: the visits open at the month's start by
+ * warehouse and carrier, then those received in the month in the order of their arrival.
+ */
+const longestFirst = (a: Line, b: Line) => {
+  if (b.excess !== a.excess) return b.excess - a.excess;
+  const x = a.v;
+  const y = b.v;
+  if (x.rowId === null || y.rowId === null) return x.rowId === y.rowId ? x.warehouseId - y.warehouseId || x.carrierId - y.carrierId : x.rowId === null ? -1 : 1;
+  return x.start - y.start || x.rowId - y.rowId;
+};
+
+export async function statementRows(
+  ctx: PluginServerContext,
+  call: RequestContext,
+  p: StatementParams,
+  now = Date.now(),
+  o: { chunk?: number; maxLines?: number } = {},
+): Promise<StatementRow[]> {
   const { month, from, to } = monthRange(p.month, now, await ctx.zoneOf(call.orgId));
   const { whs: every, partners } = await partnered(ctx, call, p.partnerId);
   const named = p.partnerCode;
   const whs = named === undefined ? every : every.filter((w) => [partners.get(w.partnerId!)!.entCode, partners.get(w.partnerId!)!.name].includes(named));
   if (!whs.length) return [];
+  const maxLines = o.maxLines ?? MAX_LINES;
   const whById = new Map(whs.map((w) => [w.id, w]));
-  const visits = await visitsOf(ctx, call, [...whById.keys()], from, to);
   const end = Math.min(to, Math.max(from, now));
-  const codes = await codesOf(ctx, call, [...new Set(visits.map((v) => v.carrierCodeId).filter((c): c is number => c !== null))]);
   const rows = new Map<string, StatementRow>();
-  const lines: Array<{ row: StatementRow; v: Visit; held: number; excess: number }> = [];
-  for (const v of visits) {
-    const partner = partners.get(whById.get(v.warehouseId)!.partnerId!) as Partner;
-    const key = `${partner.id}:${v.carrierCodeId ?? ''}`;
-    let r = rows.get(key);
-    if (!r) {
-      const code = v.carrierCodeId === null ? '' : (codes.get(v.carrierCodeId)?.code ?? '');
-      rows.set(
-        key,
-        (r = {
+  const codeOf = new Map<StatementRow, number | null>();
+  // the visits beyond the free period: the longest `maxLines` kept as the chunks pass (at most twice that held)
+  let lines: Line[] = [];
+  const keep = () => (lines = lines.sort(longestFirst).slice(0, maxLines));
+  for await (const visits of visitsOf(ctx, call, [...whById.keys()], from, to, o.chunk)) {
+    for (const v of visits) {
+      const partner = partners.get(whById.get(v.warehouseId)!.partnerId!) as Partner;
+      const key = `${partner.id}:${v.carrierCodeId ?? ''}`;
+      let r = rows.get(key);
+      if (!r) {
+        rows.set(
           key,
-          month,
-          partnerId: partner.id,
-          partner: partner.name,
-          freeDays: partner.freeDays,
-          code,
-          opening: 0,
-          received: 0,
-          returned: 0,
-          closing: 0,
-          carrierDays: 0,
-          excessDays: 0,
-          overFree: 0,
-          lines: [],
-        }),
-      );
-    }
-    const stop = v.end ?? end;
-    if (v.start < from) r.opening++;
-    else r.received++;
-    if (v.end !== null) r.returned++;
-    else r.closing++;
-    const held = overlap(v.start, stop, from, end) / DAY_MS;
-    const excess = overlap(v.start + partner.freeDays * DAY_MS, stop, from, end) / DAY_MS;
-    r.carrierDays += held;
-    r.excessDays += excess;
-    if (excess > 0) {
-      r.overFree++;
-      lines.push({ row: r, v, held: (stop - v.start) / DAY_MS, excess });
+          (r = {
+            key,
+            month,
+            partnerId: partner.id,
+            partner: partner.name,
+            freeDays: partner.freeDays,
+            code: '',
+            opening: 0,
+            received: 0,
+            returned: 0,
+            closing: 0,
+            carrierDays: 0,
+            excessDays: 0,
+            overFree: 0,
+            lines: [],
+          }),
+        );
+        codeOf.set(r, v.carrierCodeId);
+      }
+      const stop = v.end ?? end;
+      if (v.start < from) r.opening++;
+      else r.received++;
+      if (v.end !== null) r.returned++;
+      else r.closing++;
+      const held = overlap(v.start, stop, from, end) / DAY_MS;
+      const excess = overlap(v.start + partner.freeDays * DAY_MS, stop, from, end) / DAY_MS;
+      r.carrierDays += held;
+      r.excessDays += excess;
+      if (excess > 0) {
+        r.overFree++;
+        lines.push({ row: r, v, held: (stop - v.start) / DAY_MS, excess });
+        if (lines.length >= 2 * maxLines) keep();
+      }
     }
   }
+  const codes = await codesOf(ctx, call, [...new Set([...codeOf.values()].filter((c): c is number => c !== null))]);
+  for (const [r, c] of codeOf) r.code = c === null ? '' : (codes.get(c)?.code ?? '');
   // the visits beyond the free period, longest first, with the carriers' numbers
-  lines.sort((a, b) => b.excess - a.excess);
-  const shown = lines.slice(0, MAX_LINES);
+  const shown = keep();
   const sn = new Map<number, string>();
   const ids = [...new Set(shown.map((l) => l.v.carrierId))];
-  for (let i = 0; i < ids.length; i += 1000)
-    for (const c of await ctx.repo('carrier', call).rows({ id: { [Op.in]: ids.slice(i, i + 1000) } }, { attributes: ['id', 'sn'] }))
-      sn.set(Number(c.id), String(c.sn));
+  const carriers = ctx.repo('carrier', call);
+  const batches: Array<Promise<Row[]>> = [];
+  for (let i = 0; i < ids.length; i += 1000) batches.push(carriers.rows({ id: { [Op.in]: ids.slice(i, i + 1000) } }, { attributes: ['id', 'sn'] }));
+  for (const got of await Promise.all(batches)) for (const c of got) sn.set(Number(c.id), String(c.sn));
   for (const l of shown) {
     l.row.lines.push({
       partner: l.row.partner,
@@ -369,7 +440,7 @@ export async function statementRows(ctx: PluginServerContext, call: RequestConte
   }
   return [...rows.values()]
     .map((r) => ({ ...r, carrierDays: round(r.carrierDays, 1), excessDays: round(r.excessDays, 1) }))
-    .sort((a, b) => a.partner.localeCompare(b.partner) || a.code.localeCompare(b.code));
+    .sort((a, b) => a.partner.localeCompare(b.partner) || a.code.localeCompare(b.code) || a.partnerId - b.partnerId);
 }
 
 /** The statement of one partner as a PDF: the figures per carrier code and the visits beyond the free period. */
