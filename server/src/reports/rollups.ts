@@ -31,6 +31,12 @@ export const ROLLUP_EVERY_MS = 60_000;
 const WHOLE_DAYS_ABOVE = 100_000;
 /** pending rows read per round trip while naming their days */
 const CHUNK = 5_000;
+/**
+ * An id missing below younger rows may belong to an insert still open (MariaDB hands ids out
+ * before commit): the mark stays below it, and the rows above are read again at the next
+ * catch-up, until a row after it is this old — then the gap is for good (a rollback, a delete).
+ */
+const GAP_SETTLE_MS = 5 * 60_000;
 /** sequences looked up per statement for the later rows a pending row changes */
 const SEQUENCE_CHUNK = 200;
 
@@ -91,6 +97,8 @@ interface StateRow {
   name: string;
   orgId: number;
   mark: number;
+  /** epoch ms of the latest row counted: a pending row after it is an append, which changes no counted row */
+  lastAt: number | null;
 }
 
 registerMigration({
@@ -104,6 +112,15 @@ registerMigration({
   },
   async down({ queryInterface: qi }) {
     await qi.dropTable(ROLLUP_STATE_TABLE);
+  },
+});
+registerMigration({
+  name: '2026-11-27-rollup-state-last-at',
+  async up({ queryInterface: qi }) {
+    await qi.addColumn(ROLLUP_STATE_TABLE, 'last_at', { type: DataTypes.BIGINT, allowNull: true });
+  },
+  async down({ queryInterface: qi }) {
+    await qi.removeColumn(ROLLUP_STATE_TABLE, 'last_at');
   },
 });
 
@@ -139,6 +156,7 @@ export class RollupRegistry {
           name: { type: DataTypes.STRING(200), primaryKey: true, allowNull: false },
           orgId: { type: DataTypes.INTEGER, primaryKey: true, allowNull: false, field: 'org_id' },
           mark: { type: DataTypes.BIGINT, allowNull: false },
+          lastAt: { type: DataTypes.BIGINT, allowNull: true, field: 'last_at' },
         },
         { tableName: ROLLUP_STATE_TABLE, timestamps: false },
       );
@@ -225,6 +243,7 @@ export class RollupRegistry {
     const src = this.host.repo(def.source, sys);
     const state = await this.state.findOne({ where: { name: def.name, orgId } });
     const mark = Number(state?.get('mark') ?? 0);
+    const lastAt = state?.get('lastAt') === null || state?.get('lastAt') === undefined ? null : Number(state.get('lastAt'));
     const [top] = await src.rows({}, { attributes: ['id'], order: [['id', 'DESC']], limit: 1 });
     const upTo = Number(top?.id ?? 0);
     if (upTo <= mark) return { days: 0, rows: 0 };
@@ -234,30 +253,44 @@ export class RollupRegistry {
     const pendingWhere = { ...(def.where ?? {}), id: { [Op.gt]: mark, [Op.lte]: upTo } };
     const pending = await src.count(pendingWhere);
     const dirty = new Map<string, Set<unknown> | 'all'>();
+    const timeOf = (r: Record<string, unknown>) => new Date(String(r[def.time])).getTime();
+    let latest = lastAt ?? -Infinity;
+    // where the mark may move to: below an id not seen yet among younger rows (see GAP_SETTLE_MS)
+    let settled = upTo;
     if (pending > WHOLE_DAYS_ABOVE) {
       // many rows (a first build, an import): every day from the earliest pending row's to the latest row's
       const [span] = await src.rows(pendingWhere, { attributes: [[fn('MIN', col(src.column(def.time))), 'first']] });
       const [last] = await src.rows(def.where ?? {}, { attributes: [def.time], order: [[def.time, 'DESC']], limit: 1 });
       if (span?.first && last) {
-        const end = dayOf(new Date(String(last[def.time])).getTime(), zone);
+        latest = Math.max(latest, timeOf(last));
+        const end = dayOf(timeOf(last), zone);
         for (let d = dayOf(new Date(String(span.first)).getTime(), zone); d <= end; d = nextDay(d)) dirty.set(d, 'all');
       }
     } else {
+      const created = this.host.sequelize.models[def.source]?.getAttributes().createdAt ? ['createdAt'] : [];
+      const young = Date.now() - GAP_SETTLE_MS;
       for (let after = mark; ;) {
         const rows = await src.rows(
           { ...(def.where ?? {}), id: { [Op.gt]: after, [Op.lte]: upTo } },
-          { attributes: ['id', def.time, ...new Set([def.keys[0], ...(def.sequence ?? [])])], order: [['id', 'ASC']], limit: CHUNK },
+          { attributes: ['id', def.time, ...created, ...new Set([def.keys[0], ...(def.sequence ?? [])])], order: [['id', 'ASC']], limit: CHUNK },
         );
         if (!rows.length) break;
-        after = Number(rows[rows.length - 1].id);
-        for (const r of rows) markDirty(dirty, dayOf(new Date(String(r[def.time])).getTime(), zone), r[def.keys[0]]);
-        await this.later(def, orgId, zone, rows, mark, dirty);
+        for (const r of rows) {
+          // an id skipped before a young row: its insert may still be open (MariaDB hands ids out before commit)
+          if (settled === upTo && Number(r.id) !== after + 1 && (!created.length || new Date(String(r.createdAt)).getTime() > young)) settled = after;
+          after = Number(r.id);
+        }
+        for (const r of rows) markDirty(dirty, dayOf(timeOf(r), zone), r[def.keys[0]]);
+        // only a row no later than the latest counted one can come before counted rows (appends, the usual case, cannot)
+        if (mark) await this.later(def, orgId, zone, lastAt === null ? rows : rows.filter((r) => timeOf(r) <= lastAt), mark, dirty);
+        for (const r of rows) latest = Math.max(latest, timeOf(r));
       }
     }
     const written = await this.recompute(def, orgId, zone, dirty);
     // the mark only moves forward (another instance may have caught up further meanwhile)
-    const [moved] = await this.state.update({ mark: upTo }, { where: { name: def.name, orgId, mark: { [Op.lt]: upTo } } });
-    if (!moved && !state) await this.state.create({ name: def.name, orgId, mark: upTo }).catch(() => undefined);
+    const at = Number.isFinite(latest) ? latest : null;
+    const [moved] = await this.state.update({ mark: settled, lastAt: at }, { where: { name: def.name, orgId, mark: { [Op.lte]: settled } } });
+    if (!moved && !state) await this.state.create({ name: def.name, orgId, mark: settled, lastAt: at }).catch(() => undefined);
     return { days: dirty.size, rows: written };
   }
 
