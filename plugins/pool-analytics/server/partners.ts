@@ -370,9 +370,15 @@ export async function statementRows(
   const end = Math.min(to, Math.max(from, now));
   const rows = new Map<string, StatementRow>();
   const codeOf = new Map<StatementRow, number | null>();
-  // the visits beyond the free period: the longest `maxLines` kept as the chunks pass (at most twice that held)
+  // the visits beyond the free period: the longest `maxLines` kept as the chunks pass (at most twice that held);
+  // once cut, a line sorting after the last one kept can never show and is not held at all
   let lines: Line[] = [];
-  const keep = () => (lines = lines.sort(longestFirst).slice(0, maxLines));
+  let floor: Line | undefined;
+  const keep = () => {
+    lines = lines.sort(longestFirst).slice(0, maxLines);
+    floor = lines.length >= maxLines ? lines[lines.length - 1] : undefined;
+    return lines;
+  };
   for await (const visits of visitsOf(ctx, call, [...whById.keys()], from, to, o.chunk)) {
     for (const v of visits) {
       const partner = partners.get(whById.get(v.warehouseId)!.partnerId!) as Partner;
@@ -411,7 +417,9 @@ export async function statementRows(
       r.excessDays += excess;
       if (excess > 0) {
         r.overFree++;
-        lines.push({ row: r, v, held: (stop - v.start) / DAY_MS, excess });
+        const line = { row: r, v, held: (stop - v.start) / DAY_MS, excess };
+        if (floor && longestFirst(line, floor) > 0) continue;
+        lines.push(line);
         if (lines.length >= 2 * maxLines) keep();
       }
     }
