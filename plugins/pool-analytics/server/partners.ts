@@ -343,15 +343,16 @@ interface Line {
 }
 /**
  * Longest beyond the free period first; equal ones: the visits open at the month's start by
- * warehouse and carrier, then those received in the month in the order of their arrival.
+ * warehouse and carrier, then those received in the month in the order of their arrival. Below 0
+ * when a visit beyond the free period by `excess` days comes before line `b`, above 0 after it.
  */
-const longestFirst = (a: Line, b: Line) => {
-  if (b.excess !== a.excess) return b.excess - a.excess;
-  const x = a.v;
+const against = (excess: number, x: Visit, b: Line) => {
+  if (b.excess !== excess) return b.excess - excess;
   const y = b.v;
   if (x.rowId === null || y.rowId === null) return x.rowId === y.rowId ? x.warehouseId - y.warehouseId || x.carrierId - y.carrierId : x.rowId === null ? -1 : 1;
   return x.start - y.start || x.rowId - y.rowId;
 };
+const longestFirst = (a: Line, b: Line) => against(a.excess, a.v, b);
 
 export async function statementRows(
   ctx: PluginServerContext,
@@ -380,11 +381,15 @@ export async function statementRows(
     return lines;
   };
   for await (const visits of visitsOf(ctx, call, [...whById.keys()], from, to, o.chunk)) {
+    // a chunk is one warehouse's: its partner and that partner's rows per code looked up once
+    if (!visits.length) continue;
+    const partner = partners.get(whById.get(visits[0].warehouseId)!.partnerId!) as Partner;
+    const byCode = new Map<number | null, StatementRow>();
     for (const v of visits) {
-      const partner = partners.get(whById.get(v.warehouseId)!.partnerId!) as Partner;
-      const key = `${partner.id}:${v.carrierCodeId ?? ''}`;
-      let r = rows.get(key);
+      let r = byCode.get(v.carrierCodeId);
+      if (!r) r = rows.get(`${partner.id}:${v.carrierCodeId ?? ''}`);
       if (!r) {
+        const key = `${partner.id}:${v.carrierCodeId ?? ''}`;
         rows.set(
           key,
           (r = {
@@ -406,6 +411,7 @@ export async function statementRows(
         );
         codeOf.set(r, v.carrierCodeId);
       }
+      byCode.set(v.carrierCodeId, r);
       const stop = v.end ?? end;
       if (v.start < from) r.opening++;
       else r.received++;
@@ -417,9 +423,8 @@ export async function statementRows(
       r.excessDays += excess;
       if (excess > 0) {
         r.overFree++;
-        const line = { row: r, v, held: (stop - v.start) / DAY_MS, excess };
-        if (floor && longestFirst(line, floor) > 0) continue;
-        lines.push(line);
+        if (floor && against(excess, v, floor) > 0) continue;
+        lines.push({ row: r, v, held: (stop - v.start) / DAY_MS, excess });
         if (lines.length >= 2 * maxLines) keep();
       }
     }
