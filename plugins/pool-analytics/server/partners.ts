@@ -242,7 +242,8 @@ export const STATEMENT_CHUNK = 20_000;
  * only the visit open at the month's start (its last row before the month an arrival: the time
  * of that arrival, else null) — then the month's rows of the same carriers, in carrier and time
  * order. Both reads run through the covering index (org, warehouse, carrier, time, direction,
- * code): no table read, no sort, the month's end bound unindexed on SQLite (timeRange).
+ * code): no table read, the groups in index order, the month's rows sorted only where carrier and
+ * time are equal (by row id), its end bound unindexed on SQLite (timeRange).
  * `rowId` is the arriving row of a visit received in the month (null: open at the start).
  */
 export async function* visitsOf(
