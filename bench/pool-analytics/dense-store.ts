@@ -128,14 +128,26 @@ export async function denseStore(): Promise<void> {
     const zone = server.config.timeZone;
     const first = dayOf(from, zone);
     const last = dayOf(to, zone);
-    const firstMonth = first.slice(0, 7);
-    const lastMonth = last.slice(0, 7);
-    const cut = (m: string) => `${F.c('grain')} = 'day' AND ${F.c('period')} LIKE '${m}-%'`;
-    const where = `${F.c('orgId')} = ${org} AND ((${F.c('grain')} = 'month' AND ${F.c('period')} > '${firstMonth}' AND ${F.c('period')} < '${lastMonth}')
-      OR (${cut(firstMonth)} AND ${F.c('period')} >= '${first}') OR (${cut(lastMonth)} AND ${F.c('period')} <= '${last}'))`;
+    // whole months from month rows, the months cut from day rows (as the platform reads them)
+    const months: string[] = [];
+    const ranges: Array<[string, string]> = [];
+    for (
+      let y = Number(first.slice(0, 4)), m = Number(first.slice(5, 7));
+      `${y}-${String(m).padStart(2, '0')}` <= last.slice(0, 7);
+      m === 12 ? ((y += 1), (m = 1)) : (m += 1)
+    ) {
+      const month = `${y}-${String(m).padStart(2, '0')}`;
+      const end = new Date(Date.UTC(y, m, 0)).toISOString().slice(0, 10);
+      const a = `${month}-01` < first ? first : `${month}-01`;
+      const b = end > last ? last : end;
+      if (a === `${month}-01` && b === end) months.push(month);
+      else ranges.push([a, b]);
+    }
+    const where = `${F.c('orgId')} = ${org} AND ((${F.c('grain')} = 'month' AND ${F.c('period')} IN (${months.map((m) => `'${m}'`).join(', ')}))
+      ${ranges.map(([a, b]) => `OR (${F.c('grain')} = 'day' AND ${F.c('period')} BETWEEN '${a}' AND '${b}')`).join(' ')})`;
     const floor = (key: string) =>
       `SELECT ${F.c(key)} AS grp, SUM(${F.c('arrivals')}) AS arrivals, SUM(${F.c('departures')}) AS departures, SUM(${F.c('visits')}) AS visits, SUM(${F.c('stayDays')}) AS carrierDays,
-        SUM(${F.c('cycles')}) AS cycles, SUM(${F.c('cycleDays')}) / SUM(${F.c('cycles')}) AS cycleDays FROM ${F.table} WHERE ${where} GROUP BY ${F.c(key)}`;
+        SUM(${F.c('cycles')}) AS cycles, SUM(${F.c('cycleDays')}) * 1.0 / SUM(${F.c('cycles')}) AS cycleDays FROM ${F.table} WHERE ${where} GROUP BY ${F.c(key)}`;
     const [{ n }] = (await select(`SELECT COUNT(*) AS n FROM ${F.table} WHERE ${where}`)) as Array<{ n: number }>;
     const year = [new Date(from).toISOString(), new Date(to).toISOString()];
     const cases: Case[] = [

@@ -131,7 +131,7 @@ export interface RollupHost {
   zoneOf(orgId: number | null): Promise<string>;
   organisationsWith(resource: string): Promise<number[]>;
   hooks: HookRegistry;
-  resources(): Record<string, { fields: Array<{ name: string }> }>;
+  resources(): Record<string, { fields: Array<{ name: string }>; indexes?: string[][] }>;
 }
 
 const monthOf = (day: string) => day.slice(0, 7);
@@ -182,6 +182,12 @@ export class RollupRegistry {
     if (!store) throw new Error(`roll-up "${def.name}": no store resource "${def.store}"`);
     if (!resources[def.source]) throw new Error(`roll-up "${def.name}": no source resource "${def.source}"`);
     const fields = new Set(store.fields.map((f) => f.name));
+    // a read is a range of (grain, period) per organisation: without this index it scans the store
+    const lead = ['grain', 'period', ...def.keys];
+    if (!(store.indexes ?? []).some((ix) => lead.every((f, i) => ix[i] === f)))
+      throw new Error(
+        `roll-up "${def.name}": store "${def.store}" needs an index beginning ${JSON.stringify(lead)} (and the sums after them, to cover the read)`,
+      );
     for (const f of ['grain', 'period', ...def.keys, ...Object.keys(def.sums)])
       if (!fields.has(f)) throw new Error(`roll-up "${def.name}": store "${def.store}" has no field "${f}"`);
     this.defs.set(def.name, def);
