@@ -34,6 +34,14 @@ describe('pool analytics demo', () => {
     for (const b of held) expect(b).toMatchObject({ type: 20, warehouses: 1, freeDays: 21 });
   });
 
+  it('the turns and the pool-size check show the seeded history on first start (the kept flows built by the first read)', async () => {
+    const turns = await call('/pool-analytics/turns/list', { page: 1, limit: 10 });
+    expect(turns.total).toBeGreaterThan(0);
+    expect((turns.list as any[]).some((r) => r.departures > 0)).toBe(true);
+    const size = await call('/pool-analytics/pool-size/list', {});
+    expect((size.list as any[]).some((r) => r.sent > 0)).toBe(true);
+  });
+
   it('adds nothing when seeded again', async () => {
     const before = (await call('/pool-partner-terms/list', { page: 1, limit: 1 })).total;
     await seedServer(demo.server, { scale: SCALES.small });
