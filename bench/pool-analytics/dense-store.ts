@@ -146,8 +146,8 @@ export async function denseStore(): Promise<void> {
     const where = `${F.c('orgId')} = ${org} AND ((${F.c('grain')} = 'month' AND ${F.c('period')} IN (${months.map((m) => `'${m}'`).join(', ')}))
       ${ranges.map(([a, b]) => `OR (${F.c('grain')} = 'day' AND ${F.c('period')} BETWEEN '${a}' AND '${b}')`).join(' ')})`;
     const floor = (key: string) =>
-      `SELECT ${F.c(key)} AS grp, SUM(${F.c('arrivals')}) AS arrivals, SUM(${F.c('departures')}) AS departures, SUM(${F.c('visits')}) AS visits, SUM(${F.c('stayDays')}) AS carrierDays,
-        SUM(${F.c('cycles')}) AS cycles, SUM(${F.c('cycleDays')}) * 1.0 / SUM(${F.c('cycles')}) AS cycleDays FROM ${F.table} WHERE ${where} GROUP BY ${F.c(key)}`;
+      `SELECT +${F.c(key)} AS grp, SUM(${F.c('arrivals')}) AS arrivals, SUM(${F.c('departures')}) AS departures, SUM(${F.c('visits')}) AS visits, SUM(${F.c('stayDays')}) AS carrierDays,
+        SUM(${F.c('cycles')}) AS cycles, SUM(${F.c('cycleDays')}) * 1.0 / SUM(${F.c('cycles')}) AS cycleDays FROM ${F.table} WHERE ${where} GROUP BY grp`;
     const [{ n }] = (await select(`SELECT COUNT(*) AS n FROM ${F.table} WHERE ${where}`)) as Array<{ n: number }>;
     const year = [new Date(from).toISOString(), new Date(to).toISOString()];
     const cases: Case[] = [
