@@ -201,7 +201,7 @@ async function main() {
     const p1 = 'IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)';
     const statementFloor = [
       `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${dir} = 10 THEN ${e} END), MAX(CASE WHEN ${dir} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`,
-      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${dir}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} >= '${m0}' AND ${io_('confirmTime')} < '${m1}' ORDER BY ${io_('confirmTime')}, id`,
+      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${dir}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} >= '${m0}' AND ${dl.sqlite ? '+' : ''}${io_('confirmTime')} < '${m1}' ORDER BY ${io_('warehouseId')}, ${io_('carrierId')}, ${io_('confirmTime')}, id`,
     ];
     const cases: Case[] = [
       { label: 'turns per warehouse, a year', path: '/pool-analytics/turns/list', body: { time: year, page: 1, limit: 100 }, floor: perWarehouse, bound: 5000 },
