@@ -256,11 +256,12 @@ async function main() {
     );
     const dayRows = Math.round((CARRIERS * TRIPS * 4) / 365);
     const top = Number(((await select(`SELECT MAX(id) AS m FROM ${T}`)) as Array<{ m: number }>)[0].m);
-    // a day's departures from the plants, each after the carrier's arrival there: a visit and a cycle each
+    // a day's departures from the plants, each after the carrier's arrival there (a visit and a cycle each),
+    // stamped over the next minute: after every row counted so far, as rows written now are
     const s1 = dl.seq(1, dayRows);
     await seq.query(
       `INSERT INTO ${T} (${IO.list(['orgId', 'carrierId', 'sn', 'carrierCodeId', 'direction', 'warehouseId', 'confirmTime', 'createdAt', 'updatedAt'])})
-       ${s1.with}SELECT ${org}, n, ${dl.cat(`'C'`, dl.pad('n', 8))}, 1 + n % ${CODES}, 20, 1 + n % ${PLANTS}, ${dl.secondsBefore(new Date().toISOString(), 'n % 600')}, ${stored(Date.now())}, ${stored(Date.now())} FROM ${s1.from}`,
+       ${s1.with}SELECT ${org}, n, ${dl.cat(`'C'`, dl.pad('n', 8))}, 1 + n % ${CODES}, 20, 1 + n % ${PLANTS}, ${dl.secondsBefore(new Date(Date.now() + 60_000).toISOString(), 'n % 60')}, ${stored(Date.now())}, ${stored(Date.now())} FROM ${s1.from}`,
     );
     t0 = performance.now();
     const caught = await flows.catchUp(org);
@@ -268,8 +269,7 @@ async function main() {
       `flows kept ahead: a day's ${dayRows.toLocaleString('en')} new rows caught up in ${((performance.now() - t0) / 1000).toFixed(2)} s (${caught.days} day(s), ${caught.rows.toLocaleString('en')} day and month rows rewritten), ${loadLine()}`,
     );
     await seq.query(`DELETE FROM ${T} WHERE id > ${top}`);
-    const today = dayOf(Date.now(), zone);
-    await flows.recompute(org, dayOf(Date.now() - 601_000, zone), today);
+    await flows.recompute(org, dayOf(Date.now() - 60_000, zone), dayOf(Date.now() + 61_000, zone));
     console.log(
       `\npool analytics on ${source.label}: ${CARRIERS.toLocaleString('en')} carriers, ${WAREHOUSES} warehouses, ${(CARRIERS * TRIPS * 4).toLocaleString('en')} in/out rows; ${CALLS} calls each (+${WARMUP} warm-up), ${loadLine()}`,
     );
