@@ -353,6 +353,9 @@ export class RollupRegistry {
       const from = new Date(dayStart(day, zone));
       const to = new Date(dayStart(nextDay(day), zone));
       written += await inTx(async (t) => {
+        // delete first: it waits for another instance writing the same day, and the read after it
+        // (MariaDB takes its snapshot at the first plain read) then sees what that one saw, or more
+        await store.deleteWhere({ grain: 'day', period: day, ...narrow(parts) }, { transaction: t });
         const rows = await src.groupedOver(
           { ...(def.where ?? {}), ...narrow(parts), [def.time]: { [Op.gte]: from, [Op.lt]: to } },
           columns,
@@ -360,7 +363,6 @@ export class RollupRegistry {
           def.sums,
           { transaction: t },
         );
-        await store.deleteWhere({ grain: 'day', period: day, ...narrow(parts) }, { transaction: t });
         return store.insertMany(
           rows.map((r) => ({ grain: 'day', period: day, ...fieldsOf(r) })),
           { transaction: t },
@@ -373,6 +375,7 @@ export class RollupRegistry {
     }
     for (const [month, parts] of months) {
       written += await inTx(async (t) => {
+        await store.deleteWhere({ grain: 'month', period: month, ...narrow(parts) }, { transaction: t });
         const sums = await store.rows(
           { grain: 'day', period: { [Op.between]: [`${month}-01`, lastDayOfMonth(month)] }, ...narrow(parts) },
           {
@@ -381,7 +384,6 @@ export class RollupRegistry {
             transaction: t,
           },
         );
-        await store.deleteWhere({ grain: 'month', period: month, ...narrow(parts) }, { transaction: t });
         return store.insertMany(
           sums.map((r) => ({ grain: 'month', period: month, ...fieldsOf(r) })),
           { transaction: t },
