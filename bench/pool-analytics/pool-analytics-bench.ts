@@ -193,15 +193,16 @@ async function main() {
       FROM (${events}) AS x WHERE at >= ${stored(start)} GROUP BY ${key}`;
     const perWarehouse = figures('w');
     const perCode = figures('code');
-    // the statement of partner 1 (plants 1–10) for the last full month
+    // the statements of the last full month: partner 1 (a supplier: plants 1–10, where every carrier stands at the
+    // end of its loops — 100,000 visits open at the month's start) and partner 12 (a customer: warehouses 111–120)
     const d = new Date();
     const month = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)).toISOString().slice(0, 7);
     const m0 = `${month}-01 00:00:00`;
     const m1 = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString().slice(0, 10) + ' 00:00:00';
-    const p1 = 'IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)';
-    const statementFloor = [
-      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${dir} = 10 THEN ${e} END), MAX(CASE WHEN ${dir} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`,
-      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${dir}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${p1} AND ${io_('confirmTime')} >= '${m0}' AND ${dl.sqlite ? '+' : ''}${io_('confirmTime')} < '${m1}' ORDER BY ${io_('warehouseId')}, ${io_('carrierId')}, ${io_('confirmTime')}, id`,
+    const partnerWarehouses = (partner: number) => `IN (${Array.from({ length: 10 }, (_, i) => (partner - 1) * 10 + i + 1).join(', ')})`;
+    const statementFloor = (partner: number) => [
+      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${dir} = 10 THEN ${e} END), MAX(CASE WHEN ${dir} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${partnerWarehouses(partner)} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`,
+      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${dir}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${partnerWarehouses(partner)} AND ${io_('confirmTime')} >= '${m0}' AND ${dl.sqlite ? '+' : ''}${io_('confirmTime')} < '${m1}' ORDER BY ${io_('warehouseId')}, ${io_('carrierId')}, ${io_('confirmTime')}, id`,
     ];
     const cases: Case[] = [
       { label: 'turns per warehouse, a year', path: '/pool-analytics/turns/list', body: { time: year, page: 1, limit: 100 }, floor: perWarehouse, bound: 5000 },
@@ -217,7 +218,14 @@ async function main() {
         label: 'partner statement, 1 partner, a month',
         path: '/pool-analytics/partner-statement/list',
         body: { month, partnerId: 1 },
-        floor: statementFloor,
+        floor: statementFloor(1),
+        bound: 1000,
+      },
+      {
+        label: 'partner statement, a customer, a month',
+        path: '/pool-analytics/partner-statement/list',
+        body: { month, partnerId: 12 },
+        floor: statementFloor(12),
         bound: 1000,
       },
       { label: 'partner balance history, 90 days', path: '/pool-analytics/partner-history/list', body: { time: [Date.now() - 90 * DAY, Date.now()] } },
