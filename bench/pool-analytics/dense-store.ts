@@ -10,11 +10,11 @@
  *   node bench/pool-analytics/run.mjs --dense-store [--warehouses=500] [--codes=50] [--calls=3] [--fresh] [--mariadb]
  */
 import { QueryTypes } from 'sequelize';
-import { createServer } from '../../server/src/index';
 import { dayOf } from '../../server/src/reports/time';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, type Case } from '../lib/measure';
 import { columnsOf } from '../lib/sql';
 import { finishLoad, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
+import { benchOrganisation, bootPool, signIn, type Answer } from './common';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const WAREHOUSES = arg('warehouses', 500);
@@ -24,28 +24,15 @@ const DAYS = 400;
 const DAY = 86_400_000;
 const ORG_CODE = 'BENCHDENSE';
 
-const boot = (databaseUrl: string) =>
-  createServer({
-    databaseUrl,
-    plugins: ['shipping', 'inventory', 'pool-analytics'],
-    logError: (...a: unknown[]) => console.error(...a.map((x) => (x instanceof Error ? x.message : x))),
-  });
-
 async function build(databaseUrl: string): Promise<void> {
   const t0 = performance.now();
-  const server = await boot(databaseUrl);
-  // no job catches up while the rows are loaded: the bench times the first catch-up itself
-  await server.jobs.stop();
+  const server = await bootPool(databaseUrl);
   try {
     const models = server.db.models;
     const seq = server.db.sequelize;
     const d = dialectSql(server.db.dialect as Dialect);
     const exec = (sql: string) => seq.query(sql);
-    const codes = server.listPermissionCodes();
-    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench dense', entryCode: 'benchdense', pcPermissions: codes })).get('id'));
-    const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
-    await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
-    const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
+    const { org, project } = await benchOrganisation(server, ORG_CODE, 'Bench dense');
     const T = Object.fromEntries(['warehouse', 'carrier-code', 'pool-flow'].map((r) => [r, columnsOf(server, r)]));
     if (d.sqlite) for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'cache_size = -262144']) await exec(`PRAGMA ${pragma}`);
     const now = d.at(new Date());
@@ -98,27 +85,11 @@ async function build(databaseUrl: string): Promise<void> {
 
 export async function denseStore(): Promise<void> {
   const source = await cachedDatabase('pool-flows-dense', `${WAREHOUSES}-${CODES}-${DAYS}`, build);
-  const server = await boot(source.url);
-  await server.jobs.stop();
+  const server = await bootPool(source.url);
   const { url } = await server.listen(0);
   try {
-    const models = server.db.models;
     const seq = server.db.sequelize;
-    const dl = dialectSql(server.db.dialect as Dialect);
-    const org = Number((await models.organization.findOne({ where: { code: ORG_CODE } }))!.get('id'));
-    const userId = Number((await models.user.findOne({ where: { orgId: org, name: 'bench.admin' } }))!.get('id'));
-    const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
-    type Answer = { total: number; list: Array<Record<string, number | string | null>> };
-    const call = async (c: Case): Promise<Answer> => {
-      const res = await fetch(`${url}/api${c.path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
-        body: JSON.stringify(c.body),
-      });
-      const json = (await res.json()) as { code: number; message: string; data: Answer };
-      if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
-      return json.data;
-    };
+    const { org, call } = await signIn(server, url, ORG_CODE);
     const raw = source.file ? await openSqlite(source.file) : null;
     const select = (sql: string) => (raw ? sqliteAll(raw, sql) : seq.query(sql, { type: QueryTypes.SELECT }));
     const F = columnsOf(server, 'pool-flow');

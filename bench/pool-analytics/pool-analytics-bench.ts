@@ -18,11 +18,11 @@
  *                                     [--warmup=1] [--only=<label or path part>|export] [--fresh] [--mariadb]
  */
 import { QueryTypes } from 'sequelize';
-import { createServer } from '../../server/src/index';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
 import { columnsOf } from '../lib/sql';
 import { finishLoad, cachedDatabase, dialectSql, flag, type Dialect } from '../lib/source';
 import { denseStore } from './dense-store';
+import { benchOrganisation, bootPool, signIn, type Answer } from './common';
 import { dayOf, dayStart } from '../../server/src/reports/time';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
@@ -39,30 +39,17 @@ const PARTNERS = Math.ceil(WAREHOUSES / 10);
 const ORG_CODE = 'BENCHPOOL';
 const SIZE = `${CARRIERS}-${WAREHOUSES}-${CODES}-${TRIPS}`;
 
-const boot = (databaseUrl: string) =>
-  createServer({
-    databaseUrl,
-    plugins: ['shipping', 'inventory', 'pool-analytics'],
-    logError: (...a: unknown[]) => console.error(...a.map((x) => (x instanceof Error ? x.message : x))),
-  });
-
 /** Builds the pool by bulk SQL, secondary indexes dropped for the load and rebuilt by the server's schema step (not measured). */
 async function build(databaseUrl: string): Promise<void> {
   const t0 = performance.now();
-  const server = await boot(databaseUrl);
-  // no job catches up while the rows are loaded: the bench times the first catch-up itself
-  await server.jobs.stop();
+  const server = await bootPool(databaseUrl);
   try {
     const models = server.db.models;
     const seq = server.db.sequelize;
     const dialect = server.db.dialect as Dialect;
     const d = dialectSql(dialect);
     const exec = (sql: string) => seq.query(sql).catch((err: Error) => Promise.reject(Object.assign(err, { sql: sql.slice(0, 400) })));
-    const codes = server.listPermissionCodes();
-    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench pool', entryCode: 'benchpool', pcPermissions: codes })).get('id'));
-    const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
-    await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
-    const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
+    const { org, project } = await benchOrganisation(server, ORG_CODE, 'Bench pool');
     const T = Object.fromEntries(
       ['supplier-customer', 'location', 'warehouse', 'carrier-code', 'carrier', 'carrier-inout'].map((r) => [r, columnsOf(server, r)]),
     );
@@ -133,28 +120,13 @@ async function build(databaseUrl: string): Promise<void> {
 async function main() {
   if (flag('dense-store')) return denseStore();
   const source = await cachedDatabase('pool-analytics', SIZE, build);
-  const server = await boot(source.url);
+  const server = await bootPool(source.url);
   const { url } = await server.listen(0);
   try {
-    const models = server.db.models;
     const seq = server.db.sequelize;
     const dialect = server.db.dialect as Dialect;
     const dl = dialectSql(dialect);
-    const org = Number((await models.organization.findOne({ where: { code: ORG_CODE } }))!.get('id'));
-    const userId = Number((await models.user.findOne({ where: { orgId: org, name: 'bench.admin' } }))!.get('id'));
-    const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
-    type Answer = { total: number; list: Array<Record<string, number | string | null>> };
-    const post = (path: string, body: Record<string, unknown>) =>
-      fetch(`${url}/api${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
-        body: JSON.stringify(body),
-      });
-    const call = async (c: Case): Promise<Answer> => {
-      const json = (await (await post(c.path, c.body)).json()) as { code: number; message: string; data: Answer };
-      if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
-      return json.data;
-    };
+    const { org, post, call } = await signIn(server, url, ORG_CODE);
     // the floor: SQLite read directly through sqlite3 on the same file, MariaDB through the server's own pool
     const raw = source.file ? await openSqlite(source.file) : null;
     const select = (sql: string) => (raw ? sqliteAll(raw, sql) : seq.query(sql, { type: QueryTypes.SELECT }));
@@ -253,8 +225,6 @@ async function main() {
      * as the next read would, and taken out again (the day recomputed: the cache stays as built).
      */
     const flows = server.rollups.get('pool-analytics.flows')!;
-    // the bench times the catch-ups itself: no job catches up beside it
-    await server.jobs.stop();
     let t0 = performance.now();
     const built = await flows.catchUp(org);
     console.log(
