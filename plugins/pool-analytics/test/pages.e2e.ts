@@ -188,6 +188,9 @@ describe('pool analytics pages as a warehouse-restricted planner', () => {
     const bars = page.getByTestId('report-chart').locator('svg rect title');
     await expect.poll(() => bars.count(), WAIT).toBeGreaterThan(0);
     expect((await bars.allTextContents()).join('\n')).toContain('平均停留');
+    // what a column counts, on its header's (?) in Chinese
+    await page.getByTestId('report-help-visits').first().hover();
+    await page.getByRole('tooltip').filter({ hasText: '出库结束的停留' }).waitFor(WAIT);
     await cb.shot('pool-turns-zh');
   });
 });

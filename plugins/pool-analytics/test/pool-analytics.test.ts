@@ -186,6 +186,15 @@ describe('cycle time, turns and dwell', () => {
     expect(list).toEqual([expect.objectContaining({ name: 'Plant', arrivals: 3, departures: 4, visits: 2, carrierDays: 9, cycles: 2 })]);
   });
 
+  it("says what each column counts, in the caller's language", async () => {
+    const got = await ts.a.call<any>('/report/definition', { name: 'pool-analytics.turns' }, { language: 'zh-CN' });
+    expect(got.body.code).toBe(0);
+    const visits = got.body.data.columns.find((c: any) => c.key === 'visits');
+    expect(visits.help).toBe('pool-analytics.help.visitsEnded');
+    expect(got.body.data.texts[visits.help]).toContain('出库结束的停留');
+    for (const c of got.body.data.columns.filter((x: any) => x.key !== 'code' && x.key !== 'name')) expect(got.body.data.texts[c.help], c.key).toBeTruthy();
+  });
+
   it('exports the rows', async () => {
     const res = await ts.a.fetch('/pool-analytics/turns/export', PERIOD);
     expect(res.status).toBe(200);

@@ -37,7 +37,7 @@ export interface ReportDescription {
   title: string;
   calls: { list: string | null; export: string | null };
   parameters: ReturnType<typeof searchFields>;
-  columns: Array<Pick<ReportColumn, 'key' | 'label' | 'unit' | 'type' | 'enum' | 'width' | 'link'>>;
+  columns: Array<Pick<ReportColumn, 'key' | 'label' | 'help' | 'unit' | 'type' | 'enum' | 'width' | 'link'>>;
   sheets: string[];
   rowKey?: string;
   chart?: ReportDef['chart'];
@@ -400,8 +400,18 @@ export class ReportRegistry {
       .filter((c) => c.list !== false)
       .map((c) => {
         tr(c.label);
+        tr(c.help);
         if (c.unit) tr(unitKey(c.unit));
-        return { key: c.key, label: c.label, unit: c.unit ? unitKey(c.unit) : undefined, type: c.type, enum: c.enum, width: c.width, link: c.link };
+        return {
+          key: c.key,
+          label: c.label,
+          help: c.help,
+          unit: c.unit ? unitKey(c.unit) : undefined,
+          type: c.type,
+          enum: c.enum,
+          width: c.width,
+          link: c.link,
+        };
       });
     const sheets = this.sheetsOf(def).map((s) => tr(s.name)!);
     tr(def.title);

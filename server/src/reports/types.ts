@@ -39,6 +39,8 @@ export interface ReportColumn<R = any> {
   key: string;
   /** i18n key of the header */
   label: string;
+  /** i18n key of a sentence saying what the column counts: shown beside the page's header (not in the workbook) */
+  help?: string;
   /**
    * unit: a `units.*` key ("km", "celsius", "hours") or a full i18n key; the header reads
    * "<label> (<unit>)" in the caller's language

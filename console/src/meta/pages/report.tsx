@@ -7,8 +7,8 @@
  *
  * Test hooks: report-page, report-search (meta-search-*), report-table, report-export, report-chart.
  */
-import { ExportOutlined } from '@ant-design/icons';
-import { Alert, App, Button, Card, Form, Space, Table, type TableColumnType } from 'antd';
+import { ExportOutlined, QuestionCircleOutlined } from '@ant-design/icons';
+import { Alert, App, Button, Card, Form, Space, Table, Tooltip, type TableColumnType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useMemo, useState, type FC } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +27,8 @@ import { fromFormValue } from '../lib/form-values';
 interface ReportColumn {
   key: string;
   label: string;
+  /** what the column counts, beside the header */
+  help?: string;
   unit?: string;
   type?: 'string' | 'int' | 'decimal' | 'datetime' | 'date' | 'enum' | 'bool' | 'duration';
   enum?: string;
@@ -309,7 +311,16 @@ export const ReportPage: FC<{ name: string }> = ({ name }) => {
     () => [
       ...(d?.columns ?? []).map((c) => ({
         key: c.key,
-        title: header(c),
+        title: c.help ? (
+          <Space size={4}>
+            {header(c)}
+            <Tooltip title={t(c.help)}>
+              <QuestionCircleOutlined data-testid={`report-help-${c.key}`} aria-label={t(c.help)} />
+            </Tooltip>
+          </Space>
+        ) : (
+          header(c)
+        ),
         width: c.width ? c.width * 8 : undefined,
         align: c.type === 'int' || c.type === 'decimal' || c.type === 'duration' ? ('right' as const) : undefined,
         render: (_: unknown, r: Row) => {
