@@ -107,6 +107,21 @@ beforeAll(async () => {
 afterAll(() => ts?.close());
 
 describe('cycle time, turns and dwell', () => {
+  it("another organisation's rows between this one's ids are no gap: the mark moves past them", async () => {
+    // eslint-disable-next-line rti/no-raw-models -- the test writes rows with chosen ids and reads the platform's mark
+    const M = ts.server.db.models['carrier-inout'];
+    const state = ts.server.db.sequelize.models.sys_rollup_state;
+    const top = Number(await M.max('id'));
+    const base = { carrierCodeId: box, direction: Enums.inoutDirection.inbound, confirmTime: at(41) };
+    const b = await M.create({ ...base, id: top + 1, orgId: ts.orgB, carrierId: 999_999, sn: 'B1', warehouseId: null });
+    const a = await M.create({ ...base, id: top + 2, orgId: ts.orgA, carrierId: c.C3, sn: 'C3', warehouseId: wh });
+    await ok(ts.a, '/pool-analytics/turns/list', { time: [at(40).toISOString(), at(45).toISOString()], warehouseId: wh });
+    const mark = await state.findOne({ where: { name: 'pool-analytics.flows', orgId: ts.orgA }, raw: true });
+    expect(Number((mark as any).mark)).toBe(top + 2);
+    await ok(ts.a, '/carrier-inout/delete', { id: a.get('id') });
+    await b.destroy();
+  });
+
   it('per warehouse', async () => {
     const { list } = await ok(ts.a, '/pool-analytics/turns/list', PERIOD);
     expect(list.map((r: any) => r.code)).toEqual(['WC', 'WS']);
@@ -207,7 +222,9 @@ describe('cycle time, turns and dwell', () => {
   it('counts a row whose id was handed out before one already counted (an insert committed late, as on MariaDB)', async () => {
     // eslint-disable-next-line rti/no-raw-models -- the test writes rows with chosen ids, as two instances' inserts would commit
     const M = ts.server.db.models['carrier-inout'];
-    const top = Number(await M.max('id'));
+    // above every id handed out so far: the highest row, or the mark (rows counted and deleted since lie below it)
+    const mark = await ts.server.db.sequelize.models.sys_rollup_state.findOne({ where: { name: 'pool-analytics.flows', orgId: ts.orgA }, raw: true });
+    const top = Math.max(Number(await M.max('id')), Number((mark as any)?.mark ?? 0));
     const base = { orgId: ts.orgA, carrierId: c.C3, sn: 'C3', carrierCodeId: box, warehouseId: wh };
     const q = { time: [at(40).toISOString(), at(45).toISOString()], warehouseId: wh };
     // id top + 2 commits first: C3 arrives at the hub on day 40; a read counts it

@@ -37,6 +37,8 @@ const CHUNK = 5_000;
  * catch-up, until a row after it is this old — then the gap is for good (a rollback, a delete).
  */
 const GAP_SETTLE_MS = 5 * 60_000;
+/** ids spanned by the young rows' gaps checked at most (wider: the mark waits at the first gap) */
+const GAP_CHECK_SPAN = 200_000;
 /** sequences looked up per statement for the later rows a pending row changes */
 const SEQUENCE_CHUNK = 200;
 
@@ -261,7 +263,7 @@ export class RollupRegistry {
     const dirty = new Map<string, Set<unknown> | 'all'>();
     const timeOf = (r: Record<string, unknown>) => new Date(String(r[def.time])).getTime();
     let latest = lastAt ?? -Infinity;
-    // where the mark may move to: below an id not seen yet among younger rows (see GAP_SETTLE_MS)
+    // where the mark may move to: below an id not seen yet among younger rows (settledBelow)
     let settled = upTo;
     if (pending > WHOLE_DAYS_ABOVE) {
       // many rows (a first build, an import): every day from the earliest pending row's to the latest row's
@@ -273,8 +275,11 @@ export class RollupRegistry {
         for (let d = dayOf(new Date(String(span.first)).getTime(), zone); d <= end; d = nextDay(d)) dirty.set(d, 'all');
       }
     } else {
-      const created = this.host.sequelize.models[def.source]?.getAttributes().createdAt ? ['createdAt'] : [];
+      const model = this.host.sequelize.models[def.source];
+      const created = model?.getAttributes().createdAt ? ['createdAt'] : [];
       const young = Date.now() - GAP_SETTLE_MS;
+      // ids skipped before a young row of this organisation: (the row before, that row)
+      const gaps: Array<[number, number]> = [];
       for (let after = mark; ;) {
         const rows = await src.rows(
           { ...(def.where ?? {}), id: { [Op.gt]: after, [Op.lte]: upTo } },
@@ -282,8 +287,7 @@ export class RollupRegistry {
         );
         if (!rows.length) break;
         for (const r of rows) {
-          // an id skipped before a young row: its insert may still be open (MariaDB hands ids out before commit)
-          if (settled === upTo && Number(r.id) !== after + 1 && (!created.length || new Date(String(r.createdAt)).getTime() > young)) settled = after;
+          if (Number(r.id) !== after + 1 && (!created.length || new Date(String(r.createdAt)).getTime() > young)) gaps.push([after, Number(r.id)]);
           after = Number(r.id);
         }
         for (const r of rows) markDirty(dirty, dayOf(timeOf(r), zone), r[def.keys[0]]);
@@ -291,6 +295,7 @@ export class RollupRegistry {
         if (mark) await this.later(def, orgId, zone, lastAt === null ? rows : rows.filter((r) => timeOf(r) <= lastAt), mark, dirty);
         for (const r of rows) latest = Math.max(latest, timeOf(r));
       }
+      settled = await this.settledBelow(model, gaps, upTo);
     }
     const written = await this.recompute(def, orgId, zone, dirty);
     // the mark only moves forward (another instance may have caught up further meanwhile)
@@ -298,6 +303,22 @@ export class RollupRegistry {
     const [moved] = await this.state.update({ mark: settled, lastAt: at }, { where: { name: def.name, orgId, mark: { [Op.lte]: settled } } });
     if (!moved && !state) await this.state.create({ name: def.name, orgId, mark: settled, lastAt: at }).catch(() => undefined);
     return { days: dirty.size, rows: written };
+  }
+
+  /**
+   * Where the mark may move: below the first id skipped before a young row that no organisation
+   * has (its insert may still be open: MariaDB hands ids out before commit). Ids held by other
+   * organisations' rows are no gap; their ids only, read unscoped, over the young rows' span.
+   */
+  private async settledBelow(model: ModelStatic<Model> | undefined, gaps: Array<[number, number]>, upTo: number): Promise<number> {
+    if (!gaps.length) return upTo;
+    const lo = gaps[0][0];
+    const hi = gaps[gaps.length - 1][1];
+    if (!model || hi - lo > GAP_CHECK_SPAN) return lo;
+    const ids = (await model.findAll({ attributes: ['id'], where: { id: { [Op.gt]: lo, [Op.lt]: hi } }, raw: true })) as unknown as Array<{ id: number }>;
+    const present = new Set(ids.map((r) => Number(r.id)));
+    for (const [a, b] of gaps) for (let id = a + 1; id < b; id++) if (!present.has(id)) return a;
+    return upTo;
   }
 
   /** the days of rows already counted (id ≤ mark) that follow a changed row in its sequence: their `previous` changed */
