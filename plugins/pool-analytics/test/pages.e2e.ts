@@ -193,4 +193,18 @@ describe('pool analytics pages as a warehouse-restricted planner', () => {
     await page.getByRole('tooltip').filter({ hasText: '出库结束的停留' }).waitFor(WAIT);
     await cb.shot('pool-turns-zh');
   });
+
+  it('the turns page on a phone (375 px, in Chinese): the two warehouses and their figures, the page not wider than the screen', async () => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    try {
+      await openReport('/report/pool/turns');
+      await expect.poll(() => tableRows().count(), WAIT).toBe(2);
+      expect(await tableRows().filter({ hasText: 'Plant North' }).innerText()).toContain('16.59');
+      // the table scrolls in its own box; the page itself does not scroll sideways
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(1);
+      await cb.shot('pool-turns-phone');
+    } finally {
+      await page.setViewportSize({ width: 1600, height: 1000 });
+    }
+  });
 });
