@@ -14,7 +14,8 @@ import { dayOf } from '../../server/src/reports/time';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, type Case } from '../lib/measure';
 import { columnsOf } from '../lib/sql';
 import { finishLoad, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
-import { benchOrganisation, bootPool, signIn, type Answer } from './common';
+import { bootPool, type Answer } from './common';
+import { benchOrganisation, signIn } from '../lib/session';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const WAREHOUSES = arg('warehouses', 500);

@@ -22,7 +22,8 @@ import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, ty
 import { columnsOf } from '../lib/sql';
 import { finishLoad, cachedDatabase, dialectSql, flag, type Dialect } from '../lib/source';
 import { denseStore } from './dense-store';
-import { benchOrganisation, bootPool, signIn, type Answer } from './common';
+import { bootPool, type Answer } from './common';
+import { benchOrganisation, signIn } from '../lib/session';
 import { dayOf, dayStart } from '../../server/src/reports/time';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);

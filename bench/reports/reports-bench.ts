@@ -18,6 +18,7 @@ import { createServer } from '../../server/src/index';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
 import { columnsOf } from '../lib/sql';
 import { finishLoad, cachedDatabase, dialectSql, type Dialect } from '../lib/source';
+import { benchOrganisation, signIn } from '../lib/session';
 
 const arg = (name: string, def: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? def);
 const WAREHOUSES = arg('warehouses', 500);
@@ -48,11 +49,7 @@ async function build(databaseUrl: string): Promise<void> {
     const dialect = server.db.dialect as Dialect;
     const d = dialectSql(dialect);
     const exec = (sql: string) => seq.query(sql).catch((err: Error) => Promise.reject(Object.assign(err, { sql: sql.slice(0, 400) })));
-    const codes = server.listPermissionCodes();
-    const org = Number((await models.organization.create({ code: ORG_CODE, name: 'Bench reports', entryCode: 'benchrep', pcPermissions: codes })).get('id'));
-    const role = Number((await models.role.create({ orgId: org, name: 'all', pcPermissions: codes })).get('id'));
-    await models.user.create({ orgId: org, name: 'bench.admin', realName: 'Bench admin', roleIds: [role], organizationIds: [org] });
-    const project = Number((await models.project.create({ orgId: org, name: 'Bench' })).get('id'));
+    const { org, project } = await benchOrganisation(server, ORG_CODE, 'Bench reports');
     const T = Object.fromEntries(['warehouse', 'carrier-code', 'inventory-snapshot', 'carrier'].map((r) => [r, columnsOf(server, r)]));
     if (dialect === 'sqlite') for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', 'cache_size = -262144']) await exec(`PRAGMA ${pragma}`);
     else await exec('SET unique_checks = 0');
@@ -126,23 +123,9 @@ async function main() {
   const server = await boot(source.url);
   const { url } = await server.listen(0);
   try {
-    const models = server.db.models;
     const seq = server.db.sequelize;
-    const org = Number((await models.organization.findOne({ where: { code: ORG_CODE } }))!.get('id'));
-    const userId = Number((await models.user.findOne({ where: { orgId: org, name: 'bench.admin' } }))!.get('id'));
+    const { org, post, call } = await signIn<{ total: number }>(server, url, ORG_CODE);
     const today = Date.parse(`${dayString(Date.now())}T00:00:00Z`);
-    const { token } = await server.access.sessions.create({ userId, loginOrgId: org, loginEntryCode: null });
-    const post = (path: string, body: Record<string, unknown>) =>
-      fetch(`${url}/api${path}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Token: token, OrgId: String(org) },
-        body: JSON.stringify(body),
-      });
-    const call = async (c: Case) => {
-      const json = (await (await post(c.path, c.body)).json()) as { code: number; message: string; data: { total: number } };
-      if (json.code !== 0) throw new Error(`${c.path}: ${json.message}`);
-      return json.data;
-    };
     // the floor: SQLite read directly through sqlite3 on the same file, MariaDB through the server's own pool
     const raw = source.file ? await openSqlite(source.file) : null;
     const select = (sql: string) => (raw ? sqliteAll(raw, sql) : seq.query(sql, { type: QueryTypes.SELECT }));
