@@ -38,8 +38,8 @@ export function defineFlows(ctx: PluginServerContext): Rollup {
     keys: ['warehouseId', 'carrierCodeId'],
     // a departure looks back at its carrier's rows at the same warehouse
     sequence: ['warehouseId', 'carrierId'],
-    columns: (src) => {
-      const before = (d: number) => src.epochDaysOf(src.previous(['warehouseId', 'carrierId'], 'confirmTime', { direction: d }));
+    columns: (src, previous) => {
+      const before = (d: number) => src.epochDaysOf(previous({ direction: d }));
       const dir = src.quoted('direction');
       return {
         d: dir,

@@ -56,14 +56,17 @@ export interface RollupDef {
   /** source rows that count (besides the time) */
   where?: WhereOptions;
   /**
-   * Per-row SQL columns over the source (the repository's fragments: quoted, epochDays,
-   * previous), computed once per row; `sums` add them up per keys and day.
+   * Per-row SQL columns over the source (the repository's fragments: quoted, epochDays …),
+   * computed once per row; `sums` add them up per keys and day. `previous(when, field?)` is the
+   * value (default: the time) of the row before this one in its `sequence` among the rows
+   * matching `when` — the only look-back a column has, so the days recomputed for a late row
+   * are always those of the partition it looks back in.
    */
-  columns(source: ScopedRepository): Record<string, string>;
+  columns(source: ScopedRepository, previous: (when: Record<string, number>, field?: string) => string): Record<string, string>;
   /** SQL sums over the columns, one per numeric field of the store: `{ visits: 'SUM(CASE WHEN … THEN 1 ELSE 0 END)' }` */
   sums: Record<string, string>;
   /**
-   * The partition a column's `previous()` looks back in (`['warehouseId', 'carrierId']`): a row
+   * The partition a column's `previous` looks back in (`['warehouseId', 'carrierId']`): a row
    * written before later rows of its sequence changes their figures, whose days are recomputed too.
    */
   sequence?: string[];
@@ -366,7 +369,10 @@ export class RollupRegistry {
     };
     const months = new Map<string, Set<unknown> | 'all'>();
     const inTx = <T>(fn: (t: Transaction) => Promise<T>) => (transaction ? fn(transaction) : retryingTransaction(this.host.sequelize, fn));
-    const columns = def.columns(src);
+    const columns = def.columns(src, (when, field) => {
+      if (!def.sequence?.length) throw new Error(`roll-up "${def.name}": a column looks back, but no sequence is declared`);
+      return src.previous(def.sequence, def.time, when, field);
+    });
     const fieldsOf = (r: Record<string, unknown>) =>
       Object.fromEntries([...def.keys, ...Object.keys(def.sums)].map((k) => [k, r[k] ?? (def.keys.includes(k) ? null : 0)]));
     let written = 0;
