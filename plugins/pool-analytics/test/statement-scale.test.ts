@@ -11,7 +11,8 @@
 import { DAY_MS, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
 import { Enums } from '@rti/metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type Caller, type TestServer } from '../../../server/test/support/test-server';
+import { callOk as ok } from '../../../server/test/support/fixtures';
+import { startTestServer, type TestServer } from '../../../server/test/support/test-server';
 import { STATEMENT_CHUNK, statementRows } from '../server/partners';
 
 let ts: TestServer;
@@ -22,12 +23,6 @@ const c: Record<string, number> = {};
 const D0 = Date.UTC(2026, 0, 1);
 const at = (n: number) => new Date(D0 + n * DAY_MS);
 const NOW = at(400).getTime();
-
-async function ok<T = any>(caller: Caller, path: string, body: unknown = {}): Promise<T> {
-  const got = await caller.call<T>(path, body);
-  if (got.body.code !== 0) throw new Error(`${path}: ${got.body.code} ${got.body.message}`);
-  return got.body.data;
-}
 
 /*
  * Partner P (3 free days) owns warehouses W and W2. Carriers created in the order c1 … c6 (ids
