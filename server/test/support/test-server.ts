@@ -55,8 +55,14 @@ export interface TestServer {
 export async function startTestServer(opts: Omit<CreateServerOptions, 'databaseUrl'> = {}): Promise<TestServer> {
   const db = await createTestDatabase();
   let server: RtiServer;
+  // Errors the server logs stay out of the output, but the latest is kept: an unexpected 10000
+  // then carries its cause into the failing test's message (a CI log shows only that message).
+  let lastError: string | undefined;
+  const keepError = (message: string, err?: unknown) => {
+    lastError = `${message} ${err instanceof Error ? (err.stack ?? err.message) : String(err ?? '')}`.slice(0, 2000);
+  };
   try {
-    server = await createServer({ plugins: false, logError: () => undefined, ...opts, databaseUrl: db.url });
+    server = await createServer({ plugins: false, logError: keepError, ...opts, databaseUrl: db.url });
   } catch (err) {
     await db.drop();
     throw err;
@@ -84,6 +90,8 @@ export async function startTestServer(opts: Omit<CreateServerOptions, 'databaseU
     } catch {
       throw new Error(`${path}: not a JSON answer (HTTP ${res.status}): ${text.slice(0, 200)}`);
     }
+    if (parsed?.code === 10000 && lastError) parsed.message = `${parsed.message} [server: ${lastError}]`;
+    lastError = undefined;
     return { status: res.status, body: parsed, text, headers: res.headers };
   };
 
