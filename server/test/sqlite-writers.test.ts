@@ -17,6 +17,7 @@ const WAIT_MS = 1500;
 let dir: string;
 let sequelize: Sequelize;
 
+const leaseN = async () => ((await sequelize.models.lease.findOne({ raw: true })) as unknown as { n: number }).n;
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const timed = async <T>(p: Promise<T>): Promise<{ value: T; ms: number }> => {
   const t0 = Date.now();
@@ -69,7 +70,7 @@ describe('the SQLite writer queue', () => {
     expect(holderRead).toBe(1);
     const landed = await claim;
     expect(landed.value).toEqual([1]);
-    expect(((await sequelize.models.lease.findOne({ raw: true })) as { n: number }).n).toBe(10);
+    expect(await leaseN()).toBe(10);
   });
 
   it('raw write statements without a transaction are queued too; DDL and reads are not', async () => {
@@ -84,7 +85,7 @@ describe('the SQLite writer queue', () => {
     const ddl = (await timed(sequelize.query('CREATE TABLE IF NOT EXISTS other (id INTEGER)'))).ms;
     await Promise.all([holder, raw]);
     expect(order).toEqual(['holder', 'raw']);
-    expect(((await sequelize.models.lease.findOne({ raw: true })) as { n: number }).n).toBe(21);
+    expect(await leaseN()).toBe(21);
     expect(ddl).toBeGreaterThanOrEqual(0);
   });
 
@@ -99,7 +100,7 @@ describe('the SQLite writer queue', () => {
       }),
     );
     expect(done.ms).toBeLessThan(WAIT_MS);
-    expect(((await sequelize.models.lease.findOne({ raw: true })) as { n: number }).n).toBe(41);
+    expect(await leaseN()).toBe(41);
   });
 
   it('a transaction longer than the wait is not refused; one waiting longer is', async () => {
@@ -127,7 +128,7 @@ describe('the SQLite writer queue', () => {
       ),
     );
     expect(slow.ms).toBeGreaterThan(WAIT_MS);
-    expect(((await sequelize.models.lease.findOne({ raw: true })) as { n: number }).n).toBe(159 + 8);
+    expect(await leaseN()).toBe(159 + 8);
     expect(backlog.value).toHaveLength(60);
     // started inside another without passing it: it would wait for itself
     const nested = sequelize.transaction(async () => {

@@ -39,8 +39,11 @@ export function queueSqliteWriters(sequelize: Sequelize, waitMs = BUSY_TIMEOUT_M
     });
     const ahead = tail;
     tail = ended;
-    const turn = ahead.then(() => {
-      if (cancelled) return over();
+    const turn = ahead.then((): Promise<T> | undefined => {
+      if (cancelled) {
+        over();
+        return undefined;
+      }
       clearTimeout(timer);
       movedAt = Date.now();
       return run(over).finally(over);
