@@ -174,7 +174,7 @@ async function main() {
     const m1 = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)).toISOString().slice(0, 10) + ' 00:00:00';
     const partnerWarehouses = (partner: number) => `IN (${Array.from({ length: 10 }, (_, i) => (partner - 1) * 10 + i + 1).join(', ')})`;
     const statementFloor = (partner: number) => [
-      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${dir} = 10 THEN ${e} END), MAX(CASE WHEN ${dir} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${partnerWarehouses(partner)} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')}`,
+      `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, MAX(CASE WHEN ${dir} = 10 THEN ${e} END), MAX(CASE WHEN ${dir} = 20 THEN ${e} END) FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${partnerWarehouses(partner)} AND ${io_('confirmTime')} < '${m0}' GROUP BY ${io_('warehouseId')}, ${io_('carrierId')} HAVING MAX(CASE WHEN ${dir} = 20 THEN ${e} END) IS NULL OR MAX(CASE WHEN ${dir} = 20 THEN ${e} END) < MAX(${e})`,
       `SELECT ${io_('warehouseId')}, ${io_('carrierId')}, ${dir}, ${io_('confirmTime')} FROM ${T} WHERE ${io_('orgId')} = ${org} AND ${io_('warehouseId')} ${partnerWarehouses(partner)} AND ${io_('confirmTime')} >= '${m0}' AND ${dl.sqlite ? '+' : ''}${io_('confirmTime')} < '${m1}' ORDER BY ${io_('warehouseId')}, ${io_('carrierId')}, ${io_('confirmTime')}, id`,
     ];
     const cases: Case[] = [

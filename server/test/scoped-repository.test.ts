@@ -5,7 +5,7 @@
  * several warehouse fields (ship order: shipper and receiver) is in scope through any of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Op } from 'sequelize';
+import { Op, col, fn, literal, where } from 'sequelize';
 import { loadMetadata, resourceApiPath } from '@rti/metadata';
 import type { RequestContext } from '../src/http/types';
 import { ApiError } from '../src/http/api-error';
@@ -46,6 +46,16 @@ describe('scoped methods in organisation A never reach a row of B', () => {
     // a condition naming B's organisation is ANDed with A's, not instead of it
     expect(await repo.count({ orgId: ts.orgB })).toBe(0);
     expect([...(await repo.countBy('orgId')).keys()]).toEqual([ts.orgA]);
+  });
+
+  it("rows with a HAVING on the groups: the condition is on A's groups only, never a way to B's rows", async () => {
+    const repo = ts.server.repo('carrier', ctxA);
+    const n = fn('COUNT', col(repo.column('id')));
+    const grouped = (having: unknown) => repo.rows({ id: { [Op.in]: [a, b] } }, { attributes: ['orgId', [n, 'n']], group: ['orgId'], having: having as never });
+    expect((await grouped(where(n, Op.gte, 1))).map((r) => [r.orgId, Number(r.n)])).toEqual([[ts.orgA, 1]]);
+    // a HAVING true for every group, and one that names B's organisation: still A's group alone, or none
+    expect((await grouped(literal('1 = 1'))).map((r) => r.orgId)).toEqual([ts.orgA]);
+    expect(await grouped(where(col(repo.column('orgId')), Op.eq, ts.orgB))).toEqual([]);
   });
 
   it('countByDay: per UTC day of a datetime, scope ANDed in, unknown field refused', async () => {

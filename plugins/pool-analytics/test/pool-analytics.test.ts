@@ -351,6 +351,8 @@ describe('partner balances', () => {
         overFree: 2,
       }),
     ]);
+    // the page's list answers the figures; the visits beyond the free period come with the export and the PDF (below)
+    expect(list.map((r: any) => r.lines)).toEqual([[], []]);
     // February at S: c1 (there since day 24) leaves at its first instant, c2 stays all month: 28 carrier-days, all beyond 3 days
     const feb = (await ok(ts.a, '/pool-analytics/partner-statement/list', { month: '2026-02', partnerId: supplier })).list;
     expect(feb).toEqual([

@@ -4,8 +4,8 @@
  * most, the month's rows of the same carriers beside them — and only the longest `maxLines`
  * visits beyond the free period are kept as the chunks pass. Read with chunks of 2 groups and 2
  * lines, the statement is the one computed by hand below and the one read in a single chunk;
- * no grouped read answers more than 2 groups. Fails when the reads are not chunked (one read of
- * every group), when a carrier range misses the month's rows of a carrier without rows before
+ * no grouped read answers more than 2 groups, nor a group whose visit ended before the month.
+ * Fails when the reads are not chunked (one read of every group), when closed visits come back, when a carrier range misses the month's rows of a carrier without rows before
  * the month, or when the lines are not cut to the longest.
  */
 import { DAY_MS, type PluginServerContext, type RequestContext } from '@rti/server/plugin-api';
@@ -39,8 +39,9 @@ const NOW = at(400).getTime();
  *   carrier-days 28 + 5 + 4 + 9 + 28 + 2 = 76, beyond 28 + 2 + 4 + 6 + 26 = 66 over 5 visits;
  *   longest first: c1 28, c5 26, c4 6, c3 4, c2 2.
  *
- * With chunks of 2 groups, W's reads before the month answer [c1, c2], [c3, c5] and none; the month's
- * rows are read for the carriers (0, c2], (c2, c5] — c4's among them — and above c5.
+ * The reads before the month answer only the groups whose visit is open at its start (c2's visit
+ * ended before it). With chunks of 2 groups, W's answer [c1, c3] and [c5]; the month's rows are
+ * read for the carriers (0, c3] and above c3 — c2's and c4's among them.
  */
 beforeAll(async () => {
   ts = await startTestServer({ plugins: ['shipping', 'inventory', 'pool-analytics'] });
@@ -121,15 +122,15 @@ describe('partner statement in bounded chunks', () => {
       ['c5', 'W', 26],
     ]);
     expect(rows[0].lines[1]).toMatchObject({ arrived: at(30).getTime(), left: null, heldDays: 29 });
-    // W: [c1, c2], [c3, c5], none; W2: none (c6 has no row before the month)
-    expect(groupReads).toEqual([2, 2, 0, 0]);
+    // W: [c1, c3], [c5]; W2: none (c6 has no row before the month)
+    expect(groupReads).toEqual([2, 1, 0]);
   });
 
   it('the same statement read in one chunk (every line kept)', async () => {
     const small = await statementRows(counted().ctx, counted().call, { month: '2026-02', partnerId: partner }, NOW, { chunk: 1 });
     const { ctx, call, groupReads } = counted();
     const whole = await statementRows(ctx, call, { month: '2026-02', partnerId: partner }, NOW);
-    expect(groupReads).toEqual([4, 0]);
+    expect(groupReads).toEqual([3, 0]);
     expect(STATEMENT_CHUNK).toBeGreaterThan(4);
     expect(whole).toEqual(small);
     expect(whole[0].lines.map((l) => [l.sn, l.excessDays])).toEqual([

@@ -118,6 +118,8 @@ export interface ReadOptions {
   limit?: number;
   offset?: number;
   group?: GroupOption;
+  /** a condition on the groups (the scope stays in the WHERE: it never reaches rows out of scope) */
+  having?: WhereOptions;
   transaction?: Transaction;
   /** with a transaction: read the latest committed rows and lock them (MySQL/MariaDB) */
   lock?: Lock;
@@ -133,7 +135,7 @@ export interface WriteOptions {
   transaction?: Transaction;
 }
 
-const READ_OPTIONS = new Set(['where', 'raw', 'attributes', 'order', 'limit', 'offset', 'group', 'transaction', 'lock']);
+const READ_OPTIONS = new Set(['where', 'raw', 'attributes', 'order', 'limit', 'offset', 'group', 'having', 'transaction', 'lock']);
 
 export class ScopedRepository {
   constructor(
