@@ -270,8 +270,8 @@ export async function* visitsOf(
       {
         attributes: ['carrierId', [fn('MAX', col(repo.column('carrierCodeId'))), 'code'], [opened, 'lastIn']],
         group: ['carrierId'],
-        // only the groups whose visit is open at the month's start come back: at a plant every carrier has
-        // been, most groups are closed visits (a million rows through the driver for nothing)
+        // only the groups whose visit is open at the month's start come back: at a customer's warehouses,
+        // which carriers pass through, most groups are visits that ended before it
         having: literal(isOpen),
         order: [['carrierId', 'ASC']],
         limit: chunk,

@@ -7,10 +7,9 @@
  * unmanaged transactions pass straight through.
  *
  * A write outside any transaction (a job's lease row, `Model.update` without one) takes its turn
- * too. Sent at any time, on Sequelize's one shared connection it would wait for
- * the lock in the busy handler and hold that connection meanwhile, so every read without a
- * transaction — including those of the transaction holding the lock — stalled behind it until
- * the busy timeout.
+ * too. Sent at any time on Sequelize's one shared connection, it would wait for the lock in the
+ * busy handler and hold that connection meanwhile, so every read without a transaction — those
+ * of the transaction holding the lock included — stalled behind it until the busy timeout.
  */
 import type { QueryOptions, Sequelize, Transaction, TransactionOptions } from 'sequelize';
 import { BUSY_TIMEOUT_MS } from './sqlite-driver';
