@@ -15,7 +15,7 @@
  * relative to the build, so a cache some weeks old loses its first loops from the year.
  *
  *   node bench/pool-analytics/run.mjs [--warehouses=500] [--codes=50] [--carriers=200000] [--trips=5] [--calls=3]
- *                                     [--warmup=1] [--only=<label or path part>|export] [--fresh] [--mariadb]
+ *                                     [--warmup=1] [--only=<label or path part>|export|pdf] [--fresh] [--mariadb]
  */
 import { QueryTypes } from 'sequelize';
 import { loadLine, openSqlite, runCases, sqliteAll, sqliteClose, streamedRss, type Case } from '../lib/measure';
@@ -268,6 +268,13 @@ async function main() {
       const x = await streamedRss(post('/pool-analytics/partner-statement/export', { month }));
       console.log(
         `\nexport /pool-analytics/partner-statement/export, every partner, ${month}: ${(x.bytes / 1e6).toFixed(1)} MB in ${x.seconds.toFixed(1)} s; RSS ${(x.rss0 / 1e6).toFixed(0)} → peak ${(x.peak / 1e6).toFixed(0)} MB (+${((x.peak - x.rss0) / 1e6).toFixed(0)} MB, server and client in one process)`,
+      );
+    }
+    // the supplier's statement as a PDF: the figures and its 20,000 longest visits beyond the free period
+    if (!only || only === 'pdf') {
+      const x = await streamedRss(post('/pool-analytics/partner-statement/pdf', { month, partnerId: 1 }));
+      console.log(
+        `\nPDF /pool-analytics/partner-statement/pdf, partner 1, ${month}: ${(x.bytes / 1e6).toFixed(1)} MB in ${x.seconds.toFixed(1)} s; RSS ${(x.rss0 / 1e6).toFixed(0)} → peak ${(x.peak / 1e6).toFixed(0)} MB (+${((x.peak - x.rss0) / 1e6).toFixed(0)} MB)`,
       );
     }
     if (raw) await sqliteClose(raw);
